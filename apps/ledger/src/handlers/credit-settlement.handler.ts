@@ -1,0 +1,29 @@
+import { type CreditSettlementCommand, LedgerEventType } from '@pay/contracts';
+import { type Decision, type HandlerContext, reject, RejectionReason } from './decision';
+
+/** A set of recorded, unsettled pay-ins moves from pending to available, all or nothing. */
+export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlementCommand): Promise<Decision> {
+  const ids = [...new Set(cmd.payinIds)];
+  const rows = await ctx.tx.$queryRaw<{ id: string; net: bigint }[]>`
+    SELECT id::text AS id, (amount - fee) AS net FROM payins
+     WHERE id = ANY(${ids}::uuid[]) AND merchant_id = ${ctx.merchantId}
+       AND status = 'success' AND ledger_event_id IS NOT NULL AND settlement_id IS NULL
+     ORDER BY id FOR UPDATE`;
+  if (rows.length !== ids.length) {
+    const found = new Set(rows.map((r) => r.id));
+    return reject(RejectionReason.PayinsNotSettleable, { payinIds: ids.filter((id) => !found.has(id)).join(',') });
+  }
+  const total = rows.reduce((sum, r) => sum + r.net, 0n);
+  return {
+    kind: 'event',
+    eventType: LedgerEventType.SettlementCredited,
+    reference: cmd.settlementId,
+    availableDelta: total,
+    pendingDelta: -total,
+    payload: { settlementId: cmd.settlementId, payinIds: ids, amount: total.toString() },
+    project: async (tx) => {
+      await tx.settlement.create({ data: { id: cmd.settlementId, merchantId: ctx.merchantId, amount: total, payinCount: ids.length } });
+      await tx.payin.updateMany({ where: { id: { in: ids } }, data: { settlementId: cmd.settlementId } });
+    },
+  };
+}

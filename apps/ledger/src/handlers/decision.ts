@@ -1,0 +1,37 @@
+import type { LedgerEventType } from '@pay/contracts';
+import type { BalanceState, Minor } from '@pay/domain';
+import type { TransactionClient } from '@pay/persistence';
+
+/** What a command handler decides inside the ledger's transaction: one event, or a refusal. */
+export type Decision =
+  | {
+      kind: 'event';
+      eventType: LedgerEventType;
+      reference: string;
+      availableDelta: Minor;
+      pendingDelta: Minor;
+      payload: Record<string, unknown>;
+      /** Projection writes beyond the balance (pay-in rows, settlements), run after the event is appended */
+      project?: (tx: TransactionClient, eventId: bigint) => Promise<void>;
+    }
+  | { kind: 'rejection'; reason: RejectionReason; detail: Record<string, string> };
+
+export enum RejectionReason {
+  InsufficientBalance = 'INSUFFICIENT_BALANCE',
+  MerchantUnknown = 'MERCHANT_UNKNOWN',
+  PayinNotFound = 'PAYIN_NOT_FOUND',
+  PayinNotRecordable = 'PAYIN_NOT_RECORDABLE',
+  PayinsNotSettleable = 'PAYINS_NOT_SETTLEABLE',
+  PayoutNotDebited = 'PAYOUT_NOT_DEBITED',
+  DuplicateReference = 'DUPLICATE_REFERENCE',
+}
+
+export interface HandlerContext {
+  tx: TransactionClient;
+  merchantId: number;
+  balance: BalanceState;
+}
+
+export function reject(reason: RejectionReason, detail: Record<string, string> = {}): Decision {
+  return { kind: 'rejection', reason, detail };
+}

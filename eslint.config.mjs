@@ -1,0 +1,52 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const ioPackages = [
+  '@nestjs/*', '@prisma/*', 'pg', 'ioredis', 'kafkajs', 'bullmq', 'minio', 'pino',
+  'fs', 'node:fs', 'net', 'node:net', 'http', 'node:http', 'child_process', 'node:child_process',
+];
+
+export default [
+  { ignores: ['**/node_modules', '**/dist', '**/tmp', '**/.nx', 'libs/persistence/src/generated/**', 'coverage'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          banTransitiveDependencies: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
+            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ioPackages.filter((p) => p !== '@nestjs/*') },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
+            { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
+            { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='it'][callee.property.name=/^(only|skip)$/]", message: 'it.only / it.skip must not be committed' },
+        { selector: "CallExpression[callee.object.name='describe'][callee.property.name=/^(only|skip)$/]", message: 'describe.only / describe.skip must not be committed' },
+      ],
+    },
+  },
+  {
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: 'domain code is pure: pass values in' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'inject time; domain code never reads the clock' }],
+    },
+  },
+];

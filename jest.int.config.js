@@ -1,0 +1,11 @@
+// Integration tests against the machine's real Postgres and Redis. The global set-up creates
+// a fresh database (migrated) and a Redis key prefix for this run; the teardown drops them.
+module.exports = {
+  ...require('./jest.preset'),
+  displayName: 'int',
+  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+  globalSetup: '<rootDir>/tools/testing/int-global-setup.ts',
+  globalTeardown: '<rootDir>/tools/testing/int-global-teardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

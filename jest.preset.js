@@ -1,0 +1,25 @@
+// Shared Jest settings: SWC transpiles TypeScript (type-checking is `npm run typecheck`),
+// the @pay/* aliases resolve to library sources, and every test runs in UTC.
+process.env.TZ = 'UTC';
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          keepClassNames: true,
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform)$': '<rootDir>/libs/$1/src/index.ts' },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};

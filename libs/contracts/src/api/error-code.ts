@@ -1,0 +1,60 @@
+/**
+ * Stable error codes of the merchant API. Never rename one: merchants branch on them.
+ * Each code has exactly one HTTP status (see ERROR_HTTP_STATUS).
+ */
+export enum ErrorCode {
+  TokenNotFound = 'TOKEN_NOT_FOUND',
+  TokenNotValid = 'TOKEN_NOT_VALID',
+  MerchantNotActive = 'MERCHANT_NOT_ACTIVE',
+  IpNotAllowed = 'IP_NOT_ALLOWED',
+  ValidationError = 'VALIDATION_ERROR',
+  NotFound = 'NOT_FOUND',
+  MethodNotAllowed = 'METHOD_NOT_ALLOWED',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  InsufficientBalance = 'INSUFFICIENT_BALANCE',
+  ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  InternalError = 'INTERNAL_ERROR',
+}
+
+export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
+  [ErrorCode.TokenNotFound]: 401,
+  [ErrorCode.TokenNotValid]: 401,
+  [ErrorCode.MerchantNotActive]: 401,
+  [ErrorCode.IpNotAllowed]: 403,
+  [ErrorCode.ValidationError]: 400,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.MethodNotAllowed]: 405,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.UnsupportedMediaType]: 415,
+  [ErrorCode.InsufficientBalance]: 422,
+  [ErrorCode.ServiceUnavailable]: 503,
+  [ErrorCode.InternalError]: 500,
+};
+
+export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
+  [ErrorCode.TokenNotFound]: 'Token not found',
+  [ErrorCode.TokenNotValid]: 'Token not valid',
+  [ErrorCode.MerchantNotActive]: 'Merchant not active',
+  [ErrorCode.IpNotAllowed]: 'Access is not allowed from this IP address',
+  [ErrorCode.NotFound]: 'Route not found',
+  [ErrorCode.InternalError]: 'Internal server error',
+  [ErrorCode.ServiceUnavailable]: 'Service temporarily unavailable, please retry',
+};
+
+/** The failure body of every endpoint. */
+export interface ErrorEnvelope {
+  logId: string;
+  status: false;
+  message: string;
+  code: ErrorCode;
+  /** Present on validation errors: one entry per offending field */
+  errors?: { field: string; message: string }[];
+}
+
+export interface SuccessEnvelope<T> {
+  logId: string;
+  status: true;
+  message: string;
+  data: T;
+}

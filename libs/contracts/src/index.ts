@@ -1,0 +1,14 @@
+export { Topic, ConsumerGroup } from './topics/topics';
+export {
+  LEDGER_COMMAND_TYPES,
+  type LedgerCommandType,
+  type LedgerCommand,
+  RecordPayinCommand,
+  CreditSettlementCommand,
+  DebitPayoutCommand,
+  RefundPayoutCommand,
+  InvalidMessageError,
+  parseLedgerCommand,
+} from './ledger-commands/ledger-command';
+export { LedgerEventType, type LedgerEventMessage, type LedgerOutcome } from './ledger-events/ledger-event';
+export { ErrorCode, ERROR_HTTP_STATUS, ERROR_MESSAGE, type ErrorEnvelope, type SuccessEnvelope } from './api/error-code';

@@ -1,0 +1,135 @@
+import { plainToInstance } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  validateSync,
+} from 'class-validator';
+
+/** Minor units travel as decimal strings: JSON has no bigint. */
+const MINOR_UNITS = /^(0|[1-9]\d{0,18})$/;
+
+export const LEDGER_COMMAND_TYPES = ['payin.record', 'settlement.credit', 'payout.debit', 'payout.refund'] as const;
+export type LedgerCommandType = (typeof LEDGER_COMMAND_TYPES)[number];
+
+/** Fields every ledger command carries. `commandId` is deterministic, so a retry is recognised. */
+abstract class LedgerCommandBase {
+  @IsIn(LEDGER_COMMAND_TYPES)
+  type!: LedgerCommandType;
+
+  @IsString()
+  @MaxLength(200)
+  commandId!: string;
+
+  @IsInt()
+  @IsPositive()
+  merchantId!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  logId?: string;
+
+  @IsISO8601()
+  issuedAt!: string;
+}
+
+/** A successful pay-in: amount minus fee goes into pending. */
+export class RecordPayinCommand extends LedgerCommandBase {
+  override type = 'payin.record' as const;
+
+  @IsUUID()
+  payinId!: string;
+
+  @Matches(MINOR_UNITS)
+  amount!: string;
+
+  @Matches(MINOR_UNITS)
+  fee!: string;
+}
+
+/** A set of recorded, unsettled pay-ins moves from pending to available. */
+export class CreditSettlementCommand extends LedgerCommandBase {
+  override type = 'settlement.credit' as const;
+
+  @IsUUID()
+  settlementId!: string;
+
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10000)
+  @IsUUID('all', { each: true })
+  payinIds!: string[];
+}
+
+/** A payout takes amount + fee out of available, or is refused when available would go below zero. */
+export class DebitPayoutCommand extends LedgerCommandBase {
+  override type = 'payout.debit' as const;
+
+  @IsString()
+  @MaxLength(100)
+  payoutId!: string;
+
+  @Matches(MINOR_UNITS)
+  amount!: string;
+
+  @Matches(MINOR_UNITS)
+  fee!: string;
+}
+
+/** A failed payout: the whole debited total goes back into available. */
+export class RefundPayoutCommand extends LedgerCommandBase {
+  override type = 'payout.refund' as const;
+
+  @IsString()
+  @MaxLength(100)
+  payoutId!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}
+
+export type LedgerCommand = RecordPayinCommand | CreditSettlementCommand | DebitPayoutCommand | RefundPayoutCommand;
+
+const CLASSES: Record<LedgerCommandType, new () => LedgerCommand> = {
+  'payin.record': RecordPayinCommand,
+  'settlement.credit': CreditSettlementCommand,
+  'payout.debit': DebitPayoutCommand,
+  'payout.refund': RefundPayoutCommand,
+};
+
+export class InvalidMessageError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid message: ${problems.join('; ')}`);
+    this.name = 'InvalidMessageError';
+  }
+}
+
+/** Validates a received command before anything acts on it. */
+export function parseLedgerCommand(json: string): LedgerCommand {
+  let plain: unknown;
+  try {
+    plain = JSON.parse(json);
+  } catch {
+    throw new InvalidMessageError(['not JSON']);
+  }
+  const type = (plain as { type?: unknown } | null)?.type;
+  const cls = typeof type === 'string' ? CLASSES[type as LedgerCommandType] : undefined;
+  if (!cls) throw new InvalidMessageError([`unknown command type ${JSON.stringify(type)}`]);
+  const command = plainToInstance(cls, plain);
+  const errors = validateSync(command, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) {
+    throw new InvalidMessageError(errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`));
+  }
+  return command;
+}
+

@@ -1,0 +1,4 @@
+export { type Minor, parseAmount, formatAmount, formatAmountString, InvalidAmountError } from './money/money';
+export { type PayinFeeRate, payinFee, pctMilliToPercent, percentToPctMilli } from './fees/fees';
+export { isIpAllowed, normaliseAllowlistEntry } from './ip-allowlist/ip-allowlist';
+export { type BalanceChange, type BalanceState, decideDebit, type DebitDecision } from './ledger/balance';

@@ -1,0 +1,17 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
+
+export { Prisma, PrismaClient };
+export type TransactionClient = Prisma.TransactionClient;
+
+/** The Prisma 7 client on the node-postgres driver adapter (no native query engine at run time). */
+export function createPrismaClient(databaseUrl: string, poolSize = 10): PrismaClient {
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
+  return new PrismaClient({ adapter });
+}
+
+/** True when `err` is a unique-constraint violation (Prisma P2002 or Postgres 23505), optionally on `target`. */
+export function isUniqueViolation(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientKnownRequestError) return err.code === 'P2002';
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,99 @@
+import { normaliseAllowlistEntry, type Minor } from '@pay/domain';
+import type { PrismaClient } from '../client/prisma';
+import { generateToken } from './token';
+
+export interface MerchantView {
+  id: number;
+  name: string;
+  isActive: boolean;
+  payinFeePctMilli: number;
+  payinFeeFixed: Minor;
+  payoutFeeFlat: Minor;
+  ipAllowlistEnabled: boolean;
+  ipAllowlist: string[];
+}
+
+export class MerchantNotFoundError extends Error {
+  constructor(readonly merchantId: number) {
+    super(`merchant ${merchantId} not found`);
+  }
+}
+
+/** What operators do to merchants (admin CLI, local runner). Every method is one statement or one transaction. */
+export class MerchantAdmin {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(input: { name: string; payinFeePctMilli?: number; payinFeeFixed?: Minor; payoutFeeFlat?: Minor }): Promise<MerchantView> {
+    const name = input.name.trim();
+    if (!name) throw new RangeError('merchant name must not be empty');
+    return this.prisma.$transaction(async (tx) => {
+      const merchant = await tx.merchant.create({
+        data: {
+          name,
+          payinFeePctMilli: input.payinFeePctMilli,
+          payinFeeFixed: input.payinFeeFixed,
+          payoutFeeFlat: input.payoutFeeFlat,
+        },
+      });
+      // The projection row exists from the start, so the ledger can lock it for every command.
+      await tx.balance.create({ data: { merchantId: merchant.id } });
+      return merchant;
+    });
+  }
+
+  async get(merchantId: number): Promise<MerchantView> {
+    const merchant = await this.prisma.merchant.findUnique({ where: { id: merchantId } });
+    if (!merchant) throw new MerchantNotFoundError(merchantId);
+    return merchant;
+  }
+
+  async list(): Promise<MerchantView[]> {
+    return this.prisma.merchant.findMany({ orderBy: { id: 'asc' } });
+  }
+
+  /** Returns the token in clear text: the only time it is ever available. */
+  async issueToken(merchantId: number, label = ''): Promise<{ id: string; token: string; prefix: string }> {
+    await this.get(merchantId);
+    const { token, hash, prefix } = generateToken();
+    const row = await this.prisma.apiToken.create({ data: { merchantId, tokenHash: hash, prefix, label } });
+    return { id: row.id, token, prefix };
+  }
+
+  async listTokens(merchantId: number) {
+    return this.prisma.apiToken.findMany({
+      where: { merchantId },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, prefix: true, label: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    });
+  }
+
+  /** Revoking is immediate: the gateway reads tokens live. Revoking twice is harmless. */
+  async revokeToken(tokenId: string): Promise<{ merchantId: number; revokedAt: Date }> {
+    const existing = await this.prisma.apiToken.findUnique({ where: { id: tokenId } });
+    if (!existing) throw new RangeError(`token ${tokenId} not found`);
+    if (existing.revokedAt) return { merchantId: existing.merchantId, revokedAt: existing.revokedAt };
+    const row = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+    return { merchantId: row.merchantId, revokedAt: row.revokedAt ?? new Date() };
+  }
+
+  async setFees(merchantId: number, fees: { payinFeePctMilli?: number; payinFeeFixed?: Minor; payoutFeeFlat?: Minor }): Promise<MerchantView> {
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: fees });
+  }
+
+  async setAllowlist(merchantId: number, entries: string[]): Promise<MerchantView> {
+    const normalised = [...new Set(entries.map(normaliseAllowlistEntry))];
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { ipAllowlist: normalised } });
+  }
+
+  async setAllowlistEnabled(merchantId: number, enabled: boolean): Promise<MerchantView> {
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { ipAllowlistEnabled: enabled } });
+  }
+
+  async setActive(merchantId: number, active: boolean): Promise<MerchantView> {
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { isActive: active } });
+  }
+}

@@ -1,0 +1,55 @@
+import type { PrismaClient } from '../client/prisma';
+
+export interface OutboxRecord {
+  id: bigint;
+  topic: string;
+  key: string;
+  payload: string;
+  headers: Record<string, string>;
+}
+
+// Any constant works; it only has to be the same for every relay instance.
+const RELAY_LOCK_KEY = 0x6f7574626f78; // "outbox"
+
+/**
+ * The Postgres side of the outbox relay (libs/bus OutboxRelay). A transaction-scoped advisory
+ * lock lets exactly one relay publish at a time, which keeps each key's events in id order
+ * even with several ledger replicas; the others find the lock taken and wait for the next tick.
+ */
+export class PrismaOutboxStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly publishTimeoutMs = 30_000,
+  ) {}
+
+  async relayBatch(limit: number, publish: (rows: OutboxRecord[]) => Promise<void>): Promise<number> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}::bigint) AS locked`;
+        if (!locked) return 0;
+        const rows = await tx.$queryRaw<{ id: bigint; topic: string; key: string; payload: unknown; headers: unknown }[]>`
+          SELECT id, topic, key, payload, headers FROM outbox
+           WHERE published_at IS NULL ORDER BY id LIMIT ${limit}`;
+        if (rows.length === 0) return 0;
+        await publish(
+          rows.map((r) => ({
+            id: r.id,
+            topic: r.topic,
+            key: r.key,
+            payload: JSON.stringify(r.payload),
+            headers: (r.headers ?? {}) as Record<string, string>,
+          })),
+        );
+        const ids = rows.map((r) => r.id);
+        await tx.$executeRaw`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}::bigint[])`;
+        return rows.length;
+      },
+      { timeout: this.publishTimeoutMs, maxWait: 5_000 },
+    );
+  }
+
+  async unpublishedCount(): Promise<number> {
+    const [{ n }] = await this.prisma.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`;
+    return Number(n);
+  }
+}

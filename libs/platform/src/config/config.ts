@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** A setting that is missing or malformed. The message names every offending setting. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment against an app's schema once, at start-up. Nothing reads
+ * process.env after this; the parsed object is passed to whoever needs a setting.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const received = env[String(issue.path[0])];
+    return received === undefined ? `${name}: is required (${issue.message})` : `${name}: ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}
+
+const POSTGRES_URL = /^postgres(?:ql)?:\/\/[^\s/]+\/[^\s/?]+(\?\S*)?$/;
+
+/** Settings every service shares. Each app extends this with its own. */
+export const commonEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  DATABASE_URL: z
+    .string()
+    .regex(POSTGRES_URL, 'must be a PostgreSQL URL like postgresql://user:password@host:5432/database')
+    .refine((v) => {
+      try {
+        return new URL(v).hostname.length > 0;
+      } catch {
+        return false;
+      }
+    }, 'must be a PostgreSQL URL like postgresql://user:password@host:5432/database'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0').default('redis://127.0.0.1:6379/0'),
+  OPS_PORT: z.coerce.number().int().min(0).max(65535),
+};
+
+export const port = () => z.coerce.number().int().min(0).max(65535);
+export const bool = () =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1');
+export const positiveInt = () => z.coerce.number().int().positive();

@@ -1,0 +1,55 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import { ErrorCode, type ErrorEnvelope } from '@pay/contracts';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from './api-error';
+import { requestLogId } from '../http/log-id.middleware';
+
+const HTTP_STATUS_TO_CODE: Record<number, ErrorCode> = {
+  400: ErrorCode.ValidationError,
+  404: ErrorCode.NotFound,
+  405: ErrorCode.MethodNotAllowed,
+  413: ErrorCode.PayloadTooLarge,
+  415: ErrorCode.UnsupportedMediaType,
+  503: ErrorCode.ServiceUnavailable,
+};
+
+/** Every failure, expected or not, leaves as `{ logId, status: false, message, code }`. */
+@Catch()
+export class EnvelopeExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const { status, body } = this.toEnvelope(exception, requestLogId(req));
+    if (status >= 500) this.logger.error({ err: exception, path: req.path }, 'request failed');
+    else this.logger.info({ code: body.code, path: req.path, status }, 'request refused');
+    res.status(status).json(body);
+  }
+
+  private toEnvelope(exception: unknown, logId: string): { status: number; body: ErrorEnvelope } {
+    if (exception instanceof ApiError) {
+      const body: ErrorEnvelope = { logId, status: false, message: exception.message, code: exception.code };
+      if (exception.fieldErrors) body.errors = exception.fieldErrors;
+      return { status: exception.httpStatus, body };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = HTTP_STATUS_TO_CODE[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.ValidationError);
+      const message = status === 404 ? 'Route not found' : bodyParserMessage(exception) ?? exception.message;
+      return { status, body: { logId, status: false, message, code } };
+    }
+    return { status: 500, body: { logId, status: false, message: 'Internal server error', code: ErrorCode.InternalError } };
+  }
+}
+
+function bodyParserMessage(exception: HttpException): string | undefined {
+  const response = exception.getResponse();
+  if (typeof response === 'object' && response && 'message' in response) {
+    const message = (response as { message: unknown }).message;
+    if (typeof message === 'string' && /JSON/.test(message)) return 'Request body is not valid JSON';
+  }
+  return undefined;
+}

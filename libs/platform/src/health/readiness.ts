@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+/** A dependency the service cannot work without (database, Redis, bus). */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export interface ReadinessReport {
+  status: 'ok' | 'unavailable';
+  checks: Record<string, 'ok' | string>;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<ReadinessReport> {
+  const results = await Promise.all(
+    checks.map(async (c) => {
+      try {
+        await withTimeout(c.check(), CHECK_TIMEOUT_MS);
+        return [c.name, 'ok'] as const;
+      } catch (err) {
+        return [c.name, err instanceof Error ? err.message : String(err)] as const;
+      }
+    }),
+  );
+  const report = Object.fromEntries(results);
+  return { status: results.every(([, r]) => r === 'ok') ? 'ok' : 'unavailable', checks: report };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** One Prometheus registry per process, with Node's default metrics. */
+export function createMetricsRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/**
+ * The ops endpoints of a service without a public HTTP API (ledger, payout, workers):
+ * GET /healthz (the process is alive), /readyz (every dependency answers), /metrics.
+ */
+export function startOpsServer(opts: {
+  port: number;
+  host?: string;
+  checks: readonly ReadinessCheck[];
+  registry: Registry;
+  isShuttingDown?: () => boolean;
+}): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const send = (status: number, body: unknown, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(type === 'application/json' ? JSON.stringify(body) : String(body));
+    };
+    if (req.method !== 'GET') return send(405, { status: 'method not allowed' });
+    if (path === '/healthz') return send(200, { status: 'ok' });
+    if (path === '/readyz') {
+      if (opts.isShuttingDown?.()) return send(503, { status: 'shutting down', checks: {} });
+      return void runReadiness(opts.checks).then((r) => send(r.status === 'ok' ? 200 : 503, r));
+    }
+    if (path === '/metrics') {
+      return void opts.registry.metrics().then((m) => send(200, m, opts.registry.contentType));
+    }
+    return send(404, { status: 'not found' });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(server));
+  });
+}

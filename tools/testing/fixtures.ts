@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+
+/** A merchant with a balance row and one token, named uniquely so suites can share a database. */
+export async function createMerchant(prisma: PrismaClient, overrides: Partial<{ name: string; isActive: boolean }> = {}) {
+  const admin = new MerchantAdmin(prisma);
+  const merchant = await admin.create({ name: overrides.name ?? `Toko ${randomUUID().slice(0, 8)}` });
+  const { token, id: tokenId } = await admin.issueToken(merchant.id, 'test');
+  if (overrides.isActive === false) await admin.setActive(merchant.id, false);
+  return { merchant, token, tokenId, admin };
+}
+
+/** A successful pay-in row as the acquirer path would leave it, not yet recorded by the ledger. */
+export async function insertSuccessfulPayin(prisma: PrismaClient, merchantId: number, amountMinor: bigint, feeMinor: bigint) {
+  const id = randomUUID();
+  await prisma.payin.create({
+    data: {
+      id,
+      merchantId,
+      merchantTrxId: `INV-${id.slice(0, 8)}`,
+      platformTrxId: `QR${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+      amount: amountMinor,
+      fee: feeMinor,
+      feePctMilli: 700,
+      feeFixed: 15000n,
+      status: 'success',
+      rrn: id.slice(0, 12),
+      successAt: new Date(),
+    },
+  });
+  return id;
+}
