@@ -6,6 +6,38 @@ const ioPackages = [
   'fs', 'node:fs', 'net', 'node:net', 'http', 'node:http', 'child_process', 'node:child_process',
 ];
 
+const common = [
+  { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing'] },
+  { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ioPackages.filter((p) => p !== '@nestjs/*') },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
+  { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
+  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
+  { sourceTag: 'type:ledger', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data', 'type:ledger'] },
+];
+
+// Production code: apps use libs only; only the ledger app may write money (type:ledger),
+// and no production code may use the test fixtures.
+const productionConstraints = [
+  { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'], notDependOnLibsWithTags: ['type:testing'] },
+  { sourceTag: 'app:gateway', notDependOnLibsWithTags: ['type:ledger'] },
+  { sourceTag: 'app:payout', notDependOnLibsWithTags: ['type:ledger'] },
+  { sourceTag: 'app:workers', notDependOnLibsWithTags: ['type:ledger'] },
+  ...common,
+];
+// Tests may set up state through the ledger and the fixtures.
+const testConstraints = [{ sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] }, ...common];
+
+const boundaries = (depConstraints) => ({
+  enforceBuildableLibDependency: false,
+  banTransitiveDependencies: false,
+  allow: [],
+  depConstraints,
+});
+
 export default [
   { ignores: ['**/node_modules', '**/dist', '**/tmp', '**/.nx', 'libs/persistence/src/generated/**', 'coverage'] },
   ...nx.configs['flat/base'],
@@ -14,25 +46,7 @@ export default [
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          banTransitiveDependencies: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },
-            { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib'] },
-            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
-            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ioPackages.filter((p) => p !== '@nestjs/*') },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
-            { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
-            { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries(productionConstraints)],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
@@ -48,5 +62,9 @@ export default [
       'no-restricted-globals': ['error', { name: 'process', message: 'domain code is pure: pass values in' }],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'inject time; domain code never reads the clock' }],
     },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', 'e2e/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(testConstraints)] },
   },
 ];

@@ -4,8 +4,8 @@ module.exports = {
   ...require('./jest.preset'),
   displayName: 'int',
   testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
-  globalSetup: '<rootDir>/tools/testing/int-global-setup.ts',
-  globalTeardown: '<rootDir>/tools/testing/int-global-teardown.ts',
+  globalSetup: '<rootDir>/libs/testing/src/int-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/int-global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
 };

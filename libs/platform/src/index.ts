@@ -5,3 +5,5 @@ export { EnvelopeExceptionFilter } from './errors/envelope.filter';
 export { logIdMiddleware, requestLogId } from './http/log-id.middleware';
 export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsRegistry, startOpsServer } from './health/readiness';
 export { runService } from './bootstrap/run-service';
+export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
+export { createValidationPipe } from './http/validation.pipe';

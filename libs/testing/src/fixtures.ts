@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LedgerService } from '@pay/ledger-core';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 
 /** A merchant with a balance row and one token, named uniquely so suites can share a database. */
@@ -29,4 +30,18 @@ export async function insertSuccessfulPayin(prisma: PrismaClient, merchantId: nu
     },
   });
   return id;
+}
+
+/** Funds a merchant through the ledger's real path: successful pay-ins recorded, then settled. */
+export async function fundMerchant(prisma: PrismaClient, merchantId: number, amountsMinor: bigint[]): Promise<string[]> {
+  const ledger = new LedgerService(prisma);
+  const issuedAt = new Date().toISOString();
+  const ids: string[] = [];
+  for (const amount of amountsMinor) {
+    const payinId = await insertSuccessfulPayin(prisma, merchantId, amount, 0n);
+    await ledger.apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt, payinId, amount: String(amount), fee: '0' });
+    ids.push(payinId);
+  }
+  await ledger.apply({ type: 'settlement.credit', commandId: `settle:${ids[0]}`, merchantId, issuedAt, settlementId: randomUUID(), payinIds: ids });
+  return ids;
 }

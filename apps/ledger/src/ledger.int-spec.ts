@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { parseLedgerCommand, type LedgerCommand } from '@pay/contracts';
 import { parseAmount } from '@pay/domain';
 import { createPrismaClient, verifyLedger, type PrismaClient } from '@pay/persistence';
-import { createMerchant, insertSuccessfulPayin } from '../../../../tools/testing/fixtures';
-import { LedgerService } from './ledger.service';
+import { createMerchant, insertSuccessfulPayin } from '@pay/testing';
+import { LedgerService } from '@pay/ledger-core';
 
 const issuedAt = new Date().toISOString();
 const cmd = {

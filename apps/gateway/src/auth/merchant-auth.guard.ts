@@ -1,0 +1,37 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import { isIpAllowed } from '@pay/domain';
+import { MerchantAuthRepository } from '@pay/persistence';
+import { ApiError } from '@pay/platform';
+import type { AuthenticatedRequest } from './authenticated-request';
+
+export const TOKEN_HEADER = 'token';
+
+/**
+ * Spec section 5 and 7: the `token` header identifies the merchant. Checked in this order:
+ * missing -> 401 Token not found; unknown or revoked -> 401 Token not valid; inactive
+ * merchant -> 401 Merchant not active; allowlist on and caller not in it -> 403 IP_NOT_ALLOWED.
+ * The caller's address is req.ip, which honours X-Forwarded-For only from TRUSTED_PROXIES.
+ */
+@Injectable()
+export class MerchantAuthGuard implements CanActivate {
+  constructor(private readonly tokens: MerchantAuthRepository) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = req.headers[TOKEN_HEADER];
+    const token = Array.isArray(header) ? header[0] : header;
+    if (!token || !token.trim()) throw new ApiError(ErrorCode.TokenNotFound);
+
+    const lookup = await this.tokens.findByToken(token.trim());
+    if (!lookup.found) throw new ApiError(ErrorCode.TokenNotValid);
+    const { merchant } = lookup;
+    if (!merchant.isActive) throw new ApiError(ErrorCode.MerchantNotActive);
+    if (merchant.ipAllowlistEnabled && !isIpAllowed(req.ip ?? '', merchant.ipAllowlist)) {
+      throw new ApiError(ErrorCode.IpNotAllowed);
+    }
+    req.merchant = merchant;
+    void this.tokens.touch(merchant.tokenId).catch(() => undefined);
+    return true;
+  }
+}

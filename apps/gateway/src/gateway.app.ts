@@ -1,0 +1,54 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, SuccessEnvelopeInterceptor } from '@pay/platform';
+import type { GatewayConfig } from './gateway.config';
+import { GatewayModule } from './gateway.module';
+
+export interface GatewayApp {
+  app: NestExpressApplication;
+  prisma: PrismaClient;
+}
+
+/** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
+export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma }), {
+    logger: false,
+    bodyParser: false,
+  });
+  // Express's proxy-addr decides req.ip; only the configured proxies may speak for a client.
+  app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);
+  app.disable('x-powered-by');
+  app.use(logIdMiddleware);
+  app.useBodyParser('json', { limit: '64kb' });
+  app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
+  app.use((req: { method: string; originalUrl: string; ip?: string }, res: { statusCode: number; on(e: string, f: () => void): void }, next: () => void) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip }, 'request');
+    });
+    next();
+  });
+  app.enableShutdownHooks();
+
+  if (config.SWAGGER_ENABLED) {
+    const document = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Merchant Pay-in and Disbursement API')
+        .setDescription('QRIS pay-in, balance, disbursement and reconciliation. Every response carries a logId. See README for the full reference.')
+        .setVersion('v1')
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'token' }, 'token')
+        .build(),
+    );
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  }
+  await app.init();
+  return { app, prisma };
+}

@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { createLogger, loadConfig, runService } from '@pay/platform';
+import { createGatewayApp } from './gateway.app';
+import { gatewayConfigSchema } from './gateway.config';
+
+runService('gateway', async () => {
+  const config = loadConfig(gatewayConfigSchema);
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const { app, prisma } = await createGatewayApp(config);
+  await prisma.$queryRaw`SELECT 1`;
+  await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+  logger.info({ port: config.GATEWAY_PORT }, 'gateway listening');
+  return {
+    stop: async () => {
+      await app.close();
+      await prisma.$disconnect();
+    },
+  };
+});

@@ -1,0 +1,2 @@
+export { LedgerService } from './ledger/ledger.service';
+export { RejectionReason } from './handlers/decision';

@@ -1,0 +1,29 @@
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import { ApiError } from '../errors/api-error';
+
+function flatten(errors: ValidationError[], parent = ''): { field: string; message: string }[] {
+  return errors.flatMap((e) => {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+/**
+ * Strict body validation: unknown fields are refused, types are not coerced silently.
+ * The message names the first offending field; `errors` lists all of them.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    exceptionFactory: (errors) => {
+      const fieldErrors = flatten(errors);
+      const first = fieldErrors[0];
+      const message = first ? `${first.field}: ${first.message}` : 'Request is not valid';
+      return new ApiError(ErrorCode.ValidationError, message, fieldErrors);
+    },
+  });
+}
