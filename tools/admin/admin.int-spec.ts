@@ -1,0 +1,96 @@
+import { createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
+import { fundMerchant } from '@pay/testing';
+import { ExitCode, runAdmin } from './admin';
+
+describe('admin CLI (real Postgres)', () => {
+  let prisma: PrismaClient;
+  beforeAll(() => {
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+  });
+  afterAll(() => prisma.$disconnect());
+
+  async function admin(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, { env: { DATABASE_URL: process.env.DATABASE_URL }, out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('creates a merchant with fees, issues a token printed once (only its hash stored), and revokes it', async () => {
+    const created = await admin('--json', 'merchant', 'create', '--name', 'Toko Sinar Jaya', '--payin-fee-percent', '0.7', '--payin-fee-fixed', '150', '--payout-fee', '2500');
+    expect(created.code).toBe(ExitCode.Ok);
+    const merchant = JSON.parse(created.out);
+    expect(merchant).toMatchObject({ name: 'Toko Sinar Jaya', active: true, payinFee: { percentage: 0.7, fixed: '150' }, payoutFee: '2500' });
+    expect(await prisma.balance.findUnique({ where: { merchantId: merchant.id } })).toMatchObject({ available: 0n, pending: 0n });
+
+    const issued = await admin('token', 'issue', String(merchant.id), '--label', 'production');
+    expect(issued.code).toBe(ExitCode.Ok);
+    const token = issued.out.split('\n')[1];
+    expect(token).toMatch(/^mtk_[A-Za-z0-9_-]{43}$/);
+    const row = await prisma.apiToken.findFirstOrThrow({ where: { merchantId: merchant.id } });
+    expect(row.tokenHash).toBe(hashToken(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+
+    const listed = await admin('token', 'list', String(merchant.id));
+    expect(listed.out).toContain('active');
+    expect(listed.out).not.toContain(token);
+
+    expect((await admin('token', 'revoke', row.id)).code).toBe(ExitCode.Ok);
+    expect((await prisma.apiToken.findUniqueOrThrow({ where: { id: row.id } })).revokedAt).not.toBeNull();
+  });
+
+  it('sets fees, the allowlist and the active flag', async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Warung Bu Tini');
+    const id = String(JSON.parse(out).id);
+    expect((await admin('merchant', 'set-fees', id, '--payin-fee-percent', '1.25', '--payout-fee', '3000.50')).code).toBe(ExitCode.Ok);
+    expect((await admin('allowlist', 'set', id, '203.0.113.0/24', '2001:db8::1')).code).toBe(ExitCode.Ok);
+    expect((await admin('allowlist', 'enable', id)).code).toBe(ExitCode.Ok);
+    expect((await admin('merchant', 'deactivate', id)).code).toBe(ExitCode.Ok);
+    const m = await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } });
+    expect(m).toMatchObject({
+      payinFeePctMilli: 1250,
+      payoutFeeFlat: 300050n,
+      ipAllowlist: ['203.0.113.0/24', '2001:db8:0:0:0:0:0:1'],
+      ipAllowlistEnabled: true,
+      isActive: false,
+    });
+  });
+
+  it('refuses bad input with exit code 2 and a message, changing nothing', async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Kopi Kita');
+    const id = String(JSON.parse(out).id);
+    const badEntry = await admin('allowlist', 'set', id, '10.0.0.0/33');
+    expect(badEntry).toMatchObject({ code: ExitCode.Usage });
+    expect(badEntry.err).toContain('10.0.0.0/33');
+    const badFee = await admin('merchant', 'set-fees', id, '--payout-fee', '-5');
+    expect(badFee.code).toBe(ExitCode.Usage);
+    expect(badFee.err).toContain('amount');
+    expect((await admin('merchant', 'show', '987654')).code).toBe(ExitCode.Usage);
+    expect((await admin('token', 'revoke', 'nope')).code).toBe(ExitCode.Usage);
+    expect((await admin('no-such-command')).code).toBe(ExitCode.Usage);
+    const m = await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } });
+    expect(m).toMatchObject({ ipAllowlist: [], payoutFeeFlat: 250000n });
+  });
+
+  it('ledger verify exits 0 when clean and 1 naming merchant and both values when a projection was altered', async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Verify Me');
+    const merchantId = JSON.parse(out).id as number;
+    await fundMerchant(prisma, merchantId, [500000n]);
+    // Other suites may share this database; only this merchant's lines matter here.
+    const clean = await admin('--json', 'ledger', 'verify');
+    expect(JSON.parse(clean.out).mismatches.filter((m: { merchantId: number }) => m.merchantId === merchantId)).toEqual([]);
+
+    await prisma.$executeRaw`UPDATE balances SET pending = pending + 700 WHERE merchant_id = ${merchantId}`;
+    const dirty = await admin('ledger', 'verify');
+    expect(dirty.code).toBe(ExitCode.Mismatch);
+    expect(dirty.out).toContain(`merchant ${merchantId} pending: projection 700, events say 0`);
+    await prisma.$executeRaw`UPDATE balances SET pending = pending - 700 WHERE merchant_id = ${merchantId}`;
+  });
+
+  it('reports an unreachable database as exit code 3', async () => {
+    const out: string[] = [];
+    const code = await runAdmin(['merchant', 'list'], { env: { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' }, out: (l) => out.push(l), err: (l) => out.push(l) });
+    expect(code).toBe(ExitCode.Failure);
+    expect(out.join('\n')).toMatch(/error:/);
+  });
+});

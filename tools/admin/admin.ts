@@ -1,0 +1,214 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { formatAmountString, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
+import { applyMigrations, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, verifyLedger } from '@pay/persistence';
+
+/** Exit codes of the admin CLI (documented in the README). */
+export enum ExitCode {
+  Ok = 0,
+  /** `ledger verify` found mismatches */
+  Mismatch = 1,
+  /** bad arguments, unknown merchant or token */
+  Usage = 2,
+  /** database unreachable or another unexpected failure */
+  Failure = 3,
+}
+
+export interface AdminIo {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const money = (value: string) => {
+  try {
+    return parseAmount(value);
+  } catch {
+    throw new InvalidArgumentError('expected an amount in Rupiah with at most two decimals, e.g. 2500 or 150.50');
+  }
+};
+const percent = (value: string) => {
+  try {
+    return percentToPctMilli(value);
+  } catch {
+    throw new InvalidArgumentError('expected a percentage between 0 and 100, e.g. 0.7');
+  }
+};
+const id = (value: string) => {
+  if (!/^[1-9]\d{0,9}$/.test(value)) throw new InvalidArgumentError('expected a merchant id (a positive integer)');
+  return Number(value);
+};
+
+function describeMerchant(m: MerchantView): Record<string, unknown> {
+  return {
+    id: m.id,
+    name: m.name,
+    active: m.isActive,
+    payinFee: { percentage: pctMilliToPercent(m.payinFeePctMilli), fixed: formatAmountString(m.payinFeeFixed) },
+    payoutFee: formatAmountString(m.payoutFeeFlat),
+    ipAllowlist: { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist },
+  };
+}
+
+/**
+ * The operators' CLI. Runs in-process against DATABASE_URL; every command prints a short
+ * human line (or JSON with --json) and exits with an ExitCode.
+ */
+export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
+  let prisma: PrismaClient | undefined;
+  const db = () => {
+    const url = io.env.DATABASE_URL;
+    if (!url) throw new UsageError('DATABASE_URL is not set');
+    prisma ??= createPrismaClient(url, 2);
+    return prisma;
+  };
+  const admin = () => new MerchantAdmin(db());
+  let json = false;
+  const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
+  let exitCode = ExitCode.Ok;
+
+  const program = new Command('admin')
+    .description('Operate merchants, tokens and the ledger')
+    .option('--json', 'print machine-readable JSON')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .hook('preAction', (cmd) => {
+      json = Boolean(cmd.opts().json);
+    });
+
+  const merchant = program.command('merchant').description('create and change merchants');
+  merchant
+    .command('create')
+    .requiredOption('--name <name>', 'merchant name')
+    .option('--payin-fee-percent <pct>', 'QRIS fee percentage (0.7 = 0.7 %)', percent)
+    .option('--payin-fee-fixed <amount>', 'QRIS fixed fee in Rupiah', money)
+    .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah', money)
+    .action(async (o: { name: string; payinFeePercent?: number; payinFeeFixed?: bigint; payoutFee?: bigint }) => {
+      const m = await admin().create({ name: o.name, payinFeePctMilli: o.payinFeePercent, payinFeeFixed: o.payinFeeFixed, payoutFeeFlat: o.payoutFee });
+      print(`created merchant ${m.id} "${m.name}"`, describeMerchant(m));
+    });
+  merchant.command('list').action(async () => {
+    const all = await admin().list();
+    print(all.map((m) => `${m.id}\t${m.isActive ? 'active  ' : 'inactive'}\t${m.name}`).join('\n') || '(no merchants)', all.map(describeMerchant));
+  });
+  merchant
+    .command('show <merchantId>')
+    .action(async (mid: string) => {
+      const m = await admin().get(id(mid));
+      print(JSON.stringify(describeMerchant(m), null, 2), describeMerchant(m));
+    });
+  for (const [name, active] of [['activate', true], ['deactivate', false]] as const) {
+    merchant.command(`${name} <merchantId>`).action(async (mid: string) => {
+      const m = await admin().setActive(id(mid), active);
+      print(`merchant ${m.id} is now ${m.isActive ? 'active' : 'inactive'}`, describeMerchant(m));
+    });
+  }
+  merchant
+    .command('set-fees <merchantId>')
+    .option('--payin-fee-percent <pct>', 'QRIS fee percentage (0.7 = 0.7 %)', percent)
+    .option('--payin-fee-fixed <amount>', 'QRIS fixed fee in Rupiah', money)
+    .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah', money)
+    .action(async (mid: string, o: { payinFeePercent?: number; payinFeeFixed?: bigint; payoutFee?: bigint }) => {
+      if (o.payinFeePercent === undefined && o.payinFeeFixed === undefined && o.payoutFee === undefined) {
+        throw new UsageError('give at least one of --payin-fee-percent, --payin-fee-fixed, --payout-fee');
+      }
+      const m = await admin().setFees(id(mid), { payinFeePctMilli: o.payinFeePercent, payinFeeFixed: o.payinFeeFixed, payoutFeeFlat: o.payoutFee });
+      const d = describeMerchant(m);
+      print(`merchant ${m.id} fees: pay-in ${JSON.stringify(d.payinFee)}, payout ${String(d.payoutFee)}`, d);
+    });
+
+  const allowlist = program.command('allowlist').description("the merchant's pay-in IP allowlist");
+  allowlist
+    .command('set <merchantId> [entries...]')
+    .description('replace the list (addresses or CIDR ranges, IPv4 or IPv6); it is enforced only once enabled')
+    .action(async (mid: string, entries: string[]) => {
+      let m: MerchantView;
+      try {
+        m = await admin().setAllowlist(id(mid), entries);
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+      print(`merchant ${m.id} allowlist: ${m.ipAllowlist.join(', ') || '(empty)'} (${m.ipAllowlistEnabled ? 'enabled' : 'not enabled'})`, describeMerchant(m));
+    });
+  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+    allowlist.command(`${name} <merchantId>`).action(async (mid: string) => {
+      const m = await admin().setAllowlistEnabled(id(mid), enabled);
+      if (enabled && m.ipAllowlist.length === 0) io.err('warning: the allowlist is empty, so every request of this merchant is now refused');
+      print(`merchant ${m.id} allowlist ${enabled ? 'enabled' : 'disabled'}`, describeMerchant(m));
+    });
+  }
+
+  const token = program.command('token').description('API tokens (only a hash is stored)');
+  token
+    .command('issue <merchantId>')
+    .option('--label <label>', 'what the token is for', '')
+    .action(async (mid: string, o: { label: string }) => {
+      const t = await admin().issueToken(id(mid), o.label);
+      print(`token ${t.id} for merchant ${mid} (shown once, store it now):\n${t.token}`, { id: t.id, merchantId: Number(mid), token: t.token });
+    });
+  token.command('list <merchantId>').action(async (mid: string) => {
+    const tokens = await admin().listTokens(id(mid));
+    print(
+      tokens.map((t) => `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.label}`).join('\n') || '(no tokens)',
+      tokens,
+    );
+  });
+  token.command('revoke <tokenId>').action(async (tid: string) => {
+    if (!/^[0-9a-f-]{36}$/i.test(tid)) throw new UsageError('expected a token id (UUID) as printed by "token issue" or "token list"');
+    try {
+      const r = await admin().revokeToken(tid);
+      print(`token ${tid} revoked`, { id: tid, merchantId: r.merchantId, revokedAt: r.revokedAt });
+    } catch (err) {
+      if (err instanceof RangeError) throw new UsageError(err.message);
+      throw err;
+    }
+  });
+
+  const ledger = program.command('ledger').description('the ledger event store');
+  ledger
+    .command('verify')
+    .description('rebuild every balance from ledger_events and compare it with the projection')
+    .action(async () => {
+      const report = await verifyLedger(db());
+      if (report.mismatches.length === 0) {
+        print(`ledger OK: ${report.merchantsChecked} merchants, ${report.eventsChecked} events, no mismatch`, report);
+        return;
+      }
+      exitCode = ExitCode.Mismatch;
+      print(
+        [
+          `ledger MISMATCH: ${report.mismatches.length} problem(s) in ${report.merchantsChecked} merchants, ${report.eventsChecked} events`,
+          ...report.mismatches.map((m) => `  merchant ${m.merchantId} ${m.field}: projection ${m.projection}, events say ${m.expected}`),
+        ].join('\n'),
+        report,
+      );
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending SQL migrations (records them like prisma migrate deploy)')
+    .option('--dir <path>', 'migrations folder', 'prisma/migrations')
+    .action(async (o: { dir: string }) => {
+      const url = io.env.DATABASE_URL;
+      if (!url) throw new UsageError('DATABASE_URL is not set');
+      const result = await applyMigrations(url, o.dir, (line) => io.err(line));
+      print(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`, result);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+    if (err instanceof UsageError || err instanceof MerchantNotFoundError) {
+      io.err(`error: ${err.message}`);
+      return ExitCode.Usage;
+    }
+    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    return ExitCode.Failure;
+  } finally {
+    await prisma?.$disconnect();
+  }
+}
+
+class UsageError extends Error {}

@@ -1,0 +1,7 @@
+import { runAdmin } from './admin';
+
+runAdmin(process.argv.slice(2), {
+  env: process.env,
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+}).then((code) => process.exit(code));
