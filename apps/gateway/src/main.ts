@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { assertDatabaseReachable } from '@pay/persistence';
 import { createLogger, loadConfig, runService } from '@pay/platform';
 import { createGatewayApp } from './gateway.app';
 import { gatewayConfigSchema } from './gateway.config';
@@ -7,7 +8,7 @@ runService('gateway', async () => {
   const config = loadConfig(gatewayConfigSchema);
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const { app, prisma } = await createGatewayApp(config);
-  await prisma.$queryRaw`SELECT 1`;
+  await assertDatabaseReachable(prisma, config.DATABASE_URL);
   await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
   logger.info({ port: config.GATEWAY_PORT }, 'gateway listening');
   return {

@@ -114,13 +114,15 @@ export class InvalidMessageError extends Error {
   }
 }
 
-/** Validates a received command before anything acts on it. */
-export function parseLedgerCommand(json: string): LedgerCommand {
-  let plain: unknown;
-  try {
-    plain = JSON.parse(json);
-  } catch {
-    throw new InvalidMessageError(['not JSON']);
+/** Validates a received command (JSON text or already-parsed value) before anything acts on it. */
+export function parseLedgerCommand(input: unknown): LedgerCommand {
+  let plain: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      plain = JSON.parse(input);
+    } catch {
+      throw new InvalidMessageError(['not JSON']);
+    }
   }
   const type = (plain as { type?: unknown } | null)?.type;
   const cls = typeof type === 'string' ? CLASSES[type as LedgerCommandType] : undefined;

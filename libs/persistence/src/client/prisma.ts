@@ -15,3 +15,15 @@ export function isUniqueViolation(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientKnownRequestError) return err.code === 'P2002';
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }
+
+/** Fails start-up with a message naming DATABASE_URL (without its password) when the database cannot be reached. */
+export async function assertDatabaseReachable(prisma: PrismaClient, databaseUrl: string): Promise<void> {
+  try {
+    await prisma.$queryRaw`SELECT 1`;
+  } catch (err) {
+    const url = new URL(databaseUrl);
+    url.password = url.password ? '***' : '';
+    const cause = err instanceof Error ? (err.message.split('\n').filter(Boolean).pop() ?? err.message) : String(err);
+    throw new Error(`cannot reach the database at DATABASE_URL=${url.toString()}: ${cause.trim()}`);
+  }
+}

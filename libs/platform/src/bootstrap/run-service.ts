@@ -5,7 +5,8 @@ import { ConfigError } from '../config/config';
  * message and exit code 1, and stops it cleanly on SIGTERM/SIGINT (Kubernetes sends SIGTERM).
  */
 export function runService(name: string, start: () => Promise<{ stop(): Promise<void> }>): void {
-  start().then(
+  // Promise.resolve().then also catches a synchronous throw (loadConfig runs inside start).
+  Promise.resolve().then(start).then(
     (service) => {
       let stopping = false;
       const stop = (signal: string) => {

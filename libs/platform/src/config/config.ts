@@ -18,9 +18,10 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     const received = env[String(issue.path[0])];
-    return received === undefined ? `${name}: is required (${issue.message})` : `${name}: ${issue.message}`;
+    if (issue.code === 'custom' || received !== undefined) return `${name}: ${issue.message}`;
+    return `${name}: is required (${issue.message})`;
   });
-  throw new ConfigError(problems);
+  throw new ConfigError([...new Set(problems)]);
 }
 
 const POSTGRES_URL = /^postgres(?:ql)?:\/\/[^\s/]+\/[^\s/?]+(\?\S*)?$/;
