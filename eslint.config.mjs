@@ -16,7 +16,7 @@ const common = [
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
   { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
   { sourceTag: 'type:ledger', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data', 'type:ledger'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data', 'type:ledger', 'type:transport'] },
 ];
 
 // Production code: apps use libs only; only the ledger app may write money (type:ledger),

@@ -13,12 +13,16 @@ export async function createMerchant(prisma: PrismaClient, overrides: Partial<{ 
 
 /** A successful pay-in row as the acquirer path would leave it, not yet recorded by the ledger. */
 export async function insertSuccessfulPayin(prisma: PrismaClient, merchantId: number, amountMinor: bigint, feeMinor: bigint) {
+  return insertPayin(prisma, merchantId, amountMinor, feeMinor);
+}
+
+export async function insertPayin(prisma: PrismaClient, merchantId: number, amountMinor: bigint, feeMinor: bigint, merchantTrxId?: string) {
   const id = randomUUID();
   await prisma.payin.create({
     data: {
       id,
       merchantId,
-      merchantTrxId: `INV-${id.slice(0, 8)}`,
+      merchantTrxId: merchantTrxId ?? `INV-${id.slice(0, 8)}`,
       platformTrxId: `QR${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`,
       amount: amountMinor,
       fee: feeMinor,

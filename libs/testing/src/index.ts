@@ -1,2 +1,5 @@
-export { createMerchant, insertSuccessfulPayin, fundMerchant } from './fixtures';
+export { createMerchant, insertPayin, insertSuccessfulPayin, fundMerchant } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
+export { LocalStack, SERVICES, type ServiceName, type StackOptions, freePort, repoRoot } from './stack/local-stack';
+export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
+export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';

@@ -14,6 +14,8 @@ export const busEnvShape = {
   BUS_KEY_PREFIX: z.string().min(1).default('bus:'),
   BUS_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(12),
   BUS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Redis Streams: how long a dead consumer keeps its partitions before another member takes them over */
+  BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   KAFKA_BROKERS: z.string().optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('payments'),
   KAFKA_SSL: flag.default(false),
@@ -51,5 +53,13 @@ export function busConfigFromEnv(env: BusEnv): BusConfig {
       ...common,
     });
   }
-  return busConfigSchema.parse({ kind: 'redis-streams', redisUrl: env.BUS_REDIS_URL ?? env.REDIS_URL, keyPrefix: env.BUS_KEY_PREFIX, ...common });
+  return busConfigSchema.parse({
+    kind: 'redis-streams',
+    redisUrl: env.BUS_REDIS_URL ?? env.REDIS_URL,
+    keyPrefix: env.BUS_KEY_PREFIX,
+    leaseTtlMs: env.BUS_LEASE_TTL_MS,
+    // Renew well inside the lease so a slow tick never loses it.
+    heartbeatIntervalMs: Math.max(100, Math.floor(env.BUS_LEASE_TTL_MS / 4)),
+    ...common,
+  });
 }

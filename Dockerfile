@@ -1,0 +1,71 @@
+# syntax=docker/dockerfile:1.7
+#
+# One image for every service; the command chooses the entry point (docs/decisions/0004):
+#   gateway  node dist/apps/gateway/src/main.js     (default CMD)
+#   ledger   node dist/apps/ledger/src/main.js
+#   payout   node dist/apps/payout/src/main.js
+#   workers  node dist/apps/workers/src/main.js
+#   migrate  node dist/tools/admin/main.js migrate --dir prisma/migrations
+#   admin    node dist/tools/admin/main.js <command>
+#
+# Base image: pinned by exact version tag. It is not pinned by digest only because the
+# digest cannot be resolved on the offline machine these files were written on; add
+# `@sha256:...` in CI (e.g. `docker buildx imagetools inspect node:20.20.2-bookworm-slim`).
+# 20.20.2 is the Node version of the development and CI machines.
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+
+# ---------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS base
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false
+
+# --- build: all dependencies, Prisma client, swc ----------------------------------------
+FROM base AS build
+COPY package.json package-lock.json ./
+# --ignore-scripts: no dependency install script is needed (same as the dev machines, where
+# npm 11 runs none unless approved). Notably @prisma/engines' postinstall would try to
+# download a native engine, which the Rust-free client with @prisma/adapter-pg never uses.
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --ignore-scripts
+COPY . .
+# The client is generated into libs/persistence/src/generated/prisma and compiled into
+# dist/ by swc together with everything else.
+RUN bash tools/prisma/generate.sh \
+ && npm run build \
+ && test -f dist/apps/gateway/src/main.js \
+ && test -f dist/apps/ledger/src/main.js \
+ && test -f dist/apps/payout/src/main.js \
+ && test -f dist/apps/workers/src/main.js \
+ && test -f dist/tools/admin/main.js
+
+# --- production dependencies only (prisma CLI, swc, nx, jest... are devDependencies) -----
+FROM base AS prod-deps
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --omit=dev --ignore-scripts
+
+# --- runtime ------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+# tini as PID 1: forwards SIGTERM to node and reaps zombies, so node never runs as PID 1
+# (which ignores signals it has no handler for and does not reap children).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+    NODE_OPTIONS=--enable-source-maps
+# Code and dependencies stay owned by root and read-only to the `node` user (uid 1000) the
+# services run as; nothing is written under /app at run time (only /tmp).
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/prisma/migrations ./prisma/migrations
+COPY package.json ./
+USER node
+# gateway HTTP, then the ops ports of ledger, payout, workers
+EXPOSE 3000 9101 9102 9103
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/apps/gateway/src/main.js"]
+# No HEALTHCHECK here: the port and path depend on the service, so compose and Kubernetes
+# declare their own checks.

@@ -1,0 +1,160 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+export type ServiceName = 'gateway' | 'ledger' | 'payout' | 'workers';
+export const SERVICES: readonly ServiceName[] = ['gateway', 'ledger', 'payout', 'workers'];
+
+export interface StackOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  busKeyPrefix: string;
+  /** Ports; 0 or absent picks a free one */
+  ports?: Partial<Record<ServiceName, number>>;
+  logDir: string;
+  /** Extra settings for every service */
+  env?: Record<string, string>;
+}
+
+/** Finds the repository root (where dist/ lives) from src/ or dist/. */
+export function repoRoot(from = __dirname): string {
+  let dir = from;
+  while (dir !== dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'qris-payments') return dir;
+    dir = dirname(dir);
+  }
+  throw new Error(`repository root not found above ${from}`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The four services as separate OS processes (the built dist/ entry points), each with its own
+ * log file, the way the local runner and the end-to-end suite run them.
+ */
+export class LocalStack {
+  private readonly procs = new Map<ServiceName, ChildProcess>();
+  private readonly root = repoRoot();
+
+  private constructor(
+    private readonly opts: StackOptions,
+    readonly ports: Record<ServiceName, number>,
+  ) {}
+
+  static async start(opts: StackOptions): Promise<LocalStack> {
+    const ports = {} as Record<ServiceName, number>;
+    for (const s of SERVICES) ports[s] = opts.ports?.[s] || (await freePort());
+    mkdirSync(opts.logDir, { recursive: true });
+    const stack = new LocalStack(opts, ports);
+    try {
+      for (const s of SERVICES) await stack.startService(s);
+    } catch (err) {
+      await stack.stop();
+      throw err;
+    }
+    return stack;
+  }
+
+  get gatewayUrl(): string {
+    return `http://127.0.0.1:${this.ports.gateway}`;
+  }
+
+  opsUrl(service: ServiceName): string {
+    return `http://127.0.0.1:${this.ports[service]}`;
+  }
+
+  logFile(service: ServiceName): string {
+    return join(this.opts.logDir, `${service}.log`);
+  }
+
+  envFor(service: ServiceName): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: this.opts.databaseUrl,
+      DATABASE_POOL_SIZE: '10',
+      REDIS_URL: this.opts.redisUrl,
+      BUS_TRANSPORT: 'redis-streams',
+      BUS_KEY_PREFIX: this.opts.busKeyPrefix,
+      QUEUE_PREFIX: `${this.opts.busKeyPrefix}bull`,
+      OUTBOX_POLL_MS: '50',
+      ...(service === 'gateway' ? { GATEWAY_PORT: String(this.ports.gateway), GATEWAY_HOST: '127.0.0.1' } : { OPS_PORT: String(this.ports[service]) }),
+      ...this.opts.env,
+    };
+  }
+
+  async startService(service: ServiceName): Promise<void> {
+    const log = createWriteStream(this.logFile(service), { flags: 'a' });
+    const child = spawn(process.execPath, [join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
+      cwd: this.root,
+      env: this.envFor(service),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    this.procs.set(service, child);
+    await this.waitReady(service, child);
+  }
+
+  /** Kills a service the hard way (SIGKILL): no shutdown hook runs, nothing is acknowledged. */
+  async kill(service: ServiceName): Promise<void> {
+    const child = this.procs.get(service);
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.procs.delete(service);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      [...this.procs.entries()].map(async ([name, child]) => {
+        if (child.exitCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+        this.procs.delete(name);
+      }),
+    );
+  }
+
+  private async waitReady(service: ServiceName, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+    const url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) {
+        throw new Error(`${service} exited with code ${child.exitCode} before it was ready; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`);
+      }
+      try {
+        const res = await fetch(url);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${service} was not ready within ${timeoutMs} ms; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`);
+  }
+}
+
+function tail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,31 @@
+# Sourced by the local runner, the test script and CI: makes sure the machine's PostgreSQL and
+# Redis are up, starting whichever is down (see ../shared/ENVIRONMENT.md).
+ensure_postgres() {
+  if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then return 0; fi
+  echo "PostgreSQL is down; starting it" >&2
+  local version
+  version=$(ls /etc/postgresql 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$version" ]; then echo "PostgreSQL is not installed (no /etc/postgresql)" >&2; return 1; fi
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && return 0; sleep 1; done
+  echo "PostgreSQL did not come up" >&2; return 1
+}
+
+ensure_redis() {
+  if redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then return 0; fi
+  echo "Redis is down; starting it" >&2
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+  for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && return 0; sleep 1; done
+  echo "Redis did not come up" >&2; return 1
+}
+
+# Installs dependencies when node_modules is missing or older than the lock file, then
+# generates the Prisma client and builds every app into dist/.
+ensure_built() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund
+  fi
+  local out
+  if ! out=$(bash tools/prisma/generate.sh 2>&1); then echo "$out" >&2; return 1; fi
+  npm run --silent build
+}
