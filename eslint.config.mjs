@@ -8,7 +8,7 @@ const ioPackages = [
 
 const common = [
   { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib'] },
-  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing', 'type:transport', 'type:data'] },
   { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ioPackages.filter((p) => p !== '@nestjs/*') },

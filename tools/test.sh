@@ -14,6 +14,14 @@ ensure_built
 step() { printf '\n== %s\n' "$1"; }
 step "lint";       npm run --silent lint
 step "typecheck";  npm run --silent typecheck
-step "unit";       npx jest -c jest.unit.config.js --ci
-step "integration"; npx jest -c jest.int.config.js --ci
-step "end-to-end"; npx jest -c jest.e2e.config.js --ci
+mkdir -p tmp
+step "unit";        npx jest -c jest.unit.config.js --ci --json --outputFile=tmp/jest-unit.json
+step "integration"; npx jest -c jest.int.config.js --ci --json --outputFile=tmp/jest-int.json
+step "end-to-end";  npx jest -c jest.e2e.config.js --ci --json --outputFile=tmp/jest-e2e.json
+
+# One closing line over all three suites.
+node -e '
+  const runs = ["unit", "int", "e2e"].map((s) => require(`./tmp/jest-${s}.json`));
+  const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
+  console.log(`\ntests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
+'

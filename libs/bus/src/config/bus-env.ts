@@ -24,8 +24,7 @@ export const busEnvShape = {
   KAFKA_SASL_PASSWORD: z.string().optional(),
 };
 
-const busEnvObject = z.object(busEnvShape);
-type BusEnv = z.output<typeof busEnvObject> & { REDIS_URL?: string };
+type BusEnv = z.output<z.ZodObject<typeof busEnvShape>> & { REDIS_URL?: string };
 
 /** Cross-field rules: Kafka needs brokers; SASL needs all three settings. */
 export function refineBusEnv(env: BusEnv, ctx: z.RefinementCtx): void {

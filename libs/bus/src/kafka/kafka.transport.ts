@@ -1,0 +1,238 @@
+import { Admin, Consumer, EachMessagePayload, IHeaders, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
+import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
+import {
+  BusTransport,
+  deadLetterTopic,
+  DLQ_HEADERS,
+  IncomingRecord,
+  OutgoingRecord,
+  SubscribeOptions,
+  Subscription,
+} from '../transport/bus-transport.interface';
+
+export interface KafkaSaslOptions {
+  mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+  username: string;
+  password: string;
+}
+
+export interface KafkaTransportOptions {
+  brokers: string[];
+  clientId: string;
+  ssl?: boolean;
+  sasl?: KafkaSaslOptions;
+  /** Creates topics (and their .dlq) on first use: for tests and local stacks, not production. */
+  createTopics?: boolean;
+  /** Partition count for topics this transport creates. */
+  partitions?: number;
+  replicationFactor?: number;
+  maxDeliveries?: number;
+  retryBackoff?: RetryBackoff;
+  /** Partitions a member works concurrently (each still strictly in order). */
+  partitionsConsumedConcurrently?: number;
+  sessionTimeoutMs?: number;
+}
+
+export interface KafkaTransportDeps {
+  logger?: BusLogger;
+}
+
+function headerText(value: IHeaders[string]): string | undefined {
+  if (value === undefined) return undefined;
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined ? undefined : first.toString();
+}
+
+function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
+  if (!sasl) return undefined;
+  const { username, password } = sasl;
+  switch (sasl.mechanism) {
+    case 'plain':
+      return { mechanism: 'plain', username, password };
+    case 'scram-sha-256':
+      return { mechanism: 'scram-sha-256', username, password };
+    case 'scram-sha-512':
+      return { mechanism: 'scram-sha-512', username, password };
+  }
+}
+
+/** Bridges kafkajs's own logs into ours; it is chatty below warn. */
+function kafkaLogCreator(logger: BusLogger) {
+  return () =>
+    ({ level, log }: { level: logLevel; log: { message: string } & Record<string, unknown> }): void => {
+      if (level === logLevel.ERROR || level === logLevel.NOTHING) logger.error({ kafka: log }, log.message);
+      else if (level === logLevel.WARN) logger.warn({ kafka: log }, log.message);
+    };
+}
+
+export class KafkaTransport implements BusTransport {
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly logger: BusLogger;
+  private readonly policy: DeliveryPolicy;
+  private readonly consumers = new Set<Consumer>();
+  private readonly knownTopics = new Set<string>();
+  private producerReady: Promise<void> | null = null;
+  private admin: Admin | null = null;
+  private closing = false;
+
+  constructor(
+    private readonly options: KafkaTransportOptions,
+    deps: KafkaTransportDeps = {},
+  ) {
+    this.logger = deps.logger ?? noopLogger;
+    this.policy = {
+      maxDeliveries: options.maxDeliveries ?? DEFAULT_DELIVERY_POLICY.maxDeliveries,
+      backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
+    };
+    const config: KafkaConfig = {
+      brokers: options.brokers,
+      clientId: options.clientId,
+      ssl: options.ssl,
+      sasl: toSasl(options.sasl),
+      logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator(this.logger),
+    };
+    this.kafka = new Kafka(config);
+    // Idempotent + one request in flight: broker-side dedup of retries and no reordering within a partition.
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+  }
+
+  async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    this.assertOpen();
+    await this.ensureTopic(topic);
+    await this.connectProducer();
+    await this.producer.send({
+      topic,
+      acks: -1,
+      messages: records.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
+    });
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    await this.ensureTopic(opts.topic);
+    await this.connectProducer(); // needed for dead-lettering
+    const consumer = this.kafka.consumer({
+      groupId: opts.group,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      allowAutoTopicCreation: false,
+    });
+    const abort = new AbortController();
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    await consumer.connect();
+    await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? this.options.partitions ?? 12,
+      // kafkajs commits the offset only after this resolves; throwing keeps it uncommitted.
+      eachMessage: (payload) => this.handleMessage(payload, opts, abort.signal),
+    });
+    this.consumers.add(consumer);
+    await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+    this.logger.info({ topic: opts.topic, group: opts.group }, 'bus subscribed (kafka)');
+    return {
+      close: async () => {
+        abort.abort();
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await Promise.all([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    await this.producer.disconnect();
+    await this.admin?.disconnect();
+  }
+
+  private async handleMessage(payload: EachMessagePayload, opts: SubscribeOptions, signal: AbortSignal): Promise<void> {
+    const { topic, partition, message, heartbeat } = payload;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(message.headers ?? {})) {
+      const text = headerText(value);
+      if (text !== undefined) headers[name] = text;
+    }
+    const record: IncomingRecord = {
+      topic,
+      key: message.key?.toString() ?? '',
+      value: message.value?.toString() ?? '',
+      headers,
+      partition,
+      id: `${partition}:${message.offset}`,
+      // Kafka keeps no per-record delivery count; redeliveries after a crash start again at 1.
+      deliveryCount: 1,
+    };
+    const outcome = await deliverWithRetry(record, opts.handler, this.policy, {
+      canContinue: () => !signal.aborted,
+      signal,
+      beforeRetry: () => heartbeat(), // long backoffs must not get the member evicted
+      onFailure: (error, deliveryCount, retryInMs) =>
+        this.logger.warn({ topic, group: opts.group, id: record.id, key: record.key, deliveryCount, retryInMs, err: errorDetails(error) }, 'bus handler failed'),
+    });
+    if (outcome.kind === 'aborted') throw new Error('bus consumer stopping; offset left uncommitted');
+    if (outcome.kind === 'dead-letter') await this.deadLetter(record, opts.group, outcome.error, outcome.deliveryCount);
+  }
+
+  private async deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
+    const dlq = deadLetterTopic(record.topic);
+    await this.publish(dlq, [
+      {
+        key: record.key,
+        value: record.value,
+        headers: {
+          ...record.headers,
+          [DLQ_HEADERS.error]: errorDetails(error).message,
+          [DLQ_HEADERS.originalId]: record.id,
+          [DLQ_HEADERS.originalTopic]: record.topic,
+          [DLQ_HEADERS.group]: group,
+          [DLQ_HEADERS.deliveryCount]: String(deliveryCount),
+        },
+      },
+    ]);
+    this.logger.error(
+      { topic: record.topic, group, id: record.id, key: record.key, deliveryCount, dlq, err: errorDetails(error) },
+      'bus record DEAD-LETTERED after max deliveries',
+    );
+  }
+
+  private connectProducer(): Promise<void> {
+    this.producerReady ??= this.producer.connect().catch((error: unknown) => {
+      this.producerReady = null;
+      throw error;
+    });
+    return this.producerReady;
+  }
+
+  private async ensureTopic(topic: string): Promise<void> {
+    if (!this.options.createTopics || this.knownTopics.has(topic)) return;
+    if (!this.admin) {
+      this.admin = this.kafka.admin();
+      await this.admin.connect();
+    }
+    const numPartitions = this.options.partitions ?? 12;
+    const replicationFactor = this.options.replicationFactor ?? 1;
+    await this.admin.createTopics({
+      waitForLeaders: true,
+      topics: [topic, deadLetterTopic(topic)]
+        .filter((t) => !t.endsWith('.dlq.dlq'))
+        .map((t) => ({ topic: t, numPartitions, replicationFactor })),
+    });
+    this.knownTopics.add(topic);
+    this.knownTopics.add(deadLetterTopic(topic));
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('bus transport is closed');
+  }
+}

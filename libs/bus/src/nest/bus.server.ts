@@ -1,0 +1,64 @@
+import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import { BusTransport, IncomingRecord, Subscription } from '../transport/bus-transport.interface';
+import { BusContext } from './bus.context';
+
+export interface BusServerOptions {
+  /** Owned by the app (it also publishes with it); the server never closes it. */
+  transport: BusTransport;
+  group: string;
+  consumerName?: string;
+}
+
+/**
+ * Nest custom transport: subscribes to every topic that has an `@EventPattern(topic)` handler and awaits the handler,
+ * so the transport acknowledges only after it resolves and retries / dead-letters when it fails.
+ */
+export class BusServer extends Server implements CustomTransportStrategy {
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(private readonly options: BusServerOptions) {
+    super();
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      for (const [pattern, handler] of this.messageHandlers) {
+        if (!handler.isEventHandler) continue;
+        this.subscriptions.push(
+          await this.options.transport.subscribe({
+            topic: pattern,
+            group: this.options.group,
+            consumerName: this.options.consumerName,
+            handler: (record) => this.dispatch(handler, record),
+          }),
+        );
+      }
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.subscriptions.splice(0).map((s) => s.close()));
+  }
+
+  on(): never {
+    throw new Error('BusServer has no status events; observe the transport logs instead');
+  }
+
+  unwrap<T>(): T {
+    return this.options.transport as T;
+  }
+
+  /**
+   * Nest's own handleEvent swallows handler errors (its exception filter turns them into an erroring observable that
+   * nobody awaits); here the observable is awaited so a failure rejects and the record is not acknowledged.
+   */
+  private async dispatch(handler: MessageHandler, record: IncomingRecord): Promise<void> {
+    const data: unknown = JSON.parse(record.value);
+    const result: unknown = await handler(data, new BusContext([record]));
+    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+  }
+}

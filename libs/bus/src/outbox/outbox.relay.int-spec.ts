@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import { delay, waitFor } from '../testing/bus-transport.contract';
+import { redisHarness, RedisTestHarness } from '../testing/redis-test.harness';
+import { BusTransport, IncomingRecord, OutgoingRecord } from '../transport/bus-transport.interface';
+import { OutboxRow, OutboxStore } from './outbox-store.interface';
+import { OUTBOX_ID_HEADER, OutboxRelay } from './outbox.relay';
+
+const MAINTENANCE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+const RELAY_LOCK = 4_242_001;
+
+/** Minimal stand-in for the persistence library's store; same contract as OutboxStore documents. */
+class PgOutboxStore implements OutboxStore {
+  constructor(private readonly pool: Pool) {}
+
+  async relayBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [RELAY_LOCK]);
+      if (!lock.rows[0].ok) {
+        await client.query('ROLLBACK');
+        return 0;
+      }
+      const { rows } = await client.query<{ id: string; topic: string; key: string; payload: string; headers: Record<string, string> }>(
+        'SELECT id, topic, key, payload, headers FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1',
+        [limit],
+      );
+      if (rows.length > 0) {
+        await publish(rows.map((r) => ({ ...r, id: BigInt(r.id) })));
+        await client.query('UPDATE outbox SET published_at = now(), publish_count = publish_count + 1 WHERE id = ANY($1::bigint[])', [
+          rows.map((r) => r.id),
+        ]);
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
+  const database = `bus_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  let pool: Pool;
+  let h: RedisTestHarness;
+  const relays: OutboxRelay[] = [];
+
+  beforeAll(async () => {
+    const admin = new Client({ connectionString: MAINTENANCE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    pool = new Pool({ connectionString: `postgresql://postgres@127.0.0.1:5432/${database}`, max: 6 });
+    await pool.query(`CREATE TABLE outbox (
+      id bigserial PRIMARY KEY, topic text NOT NULL, key text NOT NULL, payload text NOT NULL,
+      headers jsonb NOT NULL DEFAULT '{}', published_at timestamptz, publish_count int NOT NULL DEFAULT 0)`);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    const admin = new Client({ connectionString: MAINTENANCE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  beforeEach(async () => {
+    h = redisHarness();
+    await pool.query('TRUNCATE outbox RESTART IDENTITY');
+  });
+
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((r) => r.stop()));
+    await h.dispose();
+  });
+
+  const insertRows = async (topic: string, keys: string[], perKey: number): Promise<void> => {
+    for (let n = 0; n < perKey; n++) {
+      for (const key of keys) {
+        await pool.query('INSERT INTO outbox (topic, key, payload, headers) VALUES ($1, $2, $3, $4)', [
+          topic,
+          key,
+          JSON.stringify({ key, n }),
+          JSON.stringify({ 'x-log-id': `log-${key}-${n}` }),
+        ]);
+      }
+    }
+  };
+
+  const collect = async (topic: string): Promise<IncomingRecord[]> => {
+    const received: IncomingRecord[] = [];
+    await h.transport().subscribe({ topic, group: 'relay-test', handler: async (r) => void received.push(r) });
+    return received;
+  };
+
+  const startRelay = (transport: Pick<BusTransport, 'publish'>, batchSize = 20): OutboxRelay => {
+    const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport, batchSize, pollIntervalMs: 10, errorBackoff: { initialMs: 20, maxMs: 100 } });
+    relays.push(relay);
+    relay.start();
+    return relay;
+  };
+
+  const outboxIds = (records: IncomingRecord[]): number[] => records.map((r) => Number(r.headers[OUTBOX_ID_HEADER]));
+
+  it('publishes rows in id order per key, with their headers, and marks them published', async () => {
+    const topic = h.topic('ledger.events');
+    const received = await collect(topic);
+    await insertRows(topic, ['m1', 'm2', 'm3'], 15);
+    startRelay(h.transport());
+
+    await waitFor('45 records', () => received.length >= 45, 10_000);
+    for (const key of ['m1', 'm2', 'm3']) {
+      const mine = received.filter((r) => r.key === key);
+      expect(mine.map((r) => (JSON.parse(r.value) as { n: number }).n)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+      expect(mine[3].headers['x-log-id']).toBe(`log-${key}-3`);
+    }
+    const { rows } = await pool.query<{ unpublished: string }>('SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM outbox');
+    expect(Number(rows[0].unpublished)).toBe(0);
+  });
+
+  it('with two relays running at once, publishes every row exactly once and keeps per-key order', async () => {
+    const topic = h.topic('ledger.events');
+    const received = await collect(topic);
+    const keys = Array.from({ length: 10 }, (_, i) => `merchant-${i}`);
+    startRelay(h.transport(), 15);
+    startRelay(h.transport(), 15);
+    await insertRows(topic, keys, 30); // written while both relays poll
+
+    await waitFor('300 records', () => received.length >= 300, 15_000);
+    await delay(150);
+    const ids = outboxIds(received);
+    expect(ids).toHaveLength(300);
+    expect(new Set(ids).size).toBe(300);
+    for (const key of keys) {
+      const mine = outboxIds(received.filter((r) => r.key === key));
+      expect(mine).toEqual([...mine].sort((a, b) => a - b));
+    }
+    const { rows } = await pool.query<{ max: number; unpublished: string }>(
+      'SELECT max(publish_count) AS max, count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM outbox',
+    );
+    expect(rows[0].max).toBe(1);
+    expect(Number(rows[0].unpublished)).toBe(0);
+  });
+
+  it('keeps rows unpublished when the bus refuses them, and publishes them on a later batch', async () => {
+    const topic = h.topic('ledger.events');
+    const received = await collect(topic);
+    const bus = h.transport();
+    let failuresLeft = 2;
+    const flaky: Pick<BusTransport, 'publish'> = {
+      publish: async (t: string, records: OutgoingRecord[]) => {
+        if (failuresLeft-- > 0) throw new Error('broker unavailable');
+        await bus.publish(t, records);
+      },
+    };
+    await insertRows(topic, ['m1'], 5);
+    startRelay(flaky);
+
+    await waitFor('5 records', () => received.length >= 5, 10_000);
+    expect(outboxIds(received)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('stop() lets the batch in progress finish and mark its rows', async () => {
+    const topic = h.topic('ledger.events');
+    const bus = h.transport();
+    let inPublish: () => void = () => undefined;
+    const publishing = new Promise<void>((resolve) => (inPublish = resolve));
+    const slow: Pick<BusTransport, 'publish'> = {
+      publish: async (t, records) => {
+        inPublish();
+        await delay(200);
+        await bus.publish(t, records);
+      },
+    };
+    await insertRows(topic, ['m1'], 3);
+    const relay = startRelay(slow);
+    await publishing;
+    await relay.stop();
+    const { rows } = await pool.query<{ published: string }>('SELECT count(*) FILTER (WHERE published_at IS NOT NULL) AS published FROM outbox');
+    expect(Number(rows[0].published)).toBe(3);
+  });
+});

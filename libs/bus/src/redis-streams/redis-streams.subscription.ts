@@ -1,0 +1,235 @@
+import type Redis from 'ioredis';
+import { BusLogger, errorDetails } from '../logging/bus-logger.interface';
+import { DeliveryPolicy, sleep } from '../delivery/delivery.policy';
+import { IncomingRecord, RecordHandler, Subscription } from '../transport/bus-transport.interface';
+import { acquireLease, assignPartitions, heartbeatMember, leaveMembers, releaseLease, renewLease } from './lease.scripts';
+import { PartitionWorker } from './partition.worker';
+import { RedisKeys } from './redis-keys';
+import { parseReadReply } from './redis-stream.codec';
+
+export interface RedisStreamsSubscriptionConfig {
+  topic: string;
+  group: string;
+  consumer: string;
+  handler: RecordHandler;
+  partitions: number;
+  blockMs: number;
+  readCount: number;
+  leaseTtlMs: number;
+  heartbeatIntervalMs: number;
+  policy: DeliveryPolicy;
+}
+
+export interface RedisStreamsSubscriptionDeps {
+  redis: Redis;
+  /** Dedicated to XREADGROUP: a blocked connection can carry nothing else. */
+  blocking: Redis;
+  keys: RedisKeys;
+  logger: BusLogger;
+  deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void>;
+}
+
+/**
+ * One group member on one topic. A heartbeat keeps its membership and partition leases alive and rebalances;
+ * a single reader loop feeds the partitions it owns to one worker per partition.
+ */
+export class RedisStreamsSubscription implements Subscription {
+  private readonly workers = new Map<number, PartitionWorker>();
+  private readonly abort = new AbortController();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private tickInFlight: Promise<void> | null = null;
+  private readLoop: Promise<void> | null = null;
+  private blockingClientId: number | null = null;
+  private reading = false;
+  private closed: Promise<void> | null = null;
+
+  constructor(
+    private readonly cfg: RedisStreamsSubscriptionConfig,
+    private readonly deps: RedisStreamsSubscriptionDeps,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.ensureGroups();
+    await this.refreshBlockingClientId();
+    this.deps.blocking.on('ready', () => void this.refreshBlockingClientId().catch(() => undefined));
+    await this.tick();
+    this.heartbeatTimer = setInterval(() => {
+      if (!this.tickInFlight) this.tickInFlight = this.tick().finally(() => (this.tickInFlight = null));
+    }, this.cfg.heartbeatIntervalMs);
+    this.readLoop = this.runReadLoop();
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.abort.abort();
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    await this.wakeReader();
+    await this.readLoop;
+    await this.tickInFlight;
+    await Promise.all([...this.workers.values()].map((w) => w.busy));
+    const { redis, blocking, keys } = this.deps;
+    await this.quietly('release leases', () =>
+      Promise.all([...this.workers.values()].filter((w) => !w.lost).map((w) => releaseLease(redis, w.leaseKey, this.cfg.consumer))),
+    );
+    this.workers.clear();
+    await this.quietly('leave group', () => leaveMembers(redis, keys.members(this.cfg.topic, this.cfg.group), this.cfg.consumer));
+    await this.quietly('remove idle consumer', () => this.deleteConsumerIfIdle());
+    if (blocking.status !== 'end') await this.quietly('close blocking connection', () => blocking.quit());
+    this.deps.logger.info(this.logFields(), 'bus subscription closed');
+  }
+
+  private async ensureGroups(): Promise<void> {
+    const { redis, keys } = this.deps;
+    await Promise.all(
+      Array.from({ length: this.cfg.partitions }, async (_, p) => {
+        try {
+          // From 0 (not $): a group created after records were published still gets them, like Kafka's earliest.
+          await redis.call('XGROUP', 'CREATE', keys.stream(this.cfg.topic, p), this.cfg.group, '0', 'MKSTREAM');
+        } catch (error) {
+          if (!(error instanceof Error && error.message.includes('BUSYGROUP'))) throw error;
+        }
+      }),
+    );
+  }
+
+  private async refreshBlockingClientId(): Promise<void> {
+    this.blockingClientId = Number(await this.deps.blocking.call('CLIENT', 'ID'));
+  }
+
+  /** Heartbeat: refresh membership, renew or hand back leases, take free partitions that are now ours. */
+  private async tick(): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    const { redis, keys } = this.deps;
+    const { topic, group, consumer, leaseTtlMs, partitions } = this.cfg;
+    try {
+      const members = await heartbeatMember(redis, keys.members(topic, group), consumer, leaseTtlMs);
+      const desired = assignPartitions(members, consumer, partitions);
+      await Promise.all(
+        [...this.workers.values()]
+          .filter((w) => !w.lost)
+          .map(async (w) => {
+            const sentAt = Date.now();
+            if (await renewLease(redis, w.leaseKey, consumer, leaseTtlMs)) {
+              w.validUntil = sentAt + leaseTtlMs;
+              w.releasing = !desired.has(w.partition);
+            } else {
+              w.lost = true;
+              this.deps.logger.warn({ ...this.logFields(), partition: w.partition }, 'bus partition lease lost');
+            }
+          }),
+      );
+      if (this.abort.signal.aborted) return;
+      for (const p of desired) {
+        if (this.workers.has(p)) continue;
+        const leaseKey = keys.lease(topic, group, p);
+        const sentAt = Date.now();
+        if (!(await acquireLease(redis, leaseKey, consumer, leaseTtlMs))) continue;
+        const worker = this.newWorker(p, leaseKey);
+        worker.validUntil = sentAt + leaseTtlMs;
+        this.workers.set(p, worker);
+        this.deps.logger.info({ ...this.logFields(), partition: p }, 'bus partition acquired');
+      }
+      for (const w of this.workers.values()) if (w.needsReclaim()) w.startReclaim();
+    } catch (error) {
+      this.deps.logger.error({ ...this.logFields(), err: errorDetails(error) }, 'bus heartbeat failed');
+    }
+  }
+
+  private newWorker(partition: number, leaseKey: string): PartitionWorker {
+    const { topic, group, consumer, readCount, policy, handler } = this.cfg;
+    return new PartitionWorker({
+      redis: this.deps.redis,
+      topic,
+      group,
+      consumer,
+      partition,
+      stream: this.deps.keys.stream(topic, partition),
+      leaseKey,
+      readCount,
+      policy,
+      handler,
+      logger: this.deps.logger,
+      signal: this.abort.signal,
+      deadLetter: (record, error, deliveryCount) => this.deps.deadLetter(record, group, error, deliveryCount),
+      onIdle: () => void this.wakeReader(),
+    });
+  }
+
+  private async runReadLoop(): Promise<void> {
+    const { group, consumer, readCount, blockMs } = this.cfg;
+    let failures = 0;
+    while (!this.abort.signal.aborted) {
+      await this.dropReleasedPartitions();
+      const readable = [...this.workers.values()].filter((w) => w.isReadable());
+      if (readable.length === 0) {
+        await sleep(Math.min(blockMs, 50), this.abort.signal);
+        continue;
+      }
+      const streams = readable.map((w) => w.stream);
+      try {
+        this.reading = true;
+        const reply = await this.deps.blocking.call(
+          'XREADGROUP', 'GROUP', group, consumer, 'COUNT', readCount, 'BLOCK', blockMs, 'STREAMS', ...streams, ...streams.map(() => '>'),
+        );
+        this.reading = false;
+        failures = 0;
+        const byStream = parseReadReply(reply);
+        for (const w of readable) {
+          const entries = byStream.get(w.stream);
+          if (entries && entries.length > 0) w.startBatch(entries);
+        }
+      } catch (error) {
+        this.reading = false;
+        failures += 1;
+        if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroups().catch(() => undefined);
+        this.deps.logger.error({ ...this.logFields(), err: errorDetails(error) }, 'bus read failed');
+        await sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)), this.abort.signal);
+      }
+    }
+  }
+
+  /**
+   * Runs only between reads, so a partition is never handed back while a read that includes it is in flight:
+   * otherwise entries could land in this member's pending list after the next owner already reclaimed.
+   */
+  private async dropReleasedPartitions(): Promise<void> {
+    for (const w of [...this.workers.values()]) {
+      if (!(w.releasing || w.lost) || w.busy) continue;
+      this.workers.delete(w.partition);
+      if (w.lost) continue;
+      await this.quietly('release lease', () => releaseLease(this.deps.redis, w.leaseKey, this.cfg.consumer));
+      this.deps.logger.info({ ...this.logFields(), partition: w.partition }, 'bus partition released for rebalance');
+    }
+  }
+
+  /** Ends the current BLOCK early (CLIENT UNBLOCK) so an idle partition is read again without waiting it out. */
+  private async wakeReader(): Promise<void> {
+    if (!this.reading || this.blockingClientId === null) return;
+    await this.deps.redis.call('CLIENT', 'UNBLOCK', this.blockingClientId, 'TIMEOUT').catch(() => undefined);
+  }
+
+  private async deleteConsumerIfIdle(): Promise<void> {
+    const { redis, keys } = this.deps;
+    for (let p = 0; p < this.cfg.partitions; p++) {
+      const stream = keys.stream(this.cfg.topic, p);
+      const pending: unknown = await redis.call('XPENDING', stream, this.cfg.group, '-', '+', 1, this.cfg.consumer);
+      if (Array.isArray(pending) && pending.length === 0) await redis.call('XGROUP', 'DELCONSUMER', stream, this.cfg.group, this.cfg.consumer);
+    }
+  }
+
+  private async quietly(what: string, action: () => Promise<unknown>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      this.deps.logger.warn({ ...this.logFields(), err: errorDetails(error) }, `bus could not ${what} on close`);
+    }
+  }
+
+  private logFields(): Record<string, unknown> {
+    return { topic: this.cfg.topic, group: this.cfg.group, consumer: this.cfg.consumer };
+  }
+}

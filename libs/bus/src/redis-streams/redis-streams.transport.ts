@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import Redis from 'ioredis';
+import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
+import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
+import { partitionForKey } from '../partitioner/murmur2.partitioner';
+import {
+  BusTransport,
+  deadLetterTopic,
+  DLQ_HEADERS,
+  IncomingRecord,
+  OutgoingRecord,
+  SubscribeOptions,
+  Subscription,
+} from '../transport/bus-transport.interface';
+import { RedisKeys } from './redis-keys';
+import { encodeFields } from './redis-stream.codec';
+import { RedisStreamsSubscription } from './redis-streams.subscription';
+
+export interface RedisStreamsTransportOptions {
+  redisUrl: string;
+  /** Namespaces every key, so environments and test runs never see each other's data. */
+  keyPrefix?: string;
+  partitions?: number;
+  /** XREADGROUP BLOCK time; the reader is also woken early when a partition becomes free. */
+  blockMs?: number;
+  readCount?: number;
+  /** How long a dead member keeps its partitions before another member takes them over. */
+  leaseTtlMs?: number;
+  heartbeatIntervalMs?: number;
+  maxDeliveries?: number;
+  retryBackoff?: RetryBackoff;
+  /**
+   * Approximate cap per partition stream (XADD MAXLEN ~). Unset (the default): no trimming,
+   * because MAXLEN also drops entries no group has read yet, and a dropped command is lost
+   * money work. Set it only where losing unread entries beyond the cap is acceptable.
+   */
+  maxLenPerPartition?: number;
+}
+
+export type RedisConnectionRole = 'command' | 'blocking';
+
+export interface RedisStreamsTransportDeps {
+  logger?: BusLogger;
+  /** Override to share TLS/sentinel settings, or (tests) to get hold of connections. */
+  createConnection?: (url: string, role: RedisConnectionRole, name: string) => Redis;
+}
+
+const defaultConnection = (url: string, _role: RedisConnectionRole, name: string): Redis => new Redis(url, { connectionName: name });
+
+export class RedisStreamsTransport implements BusTransport {
+  private readonly redis: Redis;
+  private readonly keys: RedisKeys;
+  private readonly logger: BusLogger;
+  private readonly createConnection: NonNullable<RedisStreamsTransportDeps['createConnection']>;
+  private readonly subscriptions = new Set<RedisStreamsSubscription>();
+  private readonly partitions: number;
+  private readonly policy: DeliveryPolicy;
+  private readonly leaseTtlMs: number;
+  private closing = false;
+
+  constructor(
+    private readonly options: RedisStreamsTransportOptions,
+    deps: RedisStreamsTransportDeps = {},
+  ) {
+    this.logger = deps.logger ?? noopLogger;
+    this.createConnection = deps.createConnection ?? defaultConnection;
+    this.keys = new RedisKeys(options.keyPrefix ?? 'bus:');
+    this.partitions = options.partitions ?? 12;
+    this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
+    this.policy = {
+      maxDeliveries: options.maxDeliveries ?? DEFAULT_DELIVERY_POLICY.maxDeliveries,
+      backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
+    };
+    this.redis = this.createConnection(options.redisUrl, 'command', 'bus:command');
+  }
+
+  async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    this.assertOpen();
+    const maxLen = this.options.maxLenPerPartition;
+    const trim = maxLen ? ['MAXLEN', '~', maxLen] : [];
+    // One pipeline on one connection: Redis runs it in order, so records of one key keep their order.
+    const pipeline = this.redis.pipeline();
+    for (const record of records) {
+      const stream = this.keys.stream(topic, partitionForKey(record.key, this.partitions));
+      pipeline.call('XADD', stream, ...trim, '*', ...encodeFields(record));
+    }
+    const results = await pipeline.exec();
+    if (!results) throw new Error('bus publish: pipeline was discarded');
+    const failed = results.find(([error]) => error !== null);
+    if (failed?.[0]) throw failed[0];
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    const consumer = `${opts.consumerName ?? `${hostname()}-${process.pid}`}-${randomUUID().slice(0, 8)}`;
+    const blocking = this.createConnection(this.options.redisUrl, 'blocking', `bus:${consumer}`);
+    const subscription = new RedisStreamsSubscription(
+      {
+        topic: opts.topic,
+        group: opts.group,
+        consumer,
+        handler: opts.handler,
+        partitions: this.partitions,
+        blockMs: this.options.blockMs ?? 1_000,
+        readCount: this.options.readCount ?? 50,
+        leaseTtlMs: this.leaseTtlMs,
+        heartbeatIntervalMs: this.options.heartbeatIntervalMs ?? Math.max(50, Math.floor(this.leaseTtlMs / 3)),
+        policy: this.policy,
+      },
+      { redis: this.redis, blocking, keys: this.keys, logger: this.logger, deadLetter: (...args) => this.deadLetter(...args) },
+    );
+    try {
+      await subscription.start();
+    } catch (error) {
+      await subscription.close();
+      throw error;
+    }
+    this.subscriptions.add(subscription);
+    this.logger.info({ topic: opts.topic, group: opts.group, consumer }, 'bus subscribed (redis streams)');
+    const close = async (): Promise<void> => {
+      this.subscriptions.delete(subscription);
+      await subscription.close();
+    };
+    return { close };
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    this.subscriptions.clear();
+    if (this.redis.status === 'end') return; // already gone (crash / network); disconnect() would arm a 2 s timer
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  private async deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
+    const dlq = deadLetterTopic(record.topic);
+    await this.publish(dlq, [
+      {
+        key: record.key,
+        value: record.value,
+        headers: {
+          ...record.headers,
+          [DLQ_HEADERS.error]: errorDetails(error).message,
+          [DLQ_HEADERS.originalId]: record.id,
+          [DLQ_HEADERS.originalTopic]: record.topic,
+          [DLQ_HEADERS.group]: group,
+          [DLQ_HEADERS.deliveryCount]: String(deliveryCount),
+        },
+      },
+    ]);
+    this.logger.error(
+      { topic: record.topic, group, id: record.id, key: record.key, deliveryCount, dlq, err: errorDetails(error) },
+      'bus record DEAD-LETTERED after max deliveries',
+    );
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('bus transport is closed');
+  }
+}

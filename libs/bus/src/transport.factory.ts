@@ -1,0 +1,23 @@
+import { BusConfig } from './config/bus-config.schema';
+import { KafkaTransport } from './kafka/kafka.transport';
+import { BusLogger } from './logging/bus-logger.interface';
+import { RedisStreamsTransport } from './redis-streams/redis-streams.transport';
+import { BusTransport } from './transport/bus-transport.interface';
+
+export interface CreateTransportDeps {
+  logger?: BusLogger;
+}
+
+/** Picks the transport from validated config; callers parse with `busConfigSchema` first (nothing here reads env). */
+export function createTransport(config: BusConfig, deps: CreateTransportDeps = {}): BusTransport {
+  switch (config.kind) {
+    case 'redis-streams': {
+      const { kind: _kind, ...options } = config;
+      return new RedisStreamsTransport(options, deps);
+    }
+    case 'kafka': {
+      const { kind: _kind, ...options } = config;
+      return new KafkaTransport(options, deps);
+    }
+  }
+}

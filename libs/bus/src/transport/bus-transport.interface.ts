@@ -1,0 +1,56 @@
+export interface OutgoingRecord {
+  key: string;
+  /** JSON text; the bus never parses it. */
+  value: string;
+  headers?: Record<string, string>;
+}
+
+export interface IncomingRecord {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+  partition: number;
+  /** `${partition}:${streamEntryId}` on Redis, `${partition}:${offset}` on Kafka: unique per topic. */
+  id: string;
+  /** 1 on the first delivery; counts redeliveries after handler errors and reclaims. */
+  deliveryCount: number;
+}
+
+export type RecordHandler = (record: IncomingRecord) => Promise<void>;
+
+export interface Subscription {
+  /** Stops reading, waits for the in-flight handler, releases what the member holds. */
+  close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  topic: string;
+  group: string;
+  handler: RecordHandler;
+  /** Readable prefix for the member name in logs and broker tooling. */
+  consumerName?: string;
+}
+
+export interface BusTransport {
+  /** Resolves only when the broker has durably accepted every record (Redis: XADD returned; Kafka: acks=-1). */
+  publish(topic: string, records: OutgoingRecord[]): Promise<void>;
+  /**
+   * Consumer-group semantics: each record is handled by one member of `group` and acknowledged only after the
+   * handler resolves. Records with the same key are handled in order, one at a time; different keys may run
+   * concurrently. A record whose handler keeps failing goes to `${topic}.dlq` after `maxDeliveries`.
+   */
+  subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
+
+/** Headers added to a dead-lettered record (original headers are kept). */
+export const DLQ_HEADERS = {
+  error: 'x-dlq-error',
+  originalId: 'x-dlq-original-id',
+  originalTopic: 'x-dlq-original-topic',
+  group: 'x-dlq-group',
+  deliveryCount: 'x-dlq-delivery-count',
+} as const;
