@@ -27,8 +27,11 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: no dependency install script is needed (same as the dev machines, where
 # npm 11 runs none unless approved). Notably @prisma/engines' postinstall would try to
 # download a native engine, which the Rust-free client with @prisma/adapter-pg never uses.
+# `npm install` rather than `npm ci`: the lock file is written on machines whose npm omits
+# other platforms' optional packages (@swc/core-*), which `npm ci` then rejects as out of
+# sync; `npm install` installs exactly the locked versions all the same.
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --ignore-scripts
+    npm install --no-audit --no-fund --ignore-scripts
 COPY . .
 # The client is generated into libs/persistence/src/generated/prisma and compiled into
 # dist/ by swc together with everything else.
@@ -44,7 +47,7 @@ RUN bash tools/prisma/generate.sh \
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --ignore-scripts
+    npm install --omit=dev --no-audit --no-fund --ignore-scripts
 
 # --- runtime ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

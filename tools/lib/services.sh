@@ -23,7 +23,10 @@ ensure_redis() {
 # generates the Prisma client and builds every app into dist/.
 ensure_built() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund
+    # Not `npm ci`: this machine's npm writes lock files without other platforms' optional
+    # packages (@swc/core-*), and `npm ci` rejects such a lock; `npm install` installs the
+    # locked versions all the same.
+    npm install --no-audit --no-fund
   fi
   local out
   if ! out=$(bash tools/prisma/generate.sh 2>&1); then echo "$out" >&2; return 1; fi
