@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, SuccessEnvelopeInterceptor } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 
@@ -27,14 +27,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
-  app.use((req: { method: string; originalUrl: string; ip?: string }, res: { statusCode: number; on(e: string, f: () => void): void }, next: () => void) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip }, 'request');
-    });
-    next();
-  });
+  app.use(requestLogger(logger));
   app.enableShutdownHooks();
 
   if (config.SWAGGER_ENABLED) {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { newLogId, runWithLogId } from '../logging/logger';
+import { type Logger, newLogId, runWithLogId } from '../logging/logger';
 
 const LOG_ID = Symbol('logId');
 type WithLogId = Request & { [LOG_ID]?: string };
@@ -18,4 +18,19 @@ export function logIdMiddleware(req: Request, res: Response, next: NextFunction)
 
 export function requestLogId(req: Request): string {
   return (req as WithLogId)[LOG_ID] ?? newLogId();
+}
+
+/** One access-log line per request, with its logId, status and duration. */
+export function requestLogger(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info(
+        { logId: requestLogId(req), method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip },
+        'request',
+      );
+    });
+    next();
+  };
 }
