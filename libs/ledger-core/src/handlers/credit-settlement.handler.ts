@@ -22,8 +22,11 @@ export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlemen
     pendingDelta: -total,
     payload: { settlementId: cmd.settlementId, payinIds: ids, amount: total.toString() },
     project: async (tx) => {
-      await tx.settlement.create({ data: { id: cmd.settlementId, merchantId: ctx.merchantId, amount: total, payinCount: ids.length } });
-      await tx.payin.updateMany({ where: { id: { in: ids } }, data: { settlementId: cmd.settlementId } });
+      await tx.$executeRaw`
+        WITH settlement AS (
+          INSERT INTO settlements (id, merchant_id, amount, payin_count) VALUES (${cmd.settlementId}::uuid, ${ctx.merchantId}, ${total}, ${ids.length})
+        )
+        UPDATE payins SET settlement_id = ${cmd.settlementId}::uuid WHERE id = ANY(${ids}::uuid[])`;
     },
   };
 }

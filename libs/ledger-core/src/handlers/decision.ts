@@ -32,6 +32,8 @@ export interface HandlerContext {
   balance: BalanceState;
 }
 
-export function reject(reason: RejectionReason, detail: Record<string, string> = {}): Decision {
+export type Rejection = Extract<Decision, { kind: 'rejection' }>;
+
+export function reject(reason: RejectionReason, detail: Record<string, string> = {}): Rejection {
   return { kind: 'rejection', reason, detail };
 }

@@ -26,7 +26,7 @@ export async function recordPayin(ctx: HandlerContext, cmd: RecordPayinCommand):
     pendingDelta: net,
     payload: { payinId: cmd.payinId, amount: cmd.amount, fee: cmd.fee, net: net.toString() },
     project: async (tx, eventId) => {
-      await tx.payin.update({ where: { id: cmd.payinId }, data: { ledgerEventId: eventId } });
+      await tx.$executeRaw`UPDATE payins SET ledger_event_id = ${eventId} WHERE id = ${cmd.payinId}::uuid`;
     },
   };
 }

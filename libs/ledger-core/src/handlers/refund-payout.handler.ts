@@ -3,10 +3,9 @@ import { type Decision, type HandlerContext, reject, RejectionReason } from './d
 
 /** A failed payout: exactly what was debited goes back into available. */
 export async function refundPayout(ctx: HandlerContext, cmd: RefundPayoutCommand): Promise<Decision> {
-  const debit = await ctx.tx.ledgerEvent.findUnique({
-    where: { merchantId_type_reference: { merchantId: ctx.merchantId, type: LedgerEventType.PayoutDebited, reference: cmd.payoutId } },
-    select: { availableDelta: true },
-  });
+  const [debit] = await ctx.tx.$queryRaw<{ availableDelta: bigint }[]>`
+    SELECT available_delta AS "availableDelta" FROM ledger_events
+     WHERE merchant_id = ${ctx.merchantId} AND type = ${LedgerEventType.PayoutDebited} AND reference = ${cmd.payoutId}`;
   if (!debit) return reject(RejectionReason.PayoutNotDebited, { payoutId: cmd.payoutId });
   const refund = -debit.availableDelta;
   return {

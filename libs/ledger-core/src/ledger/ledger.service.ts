@@ -1,4 +1,4 @@
-import { type LedgerCommand, type LedgerEventMessage, type LedgerOutcome, Topic } from '@pay/contracts';
+import { type LedgerCommand, type LedgerEventMessage, LedgerEventType, type LedgerOutcome, Topic } from '@pay/contracts';
 import { Prisma, type PrismaClient, type TransactionClient } from '@pay/persistence';
 import { creditSettlement } from '../handlers/credit-settlement.handler';
 import { debitPayout } from '../handlers/debit-payout.handler';
@@ -8,19 +8,28 @@ import { refundPayout } from '../handlers/refund-payout.handler';
 
 type Handler = (ctx: HandlerContext, cmd: never) => Promise<Decision>;
 
-const HANDLERS: Record<LedgerCommand['type'], Handler> = {
-  'payin.record': recordPayin,
-  'settlement.credit': creditSettlement,
-  'payout.debit': debitPayout,
-  'payout.refund': refundPayout,
+/** Each command type has one handler and produces at most one event of one type about one reference. */
+const COMMANDS: Record<LedgerCommand['type'], { handler: Handler; eventType: LedgerEventType }> = {
+  'payin.record': { handler: recordPayin, eventType: LedgerEventType.PayinRecorded },
+  'settlement.credit': { handler: creditSettlement, eventType: LedgerEventType.SettlementCredited },
+  'payout.debit': { handler: debitPayout, eventType: LedgerEventType.PayoutDebited },
+  'payout.refund': { handler: refundPayout, eventType: LedgerEventType.PayoutRefunded },
 };
 
+interface LockedBalance {
+  available: bigint;
+  pending: bigint;
+  last_seq: bigint;
+  next_event_id: bigint;
+}
+
 /**
- * The single writer of money. Each command is applied in one Postgres transaction:
- * lock the merchant's balance row (serialising that merchant), answer a command seen before
- * with its recorded outcome, let the handler decide, append the event with the next
- * per-merchant sequence number, update the projection, record the decision and write the
- * outbox row that announces it.
+ * The single writer of money. Each command is applied in one Postgres transaction of four
+ * statements: lock the merchant's balance row (serialising that merchant), look up a prior
+ * decision for the command id and a prior event for its reference, then write the event,
+ * the projection, the decision record and the outbox row together.
+ * Lock first, check second: a concurrent delivery of the same command waits on the lock and
+ * then sees the first one's decision.
  */
 export class LedgerService {
   constructor(
@@ -36,129 +45,117 @@ export class LedgerService {
         maxWait: 10_000,
       });
     } catch (err) {
-      // Two deliveries of one command raced past the lock on a merchant created mid-flight,
-      // or an event for the same reference was written concurrently: the stored outcome wins.
-      const prior = await this.priorOutcome(this.prisma, command.commandId);
+      // The unique command id lost a race (e.g. a merchant without a balance row yet): the stored outcome wins.
+      const prior = await this.priorOutcome(command.commandId);
       if (prior) return prior;
       throw err;
     }
   }
 
   private async applyIn(tx: TransactionClient, command: LedgerCommand): Promise<LedgerOutcome> {
-    const [balance] = await tx.$queryRaw<{ available: bigint; pending: bigint; last_seq: bigint }[]>`
-      SELECT available, pending, last_seq FROM balances WHERE merchant_id = ${command.merchantId} FOR UPDATE`;
-
-    const prior = await this.priorOutcome(tx, command.commandId);
+    // The event id is drawn up front so the decision record and the outbox row can carry it in one write.
+    const [balance] = await tx.$queryRaw<LockedBalance[]>`
+      SELECT available, pending, last_seq, nextval('ledger_events_id_seq') AS next_event_id
+        FROM balances WHERE merchant_id = ${command.merchantId} FOR UPDATE`;
+    const { handler, eventType } = COMMANDS[command.type];
+    const reference = referenceOf(command);
+    const [{ prior, existing }] = await tx.$queryRaw<{ prior: LedgerOutcome | null; existing: string | null }[]>`
+      SELECT (SELECT result FROM ledger_commands WHERE command_id = ${command.commandId}) AS prior,
+             (SELECT command_id FROM ledger_events
+               WHERE merchant_id = ${command.merchantId} AND type = ${eventType} AND reference = ${reference}) AS existing`;
     if (prior) return prior;
 
-    if (!balance) return this.record(tx, command, reject(RejectionReason.MerchantUnknown, { merchantId: String(command.merchantId) }), null);
+    const now = this.clock();
+    if (!balance) return this.recordRejection(tx, command, reject(RejectionReason.MerchantUnknown, { merchantId: String(command.merchantId) }), now);
+    if (existing) return this.recordRejection(tx, command, reject(RejectionReason.DuplicateReference, { reference, commandId: existing }), now);
 
     const ctx: HandlerContext = { tx, merchantId: command.merchantId, balance: { available: balance.available, pending: balance.pending } };
-    let decision = await HANDLERS[command.type](ctx, command as never);
-    if (decision.kind === 'event') {
-      const existing = await tx.ledgerEvent.findUnique({
-        where: { merchantId_type_reference: { merchantId: command.merchantId, type: decision.eventType, reference: decision.reference } },
-        select: { commandId: true },
-      });
-      if (existing) decision = reject(RejectionReason.DuplicateReference, { reference: decision.reference, commandId: existing.commandId });
-    }
-    return this.record(tx, command, decision, balance);
+    const decision = await handler(ctx, command as never);
+    if (decision.kind === 'rejection') return this.recordRejection(tx, command, decision, now);
+    return this.recordEvent(tx, command, decision, balance, now);
   }
 
-  private async record(
+  private async recordEvent(
     tx: TransactionClient,
     command: LedgerCommand,
-    decision: Decision,
-    balance: { available: bigint; pending: bigint; last_seq: bigint } | null,
+    decision: Extract<Decision, { kind: 'event' }>,
+    balance: LockedBalance,
+    now: Date,
   ): Promise<LedgerOutcome> {
-    const now = this.clock();
-    if (decision.kind === 'rejection' || !balance) {
-      const reason = decision.kind === 'rejection' ? decision.reason : RejectionReason.MerchantUnknown;
-      const detail = decision.kind === 'rejection' ? decision.detail : {};
-      const outcome: LedgerOutcome = { outcome: 'rejected', commandId: command.commandId, reason, detail };
-      await tx.ledgerCommand.create({
-        data: { commandId: command.commandId, merchantId: command.merchantId, type: command.type, outcome: 'rejected', reason, result: outcome as object },
-      });
-      await this.announce(tx, command, { kind: 'rejection', reference: referenceOf(command), reason, payload: detail }, now);
-      return outcome;
-    }
-
+    const eventId = balance.next_event_id;
     const seq = balance.last_seq + 1n;
     const available = balance.available + decision.availableDelta;
     const pending = balance.pending + decision.pendingDelta;
-    const event = await tx.ledgerEvent.create({
-      data: {
-        merchantId: command.merchantId,
-        seq,
-        commandId: command.commandId,
-        type: decision.eventType,
-        reference: decision.reference,
-        availableDelta: decision.availableDelta,
-        pendingDelta: decision.pendingDelta,
-        payload: decision.payload as object,
-        logId: command.logId,
-        occurredAt: now,
-      },
-      select: { id: true },
-    });
-    await tx.balance.update({ where: { merchantId: command.merchantId }, data: { available, pending, lastSeq: seq, updatedAt: now } });
-    await decision.project?.(tx, event.id);
     const outcome: LedgerOutcome = {
       outcome: 'applied',
       commandId: command.commandId,
-      eventId: event.id.toString(),
+      eventId: eventId.toString(),
       seq: seq.toString(),
       balance: { available: available.toString(), pending: pending.toString() },
     };
-    await tx.ledgerCommand.create({
-      data: { commandId: command.commandId, merchantId: command.merchantId, type: command.type, outcome: 'applied', eventId: event.id, result: outcome as object },
+    const message = this.message(command, now, {
+      kind: 'event',
+      eventId: eventId.toString(),
+      eventType: decision.eventType,
+      seq: seq.toString(),
+      reference: decision.reference,
+      availableDelta: decision.availableDelta.toString(),
+      pendingDelta: decision.pendingDelta.toString(),
+      payload: decision.payload,
     });
-    await this.announce(
-      tx,
-      command,
-      {
-        kind: 'event',
-        eventId: event.id.toString(),
-        eventType: decision.eventType,
-        seq: seq.toString(),
-        reference: decision.reference,
-        availableDelta: decision.availableDelta.toString(),
-        pendingDelta: decision.pendingDelta.toString(),
-        payload: decision.payload,
-      },
-      now,
-    );
+    await tx.$executeRaw`
+      WITH event AS (
+        INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, log_id, occurred_at)
+        VALUES (${eventId}, ${command.merchantId}, ${seq}, ${command.commandId}, ${decision.eventType}, ${decision.reference},
+                ${decision.availableDelta}, ${decision.pendingDelta}, ${JSON.stringify(decision.payload)}::jsonb, ${command.logId ?? null}, ${now})
+      ), projection AS (
+        UPDATE balances SET available = ${available}, pending = ${pending}, last_seq = ${seq}, updated_at = ${now}
+         WHERE merchant_id = ${command.merchantId}
+      ), decided AS (
+        INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result, decided_at)
+        VALUES (${command.commandId}, ${command.merchantId}, ${command.type}, 'applied', ${eventId}, ${JSON.stringify(outcome)}::jsonb, ${now})
+      )
+      INSERT INTO outbox (topic, key, payload, headers, created_at)
+      VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'event'))}::jsonb, ${now})`;
+    // The event row exists now (a data-modifying CTE runs even when unreferenced), so projections may point at it.
+    await decision.project?.(tx, eventId);
     return outcome;
   }
 
-  private async announce(
+  private async recordRejection(
     tx: TransactionClient,
     command: LedgerCommand,
-    body: Omit<LedgerEventMessage, 'commandId' | 'commandType' | 'merchantId' | 'logId' | 'occurredAt'>,
+    decision: Extract<Decision, { kind: 'rejection' }>,
     now: Date,
-  ): Promise<void> {
-    const message: LedgerEventMessage = {
-      ...body,
-      commandId: command.commandId,
-      commandType: command.type,
-      merchantId: command.merchantId,
-      logId: command.logId,
-      occurredAt: now.toISOString(),
-    };
-    await tx.outbox.create({
-      data: {
-        topic: Topic.LedgerEvents,
-        key: String(command.merchantId),
-        payload: message as object,
-        headers: { 'message-id': `${command.commandId}:${body.kind}`, ...(command.logId ? { 'log-id': command.logId } : {}) },
-      },
-    });
+  ): Promise<LedgerOutcome> {
+    const outcome: LedgerOutcome = { outcome: 'rejected', commandId: command.commandId, reason: decision.reason, detail: decision.detail };
+    const message = this.message(command, now, { kind: 'rejection', reference: referenceOf(command), reason: decision.reason, payload: decision.detail });
+    await tx.$executeRaw`
+      WITH decided AS (
+        INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, reason, result, decided_at)
+        VALUES (${command.commandId}, ${command.merchantId}, ${command.type}, 'rejected', ${decision.reason}, ${JSON.stringify(outcome)}::jsonb, ${now})
+      )
+      INSERT INTO outbox (topic, key, payload, headers, created_at)
+      VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'rejection'))}::jsonb, ${now})`;
+    return outcome;
   }
 
-  private async priorOutcome(db: TransactionClient | PrismaClient, commandId: string): Promise<LedgerOutcome | null> {
-    const prior = await db.ledgerCommand.findUnique({ where: { commandId }, select: { result: true } });
-    return prior ? (prior.result as unknown as LedgerOutcome) : null;
+  private message(
+    command: LedgerCommand,
+    now: Date,
+    body: Omit<LedgerEventMessage, 'commandId' | 'commandType' | 'merchantId' | 'logId' | 'occurredAt'>,
+  ): LedgerEventMessage {
+    return { ...body, commandId: command.commandId, commandType: command.type, merchantId: command.merchantId, logId: command.logId, occurredAt: now.toISOString() };
   }
+
+  private async priorOutcome(commandId: string): Promise<LedgerOutcome | null> {
+    const [row] = await this.prisma.$queryRaw<{ result: LedgerOutcome }[]>`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`;
+    return row?.result ?? null;
+  }
+}
+
+function headersOf(command: LedgerCommand, kind: 'event' | 'rejection'): Record<string, string> {
+  return { 'message-id': `${command.commandId}:${kind}`, ...(command.logId ? { 'log-id': command.logId } : {}) };
 }
 
 function referenceOf(command: LedgerCommand): string {
