@@ -1,12 +1,9 @@
-import { bool, commonEnv, port } from '@pay/platform';
+import { bool, port, serviceEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
 export const gatewayConfigSchema = z.object({
-  NODE_ENV: commonEnv.NODE_ENV,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
+  ...serviceEnv,
   GATEWAY_PORT: port().default(3000),
   GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
   /**

@@ -1,14 +1,11 @@
 import { busEnvShape, refineBusEnv } from '@pay/bus';
-import { commonEnv, port, positiveInt } from '@pay/platform';
+import { commonEnv, serviceEnv, port, positiveInt } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the ledger service; validated once at start-up (see .env.example). */
 export const ledgerConfigSchema = z
   .object({
-    NODE_ENV: commonEnv.NODE_ENV,
-    LOG_LEVEL: commonEnv.LOG_LEVEL,
-    DATABASE_URL: commonEnv.DATABASE_URL,
-    DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
+    ...serviceEnv,
     REDIS_URL: commonEnv.REDIS_URL,
     OPS_PORT: port().default(9101),
     OUTBOX_POLL_MS: positiveInt().default(100),

@@ -1,12 +1,9 @@
-import { commonEnv, port } from '@pay/platform';
+import { commonEnv, port, serviceEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the workers service; validated once at start-up (see .env.example). */
 export const workersConfigSchema = z.object({
-  NODE_ENV: commonEnv.NODE_ENV,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
+  ...serviceEnv,
   REDIS_URL: commonEnv.REDIS_URL,
   /** BullMQ key prefix, so environments sharing one Redis never see each other's jobs */
   QUEUE_PREFIX: z.string().min(1).default('bull'),

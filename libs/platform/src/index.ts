@@ -1,4 +1,4 @@
-export { ConfigError, loadConfig, commonEnv, port, bool, positiveInt } from './config/config';
+export { ConfigError, loadConfig, commonEnv, serviceEnv, port, bool, positiveInt } from './config/config';
 export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from './logging/logger';
 export { ApiError } from './errors/api-error';
 export { EnvelopeExceptionFilter } from './errors/envelope.filter';

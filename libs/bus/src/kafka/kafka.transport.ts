@@ -1,10 +1,10 @@
 import { Admin, Consumer, EachMessagePayload, IHeaders, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import { deadLetter } from '../delivery/dead-letter';
 import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import {
   BusTransport,
   deadLetterTopic,
-  DLQ_HEADERS,
   IncomingRecord,
   OutgoingRecord,
   SubscribeOptions,
@@ -184,26 +184,8 @@ export class KafkaTransport implements BusTransport {
     if (outcome.kind === 'dead-letter') await this.deadLetter(record, opts.group, outcome.error, outcome.deliveryCount);
   }
 
-  private async deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
-    const dlq = deadLetterTopic(record.topic);
-    await this.publish(dlq, [
-      {
-        key: record.key,
-        value: record.value,
-        headers: {
-          ...record.headers,
-          [DLQ_HEADERS.error]: errorDetails(error).message,
-          [DLQ_HEADERS.originalId]: record.id,
-          [DLQ_HEADERS.originalTopic]: record.topic,
-          [DLQ_HEADERS.group]: group,
-          [DLQ_HEADERS.deliveryCount]: String(deliveryCount),
-        },
-      },
-    ]);
-    this.logger.error(
-      { topic: record.topic, group, id: record.id, key: record.key, deliveryCount, dlq, err: errorDetails(error) },
-      'bus record DEAD-LETTERED after max deliveries',
-    );
+  private deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
+    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, error, deliveryCount });
   }
 
   private connectProducer(): Promise<void> {

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { deadLetter } from '../delivery/dead-letter';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
-import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
+import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import { partitionForKey } from '../partitioner/murmur2.partitioner';
 import {
   BusTransport,
-  deadLetterTopic,
-  DLQ_HEADERS,
   IncomingRecord,
   OutgoingRecord,
   SubscribeOptions,
@@ -139,26 +138,8 @@ export class RedisStreamsTransport implements BusTransport {
     }
   }
 
-  private async deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
-    const dlq = deadLetterTopic(record.topic);
-    await this.publish(dlq, [
-      {
-        key: record.key,
-        value: record.value,
-        headers: {
-          ...record.headers,
-          [DLQ_HEADERS.error]: errorDetails(error).message,
-          [DLQ_HEADERS.originalId]: record.id,
-          [DLQ_HEADERS.originalTopic]: record.topic,
-          [DLQ_HEADERS.group]: group,
-          [DLQ_HEADERS.deliveryCount]: String(deliveryCount),
-        },
-      },
-    ]);
-    this.logger.error(
-      { topic: record.topic, group, id: record.id, key: record.key, deliveryCount, dlq, err: errorDetails(error) },
-      'bus record DEAD-LETTERED after max deliveries',
-    );
+  private deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
+    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, error, deliveryCount });
   }
 
   private assertOpen(): void {

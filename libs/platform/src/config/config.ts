@@ -53,3 +53,11 @@ export const bool = () =>
     .enum(['true', 'false', '1', '0'])
     .transform((v) => v === 'true' || v === '1');
 export const positiveInt = () => z.coerce.number().int().positive();
+
+/** The settings every service process reads: environment, logging, the database. */
+export const serviceEnv = {
+  NODE_ENV: commonEnv.NODE_ENV,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
+};
