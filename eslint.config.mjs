@@ -8,7 +8,7 @@ const ioPackages = [
 
 const common = [
   { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib'] },
-  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing', 'type:transport', 'type:data'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing', 'type:transport', 'type:data', 'type:rail'] },
   { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ioPackages.filter((p) => p !== '@nestjs/*') },
@@ -16,7 +16,8 @@ const common = [
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
   { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
   { sourceTag: 'type:ledger', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data', 'type:ledger', 'type:transport'] },
+  { sourceTag: 'type:rail', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data', 'type:ledger', 'type:transport', 'type:rail'] },
 ];
 
 // Production code: apps use libs only; only the ledger app may write money (type:ledger),

@@ -20,6 +20,6 @@ module.exports = {
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing|bank-rail)$': '<rootDir>/libs/$1/src/index.ts' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { createBankRail } from '@pay/bank-rail';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
@@ -15,7 +16,7 @@ export interface GatewayApp {
 export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma }), {
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, rail: createBankRail(config, prisma), config }), {
     logger: false,
     bodyParser: false,
   });

@@ -1,4 +1,5 @@
-import { bool, port, serviceEnv } from '@pay/platform';
+import { railEnvShape } from '@pay/bank-rail';
+import { bool, port, positiveInt, serviceEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
@@ -15,6 +16,14 @@ export const gatewayConfigSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   SWAGGER_ENABLED: bool().default(true),
-});
+  /** Smallest and largest transfer, in Rupiah */
+  PAYOUT_MIN_AMOUNT: positiveInt().default(10_000),
+  PAYOUT_MAX_AMOUNT: positiveInt().default(250_000_000),
+  /** How long an account inquiry can be used for a transfer */
+  INQUIRY_TTL_SECONDS: positiveInt().max(86_400).default(900),
+  /** How long a transfer request waits for the ledger's debit decision before answering TRANSFER_PROCESSING */
+  TRANSFER_DECISION_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
+  ...railEnvShape,
+}).refine((c) => c.PAYOUT_MIN_AMOUNT <= c.PAYOUT_MAX_AMOUNT, { path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,23 +1,34 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BalanceRepository, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
+import type { BankRail } from '@pay/bank-rail';
+import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createMetricsRegistry, type ReadinessCheck } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
+import { AccountInquiryService } from './disbursement/account-inquiry.service';
+import { DisbursementController } from './disbursement/disbursement.controller';
+import { TransferService } from './disbursement/transfer.service';
+import type { GatewayConfig } from './gateway.config';
+import { BANK_RAIL, GATEWAY_CONFIG } from './gateway.tokens';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 
 export const PRISMA = Symbol('PRISMA');
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient }): DynamicModule {
+  static register(deps: { prisma: PrismaClient; rail: BankRail; config: GatewayConfig }): DynamicModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, HealthController],
+      controllers: [BalanceController, DisbursementController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.prisma) },
         { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.prisma) },
+        { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.prisma) },
+        { provide: BANK_RAIL, useValue: deps.rail },
+        { provide: GATEWAY_CONFIG, useValue: deps.config },
+        AccountInquiryService,
+        TransferService,
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
         MerchantAuthGuard,

@@ -1,18 +1,35 @@
-import { busConfigFromEnv, createTransport } from '@pay/bus';
-import { assertDatabaseReachable, createPrismaClient } from '@pay/persistence';
+import { NestFactory } from '@nestjs/core';
+import { createBankRail } from '@pay/bank-rail';
+import { busConfigFromEnv, BusServer, createTransport, OutboxRelay } from '@pay/bus';
+import { ConsumerGroup } from '@pay/contracts';
+import { assertDatabaseReachable, createPrismaClient, PayoutRepository, PrismaOutboxStore } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
+import { PayoutModule } from './payout.module';
+import { PayoutPoller } from './processing/payout.poller';
+import { PayoutProcessor } from './processing/payout.processor';
 
 /**
- * The payout process. It owns the bank-rail adapter and drives disbursements
- * pending -> success | failed (issue #3); this foundation starts the process with its
- * database, bus transport and ops endpoints so it deploys and is probed like the others.
+ * The payout process: takes debited disbursements to the bank rail and records their final
+ * status (with the refund command on failure and the outcome event) through the outbox.
+ * It also runs an outbox relay; the advisory lock lets one relay at a time publish.
  */
 export async function startPayout(config: PayoutConfig) {
   const logger = createLogger('payout', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
   const transport = createTransport(busConfigFromEnv(config), { logger });
+  const processor = new PayoutProcessor(new PayoutRepository(prisma), createBankRail(config, prisma), logger, {
+    batchSize: config.PAYOUT_BATCH_SIZE,
+    leaseMs: config.PAYOUT_LEASE_MS,
+    timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,
+  });
+  const poller = new PayoutPoller(processor, logger, config.PAYOUT_POLL_INTERVAL_MS);
+  const app = await NestFactory.createMicroservice(PayoutModule.register({ poller }), {
+    strategy: new BusServer({ transport, group: ConsumerGroup.Payout }),
+    logger: false,
+  });
+  const relay = new OutboxRelay({ store: new PrismaOutboxStore(prisma), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
   let stopping = false;
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -20,10 +37,16 @@ export async function startPayout(config: PayoutConfig) {
     isShuttingDown: () => stopping,
     checks: [{ name: 'postgres', check: async () => void (await prisma.$queryRaw`SELECT 1`) }],
   });
+  await app.listen();
+  poller.start();
+  relay.start();
   logger.info({ opsPort: config.OPS_PORT }, 'payout started');
   return {
     stop: async () => {
       stopping = true;
+      await app.close();
+      await poller.stop();
+      await relay.stop();
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       await prisma.$disconnect();

@@ -1,5 +1,6 @@
+import { railEnvShape } from '@pay/bank-rail';
 import { busEnvShape, refineBusEnv } from '@pay/bus';
-import { commonEnv, serviceEnv, port } from '@pay/platform';
+import { commonEnv, port, positiveInt, serviceEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the payout service; validated once at start-up (see .env.example). */
@@ -8,6 +9,17 @@ export const payoutConfigSchema = z
     ...serviceEnv,
     REDIS_URL: commonEnv.REDIS_URL,
     OPS_PORT: port().default(9102),
+    /** How often pending disbursements are looked at (the safety net behind ledger events) */
+    PAYOUT_POLL_INTERVAL_MS: positiveInt().max(60_000).default(500),
+    /** Disbursements advanced per tick */
+    PAYOUT_BATCH_SIZE: positiveInt().max(500).default(16),
+    /** How long a worker holds a disbursement it is working on; after a crash it is picked up once this lapses */
+    PAYOUT_LEASE_MS: positiveInt().max(600_000).default(30_000),
+    /** Wait before asking the rail again after it timed out */
+    PAYOUT_TIMEOUT_RETRY_MS: positiveInt().max(600_000).default(2_000),
+    OUTBOX_POLL_MS: positiveInt().default(100),
+    OUTBOX_BATCH_SIZE: positiveInt().max(1000).default(200),
+    ...railEnvShape,
     ...busEnvShape,
   })
   .superRefine(refineBusEnv);

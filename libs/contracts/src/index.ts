@@ -9,6 +9,8 @@ export {
   RefundPayoutCommand,
   InvalidMessageError,
   parseLedgerCommand,
+  ledgerCommandId,
 } from './ledger-commands/ledger-command';
 export { LedgerEventType, type LedgerEventMessage, type LedgerOutcome } from './ledger-events/ledger-event';
 export { ErrorCode, ERROR_HTTP_STATUS, ERROR_MESSAGE, type ErrorEnvelope, type SuccessEnvelope } from './api/error-code';
+export { PayoutEventType, type PayoutEventMessage } from './payout-events/payout-event';

@@ -6,3 +6,5 @@ export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyReport, type BalanceMismatch } from './ledger/ledger-verifier';
 export { PrismaOutboxStore, type OutboxRecord } from './outbox/prisma-outbox.store';
+export { DisbursementRepository, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry } from './disbursements/disbursement.repository';
+export { PayoutRepository } from './payouts/payout.repository';

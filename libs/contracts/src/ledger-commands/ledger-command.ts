@@ -135,3 +135,11 @@ export function parseLedgerCommand(input: unknown): LedgerCommand {
   return command;
 }
 
+
+/** Deterministic command ids: the same business fact always yields the same id, so retries are recognised. */
+export const ledgerCommandId = {
+  payinRecord: (payinId: string) => `payin.record:${payinId}`,
+  settlementCredit: (settlementId: string) => `settlement.credit:${settlementId}`,
+  payoutDebit: (payoutId: string) => `payout.debit:${payoutId}`,
+  payoutRefund: (payoutId: string) => `payout.refund:${payoutId}`,
+};

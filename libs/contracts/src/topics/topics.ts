@@ -7,6 +7,8 @@ export enum Topic {
   LedgerCommands = 'ledger.commands.v1',
   /** Facts the ledger has recorded, published from its outbox, keyed by merchant id */
   LedgerEvents = 'ledger.events.v1',
+  /** Final outcomes of disbursements (for webhook delivery), keyed by merchant id */
+  PayoutEvents = 'payout.events.v1',
 }
 
 /** Consumer groups, one per service that consumes a topic. Never rename. */

@@ -14,7 +14,13 @@ export type Decision =
       /** Projection writes beyond the balance (pay-in rows, settlements), run after the event is appended */
       project?: (tx: TransactionClient, eventId: bigint) => Promise<void>;
     }
-  | { kind: 'rejection'; reason: RejectionReason; detail: Record<string, string> };
+  | {
+      kind: 'rejection';
+      reason: RejectionReason;
+      detail: Record<string, string>;
+      /** Projection writes that record the refusal (e.g. the disbursement becomes refused) */
+      project?: (tx: TransactionClient) => Promise<void>;
+    };
 
 export enum RejectionReason {
   InsufficientBalance = 'INSUFFICIENT_BALANCE',

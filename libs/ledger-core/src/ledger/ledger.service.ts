@@ -137,6 +137,7 @@ export class LedgerService {
       )
       INSERT INTO outbox (topic, key, payload, headers, created_at)
       VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'rejection'))}::jsonb, ${now})`;
+    await decision.project?.(tx);
     return outcome;
   }
 

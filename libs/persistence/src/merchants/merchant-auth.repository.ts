@@ -7,6 +7,8 @@ export interface AuthenticatedMerchant {
   isActive: boolean;
   ipAllowlistEnabled: boolean;
   ipAllowlist: string[];
+  /** Flat disbursement fee, minor units */
+  payoutFeeFlat: bigint;
   tokenId: string;
 }
 
@@ -25,7 +27,15 @@ export class MerchantAuthRepository {
     const m = row.merchant;
     return {
       found: true,
-      merchant: { id: m.id, name: m.name, isActive: m.isActive, ipAllowlistEnabled: m.ipAllowlistEnabled, ipAllowlist: m.ipAllowlist, tokenId: row.id },
+      merchant: {
+        id: m.id,
+        name: m.name,
+        isActive: m.isActive,
+        ipAllowlistEnabled: m.ipAllowlistEnabled,
+        ipAllowlist: m.ipAllowlist,
+        payoutFeeFlat: m.payoutFeeFlat,
+        tokenId: row.id,
+      },
     };
   }
 

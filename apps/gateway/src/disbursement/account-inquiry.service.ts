@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type BankRail, RailTimeoutError } from '@pay/bank-rail';
+import { ErrorCode } from '@pay/contracts';
+import { accountNumberProblem, findBank, formatJakartaDateTime, type Minor, parseAmount } from '@pay/domain';
+import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementInquiry } from '@pay/persistence';
+import { ApiError } from '@pay/platform';
+import type { GatewayConfig } from '../gateway.config';
+import { BANK_RAIL, GATEWAY_CONFIG } from '../gateway.tokens';
+import type { AccountInquiryDto } from './dto/disbursement.dto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** DSB + the Jakarta date + 12 random Crockford base32 characters, e.g. DSB20261122K3J9X2M4Q7PA. */
+export function newPlatformTrxId(now: Date): string {
+  const date = formatJakartaDateTime(now).slice(0, 10).replace(/-/g, '');
+  const random = [...randomBytes(12)].map((b) => CROCKFORD[b % 32]).join('');
+  return `DSB${date}${random}`;
+}
+
+/** Spec 4.2: validates the destination with the bank and quotes the fee; the inquiry is kept for the transfer. */
+@Injectable()
+export class AccountInquiryService {
+  constructor(
+    private readonly disbursements: DisbursementRepository,
+    @Inject(BANK_RAIL) private readonly rail: BankRail,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async inquire(merchant: AuthenticatedMerchant, dto: AccountInquiryDto): Promise<DisbursementInquiry> {
+    const amount = this.validAmount(dto.amount);
+    const bank = findBank(dto.bankCode);
+    if (!bank) throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${dto.bankCode}"`);
+    const problem = accountNumberProblem(bank, dto.accountNo);
+    if (problem) throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [{ field: 'accountNo', message: problem }]);
+    if (await this.disbursements.findLive(merchant.id, dto.merchantTrxId)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
+
+    let lookup;
+    try {
+      lookup = await this.rail.lookupAccount(bank.code, dto.accountNo);
+    } catch (err) {
+      if (err instanceof RailTimeoutError) throw new ApiError(ErrorCode.BankUnavailable);
+      throw err;
+    }
+    if (lookup.kind === 'not_found') throw new ApiError(ErrorCode.AccountNotFound);
+    if (lookup.kind === 'blocked') throw new ApiError(ErrorCode.AccountBlocked);
+
+    const now = new Date();
+    return this.disbursements.createInquiry({
+      platformTrxId: newPlatformTrxId(now),
+      merchantId: merchant.id,
+      merchantTrxId: dto.merchantTrxId,
+      bankCode: bank.code,
+      accountNo: dto.accountNo,
+      accountName: lookup.accountName,
+      amount,
+      fee: merchant.payoutFeeFlat,
+      expiresAt: new Date(now.getTime() + this.config.INQUIRY_TTL_SECONDS * 1000),
+    });
+  }
+
+  /** Amount within the configured limits; shared with the transfer. */
+  validAmount(input: number): Minor {
+    const amount = parseAmount(input);
+    const min = parseAmount(this.config.PAYOUT_MIN_AMOUNT);
+    const max = parseAmount(this.config.PAYOUT_MAX_AMOUNT);
+    if (amount < min || amount > max) {
+      const message = `must be between ${this.config.PAYOUT_MIN_AMOUNT} and ${this.config.PAYOUT_MAX_AMOUNT}`;
+      throw new ApiError(ErrorCode.ValidationError, `amount: ${message}`, [{ field: 'amount', message }]);
+    }
+    return amount;
+  }
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { SANDBOX_ACCOUNTS, sandboxHolderName } from '@pay/bank-rail';
+import { ledgerCommandId, parseLedgerCommand } from '@pay/contracts';
+import { LedgerService } from '@pay/ledger-core';
+import type { PrismaClient } from '@pay/persistence';
+import { loadConfig } from '@pay/platform';
+import { createMerchant, fundMerchant } from '@pay/testing';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { createGatewayApp, type GatewayApp } from '../gateway.app';
+import { gatewayConfigSchema } from '../gateway.config';
+
+/**
+ * The gateway's side of disbursement against the real Postgres, with no ledger running:
+ * everything refused before the ledger is asked, and the wait for the ledger's decision.
+ * The whole flow through the ledger and payout processes is in e2e/disbursement.e2e-spec.ts.
+ */
+describe('disbursement endpoints, gateway side (real Postgres)', () => {
+  let gateway: GatewayApp;
+  let http: App;
+  let prisma: PrismaClient;
+
+  beforeAll(async () => {
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', RAIL_SANDBOX_LATENCY_MS: '0', TRANSFER_DECISION_TIMEOUT_MS: '300' }),
+    );
+    http = gateway.app.getHttpServer();
+    prisma = gateway.prisma;
+  });
+  afterAll(async () => {
+    await gateway.app.close();
+    await prisma.$disconnect();
+  });
+
+  const post = (path: string, token: string, body: object) => request(http).post(`/api/v1/disbursement/${path}`).set('token', token).send(body);
+  const inquiryBody = (over: object = {}) => ({ merchantTrxId: `INV-${randomUUID().slice(0, 8)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000, ...over });
+
+  async function inquire(token: string, over: object = {}) {
+    const res = await post('account-inquiry', token, inquiryBody(over));
+    expect(res.status).toBe(200);
+    return res.body.data as { merchantTrxId: string; platformTrxId: string; accountNo: string; accountName: string; bankCode: string; amount: number };
+  }
+  const transferBody = (inq: Awaited<ReturnType<typeof inquire>>, over: object = {}) => ({
+    merchantTrxId: inq.merchantTrxId,
+    platformTrxId: inq.platformTrxId,
+    accountNo: inq.accountNo,
+    accountName: inq.accountName,
+    bankCode: inq.bankCode,
+    amount: inq.amount,
+    notifyUrl: 'https://merchant.example/callback',
+    ...over,
+  });
+  const counts = async (merchantId: number) => ({
+    inquiries: await prisma.disbursementInquiry.count({ where: { merchantId } }),
+    disbursements: await prisma.disbursement.count({ where: { merchantId } }),
+    balance: await prisma.balance.findUnique({ where: { merchantId }, select: { available: true, pending: true } }),
+    events: await prisma.ledgerEvent.count({ where: { merchantId } }),
+    outbox: await prisma.outbox.count({ where: { key: String(merchantId) } }),
+  });
+
+  it('account inquiry answers spec 2.5 with the holder name, the flat fee and totalAmount', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const res = await post('account-inquiry', token, { merchantTrxId: 'INV-001', accountNo: '1234567890', bankCode: 'BCA', amount: 100000 });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      logId: expect.any(String),
+      status: true,
+      message: 'Inquiry success',
+      data: {
+        merchantTrxId: 'INV-001',
+        platformTrxId: expect.stringMatching(/^DSB\d{8}[0-9A-Z]{12}$/),
+        accountNo: '1234567890',
+        accountName: sandboxHolderName('BCA', '1234567890'),
+        bankCode: 'BCA',
+        amount: 100000,
+        fee: { amount: 2500, percentage: 0, fixed: 2500 },
+        totalAmount: 102500,
+      },
+    });
+    const stored = await prisma.disbursementInquiry.findUniqueOrThrow({ where: { platformTrxId: res.body.data.platformTrxId } });
+    expect(stored).toMatchObject({ merchantId: merchant.id, amount: 10000000n, fee: 250000n });
+    expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBeGreaterThanOrEqual(899_000);
+  });
+
+  it.each([
+    [{ merchantTrxId: undefined }, 400, 'VALIDATION_ERROR', /^merchantTrxId: /],
+    [{ amount: '100000' }, 400, 'VALIDATION_ERROR', /^amount: /],
+    [{ amount: 100.123 }, 400, 'VALIDATION_ERROR', /^amount: /],
+    [{ amount: -5 }, 400, 'VALIDATION_ERROR', /^amount: /],
+    [{ amount: 9999 }, 400, 'VALIDATION_ERROR', /^amount: must be between 10000 and 250000000$/],
+    [{ amount: 250000001 }, 400, 'VALIDATION_ERROR', /^amount: must be between/],
+    [{ extra: 1 }, 400, 'VALIDATION_ERROR', /^extra: property extra should not exist$/],
+    [{ merchantTrxId: 'has space' }, 400, 'VALIDATION_ERROR', /^merchantTrxId: /],
+    [{ bankCode: 'XYZ' }, 400, 'UNKNOWN_BANK_CODE', /^bankCode: unknown bank or e-wallet code "XYZ"$/],
+    [{ accountNo: '12ab' }, 400, 'VALIDATION_ERROR', /^accountNo: must be 6 to 20 digits/],
+    [{ bankCode: 'OVO', accountNo: '1234567890' }, 400, 'VALIDATION_ERROR', /^accountNo: must be the mobile number/],
+    [{ accountNo: SANDBOX_ACCOUNTS.notFound.bank }, 422, 'ACCOUNT_NOT_FOUND', /^Account not found$/],
+    [{ bankCode: 'DANA', accountNo: SANDBOX_ACCOUNTS.blocked.ewallet }, 422, 'ACCOUNT_BLOCKED', /^Account is closed or blocked$/],
+  ])('account inquiry with %p -> %i %s, and nothing is stored', async (over, status, code, message) => {
+    const { merchant, token } = await createMerchant(prisma);
+    const res = await post('account-inquiry', token, inquiryBody(over));
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ status: false, code, logId: expect.any(String) });
+    expect(res.body.message).toMatch(message);
+    expect(await prisma.disbursementInquiry.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+
+  it('refuses a transfer without a matching, unexpired inquiry of the same merchant, naming the field, and changes nothing', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const other = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const inq = await inquire(token);
+    const otherInq = await inquire(other.token);
+    const before = await counts(merchant.id);
+
+    const cases: [object, number, string, string][] = [
+      [{ platformTrxId: 'DSB-unknown' }, 404, 'INQUIRY_NOT_FOUND', 'Account inquiry not found'],
+      [{ platformTrxId: otherInq.platformTrxId }, 404, 'INQUIRY_NOT_FOUND', 'Account inquiry not found'],
+      [{ accountNo: '1234567891' }, 422, 'INQUIRY_MISMATCH', 'accountNo does not match the account inquiry'],
+      [{ bankCode: 'BNI' }, 422, 'INQUIRY_MISMATCH', 'bankCode does not match the account inquiry'],
+      [{ amount: 100001 }, 422, 'INQUIRY_MISMATCH', 'amount does not match the account inquiry'],
+      [{ accountName: 'SOMEONE ELSE' }, 422, 'INQUIRY_MISMATCH', 'accountName does not match the account inquiry'],
+      [{ notifyUrl: 'ftp://merchant.example/cb' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
+      [{ notifyUrl: '/callback' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
+      [{ notifyUrl: undefined }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
+    ];
+    for (const [over, status, code, message] of cases) {
+      const res = await post('transfer', token, transferBody(inq, over));
+      expect({ over, status: res.status, code: res.body.code, message: res.body.message }).toEqual({ over, status, code, message });
+    }
+
+    await prisma.disbursementInquiry.update({ where: { platformTrxId: inq.platformTrxId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const expired = await post('transfer', token, transferBody(inq));
+    expect(expired.status).toBe(422);
+    expect(expired.body).toMatchObject({ code: 'INQUIRY_EXPIRED', message: 'Account inquiry has expired; make a new account inquiry' });
+
+    expect(await counts(merchant.id)).toEqual(before);
+  });
+
+  it('answers TRANSFER_PROCESSING when the ledger does not decide in time; the same request later gets the decision', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const inq = await inquire(token);
+
+    const first = await post('transfer', token, transferBody(inq));
+    expect(first.status).toBe(503);
+    expect(first.body).toMatchObject({ code: 'TRANSFER_PROCESSING', message: 'Transfer is being processed; send the same request again to get its result' });
+    const funding = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
+    expect(funding.status).toBe('funding');
+    const command = await prisma.outbox.findFirstOrThrow({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } });
+
+    // The ledger (not running in this test) decides the command the gateway wrote to the outbox.
+    await new LedgerService(prisma).apply(parseLedgerCommand(command.payload));
+    const retry = await post('transfer', token, transferBody(inq));
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual({
+      logId: expect.any(String),
+      status: true,
+      message: 'Request diterima, akan segera diproses',
+      data: { merchantTrxId: inq.merchantTrxId, platformTrxId: inq.platformTrxId, amount: 100000, fee: { amount: 2500, percentage: 0, fixed: 2500 }, totalAmount: 102500, status: 'pending' },
+    });
+    expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(1);
+    expect((await prisma.ledgerCommand.findUniqueOrThrow({ where: { commandId: ledgerCommandId.payoutDebit(funding.id) } })).outcome).toBe('applied');
+
+    // A different request under the same merchantTrxId is a duplicate, and the original is untouched.
+    const inq2 = await inquire(token);
+    const dup = await post('transfer', token, transferBody(inq2, { merchantTrxId: inq.merchantTrxId }));
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ code: 'DUPLICATE_MERCHANT_TRX_ID', message: 'merchantTrxId has already been used for another transfer' });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: funding.id } })).toMatchObject({ status: 'pending', platformTrxId: inq.platformTrxId });
+    // One transfer per inquiry: the used inquiry cannot pay for a second transfer.
+    const reuse = await post('transfer', token, transferBody(inq, { merchantTrxId: `INV-${randomUUID().slice(0, 8)}` }));
+    expect(reuse.status).toBe(409);
+    expect(reuse.body).toMatchObject({ code: 'INQUIRY_ALREADY_USED', message: 'Account inquiry has already been used for another transfer' });
+    expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(1);
+    // And an account inquiry for a merchantTrxId already transferred is refused the same way.
+    const again = await post('account-inquiry', token, inquiryBody({ merchantTrxId: inq.merchantTrxId }));
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('DUPLICATE_MERCHANT_TRX_ID');
+  });
+
+  it('disbursement inquiry of an unknown merchantTrxId is 404 TRANSACTION_NOT_FOUND', async () => {
+    const { token } = await createMerchant(prisma);
+    const res = await post('inquiry', token, { merchantTrxId: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ logId: expect.any(String), status: false, message: 'Transaction not found', code: 'TRANSACTION_NOT_FOUND' });
+  });
+});

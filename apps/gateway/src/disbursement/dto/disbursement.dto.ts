@@ -1,0 +1,60 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsNumber, IsPositive, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+
+const TRX_ID = /^[\x21-\x7E]+$/; // printable ASCII, no spaces
+const TRX_ID_MESSAGE = '$property must be 1 to 64 printable characters without spaces';
+
+export class AccountInquiryDto {
+  @ApiProperty({ example: 'INV-2026-0001', maxLength: 64 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(TRX_ID, { message: TRX_ID_MESSAGE })
+  merchantTrxId!: string;
+
+  @ApiProperty({ example: '1234567890', description: 'Bank account number (6-20 digits) or e-wallet mobile number (08…)' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(20)
+  accountNo!: string;
+
+  @ApiProperty({ example: 'BCA', description: 'Bank or e-wallet code; see the README for the list' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(20)
+  bankCode!: string;
+
+  @ApiProperty({ example: 100000, description: 'Rupiah, at most two decimals' })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsPositive()
+  amount!: number;
+}
+
+export class TransferDto extends AccountInquiryDto {
+  @ApiProperty({ example: 'BUDI SANTOSO', description: 'Exactly as returned by the account inquiry' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  accountName!: string;
+
+  @ApiProperty({ example: 'DSB20261122K3J9X2M4Q7PA', description: 'platformTrxId from the account inquiry' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  platformTrxId!: string;
+
+  @ApiProperty({ example: 'https://merchant.example/callbacks/disbursement', description: 'Absolute http(s) URL for the final status' })
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'notifyUrl must be an absolute http or https URL' })
+  notifyUrl!: string;
+}
+
+export class DisbursementInquiryDto {
+  @ApiProperty({ example: 'INV-2026-0001', maxLength: 64 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(TRX_ID, { message: TRX_ID_MESSAGE })
+  merchantTrxId!: string;
+}

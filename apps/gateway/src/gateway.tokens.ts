@@ -1,0 +1,3 @@
+/** Injection tokens of the gateway's non-class providers. */
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+export const BANK_RAIL = Symbol('BANK_RAIL');

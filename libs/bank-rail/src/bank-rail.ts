@@ -1,0 +1,51 @@
+import type { Minor } from '@pay/domain';
+
+/** What the bank says about a destination account. */
+export type AccountLookup =
+  | { kind: 'found'; accountName: string }
+  | { kind: 'not_found' }
+  /** closed, dormant or blocked: it exists but cannot receive money */
+  | { kind: 'blocked' };
+
+export interface TransferRequest {
+  /** Ours, stable for the life of the disbursement: the rail pays at most once per key */
+  idempotencyKey: string;
+  bankCode: string;
+  accountNo: string;
+  accountName: string;
+  amount: Minor;
+}
+
+export type TransferStatus =
+  | { state: 'completed'; reference: string; completedAt: Date }
+  | { state: 'failed'; reference: string; reason: string; failedAt: Date }
+  /** accepted, outcome not known yet: ask again after checkAfterMs */
+  | { state: 'processing'; reference: string; checkAfterMs: number };
+
+/** The rail did not answer in time: the transfer may or may not have been received. Ask for its status. */
+export class RailTimeoutError extends Error {
+  constructor(message = 'bank rail did not answer in time') {
+    super(message);
+    this.name = 'RailTimeoutError';
+  }
+}
+
+/** The bank or e-wallet code is not one the rail serves. */
+export class UnknownBankError extends Error {
+  constructor(readonly bankCode: string) {
+    super(`unknown bank code ${bankCode}`);
+    this.name = 'UnknownBankError';
+  }
+}
+
+/**
+ * A way to move money to bank and e-wallet accounts. The shipped implementation is the
+ * sandbox simulator; a production adapter (a bank's or an aggregator's API) implements the same.
+ */
+export interface BankRail {
+  lookupAccount(bankCode: string, accountNo: string): Promise<AccountLookup>;
+  /** Idempotent by idempotencyKey: a repeated submission returns the first one's transfer, never a second payment. */
+  submitTransfer(request: TransferRequest): Promise<TransferStatus>;
+  /** null when the rail never received a transfer with this key. */
+  transferStatus(idempotencyKey: string): Promise<TransferStatus | null>;
+}

@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { accountNumberProblem, findBank } from '@pay/domain';
+import type { PrismaClient } from '@pay/persistence';
+import { type AccountLookup, type BankRail, RailTimeoutError, type TransferRequest, type TransferStatus, UnknownBankError } from '../bank-rail';
+
+/**
+ * Documented magic account numbers (bank accounts / e-wallet phone numbers). Every other well
+ * formed number is a valid account whose holder name is derived from the number.
+ */
+export const SANDBOX_ACCOUNTS = {
+  /** account inquiry: account not found */
+  notFound: { bank: '0000000404', ewallet: '0800000404' },
+  /** account inquiry: account closed or blocked */
+  blocked: { bank: '0000000403', ewallet: '0800000403' },
+  /** transfer: rejected by the beneficiary bank at once -> failed */
+  rejected: { bank: '0000000422', ewallet: '0800000422' },
+  /** transfer: the first submission times out, the bank completes it after the delay -> success */
+  timeoutThenSuccess: { bank: '0000000408', ewallet: '0800000408' },
+  /** transfer: accepted, then fails after the delay -> failed */
+  failAfterDelay: { bank: '0000000500', ewallet: '0800000500' },
+} as const;
+
+type Scenario = keyof typeof SANDBOX_ACCOUNTS | 'normal';
+
+function scenarioOf(accountNo: string): Scenario {
+  for (const [name, numbers] of Object.entries(SANDBOX_ACCOUNTS)) {
+    if (accountNo === numbers.bank || accountNo === numbers.ewallet) return name as Scenario;
+  }
+  return 'normal';
+}
+
+const FIRST = ['BUDI', 'SITI', 'AGUS', 'DEWI', 'RINA', 'ANDI', 'PUTRI', 'EKO', 'WAHYU', 'SRI', 'ADI', 'NUR', 'DIAN', 'YUSUF', 'RATNA', 'HENDRA'];
+const LAST = ['SANTOSO', 'WIJAYA', 'SAPUTRA', 'LESTARI', 'HIDAYAT', 'KURNIAWAN', 'PRATAMA', 'RAHAYU', 'SETIAWAN', 'NUGROHO', 'SUSANTO', 'HALIM', 'SIREGAR', 'NASUTION', 'GUNAWAN', 'PURNOMO'];
+
+/** The same bank and number always give the same holder name, as a real bank would. */
+export function sandboxHolderName(bankCode: string, accountNo: string): string {
+  const digest = createHash('sha256').update(`${bankCode}:${accountNo}`).digest();
+  return `${FIRST[digest[0] % FIRST.length]} ${LAST[digest[1] % LAST.length]}`;
+}
+
+export interface SandboxRailOptions {
+  /** Added to every call, to make the simulator feel like a network hop */
+  latencyMs: number;
+  /** How long delayed outcomes (timeout-then-success, fail-after-delay) take */
+  delayMs: number;
+  clock?: () => Date;
+}
+
+interface TransferRow {
+  reference: string;
+  bank_code: string;
+  account_no: string;
+  amount: bigint;
+  outcome: 'completed' | 'failed';
+  failure_reason: string | null;
+  settles_at: Date;
+  inserted: boolean;
+}
+
+/**
+ * A simulated bank, deterministic like Xendit's and Midtrans' sandboxes. It keeps its own
+ * record of transfers (table sandbox_rail_transfers) keyed by our idempotency key, so a
+ * retried or repeated submission is the same transfer and is never paid twice.
+ */
+export class SandboxBankRail implements BankRail {
+  private readonly clock: () => Date;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly options: SandboxRailOptions,
+  ) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  async lookupAccount(bankCode: string, accountNo: string): Promise<AccountLookup> {
+    await this.latency();
+    const bank = findBank(bankCode);
+    if (!bank) throw new UnknownBankError(bankCode);
+    if (accountNumberProblem(bank, accountNo)) return { kind: 'not_found' };
+    const scenario = scenarioOf(accountNo);
+    if (scenario === 'notFound') return { kind: 'not_found' };
+    if (scenario === 'blocked') return { kind: 'blocked' };
+    return { kind: 'found', accountName: sandboxHolderName(bankCode, accountNo) };
+  }
+
+  async submitTransfer(request: TransferRequest): Promise<TransferStatus> {
+    await this.latency();
+    if (!findBank(request.bankCode)) throw new UnknownBankError(request.bankCode);
+    const now = this.clock();
+    const scenario = scenarioOf(request.accountNo);
+    const delayed = scenario === 'timeoutThenSuccess' || scenario === 'failAfterDelay';
+    const outcome = scenario === 'rejected' || scenario === 'failAfterDelay' ? 'failed' : 'completed';
+    const reason =
+      scenario === 'rejected' ? 'Rejected by the beneficiary bank' : scenario === 'failAfterDelay' ? 'Beneficiary bank did not confirm the transfer' : null;
+    const settlesAt = new Date(now.getTime() + (delayed ? this.options.delayMs : 0));
+    const reference = `SBX${now.getTime().toString(36).toUpperCase()}${randomBytes(5).toString('hex').toUpperCase()}`;
+
+    // xmax = 0 only for a freshly inserted row: tells a first submission from a repeat.
+    const [row] = await this.prisma.$queryRaw<TransferRow[]>`
+      INSERT INTO sandbox_rail_transfers (idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at)
+      VALUES (${request.idempotencyKey}, ${reference}, ${request.bankCode}, ${request.accountNo}, ${request.amount}, ${outcome}, ${reason}, ${settlesAt})
+      ON CONFLICT (idempotency_key) DO UPDATE SET submissions = sandbox_rail_transfers.submissions + 1
+      RETURNING reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, (xmax = 0) AS inserted`;
+    if (row.bank_code !== request.bankCode || row.account_no !== request.accountNo || row.amount !== request.amount) {
+      throw new Error(`idempotency key ${request.idempotencyKey} was used for a different transfer`);
+    }
+    if (row.inserted && scenario === 'timeoutThenSuccess') throw new RailTimeoutError();
+    return this.statusOf(row);
+  }
+
+  async transferStatus(idempotencyKey: string): Promise<TransferStatus | null> {
+    await this.latency();
+    const [row] = await this.prisma.$queryRaw<TransferRow[]>`
+      SELECT reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, false AS inserted
+        FROM sandbox_rail_transfers WHERE idempotency_key = ${idempotencyKey}`;
+    return row ? this.statusOf(row) : null;
+  }
+
+  private statusOf(row: TransferRow): TransferStatus {
+    const remaining = row.settles_at.getTime() - this.clock().getTime();
+    if (remaining > 0) return { state: 'processing', reference: row.reference, checkAfterMs: remaining };
+    if (row.outcome === 'completed') return { state: 'completed', reference: row.reference, completedAt: row.settles_at };
+    return { state: 'failed', reference: row.reference, reason: row.failure_reason ?? 'Transfer failed', failedAt: row.settles_at };
+  }
+
+  private async latency(): Promise<void> {
+    if (this.options.latencyMs > 0) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+  }
+}
