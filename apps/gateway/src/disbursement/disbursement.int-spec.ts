@@ -144,6 +144,7 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
 
     const first = await post('transfer', token, transferBody(inq));
     expect(first.status).toBe(503);
+    expect(first.headers['retry-after']).toBe('1');
     expect(first.body).toMatchObject({ code: 'TRANSFER_PROCESSING', message: 'Transfer is being processed; send the same request again to get its result' });
     const funding = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
     expect(funding.status).toBe('funding');

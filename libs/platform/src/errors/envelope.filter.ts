@@ -26,6 +26,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const { status, body } = this.toEnvelope(exception, requestLogId(req));
     if (status >= 500) this.logger.error({ err: exception, path: req.path }, 'request failed');
     else this.logger.info({ code: body.code, path: req.path, status }, 'request refused');
+    // A 503 is always safe to retry; tell clients when.
+    if (status === 503) res.setHeader('Retry-After', '1');
     res.status(status).json(body);
   }
 

@@ -1,15 +1,23 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsNumber, IsPositive, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 const TRX_ID = /^[\x21-\x7E]+$/; // printable ASCII, no spaces
 const TRX_ID_MESSAGE = '$property must be 1 to 64 printable characters without spaces';
 
+/** The merchant's own transaction id: 1 to 64 printable ASCII characters, unique per merchant. */
+function MerchantTrxId() {
+  return applyDecorators(
+    ApiProperty({ example: 'INV-2026-0001', maxLength: 64 }),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(64),
+    Matches(TRX_ID, { message: TRX_ID_MESSAGE }),
+  );
+}
+
 export class AccountInquiryDto {
-  @ApiProperty({ example: 'INV-2026-0001', maxLength: 64 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  @Matches(TRX_ID, { message: TRX_ID_MESSAGE })
+  @MerchantTrxId()
   merchantTrxId!: string;
 
   @ApiProperty({ example: '1234567890', description: 'Bank account number (6-20 digits) or e-wallet mobile number (08…)' })
@@ -51,10 +59,6 @@ export class TransferDto extends AccountInquiryDto {
 }
 
 export class DisbursementInquiryDto {
-  @ApiProperty({ example: 'INV-2026-0001', maxLength: 64 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  @Matches(TRX_ID, { message: TRX_ID_MESSAGE })
+  @MerchantTrxId()
   merchantTrxId!: string;
 }
