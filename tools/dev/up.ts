@@ -63,6 +63,13 @@ Try it:
 
   curl -s -H 'token: ${demo.token}' ${base}/api/v1/payin/balance
 
+  curl -s -H 'token: ${demo.token}' -H 'content-type: application/json' \\
+    -d '{"merchantTrxId":"DEMO-PAYOUT-1","accountNo":"1234567890","bankCode":"BCA","amount":10000}' \\
+    ${base}/api/v1/disbursement/account-inquiry
+
+  (then POST the same fields plus accountName, platformTrxId and notifyUrl to
+   ${base}/api/v1/disbursement/transfer, and poll /api/v1/disbursement/inquiry)
+
 Admin CLI:  DATABASE_URL=${databaseUrl} npm run admin -- --help
 Press Ctrl-C to stop.`);
 }

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { BusServer, createTransport, OutboxRelay, busConfigFromEnv } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, PrismaOutboxStore } from '@pay/persistence';
+import { assertDatabaseReachable, createPrismaClient, OutboxListener, PrismaOutboxStore } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
@@ -36,6 +36,8 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   });
   await app.listen();
   relay.start();
+  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), (err) => logger.warn({ err: String(err) }, 'outbox listener lost its connection; reconnecting'));
+  await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
 
   return {
@@ -43,6 +45,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
     stop: async () => {
       stopping = true;
       await app.close();
+      await listener.stop();
       await relay.stop();
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusServer, createTransport, OutboxRelay } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, PayoutRepository, PrismaOutboxStore } from '@pay/persistence';
+import { assertDatabaseReachable, createPrismaClient, PayoutRepository, OutboxListener, PrismaOutboxStore } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
@@ -40,12 +40,15 @@ export async function startPayout(config: PayoutConfig) {
   await app.listen();
   poller.start();
   relay.start();
+  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), (err) => logger.warn({ err: String(err) }, 'outbox listener lost its connection; reconnecting'));
+  await listener.start();
   logger.info({ opsPort: config.OPS_PORT }, 'payout started');
   return {
     stop: async () => {
       stopping = true;
       await app.close();
       await poller.stop();
+      await listener.stop();
       await relay.stop();
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));

@@ -8,3 +8,4 @@ export { verifyLedger, type VerifyReport, type BalanceMismatch } from './ledger/
 export { PrismaOutboxStore, type OutboxRecord } from './outbox/prisma-outbox.store';
 export { DisbursementRepository, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry } from './disbursements/disbursement.repository';
 export { PayoutRepository } from './payouts/payout.repository';
+export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
