@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
-import { applyMigrations, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, verifyLedger } from '@pay/persistence';
+import { applyMigrations, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -182,6 +182,57 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
         ].join('\n'),
         report,
       );
+    });
+
+  const webhook = program.command('webhook').description('disbursement callbacks to notifyUrl');
+  const secret = webhook.command('secret').description("the merchant's webhook signing secret");
+  secret.command('show <merchantId>').action(async (mid: string) => {
+    const s = await admin().webhookSecret(id(mid));
+    const grace = s.previous && s.previousExpiresAt && s.previousExpiresAt > new Date() ? `\nprevious secret still signing until ${s.previousExpiresAt.toISOString()}` : '';
+    print(`${s.secret}${grace}`, { merchantId: Number(mid), secret: s.secret, previousExpiresAt: s.previousExpiresAt });
+  });
+  secret
+    .command('rotate <merchantId>')
+    .option('--grace-hours <hours>', 'keep signing with the old secret too for this long (0 = stop at once)', '24')
+    .action(async (mid: string, o: { graceHours: string }) => {
+      const grace = Number(o.graceHours);
+      if (!Number.isFinite(grace) || grace < 0 || grace > 720) throw new UsageError('--grace-hours must be between 0 and 720');
+      const r = await admin().rotateWebhookSecret(id(mid), grace);
+      const until = r.previousExpiresAt ? `the old secret also signs until ${r.previousExpiresAt.toISOString()}` : 'the old secret no longer signs';
+      print(`new webhook secret for merchant ${mid} (${until}):\n${r.secret}`, { merchantId: Number(mid), secret: r.secret, previousExpiresAt: r.previousExpiresAt });
+    });
+  webhook.command('show <deliveryIdOrEventId>').action(async (key: string) => {
+    const d = await new WebhookDeliveryRepository(db()).findWithAttempts(key);
+    if (!d) throw new UsageError(`no webhook delivery ${key}`);
+    const lines = [
+      `delivery ${d.id} event ${d.eventId} (${d.eventType}) merchant ${d.merchantId}`,
+      `  ${d.status}, ${d.attemptCount} attempt(s), resent ${d.resendCount}x, next ${d.nextAttemptAt?.toISOString() ?? '-'} -> ${d.url}`,
+      ...d.attempts.map((a) => `  #${a.attemptNo} ${a.startedAt.toISOString()} ${a.statusCode ?? '---'} ${a.latencyMs}ms ${a.outcome}${a.error ? ' ' + a.error : ''}`),
+    ];
+    print(lines.join('\n'), d);
+  });
+  webhook
+    .command('resend <deliveryId>')
+    .description('send a delivery again from the start of the retry schedule; the event id stays the same')
+    .action(async (did: string) => {
+      if (!/^[0-9a-f-]{36}$/i.test(did)) throw new UsageError('expected a delivery id (UUID)');
+      const d = await new WebhookDeliveryRepository(db()).resend(did, new Date());
+      if (!d) throw new UsageError(`delivery ${did} not found or an attempt is in progress`);
+      print(`delivery ${d.id} (event ${d.eventId}) queued for resend`, { id: d.id, eventId: d.eventId, status: d.status });
+    });
+  webhook
+    .command('resend-failed')
+    .description('resend every failed or dead-lettered delivery of a merchant created since a time')
+    .requiredOption('--merchant <merchantId>', 'merchant id', id)
+    .requiredOption('--since <time>', 'ISO 8601 time, e.g. 2026-11-22T00:00:00+07:00')
+    .action(async (o: { merchant: number; since: string }) => {
+      const since = new Date(o.since);
+      if (Number.isNaN(since.getTime())) throw new UsageError('--since must be an ISO 8601 time');
+      const repo = new WebhookDeliveryRepository(db());
+      const failed = await repo.failedSince(o.merchant, since);
+      const resent = [];
+      for (const d of failed) if (await repo.resend(d.id, new Date())) resent.push(d.eventId);
+      print(`${resent.length} delivery(ies) queued for resend`, { resent });
     });
 
   program

@@ -5,11 +5,14 @@ import { createBankRail } from '@pay/bank-rail';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
+import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
 
 export interface GatewayApp {
   app: NestExpressApplication;
   prisma: PrismaClient;
+  /** Closes the HTTP app, the queue connections and the database pool */
+  close(): Promise<void>;
 }
 
 /** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
@@ -18,6 +21,8 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, rail: createBankRail(config, prisma), config }), {
     logger: false,
+    // Throw instead of exiting, so a wiring error reaches runService and is printed.
+    abortOnError: false,
     bodyParser: false,
   });
   // Express's proxy-addr decides req.ip; only the configured proxies may speak for a client.
@@ -30,6 +35,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
   app.use(requestLogger(logger));
   app.enableShutdownHooks();
+  const closeBoard = config.ADMIN_TOKEN ? mountBullBoard(app, config.ADMIN_TOKEN, config) : async () => undefined;
 
   if (config.SWAGGER_ENABLED) {
     const document = SwaggerModule.createDocument(
@@ -44,5 +50,13 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
   await app.init();
-  return { app, prisma };
+  return {
+    app,
+    prisma,
+    close: async () => {
+      await app.close();
+      await closeBoard();
+      await prisma.$disconnect();
+    },
+  };
 }

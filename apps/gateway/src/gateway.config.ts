@@ -1,5 +1,5 @@
 import { railEnvShape } from '@pay/bank-rail';
-import { bool, port, positiveInt, serviceEnv } from '@pay/platform';
+import { bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
@@ -24,6 +24,15 @@ export const gatewayConfigSchema = z.object({
   /** How long a transfer request waits for the ledger's debit decision before answering TRANSFER_PROCESSING */
   TRANSFER_DECISION_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
   ...railEnvShape,
-}).refine((c) => c.PAYOUT_MIN_AMOUNT <= c.PAYOUT_MAX_AMOUNT, { path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
+  ...webhookEnv,
+  /** Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist. */
+  ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Redis of the BullMQ queues shown by Bull Board */
+  REDIS_URL: commonEnv.REDIS_URL,
+  QUEUE_PREFIX: z.string().min(1).default('bull'),
+}).superRefine((c, ctx) => {
+  if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
+  refuseLoopbackInProduction(c, ctx);
+});
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

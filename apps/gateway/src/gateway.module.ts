@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
-import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
+import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type ReadinessCheck } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -10,6 +10,8 @@ import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG } from './gateway.tokens';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
+import { ADMIN_SETTINGS } from './ops/admin-auth';
+import { WebhookOpsController } from './ops/webhook-ops.controller';
 
 export const PRISMA = Symbol('PRISMA');
 
@@ -19,12 +21,14 @@ export class GatewayModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, DisbursementController, HealthController],
+      controllers: [BalanceController, DisbursementController, WebhookOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.prisma) },
         { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.prisma) },
         { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.prisma) },
+        { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.prisma) },
+        { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         AccountInquiryService,

@@ -7,14 +7,12 @@ import { gatewayConfigSchema } from './gateway.config';
 runService('gateway', async () => {
   const config = loadConfig(gatewayConfigSchema);
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const { app, prisma } = await createGatewayApp(config);
+  const gateway = await createGatewayApp(config);
+  const { app, prisma } = gateway;
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
   await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
   logger.info({ port: config.GATEWAY_PORT }, 'gateway listening');
   return {
-    stop: async () => {
-      await app.close();
-      await prisma.$disconnect();
-    },
+    stop: () => gateway.close(),
   };
 });

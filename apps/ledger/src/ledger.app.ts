@@ -19,6 +19,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const app = await NestFactory.createMicroservice(LedgerModule.register({ prisma, logger }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Ledger, consumerName: opts.consumerName }),
     logger: false,
+    abortOnError: false,
   });
   const relay = new OutboxRelay({
     store: new PrismaOutboxStore(prisma),

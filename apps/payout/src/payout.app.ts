@@ -28,6 +28,7 @@ export async function startPayout(config: PayoutConfig) {
   const app = await NestFactory.createMicroservice(PayoutModule.register({ poller }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Payout }),
     logger: false,
+    abortOnError: false,
   });
   const relay = new OutboxRelay({ store: new PrismaOutboxStore(prisma), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
   let stopping = false;

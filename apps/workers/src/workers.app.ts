@@ -1,12 +1,17 @@
-import { assertDatabaseReachable, createPrismaClient } from '@pay/persistence';
+import { NestFactory } from '@nestjs/core';
+import { busConfigFromEnv, BusServer, createTransport } from '@pay/bus';
+import { ConsumerGroup } from '@pay/contracts';
+import { assertDatabaseReachable, createPrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import Redis from 'ioredis';
+import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
+import { WebhookQueue } from './webhooks/webhook.queue';
 import type { WorkersConfig } from './workers.config';
+import { WorkersModule } from './workers.module';
 
 /**
- * The BullMQ workers process (no HTTP API). Its queues (webhook delivery, recon export,
- * settlement schedule) arrive with issues #4-#6; this foundation starts it with its
- * database and Redis connections and ops endpoints.
+ * The BullMQ workers process (no public HTTP API): consumes payout.events and delivers each
+ * final disbursement status to the merchant's notifyUrl, signed and retried.
  */
 export async function startWorkers(config: WorkersConfig) {
   const logger = createLogger('workers', config.LOG_LEVEL);
@@ -15,6 +20,27 @@ export async function startWorkers(config: WorkersConfig) {
   // BullMQ workers need maxRetriesPerRequest: null on their connection.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });
   await redis.connect();
+
+  const deliveries = new WebhookDeliveryRepository(prisma);
+  const service = new WebhookDeliveryService(prisma, deliveries, logger, {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES,
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+    leaseGraceMs: config.WEBHOOK_LEASE_GRACE_MS,
+  });
+  const queue = new WebhookQueue(service, deliveries, logger, {
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
+  });
+  const transport = createTransport(busConfigFromEnv(config), { logger });
+  const app = await NestFactory.createMicroservice(WorkersModule.register({ service, queue }), {
+    strategy: new BusServer({ transport, group: ConsumerGroup.Workers }),
+    logger: false,
+    abortOnError: false,
+  });
+
   let stopping = false;
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -25,10 +51,15 @@ export async function startWorkers(config: WorkersConfig) {
       { name: 'redis', check: async () => void (await redis.ping()) },
     ],
   });
+  queue.start();
+  await app.listen();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
   return {
     stop: async () => {
       stopping = true;
+      await app.close();
+      await queue.stop();
+      await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       redis.disconnect();
       await prisma.$disconnect();

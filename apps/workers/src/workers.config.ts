@@ -1,13 +1,31 @@
-import { commonEnv, port, serviceEnv } from '@pay/platform';
+import { busEnvShape, refineBusEnv } from '@pay/bus';
+import { commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the workers service; validated once at start-up (see .env.example). */
-export const workersConfigSchema = z.object({
-  ...serviceEnv,
-  REDIS_URL: commonEnv.REDIS_URL,
-  /** BullMQ key prefix, so environments sharing one Redis never see each other's jobs */
-  QUEUE_PREFIX: z.string().min(1).default('bull'),
-  OPS_PORT: port().default(9103),
-});
+export const workersConfigSchema = z
+  .object({
+    ...serviceEnv,
+    REDIS_URL: commonEnv.REDIS_URL,
+    /** BullMQ key prefix, so environments sharing one Redis never see each other's jobs */
+    QUEUE_PREFIX: z.string().min(1).default('bull'),
+    OPS_PORT: port().default(9103),
+    /** A webhook attempt gives up after this long (connect + response) */
+    WEBHOOK_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
+    /** Response bytes read per attempt; the first 1 KiB is stored */
+    WEBHOOK_MAX_RESPONSE_BYTES: positiveInt().max(1_048_576).default(4096),
+    /** Parallel webhook attempts per workers process */
+    WEBHOOK_CONCURRENCY: positiveInt().max(200).default(20),
+    /** How often due retries, resends and abandoned attempts are picked up */
+    WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(1000),
+    /** Added to WEBHOOK_TIMEOUT_MS: after that an attempt whose worker died is taken over */
+    WEBHOOK_LEASE_GRACE_MS: positiveInt().max(600_000).default(30_000),
+    ...webhookEnv,
+    ...busEnvShape,
+  })
+  .superRefine((c, ctx) => {
+    refineBusEnv(c, ctx);
+    refuseLoopbackInProduction(c, ctx);
+  });
 
 export type WorkersConfig = z.infer<typeof workersConfigSchema>;

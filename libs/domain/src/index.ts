@@ -5,3 +5,6 @@ export { type BalanceChange, type BalanceState, decideDebit, type DebitDecision 
 export { type BankInfo, type BankKind, BANKS, findBank, accountNumberProblem } from './banks/bank-directory';
 export { type DisbursementStatus, type PublicDisbursementStatus, canTransition, publicStatus, chargedFee } from './disbursement/disbursement-status';
 export { formatJakartaDateTime } from './time/jakarta-time';
+export { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_MAX_ATTEMPTS, type ResponseClass, classifyResponse, nextAttemptDelayMs, parseRetryAfter } from './webhooks/retry-schedule';
+export { computeSignature, signatureHeader, verifySignatureHeader } from './webhooks/signature';
+export { isAllowedWebhookAddress } from './webhooks/target-address';

@@ -9,3 +9,4 @@ export { PrismaOutboxStore, type OutboxRecord } from './outbox/prisma-outbox.sto
 export { DisbursementRepository, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry } from './disbursements/disbursement.repository';
 export { PayoutRepository } from './payouts/payout.repository';
 export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
+export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord } from './webhooks/webhook-delivery.repository';

@@ -1,4 +1,4 @@
-export { ConfigError, loadConfig, commonEnv, serviceEnv, port, bool, positiveInt } from './config/config';
+export { ConfigError, loadConfig, commonEnv, serviceEnv, webhookEnv, refuseLoopbackInProduction, port, bool, positiveInt } from './config/config';
 export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from './logging/logger';
 export { ApiError } from './errors/api-error';
 export { EnvelopeExceptionFilter } from './errors/envelope.filter';
@@ -7,3 +7,4 @@ export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsR
 export { runService } from './bootstrap/run-service';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 export { createValidationPipe } from './http/validation.pipe';
+export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';

@@ -3,3 +3,4 @@ export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATION
 export { LocalStack, SERVICES, type ServiceName, type StackOptions, freePort, repoRoot } from './stack/local-stack';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
+export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';

@@ -26,10 +26,7 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     prisma = gateway.prisma;
   });
   afterAll(async () => {
-    for (const g of [gateway, trusting]) {
-      await g.app.close();
-      await g.prisma.$disconnect();
-    }
+    for (const g of [gateway, trusting]) await g.close();
   });
 
   it('answers with the exact success envelope and live values from the projection', async () => {

@@ -27,10 +27,7 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
   });
-  afterAll(async () => {
-    await gateway.app.close();
-    await prisma.$disconnect();
-  });
+  afterAll(() => gateway.close());
 
   const post = (path: string, token: string, body: object) => request(http).post(`/api/v1/disbursement/${path}`).set('token', token).send(body);
   const inquiryBody = (over: object = {}) => ({ merchantTrxId: `INV-${randomUUID().slice(0, 8)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000, ...over });

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ledgerCommandId, type LedgerCommand } from '@pay/contracts';
 import { formatAmountString, type Minor } from '@pay/domain';
 import { type AuthenticatedMerchant, type Disbursement, DisbursementRepository, type DisbursementInquiry, isUniqueViolation } from '@pay/persistence';
-import { ApiError, currentLogId } from '@pay/platform';
+import { ApiError, checkWebhookTarget, currentLogId, WebhookTargetRefused } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { AccountInquiryService } from './account-inquiry.service';
@@ -28,6 +28,7 @@ export class TransferService {
 
   async transfer(merchant: AuthenticatedMerchant, dto: TransferDto): Promise<Disbursement> {
     const amount = this.inquiries.validAmount(dto.amount);
+    await this.checkNotifyUrl(dto.notifyUrl);
 
     const existing = await this.disbursements.findLive(merchant.id, dto.merchantTrxId);
     if (existing) {
@@ -86,6 +87,17 @@ export class TransferService {
       throw new ApiError(winner ? ErrorCode.DuplicateMerchantTrxId : ErrorCode.InquiryAlreadyUsed);
     }
     return this.awaitDecision(created);
+  }
+
+  /** The callback may not point into our own network (SSRF); delivery checks again at connect time. */
+  private async checkNotifyUrl(url: string): Promise<void> {
+    try {
+      await checkWebhookTarget(url, { allowLoopback: this.config.WEBHOOK_ALLOW_LOOPBACK });
+    } catch (err) {
+      if (!(err instanceof WebhookTargetRefused)) throw err;
+      const message = `${err.message}; callbacks go to public addresses only`;
+      throw new ApiError(ErrorCode.NotifyUrlNotAllowed, `notifyUrl: ${message}`, [{ field: 'notifyUrl', message }]);
+    }
   }
 
   private async awaitDecision(disbursement: Disbursement): Promise<Disbursement> {

@@ -1,5 +1,6 @@
 import { normaliseAllowlistEntry, type Minor } from '@pay/domain';
 import type { PrismaClient } from '../client/prisma';
+import { randomBytes } from 'node:crypto';
 import { generateToken } from './token';
 
 export interface MerchantView {
@@ -95,5 +96,29 @@ export class MerchantAdmin {
   async setActive(merchantId: number, active: boolean): Promise<MerchantView> {
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { isActive: active } });
+  }
+
+  async webhookSecret(merchantId: number): Promise<{ secret: string; previous: string | null; previousExpiresAt: Date | null }> {
+    const m = await this.prisma.merchant.findUnique({
+      where: { id: merchantId },
+      select: { webhookSecret: true, webhookSecretPrevious: true, webhookSecretPreviousExpiresAt: true },
+    });
+    if (!m) throw new MerchantNotFoundError(merchantId);
+    return { secret: m.webhookSecret, previous: m.webhookSecretPrevious, previousExpiresAt: m.webhookSecretPreviousExpiresAt };
+  }
+
+  /**
+   * Issues a new webhook secret. The old one keeps signing (a second v1 signature) for
+   * `graceHours`, so the merchant can switch without losing a callback; 0 retires it at once.
+   */
+  async rotateWebhookSecret(merchantId: number, graceHours: number): Promise<{ secret: string; previousExpiresAt: Date | null }> {
+    const current = await this.webhookSecret(merchantId);
+    const secret = `whsec_${randomBytes(32).toString('hex')}`;
+    const previousExpiresAt = graceHours > 0 ? new Date(Date.now() + graceHours * 3_600_000) : null;
+    await this.prisma.merchant.update({
+      where: { id: merchantId },
+      data: { webhookSecret: secret, webhookSecretPrevious: graceHours > 0 ? current.secret : null, webhookSecretPreviousExpiresAt: previousExpiresAt },
+    });
+    return { secret, previousExpiresAt };
   }
 }

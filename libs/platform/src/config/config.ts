@@ -61,3 +61,17 @@ export const serviceEnv = {
   DATABASE_URL: commonEnv.DATABASE_URL,
   DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
 };
+
+/**
+ * Webhook targets on loopback (127.0.0.0/8, ::1) are allowed only where this is true: tests and
+ * local runs, never NODE_ENV=production. Private, link-local and metadata addresses never are.
+ */
+export const webhookEnv = {
+  WEBHOOK_ALLOW_LOOPBACK: bool().default(false),
+};
+
+export function refuseLoopbackInProduction(env: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK: boolean }, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'must not be true when NODE_ENV=production' });
+  }
+}

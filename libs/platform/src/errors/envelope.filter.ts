@@ -7,6 +7,7 @@ import { requestLogId } from '../http/log-id.middleware';
 
 const HTTP_STATUS_TO_CODE: Record<number, ErrorCode> = {
   400: ErrorCode.ValidationError,
+  401: ErrorCode.TokenNotValid,
   404: ErrorCode.NotFound,
   405: ErrorCode.MethodNotAllowed,
   413: ErrorCode.PayloadTooLarge,

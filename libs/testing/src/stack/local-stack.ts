@@ -90,6 +90,8 @@ export class LocalStack {
       BUS_KEY_PREFIX: this.opts.busKeyPrefix,
       QUEUE_PREFIX: `${this.opts.busKeyPrefix}bull`,
       OUTBOX_POLL_MS: '50',
+      // Local receivers (tests, the demo) listen on 127.0.0.1.
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...(service === 'gateway' ? { GATEWAY_PORT: String(this.ports.gateway), GATEWAY_HOST: '127.0.0.1' } : { OPS_PORT: String(this.ports[service]) }),
       ...this.opts.env,
     };

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type PayoutEventMessage, PayoutEventType } from '@pay/contracts';
+import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '@pay/domain';
+import { createPrismaClient, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import { createLogger } from '@pay/platform';
+import { createMerchant, repoRoot, WebhookReceiver } from '@pay/testing';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+
+// The README's verification snippet, exactly as published.
+const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
+  verifyCallback: (rawBody: string, header: string, secret: string, toleranceSec?: number) => boolean;
+};
+
+describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', () => {
+  let prisma: PrismaClient;
+  let repo: WebhookDeliveryRepository;
+  let now: Date;
+  let receiver: WebhookReceiver | undefined;
+  const clock = () => now;
+  const service = (over: Partial<{ timeoutMs: number; allowLoopback: boolean }> = {}) =>
+    new WebhookDeliveryService(prisma, repo, createLogger('test', 'fatal'), { timeoutMs: over.timeoutMs ?? 2000, maxResponseBytes: 4096, allowLoopback: over.allowLoopback ?? true, leaseGraceMs: 1000 }, clock, () => 0.5);
+
+  beforeAll(() => {
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
+    repo = new WebhookDeliveryRepository(prisma);
+  });
+  beforeEach(() => {
+    now = new Date();
+  });
+  afterEach(async () => {
+    await receiver?.close();
+    receiver = undefined;
+  });
+  afterAll(() => prisma.$disconnect());
+
+  async function event(url: string, over: Partial<PayoutEventMessage> = {}): Promise<{ event: PayoutEventMessage; merchantId: number; secret: string }> {
+    const { merchant } = await createMerchant(prisma, { name: 'Toko "Kopi", Jaya' });
+    const id = randomUUID();
+    const e: PayoutEventMessage = {
+      eventId: `disbursement.${id}.success`,
+      type: PayoutEventType.DisbursementSucceeded,
+      disbursementId: id,
+      merchantId: merchant.id,
+      merchantTrxId: 'INV-77',
+      platformTrxId: 'DSB20261122AAAABBBBCCCC',
+      bankCode: 'BCA',
+      accountNo: '1234567890',
+      accountName: 'BUDI SANTOSO',
+      amount: '10000000',
+      fee: '250000',
+      feeFixed: '250000',
+      totalAmount: '10250000',
+      status: 'success',
+      successAt: '2026-11-22T12:31:05.000Z',
+      failureReason: null,
+      notifyUrl: url,
+      occurredAt: '2026-11-22T12:31:05.100Z',
+      ...over,
+    };
+    const { secret } = await new MerchantAdmin(prisma).webhookSecret(merchant.id);
+    return { event: e, merchantId: merchant.id, secret };
+  }
+
+  const advanceTo = (at: Date | null) => {
+    if (!at) throw new Error('no next attempt');
+    now = at;
+  };
+
+  it('delivers one signed POST per final status; the README snippet verifies the raw body; a redelivered event is not sent twice', async () => {
+    receiver = await WebhookReceiver.start();
+    const { event: e, merchantId, secret } = await event(receiver.url);
+    const s = service();
+    const d = await s.intake(e);
+    expect(await s.intake(e)).toMatchObject({ id: d.id }); // the same event again: same delivery
+    expect(await s.attempt(d.id)).toBe('delivered');
+    expect(await s.attempt(d.id)).toBeNull();
+
+    expect(receiver.requests).toHaveLength(1);
+    const [req] = receiver.requests;
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['x-callback-event-id']).toBe(e.eventId);
+    expect(req.headers['x-callback-event-type']).toBe('disbursement.succeeded');
+    expect(verifyCallback(req.rawBody, req.headers['x-callback-signature'] as string, secret)).toBe(true);
+    expect(verifyCallback(req.rawBody + ' ', req.headers['x-callback-signature'] as string, secret)).toBe(false);
+    expect(JSON.parse(req.rawBody)).toEqual({
+      id: e.eventId,
+      type: 'disbursement.succeeded',
+      createdAt: '2026-11-22T12:31:05.100Z',
+      data: {
+        idMerchant: merchantId,
+        merchantName: 'Toko "Kopi", Jaya',
+        merchantTrxId: 'INV-77',
+        platformTrxId: 'DSB20261122AAAABBBBCCCC',
+        accountNo: '1234567890',
+        accountName: 'BUDI SANTOSO',
+        bankCode: 'BCA',
+        amount: 100000,
+        fee: { amount: 2500, percentage: 0, fixed: 2500 },
+        totalAmount: 102500,
+        status: 'success',
+        success_at: '2026-11-22 19:31:05',
+      },
+    });
+    const stored = await repo.findWithAttempts(d.id);
+    expect(stored).toMatchObject({ status: 'delivered', attemptCount: 1, attempts: [{ attemptNo: 1, statusCode: 200, outcome: 'delivered', responseBody: 'ok' }] });
+  });
+
+  it('a failed disbursement carries fee 0, totalAmount = amount and the failure reason', async () => {
+    receiver = await WebhookReceiver.start();
+    const { event: e } = await event(receiver.url, { type: PayoutEventType.DisbursementFailed, status: 'failed', fee: '0', totalAmount: '10000000', successAt: null, failureReason: 'Rejected by the beneficiary bank' });
+    const s = service();
+    await s.attempt((await s.intake(e)).id);
+    expect(JSON.parse(receiver.requests[0].rawBody).data).toMatchObject({ status: 'failed', fee: { amount: 0, percentage: 0, fixed: 2500 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' });
+  });
+
+  it('500, 500, then 200: three attempts on the schedule, delivered, the same event id each time', async () => {
+    receiver = await WebhookReceiver.start((n) => ({ status: n < 2 ? 500 : 200, body: n < 2 ? 'boom' : 'ok' }));
+    const { event: e } = await event(receiver.url);
+    const s = service();
+    const d = await s.intake(e);
+    expect(await s.attempt(d.id)).toBe('retry');
+    expect(await s.attempt(d.id)).toBeNull(); // not due yet
+    let row = await repo.findWithAttempts(d.id);
+    expect(row?.nextAttemptAt?.getTime()).toBe(now.getTime() + WEBHOOK_RETRY_DELAYS_MS[0]);
+    advanceTo(row?.nextAttemptAt ?? null);
+    expect(await s.attempt(d.id)).toBe('retry');
+    row = await repo.findWithAttempts(d.id);
+    expect(row?.nextAttemptAt?.getTime()).toBe(now.getTime() + WEBHOOK_RETRY_DELAYS_MS[1]);
+    advanceTo(row?.nextAttemptAt ?? null);
+    expect(await s.attempt(d.id)).toBe('delivered');
+
+    expect(receiver.requests).toHaveLength(3);
+    expect(new Set(receiver.requests.map((r) => r.headers['x-callback-event-id']))).toEqual(new Set([e.eventId]));
+    expect(receiver.requests.map((r) => r.headers['x-callback-attempt'])).toEqual(['1', '2', '3']);
+    const final = await repo.findWithAttempts(d.id);
+    expect(final?.status).toBe('delivered');
+    expect(final?.attempts.map((a) => [a.statusCode, a.outcome, a.responseBody])).toEqual([
+      [500, 'retry', 'boom'],
+      [500, 'retry', 'boom'],
+      [200, 'delivered', 'ok'],
+    ]);
+  });
+
+  it('400: one attempt, the delivery ends failed; a resend keeps the event id and starts the schedule again', async () => {
+    receiver = await WebhookReceiver.start((n) => ({ status: n === 0 ? 400 : 200 }));
+    const { event: e } = await event(receiver.url);
+    const s = service();
+    const d = await s.intake(e);
+    expect(await s.attempt(d.id)).toBe('failed');
+    expect(await s.attempt(d.id)).toBeNull();
+    expect(receiver.requests).toHaveLength(1);
+    expect(await repo.findWithAttempts(d.id)).toMatchObject({ status: 'failed', nextAttemptAt: null });
+
+    await repo.resend(d.id, now);
+    expect(await s.attempt(d.id)).toBe('delivered');
+    expect(receiver.requests.map((r) => r.headers['x-callback-event-id'])).toEqual([e.eventId, e.eventId]);
+    expect(await repo.findWithAttempts(d.id)).toMatchObject({ status: 'delivered', attemptCount: 2, resendCount: 1 });
+  });
+
+  it('a receiver that never answers: attempts follow the schedule (injected time) and the delivery is dead-lettered', async () => {
+    receiver = await WebhookReceiver.start(() => 'hang');
+    const { event: e } = await event(receiver.url);
+    const s = service({ timeoutMs: 150 });
+    const d = await s.intake(e);
+    const start = now.getTime();
+    const attemptTimes: number[] = [];
+    for (let i = 0; i < WEBHOOK_MAX_ATTEMPTS; i++) {
+      attemptTimes.push(now.getTime() - start);
+      const outcome = await s.attempt(d.id);
+      expect(outcome).toBe(i < WEBHOOK_MAX_ATTEMPTS - 1 ? 'retry' : 'dead');
+      if (outcome === 'retry') advanceTo((await repo.findWithAttempts(d.id))?.nextAttemptAt ?? null);
+    }
+    const expected = WEBHOOK_RETRY_DELAYS_MS.reduce<number[]>((acc, delay) => [...acc, acc[acc.length - 1] + delay], [0]);
+    expect(attemptTimes).toEqual(expected);
+    expect(attemptTimes[attemptTimes.length - 1] / 3_600_000).toBeCloseTo(23.7, 1);
+    const final = await repo.findWithAttempts(d.id);
+    expect(final).toMatchObject({ status: 'dead', attemptCount: 10, nextAttemptAt: null });
+    expect(final?.attempts.every((a) => a.statusCode === null && /timed out/.test(a.error ?? ''))).toBe(true);
+    expect(receiver.requests).toHaveLength(10);
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    receiver = await WebhookReceiver.start((n) => (n === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 }));
+    const { event: e } = await event(receiver.url);
+    const s = service();
+    const d = await s.intake(e);
+    expect(await s.attempt(d.id)).toBe('retry');
+    expect((await repo.findWithAttempts(d.id))?.nextAttemptAt?.getTime()).toBe(now.getTime() + 3_600_000);
+  });
+
+  it('does not follow redirects (a 302 is a final failure) and stores at most 1 KiB of a response', async () => {
+    receiver = await WebhookReceiver.start(() => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' }, body: 'x'.repeat(5000) }));
+    const { event: e } = await event(receiver.url);
+    const s = service();
+    const d = await s.intake(e);
+    expect(await s.attempt(d.id)).toBe('failed');
+    const row = await repo.findWithAttempts(d.id);
+    expect(row?.attempts[0]).toMatchObject({ statusCode: 302, outcome: 'failed' });
+    expect(row?.attempts[0].responseBody).toHaveLength(1024);
+  });
+
+  it('refuses private, link-local and (unless allowed) loopback targets at delivery time, DNS names included', async () => {
+    receiver = await WebhookReceiver.start();
+    const strict = service({ allowLoopback: false });
+    for (const url of ['http://10.0.0.1/cb', 'http://169.254.169.254/latest/meta-data', `http://localhost:${new URL(receiver.url).port}/cb`, receiver.url]) {
+      const d = await strict.intake((await event(url)).event);
+      expect(await strict.attempt(d.id)).toBe('failed');
+      expect((await repo.findWithAttempts(d.id))?.attempts[0].error).toMatch(/private or reserved address/);
+    }
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('during a secret rotation both the new and the old secret verify', async () => {
+    receiver = await WebhookReceiver.start();
+    const { event: e, merchantId, secret: old } = await event(receiver.url);
+    const { secret: fresh } = await new MerchantAdmin(prisma).rotateWebhookSecret(merchantId, 24);
+    const s = service();
+    await s.attempt((await s.intake(e)).id);
+    const [req] = receiver.requests;
+    const header = req.headers['x-callback-signature'] as string;
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    expect(verifyCallback(req.rawBody, header, fresh)).toBe(true);
+    expect(verifyCallback(req.rawBody, header, old)).toBe(true);
+  });
+
+  it('the README publishes the tested snippet verbatim', () => {
+    const snippet = readFileSync(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js'), 'utf8').replace(/\n\nmodule\.exports[^\n]*\n$/, '');
+    expect(readFileSync(join(repoRoot(), 'README.md'), 'utf8')).toContain(snippet);
+  });
+});

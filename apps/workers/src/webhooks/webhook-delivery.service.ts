@@ -1,0 +1,94 @@
+import type { PayoutEventMessage } from '@pay/contracts';
+import { classifyResponse, nextAttemptDelayMs, parseRetryAfter, signatureHeader } from '@pay/domain';
+import type { AttemptRecord, PrismaClient, WebhookDelivery, WebhookDeliveryRepository } from '@pay/persistence';
+import type { Logger } from '@pay/platform';
+import { webhookBody } from './webhook.payload';
+import { postWebhook, type SendOptions } from './webhook.sender';
+
+export interface DeliveryOptions extends SendOptions {
+  /** Added to the timeout to form the lease of an attempt; after it a dead worker's attempt is taken over */
+  leaseGraceMs: number;
+}
+
+const STORED_RESPONSE_CHARS = 1024;
+
+/**
+ * Delivers one webhook attempt at a time. Time and randomness are injected so the retry
+ * schedule is testable without waiting; everything else is real (Postgres, HTTP).
+ */
+export class WebhookDeliveryService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly logger: Logger,
+    private readonly options: DeliveryOptions,
+    private readonly clock: () => Date = () => new Date(),
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** A final disbursement status becomes one delivery (idempotent by event id). */
+  async intake(event: PayoutEventMessage): Promise<WebhookDelivery> {
+    const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: event.merchantId }, select: { name: true } });
+    return this.deliveries.create(
+      {
+        eventId: event.eventId,
+        eventType: event.type,
+        merchantId: event.merchantId,
+        disbursementId: event.disbursementId,
+        url: event.notifyUrl,
+        body: webhookBody(event, merchant.name),
+        logId: event.logId,
+      },
+      this.clock(),
+    );
+  }
+
+  /** One attempt if the delivery is due; returns the delivery's state after it, or null if not claimable. */
+  async attempt(deliveryId: string): Promise<AttemptRecord['outcome'] | null> {
+    const now = this.clock();
+    const d = await this.deliveries.claim(deliveryId, now, this.options.timeoutMs + this.options.leaseGraceMs);
+    if (!d) return null;
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const secrets = await this.deliveries.signingSecrets(d.merchantId, now);
+    const result = await postWebhook(
+      d.url,
+      d.body,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'QRIS-Payments-Webhooks/1.0',
+        'x-callback-event-id': d.eventId,
+        'x-callback-event-type': d.eventType,
+        'x-callback-timestamp': String(timestamp),
+        'x-callback-attempt': String(d.attemptCount),
+        'x-callback-signature': signatureHeader(secrets, timestamp, d.body),
+      },
+      this.options,
+    );
+
+    const kind = result.targetRefused ? 'final' : classifyResponse(result.statusCode);
+    let outcome: AttemptRecord['outcome'] = kind === 'delivered' ? 'delivered' : 'failed';
+    let nextAttemptAt: Date | null = null;
+    if (kind === 'retryable') {
+      const delay = nextAttemptDelayMs(d.cycleAttempts, this.random(), parseRetryAfter(result.retryAfter, now));
+      if (delay === null) outcome = 'dead';
+      else {
+        outcome = 'retry';
+        nextAttemptAt = new Date(this.clock().getTime() + delay);
+      }
+    }
+    await this.deliveries.recordAttempt(d, {
+      startedAt: now,
+      latencyMs: result.latencyMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      responseBody: result.responseBody?.slice(0, STORED_RESPONSE_CHARS) ?? null,
+      outcome,
+      nextAttemptAt,
+    });
+    const log = { deliveryId: d.id, eventId: d.eventId, attempt: d.attemptCount, statusCode: result.statusCode, latencyMs: result.latencyMs, outcome, nextAttemptAt };
+    if (outcome === 'dead') this.logger.error({ ...log, error: result.error }, 'webhook DEAD-LETTERED after the last attempt');
+    else if (outcome === 'failed') this.logger.warn({ ...log, error: result.error }, 'webhook refused by the receiver; not retried');
+    else this.logger.info(log, outcome === 'delivered' ? 'webhook delivered' : 'webhook attempt failed; will retry');
+    return outcome;
+  }
+}

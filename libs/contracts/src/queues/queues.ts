@@ -1,0 +1,12 @@
+/**
+ * BullMQ queue names and job payloads. NEVER rename a queue: jobs waiting under the old name
+ * would be stranded. A changed payload is a new job name handled beside the old one.
+ */
+export const QueueName = {
+  WebhookDelivery: 'webhook-delivery',
+} as const;
+
+/** One attempt to deliver one webhook; the delivery row holds everything else. */
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+}
