@@ -1,5 +1,6 @@
 import { createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
-import { fundMerchant } from '@pay/testing';
+import { LedgerService } from '@pay/ledger-core';
+import { fundMerchant, insertSuccessfulPayin } from '@pay/testing';
 import { ExitCode, runAdmin } from './admin';
 
 describe('admin CLI (real Postgres)', () => {
@@ -85,6 +86,29 @@ describe('admin CLI (real Postgres)', () => {
     expect(dirty.code).toBe(ExitCode.Mismatch);
     expect(dirty.out).toContain(`merchant ${merchantId} pending: projection 700, events say 0`);
     await prisma.$executeRaw`UPDATE balances SET pending = pending - 700 WHERE merchant_id = ${merchantId}`;
+  });
+
+  it('sets the QRIS identity and settlement schedule, and requests a settlement for a cut-off once', async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Sate Pak Kumis');
+    const merchantId = JSON.parse(out).id as number;
+    expect((await admin('merchant', 'set-qris', String(merchantId), '--nmid', 'ID1020021181745', '--mcc', '5812', '--city', 'Bandung')).code).toBe(ExitCode.Ok);
+    expect((await admin('merchant', 'set-qris', String(merchantId), '--nmid', 'XX1')).code).toBe(ExitCode.Usage);
+    expect((await admin('merchant', 'set-settlement', String(merchantId), '--delay-days', '2', '--hour', '9')).code).toBe(ExitCode.Ok);
+    expect((await admin('merchant', 'set-settlement', String(merchantId), '--hour', '24')).code).toBe(ExitCode.Usage);
+    const shown = JSON.parse((await admin('--json', 'merchant', 'show', String(merchantId))).out);
+    expect(shown).toMatchObject({ qris: { nmid: 'ID1020021181745', mcc: '5812', city: 'Bandung' }, settlement: 'T+2 at 09:00 Asia/Jakarta' });
+
+    // A recorded pay-in; no ledger runs here, so the request stays in the outbox.
+    await fundMerchant(prisma, merchantId, [100n]);
+    const payinId = await insertSuccessfulPayin(prisma, merchantId, 1_000_000n, 0n);
+    await new LedgerService(prisma).apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt: new Date().toISOString(), payinId, amount: '1000000', fee: '0' });
+    const cutoff = new Date().toISOString();
+    const first = JSON.parse((await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out);
+    expect(first).toMatchObject([{ merchantId, payinCount: 1, requested: true, credited: null }]);
+    const second = JSON.parse((await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out);
+    expect(second).toMatchObject([{ merchantId, requested: false }]);
+    expect(await prisma.outbox.count({ where: { topic: 'ledger.commands.v1', key: String(merchantId) } })).toBe(1);
+    expect((await admin('settlement', 'run', '--cutoff', '2999-01-01T00:00:00Z')).code).toBe(ExitCode.Usage);
   });
 
   it('reports an unreachable database as exit code 3', async () => {

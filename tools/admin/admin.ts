@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
-import { applyMigrations, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
+import { applyMigrations, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, SettlementPlanner, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -46,6 +46,8 @@ function describeMerchant(m: MerchantView): Record<string, unknown> {
     payinFee: { percentage: pctMilliToPercent(m.payinFeePctMilli), fixed: formatAmountString(m.payinFeeFixed) },
     payoutFee: formatAmountString(m.payoutFeeFlat),
     ipAllowlist: { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist },
+    qris: { nmid: m.nmid, mcc: m.mcc, criteria: m.merchantCriteria, city: m.city, postalCode: m.postalCode },
+    settlement: `T+${m.settlementDelayDays} at ${String(m.settlementHour).padStart(2, '0')}:00 Asia/Jakarta`,
   };
 }
 
@@ -114,6 +116,79 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       const m = await admin().setFees(id(mid), { payinFeePctMilli: o.payinFeePercent, payinFeeFixed: o.payinFeeFixed, payoutFeeFlat: o.payoutFee });
       const d = describeMerchant(m);
       print(`merchant ${m.id} fees: pay-in ${JSON.stringify(d.payinFee)}, payout ${String(d.payoutFee)}`, d);
+    });
+
+  merchant
+    .command('set-qris <merchantId>')
+    .description('QRIS identity printed into every code')
+    .option('--nmid <nmid>', 'National Merchant ID from the acquirer, e.g. ID1020021181745')
+    .option('--mcc <mcc>', 'merchant category code, 4 digits')
+    .option('--criteria <criteria>', 'UMI, UKE, UME, UBE or URE')
+    .option('--city <city>', 'merchant city (printed up to 15 characters)')
+    .option('--postal-code <code>', '5 digits')
+    .action(async (mid: string, o: { nmid?: string; mcc?: string; criteria?: string; city?: string; postalCode?: string }) => {
+      try {
+        const m = await admin().setQris(id(mid), { nmid: o.nmid, mcc: o.mcc, merchantCriteria: o.criteria, city: o.city, postalCode: o.postalCode });
+        print(`merchant ${m.id} QRIS: NMID ${m.nmid}, MCC ${m.mcc}, ${m.merchantCriteria}, ${m.city}`, describeMerchant(m));
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+    });
+  merchant
+    .command('set-settlement <merchantId>')
+    .description('settlement schedule: T+<days> at <hour>:00 Asia/Jakarta')
+    .option('--delay-days <days>', 'settle pay-ins this many days after the day they succeeded (1 = T+1)', Number)
+    .option('--hour <hour>', 'hour of the day the settlement runs, 0-23, Asia/Jakarta', Number)
+    .action(async (mid: string, o: { delayDays?: number; hour?: number }) => {
+      try {
+        const m = await admin().setSettlementSchedule(id(mid), { delayDays: o.delayDays, hour: o.hour });
+        print(`merchant ${m.id} settles ${String(describeMerchant(m).settlement)}`, describeMerchant(m));
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+    });
+
+  const settlement = program.command('settlement').description('settle successful pay-ins: pending -> available');
+  settlement
+    .command('run')
+    .description("request the settlements that are due now (each merchant's schedule), or for a given cut-off")
+    .option('--merchant <merchantId>', 'only this merchant', id)
+    .option('--cutoff <time>', 'settle pay-ins that succeeded before this ISO 8601 time (default: the schedule)')
+    .option('--wait <seconds>', 'wait up to this long for the ledger to credit them', Number, 0)
+    .action(async (o: { merchant?: number; cutoff?: string; wait: number }) => {
+      const planner = new SettlementPlanner(db());
+      let planned;
+      if (o.cutoff) {
+        const cutoff = new Date(o.cutoff);
+        if (Number.isNaN(cutoff.getTime())) throw new UsageError('--cutoff must be an ISO 8601 time');
+        if (cutoff > new Date()) throw new UsageError('--cutoff must not be in the future');
+        const merchants = o.merchant ? [o.merchant] : (await admin().list()).map((m) => m.id);
+        planned = [];
+        for (const m of merchants) {
+          const p = await planner.plan(m, cutoff);
+          if (p) planned.push(p);
+        }
+      } else {
+        planned = await planner.planDue(new Date(), o.merchant);
+      }
+      const deadline = Date.now() + o.wait * 1000;
+      const results = [];
+      for (const p of planned) {
+        let row = await db().settlement.findUnique({ where: { id: p.settlementId } });
+        while (!row && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 200));
+          row = await db().settlement.findUnique({ where: { id: p.settlementId } });
+        }
+        results.push({ ...p, credited: row ? { payins: row.payinCount, gross: String(row.gross), fees: String(row.fees), net: String(row.amount) } : null });
+      }
+      const lines = results.map((r) =>
+        r.credited
+          ? `merchant ${r.merchantId} settlement ${r.settlementId} (cut-off ${r.cutoffAt.toISOString()}): ${r.credited.payins} pay-ins, net ${formatAmountString(BigInt(r.credited.net))} credited`
+          : `merchant ${r.merchantId} settlement ${r.settlementId} (cut-off ${r.cutoffAt.toISOString()}): ${r.payinCount} pay-ins ${r.requested ? 'requested' : 'already requested'}, not credited yet`,
+      );
+      print(lines.join('\n') || 'nothing to settle', results);
     });
 
   const allowlist = program.command('allowlist').description("the merchant's pay-in IP allowlist");

@@ -24,6 +24,8 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,
     bodyParser: false,
+    // Keeps req.rawBody: acquirer notifications are verified over the exact bytes received.
+    rawBody: true,
   });
   // Express's proxy-addr decides req.ip; only the configured proxies may speak for a client.
   app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);

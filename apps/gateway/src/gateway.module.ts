@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
-import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type ReadinessCheck } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -8,12 +8,14 @@ import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DisbursementController } from './disbursement/disbursement.controller';
 import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
-import { BANK_RAIL, GATEWAY_CONFIG } from './gateway.tokens';
+import { BANK_RAIL, GATEWAY_CONFIG, PRISMA } from './gateway.tokens';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
+import { AcquirerController } from './payin/acquirer.controller';
+import { AcquirerService } from './payin/acquirer.service';
+import { PayinController } from './payin/payin.controller';
+import { QrisService } from './payin/qris.service';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
-
-export const PRISMA = Symbol('PRISMA');
 
 @Module({})
 export class GatewayModule {
@@ -21,7 +23,7 @@ export class GatewayModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, DisbursementController, WebhookOpsController, HealthController],
+      controllers: [BalanceController, PayinController, AcquirerController, DisbursementController, WebhookOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.prisma) },
@@ -31,6 +33,9 @@ export class GatewayModule {
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
+        { provide: PayinRepository, useFactory: () => new PayinRepository(deps.prisma) },
+        QrisService,
+        AcquirerService,
         AccountInquiryService,
         TransferService,
         { provide: READINESS_CHECKS, useValue: checks },

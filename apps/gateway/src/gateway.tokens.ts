@@ -1,3 +1,4 @@
 /** Injection tokens of the gateway's non-class providers. */
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 export const BANK_RAIL = Symbol('BANK_RAIL');
+export const PRISMA = Symbol('PRISMA');

@@ -1,17 +1,19 @@
 import { NestFactory } from '@nestjs/core';
 import { busConfigFromEnv, BusServer, createTransport } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import { assertDatabaseReachable, createPrismaClient, SettlementPlanner, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import Redis from 'ioredis';
+import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
 import { WebhookQueue } from './webhooks/webhook.queue';
 import type { WorkersConfig } from './workers.config';
 import { WorkersModule } from './workers.module';
 
 /**
- * The BullMQ workers process (no public HTTP API): consumes payout.events and delivers each
- * final disbursement status to the merchant's notifyUrl, signed and retried.
+ * The BullMQ workers process (no public HTTP API): delivers each final disbursement status
+ * (from payout.events) to the merchant's notifyUrl, signed and retried, and runs the
+ * settlement schedule.
  */
 export async function startWorkers(config: WorkersConfig) {
   const logger = createLogger('workers', config.LOG_LEVEL);
@@ -34,6 +36,11 @@ export async function startWorkers(config: WorkersConfig) {
     concurrency: config.WEBHOOK_CONCURRENCY,
     dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
   });
+  const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    scanIntervalMs: config.SETTLEMENT_SCAN_INTERVAL_MS,
+  });
   const transport = createTransport(busConfigFromEnv(config), { logger });
   const app = await NestFactory.createMicroservice(WorkersModule.register({ service, queue }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Workers }),
@@ -52,6 +59,7 @@ export async function startWorkers(config: WorkersConfig) {
     ],
   });
   queue.start();
+  await settlements.start();
   await app.listen();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
   return {
@@ -59,6 +67,7 @@ export async function startWorkers(config: WorkersConfig) {
       stopping = true;
       await app.close();
       await queue.stop();
+      await settlements.stop();
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       redis.disconnect();

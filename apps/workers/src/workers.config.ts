@@ -20,6 +20,8 @@ export const workersConfigSchema = z
     WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(1000),
     /** Added to WEBHOOK_TIMEOUT_MS: after that an attempt whose worker died is taken over */
     WEBHOOK_LEASE_GRACE_MS: positiveInt().max(600_000).default(30_000),
+    /** How often the settlement schedule is checked (each merchant settles T+n at its hour, Asia/Jakarta) */
+    SETTLEMENT_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(60_000),
     ...webhookEnv,
     ...busEnvShape,
   })

@@ -10,3 +10,5 @@ export { DisbursementRepository, type Disbursement, type DisbursementInquiry, ty
 export { PayoutRepository } from './payouts/payout.repository';
 export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
 export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord } from './webhooks/webhook-delivery.repository';
+export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
+export { SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';

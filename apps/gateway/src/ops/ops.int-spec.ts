@@ -22,6 +22,7 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
         LOG_LEVEL: 'fatal',
         RAIL_SANDBOX_LATENCY_MS: '0',
         ADMIN_TOKEN,
+        ACQUIRER_SECRET: 'test-acquirer-secret-0123456789abcdef',
       }),
     );
     http = gateway.app.getHttpServer();

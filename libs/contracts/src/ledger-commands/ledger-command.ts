@@ -64,9 +64,14 @@ export class CreditSettlementCommand extends LedgerCommandBase {
   settlementId!: string;
 
   @ArrayMinSize(1)
-  @ArrayMaxSize(10000)
+  @ArrayMaxSize(100000)
   @IsUUID('all', { each: true })
   payinIds!: string[];
+
+  /** Pay-ins that succeeded before this instant belong to the settlement (scheduled runs) */
+  @IsOptional()
+  @IsISO8601()
+  cutoffAt?: string;
 }
 
 /** A payout takes amount + fee out of available, or is refused when available would go below zero. */

@@ -4,9 +4,15 @@
  */
 export const QueueName = {
   WebhookDelivery: 'webhook-delivery',
+  Settlement: 'settlement',
 } as const;
 
 /** One attempt to deliver one webhook; the delivery row holds everything else. */
 export interface WebhookDeliveryJob {
   deliveryId: string;
+}
+
+/** Settle what is due now, for every merchant (the repeatable scan) or one. */
+export interface SettlementScanJob {
+  merchantId?: number;
 }

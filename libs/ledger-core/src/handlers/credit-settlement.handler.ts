@@ -4,8 +4,8 @@ import { type Decision, type HandlerContext, reject, RejectionReason } from './d
 /** A set of recorded, unsettled pay-ins moves from pending to available, all or nothing. */
 export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlementCommand): Promise<Decision> {
   const ids = [...new Set(cmd.payinIds)];
-  const rows = await ctx.tx.$queryRaw<{ id: string; net: bigint }[]>`
-    SELECT id::text AS id, (amount - fee) AS net FROM payins
+  const rows = await ctx.tx.$queryRaw<{ id: string; amount: bigint; fee: bigint; net: bigint }[]>`
+    SELECT id::text AS id, amount, fee, (amount - fee) AS net FROM payins
      WHERE id = ANY(${ids}::uuid[]) AND merchant_id = ${ctx.merchantId}
        AND status = 'success' AND ledger_event_id IS NOT NULL AND settlement_id IS NULL
      ORDER BY id FOR UPDATE`;
@@ -14,17 +14,21 @@ export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlemen
     return reject(RejectionReason.PayinsNotSettleable, { payinIds: ids.filter((id) => !found.has(id)).join(',') });
   }
   const total = rows.reduce((sum, r) => sum + r.net, 0n);
+  const gross = rows.reduce((sum, r) => sum + r.amount, 0n);
+  const fees = rows.reduce((sum, r) => sum + r.fee, 0n);
+  const cutoff = cmd.cutoffAt ? new Date(cmd.cutoffAt) : null;
   return {
     kind: 'event',
     eventType: LedgerEventType.SettlementCredited,
     reference: cmd.settlementId,
     availableDelta: total,
     pendingDelta: -total,
-    payload: { settlementId: cmd.settlementId, payinIds: ids, amount: total.toString() },
+    payload: { settlementId: cmd.settlementId, payinIds: ids, amount: total.toString(), gross: gross.toString(), fees: fees.toString(), cutoffAt: cmd.cutoffAt ?? null },
     project: async (tx) => {
       await tx.$executeRaw`
         WITH settlement AS (
-          INSERT INTO settlements (id, merchant_id, amount, payin_count) VALUES (${cmd.settlementId}::uuid, ${ctx.merchantId}, ${total}, ${ids.length})
+          INSERT INTO settlements (id, merchant_id, amount, payin_count, cutoff_at, gross, fees)
+          VALUES (${cmd.settlementId}::uuid, ${ctx.merchantId}, ${total}, ${ids.length}, ${cutoff}, ${gross}, ${fees})
         )
         UPDATE payins SET settlement_id = ${cmd.settlementId}::uuid WHERE id = ANY(${ids}::uuid[])`;
     },

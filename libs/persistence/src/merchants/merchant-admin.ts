@@ -12,6 +12,13 @@ export interface MerchantView {
   payoutFeeFlat: Minor;
   ipAllowlistEnabled: boolean;
   ipAllowlist: string[];
+  nmid: string;
+  mcc: string;
+  merchantCriteria: string;
+  city: string;
+  postalCode: string | null;
+  settlementDelayDays: number;
+  settlementHour: number;
 }
 
 export class MerchantNotFoundError extends Error {
@@ -91,6 +98,24 @@ export class MerchantAdmin {
   async setAllowlistEnabled(merchantId: number, enabled: boolean): Promise<MerchantView> {
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { ipAllowlistEnabled: enabled } });
+  }
+
+  /** QRIS identity printed into every code: NMID (from the acquirer), MCC, criteria, city, postal code. */
+  async setQris(merchantId: number, qris: { nmid?: string; mcc?: string; merchantCriteria?: string; city?: string; postalCode?: string }): Promise<MerchantView> {
+    if (qris.nmid !== undefined && !/^ID\d{10,13}$/.test(qris.nmid)) throw new RangeError('nmid must be ID followed by 10 to 13 digits');
+    if (qris.mcc !== undefined && !/^\d{4}$/.test(qris.mcc)) throw new RangeError('mcc must be 4 digits');
+    if (qris.merchantCriteria !== undefined && !['UMI', 'UKE', 'UME', 'UBE', 'URE'].includes(qris.merchantCriteria)) throw new RangeError('criteria must be UMI, UKE, UME, UBE or URE');
+    if (qris.postalCode !== undefined && !/^\d{5}$/.test(qris.postalCode)) throw new RangeError('postal code must be 5 digits');
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: qris });
+  }
+
+  /** Settlement schedule: T+delayDays at hour:00 Asia/Jakarta. */
+  async setSettlementSchedule(merchantId: number, schedule: { delayDays?: number; hour?: number }): Promise<MerchantView> {
+    if (schedule.delayDays !== undefined && (!Number.isInteger(schedule.delayDays) || schedule.delayDays < 1 || schedule.delayDays > 30)) throw new RangeError('delay must be 1 to 30 days');
+    if (schedule.hour !== undefined && (!Number.isInteger(schedule.hour) || schedule.hour < 0 || schedule.hour > 23)) throw new RangeError('hour must be 0 to 23');
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { settlementDelayDays: schedule.delayDays, settlementHour: schedule.hour } });
   }
 
   async setActive(merchantId: number, active: boolean): Promise<MerchantView> {

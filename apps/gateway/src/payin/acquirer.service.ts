@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import { computeSignature, parseAmount, verifySignatureHeader } from '@pay/domain';
+import { type NoticeOutcome, type Payin, PayinRepository } from '@pay/persistence';
+import { ApiError } from '@pay/platform';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { AcquirerNotificationDto } from './dto/payin.dto';
+
+export const ACQUIRER_SIGNATURE_HEADER = 'x-acquirer-signature';
+
+const REFUSALS: Record<Extract<NoticeOutcome, { outcome: 'refused' }>['reason'], ErrorCode> = {
+  UNKNOWN_REFERENCE: ErrorCode.PayinNotFound,
+  AMOUNT_MISMATCH: ErrorCode.AmountMismatch,
+  QR_EXPIRED: ErrorCode.QrExpired,
+  ALREADY_FINAL: ErrorCode.PayinAlreadyFinal,
+};
+
+/**
+ * The one path every acquirer notification takes (the real acquirer's HTTP call and the
+ * sandbox payer alike): verify the HMAC over the raw body, validate, apply once.
+ * Signature: `X-Acquirer-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(ACQUIRER_SECRET, "<t>.<raw body>")>`.
+ */
+@Injectable()
+export class AcquirerService {
+  constructor(
+    private readonly payins: PayinRepository,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /** What the sandbox (or a test) sends: the body signed as the acquirer signs it. */
+  sign(rawBody: string, now = new Date()): string {
+    const t = Math.floor(now.getTime() / 1000);
+    return `t=${t},v1=${computeSignature(this.config.ACQUIRER_SECRET, t, rawBody)}`;
+  }
+
+  async receive(rawBody: string, signature: string | undefined, now = new Date()): Promise<{ payin: Payin; duplicate: boolean }> {
+    if (!signature || !verifySignatureHeader(signature, rawBody, this.config.ACQUIRER_SECRET, Math.floor(now.getTime() / 1000))) {
+      throw new ApiError(ErrorCode.SignatureInvalid);
+    }
+    const dto = await this.parse(rawBody);
+    const outcome = await this.payins.applyNotice(
+      {
+        acquirerReference: dto.acquirerReference,
+        platformTrxId: dto.platformTrxId,
+        amount: parseAmount(dto.amount),
+        status: dto.status,
+        rrn: dto.rrn ?? null,
+        issuer: dto.issuer ?? null,
+        paidAt: new Date(dto.paidAt),
+        failureReason: dto.failureReason ?? null,
+      },
+      rawBody,
+      now,
+    );
+    if (outcome.outcome === 'refused') throw new ApiError(REFUSALS[outcome.reason]);
+    return { payin: outcome.payin, duplicate: outcome.outcome === 'duplicate' };
+  }
+
+  private async parse(rawBody: string): Promise<AcquirerNotificationDto> {
+    let plain: unknown;
+    try {
+      plain = JSON.parse(rawBody);
+    } catch {
+      throw new ApiError(ErrorCode.ValidationError, 'Request body is not valid JSON');
+    }
+    const dto = plainToInstance(AcquirerNotificationDto, plain);
+    const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
+    if (errors.length) {
+      const fieldErrors = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((message) => ({ field: e.property, message })));
+      throw new ApiError(ErrorCode.ValidationError, `${fieldErrors[0].field}: ${fieldErrors[0].message}`, fieldErrors);
+    }
+    return dto;
+  }
+}

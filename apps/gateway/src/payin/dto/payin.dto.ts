@@ -1,0 +1,99 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, Matches, MaxLength, Min } from 'class-validator';
+
+function MerchantTrxId() {
+  return applyDecorators(
+    ApiProperty({ example: 'ORDER-2026-0001', maxLength: 64 }),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(64),
+    Matches(/^[\x21-\x7E]+$/, { message: '$property must be 1 to 64 printable characters without spaces' }),
+  );
+}
+
+export class GenerateQrisDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+
+  @ApiProperty({ example: 50000, description: 'Rupiah, at most two decimals' })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsPositive()
+  amount!: number;
+
+  @ApiPropertyOptional({ example: 900, description: 'Validity in seconds (default and maximum are settings)' })
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  expirySeconds?: number;
+
+  @ApiPropertyOptional({ example: false, description: 'Also return the QR code as a PNG data URL' })
+  @IsOptional()
+  @IsBoolean()
+  withImage?: boolean;
+}
+
+export class QrisInquiryDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+}
+
+export class SandboxPayDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+
+  @ApiPropertyOptional({ description: 'Amount the simulated payer pays (default: the QRIS amount; another value simulates a mismatch)' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsPositive()
+  amount?: number;
+
+  @ApiPropertyOptional({ enum: ['success', 'failed'], default: 'success' })
+  @IsOptional()
+  @IsIn(['success', 'failed'])
+  status?: 'success' | 'failed';
+
+  @ApiPropertyOptional({ example: 'DANA', description: "The payer's bank or e-wallet" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  issuer?: string;
+}
+
+/** What the QRIS acquirer sends (signed) when a code is paid. */
+export class AcquirerNotificationDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  acquirerReference!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  platformTrxId!: string;
+
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsPositive()
+  amount!: number;
+
+  @IsIn(['success', 'failed'])
+  status!: 'success' | 'failed';
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  rrn?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  issuer?: string;
+
+  @IsISO8601()
+  paidAt!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  failureReason?: string;
+}

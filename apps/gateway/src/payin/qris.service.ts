@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import { encodeQris, formatJakartaDateTime, type Minor, parseAmount, payinFee, type QrisPayment } from '@pay/domain';
+import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
+import { ApiError, currentLogId } from '@pay/platform';
+import { toDataURL } from 'qrcode';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
+import type { GenerateQrisDto } from './dto/payin.dto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** QR + the Jakarta date + 12 random Crockford characters: 22 characters, fits the QRIS reference (25). */
+export function newPayinPlatformTrxId(now: Date): string {
+  const date = formatJakartaDateTime(now).slice(0, 10).replace(/-/g, '');
+  return `QR${date}${[...randomBytes(12)].map((b) => CROCKFORD[b % 32]).join('')}`;
+}
+
+/** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
+@Injectable()
+export class QrisService {
+  constructor(
+    private readonly payins: PayinRepository,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async generate(merchantId: number, dto: GenerateQrisDto): Promise<{ payin: Payin; qrImage?: string }> {
+    const amount = this.validAmount(dto.amount);
+    const expirySeconds = dto.expirySeconds ?? this.config.QRIS_EXPIRY_DEFAULT_SECONDS;
+    if (expirySeconds > this.config.QRIS_EXPIRY_MAX_SECONDS) {
+      const message = `must be between 60 and ${this.config.QRIS_EXPIRY_MAX_SECONDS}`;
+      throw new ApiError(ErrorCode.ValidationError, `expirySeconds: ${message}`, [{ field: 'expirySeconds', message }]);
+    }
+    const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
+    const now = new Date();
+    const platformTrxId = newPayinPlatformTrxId(now);
+    const fee = payinFee(amount, { pctMilli: merchant.payinFeePctMilli, fixed: merchant.payinFeeFixed });
+    const qris: QrisPayment = {
+      nmid: merchant.nmid,
+      merchantCriteria: merchant.merchantCriteria as QrisPayment['merchantCriteria'],
+      mcc: merchant.mcc,
+      amount,
+      merchantName: merchant.name,
+      merchantCity: merchant.city,
+      postalCode: merchant.postalCode ?? undefined,
+      reference: platformTrxId,
+    };
+    let payin: Payin;
+    try {
+      payin = await this.payins.create({
+        merchantId,
+        merchantTrxId: dto.merchantTrxId,
+        platformTrxId,
+        amount,
+        fee,
+        feePctMilli: merchant.payinFeePctMilli,
+        feeFixed: merchant.payinFeeFixed,
+        nmid: merchant.nmid,
+        qrisPayload: encodeQris(qris),
+        expiresAt: new Date(now.getTime() + expirySeconds * 1000),
+        logId: currentLogId(),
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
+      throw err;
+    }
+    const qrImage = dto.withImage ? await toDataURL(payin.qrisPayload ?? '', { errorCorrectionLevel: 'M', margin: 2, width: 320 }) : undefined;
+    return { payin, qrImage };
+  }
+
+  validAmount(input: number): Minor {
+    const amount = parseAmount(input);
+    if (amount < parseAmount(this.config.PAYIN_MIN_AMOUNT) || amount > parseAmount(this.config.PAYIN_MAX_AMOUNT)) {
+      const message = `must be between ${this.config.PAYIN_MIN_AMOUNT} and ${this.config.PAYIN_MAX_AMOUNT}`;
+      throw new ApiError(ErrorCode.ValidationError, `amount: ${message}`, [{ field: 'amount', message }]);
+    }
+    return amount;
+  }
+}

@@ -1,0 +1,68 @@
+import { type LedgerCommand, ledgerCommandId, Topic } from '@pay/contracts';
+import { dueSettlementCutoff, settlementId } from '@pay/domain';
+import type { PrismaClient } from '../client/prisma';
+
+export interface PlannedSettlement {
+  merchantId: number;
+  settlementId: string;
+  cutoffAt: Date;
+  payinCount: number;
+  /** false when this cut-off was already settled or already requested: nothing was written */
+  requested: boolean;
+}
+
+/**
+ * Decides which settlements are due and asks the ledger to credit them (a `settlement.credit`
+ * command in the outbox). The settlement id is derived from merchant and cut-off, so planning
+ * the same cut-off again is the same command and changes nothing.
+ */
+export class SettlementPlanner {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Every merchant's settlement due at `now` under its own schedule. */
+  async planDue(now: Date, onlyMerchantId?: number): Promise<PlannedSettlement[]> {
+    const merchants = await this.prisma.merchant.findMany({
+      where: onlyMerchantId ? { id: onlyMerchantId } : {},
+      select: { id: true, settlementDelayDays: true, settlementHour: true },
+      orderBy: { id: 'asc' },
+    });
+    const planned: PlannedSettlement[] = [];
+    for (const m of merchants) {
+      const p = await this.plan(m.id, dueSettlementCutoff(now, m.settlementDelayDays, m.settlementHour));
+      if (p) planned.push(p);
+    }
+    return planned;
+  }
+
+  /** The settlement of one merchant for one cut-off; null when no pay-in is waiting for it. */
+  async plan(merchantId: number, cutoffAt: Date): Promise<PlannedSettlement | null> {
+    const id = settlementId(merchantId, cutoffAt);
+    const commandId = ledgerCommandId.settlementCredit(id);
+    return this.prisma.$transaction(async (tx) => {
+      // One planner at a time per merchant, so two runs cannot both write the command.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7, ${merchantId}::int)`;
+      const [seen] = await tx.$queryRaw<{ n: bigint }[]>`
+        SELECT (SELECT COUNT(*) FROM settlements WHERE id = ${id}::uuid)
+             + (SELECT COUNT(*) FROM ledger_commands WHERE command_id = ${commandId})
+             + (SELECT COUNT(*) FROM outbox WHERE topic = ${Topic.LedgerCommands} AND headers->>'message-id' = ${commandId}) AS n`;
+      const payins = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id::text FROM payins
+         WHERE merchant_id = ${merchantId} AND status = 'success' AND settlement_id IS NULL
+           AND ledger_event_id IS NOT NULL AND success_at < ${cutoffAt}
+         ORDER BY success_at, id`;
+      if (seen.n > 0n) return { merchantId, settlementId: id, cutoffAt, payinCount: payins.length, requested: false };
+      if (payins.length === 0) return null;
+      const command: LedgerCommand = {
+        type: 'settlement.credit',
+        commandId,
+        merchantId,
+        issuedAt: new Date().toISOString(),
+        settlementId: id,
+        payinIds: payins.map((p) => p.id),
+        cutoffAt: cutoffAt.toISOString(),
+      };
+      await tx.outbox.create({ data: { topic: Topic.LedgerCommands, key: String(merchantId), payload: command as object, headers: { 'message-id': commandId } } });
+      return { merchantId, settlementId: id, cutoffAt, payinCount: payins.length, requested: true };
+    });
+  }
+}
