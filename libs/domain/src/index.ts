@@ -12,3 +12,4 @@ export { crc16CcittFalse } from './qris/crc16';
 export { type QrisPayment, QRIS_GUID, encodeQris, decodeQris, hasValidCrc, fitField } from './qris/qris-payload';
 export { QrisFormatError } from './qris/tlv';
 export { dueSettlementCutoff, nameBasedUuid, settlementId } from './settlement/settlement-schedule';
+export { platformTrxId } from './ids/platform-trx-id';

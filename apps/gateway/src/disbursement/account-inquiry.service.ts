@@ -2,21 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type BankRail, RailTimeoutError } from '@pay/bank-rail';
 import { ErrorCode } from '@pay/contracts';
-import { accountNumberProblem, findBank, formatJakartaDateTime, type Minor, parseAmount } from '@pay/domain';
+import { accountNumberProblem, findBank, type Minor, parseAmount, platformTrxId } from '@pay/domain';
 import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementInquiry } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG } from '../gateway.tokens';
 import type { AccountInquiryDto } from './dto/disbursement.dto';
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** DSB + the Jakarta date + 12 random Crockford base32 characters, e.g. DSB20261122K3J9X2M4Q7PA. */
-export function newPlatformTrxId(now: Date): string {
-  const date = formatJakartaDateTime(now).slice(0, 10).replace(/-/g, '');
-  const random = [...randomBytes(12)].map((b) => CROCKFORD[b % 32]).join('');
-  return `DSB${date}${random}`;
-}
 
 /** Spec 4.2: validates the destination with the bank and quotes the fee; the inquiry is kept for the transfer. */
 @Injectable()
@@ -47,7 +38,7 @@ export class AccountInquiryService {
 
     const now = new Date();
     return this.disbursements.createInquiry({
-      platformTrxId: newPlatformTrxId(now),
+      platformTrxId: platformTrxId('DSB', now, randomBytes(12)),
       merchantId: merchant.id,
       merchantTrxId: dto.merchantTrxId,
       bankCode: bank.code,

@@ -1,21 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
-import { encodeQris, formatJakartaDateTime, type Minor, parseAmount, payinFee, type QrisPayment } from '@pay/domain';
+import { encodeQris, type Minor, parseAmount, payinFee, platformTrxId as newPlatformTrxId, type QrisPayment } from '@pay/domain';
 import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
 import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
 import type { GenerateQrisDto } from './dto/payin.dto';
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** QR + the Jakarta date + 12 random Crockford characters: 22 characters, fits the QRIS reference (25). */
-export function newPayinPlatformTrxId(now: Date): string {
-  const date = formatJakartaDateTime(now).slice(0, 10).replace(/-/g, '');
-  return `QR${date}${[...randomBytes(12)].map((b) => CROCKFORD[b % 32]).join('')}`;
-}
 
 /** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
 @Injectable()
@@ -35,7 +27,7 @@ export class QrisService {
     }
     const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     const now = new Date();
-    const platformTrxId = newPayinPlatformTrxId(now);
+    const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
     const fee = payinFee(amount, { pctMilli: merchant.payinFeePctMilli, fixed: merchant.payinFeeFixed });
     const qris: QrisPayment = {
       nmid: merchant.nmid,

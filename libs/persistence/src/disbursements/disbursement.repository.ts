@@ -1,6 +1,7 @@
-import { type LedgerCommand, type LedgerOutcome, Topic } from '@pay/contracts';
+import type { LedgerCommand, LedgerOutcome } from '@pay/contracts';
 import type { DisbursementStatus, Minor } from '@pay/domain';
 import type { PrismaClient } from '../client/prisma';
+import { enqueueLedgerCommand } from '../outbox/outbox-writer';
 import type { Disbursement, DisbursementInquiry } from '../generated/prisma/client';
 
 export type { Disbursement, DisbursementInquiry };
@@ -63,14 +64,7 @@ export class DisbursementRepository {
   async createFunding(disbursement: NewDisbursement, debit: LedgerCommand): Promise<Disbursement> {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.disbursement.create({ data: { ...disbursement, status: 'funding' satisfies DisbursementStatus } });
-      await tx.outbox.create({
-        data: {
-          topic: Topic.LedgerCommands,
-          key: String(debit.merchantId),
-          payload: debit as object,
-          headers: { 'message-id': debit.commandId, ...(debit.logId ? { 'log-id': debit.logId } : {}) },
-        },
-      });
+      await enqueueLedgerCommand(tx, debit);
       return row;
     });
   }

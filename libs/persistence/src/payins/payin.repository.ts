@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type LedgerCommand, ledgerCommandId, Topic } from '@pay/contracts';
+import { type LedgerCommand, ledgerCommandId } from '@pay/contracts';
 import type { Minor } from '@pay/domain';
 import type { PrismaClient, TransactionClient } from '../client/prisma';
+import { enqueueLedgerCommand } from '../outbox/outbox-writer';
 import type { Payin } from '../generated/prisma/client';
 
 export type { Payin };
@@ -106,14 +107,7 @@ export class PayinRepository {
       amount: payin.amount.toString(),
       fee: payin.fee.toString(),
     };
-    await tx.outbox.create({
-      data: {
-        topic: Topic.LedgerCommands,
-        key: String(payin.merchantId),
-        payload: command as object,
-        headers: { 'message-id': command.commandId, ...(command.logId ? { 'log-id': command.logId } : {}) },
-      },
-    });
+    await enqueueLedgerCommand(tx, command);
     return updated;
   }
 }

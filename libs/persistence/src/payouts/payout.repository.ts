@@ -1,5 +1,6 @@
 import { type LedgerCommand, ledgerCommandId, type PayoutEventMessage, PayoutEventType, Topic } from '@pay/contracts';
 import type { PrismaClient, TransactionClient } from '../client/prisma';
+import { enqueueLedgerCommand } from '../outbox/outbox-writer';
 import type { Disbursement } from '../generated/prisma/client';
 
 /** The payout service's view of disbursements: claim work, record submissions, finalise. */
@@ -73,9 +74,7 @@ export class PayoutRepository {
         payoutId: d.id,
         reason,
       };
-      await tx.outbox.create({
-        data: { topic: Topic.LedgerCommands, key: String(d.merchantId), payload: refund as object, headers: headers(refund.commandId, d.logId) },
-      });
+      await enqueueLedgerCommand(tx, refund);
       await this.emitOutcome(tx, { ...d, status: 'failed', failedAt }, reason);
       return true;
     });

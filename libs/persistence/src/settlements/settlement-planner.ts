@@ -1,6 +1,7 @@
 import { type LedgerCommand, ledgerCommandId, Topic } from '@pay/contracts';
 import { dueSettlementCutoff, settlementId } from '@pay/domain';
 import type { PrismaClient } from '../client/prisma';
+import { enqueueLedgerCommand } from '../outbox/outbox-writer';
 
 export interface PlannedSettlement {
   merchantId: number;
@@ -61,7 +62,7 @@ export class SettlementPlanner {
         payinIds: payins.map((p) => p.id),
         cutoffAt: cutoffAt.toISOString(),
       };
-      await tx.outbox.create({ data: { topic: Topic.LedgerCommands, key: String(merchantId), payload: command as object, headers: { 'message-id': commandId } } });
+      await enqueueLedgerCommand(tx, command);
       return { merchantId, settlementId: id, cutoffAt, payinCount: payins.length, requested: true };
     });
   }
