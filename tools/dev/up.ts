@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { busConfigFromEnv } from '@pay/bus';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
 import { LocalStack, repoRoot, seedDemoMerchant } from '@pay/testing';
 
@@ -31,17 +30,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop());
 
   const prisma = createPrismaClient(databaseUrl, 2);
-  const bus = busConfigFromEnv({
-    BUS_TRANSPORT: 'redis-streams',
-    BUS_REDIS_URL: redisUrl,
-    BUS_KEY_PREFIX: busKeyPrefix,
-    BUS_PARTITIONS: 12,
-    BUS_MAX_DELIVERIES: 10,
-    BUS_LEASE_TTL_MS: 10_000,
-    KAFKA_CLIENT_ID: 'local-runner',
-    KAFKA_SSL: false,
-  });
-  const demo = await seedDemoMerchant(prisma, bus);
+  const demo = await seedDemoMerchant(prisma, stack.gatewayUrl);
   await prisma.$disconnect();
 
   const base = stack.gatewayUrl.replace('127.0.0.1', 'localhost');
@@ -69,6 +58,11 @@ Try it:
 
   (then POST the same fields plus accountName, platformTrxId and notifyUrl to
    ${base}/api/v1/disbursement/transfer, and poll /api/v1/disbursement/inquiry)
+
+  curl -s -H 'token: ${demo.token}' -H 'content-type: application/json' \\
+    -d '{"merchantTrxId":"ORDER-1","amount":50000}' ${base}/api/v1/payin/qris/generate
+  curl -s -H 'token: ${demo.token}' -H 'content-type: application/json' \\
+    -d '{"merchantTrxId":"ORDER-1"}' ${base}/api/v1/payin/qris/sandbox/pay
 
 Admin CLI:  DATABASE_URL=${databaseUrl} npm run admin -- --help
 Press Ctrl-C to stop.`);

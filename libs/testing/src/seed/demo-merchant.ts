@@ -1,34 +1,33 @@
-import type { BusConfig } from '@pay/bus';
-import { parseAmount, payinFee } from '@pay/domain';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
-import { insertPayin } from '../fixtures';
-import { ledgerCommand, publishLedgerCommands } from './ledger-commands';
+import { MerchantAdmin, type PrismaClient, SettlementPlanner } from '@pay/persistence';
 
 export const DEMO_MERCHANT_NAME = 'Demo Merchant';
 
 /**
- * The local runner's demo merchant: default fees (QRIS 0.7 % + 150, so a 50000 pay-in costs
- * 500; payout 2500 flat), three successful QRIS pay-ins recorded by the ledger through the bus,
- * two of them settled. Idempotent: a second run reuses the merchant and issues a new token.
+ * The local runner's demo merchant, built through the real paths: default fees (QRIS 0.7 % +
+ * 150, so a 50000 pay-in costs 500; payout 2500 flat), three QRIS codes generated and paid by
+ * the sandbox payer over HTTP, two of them settled. Idempotent: a second run reuses the
+ * merchant and issues a new token.
  */
-export async function seedDemoMerchant(prisma: PrismaClient, bus: BusConfig) {
+export async function seedDemoMerchant(prisma: PrismaClient, gatewayUrl: string) {
   const admin = new MerchantAdmin(prisma);
   const merchant = (await prisma.merchant.findFirst({ where: { name: DEMO_MERCHANT_NAME }, orderBy: { id: 'asc' } })) ?? (await admin.create({ name: DEMO_MERCHANT_NAME }));
   const { token } = await admin.issueToken(merchant.id, `local runner ${new Date().toISOString()}`);
 
   if ((await prisma.payin.count({ where: { merchantId: merchant.id } })) === 0) {
-    const rate = { pctMilli: merchant.payinFeePctMilli, fixed: merchant.payinFeeFixed };
-    const payins = [];
-    for (const [i, rupiah] of [50000, 125000, 20000].entries()) {
-      const amount = parseAmount(rupiah);
-      const fee = payinFee(amount, rate);
-      const id = await insertPayin(prisma, merchant.id, amount, fee, `DEMO-INV-${i + 1}`);
-      payins.push({ id, amount, fee });
-    }
-    await publishLedgerCommands(bus, payins.map((p) => ledgerCommand.recordPayin(merchant.id, p.id, p.amount, p.fee)));
-    await waitFor(async () => (await prisma.payin.count({ where: { merchantId: merchant.id, ledgerEventId: { not: null } } })) === payins.length);
-    await publishLedgerCommands(bus, [ledgerCommand.settle(merchant.id, [payins[1].id, payins[2].id])]);
-    await waitFor(async () => (await prisma.payin.count({ where: { merchantId: merchant.id, settlementId: { not: null } } })) === 2);
+    const pay = async (merchantTrxId: string, amount: number) => {
+      for (const [path, body] of [['generate', { merchantTrxId, amount }], ['sandbox/pay', { merchantTrxId, issuer: 'DANA' }]] as const) {
+        const res = await fetch(`${gatewayUrl}/api/v1/payin/qris/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (!res.ok) throw new Error(`demo seed: ${path} answered ${res.status}: ${await res.text()}`);
+      }
+    };
+    const recorded = async (n: number) => (await prisma.payin.count({ where: { merchantId: merchant.id, ledgerEventId: { not: null } } })) === n;
+    await pay('DEMO-INV-2', 125000);
+    await pay('DEMO-INV-3', 20000);
+    await waitFor(() => recorded(2), 20_000, 'the ledger recording the demo pay-ins');
+    const settlement = await new SettlementPlanner(prisma).plan(merchant.id, new Date());
+    await waitFor(async () => (await prisma.settlement.count({ where: { id: settlement?.settlementId } })) === 1, 20_000, 'the demo settlement');
+    await pay('DEMO-INV-1', 50000);
+    await waitFor(() => recorded(3), 20_000, 'the ledger recording the demo pay-ins');
   }
   return { merchantId: merchant.id, name: merchant.name, token };
 }
