@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createPrismaClient, dropDatabase, SettlementPlanner } from '@pay/persistence';
+import { createMerchant, createTestDatabase, LocalStack, repoRoot, uniqueName, waitFor } from '@pay/testing';
+
+/**
+ * QRIS pay-in throughput over HTTP against the four services as processes: generate + sandbox
+ * payment (the signed acquirer path) for N pay-ins over M merchants at concurrency C, the time
+ * until the ledger has recorded all of them, then one settlement per merchant. Prints numbers.
+ * Usage: npm run build && node dist/tools/bench/payin-bench.js [payins=2000] [merchants=20] [concurrency=16]
+ */
+const [N = 2000, M = 20, C = 16] = process.argv.slice(2).map(Number);
+
+async function main(): Promise<void> {
+  const databaseUrl = await createTestDatabase('pay_bench');
+  const prisma = createPrismaClient(databaseUrl, 4);
+  const stack = await LocalStack.start({
+    databaseUrl,
+    redisUrl: 'redis://127.0.0.1:6379/0',
+    busKeyPrefix: `${uniqueName('bench')}:`,
+    logDir: join(repoRoot(), 'tmp', 'bench-logs'),
+    env: { LOG_LEVEL: 'warn' },
+  });
+  try {
+    const merchants: { id: number; token: string }[] = [];
+    for (let i = 0; i < M; i++) {
+      const { merchant, token } = await createMerchant(prisma);
+      merchants.push({ id: merchant.id, token });
+    }
+    const post = async (path: string, token: string, body: object) => {
+      const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/qris/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    };
+    const latencies: number[] = [];
+    let next = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: C }, async () => {
+        while (next < N) {
+          const { token } = merchants[next++ % M];
+          const merchantTrxId = randomUUID();
+          const t = process.hrtime.bigint();
+          await post('generate', token, { merchantTrxId, amount: 50000 });
+          await post('sandbox/pay', token, { merchantTrxId });
+          latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+      }),
+    );
+    const httpSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    await waitFor(async () => (await prisma.payin.count({ where: { ledgerEventId: { not: null } } })) === N, 600_000, 'all recorded');
+    const recordedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(0);
+    console.log(`generate + pay over HTTP: ${N} pay-ins, ${M} merchants, concurrency ${C}: ${(N / httpSeconds).toFixed(0)} pay-ins/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms (both calls)`);
+    console.log(`all ${N} recorded in pending by the ledger after ${recordedSeconds.toFixed(1)} s = ${(N / recordedSeconds).toFixed(0)}/s end to end`);
+
+    const t0 = process.hrtime.bigint();
+    const planner = new SettlementPlanner(prisma);
+    const ids = (await Promise.all(merchants.map((m) => planner.plan(m.id, new Date())))).map((p) => p?.settlementId as string);
+    await waitFor(async () => (await prisma.settlement.count({ where: { id: { in: ids } } })) === M, 600_000, 'settlements');
+    console.log(`settled ${N} pay-ins in ${M} settlements in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2)} s`);
+  } finally {
+    await stack.stop();
+    await prisma.$disconnect();
+    await dropDatabase(databaseUrl);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
