@@ -20,6 +20,9 @@ async function main(): Promise<void> {
     busKeyPrefix,
     logDir,
     ports: { gateway: Number(env.GATEWAY_PORT ?? 3000), ledger: 9101, payout: 9102, workers: 9103 },
+    // Recon files survive restarts of the local runner.
+    s3Port: 9000,
+    s3Directory: join(root, '.local', 's3'),
   });
   const stop = async () => {
     console.log('\nstopping…');
@@ -41,6 +44,7 @@ The payments platform is running.
   ledger    ${stack.opsUrl('ledger')}/readyz
   payout    ${stack.opsUrl('payout')}/readyz
   workers   ${stack.opsUrl('workers')}/readyz
+  S3        ${stack.s3.endpoint}  (s3rver, files in .local/s3)
   logs      ${logDir}/<service>.log
   database  ${databaseUrl}
 

@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, ObjectStore, ReconExportProducer, redisConnection, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
@@ -19,7 +19,9 @@ export interface GatewayApp {
 export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, rail: createBankRail(config, prisma), config }), {
+  const store = new ObjectStore(config);
+  const reconProducer = new ReconExportProducer(redisConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, rail: createBankRail(config, prisma), config, store, reconProducer }), {
     logger: false,
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,
@@ -58,7 +60,9 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
     close: async () => {
       await app.close();
       await closeBoard();
+      await reconProducer.close();
       await prisma.$disconnect();
     },
   };
 }
+

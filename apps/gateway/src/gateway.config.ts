@@ -1,5 +1,5 @@
 import { railEnvShape } from '@pay/bank-rail';
-import { bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, webhookEnv } from '@pay/platform';
+import { bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
@@ -35,6 +35,7 @@ export const gatewayConfigSchema = z.object({
   SANDBOX_MODE: bool().optional(),
   ...railEnvShape,
   ...webhookEnv,
+  ...storageEnvShape,
   /** Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist. */
   ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Redis of the BullMQ queues shown by Bull Board */

@@ -1,14 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
-import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
-import { createMetricsRegistry, type ReadinessCheck } from '@pay/platform';
+import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { createMetricsRegistry, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DisbursementController } from './disbursement/disbursement.controller';
 import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
-import { BANK_RAIL, GATEWAY_CONFIG, PRISMA } from './gateway.tokens';
+import { BANK_RAIL, GATEWAY_CONFIG, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
+import { ReconController } from './recon/recon.controller';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
 import { AcquirerController } from './payin/acquirer.controller';
@@ -19,11 +20,11 @@ import { WebhookOpsController } from './ops/webhook-ops.controller';
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient; rail: BankRail; config: GatewayConfig }): DynamicModule {
+  static register(deps: { prisma: PrismaClient; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer }): DynamicModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, AcquirerController, DisbursementController, WebhookOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.prisma) },
@@ -34,6 +35,9 @@ export class GatewayModule {
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: PayinRepository, useFactory: () => new PayinRepository(deps.prisma) },
+        { provide: ReconExportRepository, useFactory: () => new ReconExportRepository(deps.prisma) },
+        { provide: OBJECT_STORE, useValue: deps.store },
+        { provide: RECON_PRODUCER, useValue: deps.reconProducer },
         QrisService,
         AcquirerService,
         AccountInquiryService,

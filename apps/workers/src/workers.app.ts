@@ -1,9 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { busConfigFromEnv, BusServer, createTransport } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, SettlementPlanner, WebhookDeliveryRepository } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
+import { assertDatabaseReachable, createPrismaClient, ReconExportRepository, SettlementPlanner, WebhookDeliveryRepository } from '@pay/persistence';
+import { createLogger, createMetricsRegistry, ObjectStore, startOpsServer } from '@pay/platform';
 import Redis from 'ioredis';
+import { Pool } from 'pg';
+import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
 import { WebhookQueue } from './webhooks/webhook.queue';
@@ -13,7 +15,7 @@ import { WorkersModule } from './workers.module';
 /**
  * The BullMQ workers process (no public HTTP API): delivers each final disbursement status
  * (from payout.events) to the merchant's notifyUrl, signed and retried, and runs the
- * settlement schedule.
+ * settlement schedule and the recon CSV exports.
  */
 export async function startWorkers(config: WorkersConfig) {
   const logger = createLogger('workers', config.LOG_LEVEL);
@@ -41,6 +43,10 @@ export async function startWorkers(config: WorkersConfig) {
     prefix: config.QUEUE_PREFIX,
     scanIntervalMs: config.SETTLEMENT_SCAN_INTERVAL_MS,
   });
+  // Recon exports stream rows through a server-side cursor: plain pg connections, apart from Prisma's pool.
+  const streamingPool = new Pool({ connectionString: config.DATABASE_URL, max: 4 });
+  const store = new ObjectStore(config);
+  const recon = new ReconExportQueue(new ReconExportRepository(prisma), streamingPool, store, logger, { connection: redis, prefix: config.QUEUE_PREFIX });
   const transport = createTransport(busConfigFromEnv(config), { logger });
   const app = await NestFactory.createMicroservice(WorkersModule.register({ service, queue }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Workers }),
@@ -56,10 +62,12 @@ export async function startWorkers(config: WorkersConfig) {
     checks: [
       { name: 'postgres', check: async () => void (await prisma.$queryRaw`SELECT 1`) },
       { name: 'redis', check: async () => void (await redis.ping()) },
+      { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) },
     ],
   });
   queue.start();
   await settlements.start();
+  await recon.start();
   await app.listen();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
   return {
@@ -68,6 +76,8 @@ export async function startWorkers(config: WorkersConfig) {
       await app.close();
       await queue.stop();
       await settlements.stop();
+      await recon.stop();
+      await streamingPool.end();
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       redis.disconnect();

@@ -1,5 +1,5 @@
 import { busEnvShape, refineBusEnv } from '@pay/bus';
-import { commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, webhookEnv } from '@pay/platform';
+import { commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the workers service; validated once at start-up (see .env.example). */
@@ -23,6 +23,7 @@ export const workersConfigSchema = z
     /** How often the settlement schedule is checked (each merchant settles T+n at its hour, Asia/Jakarta) */
     SETTLEMENT_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(60_000),
     ...webhookEnv,
+    ...storageEnvShape,
     ...busEnvShape,
   })
   .superRefine((c, ctx) => {

@@ -13,3 +13,4 @@ export { type QrisPayment, QRIS_GUID, encodeQris, decodeQris, hasValidCrc, fitFi
 export { QrisFormatError } from './qris/tlv';
 export { dueSettlementCutoff, nameBasedUuid, settlementId } from './settlement/settlement-schedule';
 export { platformTrxId } from './ids/platform-trx-id';
+export { parseReconDate, jakartaDay, type ReconDate } from './recon/recon-date';

@@ -8,3 +8,6 @@ export { runService } from './bootstrap/run-service';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 export { createValidationPipe } from './http/validation.pipe';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
+export { ObjectStore, storageEnvShape } from './storage/object-store';
+export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
+export { redisConnection } from './queues/redis-connection';

@@ -4,3 +4,4 @@ export { LocalStack, SERVICES, type ServiceName, type StackOptions, freePort, re
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
+export { LocalS3, LOCAL_S3_CREDENTIALS } from './s3/local-s3';

@@ -3,6 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { INestApplication } from '@nestjs/common';
 import { QueueName } from '@pay/contracts';
+import { redisConnection } from '@pay/platform';
 import { Queue } from 'bullmq';
 import { adminBasicAuth } from './admin-auth';
 
@@ -10,8 +11,7 @@ export const BULL_BOARD_PATH = '/ops/queues';
 
 /** Bull Board at /ops/queues behind basic auth (admin / ADMIN_TOKEN): the queues as operators see them. */
 export function mountBullBoard(app: INestApplication, adminToken: string, redis: { REDIS_URL: string; QUEUE_PREFIX: string }): () => Promise<void> {
-  const url = new URL(redis.REDIS_URL);
-  const connection = { host: url.hostname, port: Number(url.port || 6379), db: Number(url.pathname.slice(1) || 0), password: url.password || undefined, lazyConnect: true };
+  const connection = redisConnection(redis.REDIS_URL);
   const queues = Object.values(QueueName).map((name) => new Queue(name, { connection, prefix: redis.QUEUE_PREFIX }));
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);

@@ -5,6 +5,7 @@
 export const QueueName = {
   WebhookDelivery: 'webhook-delivery',
   Settlement: 'settlement',
+  ReconExport: 'recon-export',
 } as const;
 
 /** One attempt to deliver one webhook; the delivery row holds everything else. */
@@ -15,4 +16,9 @@ export interface WebhookDeliveryJob {
 /** Settle what is due now, for every merchant (the repeatable scan) or one. */
 export interface SettlementScanJob {
   merchantId?: number;
+}
+
+/** Build one recon CSV; the export row holds merchant and date. */
+export interface ReconExportJob {
+  exportId: string;
 }

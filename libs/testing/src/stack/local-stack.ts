@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { LocalS3 } from '../s3/local-s3';
 
 export type ServiceName = 'gateway' | 'ledger' | 'payout' | 'workers';
 export const SERVICES: readonly ServiceName[] = ['gateway', 'ledger', 'payout', 'workers'];
@@ -15,6 +16,10 @@ export interface StackOptions {
   logDir: string;
   /** Extra settings for every service */
   env?: Record<string, string>;
+  /** Port of the local S3 server (s3rver) started with the stack; 0 or absent picks a free one */
+  s3Port?: number;
+  /** Where s3rver keeps its files; absent: a temporary folder removed on stop */
+  s3Directory?: string;
 }
 
 /** Finds the repository root (where dist/ lives) from src/ or dist/. */
@@ -50,13 +55,14 @@ export class LocalStack {
   private constructor(
     private readonly opts: StackOptions,
     readonly ports: Record<ServiceName, number>,
+    readonly s3: LocalS3,
   ) {}
 
   static async start(opts: StackOptions): Promise<LocalStack> {
     const ports = {} as Record<ServiceName, number>;
     for (const s of SERVICES) ports[s] = opts.ports?.[s] || (await freePort());
     mkdirSync(opts.logDir, { recursive: true });
-    const stack = new LocalStack(opts, ports);
+    const stack = new LocalStack(opts, ports, await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory));
     try {
       for (const s of SERVICES) await stack.startService(s);
     } catch (err) {
@@ -93,6 +99,7 @@ export class LocalStack {
       // Local receivers (tests, the demo) listen on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...(service === 'gateway' ? { GATEWAY_PORT: String(this.ports.gateway), GATEWAY_HOST: '127.0.0.1' } : { OPS_PORT: String(this.ports[service]) }),
+      ...this.s3.env,
       ...this.opts.env,
     };
   }
@@ -132,6 +139,7 @@ export class LocalStack {
         this.procs.delete(name);
       }),
     );
+    await this.s3.close();
   }
 
   private async waitReady(service: ServiceName, child: ChildProcess, timeoutMs = 30_000): Promise<void> {

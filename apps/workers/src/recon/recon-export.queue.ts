@@ -1,0 +1,82 @@
+import { pipeline } from 'node:stream/promises';
+import { QueueName, type ReconExportJob } from '@pay/contracts';
+import { jakartaDay } from '@pay/domain';
+import { type ReconExportRepository, streamReconRows } from '@pay/persistence';
+import { type Logger, type ObjectStore, RECON_EXPORT_ATTEMPTS, ReconExportProducer } from '@pay/platform';
+import { type ConnectionOptions, UnrecoverableError, Worker } from 'bullmq';
+import { stringify } from 'csv-stringify';
+import type { Pool } from 'pg';
+import { RECON_COLUMNS, reconRecords } from './recon-csv';
+
+const SWEEP_SCHEDULER_ID = 'recon-sweep';
+
+/**
+ * Builds recon CSVs: the merchant's pay-ins of the day streamed from Postgres (cursor) through
+ * the CSV writer straight into a multipart upload, so memory stays flat however large the day.
+ * Retried by the queue; after the last attempt the export is marked failed. A sweeper
+ * re-enqueues exports whose job was lost.
+ */
+export class ReconExportQueue {
+  private readonly producer: ReconExportProducer;
+  private worker: Worker<ReconExportJob> | undefined;
+
+  constructor(
+    private readonly exports: ReconExportRepository,
+    private readonly pool: Pool,
+    private readonly store: ObjectStore,
+    private readonly logger: Logger,
+    private readonly options: { connection: ConnectionOptions; prefix: string },
+    private readonly partBytes = 8 * 1024 * 1024,
+  ) {
+    this.producer = new ReconExportProducer(options.connection, options.prefix);
+  }
+
+  async start(): Promise<void> {
+    await this.store.ensureBucket();
+    await this.producer.queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: 30_000 }, { name: 'sweep', data: { exportId: '' }, opts: { removeOnComplete: 50 } });
+    this.worker = new Worker<ReconExportJob>(QueueName.ReconExport, (job) => (job.name === 'sweep' ? this.sweep() : this.build(job.data.exportId, job.attemptsMade + 1)), {
+      connection: this.options.connection,
+      prefix: this.options.prefix,
+      concurrency: 2,
+    });
+    this.worker.on('failed', (job, err) => {
+      if (!job || job.name === 'sweep') return;
+      const final = err instanceof UnrecoverableError || job.attemptsMade >= RECON_EXPORT_ATTEMPTS;
+      this.logger.error({ exportId: job.data.exportId, attempt: job.attemptsMade, err: err.message }, final ? 'recon export FAILED' : 'recon export attempt failed; will retry');
+      if (final) void this.exports.fail(job.data.exportId, err.message).catch(() => undefined);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.worker?.close();
+    await this.producer.close();
+  }
+
+  private async sweep(): Promise<number> {
+    const ids = await this.exports.stuckQueued(new Date(Date.now() - 60_000));
+    for (const id of ids) await this.producer.enqueue(id);
+    return ids.length;
+  }
+
+  /** One attempt; throws to let the queue retry. */
+  async build(exportId: string, attempt = 1): Promise<number> {
+    const started = await this.exports.start(exportId);
+    if (!started) return 0;
+    const { export: e, asOf } = started;
+    const date = e.date.toISOString().slice(0, 10);
+    const day = jakartaDay(date);
+    const key = `recon/${e.merchantId}/${date}/${e.id}.csv`;
+    const t0 = Date.now();
+    const { rows, done } = await streamReconRows(this.pool, e.merchantId, day.from, day.to);
+    try {
+      const { transform, totals } = reconRecords(asOf);
+      const csv = stringify({ header: true, columns: [...RECON_COLUMNS], record_delimiter: '\r\n' });
+      await Promise.all([pipeline(rows, transform, csv), this.store.putStream(key, csv, 'text/csv; charset=utf-8', this.partBytes)]);
+      await this.exports.finish(e.id, { objectKey: key, ...totals, dataAsOf: asOf });
+      this.logger.info({ exportId: e.id, merchantId: e.merchantId, date, rows: totals.rowCount, ms: Date.now() - t0, attempt }, 'recon export ready');
+      return totals.rowCount;
+    } finally {
+      done();
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { formatJakartaDateTime } from '@pay/domain';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { createMerchant, LocalStack, repoRoot, waitFor } from '@pay/testing';
+import { parse } from 'csv-parse/sync';
+
+/** The recon export through the real processes: gateway, workers (BullMQ), Postgres, s3rver. */
+describe('recon export end to end (processes, real Postgres, Redis and S3 server)', () => {
+  let stack: LocalStack;
+  let prisma: PrismaClient;
+  const today = formatJakartaDateTime(new Date()).slice(0, 10);
+
+  beforeAll(async () => {
+    stack = await LocalStack.start({
+      databaseUrl: process.env.DATABASE_URL as string,
+      redisUrl: process.env.TEST_REDIS_URL as string,
+      busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}rec:`,
+      logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}rec`),
+      env: { BUS_LEASE_TTL_MS: '2000' },
+    });
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await prisma?.$disconnect();
+  });
+
+  const api = async (path: string, token: string, body: object) => {
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  async function code(token: string, amount: number, pay?: 'success' | 'failed') {
+    const merchantTrxId = `ORD-${randomUUID().slice(0, 12)}`;
+    expect((await api('qris/generate', token, { merchantTrxId, amount })).status).toBe(200);
+    if (pay) expect((await api('qris/sandbox/pay', token, { merchantTrxId, status: pay })).status).toBe(200);
+    return merchantTrxId;
+  }
+  const recon = (token: string, date = today) => api('reconFile', token, { date });
+  async function ready(token: string, date = today) {
+    let last;
+    await waitFor(async () => (last = await recon(token, date)).body.message === 'Export ready', 20_000, 'export ready');
+    return (last as unknown as { body: { data: { jobId: string; download: string } } }).body.data;
+  }
+  async function download(url: string): Promise<Record<string, string>[]> {
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    return parse(await res.text(), { columns: true, skip_empty_lines: true });
+  }
+
+  it('queues, answers the same job while it runs, then gives a download whose CSV is exactly the merchant\'s pay-ins of the date', async () => {
+    const a = await createMerchant(prisma, { name: 'Toko "Maju", Jaya\nCabang Kemang' });
+    const b = await createMerchant(prisma, { name: 'Warung B' });
+    const paid = [await code(a.token, 50000, 'success'), await code(a.token, 125000.75, 'success'), await code(a.token, 20000, 'success')];
+    const failed = await code(a.token, 30000, 'failed');
+    const unpaid = await code(a.token, 40000);
+    const other = await code(b.token, 77000, 'success');
+    await waitFor(async () => (await prisma.payin.count({ where: { merchantId: a.merchant.id, status: 'success', ledgerEventId: null } })) === 0, 15_000, 'ledger');
+
+    // With the workers down the job cannot finish: the same request answers the same queued job.
+    await stack.kill('workers');
+    const first = await recon(a.token);
+    expect(first).toEqual({
+      status: 200,
+      body: { logId: expect.any(String), status: true, message: 'Export job queued', data: { jobId: expect.any(String), note: expect.stringContaining('Send the same request again') } },
+    });
+    const again = await recon(a.token);
+    expect(again.body).toMatchObject({ message: 'Export job queued', data: { jobId: first.body.data.jobId } });
+    const otherJob = await recon(b.token);
+    expect(otherJob.body.data.jobId).not.toBe(first.body.data.jobId);
+    await stack.startService('workers');
+
+    const done = await ready(a.token);
+    expect(done.jobId).toBe(first.body.data.jobId);
+    expect(done.download).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/recon\/recon\/.+X-Amz-Signature=/);
+    const rows = await download(done.download);
+    expect(Object.keys(rows[0])).toEqual(['merchantTrxId', 'platformTrxId', 'merchantName', 'status', 'amount', 'fee', 'netAmount', 'feePercentage', 'feeFixed', 'createdAt', 'success_at', 'rrn', 'issuer', 'nmid', 'settlementId']);
+    expect(rows.map((r) => r.merchantTrxId).sort()).toEqual([...paid, failed, unpaid].sort());
+    expect(rows.every((r) => r.merchantName === 'Toko "Maju", Jaya\nCabang Kemang')).toBe(true);
+    const byId = Object.fromEntries(rows.map((r) => [r.merchantTrxId, r]));
+    expect(byId[paid[1]]).toMatchObject({ status: 'success', amount: '125000.75', fee: '1025.01', netAmount: '123975.74', feePercentage: '0.7', feeFixed: '150', nmid: a.merchant.nmid });
+    expect(byId[paid[1]].rrn).toMatch(/^\d{12}$/);
+    expect(byId[paid[1]].success_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(byId[failed].status).toBe('failed');
+    expect(byId[unpaid]).toMatchObject({ status: 'pending', success_at: '', rrn: '' });
+
+    // Totals reconcile to the pay-ins and to the ledger.
+    const sum = (field: 'amount' | 'netAmount') => rows.filter((r) => r.status === 'success').reduce((s, r) => s + Math.round(Number(r[field]) * 100), 0);
+    const payins = await prisma.payin.findMany({ where: { merchantId: a.merchant.id, status: 'success' } });
+    expect(sum('amount')).toBe(Number(payins.reduce((s, p) => s + p.amount, 0n)));
+    const recorded = await prisma.ledgerEvent.aggregate({ where: { merchantId: a.merchant.id, type: 'payin.recorded' }, _sum: { pendingDelta: true } });
+    expect(sum('netAmount')).toBe(Number(recorded._sum.pendingDelta));
+    const job = await prisma.reconExport.findUniqueOrThrow({ where: { id: done.jobId } });
+    expect(job).toMatchObject({ status: 'ready', rowCount: 5, net: recorded._sum.pendingDelta });
+
+    // The other merchant's file has its own rows only.
+    const bRows = await download((await ready(b.token)).download);
+    expect(bRows.map((r) => r.merchantTrxId)).toEqual([other]);
+  });
+
+  it('rebuilds the file when a pay-in of that date changed after it was built', async () => {
+    const m = await createMerchant(prisma);
+    const unpaid = await code(m.token, 40000);
+    const first = await ready(m.token);
+    expect((await download(first.download)).find((r) => r.merchantTrxId === unpaid)?.status).toBe('pending');
+
+    await api('qris/sandbox/pay', m.token, { merchantTrxId: unpaid });
+    const requeued = await recon(m.token);
+    expect(requeued.body).toMatchObject({ message: 'Export job queued' });
+    expect(requeued.body.data.jobId).not.toBe(first.jobId);
+    const second = await ready(m.token);
+    expect((await download(second.download)).find((r) => r.merchantTrxId === unpaid)?.status).toBe('success');
+  });
+
+  it.each([
+    ['22-11-2026', 'date: must be a date in the format YYYY-MM-DD'],
+    ['2026-02-30', 'date: 2026-02-30 is not a real date'],
+    ['2999-01-01', 'date: 2999-01-01 is in the future'],
+  ])('refuses the date %s with a validation error naming it, and queues nothing', async (date, message) => {
+    const m = await createMerchant(prisma);
+    const res = await recon(m.token, date);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.message).toContain(message);
+    expect(await prisma.reconExport.count({ where: { merchantId: m.merchant.id } })).toBe(0);
+  });
+
+  it('a failed export is reported once with a clear error, then a new request starts a new job', async () => {
+    const m = await createMerchant(prisma);
+    await prisma.reconExport.create({ data: { id: randomUUID(), merchantId: m.merchant.id, date: new Date(`${today}T00:00:00Z`), status: 'failed', error: 'S3 unavailable' } });
+    const failed = await recon(m.token);
+    expect(failed.status).toBe(500);
+    expect(failed.body).toMatchObject({ status: false, code: 'RECON_EXPORT_FAILED', message: `The export for ${today} failed; send the request again to start a new export` });
+    const retried = await recon(m.token);
+    expect(retried.body.message).toBe('Export job queued');
+    await ready(m.token);
+  });
+});

@@ -1,0 +1,94 @@
+import type { Readable } from 'node:stream';
+import { Client } from 'minio';
+import { z } from 'zod';
+import { positiveInt } from '../config/config';
+
+/** Object storage settings (MinIO in compose and Kubernetes, s3rver locally and in tests). */
+export const storageEnvShape = {
+  S3_ENDPOINT: z.string().url('must be a URL like http://minio:9000').default('http://127.0.0.1:9000'),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY: z.string().min(1).default('minioadmin'),
+  S3_SECRET_KEY: z.string().min(1).default('minioadmin'),
+  RECON_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').default('recon'),
+  /** Lifetime of a presigned recon download URL (S3 allows at most 7 days) */
+  RECON_URL_TTL_SECONDS: positiveInt().max(604_800).default(3600),
+};
+
+type StorageEnv = z.output<z.ZodObject<typeof storageEnvShape>>;
+
+/** One bucket in an S3-compatible store, through the `minio` client. */
+export class ObjectStore {
+  readonly client: Client;
+
+  constructor(readonly env: StorageEnv) {
+    const url = new URL(env.S3_ENDPOINT);
+    this.client = new Client({
+      endPoint: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      useSSL: url.protocol === 'https:',
+      accessKey: env.S3_ACCESS_KEY,
+      secretKey: env.S3_SECRET_KEY,
+      region: env.S3_REGION,
+      pathStyle: true,
+    });
+  }
+
+  get bucket(): string {
+    return this.env.RECON_BUCKET;
+  }
+
+  /** Creates the bucket when it is missing (at start-up). */
+  async ensureBucket(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) {
+      try {
+        await this.client.makeBucket(this.bucket, this.env.S3_REGION);
+      } catch (err) {
+        // Another replica created it first.
+        if (!(await this.client.bucketExists(this.bucket))) throw err;
+      }
+    }
+  }
+
+  /**
+   * Streams an object of unknown size as an S3 multipart upload, one part of `partBytes` in
+   * memory at a time, so memory stays flat however large the object. (We drive the parts
+   * ourselves: the client's own stream upload first lists incomplete uploads, which s3rver
+   * does not implement, and buffers 64 MiB parts.)
+   */
+  async putStream(key: string, body: Readable, contentType: string, partBytes = 8 * 1024 * 1024): Promise<{ parts: number; bytes: number }> {
+    const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
+    const etags: { part: number; etag: string }[] = [];
+    let chunks: Buffer[] = [];
+    let buffered = 0;
+    let bytes = 0;
+    const flush = async () => {
+      const payload = Buffer.concat(chunks, buffered);
+      chunks = [];
+      buffered = 0;
+      const part = etags.length + 1;
+      const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload);
+      etags.push({ part, etag });
+    };
+    try {
+      for await (const chunk of body) {
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        chunks.push(buf);
+        buffered += buf.length;
+        bytes += buf.length;
+        if (buffered >= partBytes) await flush();
+      }
+      if (buffered > 0 || etags.length === 0) await flush();
+      await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags);
+      return { parts: etags.length, bytes };
+    } catch (err) {
+      await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  presignGet(key: string, filename: string): Promise<string> {
+    return this.client.presignedGetObject(this.bucket, key, this.env.RECON_URL_TTL_SECONDS, {
+      'response-content-disposition': `attachment; filename="${filename}"`,
+    });
+  }
+}
