@@ -12,4 +12,4 @@ export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
 export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord } from './webhooks/webhook-delivery.repository';
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
 export { SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
-export { ReconExportRepository, streamReconRows, type ReconExport, type ReconRow } from './recon/recon-export.repository';
+export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';

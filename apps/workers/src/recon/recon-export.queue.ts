@@ -1,18 +1,16 @@
-import { pipeline } from 'node:stream/promises';
 import { QueueName, type ReconExportJob } from '@pay/contracts';
 import { jakartaDay } from '@pay/domain';
-import { type ReconExportRepository, streamReconRows } from '@pay/persistence';
+import { type ReconExportRepository, streamReconCsv } from '@pay/persistence';
 import { type Logger, type ObjectStore, RECON_EXPORT_ATTEMPTS, ReconExportProducer } from '@pay/platform';
 import { type ConnectionOptions, UnrecoverableError, Worker } from 'bullmq';
-import { stringify } from 'csv-stringify';
 import type { Pool } from 'pg';
-import { RECON_COLUMNS, reconRecords } from './recon-csv';
 
 const SWEEP_SCHEDULER_ID = 'recon-sweep';
 
 /**
- * Builds recon CSVs: the merchant's pay-ins of the day streamed from Postgres (cursor) through
- * the CSV writer straight into a multipart upload, so memory stays flat however large the day.
+ * Builds recon CSVs: Postgres writes the merchant's pay-ins of the day as CSV (COPY TO STDOUT)
+ * and the bytes stream straight into an S3 multipart upload, one part in memory at a time, so
+ * memory stays flat however large the day.
  * Retried by the queue; after the last attempt the export is marked failed. A sweeper
  * re-enqueues exports whose job was lost.
  */
@@ -60,23 +58,22 @@ export class ReconExportQueue {
 
   /** One attempt; throws to let the queue retry. */
   async build(exportId: string, attempt = 1): Promise<number> {
-    const started = await this.exports.start(exportId);
-    if (!started) return 0;
-    const { export: e, asOf } = started;
+    const e = await this.exports.start(exportId);
+    if (!e) return 0;
     const date = e.date.toISOString().slice(0, 10);
     const day = jakartaDay(date);
     const key = `recon/${e.merchantId}/${date}/${e.id}.csv`;
     const t0 = Date.now();
-    const { rows, done } = await streamReconRows(this.pool, e.merchantId, day.from, day.to);
+    const { csv, totals, asOf, done } = await streamReconCsv(this.pool, e.merchantId, day.from, day.to);
     try {
-      const { transform, totals } = reconRecords(asOf);
-      const csv = stringify({ header: true, columns: [...RECON_COLUMNS], record_delimiter: '\r\n' });
-      await Promise.all([pipeline(rows, transform, csv), this.store.putStream(key, csv, 'text/csv; charset=utf-8', this.partBytes)]);
+      const uploaded = await this.store.putStream(key, csv, 'text/csv; charset=utf-8', this.partBytes);
+      await done();
       await this.exports.finish(e.id, { objectKey: key, ...totals, dataAsOf: asOf });
-      this.logger.info({ exportId: e.id, merchantId: e.merchantId, date, rows: totals.rowCount, ms: Date.now() - t0, attempt }, 'recon export ready');
+      this.logger.info({ exportId: e.id, merchantId: e.merchantId, date, rows: totals.rowCount, bytes: uploaded.bytes, parts: uploaded.parts, ms: Date.now() - t0, attempt }, 'recon export ready');
       return totals.rowCount;
-    } finally {
-      done();
+    } catch (err) {
+      await done(err);
+      throw err;
     }
   }
 }

@@ -1,30 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Pool } from 'pg';
-import QueryStream from 'pg-query-stream';
+import { to as copyTo } from 'pg-copy-streams';
 import { isUniqueViolation, type PrismaClient } from '../client/prisma';
 import type { ReconExport } from '../generated/prisma/client';
 
 export type { ReconExport };
-
-/** One pay-in as the recon file shows it (straight from SQL, streamed). */
-export interface ReconRow {
-  merchant_trx_id: string;
-  platform_trx_id: string;
-  merchant_name: string;
-  status: string;
-  expires_at: Date | null;
-  amount: string;
-  fee: string;
-  fee_pct_milli: number;
-  fee_fixed: string;
-  created_at: Date;
-  success_at: Date | null;
-  rrn: string | null;
-  issuer: string | null;
-  nmid: string | null;
-  settlement_id: string | null;
-}
 
 /** Recon export jobs, and the stream of a merchant's pay-ins of one day. */
 export class ReconExportRepository {
@@ -65,13 +46,11 @@ export class ReconExportRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Starts an attempt; returns the instant the data is read as of. Null when the export is already finished. */
-  async start(id: string): Promise<{ export: ReconExport; asOf: Date } | null> {
-    const [row] = await this.prisma.$queryRaw<{ as_of: Date }[]>`
-      UPDATE recon_exports SET status = 'running', started_at = now() WHERE id = ${id}::uuid AND status IN ('queued', 'running')
-      RETURNING now() AS as_of`;
-    if (!row) return null;
-    return { export: await this.prisma.reconExport.findUniqueOrThrow({ where: { id } }), asOf: row.as_of };
+  /** Starts an attempt; null when the export is already finished. */
+  async start(id: string): Promise<ReconExport | null> {
+    const changed = await this.prisma.$executeRaw`
+      UPDATE recon_exports SET status = 'running', started_at = now() WHERE id = ${id}::uuid AND status IN ('queued', 'running')`;
+    return changed ? this.prisma.reconExport.findUnique({ where: { id } }) : null;
   }
 
   finish(id: string, result: { objectKey: string; rowCount: number; gross: bigint; fees: bigint; net: bigint; dataAsOf: Date }): Promise<unknown> {
@@ -83,31 +62,86 @@ export class ReconExportRepository {
   }
 }
 
+/** The CSV columns of the recon file, in order. Never reorder: merchants parse by position too. */
+export const RECON_COLUMNS = [
+  'merchantTrxId',
+  'platformTrxId',
+  'merchantName',
+  'status',
+  'amount',
+  'fee',
+  'netAmount',
+  'feePercentage',
+  'feeFixed',
+  'createdAt',
+  'success_at',
+  'rrn',
+  'issuer',
+  'nmid',
+  'settlementId',
+] as const;
+
+export interface ReconTotals {
+  rowCount: number;
+  /** Over successful pay-ins only: what reached the ledger */
+  gross: bigint;
+  fees: bigint;
+  net: bigint;
+}
+
 /**
- * The merchant's pay-ins created in [from, to), oldest first, as a stream of rows read through
- * a server-side cursor (pg-query-stream): memory stays flat however many rows the day has.
- * The caller releases the connection with the returned `done` once the stream ends.
+ * The merchant's pay-ins created in [from, to) as RFC 4180 CSV bytes, produced by Postgres
+ * itself (`COPY ... TO STDOUT (FORMAT csv, HEADER)`) and streamed: no row is ever held in
+ * memory, and it runs at the speed of psql's \copy. Amounts are Rupiah with at most two
+ * decimals, times `YYYY-MM-DD HH:MM:SS` in Asia/Jakarta, a pending code past its expiry
+ * reads `expired`. The totals come from the same snapshot (REPEATABLE READ), so they match
+ * the file exactly. Call `done(err?)` when the stream has been consumed.
  */
-export async function streamReconRows(pool: Pool, merchantId: number, from: Date, to: Date): Promise<{ rows: Readable; done: () => void }> {
+export async function streamReconCsv(pool: Pool, merchantId: number, from: Date, to: Date): Promise<{ csv: Readable; totals: ReconTotals; asOf: Date; done: (err?: unknown) => Promise<void> }> {
   const client = await pool.connect();
-  const query = new QueryStream(
-    `SELECT p.merchant_trx_id, p.platform_trx_id, m.name AS merchant_name, p.status, p.expires_at,
-            p.amount::text AS amount, p.fee::text AS fee, p.fee_pct_milli, p.fee_fixed::text AS fee_fixed,
-            p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id::text AS settlement_id
-       FROM payins p JOIN merchants m ON m.id = p.merchant_id
-      WHERE p.merchant_id = $1 AND p.created_at >= $2 AND p.created_at < $3
-      ORDER BY p.created_at, p.id`,
-    [merchantId, from, to],
-    { batchSize: 2000 },
-  );
-  const rows = client.query(query);
-  let released = false;
-  return {
-    rows,
-    done: () => {
-      if (released) return;
-      released = true;
-      client.release();
-    },
-  };
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const [{ as_of: asOf, n, gross, fees }] = (
+      await client.query<{ as_of: Date; n: string; gross: string; fees: string }>(
+        `SELECT now() AS as_of, COUNT(*)::text AS n,
+                COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
+                COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees
+           FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`,
+        [merchantId, from, to],
+      )
+    ).rows;
+    const totals: ReconTotals = { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) };
+    // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
+    const rupiah = (col: string) => `trim_scale((${col})::numeric / 100)`;
+    const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
+    const sql = `COPY (
+      SELECT p.merchant_trx_id AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", m.name AS "merchantName",
+             CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
+             ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
+             trim_scale(p.fee_pct_milli::numeric / 1000) AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
+             ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
+             p.rrn AS "rrn", p.issuer AS "issuer", p.nmid AS "nmid", p.settlement_id AS "settlementId"
+        FROM payins p JOIN merchants m ON m.id = p.merchant_id
+       WHERE p.merchant_id = ${Number(merchantId)}
+         AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
+       ORDER BY p.created_at, p.id
+    ) TO STDOUT (FORMAT csv, HEADER true)`;
+    const csv = client.query(copyTo(sql));
+    let finished = false;
+    return {
+      csv,
+      totals,
+      asOf,
+      done: async (err?: unknown) => {
+        if (finished) return;
+        finished = true;
+        await client.query(err ? 'ROLLBACK' : 'COMMIT').catch(() => undefined);
+        client.release(err instanceof Error ? err : undefined);
+      },
+    };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+    throw err;
+  }
 }

@@ -6,6 +6,8 @@ import { positiveInt } from '../config/config';
 /** Object storage settings (MinIO in compose and Kubernetes, s3rver locally and in tests). */
 export const storageEnvShape = {
   S3_ENDPOINT: z.string().url('must be a URL like http://minio:9000').default('http://127.0.0.1:9000'),
+  /** The endpoint merchants download from, when it differs from S3_ENDPOINT (presigned URLs sign the host) */
+  S3_PUBLIC_ENDPOINT: z.string().url('must be a URL like https://files.example.com').optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY: z.string().min(1).default('minioadmin'),
   S3_SECRET_KEY: z.string().min(1).default('minioadmin'),
@@ -19,18 +21,12 @@ type StorageEnv = z.output<z.ZodObject<typeof storageEnvShape>>;
 /** One bucket in an S3-compatible store, through the `minio` client. */
 export class ObjectStore {
   readonly client: Client;
+  /** Signs download URLs for the host merchants reach (S3_PUBLIC_ENDPOINT, else S3_ENDPOINT) */
+  private readonly publicClient: Client;
 
   constructor(readonly env: StorageEnv) {
-    const url = new URL(env.S3_ENDPOINT);
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      useSSL: url.protocol === 'https:',
-      accessKey: env.S3_ACCESS_KEY,
-      secretKey: env.S3_SECRET_KEY,
-      region: env.S3_REGION,
-      pathStyle: true,
-    });
+    this.client = clientFor(env.S3_ENDPOINT, env);
+    this.publicClient = env.S3_PUBLIC_ENDPOINT ? clientFor(env.S3_PUBLIC_ENDPOINT, env) : this.client;
   }
 
   get bucket(): string {
@@ -87,8 +83,21 @@ export class ObjectStore {
   }
 
   presignGet(key: string, filename: string): Promise<string> {
-    return this.client.presignedGetObject(this.bucket, key, this.env.RECON_URL_TTL_SECONDS, {
+    return this.publicClient.presignedGetObject(this.bucket, key, this.env.RECON_URL_TTL_SECONDS, {
       'response-content-disposition': `attachment; filename="${filename}"`,
     });
   }
+}
+
+function clientFor(endpoint: string, env: StorageEnv): Client {
+  const url = new URL(endpoint);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: env.S3_ACCESS_KEY,
+    secretKey: env.S3_SECRET_KEY,
+    region: env.S3_REGION,
+    pathStyle: true,
+  });
 }

@@ -80,6 +80,11 @@ export class LocalStack {
     return `http://127.0.0.1:${this.ports[service]}`;
   }
 
+  /** OS process id of a running service (for measurements such as peak memory). */
+  pid(service: ServiceName): number | undefined {
+    return this.procs.get(service)?.pid;
+  }
+
   logFile(service: ServiceName): string {
     return join(this.opts.logDir, `${service}.log`);
   }

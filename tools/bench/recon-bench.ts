@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatJakartaDateTime } from '@pay/domain';
+import { createPrismaClient, dropDatabase } from '@pay/persistence';
+import { createMerchant, createTestDatabase, LocalStack, repoRoot, uniqueName, waitFor } from '@pay/testing';
+
+/**
+ * Recon export of one day of N pay-ins for one merchant (default 1,000,000), through the
+ * workers process (cursor -> CSV -> S3 multipart into s3rver), beside psql's \copy of the same
+ * rows to a CSV file. Prints seconds, the workers' peak resident memory and the ratio.
+ * Usage: npm run build && node dist/tools/bench/recon-bench.js [payins=1000000]
+ */
+const [N = 1_000_000] = process.argv.slice(2).map(Number);
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = await createTestDatabase('pay_bench');
+  const prisma = createPrismaClient(databaseUrl, 4);
+  const stack = await LocalStack.start({
+    databaseUrl,
+    redisUrl: 'redis://127.0.0.1:6379/0',
+    busKeyPrefix: `${uniqueName('bench')}:`,
+    logDir: join(repoRoot(), 'tmp', 'bench-logs'),
+    env: { LOG_LEVEL: 'warn' },
+  });
+  const csvFile = join(repoRoot(), 'tmp', 'recon-bench-copy.csv');
+  try {
+    const { merchant, token } = await createMerchant(prisma, { name: 'Toko "Bench", Jaya' });
+    const date = formatJakartaDateTime(new Date(Date.now() - 86_400_000)).slice(0, 10);
+    const dayStart = new Date(Date.parse(`${date}T00:00:00+07:00`));
+    let t = process.hrtime.bigint();
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO payins (id, merchant_id, merchant_trx_id, platform_trx_id, amount, fee, fee_pct_milli, fee_fixed, status, rrn, success_at, created_at, nmid, issuer, expires_at)
+      SELECT gen_random_uuid(), ${merchant.id}, 'ORD-' || g, 'QRBENCH' || lpad(g::text, 12, '0'), 5000000 + (g % 1000) * 100, 50000, 700, 15000,
+             CASE WHEN g % 10 = 0 THEN 'pending' ELSE 'success' END,
+             CASE WHEN g % 10 = 0 THEN NULL ELSE lpad(g::text, 12, '0') END,
+             CASE WHEN g % 10 = 0 THEN NULL ELSE $1::timestamptz + (g * interval '80 milliseconds') + interval '1 minute' END,
+             $1::timestamptz + (g * interval '80 milliseconds'), '${merchant.nmid}', 'DANA', $1::timestamptz + (g * interval '80 milliseconds') + interval '15 minutes'
+        FROM generate_series(1, ${N}) AS g`, dayStart);
+    console.log(`inserted ${N} pay-ins for ${date} in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
+    await prisma.$executeRawUnsafe('ANALYZE payins');
+
+    // psql \\copy of the same rows and columns the export reads.
+    t = process.hrtime.bigint();
+    const query = `SELECT p.merchant_trx_id, p.platform_trx_id, m.name, p.status, p.amount, p.fee, p.amount - p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id FROM payins p JOIN merchants m ON m.id = p.merchant_id WHERE p.merchant_id = ${merchant.id} AND p.created_at >= '${dayStart.toISOString()}' AND p.created_at < '${new Date(dayStart.getTime() + 86_400_000).toISOString()}' ORDER BY p.created_at, p.id`;
+    execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy (${query}) to '${csvFile}' csv header`]);
+    const copySeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    console.log(`psql \\copy: ${copySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`);
+
+    const workersPid = stack.pid('workers') as number;
+    const rssBefore = peakRssMb(workersPid);
+    t = process.hrtime.bigint();
+    const post = async () => {
+      const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/reconFile`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ date }) });
+      return (await res.json()) as { message: string; data: { jobId: string; download?: string } };
+    };
+    const queued = await post();
+    await waitFor(async () => (await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } })).status !== 'queued' && (await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } })).status !== 'running', 1_800_000, 'export');
+    const exportSeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    const job = await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } });
+    const ready = await post();
+    const size = Number((await fetch(ready.data.download as string, { method: 'HEAD' })).headers.get('content-length'));
+    console.log(`recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`);
+    console.log(`ratio export / \\copy: ${(exportSeconds / copySeconds).toFixed(2)}x`);
+  } finally {
+    rmSync(csvFile, { force: true });
+    await stack.stop();
+    await prisma.$disconnect();
+    await dropDatabase(databaseUrl);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
