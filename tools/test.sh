@@ -9,6 +9,7 @@ source tools/lib/services.sh
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false TZ=UTC
 ensure_postgres
 ensure_redis
+ensure_docker_compose
 ensure_built
 
 step() { printf '\n== %s\n' "$1"; }

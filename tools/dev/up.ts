@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
 import { LocalStack, repoRoot, seedDemoMerchant } from '@pay/testing';
@@ -8,6 +9,8 @@ const databaseUrl = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/pa
 const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const busKeyPrefix = env.BUS_KEY_PREFIX ?? 'dev:bus:';
 const logDir = join(root, '.local', 'logs');
+// The operators' token of this local stack (ops API, Bull Board, the journeys suite).
+const adminToken = env.ADMIN_TOKEN ?? `local_${randomBytes(24).toString('hex')}`;
 
 async function main(): Promise<void> {
   await ensureDatabase(databaseUrl);
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
     logDir,
     ports: { gateway: Number(env.GATEWAY_PORT ?? 3000), ledger: 9101, payout: 9102, workers: 9103 },
     // Recon files survive restarts of the local runner.
+    env: { ADMIN_TOKEN: adminToken },
     s3Port: 9000,
     s3Directory: join(root, '.local', 's3'),
   });
@@ -69,6 +73,9 @@ Try it:
     -d '{"merchantTrxId":"ORDER-1"}' ${base}/api/v1/payin/qris/sandbox/pay
 
 Admin CLI:  DATABASE_URL=${databaseUrl} npm run admin -- --help
+Ops token:  ${adminToken}   (Bull Board: ${base}/ops/queues, user admin)
+Journeys against this stack:
+  E2E_BASE_URL=${base} E2E_ADMIN_TOKEN=${adminToken} E2E_RECEIVER_HOST=127.0.0.1 npm run test:journeys
 Press Ctrl-C to stop.`);
 }
 

@@ -32,3 +32,13 @@ ensure_built() {
   if ! out=$(bash tools/prisma/generate.sh 2>&1); then echo "$out" >&2; return 1; fi
   npm run --silent build
 }
+
+# The deployment checks validate docker-compose.yml with `docker-compose config` (no Docker
+# engine needed); install Debian's package when it is missing.
+ensure_docker_compose() {
+  if command -v docker-compose >/dev/null 2>&1; then return 0; fi
+  echo "installing docker-compose (Debian package) for the compose file checks" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null
+}

@@ -16,6 +16,7 @@ import { AcquirerController } from './payin/acquirer.controller';
 import { AcquirerService } from './payin/acquirer.service';
 import { PayinController } from './payin/payin.controller';
 import { QrisService } from './payin/qris.service';
+import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
 
 @Module({})
@@ -24,7 +25,7 @@ export class GatewayModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.prisma) },

@@ -20,7 +20,7 @@ export class WebhookReceiver {
     readonly url: string,
   ) {}
 
-  static async start(script: ReceiverScript = () => ({ status: 200 })): Promise<WebhookReceiver> {
+  static async start(script: ReceiverScript = () => ({ status: 200 }), port = 0, host = '127.0.0.1'): Promise<WebhookReceiver> {
     const self: { receiver?: WebhookReceiver } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -35,9 +35,9 @@ export class WebhookReceiver {
         res.end(answer.body ?? 'ok');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    self.receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}/callback`);
+    await new Promise<void>((resolve) => server.listen(port, host, resolve));
+    const actual = (server.address() as { port: number }).port;
+    self.receiver = new WebhookReceiver(server, `http://127.0.0.1:${actual}/callback`);
     return self.receiver;
   }
 

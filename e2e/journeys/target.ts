@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { LocalStack, repoRoot } from '@pay/testing';
+
+/**
+ * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a
+ * cluster), authenticated as an operator with E2E_ADMIN_TOKEN. Without it: against a local
+ * stack this suite starts (the README's test command).
+ */
+export interface Target {
+  baseUrl: string;
+  adminToken: string;
+  /** Where the stack can reach a webhook receiver this suite starts; null: webhook journey not run */
+  receiver: { host: string; port: number } | null;
+  stop(): Promise<void>;
+}
+
+export async function resolveTarget(): Promise<Target> {
+  const remote = process.env.E2E_BASE_URL;
+  if (remote) {
+    const adminToken = process.env.E2E_ADMIN_TOKEN;
+    if (!adminToken) throw new Error('E2E_ADMIN_TOKEN is required with E2E_BASE_URL (the ADMIN_TOKEN of the deployment)');
+    const host = process.env.E2E_RECEIVER_HOST;
+    return {
+      baseUrl: remote.replace(/\/$/, ''),
+      adminToken,
+      receiver: host ? { host, port: Number(process.env.E2E_RECEIVER_PORT ?? 4000) } : null,
+      stop: async () => undefined,
+    };
+  }
+  const adminToken = `e2e_${randomBytes(24).toString('hex')}`;
+  const stack = await LocalStack.start({
+    databaseUrl: process.env.DATABASE_URL as string,
+    redisUrl: process.env.TEST_REDIS_URL as string,
+    busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}jrn:`,
+    logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}jrn`),
+    env: { ADMIN_TOKEN: adminToken, RAIL_SANDBOX_LATENCY_MS: '10', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_POLL_INTERVAL_MS: '100' },
+  });
+  return { baseUrl: stack.gatewayUrl, adminToken, receiver: { host: '127.0.0.1', port: 0 }, stop: () => stack.stop() };
+}
