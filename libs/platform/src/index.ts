@@ -11,3 +11,4 @@ export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webh
 export { ObjectStore, storageEnvShape } from './storage/object-store';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
 export { redisConnection } from './queues/redis-connection';
+export { IsAmount } from './http/is-amount.decorator';

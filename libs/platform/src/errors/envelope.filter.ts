@@ -44,6 +44,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const message = status === 404 ? 'Route not found' : bodyParserMessage(exception) ?? exception.message;
       return { status, body: { logId, status: false, message, code } };
     }
+    // body-parser's errors (http-errors) are not HttpExceptions: a too large or malformed body is the client's fault.
+    const clientError = asClientError(exception);
+    if (clientError) return { status: clientError.status, body: { logId, status: false, ...clientError.envelope } };
     return { status: 500, body: { logId, status: false, message: 'Internal server error', code: ErrorCode.InternalError } };
   }
 }
@@ -55,4 +58,14 @@ function bodyParserMessage(exception: HttpException): string | undefined {
     if (typeof message === 'string' && /JSON/.test(message)) return 'Request body is not valid JSON';
   }
   return undefined;
+}
+
+function asClientError(exception: unknown): { status: number; envelope: { message: string; code: ErrorCode } } | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const { status, type } = exception as { status?: unknown; type?: unknown };
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  if (status === 413) return { status, envelope: { message: 'Request body is too large', code: ErrorCode.PayloadTooLarge } };
+  if (status === 415) return { status, envelope: { message: 'Request body must be JSON (Content-Type: application/json)', code: ErrorCode.UnsupportedMediaType } };
+  if (type === 'entity.parse.failed') return { status: 400, envelope: { message: 'Request body is not valid JSON', code: ErrorCode.ValidationError } };
+  return { status, envelope: { message: 'Request is not valid', code: HTTP_STATUS_TO_CODE[status] ?? ErrorCode.ValidationError } };
 }

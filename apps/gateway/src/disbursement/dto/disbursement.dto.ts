@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
+import { IsAmount } from '@pay/platform';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsNumber, IsPositive, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 const TRX_ID = /^[\x21-\x7E]+$/; // printable ASCII, no spaces
 const TRX_ID_MESSAGE = '$property must be 1 to 64 printable characters without spaces';
@@ -33,8 +34,7 @@ export class AccountInquiryDto {
   bankCode!: string;
 
   @ApiProperty({ example: 100000, description: 'Rupiah, at most two decimals' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @IsPositive()
+  @IsAmount()
   amount!: number;
 }
 

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
+import { IsAmount } from '@pay/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 
 function MerchantTrxId() {
   return applyDecorators(
@@ -17,8 +18,7 @@ export class GenerateQrisDto {
   merchantTrxId!: string;
 
   @ApiProperty({ example: 50000, description: 'Rupiah, at most two decimals' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @IsPositive()
+  @IsAmount()
   amount!: number;
 
   @ApiPropertyOptional({ example: 900, description: 'Validity in seconds (default and maximum are settings)' })
@@ -44,8 +44,7 @@ export class SandboxPayDto {
 
   @ApiPropertyOptional({ description: 'Amount the simulated payer pays (default: the QRIS amount; another value simulates a mismatch)' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @IsPositive()
+  @IsAmount()
   amount?: number;
 
   @ApiPropertyOptional({ enum: ['success', 'failed'], default: 'success' })
@@ -72,8 +71,7 @@ export class AcquirerNotificationDto {
   @MaxLength(64)
   platformTrxId!: string;
 
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @IsPositive()
+  @IsAmount()
   amount!: number;
 
   @IsIn(['success', 'failed'])
