@@ -1,0 +1,390 @@
+/**
+ * Deployment files checks (docs/decisions/0004-deployment.md), part of the unit suite.
+ *
+ * - every Kubernetes overlay renders (`kubectl kustomize`), every object is valid against the
+ *   Kubernetes schemas (kubernetes-models) and follows the rules of the platform: pinned
+ *   images, resources, probes, non-root read-only containers, bounded HPAs, PDBs where more
+ *   than one replica runs, default-deny network policies;
+ * - docker-compose.yml (alone and with docker-compose.e2e.yml) is valid (`docker-compose
+ *   config`);
+ * - every setting of .env.example is set on Kubernetes (ConfigMap or Deployment env / Secret
+ *   reference) and in compose, except the few listed below with a reason.
+ *
+ * Needs `kubectl` and `docker-compose` on PATH: a missing binary fails the test (it is never
+ * skipped), with a message saying what to install.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job, type IJob } from 'kubernetes-models/batch/v1';
+import { type INetworkPolicy, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { type IPodDisruptionBudget, PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import {
+  ConfigMap,
+  type IConfigMap,
+  type IContainer,
+  type IPodSpec,
+  Namespace,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-models/v1';
+import { parse, parseAllDocuments } from 'yaml';
+
+const ROOT = join(__dirname, '..', '..');
+const OVERLAYS_DIR = join(ROOT, 'deploy', 'overlays');
+const REQUIRED_OVERLAYS = ['dev', 'staging', 'prod'];
+
+/** Settings of .env.example that Kubernetes does not set, and why. */
+const NOT_USED_ON_KUBERNETES: Record<string, string> = {
+  BUS_REDIS_URL: 'read only by the Redis Streams bus; Kubernetes runs on Kafka (BUS_TRANSPORT=kafka)',
+};
+/** Settings of .env.example that docker-compose.yml does not set, and why. */
+const NOT_USED_IN_COMPOSE: Record<string, string> = {
+  BUS_REDIS_URL: 'read only by the Redis Streams bus; the compose stack runs on Kafka (BUS_TRANSPORT=kafka)',
+};
+/** Secrets: never in the ConfigMap, always through secretKeyRef (payments-secrets). */
+const SECRET_SETTINGS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'ACQUIRER_SECRET',
+  'ADMIN_TOKEN',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+];
+/** Per-service settings, set in each Deployment's env (not in the shared ConfigMap). */
+const PER_SERVICE_SETTINGS: Record<string, Record<string, string>> = {
+  gateway: { GATEWAY_PORT: '3000' },
+  ledger: { OPS_PORT: '9101' },
+  payout: { OPS_PORT: '9102' },
+  workers: { OPS_PORT: '9103' },
+};
+/** Partitions of ledger.commands.v1: more ledger consumers than this would idle. */
+const LEDGER_PARTITIONS = 12;
+const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'];
+const APP_SERVICES = ['migrate', 'gateway', 'ledger', 'payout', 'workers'];
+
+// --- helpers -----------------------------------------------------------------------------
+
+function run(cmd: string, args: string[], install: string): string {
+  try {
+    return execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  } catch (err) {
+    // Structural checks, not `instanceof Error`: errors thrown by Node's core modules come
+    // from another realm than Jest's sandbox.
+    const e = typeof err === 'object' && err !== null ? (err as { code?: unknown; stderr?: unknown; message?: unknown }) : {};
+    if (e.code === 'ENOENT') {
+      throw new Error(`\`${cmd}\` is not installed (not on PATH). Install it to run the deployment checks: ${install}`);
+    }
+    throw new Error(`\`${cmd} ${args.join(' ')}\` failed: ${e.stderr ? String(e.stderr) : String(e.message ?? err)}`);
+  }
+}
+
+const kubectl = (args: string[]): string =>
+  run('kubectl', args, 'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)');
+const dockerCompose = (args: string[]): string => run('docker-compose', args, '`apt-get install -y docker-compose`');
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+}
+
+function isK8sObject(value: unknown): value is K8sObject {
+  if (typeof value !== 'object' || value === null) return false;
+  const o = value as Record<string, unknown>;
+  const meta = o['metadata'];
+  return (
+    typeof o['apiVersion'] === 'string' &&
+    typeof o['kind'] === 'string' &&
+    typeof meta === 'object' &&
+    meta !== null &&
+    typeof (meta as Record<string, unknown>)['name'] === 'string'
+  );
+}
+
+/** kubernetes-models class per apiVersion/kind: validate() throws on a schema error. */
+function validator<T>(Model: new (data: T) => { validate(): void }): (obj: K8sObject) => void {
+  return (obj) => new Model(obj as unknown as T).validate();
+}
+const MODELS: Record<string, (obj: K8sObject) => void> = {
+  'v1/Namespace': validator(Namespace),
+  'v1/ServiceAccount': validator(ServiceAccount),
+  'v1/ConfigMap': validator(ConfigMap),
+  'v1/Service': validator(Service),
+  'apps/v1/Deployment': validator(Deployment),
+  'batch/v1/Job': validator(Job),
+  'policy/v1/PodDisruptionBudget': validator(PodDisruptionBudget),
+  'autoscaling/v2/HorizontalPodAutoscaler': validator(HorizontalPodAutoscaler),
+  'networking.k8s.io/v1/NetworkPolicy': validator(NetworkPolicy),
+};
+
+function render(overlay: string): K8sObject[] {
+  const out = kubectl(['kustomize', join('deploy', 'overlays', overlay)]);
+  return parseAllDocuments(out).map((doc, i) => {
+    if (doc.errors.length > 0) throw new Error(`${overlay}: YAML document ${i}: ${doc.errors[0].message}`);
+    const value: unknown = doc.toJS();
+    if (!isK8sObject(value)) throw new Error(`${overlay}: document ${i} is not a Kubernetes object`);
+    return value;
+  });
+}
+
+const ofKind = <T>(objects: K8sObject[], kind: string): T[] =>
+  objects.filter((o) => o.kind === kind).map((o) => o as unknown as T);
+
+function podSpecs(objects: K8sObject[]): { owner: string; spec: IPodSpec; deployment: boolean }[] {
+  const deployments = ofKind<IDeployment>(objects, 'Deployment').map((d) => ({
+    owner: `Deployment/${d.metadata?.name}`,
+    spec: d.spec?.template.spec,
+    deployment: true,
+  }));
+  const jobs = ofKind<IJob>(objects, 'Job').map((j) => ({ owner: `Job/${j.metadata?.name}`, spec: j.spec?.template.spec, deployment: false }));
+  return [...deployments, ...jobs].map(({ owner, spec, deployment }) => {
+    if (!spec) throw new Error(`${owner} has no pod spec`);
+    return { owner, spec, deployment };
+  });
+}
+
+/** Problem with an image reference, or undefined when it is pinned. */
+function imageProblem(image: string | undefined): string | undefined {
+  if (!image) return 'no image';
+  if (image.includes('@sha256:')) return undefined;
+  const lastSegment = image.slice(image.lastIndexOf('/') + 1);
+  const colon = lastSegment.lastIndexOf(':');
+  if (colon < 0) return `image ${image} has no tag`;
+  if (lastSegment.slice(colon + 1) === 'latest') return `image ${image} uses :latest`;
+  return undefined;
+}
+
+function containerProblems(owner: string, pod: IPodSpec, c: IContainer, main: boolean, deployment: boolean): string[] {
+  const where = `${owner} container ${c.name}`;
+  const problems: string[] = [];
+  const image = imageProblem(c.image);
+  if (image) problems.push(`${where}: ${image}`);
+  for (const kind of ['requests', 'limits'] as const) {
+    const r = c.resources?.[kind];
+    if (!r || r['cpu'] === undefined || r['memory'] === undefined) problems.push(`${where}: resources.${kind} needs cpu and memory`);
+  }
+  if (main && deployment) {
+    if (!c.readinessProbe) problems.push(`${where}: no readinessProbe`);
+    if (!c.livenessProbe) problems.push(`${where}: no livenessProbe`);
+  }
+  const runAsNonRoot = c.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot;
+  if (runAsNonRoot !== true) problems.push(`${where}: runAsNonRoot is not true`);
+  if (c.securityContext?.readOnlyRootFilesystem !== true) problems.push(`${where}: readOnlyRootFilesystem is not true`);
+  return problems;
+}
+
+const matches = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean =>
+  selector !== undefined && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+
+/** Names of the lines `NAME=...` of an env file. */
+function envFileNames(path: string): string[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+}
+
+function envFileValues(path: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (m) values.set(m[1], m[2]);
+  }
+  return values;
+}
+
+const SETTINGS = envFileNames(join(ROOT, '.env.example'));
+
+interface ComposeService {
+  image?: string;
+  environment?: Record<string, string | number | boolean | null>;
+  build?: { target?: string };
+  depends_on?: Record<string, { condition?: string }>;
+  command?: string[];
+}
+
+function composeConfig(files: string[], envFile?: string): Record<string, ComposeService> {
+  const args = [...(envFile ? ['--env-file', envFile] : []), ...files.flatMap((f) => ['-f', f])];
+  dockerCompose([...args, 'config', '-q']);
+  const config: unknown = parse(dockerCompose([...args, 'config']));
+  const services = (config as { services?: Record<string, ComposeService> }).services;
+  if (!services) throw new Error(`docker-compose config (${files.join(', ')}) printed no services`);
+  return services;
+}
+
+// --- Kubernetes ----------------------------------------------------------------------------
+
+const overlays = readdirSync(OVERLAYS_DIR).filter((name) => statSync(join(OVERLAYS_DIR, name)).isDirectory());
+
+describe('deploy/overlays', () => {
+  it('has the overlays dev, staging and prod', () => {
+    expect(overlays).toEqual(expect.arrayContaining(REQUIRED_OVERLAYS));
+  });
+
+  describe.each(overlays)('overlay %s', (overlay) => {
+    let objects: K8sObject[];
+    beforeAll(() => {
+      objects = render(overlay);
+    });
+
+    it('renders only known kinds, each valid against the Kubernetes schema', () => {
+      expect(objects.length).toBeGreaterThan(0);
+      for (const obj of objects) {
+        const validate = MODELS[`${obj.apiVersion}/${obj.kind}`];
+        if (!validate) throw new Error(`${overlay}: unknown kind ${obj.apiVersion}/${obj.kind} (${obj.metadata.name}): add its model to MODELS`);
+        try {
+          validate(obj);
+        } catch (err) {
+          throw new Error(`${overlay}: ${obj.kind}/${obj.metadata.name} is invalid: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    });
+
+    it('pins every image, and every container has resources, probes and a non-root read-only root', () => {
+      const problems = podSpecs(objects).flatMap(({ owner, spec, deployment }) => [
+        ...(spec.initContainers ?? []).map((c) => containerProblems(owner, spec, c, false, deployment)).flat(),
+        ...spec.containers.map((c) => containerProblems(owner, spec, c, true, deployment)).flat(),
+      ]);
+      expect(problems).toEqual([]);
+    });
+
+    it('bounds the HPAs (ledger: at most one consumer per partition) and leaves replicas to them', () => {
+      const deployments = ofKind<IDeployment>(objects, 'Deployment');
+      const hpas = ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
+      expect(hpas.map((h) => h.spec?.scaleTargetRef.name).sort()).toEqual(['gateway', 'ledger', 'workers']);
+      for (const hpa of hpas) {
+        const target = deployments.find((d) => d.metadata?.name === hpa.spec?.scaleTargetRef.name);
+        expect(target).toBeDefined();
+        // A replicas field would fight the HPA on every apply
+        expect(target?.spec?.replicas).toBeUndefined();
+        expect(hpa.spec?.maxReplicas).toBeGreaterThanOrEqual(hpa.spec?.minReplicas ?? 1);
+        if (hpa.spec?.scaleTargetRef.name === 'ledger') expect(hpa.spec.maxReplicas).toBeLessThanOrEqual(LEDGER_PARTITIONS);
+      }
+    });
+
+    it('has a PodDisruptionBudget for every Deployment that runs more than one replica', () => {
+      const hpas = ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
+      const pdbs = ofKind<IPodDisruptionBudget>(objects, 'PodDisruptionBudget');
+      const missing = ofKind<IDeployment>(objects, 'Deployment')
+        .filter((d) => {
+          const hpa = hpas.find((h) => h.spec?.scaleTargetRef.name === d.metadata?.name);
+          const replicas = Math.max(d.spec?.replicas ?? 1, hpa?.spec?.maxReplicas ?? 1);
+          return replicas > 1;
+        })
+        .filter((d) => !pdbs.some((p) => matches(p.spec?.selector?.matchLabels, d.spec?.template.metadata?.labels)))
+        .map((d) => d.metadata?.name);
+      expect(missing).toEqual([]);
+    });
+
+    it('denies all traffic by default and keeps webhooks off private ranges', () => {
+      const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
+      const defaultDeny = policies.find(
+        (p) =>
+          Object.keys(p.spec?.podSelector.matchLabels ?? {}).length === 0 &&
+          (p.spec?.podSelector.matchExpressions ?? []).length === 0 &&
+          (p.spec?.policyTypes ?? []).includes('Ingress') &&
+          (p.spec?.policyTypes ?? []).includes('Egress') &&
+          !p.spec?.ingress &&
+          !p.spec?.egress,
+      );
+      expect(defaultDeny).toBeDefined();
+      for (const p of policies) {
+        for (const rule of p.spec?.egress ?? []) {
+          for (const peer of rule.to ?? []) {
+            if (peer.ipBlock?.cidr === '0.0.0.0/0') expect(peer.ipBlock.except).toEqual(expect.arrayContaining(PRIVATE_RANGES));
+          }
+        }
+      }
+      // Only the gateway accepts traffic from outside the monitoring namespace
+      const ingressTargets = policies
+        .filter((p) => (p.spec?.ingress ?? []).some((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== 'monitoring')))
+        .map((p) => p.spec?.podSelector.matchLabels?.['app.kubernetes.io/name']);
+      expect(ingressTargets).toEqual(['gateway']);
+    });
+
+    it('sets every setting of .env.example (ConfigMap, Deployment env or Secret reference)', () => {
+      const config = ofKind<IConfigMap>(objects, 'ConfigMap').find((c) => c.metadata?.name?.startsWith('payments-config'));
+      expect(config).toBeDefined();
+      const configKeys = Object.keys(config?.data ?? {});
+      const deployments = ofKind<IDeployment>(objects, 'Deployment');
+      const envNames = new Set<string>();
+      const secretKeys = new Set<string>();
+      for (const d of deployments) {
+        for (const c of d.spec?.template.spec?.containers ?? []) {
+          // Every service gets the shared ConfigMap
+          expect(c.envFrom?.some((e) => e.configMapRef?.name === config?.metadata?.name)).toBe(true);
+          for (const e of c.env ?? []) {
+            envNames.add(e.name);
+            const key = e.valueFrom?.secretKeyRef?.key;
+            if (key) secretKeys.add(key);
+          }
+          for (const [name, value] of Object.entries(PER_SERVICE_SETTINGS[d.metadata?.name ?? ''] ?? {})) {
+            expect({ deployment: d.metadata?.name, name, value: c.env?.find((e) => e.name === name)?.value }).toEqual({
+              deployment: d.metadata?.name,
+              name,
+              value,
+            });
+          }
+        }
+      }
+      const missing = SETTINGS.filter((name) => !(name in NOT_USED_ON_KUBERNETES) && !configKeys.includes(name) && !envNames.has(name));
+      expect(missing).toEqual([]);
+      // Secrets never sit in the ConfigMap, and every key referenced is documented in the template
+      expect(configKeys.filter((k) => SECRET_SETTINGS.includes(k))).toEqual([]);
+      const template = parse(readFileSync(join(ROOT, 'deploy', 'base', 'secret.template.yaml'), 'utf8')) as { stringData?: Record<string, string> };
+      const templateKeys = Object.keys(template.stringData ?? {});
+      expect([...secretKeys].filter((k) => !templateKeys.includes(k))).toEqual([]);
+      expect(SECRET_SETTINGS.filter((k) => !secretKeys.has(k))).toEqual([]);
+    });
+  });
+
+  it('lists only real settings as not used on Kubernetes or in compose', () => {
+    for (const name of [...Object.keys(NOT_USED_ON_KUBERNETES), ...Object.keys(NOT_USED_IN_COMPOSE)]) expect(SETTINGS).toContain(name);
+  });
+});
+
+// --- docker-compose ----------------------------------------------------------------------
+
+describe('docker-compose', () => {
+  const composeFile = 'docker-compose.yml';
+  const e2eFile = 'docker-compose.e2e.yml';
+  const envFile = '.env.compose';
+
+  it.each([
+    ['plain', [composeFile], undefined],
+    ['with .env.compose', [composeFile], envFile],
+    ['with the e2e override', [composeFile, e2eFile], envFile],
+  ])('config is valid (%s) and sets every setting of .env.example', (_label, files, env) => {
+    const services = composeConfig(files, env);
+    const set = new Set(APP_SERVICES.flatMap((name) => Object.keys(services[name]?.environment ?? {})));
+    const missing = SETTINGS.filter((name) => !(name in NOT_USED_IN_COMPOSE) && !set.has(name));
+    expect(missing).toEqual([]);
+    for (const [name, service] of Object.entries(services)) expect({ name, image: imageProblem(service.image) }).toEqual({ name, image: undefined });
+  });
+
+  it('runs the e2e suite from the build stage against the gateway', () => {
+    const e2e = composeConfig([composeFile, e2eFile], envFile)['e2e'];
+    expect(e2e?.build?.target).toBe('build');
+    expect(e2e?.command).toEqual(['npx', 'jest', '-c', 'jest.journeys.config.js']);
+    expect(e2e?.depends_on?.['gateway']?.condition).toBe('service_healthy');
+    expect(e2e?.environment?.['E2E_BASE_URL']).toBe('http://gateway:3000');
+    expect(e2e?.environment?.['E2E_ADMIN_TOKEN']).toBe(envFileValues(join(ROOT, envFile)).get('ADMIN_TOKEN'));
+  });
+
+  it('.env.compose matches the ${VAR:-default} fallbacks of the compose files', () => {
+    expect(existsSync(join(ROOT, envFile))).toBe(true);
+    const values = envFileValues(join(ROOT, envFile));
+    const fallbacks = new Map<string, string>();
+    for (const file of [composeFile, e2eFile]) {
+      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*):-([^}]*)\}/g)) fallbacks.set(m[1], m[2]);
+    }
+    // Every value of .env.compose is used, with the same default, so plain `up` behaves the same
+    const differing = [...values].filter(([name, value]) => fallbacks.get(name) !== value).map(([name]) => name);
+    expect(differing).toEqual([]);
+  });
+});
