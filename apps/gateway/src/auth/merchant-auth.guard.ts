@@ -31,7 +31,6 @@ export class MerchantAuthGuard implements CanActivate {
       throw new ApiError(ErrorCode.IpNotAllowed);
     }
     req.merchant = merchant;
-    void this.tokens.touch(merchant.tokenId).catch(() => undefined);
     return true;
   }
 }

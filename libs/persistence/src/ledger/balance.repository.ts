@@ -6,7 +6,9 @@ export class BalanceRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async get(merchantId: number): Promise<{ available: Minor; pending: Minor }> {
-    const row = await this.prisma.balance.findUnique({ where: { merchantId }, select: { available: true, pending: true } });
+    // Raw SQL: every balance request runs this; see MerchantAuthRepository.findByToken.
+    const [row] = await this.prisma.$queryRaw<{ available: bigint; pending: bigint }[]>`
+      SELECT available, pending FROM balances WHERE merchant_id = ${merchantId}`;
     return row ?? { available: 0n, pending: 0n };
   }
 }

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { createPrismaClient, dropDatabase } from '@pay/persistence';
+import { createMerchant, createTestDatabase, freePort, fundMerchant, LocalStack, repoRoot, uniqueName } from '@pay/testing';
+import { percentile, printResults } from './report';
+
+/**
+ * GET /api/v1/payin/balance (token auth + live read) against the gateway process, beside a
+ * bare Node http server in its own process doing the same balance SELECT: requests per second
+ * and latency, and the ratio. Target: >= 0.5x the bare baseline.
+ * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32]
+ */
+const [SECONDS = 10, C = 32] = process.argv.slice(2).map(Number);
+
+const BASELINE = `
+const http = require('node:http'); const { Pool } = require('pg');
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+http.createServer(async (req, res) => {
+  const { rows } = await pool.query('SELECT available, pending FROM balances WHERE merchant_id = $1', [Number(process.env.MERCHANT_ID)]);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: true, data: { balance: { available: Number(rows[0].available) / 100, pending: Number(rows[0].pending) / 100 } } }));
+}).listen(Number(process.env.PORT), '127.0.0.1', () => process.send && process.send('ready'));
+`;
+
+async function load(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p95: number; p99: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: C });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + SECONDS * 1000;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const t = process.hrtime.bigint();
+      const req = request(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+          else errors++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  await Promise.all(Array.from({ length: C }, async () => { while (Date.now() < deadline) await one(); }));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { rps: Math.round(latencies.length / SECONDS), p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors };
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = await createTestDatabase('pay_bench');
+  const prisma = createPrismaClient(databaseUrl, 2);
+  const stack = await LocalStack.start({ databaseUrl, redisUrl: 'redis://127.0.0.1:6379/0', busKeyPrefix: `${uniqueName('bench')}:`, logDir: join(repoRoot(), 'tmp', 'bench-logs'), env: { LOG_LEVEL: 'warn' } });
+  const port = await freePort();
+  try {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000n]);
+    const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise((resolve) => baseline.once('message', resolve));
+    const bare = await load(`http://127.0.0.1:${port}/`, {});
+    baseline.kill();
+    const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });
+    printResults('balance GET', [
+      { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
+      { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
+    ]);
+  } finally {
+    await stack.stop();
+    await prisma.$disconnect();
+    await dropDatabase(databaseUrl);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
