@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, ObjectStore, ReconExportProducer, redisConnection, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { mountBullBoard } from './ops/bull-board';
@@ -19,9 +19,10 @@ export interface GatewayApp {
 export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const store = new ObjectStore(config);
   const reconProducer = new ReconExportProducer(redisConnection(config.REDIS_URL), config.QUEUE_PREFIX);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, rail: createBankRail(config, prisma), config, store, reconProducer }), {
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, prisma), config, store, reconProducer }), {
     logger: false,
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,
@@ -62,6 +63,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
       await closeBoard();
       await reconProducer.close();
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }

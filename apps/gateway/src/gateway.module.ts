@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
+import type { Pool } from 'pg';
 import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
@@ -21,15 +22,15 @@ import { WebhookOpsController } from './ops/webhook-ops.controller';
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer }): DynamicModule {
+  static register(deps: { prisma: PrismaClient; pool: Pool; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer }): DynamicModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
       controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
-        { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.prisma) },
-        { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.prisma) },
+        { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
+        { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.pool) },
         { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.prisma) },
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.prisma) },
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
