@@ -1,26 +1,57 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, LocalStack, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
+import { createMerchant, createTestDatabase, fundMerchant, LocalStack, repoRoot, TEST_PG_SERVER, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import { percentile, printResults } from './report';
 
 /**
- * Disbursement throughput over HTTP against the four services as processes (Redis Streams
- * bus, sandbox rail with no latency): account inquiry + transfer for N transfers spread over M
- * merchants at concurrency C, then the time until every one is final. Prints numbers.
- * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfers=1000] [merchants=20] [concurrency=16]
+ * Disbursement under load, against the four services as processes (Redis Streams bus,
+ * zero-latency sandbox rail), at increasing concurrency:
+ *  - acceptance: account inquiry + transfer pairs; accepted transfers per second counted by the
+ *    ledger's committed debits (not just HTTP answers), and the latency of the pair;
+ *  - end to end: transfer accepted -> final status -> webhook received by a local receiver.
+ * Beside it, the ceiling measured in the same run: pgbench -N (simple update TPS) on this
+ * machine's Postgres. Prints a table and JSON.
+ * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16]
  */
-const [N = 1000, M = 20, C = 16] = process.argv.slice(2).map(Number);
+const args = process.argv.slice(2);
+const PER_STEP = Number(args[0] ?? 400);
+const M = Number(args[1] ?? 20);
+const LEVELS = (args[2] ?? '4,8,16').split(',').map(Number);
+
+function pgbenchTps(): number {
+  const url = `${TEST_PG_SERVER}/${uniqueName('pgbench')}`;
+  const db = new URL(url).pathname.slice(1);
+  execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', db]);
+  try {
+    execFileSync('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', '-i', '-q', '-s', '4', db], { stdio: 'ignore' });
+    // -N: the simple-update mix (no branch/teller hot rows), the ceiling for independent writes.
+    const out = execFileSync('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', '-N', '-c', '8', '-j', '2', '-T', '10', db], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+  } finally {
+    execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--force', db]);
+  }
+}
 
 async function main(): Promise<void> {
+  const tps = pgbenchTps();
   const databaseUrl = await createTestDatabase('pay_bench');
+  await ensureDatabase(databaseUrl);
   const prisma = createPrismaClient(databaseUrl, 4);
+  const receivedAt = new Map<string, number>();
+  const receiver = await WebhookReceiver.start((_n, req) => {
+    receivedAt.set(JSON.parse(req.rawBody).data.platformTrxId as string, Date.now());
+    return { status: 200 };
+  });
   const stack = await LocalStack.start({
     databaseUrl,
     redisUrl: 'redis://127.0.0.1:6379/0',
     busKeyPrefix: `${uniqueName('bench')}:`,
     logDir: join(repoRoot(), 'tmp', 'bench-logs'),
-    env: { LOG_LEVEL: 'warn', RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', PAYOUT_BATCH_SIZE: '64' },
+    env: { LOG_LEVEL: 'warn', RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', PAYOUT_BATCH_SIZE: '64', WEBHOOK_DISPATCH_INTERVAL_MS: '200' },
   });
+  const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
   try {
     const tokens: string[] = [];
     for (let i = 0; i < M; i++) {
@@ -32,35 +63,49 @@ async function main(): Promise<void> {
       const res = await fetch(`${stack.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
     };
-    const latencies: number[] = [];
-    const inquiryMs: number[] = [];
-    let next = 0;
-    let accepted = 0;
-    const started = process.hrtime.bigint();
-    await Promise.all(
-      Array.from({ length: C }, async () => {
-        while (next < N) {
-          const token = tokens[next++ % M];
-          const t = process.hrtime.bigint();
-          const inq = await post('account-inquiry', token, { merchantTrxId: randomUUID(), accountNo: '1234567890', bankCode: 'BCA', amount: 10000 });
-          inquiryMs.push(Number(process.hrtime.bigint() - t) / 1e6);
-          const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
-          const res = await post('transfer', token, { ...fields, notifyUrl: 'http://127.0.0.1:9/cb' });
-          if (res.status === 200) accepted++;
-          latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-        }
-      }),
-    );
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    await waitFor(async () => (await prisma.disbursement.count({ where: { status: 'success' } })) === accepted, 600_000, 'all final');
-    const total = Number(process.hrtime.bigint() - started) / 1e9;
-    latencies.sort((a, b) => a - b);
-    inquiryMs.sort((a, b) => a - b);
-    const pct = (p: number, xs = latencies) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))].toFixed(0);
-    console.log(`inquiry + transfer over HTTP: ${N} (${accepted} accepted) at concurrency ${C}: ${(N / seconds).toFixed(0)} transfers/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms (inquiry + transfer round trip; inquiry alone p50 ${pct(50, inquiryMs)} ms)`);
-    console.log(`all ${accepted} paid out (success) after ${total.toFixed(1)} s = ${(accepted / total).toFixed(0)} payouts/s end to end`);
+    const rows: Record<string, string | number>[] = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
+    for (const c of LEVELS) {
+      const latencies: number[] = [];
+      const acceptedAt = new Map<string, number>();
+      let next = 0;
+      const debitsBefore = await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } });
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: c }, async () => {
+          while (next < PER_STEP) {
+            const token = tokens[next++ % M];
+            const t = process.hrtime.bigint();
+            const inq = await post('account-inquiry', token, { merchantTrxId: randomUUID(), accountNo: '1234567890', bankCode: 'BCA', amount: 10000 });
+            const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
+            const res = await post('transfer', token, { ...fields, notifyUrl });
+            if (res.status === 200) acceptedAt.set(fields.platformTrxId as string, Date.now());
+            latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+          }
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      const debits = (await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } })) - debitsBefore;
+      await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
+      const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
+      latencies.sort((a, b) => a - b);
+      const perSecond = debits / seconds;
+      rows.push({
+        step: 'inquiry + transfer',
+        concurrency: c,
+        acceptedPerSecond: Math.round(perSecond),
+        ratioToPgbench: (perSecond / tps).toFixed(3),
+        pairP50ms: Math.round(percentile(latencies, 50)),
+        pairP95ms: Math.round(percentile(latencies, 95)),
+        pairP99ms: Math.round(percentile(latencies, 99)),
+        e2eP50ms: Math.round(percentile(e2e, 50)),
+        e2eP95ms: Math.round(percentile(e2e, 95)),
+        e2eP99ms: Math.round(percentile(e2e, 99)),
+      });
+    }
+    printResults('transfer acceptance and end to end (accepted -> webhook received)', rows);
   } finally {
     await stack.stop();
+    await receiver.close();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }
