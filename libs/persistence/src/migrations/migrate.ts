@@ -87,29 +87,27 @@ export async function applyMigrations(
   }
 }
 
-/** Creates `database` on the server of `adminUrl` when it does not exist yet. */
+/** Creates the database of `databaseUrl` when it does not exist yet. */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
+  await onServer(databaseUrl, async (admin, name) => {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
-  } finally {
-    await admin.end();
-  }
+  });
 }
 
 export async function dropDatabase(databaseUrl: string): Promise<void> {
+  await onServer(databaseUrl, (admin, name) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+}
+
+/** Runs `fn` on the server's `postgres` database with the name of the database in `databaseUrl`. */
+async function onServer(databaseUrl: string, fn: (admin: Client, name: string) => Promise<unknown>): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
   const admin = new Client({ connectionString: url.toString() });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    await fn(admin, name);
   } finally {
     await admin.end();
   }
