@@ -42,7 +42,8 @@ describe('chaos: services killed mid-payment lose nothing', () => {
   });
 
   it('a few hundred operations with two kills: every invariant holds', async () => {
-    const seed = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+    // A fixed default keeps the test command reproducible; CHAOS_SEED explores others.
+    const seed = Number(process.env.CHAOS_SEED ?? 11);
     const report = await runChaos(stack, prisma, receiver, { merchants: 5, transfers: 100, payins: 100, kills: 2, concurrency: 6, seed });
     expect(report.kills).toHaveLength(2);
     expect(report.transfersAccepted).toBeGreaterThan(0);
