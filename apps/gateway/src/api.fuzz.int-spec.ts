@@ -5,6 +5,7 @@ import { createMerchant, fundMerchant } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
+import { AcquirerService } from './payin/acquirer.service';
 import { gatewayConfigSchema } from './gateway.config';
 
 /**
@@ -13,6 +14,7 @@ import { gatewayConfigSchema } from './gateway.config';
  * request changes any state. FUZZ_RUNS scales it (the test command runs a short pass).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const ADMIN_TOKEN = 'fuzz_admin_0123456789abcdef0123456789abcdef';
 
 const ENDPOINTS: { method: 'get' | 'post'; path: string; fields: string[] }[] = [
   { method: 'get', path: '/api/v1/payin/balance', fields: [] },
@@ -44,7 +46,9 @@ describe('API fuzzing (real Postgres)', () => {
   let merchantId: number;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', RAIL_SANDBOX_LATENCY_MS: '0', TRANSFER_DECISION_TIMEOUT_MS: '200' }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', RAIL_SANDBOX_LATENCY_MS: '0', TRANSFER_DECISION_TIMEOUT_MS: '200', ADMIN_TOKEN }),
+    );
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
     const m = await createMerchant(prisma);
@@ -127,5 +131,38 @@ describe('API fuzzing (real Postgres)', () => {
       ),
       { numRuns: RUNS },
     );
+  });
+
+  it('the internal acquirer endpoint and the ops API: unsigned, unauthenticated or invalid requests change nothing', async () => {
+    const acquirer = gateway.app.get(AcquirerService);
+    const before = await snapshot();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('acquirerReference', 'platformTrxId', 'amount', 'status', 'rrn', 'paidAt', 'extra'), hostile, { maxKeys: 6 }),
+        fc.boolean(),
+        fc.constantFrom('/ops/merchants', '/ops/settlements/run', '/ops/webhooks/resend-failed'),
+        async (body, signed, opsPath) => {
+          // Schema-invalid notifications: refused before anything is recorded, signed or not.
+          const raw = JSON.stringify({ ...body, extra: 'not allowed' });
+          const notification = await request(http)
+            .post('/internal/acquirer/qris/notifications')
+            .set('content-type', 'application/json')
+            .set('x-acquirer-signature', signed ? acquirer.sign(raw) : 't=1,v1=00')
+            .send(raw);
+          expect(notification.status).toBe(signed ? 400 : 401);
+          expect(notification.body).toMatchObject({ status: false, code: expect.stringMatching(/^[A-Z_]+$/) });
+          // The ops API: no token -> 401; a token with an invalid body -> 400.
+          const anonymous = await request(http).post(opsPath).send(body);
+          expect(anonymous.status).toBe(401);
+          const invalid = await request(http).post(opsPath).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ ...body, extra: 'not allowed' });
+          expect(invalid.status).toBe(400);
+          expect(invalid.body).toMatchObject({ status: false, code: 'VALIDATION_ERROR' });
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+    expect(await snapshot()).toEqual(before);
+    // Other suites share the database, so look only for traces of these requests: every body carried "extra".
+    expect(await prisma.acquirerNotification.count({ where: { body: { contains: '"extra":"not allowed"' } } })).toBe(0);
   });
 });
