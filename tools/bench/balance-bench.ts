@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, freePort, fundMerchant, LocalStack, repoRoot, uniqueName } from '@pay/testing';
+import { createMerchant, createTestDatabase, freePort, fundMerchant, repoRoot } from '@pay/testing';
 import { percentile, printResults } from './report';
+import { runScript, startBenchStack } from './harness';
 
 /**
  * GET /api/v1/payin/balance (token auth + live read) against the gateway process, beside a
@@ -19,7 +19,7 @@ const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 http.createServer(async (req, res) => {
   const { rows } = await pool.query('SELECT available, pending FROM balances WHERE merchant_id = $1', [Number(process.env.MERCHANT_ID)]);
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ status: true, data: { balance: { available: Number(rows[0].available) / 100, pending: Number(rows[0].pending) / 100 } } }));
+  res.end(JSON.stringify({ status: true, data: { balance: { available: rows[0].available, pending: rows[0].pending } } }));
 }).listen(Number(process.env.PORT), '127.0.0.1', () => process.send && process.send('ready'));
 `;
 
@@ -54,7 +54,7 @@ async function load(url: string, headers: Record<string, string>): Promise<{ rps
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
-  const stack = await LocalStack.start({ databaseUrl, redisUrl: 'redis://127.0.0.1:6379/0', busKeyPrefix: `${uniqueName('bench')}:`, logDir: join(repoRoot(), 'tmp', 'bench-logs'), env: { LOG_LEVEL: 'warn' } });
+  const stack = await startBenchStack(databaseUrl);
   const port = await freePort();
   try {
     const { merchant, token } = await createMerchant(prisma);
@@ -75,7 +75,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

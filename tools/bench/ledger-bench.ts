@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LedgerService } from '@pay/ledger-core';
 import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import { runScript } from './harness';
 
 /**
  * Ledger throughput on this machine, printed as numbers (not a test):
@@ -67,7 +68,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, SettlementPlanner } from '@pay/persistence';
-import { createMerchant, createTestDatabase, LocalStack, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, waitFor } from '@pay/testing';
+import { runScript, startBenchStack } from './harness';
 
 /**
  * QRIS pay-in throughput over HTTP against the four services as processes: generate + sandbox
@@ -14,13 +14,7 @@ const [N = 2000, M = 20, C = 16] = process.argv.slice(2).map(Number);
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 4);
-  const stack = await LocalStack.start({
-    databaseUrl,
-    redisUrl: 'redis://127.0.0.1:6379/0',
-    busKeyPrefix: `${uniqueName('bench')}:`,
-    logDir: join(repoRoot(), 'tmp', 'bench-logs'),
-    env: { LOG_LEVEL: 'warn' },
-  });
+  const stack = await startBenchStack(databaseUrl);
   try {
     const merchants: { id: number; token: string }[] = [];
     for (let i = 0; i < M; i++) {
@@ -66,7 +60,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

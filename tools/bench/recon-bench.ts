@@ -3,7 +3,8 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, LocalStack, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, repoRoot, waitFor } from '@pay/testing';
+import { runScript, startBenchStack } from './harness';
 
 /**
  * Recon export of one day of N pay-ins for one merchant (default 1,000,000), through the
@@ -21,13 +22,7 @@ function peakRssMb(pid: number): number {
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 4);
-  const stack = await LocalStack.start({
-    databaseUrl,
-    redisUrl: 'redis://127.0.0.1:6379/0',
-    busKeyPrefix: `${uniqueName('bench')}:`,
-    logDir: join(repoRoot(), 'tmp', 'bench-logs'),
-    env: { LOG_LEVEL: 'warn' },
-  });
+  const stack = await startBenchStack(databaseUrl);
   const csvFile = join(repoRoot(), 'tmp', 'recon-bench-copy.csv');
   try {
     const { merchant, token } = await createMerchant(prisma, { name: 'Toko "Bench", Jaya' });
@@ -75,7 +70,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

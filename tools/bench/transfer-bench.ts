@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, LocalStack, repoRoot, TEST_PG_SERVER, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, TEST_PG_SERVER, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
 import { percentile, printResults } from './report';
+import { runScript, startBenchStack } from './harness';
 
 /**
  * Disbursement under load, against the four services as processes (Redis Streams bus,
@@ -44,13 +44,7 @@ async function main(): Promise<void> {
     receivedAt.set(JSON.parse(req.rawBody).data.platformTrxId as string, Date.now());
     return { status: 200 };
   });
-  const stack = await LocalStack.start({
-    databaseUrl,
-    redisUrl: 'redis://127.0.0.1:6379/0',
-    busKeyPrefix: `${uniqueName('bench')}:`,
-    logDir: join(repoRoot(), 'tmp', 'bench-logs'),
-    env: { LOG_LEVEL: 'warn', RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', PAYOUT_BATCH_SIZE: '64', WEBHOOK_DISPATCH_INTERVAL_MS: '200' },
-  });
+  const stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', PAYOUT_BATCH_SIZE: '64', WEBHOOK_DISPATCH_INTERVAL_MS: '200' });
   const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
   try {
     const tokens: string[] = [];
@@ -111,7 +105,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

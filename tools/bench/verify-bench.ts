@@ -1,6 +1,7 @@
 import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase } from '@pay/testing';
 import { printResults } from './report';
+import { runScript } from './harness';
 
 /**
  * `admin ledger verify` over N ledger events (default 1,000,000) spread over M merchants:
@@ -37,7 +38,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

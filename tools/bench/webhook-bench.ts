@@ -4,6 +4,7 @@ import { createTransport } from '@pay/bus';
 import { type PayoutEventMessage, PayoutEventType, Topic } from '@pay/contracts';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, LocalStack, repoRoot, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import { runScript } from './harness';
 
 /**
  * Webhook delivery throughput through the workers process: N outcome events published on
@@ -56,7 +57,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

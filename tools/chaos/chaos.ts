@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createTestDatabase, LocalStack, repoRoot, runChaos, uniqueName, WebhookReceiver } from '@pay/testing';
+import { createTestDatabase, runChaos, WebhookReceiver } from '@pay/testing';
+import { runScript, startBenchStack } from '../bench/harness';
 
 /**
  * The full chaos run: N transfers and pay-ins across M merchants while K random services are
@@ -14,13 +14,7 @@ async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_chaos');
   const prisma = createPrismaClient(databaseUrl, 4);
   const receiver = await WebhookReceiver.start();
-  const stack = await LocalStack.start({
-    databaseUrl,
-    redisUrl: 'redis://127.0.0.1:6379/0',
-    busKeyPrefix: `${uniqueName('chaos')}:`,
-    logDir: join(repoRoot(), 'tmp', 'chaos-logs'),
-    env: { LOG_LEVEL: 'warn', BUS_LEASE_TTL_MS: '2000', RAIL_SANDBOX_LATENCY_MS: '5', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '250' },
-  });
+  const stack = await startBenchStack(databaseUrl, { BUS_LEASE_TTL_MS: '2000', RAIL_SANDBOX_LATENCY_MS: '5', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '250' }, 'chaos');
   try {
     const report = await runChaos(stack, prisma, receiver, { merchants: M, transfers: T, payins: P, kills: K, concurrency: 12, seed: S, log: (l) => console.log(l) });
     console.table([{ seed: report.seed, transfersAccepted: report.transfersAccepted, transfersRefused: report.transfersRefused, payinsPaid: report.payinsPaid, kills: report.kills.length, violations: report.violations.length, seconds: report.seconds }]);
@@ -34,7 +28,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runScript(main);

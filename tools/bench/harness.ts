@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import { LocalStack, repoRoot, uniqueName } from '@pay/testing';
+
+export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
+
+/** The four services as processes on a bench database, quiet, with their own bus prefix and logs. */
+export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench'): Promise<LocalStack> {
+  return LocalStack.start({
+    databaseUrl,
+    redisUrl: BENCH_REDIS_URL,
+    busKeyPrefix: `${uniqueName(name)}:`,
+    logDir: join(repoRoot(), 'tmp', `${name}-logs`),
+    env: { LOG_LEVEL: 'warn', ...env },
+  });
+}
+
+/** Runs a script's main and exits non-zero with the error when it fails. */
+export function runScript(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
