@@ -74,6 +74,10 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
     const row = await prisma.payin.findFirstOrThrow({ where: { merchantId: merchant.id } });
     expect((row.expiresAt?.getTime() ?? 0) - row.createdAt.getTime()).toBeGreaterThanOrEqual(599_000);
 
+    const retried = await post('generate', token, { merchantTrxId: 'ORD-1', amount: 50000 });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ platformTrxId: res.body.data.platformTrxId, qrisPayload: payload });
+    expect(await prisma.payin.count({ where: { merchantId: merchant.id } })).toBe(1);
     const dup = await post('generate', token, { merchantTrxId: 'ORD-1', amount: 1000 });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('DUPLICATE_MERCHANT_TRX_ID');

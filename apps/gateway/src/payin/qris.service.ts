@@ -55,8 +55,11 @@ export class QrisService {
         logId: currentLogId(),
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
+      // The same request again (a retry after a lost response) gets the code already made.
+      const existing = await this.payins.find(merchantId, dto.merchantTrxId);
+      if (existing && existing.amount === amount && existing.status === 'pending') payin = existing;
+      else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
     const qrImage = dto.withImage ? await toDataURL(payin.qrisPayload ?? '', { errorCorrectionLevel: 'M', margin: 2, width: 320 }) : undefined;
     return { payin, qrImage };
