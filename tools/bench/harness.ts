@@ -11,6 +11,8 @@ export function startBenchStack(databaseUrl: string, env: Record<string, string>
     busKeyPrefix: `${uniqueName(name)}:`,
     logDir: join(repoRoot(), 'tmp', `${name}-logs`),
     env: { LOG_LEVEL: 'warn', ...env },
+    // BENCH_NODE_ARGS reaches the services' node (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof" to profile a run).
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
 }
 

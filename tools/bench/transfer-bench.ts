@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, TEST_PG_SERVER, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import { cpuPerUnit, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { runScript, startBenchStack } from './harness';
 
@@ -58,7 +59,12 @@ async function main(): Promise<void> {
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
     };
     const rows: Record<string, string | number>[] = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
+    // What the system costs doing nothing (pollers, heartbeats), per second, for comparison.
+    const idleBefore = sampleCpu(stack);
+    await new Promise((r) => setTimeout(r, 5000));
+    const cpuRows: Record<string, string | number>[] = [{ concurrency: 'idle, per second', ...cpuPerUnit(idleBefore, sampleCpu(stack), 5) }];
     for (const c of LEVELS) {
+      const cpuBefore = sampleCpu(stack);
       const latencies: number[] = [];
       const acceptedAt = new Map<string, number>();
       let next = 0;
@@ -80,6 +86,8 @@ async function main(): Promise<void> {
       const seconds = (Date.now() - started) / 1000;
       const debits = (await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } })) - debitsBefore;
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
+      // Until every webhook is in, so the payout and webhook work of this step is counted too.
+      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(stack), debits) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
@@ -97,6 +105,7 @@ async function main(): Promise<void> {
       });
     }
     printResults('transfer acceptance and end to end (accepted -> webhook received)', rows);
+    printResults('CPU ms per accepted transfer (inquiry, transfer, debit, payout, webhook), by process', cpuRows);
   } finally {
     await stack.stop();
     await receiver.close();

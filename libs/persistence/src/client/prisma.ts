@@ -1,5 +1,4 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 export { Prisma, PrismaClient };
@@ -27,13 +26,4 @@ export async function assertDatabaseReachable(prisma: PrismaClient, databaseUrl:
     const cause = err instanceof Error ? (err.message.split('\n').filter(Boolean).pop() ?? err.message) : String(err);
     throw new Error(`cannot reach the database at DATABASE_URL=${url.toString()}: ${cause.trim()}`);
   }
-}
-
-/**
- * A plain node-postgres pool for the few queries on the hottest paths (every request's token
- * check and the balance read): a Prisma raw query costs ~280 µs of CPU against ~57 µs for the
- * same query through pg (measured, docs/decisions/0010). Everything else goes through Prisma.
- */
-export function createPgPool(databaseUrl: string, size = 10): Pool {
-  return new Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000 });
 }

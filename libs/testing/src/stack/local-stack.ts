@@ -16,6 +16,8 @@ export interface StackOptions {
   logDir: string;
   /** Extra settings for every service */
   env?: Record<string, string>;
+  /** Extra node flags for every service (e.g. --cpu-prof, which NODE_OPTIONS does not accept) */
+  nodeArgs?: string[];
   /** Port of the local S3 server (s3rver) started with the stack; 0 or absent picks a free one */
   s3Port?: number;
   /** Where s3rver keeps its files; absent: a temporary folder removed on stop */
@@ -127,7 +129,7 @@ export class LocalStack {
 
   async startService(service: ServiceName): Promise<void> {
     const log = createWriteStream(this.logFile(service), { flags: 'a' });
-    const child = spawn(process.execPath, [join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
+    const child = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
       cwd: this.root,
       env: this.envFor(service),
       stdio: ['ignore', 'pipe', 'pipe'],

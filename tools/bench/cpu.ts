@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { SERVICES, type LocalStack } from '@pay/testing';
+
+/** CPU time (user + system, ms) used so far by each part of the system on this machine. */
+export type CpuSample = Record<string, number>;
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function cpuMsOf(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0; // gone between listing and reading
+  }
+}
+
+function pidsNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * Where the CPU goes: each service process, every Postgres process (backends come and go
+ * with pools, so a short-lived backend's time can be missed), Redis and the load generator.
+ */
+export function sampleCpu(stack: LocalStack): CpuSample {
+  const sample: CpuSample = {};
+  for (const service of SERVICES) sample[service] = cpuMsOf(stack.pid(service) ?? -1);
+  sample.postgres = pidsNamed('postgres').reduce((n, pid) => n + cpuMsOf(pid), 0);
+  sample.redis = pidsNamed('redis-server').reduce((n, pid) => n + cpuMsOf(pid), 0);
+  sample.loadGenerator = cpuMsOf(process.pid);
+  return sample;
+}
+
+/** CPU ms per unit of work between two samples, per part and in total. */
+export function cpuPerUnit(before: CpuSample, after: CpuSample, units: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const key of Object.keys(after)) {
+    const ms = (after[key] - (before[key] ?? 0)) / units;
+    out[key] = Math.round(ms * 100) / 100;
+    if (key !== 'loadGenerator') total += ms;
+  }
+  out.totalWithoutLoadGenerator = Math.round(total * 100) / 100;
+  return out;
+}
