@@ -1,6 +1,5 @@
 import { createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
-import { LedgerService } from '@pay/ledger-core';
-import { fundMerchant, insertSuccessfulPayin } from '@pay/testing';
+import { fundMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
 import { ExitCode, runAdmin } from './admin';
 
 describe('admin CLI (real Postgres)', () => {
@@ -101,7 +100,7 @@ describe('admin CLI (real Postgres)', () => {
     // A recorded pay-in; no ledger runs here, so the request stays in the outbox.
     await fundMerchant(prisma, merchantId, [100n]);
     const payinId = await insertSuccessfulPayin(prisma, merchantId, 1_000_000n, 0n);
-    await new LedgerService(prisma).apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt: new Date().toISOString(), payinId, amount: '1000000', fee: '0' });
+    await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt: new Date().toISOString(), payinId, amount: '1000000', fee: '0' });
     const cutoff = new Date().toISOString();
     const first = JSON.parse((await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out);
     expect(first).toMatchObject([{ merchantId, payinCount: 1, requested: true, credited: null }]);

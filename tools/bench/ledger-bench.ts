@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { LedgerService } from '@pay/ledger-core';
 import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, uniqueName, waitFor } from '@pay/testing';
 import { runScript } from './harness';
 
 /**
@@ -24,7 +23,7 @@ async function main(): Promise<void> {
       await fundMerchant(prisma, merchant.id, [10_000_000_00n]);
       merchants.push(merchant.id);
     }
-    const ledger = new LedgerService(prisma);
+    const ledger = ledgerFor(prisma);
     const commands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], randomUUID(), 10_000_00n, 2_500_00n));
     const latencies: number[] = [];
     let next = 0;

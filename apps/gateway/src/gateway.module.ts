@@ -2,14 +2,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
 import type { Pool } from 'pg';
 import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
-import { createMetricsRegistry, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
+import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
+import { DecisionWaiter } from './disbursement/decision-waiter';
 import { DisbursementController } from './disbursement/disbursement.controller';
 import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
-import { BANK_RAIL, GATEWAY_CONFIG, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
+import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
@@ -22,7 +23,7 @@ import { WebhookOpsController } from './ops/webhook-ops.controller';
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient; pool: Pool; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer }): DynamicModule {
+  static register(deps: { prisma: PrismaClient; pool: Pool; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer; logger: Logger }): DynamicModule {
     const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
     return {
       module: GatewayModule,
@@ -31,11 +32,12 @@ export class GatewayModule {
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
         { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.pool) },
-        { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.prisma) },
+        { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.pool) },
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.prisma) },
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
+        { provide: LOGGER, useValue: deps.logger },
         { provide: PayinRepository, useFactory: () => new PayinRepository(deps.prisma) },
         { provide: ReconExportRepository, useFactory: () => new ReconExportRepository(deps.prisma) },
         { provide: OBJECT_STORE, useValue: deps.store },
@@ -44,6 +46,7 @@ export class GatewayModule {
         AcquirerService,
         AccountInquiryService,
         TransferService,
+        DecisionWaiter,
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
         MerchantAuthGuard,

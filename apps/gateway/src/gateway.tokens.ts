@@ -4,3 +4,4 @@ export const BANK_RAIL = Symbol('BANK_RAIL');
 export const PRISMA = Symbol('PRISMA');
 export const OBJECT_STORE = Symbol('OBJECT_STORE');
 export const RECON_PRODUCER = Symbol('RECON_PRODUCER');
+export const LOGGER = Symbol('LOGGER');

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { BusServer, createTransport, OutboxRelay, busConfigFromEnv } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, OutboxListener, PrismaOutboxStore } from '@pay/persistence';
+import { assertDatabaseReachable, createPgPool, createPrismaClient, OutboxListener, PgOutboxStore } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
@@ -14,15 +14,17 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const logger = createLogger('ledger', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
+  // The command path (apply, relay) runs on plain pg; Prisma serves the rest (docs/decisions/0011).
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const transport = createTransport(busConfigFromEnv(config), { logger });
 
-  const app = await NestFactory.createMicroservice(LedgerModule.register({ prisma, logger }), {
+  const app = await NestFactory.createMicroservice(LedgerModule.register({ pool, logger }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Ledger, consumerName: opts.consumerName }),
     logger: false,
     abortOnError: false,
   });
   const relay = new OutboxRelay({
-    store: new PrismaOutboxStore(prisma),
+    store: new PgOutboxStore(pool),
     transport,
     batchSize: config.OUTBOX_BATCH_SIZE,
     pollIntervalMs: config.OUTBOX_POLL_MS,
@@ -51,6 +53,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseLedgerCommand, type LedgerCommand } from '@pay/contracts';
 import { parseAmount } from '@pay/domain';
-import { createPrismaClient, verifyLedger, type PrismaClient } from '@pay/persistence';
+import { createPgPool, createPrismaClient, verifyLedger, type PrismaClient } from '@pay/persistence';
+import type { Pool } from 'pg';
 import { createMerchant, insertSuccessfulPayin } from '@pay/testing';
 import { LedgerService } from '@pay/ledger-core';
 
@@ -20,12 +21,18 @@ const cmd = {
 describe('LedgerService (real Postgres)', () => {
   let prisma: PrismaClient;
   let ledger: LedgerService;
+  let pool: Pool;
 
   beforeAll(() => {
-    prisma = createPrismaClient(process.env.DATABASE_URL as string, 60);
-    ledger = new LedgerService(prisma);
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 10);
+    // As many connections as the concurrency tests have callers, so they race on the row lock, not the pool.
+    pool = createPgPool(process.env.DATABASE_URL as string, 60);
+    ledger = new LedgerService(pool);
   });
-  afterAll(() => prisma.$disconnect());
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+  });
 
   const balanceOf = async (merchantId: number) => {
     const b = await prisma.balance.findUniqueOrThrow({ where: { merchantId } });

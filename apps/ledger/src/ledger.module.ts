@@ -1,17 +1,17 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { LedgerService } from '@pay/ledger-core';
-import type { PrismaClient } from '@pay/persistence';
+import type { Pool } from 'pg';
 import type { Logger } from '@pay/platform';
 import { LedgerCommandsController, LOGGER } from './ledger-commands.controller';
 
 @Module({})
 export class LedgerModule {
-  static register(deps: { prisma: PrismaClient; logger: Logger }): DynamicModule {
+  static register(deps: { pool: Pool; logger: Logger }): DynamicModule {
     return {
       module: LedgerModule,
       controllers: [LedgerCommandsController],
       providers: [
-        { provide: LedgerService, useFactory: () => new LedgerService(deps.prisma) },
+        { provide: LedgerService, useFactory: () => new LedgerService(deps.pool) },
         { provide: LOGGER, useValue: deps.logger },
       ],
     };

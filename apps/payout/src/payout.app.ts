@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusServer, createTransport, OutboxRelay } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, PayoutRepository, OutboxListener, PrismaOutboxStore } from '@pay/persistence';
+import { assertDatabaseReachable, createPrismaClient, PayoutRepository, OutboxListener, PgOutboxStore, createPgPool } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
@@ -18,6 +18,7 @@ export async function startPayout(config: PayoutConfig) {
   const logger = createLogger('payout', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
+  const outboxPool = createPgPool(config.DATABASE_URL, 2);
   const transport = createTransport(busConfigFromEnv(config), { logger });
   const processor = new PayoutProcessor(new PayoutRepository(prisma), createBankRail(config, prisma), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,
@@ -30,7 +31,7 @@ export async function startPayout(config: PayoutConfig) {
     logger: false,
     abortOnError: false,
   });
-  const relay = new OutboxRelay({ store: new PrismaOutboxStore(prisma), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
+  const relay = new OutboxRelay({ store: new PgOutboxStore(outboxPool), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
   let stopping = false;
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -54,6 +55,7 @@ export async function startPayout(config: PayoutConfig) {
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       await prisma.$disconnect();
+      await outboxPool.end();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerService } from '@pay/ledger-core';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { createPgPool, databaseUrlOf, MerchantAdmin, type PrismaClient } from '@pay/persistence';
 
 /** A merchant with a balance row and one token, named uniquely so suites can share a database. */
 export async function createMerchant(prisma: PrismaClient, overrides: Partial<{ name: string; isActive: boolean }> = {}) {
@@ -36,9 +36,23 @@ export async function insertPayin(prisma: PrismaClient, merchantId: number, amou
   return id;
 }
 
+const ledgers = new WeakMap<PrismaClient, LedgerService>();
+
+/**
+ * The ledger on the same database as `prisma`, as the ledger service runs it (plain pg). Its
+ * pool lets the process exit when idle, so tests need not close it.
+ */
+export function ledgerFor(prisma: PrismaClient): LedgerService {
+  let ledger = ledgers.get(prisma);
+  if (!ledger) {
+    ledgers.set(prisma, (ledger = new LedgerService(createPgPool(databaseUrlOf(prisma), 4, { allowExitOnIdle: true }))));
+  }
+  return ledger;
+}
+
 /** Funds a merchant through the ledger's real path: successful pay-ins recorded, then settled. */
 export async function fundMerchant(prisma: PrismaClient, merchantId: number, amountsMinor: bigint[]): Promise<string[]> {
-  const ledger = new LedgerService(prisma);
+  const ledger = ledgerFor(prisma);
   const issuedAt = new Date().toISOString();
   const ids: string[] = [];
   for (const amount of amountsMinor) {

@@ -1,4 +1,4 @@
-export { createMerchant, insertPayin, insertSuccessfulPayin, fundMerchant } from './fixtures';
+export { createMerchant, insertPayin, insertSuccessfulPayin, fundMerchant, ledgerFor } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
 export { LocalStack, SERVICES, type ServiceName, type StackOptions, freePort, repoRoot } from './stack/local-stack';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';

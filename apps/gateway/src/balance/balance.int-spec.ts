@@ -4,8 +4,7 @@ import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createMerchant, insertSuccessfulPayin } from '@pay/testing';
-import { LedgerService } from '@pay/ledger-core';
+import { createMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
 
@@ -31,7 +30,7 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
 
   it('answers with the exact success envelope and live values from the projection', async () => {
     const { merchant, token } = await createMerchant(prisma);
-    const ledger = new LedgerService(prisma);
+    const ledger = ledgerFor(prisma);
     // Two successful pay-ins of 50000 with fee 500: one settled, one not.
     const settled = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(50000), parseAmount(500));
     const unsettled = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(50000), parseAmount(500));

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SANDBOX_ACCOUNTS, sandboxHolderName } from '@pay/bank-rail';
 import { ledgerCommandId, parseLedgerCommand } from '@pay/contracts';
-import { LedgerService } from '@pay/ledger-core';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant, fundMerchant } from '@pay/testing';
+import { createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -148,7 +147,7 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const command = await prisma.outbox.findFirstOrThrow({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } });
 
     // The ledger (not running in this test) decides the command the gateway wrote to the outbox.
-    await new LedgerService(prisma).apply(parseLedgerCommand(command.payload));
+    await ledgerFor(prisma).apply(parseLedgerCommand(command.payload));
     const retry = await post('transfer', token, transferBody(inq));
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({

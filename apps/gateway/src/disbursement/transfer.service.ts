@@ -7,9 +7,11 @@ import { ApiError, checkWebhookTarget, currentLogId, WebhookTargetRefused } from
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { AccountInquiryService } from './account-inquiry.service';
+import { DecisionWaiter } from './decision-waiter';
 import type { TransferDto } from './dto/disbursement.dto';
 
-const POLL_MS = 25;
+/** Safety net only: the ledger's NOTIFY wakes the request as soon as the decision commits. */
+const FALLBACK_POLL_MS = 500;
 
 /**
  * Spec 4.3. The transfer must match an unexpired inquiry of the same merchant; it is recorded
@@ -23,6 +25,7 @@ export class TransferService {
   constructor(
     private readonly disbursements: DisbursementRepository,
     private readonly inquiries: AccountInquiryService,
+    private readonly decisions: DecisionWaiter,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -101,16 +104,27 @@ export class TransferService {
   }
 
   private async awaitDecision(disbursement: Disbursement): Promise<Disbursement> {
+    if (disbursement.status !== 'funding') return this.decided(disbursement);
     const deadline = Date.now() + this.config.TRANSFER_DECISION_TIMEOUT_MS;
-    let current: Disbursement | null = disbursement;
-    while (current && current.status === 'funding') {
-      if (Date.now() >= deadline) throw new ApiError(ErrorCode.TransferProcessing);
-      await new Promise((r) => setTimeout(r, POLL_MS));
-      current = await this.disbursements.get(disbursement.id);
+    // Subscribed before each read, so a decision committed just before it is seen by the read.
+    const decision = this.decisions.subscribe(disbursement.id);
+    try {
+      for (;;) {
+        const current = await this.disbursements.get(disbursement.id);
+        if (!current) throw new Error(`disbursement ${disbursement.id} vanished`);
+        if (current.status !== 'funding') return await this.decided(current);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new ApiError(ErrorCode.TransferProcessing);
+        await decision.next(Math.min(left, FALLBACK_POLL_MS));
+      }
+    } finally {
+      decision.close();
     }
-    if (!current) throw new Error(`disbursement ${disbursement.id} vanished`);
-    if (current.status === 'refused') throw await this.refusal(current);
-    return current;
+  }
+
+  private async decided(d: Disbursement): Promise<Disbursement> {
+    if (d.status === 'refused') throw await this.refusal(d);
+    return d;
   }
 
   private async refusal(d: Disbursement): Promise<ApiError> {

@@ -1,14 +1,15 @@
+import { sql } from '@pay/persistence';
 import { type CreditSettlementCommand, LedgerEventType } from '@pay/contracts';
 import { type Decision, type HandlerContext, reject, RejectionReason } from './decision';
 
 /** A set of recorded, unsettled pay-ins moves from pending to available, all or nothing. */
 export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlementCommand): Promise<Decision> {
   const ids = [...new Set(cmd.payinIds)];
-  const rows = await ctx.tx.$queryRaw<{ id: string; amount: bigint; fee: bigint; net: bigint }[]>`
+  const rows = await ctx.tx.query<{ id: string; amount: bigint; fee: bigint; net: bigint }>(sql`
     SELECT id::text AS id, amount, fee, (amount - fee) AS net FROM payins
      WHERE id = ANY(${ids}::uuid[]) AND merchant_id = ${ctx.merchantId}
        AND status = 'success' AND ledger_event_id IS NOT NULL AND settlement_id IS NULL
-     ORDER BY id FOR UPDATE`;
+     ORDER BY id FOR UPDATE`);
   if (rows.length !== ids.length) {
     const found = new Set(rows.map((r) => r.id));
     return reject(RejectionReason.PayinsNotSettleable, { payinIds: ids.filter((id) => !found.has(id)).join(',') });
@@ -25,12 +26,12 @@ export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlemen
     pendingDelta: -total,
     payload: { settlementId: cmd.settlementId, payinIds: ids, amount: total.toString(), gross: gross.toString(), fees: fees.toString(), cutoffAt: cmd.cutoffAt ?? null },
     project: async (tx) => {
-      await tx.$executeRaw`
+      await tx.execute(sql`
         WITH settlement AS (
           INSERT INTO settlements (id, merchant_id, amount, payin_count, cutoff_at, gross, fees)
           VALUES (${cmd.settlementId}::uuid, ${ctx.merchantId}, ${total}, ${ids.length}, ${cutoff}, ${gross}, ${fees})
         )
-        UPDATE payins SET settlement_id = ${cmd.settlementId}::uuid WHERE id = ANY(${ids}::uuid[])`;
+        UPDATE payins SET settlement_id = ${cmd.settlementId}::uuid WHERE id = ANY(${ids}::uuid[])`);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { type DebitPayoutCommand, LedgerEventType } from '@pay/contracts';
 import { decideDebit } from '@pay/domain';
-import type { TransactionClient } from '@pay/persistence';
+import { DISBURSEMENT_DECIDED_CHANNEL, sql, type SqlClient } from '@pay/persistence';
 import { type Decision, type HandlerContext, reject, RejectionReason } from './decision';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,7 +17,7 @@ export async function debitPayout(ctx: HandlerContext, cmd: DebitPayoutCommand):
   if (!decision.ok) {
     return {
       ...reject(RejectionReason.InsufficientBalance, { available: decision.available.toString(), required: decision.required.toString() }),
-      project: (tx: TransactionClient) => settleFunding(tx, cmd.payoutId, 'refused'),
+      project: (tx: SqlClient) => settleFunding(tx, cmd.payoutId, 'refused'),
     };
   }
   return {
@@ -31,15 +31,22 @@ export async function debitPayout(ctx: HandlerContext, cmd: DebitPayoutCommand):
   };
 }
 
-async function settleFunding(tx: TransactionClient, payoutId: string, to: 'pending' | 'refused'): Promise<void> {
+/** The gateway waiting to answer the transfer hears of the decision when it commits (LISTEN/NOTIFY). */
+async function settleFunding(tx: SqlClient, payoutId: string, to: 'pending' | 'refused'): Promise<void> {
   if (!UUID.test(payoutId)) return; // a payout that is not a merchant disbursement (tests, manual corrections)
   if (to === 'pending') {
-    await tx.$executeRaw`
-      UPDATE disbursements SET status = 'pending', debited_at = now(), next_check_at = now(), updated_at = now()
-       WHERE id = ${payoutId}::uuid AND status = 'funding'`;
+    await tx.query(sql`
+      WITH moved AS (
+        UPDATE disbursements SET status = 'pending', debited_at = now(), next_check_at = now(), updated_at = now()
+         WHERE id = ${payoutId}::uuid AND status = 'funding'
+        RETURNING id::text)
+      SELECT pg_notify(${DISBURSEMENT_DECIDED_CHANNEL}, id) FROM moved`);
   } else {
-    await tx.$executeRaw`
-      UPDATE disbursements SET status = 'refused', refusal_reason = 'INSUFFICIENT_BALANCE', updated_at = now()
-       WHERE id = ${payoutId}::uuid AND status = 'funding'`;
+    await tx.query(sql`
+      WITH moved AS (
+        UPDATE disbursements SET status = 'refused', refusal_reason = 'INSUFFICIENT_BALANCE', updated_at = now()
+         WHERE id = ${payoutId}::uuid AND status = 'funding'
+        RETURNING id::text)
+      SELECT pg_notify(${DISBURSEMENT_DECIDED_CHANNEL}, id) FROM moved`);
   }
 }

@@ -1,6 +1,6 @@
 import type { LedgerEventType } from '@pay/contracts';
 import type { BalanceState, Minor } from '@pay/domain';
-import type { TransactionClient } from '@pay/persistence';
+import type { SqlClient } from '@pay/persistence';
 
 /** What a command handler decides inside the ledger's transaction: one event, or a refusal. */
 export type Decision =
@@ -12,14 +12,14 @@ export type Decision =
       pendingDelta: Minor;
       payload: Record<string, unknown>;
       /** Projection writes beyond the balance (pay-in rows, settlements), run after the event is appended */
-      project?: (tx: TransactionClient, eventId: bigint) => Promise<void>;
+      project?: (tx: SqlClient, eventId: bigint) => Promise<void>;
     }
   | {
       kind: 'rejection';
       reason: RejectionReason;
       detail: Record<string, string>;
       /** Projection writes that record the refusal (e.g. the disbursement becomes refused) */
-      project?: (tx: TransactionClient) => Promise<void>;
+      project?: (tx: SqlClient) => Promise<void>;
     };
 
 export enum RejectionReason {
@@ -33,7 +33,7 @@ export enum RejectionReason {
 }
 
 export interface HandlerContext {
-  tx: TransactionClient;
+  tx: SqlClient;
   merchantId: number;
   balance: BalanceState;
 }

@@ -1,11 +1,12 @@
+import { sql } from '@pay/persistence';
 import { LedgerEventType, type RecordPayinCommand } from '@pay/contracts';
 import { type Decision, type HandlerContext, reject, RejectionReason } from './decision';
 
 /** A successful pay-in: its net (amount - fee) goes into pending (spec 2.3 rule 1). */
 export async function recordPayin(ctx: HandlerContext, cmd: RecordPayinCommand): Promise<Decision> {
-  const [payin] = await ctx.tx.$queryRaw<{ amount: bigint; fee: bigint; status: string; ledger_event_id: bigint | null }[]>`
+  const [payin] = await ctx.tx.query<{ amount: bigint; fee: bigint; status: string; ledger_event_id: bigint | null }>(sql`
     SELECT amount, fee, status, ledger_event_id FROM payins
-     WHERE id = ${cmd.payinId}::uuid AND merchant_id = ${ctx.merchantId} FOR UPDATE`;
+     WHERE id = ${cmd.payinId}::uuid AND merchant_id = ${ctx.merchantId} FOR UPDATE`);
   if (!payin) return reject(RejectionReason.PayinNotFound, { payinId: cmd.payinId });
   const amount = BigInt(cmd.amount);
   const fee = BigInt(cmd.fee);
@@ -26,7 +27,7 @@ export async function recordPayin(ctx: HandlerContext, cmd: RecordPayinCommand):
     pendingDelta: net,
     payload: { payinId: cmd.payinId, amount: cmd.amount, fee: cmd.fee, net: net.toString() },
     project: async (tx, eventId) => {
-      await tx.$executeRaw`UPDATE payins SET ledger_event_id = ${eventId} WHERE id = ${cmd.payinId}::uuid`;
+      await tx.execute(sql`UPDATE payins SET ledger_event_id = ${eventId} WHERE id = ${cmd.payinId}::uuid`);
     },
   };
 }

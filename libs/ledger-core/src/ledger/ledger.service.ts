@@ -1,5 +1,6 @@
 import { type LedgerCommand, type LedgerEventMessage, LedgerEventType, type LedgerOutcome, Topic } from '@pay/contracts';
-import { Prisma, type PrismaClient, type TransactionClient } from '@pay/persistence';
+import type { Pool } from 'pg';
+import { inTransaction, sql, type SqlClient, sqlClient } from '@pay/persistence';
 import { creditSettlement } from '../handlers/credit-settlement.handler';
 import { debitPayout } from '../handlers/debit-payout.handler';
 import { type Decision, type HandlerContext, reject, RejectionReason } from '../handlers/decision';
@@ -33,17 +34,13 @@ interface LockedBalance {
  */
 export class LedgerService {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly pool: Pool,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async apply(command: LedgerCommand): Promise<LedgerOutcome> {
     try {
-      return await this.prisma.$transaction((tx) => this.applyIn(tx, command), {
-        isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted,
-        timeout: 15_000,
-        maxWait: 10_000,
-      });
+      return await inTransaction(this.pool, (tx) => this.applyIn(tx, command), { isolation: 'READ COMMITTED', timeoutMs: 15_000 });
     } catch (err) {
       // The unique command id lost a race (e.g. a merchant without a balance row yet): the stored outcome wins.
       const prior = await this.priorOutcome(command.commandId);
@@ -52,17 +49,17 @@ export class LedgerService {
     }
   }
 
-  private async applyIn(tx: TransactionClient, command: LedgerCommand): Promise<LedgerOutcome> {
+  private async applyIn(tx: SqlClient, command: LedgerCommand): Promise<LedgerOutcome> {
     // The event id is drawn up front so the decision record and the outbox row can carry it in one write.
-    const [balance] = await tx.$queryRaw<LockedBalance[]>`
+    const [balance] = await tx.query<LockedBalance>(sql`
       SELECT available, pending, last_seq, nextval('ledger_events_id_seq') AS next_event_id
-        FROM balances WHERE merchant_id = ${command.merchantId} FOR UPDATE`;
+        FROM balances WHERE merchant_id = ${command.merchantId} FOR UPDATE`);
     const { handler, eventType } = COMMANDS[command.type];
     const reference = referenceOf(command);
-    const [{ prior, existing }] = await tx.$queryRaw<{ prior: LedgerOutcome | null; existing: string | null }[]>`
+    const [{ prior, existing }] = await tx.query<{ prior: LedgerOutcome | null; existing: string | null }>(sql`
       SELECT (SELECT result FROM ledger_commands WHERE command_id = ${command.commandId}) AS prior,
              (SELECT command_id FROM ledger_events
-               WHERE merchant_id = ${command.merchantId} AND type = ${eventType} AND reference = ${reference}) AS existing`;
+               WHERE merchant_id = ${command.merchantId} AND type = ${eventType} AND reference = ${reference}) AS existing`);
     if (prior) return prior;
 
     const now = this.clock();
@@ -76,7 +73,7 @@ export class LedgerService {
   }
 
   private async recordEvent(
-    tx: TransactionClient,
+    tx: SqlClient,
     command: LedgerCommand,
     decision: Extract<Decision, { kind: 'event' }>,
     balance: LockedBalance,
@@ -103,7 +100,7 @@ export class LedgerService {
       pendingDelta: decision.pendingDelta.toString(),
       payload: decision.payload,
     });
-    await tx.$executeRaw`
+    await tx.execute(sql`
       WITH event AS (
         INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, log_id, occurred_at)
         VALUES (${eventId}, ${command.merchantId}, ${seq}, ${command.commandId}, ${decision.eventType}, ${decision.reference},
@@ -116,27 +113,27 @@ export class LedgerService {
         VALUES (${command.commandId}, ${command.merchantId}, ${command.type}, 'applied', ${eventId}, ${JSON.stringify(outcome)}::jsonb, ${now})
       )
       INSERT INTO outbox (topic, key, payload, headers, created_at)
-      VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'event'))}::jsonb, ${now})`;
+      VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'event'))}::jsonb, ${now})`);
     // The event row exists now (a data-modifying CTE runs even when unreferenced), so projections may point at it.
     await decision.project?.(tx, eventId);
     return outcome;
   }
 
   private async recordRejection(
-    tx: TransactionClient,
+    tx: SqlClient,
     command: LedgerCommand,
     decision: Extract<Decision, { kind: 'rejection' }>,
     now: Date,
   ): Promise<LedgerOutcome> {
     const outcome: LedgerOutcome = { outcome: 'rejected', commandId: command.commandId, reason: decision.reason, detail: decision.detail };
     const message = this.message(command, now, { kind: 'rejection', reference: referenceOf(command), reason: decision.reason, payload: decision.detail });
-    await tx.$executeRaw`
+    await tx.execute(sql`
       WITH decided AS (
         INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, reason, result, decided_at)
         VALUES (${command.commandId}, ${command.merchantId}, ${command.type}, 'rejected', ${decision.reason}, ${JSON.stringify(outcome)}::jsonb, ${now})
       )
       INSERT INTO outbox (topic, key, payload, headers, created_at)
-      VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'rejection'))}::jsonb, ${now})`;
+      VALUES (${Topic.LedgerEvents}, ${String(command.merchantId)}, ${JSON.stringify(message)}::jsonb, ${JSON.stringify(headersOf(command, 'rejection'))}::jsonb, ${now})`);
     await decision.project?.(tx);
     return outcome;
   }
@@ -150,7 +147,7 @@ export class LedgerService {
   }
 
   private async priorOutcome(commandId: string): Promise<LedgerOutcome | null> {
-    const [row] = await this.prisma.$queryRaw<{ result: LedgerOutcome }[]>`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`;
+    const [row] = await sqlClient(this.pool).query<{ result: LedgerOutcome }>(sql`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`);
     return row?.result ?? null;
   }
 }

@@ -7,7 +7,18 @@ export type TransactionClient = Prisma.TransactionClient;
 /** The Prisma 7 client on the node-postgres driver adapter (no native query engine at run time). */
 export function createPrismaClient(databaseUrl: string, poolSize = 10): PrismaClient {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
-  return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter });
+  urls.set(client, databaseUrl);
+  return client;
+}
+
+const urls = new WeakMap<PrismaClient, string>();
+
+/** The database a client made by createPrismaClient talks to (for tools that need a plain pg pool beside it). */
+export function databaseUrlOf(prisma: PrismaClient): string {
+  const url = urls.get(prisma);
+  if (!url) throw new Error('not a client made by createPrismaClient');
+  return url;
 }
 
 /** True when `err` is a unique-constraint violation (Prisma P2002 or Postgres 23505), optionally on `target`. */

@@ -1,4 +1,4 @@
-import pg, { type Pool, type PoolClient } from 'pg';
+import pg, { type Pool, type PoolClient, type PoolConfig } from 'pg';
 
 /**
  * Plain node-postgres for the hot paths (docs/decisions/0010, 0011): a `sql` tagged template
@@ -10,11 +10,28 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-/** sql`SELECT * FROM t WHERE id = ${id}` -> { text: 'SELECT * FROM t WHERE id = $1', values: [id] } */
+/** Constant SQL text (a column list, say) to splice into a query as is; never for input. */
+export class RawSql {
+  constructor(readonly text: string) {}
+}
+
+export function raw(text: string): RawSql {
+  return new RawSql(text);
+}
+
+/**
+ * sql`SELECT ${raw('a, b')} FROM t WHERE id = ${id}`
+ *   -> { text: 'SELECT a, b FROM t WHERE id = $1', values: [id] }
+ */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlQuery {
   let text = strings[0];
-  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
-  return { text, values };
+  const params: unknown[] = [];
+  values.forEach((value, i) => {
+    if (value instanceof RawSql) text += value.text;
+    else text += `$${params.push(value)}`;
+    text += strings[i + 1];
+  });
+  return { text, values: params };
 }
 
 /** What repositories and ledger handlers need of a connection: rows, and the affected row count. */
@@ -46,14 +63,15 @@ export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABL
 
 /**
  * Runs `work` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK
- * when it throws (the error is rethrown). A connection whose ROLLBACK fails is discarded, not
+ * when it throws (the error is rethrown). Statements time out after `timeoutMs` (15 s). A connection whose ROLLBACK fails is discarded, not
  * returned to the pool.
  */
-export async function inTransaction<T>(pool: Pool, work: (tx: SqlClient) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+export async function inTransaction<T>(pool: Pool, work: (tx: SqlClient) => Promise<T>, opts: { isolation?: IsolationLevel; timeoutMs?: number } = {}): Promise<T> {
   const conn = await pool.connect();
   let broken: Error | undefined;
   try {
-    await conn.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+    // One round trip; a statement (or lock wait) longer than timeoutMs aborts the transaction.
+    await conn.query(`BEGIN ISOLATION LEVEL ${opts.isolation ?? 'READ COMMITTED'}; SET LOCAL statement_timeout = ${Math.trunc(opts.timeoutMs ?? 15_000)}`);
     const result = await work(new PgSqlClient(conn));
     await conn.query('COMMIT');
     return result;
@@ -80,6 +98,6 @@ const types = {
  * A plain node-postgres pool beside the Prisma client, for the hot paths: a Prisma raw query
  * costs ~280 µs of CPU against ~57 µs through pg (measured, docs/decisions/0010).
  */
-export function createPgPool(databaseUrl: string, size = 10): Pool {
-  return new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, types });
+export function createPgPool(databaseUrl: string, size = 10, extra: PoolConfig = {}): Pool {
+  return new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, types, ...extra });
 }

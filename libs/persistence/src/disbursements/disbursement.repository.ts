@@ -1,10 +1,13 @@
-import type { LedgerCommand, LedgerOutcome } from '@pay/contracts';
-import type { DisbursementStatus, Minor } from '@pay/domain';
-import type { PrismaClient } from '../client/prisma';
-import { enqueueLedgerCommand } from '../outbox/outbox-writer';
+import { type LedgerCommand, type LedgerOutcome, Topic } from '@pay/contracts';
+import type { Minor } from '@pay/domain';
+import type { Pool } from 'pg';
+import { raw, sql, type SqlClient, sqlClient } from '../client/sql';
 import type { Disbursement, DisbursementInquiry } from '../generated/prisma/client';
 
 export type { Disbursement, DisbursementInquiry };
+
+/** The ledger notifies this channel with the disbursement id when it moves a transfer out of `funding`. */
+export const DISBURSEMENT_DECIDED_CHANNEL = 'disbursement_decided';
 
 export interface NewInquiry {
   platformTrxId: string;
@@ -32,46 +35,87 @@ export interface NewDisbursement {
   logId?: string;
 }
 
-/** The gateway's reads and writes of inquiries and disbursements (money itself moves only in the ledger). */
-export class DisbursementRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+// Rows in the shape of the Prisma models, so callers see one type whichever client read them.
+const INQUIRY = raw(`platform_trx_id AS "platformTrxId", merchant_id AS "merchantId", merchant_trx_id AS "merchantTrxId",
+  bank_code AS "bankCode", account_no AS "accountNo", account_name AS "accountName", amount, fee,
+  expires_at AS "expiresAt", created_at AS "createdAt"`);
+const DISBURSEMENT = raw(`id::text, merchant_id AS "merchantId", merchant_trx_id AS "merchantTrxId", platform_trx_id AS "platformTrxId",
+  bank_code AS "bankCode", account_no AS "accountNo", account_name AS "accountName", amount, fee, notify_url AS "notifyUrl",
+  status, refusal_reason AS "refusalReason", failure_reason AS "failureReason", rail_reference AS "railReference",
+  submit_attempts AS "submitAttempts", submitted_at AS "submittedAt", next_check_at AS "nextCheckAt", lease_until AS "leaseUntil",
+  debited_at AS "debitedAt", success_at AS "successAt", failed_at AS "failedAt", log_id AS "logId",
+  created_at AS "createdAt", updated_at AS "updatedAt"`);
 
-  createInquiry(inquiry: NewInquiry): Promise<DisbursementInquiry> {
-    return this.prisma.disbursementInquiry.create({ data: inquiry });
+/**
+ * The gateway's reads and writes of inquiries and disbursements (money itself moves only in
+ * the ledger). Plain pg: every inquiry and transfer runs these (docs/decisions/0010, 0011).
+ */
+export class DisbursementRepository {
+  private readonly db: SqlClient;
+
+  constructor(pool: Pool) {
+    this.db = sqlClient(pool);
   }
 
-  findInquiry(merchantId: number, platformTrxId: string): Promise<DisbursementInquiry | null> {
-    return this.prisma.disbursementInquiry.findFirst({ where: { platformTrxId, merchantId } });
+  async createInquiry(i: NewInquiry): Promise<DisbursementInquiry> {
+    const [row] = await this.db.query<DisbursementInquiry>(
+      sql`INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
+            VALUES (${i.platformTrxId}, ${i.merchantId}, ${i.merchantTrxId}, ${i.bankCode}, ${i.accountNo}, ${i.accountName}, ${i.amount}, ${i.fee}, ${i.expiresAt})
+            RETURNING ${INQUIRY}`,
+    );
+    return row;
+  }
+
+  async findInquiry(merchantId: number, platformTrxId: string): Promise<DisbursementInquiry | null> {
+    const [row] = await this.db.query<DisbursementInquiry>(
+      sql`SELECT ${INQUIRY} FROM disbursement_inquiries WHERE platform_trx_id = ${platformTrxId} AND merchant_id = ${merchantId}`,
+    );
+    return row ?? null;
   }
 
   /** The merchant's transfer with this merchantTrxId that is not a refused attempt. */
-  findLive(merchantId: number, merchantTrxId: string): Promise<Disbursement | null> {
-    return this.prisma.disbursement.findFirst({ where: { merchantId, merchantTrxId, status: { not: 'refused' } } });
+  async findLive(merchantId: number, merchantTrxId: string): Promise<Disbursement | null> {
+    const [row] = await this.db.query<Disbursement>(
+      sql`SELECT ${DISBURSEMENT} FROM disbursements WHERE merchant_id = ${merchantId} AND merchant_trx_id = ${merchantTrxId} AND status <> 'refused' LIMIT 1`,
+    );
+    return row ?? null;
   }
 
-  findLiveByInquiry(platformTrxId: string): Promise<Disbursement | null> {
-    return this.prisma.disbursement.findFirst({ where: { platformTrxId, status: { not: 'refused' } } });
+  async findLiveByInquiry(platformTrxId: string): Promise<Disbursement | null> {
+    const [row] = await this.db.query<Disbursement>(
+      sql`SELECT ${DISBURSEMENT} FROM disbursements WHERE platform_trx_id = ${platformTrxId} AND status <> 'refused' LIMIT 1`,
+    );
+    return row ?? null;
   }
 
-  get(id: string): Promise<Disbursement | null> {
-    return this.prisma.disbursement.findUnique({ where: { id } });
+  async get(id: string): Promise<Disbursement | null> {
+    const [row] = await this.db.query<Disbursement>(sql`SELECT ${DISBURSEMENT} FROM disbursements WHERE id = ${id}::uuid`);
+    return row ?? null;
   }
 
   /**
-   * Records the transfer as `funding` and, in the same transaction, the debit command for the
-   * ledger in the outbox: the command is never on the bus without the transfer it pays for.
+   * Records the transfer as `funding` and, in the same statement (so the same transaction), the
+   * debit command for the ledger in the outbox: the command is never on the bus without the
+   * transfer it pays for. A taken merchantTrxId or inquiry fails with a unique violation.
    */
-  async createFunding(disbursement: NewDisbursement, debit: LedgerCommand): Promise<Disbursement> {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await tx.disbursement.create({ data: { ...disbursement, status: 'funding' satisfies DisbursementStatus } });
-      await enqueueLedgerCommand(tx, debit);
-      return row;
-    });
+  async createFunding(d: NewDisbursement, debit: LedgerCommand): Promise<Disbursement> {
+    const headers = { 'message-id': debit.commandId, ...(debit.logId ? { 'log-id': debit.logId } : {}) };
+    const [row] = await this.db.query<Disbursement>(
+      sql`WITH command AS (
+              INSERT INTO outbox (topic, key, payload, headers)
+              VALUES (${Topic.LedgerCommands}, ${String(debit.merchantId)}, ${JSON.stringify(debit)}::jsonb, ${JSON.stringify(headers)}::jsonb)
+            )
+            INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id)
+            VALUES (${d.id}::uuid, ${d.merchantId}, ${d.merchantTrxId}, ${d.platformTrxId}, ${d.bankCode}, ${d.accountNo}, ${d.accountName},
+                    ${d.amount}, ${d.fee}, ${d.notifyUrl}, 'funding', ${d.logId ?? null})
+            RETURNING ${DISBURSEMENT}`,
+    );
+    return row;
   }
 
   /** The ledger's recorded decision for a command, if any. */
   async ledgerOutcome(commandId: string): Promise<LedgerOutcome | null> {
-    const row = await this.prisma.ledgerCommand.findUnique({ where: { commandId }, select: { result: true } });
-    return row ? (row.result as unknown as LedgerOutcome) : null;
+    const [row] = await this.db.query<{ result: LedgerOutcome }>(sql`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`);
+    return row?.result ?? null;
   }
 }

@@ -1,4 +1,5 @@
-import type { PrismaClient } from '../client/prisma';
+import type { Pool } from 'pg';
+import { inTransaction, sql, sqlClient } from '../client/sql';
 
 export interface OutboxRecord {
   id: bigint;
@@ -15,21 +16,23 @@ const RELAY_LOCK_KEY = 0x6f7574626f78; // "outbox"
  * The Postgres side of the outbox relay (libs/bus OutboxRelay). A transaction-scoped advisory
  * lock lets exactly one relay publish at a time, which keeps each key's events in id order
  * even with several ledger replicas; the others find the lock taken and wait for the next tick.
+ * Plain pg: every relay polls this several times a second (docs/decisions/0011).
  */
-export class PrismaOutboxStore {
+export class PgOutboxStore {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly pool: Pool,
     private readonly publishTimeoutMs = 30_000,
   ) {}
 
   async relayBatch(limit: number, publish: (rows: OutboxRecord[]) => Promise<void>): Promise<number> {
-    return this.prisma.$transaction(
+    return inTransaction(
+      this.pool,
       async (tx) => {
-        const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}::bigint) AS locked`;
-        if (!locked) return 0;
-        const rows = await tx.$queryRaw<{ id: bigint; topic: string; key: string; payload: unknown; headers: unknown }[]>`
+        // The lock and the batch in one round trip: no rows when another relay holds the lock.
+        const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: unknown; headers: unknown }>(sql`
           SELECT id, topic, key, payload, headers FROM outbox
-           WHERE published_at IS NULL ORDER BY id LIMIT ${limit}`;
+           WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}::bigint)) AND published_at IS NULL
+           ORDER BY id LIMIT ${limit}`);
         if (rows.length === 0) return 0;
         await publish(
           rows.map((r) => ({
@@ -41,15 +44,15 @@ export class PrismaOutboxStore {
           })),
         );
         const ids = rows.map((r) => r.id);
-        await tx.$executeRaw`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}::bigint[])`;
+        await tx.execute(sql`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}::bigint[])`);
         return rows.length;
       },
-      { timeout: this.publishTimeoutMs, maxWait: 5_000 },
+      { timeoutMs: this.publishTimeoutMs },
     );
   }
 
   async unpublishedCount(): Promise<number> {
-    const [{ n }] = await this.prisma.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`;
+    const [{ n }] = await sqlClient(this.pool).query<{ n: bigint }>(sql`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`);
     return Number(n);
   }
 }
