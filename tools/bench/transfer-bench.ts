@@ -60,11 +60,20 @@ async function main(): Promise<void> {
     };
     const rows: Record<string, string | number>[] = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
     // What the system costs doing nothing (pollers, heartbeats), per second, for comparison.
+    // Postgres transactions committed in the bench database: round trips are what Postgres pays for.
+    const pgTransactions = async () => {
+      const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`;
+      return Number(row.n);
+    };
     const idleBefore = sampleCpu(stack);
+    const idleXacts = await pgTransactions();
     await new Promise((r) => setTimeout(r, 5000));
-    const cpuRows: Record<string, string | number>[] = [{ concurrency: 'idle, per second', ...cpuPerUnit(idleBefore, sampleCpu(stack), 5) }];
+    const cpuRows: Record<string, string | number>[] = [
+      { concurrency: 'idle, per second', ...cpuPerUnit(idleBefore, sampleCpu(stack), 5), pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5) },
+    ];
     for (const c of LEVELS) {
       const cpuBefore = sampleCpu(stack);
+      const xactsBefore = await pgTransactions();
       const latencies: number[] = [];
       const acceptedAt = new Map<string, number>();
       let next = 0;
@@ -87,7 +96,7 @@ async function main(): Promise<void> {
       const debits = (await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } })) - debitsBefore;
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
-      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(stack), debits) });
+      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(stack), debits), pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
@@ -105,7 +114,7 @@ async function main(): Promise<void> {
       });
     }
     printResults('transfer acceptance and end to end (accepted -> webhook received)', rows);
-    printResults('CPU ms per accepted transfer (inquiry, transfer, debit, payout, webhook), by process', cpuRows);
+    printResults('CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process', cpuRows);
   } finally {
     await stack.stop();
     await receiver.close();
