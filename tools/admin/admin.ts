@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
-import { applyMigrations, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, SettlementPlanner, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
+import type { Pool } from 'pg';
+import { applyMigrations, createPgPool, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, SettlementPlanner, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -57,12 +58,14 @@ function describeMerchant(m: MerchantView): Record<string, unknown> {
  */
 export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   let prisma: PrismaClient | undefined;
-  const db = () => {
+  let pool: Pool | undefined;
+  const databaseUrl = () => {
     const url = io.env.DATABASE_URL;
     if (!url) throw new UsageError('DATABASE_URL is not set');
-    prisma ??= createPrismaClient(url, 2);
-    return prisma;
+    return url;
   };
+  const db = () => (prisma ??= createPrismaClient(databaseUrl(), 2));
+  const webhooks = () => new WebhookDeliveryRepository((pool ??= createPgPool(databaseUrl(), 2)));
   const admin = () => new MerchantAdmin(db());
   let json = false;
   const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
@@ -277,7 +280,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       print(`new webhook secret for merchant ${mid} (${until}):\n${r.secret}`, { merchantId: Number(mid), secret: r.secret, previousExpiresAt: r.previousExpiresAt });
     });
   webhook.command('show <deliveryIdOrEventId>').action(async (key: string) => {
-    const d = await new WebhookDeliveryRepository(db()).findWithAttempts(key);
+    const d = await webhooks().findWithAttempts(key);
     if (!d) throw new UsageError(`no webhook delivery ${key}`);
     const lines = [
       `delivery ${d.id} event ${d.eventId} (${d.eventType}) merchant ${d.merchantId}`,
@@ -291,7 +294,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .description('send a delivery again from the start of the retry schedule; the event id stays the same')
     .action(async (did: string) => {
       if (!/^[0-9a-f-]{36}$/i.test(did)) throw new UsageError('expected a delivery id (UUID)');
-      const d = await new WebhookDeliveryRepository(db()).resend(did, new Date());
+      const d = await webhooks().resend(did, new Date());
       if (!d) throw new UsageError(`delivery ${did} not found or an attempt is in progress`);
       print(`delivery ${d.id} (event ${d.eventId}) queued for resend`, { id: d.id, eventId: d.eventId, status: d.status });
     });
@@ -303,7 +306,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .action(async (o: { merchant: number; since: string }) => {
       const since = new Date(o.since);
       if (Number.isNaN(since.getTime())) throw new UsageError('--since must be an ISO 8601 time');
-      const repo = new WebhookDeliveryRepository(db());
+      const repo = webhooks();
       const failed = await repo.failedSince(o.merchant, since);
       const resent = [];
       for (const d of failed) if (await repo.resend(d.id, new Date())) resent.push(d.eventId);
@@ -315,9 +318,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .description('apply pending SQL migrations (records them like prisma migrate deploy)')
     .option('--dir <path>', 'migrations folder', 'prisma/migrations')
     .action(async (o: { dir: string }) => {
-      const url = io.env.DATABASE_URL;
-      if (!url) throw new UsageError('DATABASE_URL is not set');
-      const result = await applyMigrations(url, o.dir, (line) => io.err(line));
+      const result = await applyMigrations(databaseUrl(), o.dir, (line) => io.err(line));
       print(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`, result);
     });
 
@@ -334,6 +335,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     return ExitCode.Failure;
   } finally {
     await prisma?.$disconnect();
+    await pool?.end();
   }
 }
 

@@ -22,7 +22,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const store = new ObjectStore(config);
   const reconProducer = new ReconExportProducer(redisConnection(config.REDIS_URL), config.QUEUE_PREFIX);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, prisma), config, store, reconProducer, logger }), {
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, pool), config, store, reconProducer, logger }), {
     logger: false,
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,

@@ -33,7 +33,7 @@ export class GatewayModule {
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
         { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.pool) },
         { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.pool) },
-        { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.prisma) },
+        { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },

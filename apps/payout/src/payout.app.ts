@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusServer, createTransport, OutboxRelay } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, PayoutRepository, OutboxListener, PgOutboxStore, createPgPool } from '@pay/persistence';
+import { assertDatabaseReachable, createPgPool, createPrismaClient, PayoutRepository, OutboxListener, PgOutboxStore } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
@@ -19,8 +19,10 @@ export async function startPayout(config: PayoutConfig) {
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
   const outboxPool = createPgPool(config.DATABASE_URL, 2);
+  // Plain pg for the per-transfer work and the payout poll (docs/decisions/0010); Prisma only checks the database.
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const transport = createTransport(busConfigFromEnv(config), { logger });
-  const processor = new PayoutProcessor(new PayoutRepository(prisma), createBankRail(config, prisma), logger, {
+  const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,
     leaseMs: config.PAYOUT_LEASE_MS,
     timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,
@@ -56,6 +58,7 @@ export async function startPayout(config: PayoutConfig) {
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       await prisma.$disconnect();
       await outboxPool.end();
+      await pool.end();
     },
   };
 }

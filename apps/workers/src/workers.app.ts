@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { busConfigFromEnv, BusServer, createTransport } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPrismaClient, ReconExportRepository, SettlementPlanner, WebhookDeliveryRepository } from '@pay/persistence';
+import { assertDatabaseReachable, createPgPool, createPrismaClient, ReconExportRepository, SettlementPlanner, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, ObjectStore, startOpsServer } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -21,12 +21,14 @@ export async function startWorkers(config: WorkersConfig) {
   const logger = createLogger('workers', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
+  // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   // BullMQ workers need maxRetriesPerRequest: null on their connection.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });
   await redis.connect();
 
-  const deliveries = new WebhookDeliveryRepository(prisma);
-  const service = new WebhookDeliveryService(prisma, deliveries, logger, {
+  const deliveries = new WebhookDeliveryRepository(pool);
+  const service = new WebhookDeliveryService(deliveries, logger, {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES,
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
@@ -82,6 +84,7 @@ export async function startWorkers(config: WorkersConfig) {
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       redis.disconnect();
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@pay/persistence';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { BankRail } from './bank-rail';
 import { SandboxBankRail } from './sandbox/sandbox-bank-rail';
@@ -13,9 +13,9 @@ export const railEnvShape = {
 
 type RailEnv = z.output<z.ZodObject<typeof railEnvShape>>;
 
-export function createBankRail(env: RailEnv, prisma: PrismaClient): BankRail {
+export function createBankRail(env: RailEnv, pool: Pool): BankRail {
   switch (env.RAIL_PROVIDER) {
     case 'sandbox':
-      return new SandboxBankRail(prisma, { latencyMs: env.RAIL_SANDBOX_LATENCY_MS, delayMs: env.RAIL_SANDBOX_DELAY_MS });
+      return new SandboxBankRail(pool, { latencyMs: env.RAIL_SANDBOX_LATENCY_MS, delayMs: env.RAIL_SANDBOX_DELAY_MS });
   }
 }

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type PayoutEventMessage, PayoutEventType } from '@pay/contracts';
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '@pay/domain';
-import { createPrismaClient, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import { createPgPool, createPrismaClient, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import type { Pool } from 'pg';
 import { createLogger } from '@pay/platform';
 import { createMerchant, repoRoot, WebhookReceiver } from '@pay/testing';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -15,16 +16,18 @@ const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-
 
 describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', () => {
   let prisma: PrismaClient;
+  let pool: Pool;
   let repo: WebhookDeliveryRepository;
   let now: Date;
   let receiver: WebhookReceiver | undefined;
   const clock = () => now;
   const service = (over: Partial<{ timeoutMs: number; allowLoopback: boolean }> = {}) =>
-    new WebhookDeliveryService(prisma, repo, createLogger('test', 'fatal'), { timeoutMs: over.timeoutMs ?? 2000, maxResponseBytes: 4096, allowLoopback: over.allowLoopback ?? true, leaseGraceMs: 1000 }, clock, () => 0.5);
+    new WebhookDeliveryService(repo, createLogger('test', 'fatal'), { timeoutMs: over.timeoutMs ?? 2000, maxResponseBytes: 4096, allowLoopback: over.allowLoopback ?? true, leaseGraceMs: 1000 }, clock, () => 0.5);
 
   beforeAll(() => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
-    repo = new WebhookDeliveryRepository(prisma);
+    pool = createPgPool(process.env.DATABASE_URL as string, 4);
+    repo = new WebhookDeliveryRepository(pool);
   });
   beforeEach(() => {
     now = new Date();
@@ -33,7 +36,10 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     await receiver?.close();
     receiver = undefined;
   });
-  afterAll(() => prisma.$disconnect());
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+  });
 
   async function event(url: string, over: Partial<PayoutEventMessage> = {}): Promise<{ event: PayoutEventMessage; merchantId: number; secret: string }> {
     const { merchant } = await createMerchant(prisma, { name: 'Toko "Kopi", Jaya' });

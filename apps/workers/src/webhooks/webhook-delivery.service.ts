@@ -1,6 +1,6 @@
 import type { PayoutEventMessage } from '@pay/contracts';
 import { classifyResponse, nextAttemptDelayMs, parseRetryAfter, signatureHeader } from '@pay/domain';
-import type { AttemptRecord, PrismaClient, WebhookDelivery, WebhookDeliveryRepository } from '@pay/persistence';
+import type { AttemptRecord, WebhookDelivery, WebhookDeliveryRepository } from '@pay/persistence';
 import type { Logger } from '@pay/platform';
 import { webhookBody } from './webhook.payload';
 import { postWebhook, type SendOptions } from './webhook.sender';
@@ -18,7 +18,6 @@ const STORED_RESPONSE_CHARS = 1024;
  */
 export class WebhookDeliveryService {
   constructor(
-    private readonly prisma: PrismaClient,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly logger: Logger,
     private readonly options: DeliveryOptions,
@@ -28,7 +27,7 @@ export class WebhookDeliveryService {
 
   /** A final disbursement status becomes one delivery (idempotent by event id). */
   async intake(event: PayoutEventMessage): Promise<WebhookDelivery> {
-    const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: event.merchantId }, select: { name: true } });
+    const merchantName = await this.deliveries.merchantName(event.merchantId);
     return this.deliveries.create(
       {
         eventId: event.eventId,
@@ -36,7 +35,7 @@ export class WebhookDeliveryService {
         merchantId: event.merchantId,
         disbursementId: event.disbursementId,
         url: event.notifyUrl,
-        body: webhookBody(event, merchant.name),
+        body: webhookBody(event, merchantName),
         logId: event.logId,
       },
       this.clock(),

@@ -65,8 +65,7 @@ export class WebhookQueue {
 
   /** Enqueues every delivery that is due now. */
   async dispatchDue(): Promise<number> {
-    const ids = await this.deliveries.due(this.clock(), 500);
-    const rows = ids.length ? await this.deliveries.attemptCounts(ids) : [];
+    const rows = await this.deliveries.due(this.clock(), 500);
     await Promise.all(rows.map((r) => this.enqueue(r.id, r.attemptCount)));
     return rows.length;
   }

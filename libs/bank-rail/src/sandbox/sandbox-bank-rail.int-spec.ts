@@ -1,22 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@pay/persistence';
+import type { Pool } from 'pg';
 import { RailTimeoutError, UnknownBankError } from '../bank-rail';
 import { SANDBOX_ACCOUNTS, SandboxBankRail, sandboxHolderName } from './sandbox-bank-rail';
 
 describe('SandboxBankRail (real Postgres)', () => {
   let prisma: PrismaClient;
+  let pool: Pool;
   let now: Date;
   let rail: SandboxBankRail;
   const transfer = (accountNo: string, bankCode = 'BCA', key = randomUUID()) => ({ idempotencyKey: key, bankCode, accountNo, accountName: 'X', amount: 1_000_000n });
 
   beforeAll(() => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    pool = createPgPool(process.env.DATABASE_URL as string, 2);
   });
   beforeEach(() => {
     now = new Date('2026-11-22T10:00:00Z');
-    rail = new SandboxBankRail(prisma, { latencyMs: 0, delayMs: 5000, clock: () => now });
+    rail = new SandboxBankRail(pool, { latencyMs: 0, delayMs: 5000, clock: () => now });
   });
-  afterAll(() => prisma.$disconnect());
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+  });
 
   it('gives valid accounts a deterministic holder name and refuses unknown banks', async () => {
     const a = await rail.lookupAccount('BCA', '1234567890');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { accountNumberProblem, findBank } from '@pay/domain';
-import type { PrismaClient } from '@pay/persistence';
+import { sql, sqlClient, type SqlClient } from '@pay/persistence';
+import type { Pool } from 'pg';
 import { type AccountLookup, type BankRail, RailTimeoutError, type TransferRequest, type TransferStatus, UnknownBankError } from '../bank-rail';
 
 /**
@@ -64,12 +65,15 @@ interface TransferRow {
  */
 export class SandboxBankRail implements BankRail {
   private readonly clock: () => Date;
+  private readonly db: SqlClient;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    pool: Pool,
     private readonly options: SandboxRailOptions,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    // Plain pg: the payout service calls the rail for every transfer (docs/decisions/0010).
+    this.db = sqlClient(pool);
   }
 
   async lookupAccount(bankCode: string, accountNo: string): Promise<AccountLookup> {
@@ -96,11 +100,11 @@ export class SandboxBankRail implements BankRail {
     const reference = `SBX${now.getTime().toString(36).toUpperCase()}${randomBytes(5).toString('hex').toUpperCase()}`;
 
     // xmax = 0 only for a freshly inserted row: tells a first submission from a repeat.
-    const [row] = await this.prisma.$queryRaw<TransferRow[]>`
+    const [row] = await this.db.query<TransferRow>(sql`
       INSERT INTO sandbox_rail_transfers (idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at)
       VALUES (${request.idempotencyKey}, ${reference}, ${request.bankCode}, ${request.accountNo}, ${request.amount}, ${outcome}, ${reason}, ${settlesAt})
       ON CONFLICT (idempotency_key) DO UPDATE SET submissions = sandbox_rail_transfers.submissions + 1
-      RETURNING reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, (xmax = 0) AS inserted`;
+      RETURNING reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, (xmax = 0) AS inserted`);
     if (row.bank_code !== request.bankCode || row.account_no !== request.accountNo || row.amount !== request.amount) {
       throw new Error(`idempotency key ${request.idempotencyKey} was used for a different transfer`);
     }
@@ -110,9 +114,9 @@ export class SandboxBankRail implements BankRail {
 
   async transferStatus(idempotencyKey: string): Promise<TransferStatus | null> {
     await this.latency();
-    const [row] = await this.prisma.$queryRaw<TransferRow[]>`
+    const [row] = await this.db.query<TransferRow>(sql`
       SELECT reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, false AS inserted
-        FROM sandbox_rail_transfers WHERE idempotency_key = ${idempotencyKey}`;
+        FROM sandbox_rail_transfers WHERE idempotency_key = ${idempotencyKey}`);
     return row ? this.statusOf(row) : null;
   }
 

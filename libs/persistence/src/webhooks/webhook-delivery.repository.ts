@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '../client/prisma';
+import type { Pool } from 'pg';
+import { fromRow } from '../client/rows';
+import { sql, sqlClient, type SqlClient, type SqlQuery } from '../client/sql';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/prisma/client';
 
 export type { WebhookAttempt, WebhookDelivery };
@@ -25,17 +27,28 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** Webhook deliveries and their attempts; the delivery row is the source of truth for retries. */
+/**
+ * Webhook deliveries and their attempts; the delivery row is the source of truth for retries.
+ * Plain pg: every final disbursement status passes through here (docs/decisions/0010).
+ */
 export class WebhookDeliveryRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly db: SqlClient;
+
+  constructor(pool: Pool) {
+    this.db = sqlClient(pool);
+  }
 
   /** One delivery per event id: a redelivered event returns the existing one. */
   async create(d: NewDelivery, now: Date): Promise<WebhookDelivery> {
-    await this.prisma.$executeRaw`
+    const created = await this.one(sql`
       INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
       VALUES (${randomUUID()}::uuid, ${d.eventId}, ${d.eventType}, ${d.merchantId}, ${d.disbursementId}::uuid, ${d.url}, ${d.body}, 'pending', ${now}, ${d.logId ?? null}, ${now}, ${now})
-      ON CONFLICT (event_id) DO NOTHING`;
-    return this.prisma.webhookDelivery.findUniqueOrThrow({ where: { eventId: d.eventId } });
+      ON CONFLICT (event_id) DO NOTHING
+      RETURNING *`);
+    if (created) return created;
+    const existing = await this.one(sql`SELECT * FROM webhook_deliveries WHERE event_id = ${d.eventId}`);
+    if (!existing) throw new Error(`webhook delivery for event ${d.eventId} not found`);
+    return existing;
   }
 
   /**
@@ -43,48 +56,37 @@ export class WebhookDeliveryRepository {
    * was left `delivering` by a worker that died (lease lapsed). Null when not claimable.
    */
   async claim(id: string, now: Date, leaseMs: number): Promise<WebhookDelivery | null> {
-    const [row] = await this.prisma.$queryRaw<{ id: string }[]>`
+    return this.one(sql`
       UPDATE webhook_deliveries
          SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
              attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1, updated_at = ${now}
        WHERE id = ${id}::uuid
          AND ((status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now}))
-      RETURNING id::text`;
-    return row ? this.prisma.webhookDelivery.findUnique({ where: { id: row.id } }) : null;
+      RETURNING *`);
   }
 
-  /** Records the attempt and the delivery's new state in one transaction. */
+  /** Records the attempt and the delivery's new state in one statement (so in one transaction). */
   async recordAttempt(delivery: WebhookDelivery, attempt: AttemptRecord): Promise<void> {
     const status: DeliveryStatus = attempt.outcome === 'retry' ? 'pending' : attempt.outcome;
-    await this.prisma.$transaction([
-      this.prisma.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptNo: delivery.attemptCount, ...attempt } }),
-      this.prisma.webhookDelivery.update({
-        where: { id: delivery.id },
-        data: {
-          status,
-          nextAttemptAt: attempt.nextAttemptAt,
-          leaseUntil: null,
-          lastAttemptAt: attempt.startedAt,
-          lastStatusCode: attempt.statusCode,
-          lastError: attempt.error,
-          deliveredAt: attempt.outcome === 'delivered' ? new Date(attempt.startedAt.getTime() + attempt.latencyMs) : undefined,
-          updatedAt: new Date(),
-        },
-      }),
-    ]);
+    const deliveredAt = attempt.outcome === 'delivered' ? new Date(attempt.startedAt.getTime() + attempt.latencyMs) : null;
+    await this.db.execute(sql`
+      WITH attempt AS (
+        INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, latency_ms, status_code, error, response_body, outcome, next_attempt_at)
+        VALUES (${delivery.id}::uuid, ${delivery.attemptCount}, ${attempt.startedAt}, ${attempt.latencyMs}, ${attempt.statusCode}, ${attempt.error},
+                ${attempt.responseBody}, ${attempt.outcome}, ${attempt.nextAttemptAt})
+      )
+      UPDATE webhook_deliveries
+         SET status = ${status}, next_attempt_at = ${attempt.nextAttemptAt}, lease_until = NULL, last_attempt_at = ${attempt.startedAt},
+             last_status_code = ${attempt.statusCode}, last_error = ${attempt.error}, delivered_at = COALESCE(${deliveredAt}, delivered_at), updated_at = ${new Date()}
+       WHERE id = ${delivery.id}::uuid`);
   }
 
-  /** Ids of deliveries due now (or abandoned by a dead worker), oldest first. */
-  async due(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
-      SELECT id::text FROM webhook_deliveries
+  /** Ids of deliveries due now (or abandoned by a dead worker), oldest first, with their attempt counts. */
+  async due(now: Date, limit: number): Promise<{ id: string; attemptCount: number }[]> {
+    return this.db.query<{ id: string; attemptCount: number }>(sql`
+      SELECT id, attempt_count AS "attemptCount" FROM webhook_deliveries
        WHERE (status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now})
-       ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}`;
-    return rows.map((r) => r.id);
-  }
-
-  async attemptCounts(ids: string[]): Promise<{ id: string; attemptCount: number }[]> {
-    return this.prisma.webhookDelivery.findMany({ where: { id: { in: ids } }, select: { id: true, attemptCount: true } });
+       ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}`);
   }
 
   /**
@@ -92,37 +94,53 @@ export class WebhookDeliveryRepository {
    * Refused while an attempt is in progress.
    */
   async resend(id: string, now: Date): Promise<WebhookDelivery | null> {
-    const [row] = await this.prisma.$queryRaw<{ id: string }[]>`
+    return this.one(sql`
       UPDATE webhook_deliveries
          SET status = 'pending', next_attempt_at = ${now}, cycle_attempts = 0, resend_count = resend_count + 1, lease_until = NULL, updated_at = ${now}
        WHERE id = ${id}::uuid AND status <> 'delivering'
-      RETURNING id::text`;
-    return row ? this.prisma.webhookDelivery.findUnique({ where: { id: row.id } }) : null;
+      RETURNING *`);
   }
 
   /** Failed or dead-lettered deliveries of a merchant created at or after `since`. */
   async failedSince(merchantId: number, since: Date): Promise<WebhookDelivery[]> {
-    return this.prisma.webhookDelivery.findMany({
-      where: { merchantId, status: { in: ['failed', 'dead'] }, createdAt: { gte: since } },
-      orderBy: { createdAt: 'asc' },
-    });
+    const rows = await this.db.query<Record<string, unknown>>(sql`
+      SELECT * FROM webhook_deliveries
+       WHERE merchant_id = ${merchantId} AND status IN ('failed', 'dead') AND created_at >= ${since}
+       ORDER BY created_at`);
+    return rows.map((r) => fromRow<WebhookDelivery>(r));
   }
 
   async findWithAttempts(idOrEventId: string): Promise<(WebhookDelivery & { attempts: WebhookAttempt[] }) | null> {
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrEventId);
-    return this.prisma.webhookDelivery.findFirst({
-      where: isUuid ? { OR: [{ id: idOrEventId }, { eventId: idOrEventId }] } : { eventId: idOrEventId },
-      include: { attempts: { orderBy: { attemptNo: 'asc' } } },
-    });
+    const d = await this.one(
+      isUuid
+        ? sql`SELECT * FROM webhook_deliveries WHERE id = ${idOrEventId}::uuid OR event_id = ${idOrEventId} ORDER BY id LIMIT 1`
+        : sql`SELECT * FROM webhook_deliveries WHERE event_id = ${idOrEventId}`,
+    );
+    if (!d) return null;
+    const attempts = await this.db.query<Record<string, unknown>>(sql`SELECT * FROM webhook_attempts WHERE delivery_id = ${d.id}::uuid ORDER BY attempt_no`);
+    return { ...d, attempts: attempts.map((r) => fromRow<WebhookAttempt>(r)) };
   }
 
   /** The secrets to sign with now: the current one, and the previous one while its grace period lasts. */
   async signingSecrets(merchantId: number, now: Date): Promise<string[]> {
-    const m = await this.prisma.merchant.findUniqueOrThrow({
-      where: { id: merchantId },
-      select: { webhookSecret: true, webhookSecretPrevious: true, webhookSecretPreviousExpiresAt: true },
-    });
-    const previousValid = m.webhookSecretPrevious && m.webhookSecretPreviousExpiresAt && m.webhookSecretPreviousExpiresAt > now;
-    return previousValid ? [m.webhookSecret, m.webhookSecretPrevious as string] : [m.webhookSecret];
+    const [m] = await this.db.query<{ current: string; previous: string | null; previousExpiresAt: Date | null }>(sql`
+      SELECT webhook_secret AS current, webhook_secret_previous AS previous, webhook_secret_previous_expires_at AS "previousExpiresAt"
+        FROM merchants WHERE id = ${merchantId}`);
+    if (!m) throw new Error(`merchant ${merchantId} not found`);
+    const previousValid = m.previous && m.previousExpiresAt && m.previousExpiresAt > now;
+    return previousValid ? [m.current, m.previous as string] : [m.current];
+  }
+
+  /** The merchant's name, as the webhook body shows it. */
+  async merchantName(merchantId: number): Promise<string> {
+    const [m] = await this.db.query<{ name: string }>(sql`SELECT name FROM merchants WHERE id = ${merchantId}`);
+    if (!m) throw new Error(`merchant ${merchantId} not found`);
+    return m.name;
+  }
+
+  private async one(q: SqlQuery): Promise<WebhookDelivery | null> {
+    const [row] = await this.db.query<Record<string, unknown>>(q);
+    return row ? fromRow<WebhookDelivery>(row) : null;
   }
 }

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { type LedgerCommand, Topic } from '@pay/contracts';
+import type { Pool } from 'pg';
+import { createPgPool, inTransaction, sqlClient } from '../client/sql';
+import { applyMigrations, dropDatabase, ensureDatabase } from '../migrations/migrate';
+import { enqueueLedgerCommandSql, writeOutbox } from './outbox-writer';
+import { type OutboxRecord, PgOutboxStore } from './pg-outbox.store';
+
+const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', '..', 'prisma', 'migrations');
+/** The relays' advisory lock ("outbox"), as PgOutboxStore takes it. */
+const RELAY_LOCK_KEY = 0x6f7574626f78;
+
+describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
+  // Its own database: the relay takes every unpublished row, which must not be other suites' rows.
+  const url = new URL(process.env.DATABASE_URL as string);
+  url.pathname = `/${url.pathname.slice(1)}_outbox_${randomBytes(3).toString('hex')}`;
+  let pool: Pool;
+  let store: PgOutboxStore;
+
+  beforeAll(async () => {
+    await ensureDatabase(url.toString());
+    await applyMigrations(url.toString(), MIGRATIONS_DIR);
+    pool = createPgPool(url.toString(), 4);
+    store = new PgOutboxStore(pool);
+  });
+  beforeEach(async () => {
+    await pool.query('UPDATE outbox SET published_at = now() WHERE published_at IS NULL');
+  });
+  afterAll(async () => {
+    await pool.end();
+    await dropDatabase(url.toString());
+  });
+
+  const command = (merchantId: number, n: number): LedgerCommand => ({
+    type: 'payout.refund',
+    commandId: `payout.refund:test-${n}`,
+    merchantId,
+    logId: n % 2 ? `log-${n}` : undefined,
+    issuedAt: '2026-11-22T10:00:00.000Z',
+    payoutId: `p-${n}`,
+    reason: 'x',
+  });
+  const unpublished = async () => Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox WHERE published_at IS NULL')).rows[0].n);
+
+  it('publishes committed rows once, in id order, as JSON text with their headers', async () => {
+    await inTransaction(pool, async (tx) => {
+      await enqueueLedgerCommandSql(tx, command(7, 1));
+      await enqueueLedgerCommandSql(tx, command(8, 2));
+      await writeOutbox(tx, { topic: Topic.PayoutEvents, key: '7', payload: { eventId: 'e-1', amount: '100', nested: { ok: true } }, headers: { 'message-id': 'e-1' } });
+    });
+    const published: OutboxRecord[] = [];
+    expect(await store.relayBatch(10, async (rows) => void published.push(...rows))).toBe(3);
+    expect(published.map((r) => [r.topic, r.key])).toEqual([
+      [Topic.LedgerCommands, '7'],
+      [Topic.LedgerCommands, '8'],
+      [Topic.PayoutEvents, '7'],
+    ]);
+    expect(typeof published[0].id).toBe('bigint');
+    expect(published[1].id > published[0].id).toBe(true);
+    expect(JSON.parse(published[0].payload)).toEqual({ ...command(7, 1) });
+    expect(published[0].headers).toEqual({ 'message-id': 'payout.refund:test-1', 'log-id': 'log-1' });
+    expect(published[1].headers).toEqual({ 'message-id': 'payout.refund:test-2' });
+    expect(JSON.parse(published[2].payload)).toEqual({ eventId: 'e-1', amount: '100', nested: { ok: true } });
+    expect(await store.relayBatch(10, async () => undefined)).toBe(0);
+    expect(await store.unpublishedCount()).toBe(0);
+  });
+
+  it('never publishes rows of a transaction that rolled back', async () => {
+    await expect(
+      inTransaction(pool, async (tx) => {
+        await enqueueLedgerCommandSql(tx, command(9, 3));
+        throw new Error('the fact was not recorded');
+      }),
+    ).rejects.toThrow('the fact was not recorded');
+    expect(await unpublished()).toBe(0);
+  });
+
+  it('leaves the rows unpublished when publishing fails, and sends them on the next batch', async () => {
+    await enqueueLedgerCommandSql(sqlClient(pool), command(10, 4));
+    await expect(store.relayBatch(10, async () => Promise.reject(new Error('bus down')))).rejects.toThrow('bus down');
+    expect(await unpublished()).toBe(1);
+    expect(await store.relayBatch(10, async () => undefined)).toBe(1);
+    expect(await unpublished()).toBe(0);
+  });
+
+  it('publishes nothing while another relay holds the lock', async () => {
+    await enqueueLedgerCommandSql(sqlClient(pool), command(11, 5));
+    const held = await pool.connect();
+    try {
+      await held.query('BEGIN');
+      await held.query('SELECT pg_advisory_xact_lock($1::bigint)', [RELAY_LOCK_KEY]);
+      const publish = jest.fn(async () => undefined);
+      expect(await store.relayBatch(10, publish)).toBe(0);
+      expect(publish).not.toHaveBeenCalled();
+      await held.query('COMMIT');
+    } finally {
+      held.release();
+    }
+    expect(await store.relayBatch(10, async () => undefined)).toBe(1);
+  });
+});
