@@ -1,5 +1,5 @@
 export { assertDatabaseReachable, createPrismaClient, databaseUrlOf, isUniqueViolation, Prisma, PrismaClient, type TransactionClient } from './client/prisma';
-export { createPgPool, inTransaction, raw, sql, sqlClient, type IsolationLevel, type SqlClient, type SqlQuery } from './client/sql';
+export { createPgPool, inTransaction, sql, sqlClient, type IsolationLevel, type SqlClient, type SqlQuery } from './client/sql';
 export { applyMigrations, ensureDatabase, dropDatabase, MigrationError, type MigrationResult } from './migrations/migrate';
 export { MerchantAdmin, MerchantNotFoundError, type MerchantView } from './merchants/merchant-admin';
 export { MerchantAuthRepository, type AuthenticatedMerchant, type TokenLookup } from './merchants/merchant-auth.repository';

@@ -10,28 +10,11 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-/** Constant SQL text (a column list, say) to splice into a query as is; never for input. */
-export class RawSql {
-  constructor(readonly text: string) {}
-}
-
-export function raw(text: string): RawSql {
-  return new RawSql(text);
-}
-
-/**
- * sql`SELECT ${raw('a, b')} FROM t WHERE id = ${id}`
- *   -> { text: 'SELECT a, b FROM t WHERE id = $1', values: [id] }
- */
+/** sql`SELECT * FROM t WHERE id = ${id}` -> { text: 'SELECT * FROM t WHERE id = $1', values: [id] } */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlQuery {
   let text = strings[0];
-  const params: unknown[] = [];
-  values.forEach((value, i) => {
-    if (value instanceof RawSql) text += value.text;
-    else text += `$${params.push(value)}`;
-    text += strings[i + 1];
-  });
-  return { text, values: params };
+  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
+  return { text, values };
 }
 
 /** What repositories and ledger handlers need of a connection: rows, and the affected row count. */

@@ -1,7 +1,9 @@
-import { type LedgerCommand, type LedgerOutcome, Topic } from '@pay/contracts';
+import type { LedgerCommand, LedgerOutcome } from '@pay/contracts';
 import type { Minor } from '@pay/domain';
 import type { Pool } from 'pg';
-import { raw, sql, type SqlClient, sqlClient } from '../client/sql';
+import { fromRow } from '../client/rows';
+import { sql, type SqlClient, sqlClient } from '../client/sql';
+import { ledgerCommandMessage } from '../outbox/outbox-writer';
 import type { Disbursement, DisbursementInquiry } from '../generated/prisma/client';
 
 export type { Disbursement, DisbursementInquiry };
@@ -35,17 +37,6 @@ export interface NewDisbursement {
   logId?: string;
 }
 
-// Rows in the shape of the Prisma models, so callers see one type whichever client read them.
-const INQUIRY = raw(`platform_trx_id AS "platformTrxId", merchant_id AS "merchantId", merchant_trx_id AS "merchantTrxId",
-  bank_code AS "bankCode", account_no AS "accountNo", account_name AS "accountName", amount, fee,
-  expires_at AS "expiresAt", created_at AS "createdAt"`);
-const DISBURSEMENT = raw(`id::text, merchant_id AS "merchantId", merchant_trx_id AS "merchantTrxId", platform_trx_id AS "platformTrxId",
-  bank_code AS "bankCode", account_no AS "accountNo", account_name AS "accountName", amount, fee, notify_url AS "notifyUrl",
-  status, refusal_reason AS "refusalReason", failure_reason AS "failureReason", rail_reference AS "railReference",
-  submit_attempts AS "submitAttempts", submitted_at AS "submittedAt", next_check_at AS "nextCheckAt", lease_until AS "leaseUntil",
-  debited_at AS "debitedAt", success_at AS "successAt", failed_at AS "failedAt", log_id AS "logId",
-  created_at AS "createdAt", updated_at AS "updatedAt"`);
-
 /**
  * The gateway's reads and writes of inquiries and disbursements (money itself moves only in
  * the ledger). Plain pg: every inquiry and transfer runs these (docs/decisions/0010, 0011).
@@ -58,39 +49,39 @@ export class DisbursementRepository {
   }
 
   async createInquiry(i: NewInquiry): Promise<DisbursementInquiry> {
-    const [row] = await this.db.query<DisbursementInquiry>(
+    const [row] = await this.db.query<Record<string, unknown>>(
       sql`INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
             VALUES (${i.platformTrxId}, ${i.merchantId}, ${i.merchantTrxId}, ${i.bankCode}, ${i.accountNo}, ${i.accountName}, ${i.amount}, ${i.fee}, ${i.expiresAt})
-            RETURNING ${INQUIRY}`,
+            RETURNING *`,
     );
-    return row;
+    return fromRow<DisbursementInquiry>(row);
   }
 
   async findInquiry(merchantId: number, platformTrxId: string): Promise<DisbursementInquiry | null> {
-    const [row] = await this.db.query<DisbursementInquiry>(
-      sql`SELECT ${INQUIRY} FROM disbursement_inquiries WHERE platform_trx_id = ${platformTrxId} AND merchant_id = ${merchantId}`,
+    const [row] = await this.db.query<Record<string, unknown>>(
+      sql`SELECT * FROM disbursement_inquiries WHERE platform_trx_id = ${platformTrxId} AND merchant_id = ${merchantId}`,
     );
-    return row ?? null;
+    return row ? fromRow<DisbursementInquiry>(row) : null;
   }
 
   /** The merchant's transfer with this merchantTrxId that is not a refused attempt. */
   async findLive(merchantId: number, merchantTrxId: string): Promise<Disbursement | null> {
-    const [row] = await this.db.query<Disbursement>(
-      sql`SELECT ${DISBURSEMENT} FROM disbursements WHERE merchant_id = ${merchantId} AND merchant_trx_id = ${merchantTrxId} AND status <> 'refused' LIMIT 1`,
+    const [row] = await this.db.query<Record<string, unknown>>(
+      sql`SELECT * FROM disbursements WHERE merchant_id = ${merchantId} AND merchant_trx_id = ${merchantTrxId} AND status <> 'refused' LIMIT 1`,
     );
-    return row ?? null;
+    return row ? fromRow<Disbursement>(row) : null;
   }
 
   async findLiveByInquiry(platformTrxId: string): Promise<Disbursement | null> {
-    const [row] = await this.db.query<Disbursement>(
-      sql`SELECT ${DISBURSEMENT} FROM disbursements WHERE platform_trx_id = ${platformTrxId} AND status <> 'refused' LIMIT 1`,
+    const [row] = await this.db.query<Record<string, unknown>>(
+      sql`SELECT * FROM disbursements WHERE platform_trx_id = ${platformTrxId} AND status <> 'refused' LIMIT 1`,
     );
-    return row ?? null;
+    return row ? fromRow<Disbursement>(row) : null;
   }
 
   async get(id: string): Promise<Disbursement | null> {
-    const [row] = await this.db.query<Disbursement>(sql`SELECT ${DISBURSEMENT} FROM disbursements WHERE id = ${id}::uuid`);
-    return row ?? null;
+    const [row] = await this.db.query<Record<string, unknown>>(sql`SELECT * FROM disbursements WHERE id = ${id}::uuid`);
+    return row ? fromRow<Disbursement>(row) : null;
   }
 
   /**
@@ -99,18 +90,18 @@ export class DisbursementRepository {
    * transfer it pays for. A taken merchantTrxId or inquiry fails with a unique violation.
    */
   async createFunding(d: NewDisbursement, debit: LedgerCommand): Promise<Disbursement> {
-    const headers = { 'message-id': debit.commandId, ...(debit.logId ? { 'log-id': debit.logId } : {}) };
-    const [row] = await this.db.query<Disbursement>(
+    const command = ledgerCommandMessage(debit);
+    const [row] = await this.db.query<Record<string, unknown>>(
       sql`WITH command AS (
               INSERT INTO outbox (topic, key, payload, headers)
-              VALUES (${Topic.LedgerCommands}, ${String(debit.merchantId)}, ${JSON.stringify(debit)}::jsonb, ${JSON.stringify(headers)}::jsonb)
+              VALUES (${command.topic}, ${command.key}, ${JSON.stringify(command.payload)}::jsonb, ${JSON.stringify(command.headers)}::jsonb)
             )
             INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id)
             VALUES (${d.id}::uuid, ${d.merchantId}, ${d.merchantTrxId}, ${d.platformTrxId}, ${d.bankCode}, ${d.accountNo}, ${d.accountName},
                     ${d.amount}, ${d.fee}, ${d.notifyUrl}, 'funding', ${d.logId ?? null})
-            RETURNING ${DISBURSEMENT}`,
+            RETURNING *`,
     );
-    return row;
+    return fromRow<Disbursement>(row);
   }
 
   /** The ledger's recorded decision for a command, if any. */

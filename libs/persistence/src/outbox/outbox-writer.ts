@@ -16,7 +16,7 @@ export function outboxHeaders(messageId: string, logId: string | null | undefine
 }
 
 /** A ledger command as an outbox row. Keyed by merchant, so one merchant's commands reach the ledger in order. */
-function ledgerCommandMessage(command: LedgerCommand): OutboxMessage {
+export function ledgerCommandMessage(command: LedgerCommand): OutboxMessage {
   return { topic: Topic.LedgerCommands, key: String(command.merchantId), payload: command, headers: outboxHeaders(command.commandId, command.logId) };
 }
 

@@ -84,6 +84,14 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     expect(await unpublished()).toBe(0);
   });
 
+  it('gives up on a publish that hangs, releasing the lock, and sends the rows on the next batch', async () => {
+    const impatient = new PgOutboxStore(pool, 200);
+    await enqueueLedgerCommandSql(sqlClient(pool), command(12, 6));
+    await expect(impatient.relayBatch(10, () => new Promise<void>(() => undefined))).rejects.toThrow('longer than 200 ms');
+    expect(await unpublished()).toBe(1);
+    expect(await store.relayBatch(10, async () => undefined)).toBe(1);
+  });
+
   it('publishes nothing while another relay holds the lock', async () => {
     await enqueueLedgerCommandSql(sqlClient(pool), command(11, 5));
     const held = await pool.connect();

@@ -25,6 +25,9 @@ export class PgOutboxStore {
   ) {}
 
   async relayBatch(limit: number, publish: (rows: OutboxRecord[]) => Promise<void>): Promise<number> {
+    // An idle poll costs one cheap statement (index-only on the partial index), not a transaction.
+    const [{ pending }] = await sqlClient(this.pool).query<{ pending: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL) AS pending`);
+    if (!pending) return 0;
     return inTransaction(
       this.pool,
       async (tx) => {
@@ -34,14 +37,18 @@ export class PgOutboxStore {
            WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}::bigint)) AND published_at IS NULL
            ORDER BY id LIMIT ${limit}`);
         if (rows.length === 0) return 0;
-        await publish(
-          rows.map((r) => ({
-            id: r.id,
-            topic: r.topic,
-            key: r.key,
-            payload: JSON.stringify(r.payload),
-            headers: (r.headers ?? {}) as Record<string, string>,
-          })),
+        // A publish that hangs must not hold the relay lock for ever: give up, roll back, retry later.
+        await withTimeout(
+          publish(
+            rows.map((r) => ({
+              id: r.id,
+              topic: r.topic,
+              key: r.key,
+              payload: JSON.stringify(r.payload),
+              headers: (r.headers ?? {}) as Record<string, string>,
+            })),
+          ),
+          this.publishTimeoutMs,
         );
         const ids = rows.map((r) => r.id);
         await tx.execute(sql`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}::bigint[])`);
@@ -54,5 +61,17 @@ export class PgOutboxStore {
   async unpublishedCount(): Promise<number> {
     const [{ n }] = await sqlClient(this.pool).query<{ n: bigint }>(sql`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`);
     return Number(n);
+  }
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`outbox publish took longer than ${ms} ms; the batch is rolled back and retried`)), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
