@@ -19,7 +19,7 @@ export interface GatewayApp {
 export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   const store = new ObjectStore(config);
   const reconProducer = new ReconExportProducer(redisConnection(config.REDIS_URL), config.QUEUE_PREFIX);
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, pool), config, store, reconProducer, logger }), {

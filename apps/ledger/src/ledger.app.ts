@@ -15,7 +15,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
   // The command path (apply, relay) runs on plain pg; Prisma serves the rest (docs/decisions/0011).
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   const transport = createTransport(busConfigFromEnv(config), { logger });
 
   const app = await NestFactory.createMicroservice(LedgerModule.register({ pool, logger }), {

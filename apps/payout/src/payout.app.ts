@@ -18,9 +18,9 @@ export async function startPayout(config: PayoutConfig) {
   const logger = createLogger('payout', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
-  const outboxPool = createPgPool(config.DATABASE_URL, 2);
+  const outboxPool = createPgPool(config.DATABASE_URL, 2, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   // Plain pg for the per-transfer work and the payout poll (docs/decisions/0010); Prisma only checks the database.
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   const transport = createTransport(busConfigFromEnv(config), { logger });
   const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,

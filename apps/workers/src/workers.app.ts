@@ -22,7 +22,7 @@ export async function startWorkers(config: WorkersConfig) {
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
   // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   // BullMQ workers need maxRetriesPerRequest: null on their connection.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });
   await redis.connect();

@@ -1,4 +1,4 @@
-import pg, { type Pool, type PoolClient, type PoolConfig } from 'pg';
+import pg, { type Pool, type PoolClient, type PoolConfig, type QueryResult } from 'pg';
 
 /**
  * Plain node-postgres for the hot paths (docs/decisions/0010, 0011): a `sql` tagged template
@@ -23,23 +23,57 @@ export interface SqlClient {
   execute(q: SqlQuery): Promise<number>;
 }
 
+/**
+ * Named (prepared) statements: Postgres parses and plans each statement once per connection
+ * instead of on every call, which took about a third off Postgres' CPU per transfer
+ * (docs/decisions/0011). Pools made with `preparedStatements: false` (a pooler in transaction
+ * mode that does not track them) send every statement unnamed.
+ */
+const preparingPools = new WeakSet<Pool>();
+const statementNames = new Map<string, string>();
+/** Statements Postgres refused to run prepared any more (their table changed shape): sent unnamed from then on. */
+const unprepared = new Set<string>();
+const STALE_STATEMENT = new Set(['0A000', '26000']); // cached plan must not change result type; prepared statement does not exist
+
+function config(q: SqlQuery, prepare: boolean): { name?: string; text: string; values: unknown[] } {
+  if (!prepare || unprepared.has(q.text)) return { text: q.text, values: q.values };
+  let name = statementNames.get(q.text);
+  if (!name) statementNames.set(q.text, (name = `pay_${statementNames.size}`));
+  return { name, text: q.text, values: q.values };
+}
+
 class PgSqlClient implements SqlClient {
-  constructor(private readonly conn: Pool | PoolClient) {}
+  constructor(
+    private readonly conn: Pool | PoolClient,
+    private readonly prepare: boolean,
+    /** On the pool (autocommit) a stale statement is simply sent again unnamed; in a transaction the error aborts it. */
+    private readonly canRetry: boolean,
+  ) {}
 
   async query<T>(q: SqlQuery): Promise<T[]> {
-    const res = await this.conn.query(q.text, q.values);
-    return res.rows as T[];
+    return (await this.run(q)).rows as T[];
   }
 
   async execute(q: SqlQuery): Promise<number> {
-    const res = await this.conn.query(q.text, q.values);
-    return res.rowCount ?? 0;
+    return (await this.run(q)).rowCount ?? 0;
+  }
+
+  private async run(q: SqlQuery): Promise<QueryResult> {
+    try {
+      return await this.conn.query(config(q, this.prepare));
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!this.prepare || !code || !STALE_STATEMENT.has(code)) throw err;
+      unprepared.add(q.text);
+      if (!this.canRetry) throw err;
+      return this.conn.query(config(q, false));
+    }
   }
 }
 
 /** Statements on the pool, each in its own implicit transaction. */
 export function sqlClient(pool: Pool): SqlClient {
-  return new PgSqlClient(pool);
+  return new PgSqlClient(pool, preparingPools.has(pool), true);
 }
 
 export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
@@ -55,7 +89,7 @@ export async function inTransaction<T>(pool: Pool, work: (tx: SqlClient) => Prom
   try {
     // One round trip; a statement (or lock wait) longer than timeoutMs aborts the transaction.
     await conn.query(`BEGIN ISOLATION LEVEL ${opts.isolation ?? 'READ COMMITTED'}; SET LOCAL statement_timeout = ${Math.trunc(opts.timeoutMs ?? 15_000)}`);
-    const result = await work(new PgSqlClient(conn));
+    const result = await work(new PgSqlClient(conn, preparingPools.has(pool), false));
     await conn.query('COMMIT');
     return result;
   } catch (err) {
@@ -80,7 +114,11 @@ const types = {
 /**
  * A plain node-postgres pool beside the Prisma client, for the hot paths: a Prisma raw query
  * costs ~280 µs of CPU against ~57 µs through pg (measured, docs/decisions/0010).
+ * `preparedStatements` (DATABASE_PREPARED_STATEMENTS, default on): see above.
  */
-export function createPgPool(databaseUrl: string, size = 10, extra: PoolConfig = {}): Pool {
-  return new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, types, ...extra });
+export function createPgPool(databaseUrl: string, size = 10, extra: PoolConfig & { preparedStatements?: boolean } = {}): Pool {
+  const { preparedStatements = true, ...config } = extra;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, types, ...config });
+  if (preparedStatements) preparingPools.add(pool);
+  return pool;
 }

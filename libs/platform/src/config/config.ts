@@ -28,6 +28,11 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 
 const POSTGRES_URL = /^postgres(?:ql)?:\/\/[^\s/]+\/[^\s/?]+(\?\S*)?$/;
 
+export const bool = () =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1');
+
 /** Settings every service shares. Each app extends this with its own. */
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -43,15 +48,13 @@ export const commonEnv = {
       }
     }, 'must be a PostgreSQL URL like postgresql://user:password@host:5432/database'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Named (prepared) statements on the hot paths; false behind a pooler in transaction mode that does not track them */
+  DATABASE_PREPARED_STATEMENTS: bool().default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0').default('redis://127.0.0.1:6379/0'),
   OPS_PORT: z.coerce.number().int().min(0).max(65535),
 };
 
 export const port = () => z.coerce.number().int().min(0).max(65535);
-export const bool = () =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .transform((v) => v === 'true' || v === '1');
 export const positiveInt = () => z.coerce.number().int().positive();
 
 /** The settings every service process reads: environment, logging, the database. */
@@ -60,6 +63,7 @@ export const serviceEnv = {
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   DATABASE_URL: commonEnv.DATABASE_URL,
   DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
+  DATABASE_PREPARED_STATEMENTS: commonEnv.DATABASE_PREPARED_STATEMENTS,
 };
 
 /**
