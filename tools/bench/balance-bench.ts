@@ -17,7 +17,8 @@ const BASELINE = `
 const http = require('node:http'); const { Pool } = require('pg');
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 http.createServer(async (req, res) => {
-  const { rows } = await pool.query('SELECT available, pending FROM balances WHERE merchant_id = $1', [Number(process.env.MERCHANT_ID)]);
+  // Prepared, as the gateway sends it (DATABASE_PREPARED_STATEMENTS): the same statement on the same driver.
+  const { rows } = await pool.query({ name: 'balance', text: 'SELECT available, pending FROM balances WHERE merchant_id = $1', values: [Number(process.env.MERCHANT_ID)] });
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ status: true, data: { balance: { available: rows[0].available, pending: rows[0].pending } } }));
 }).listen(Number(process.env.PORT), '127.0.0.1', () => process.send && process.send('ready'));

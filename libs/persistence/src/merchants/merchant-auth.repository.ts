@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { sql, type SqlClient, sqlClient } from '../client/sql';
 import { hashToken } from './token';
 
 export interface AuthenticatedMerchant {
@@ -16,28 +17,31 @@ export type TokenLookup = { found: true; merchant: AuthenticatedMerchant } | { f
 
 /** Reads tokens live from Postgres, so a revocation or deactivation takes effect on the next request. */
 export class MerchantAuthRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly db: SqlClient;
+
+  constructor(pool: Pool) {
+    this.db = sqlClient(pool);
+  }
 
   /**
    * One round trip on the hot path of every request: the token and its merchant, and a coarse
    * last-used stamp (at most once a minute, so a busy token does not write on every request).
-   * Plain pg: this runs on every API call (docs/decisions/0010).
+   * Plain pg, prepared: this runs on every API call (docs/decisions/0010, 0011).
    */
   async findByToken(token: string): Promise<TokenLookup> {
-    const { rows } = await this.pool.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: string }>(
-      `
+    const rows = await this.db.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: string }>(
+      sql`
       WITH t AS (
         SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
                m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat
           FROM api_tokens a JOIN merchants m ON m.id = a.merchant_id
-         WHERE a.token_hash = $1
+         WHERE a.token_hash = ${hashToken(token)}
       ), touched AS (
         UPDATE api_tokens SET last_used_at = now()
          WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
            AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
       )
       SELECT token_id::text, revoked, id, name, is_active, ip_allowlist_enabled, ip_allowlist, payout_fee_flat::text FROM t`,
-      [hashToken(token)],
     );
     const row = rows[0];
     if (!row || row.revoked) return { found: false };

@@ -51,7 +51,10 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   const merchants: { id: number; token: string }[] = [];
   for (let i = 0; i < o.merchants; i++) {
     const { merchant, token } = await createMerchant(prisma);
-    await fundMerchant(prisma, merchant.id, [BigInt(2_000_000_00 + Math.floor(random() * 1_000_000_00))]);
+    // Enough for about five in six of its share of the transfers (10,000-100,000 each): most are paid, and the
+    // last ones meet an empty balance, so refusals under load are exercised too.
+    const share = Math.ceil(o.transfers / o.merchants);
+    await fundMerchant(prisma, merchant.id, [BigInt(share * 50_000_00 + Math.floor(random() * 1_000_000_00))]);
     merchants.push({ id: merchant.id, token });
   }
 
@@ -94,11 +97,14 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   }
   jobs.sort(() => random() - 0.5);
 
-  // The killer: o.kills SIGKILLs spread over the run, each followed by a restart.
+  // The killer: o.kills SIGKILLs spread over the whole workload (the k-th at a random point of
+  // the k-th of o.kills equal slices of the jobs), each followed by a restart.
   let workloadDone = false;
+  let next = 0;
   const killer = (async () => {
     for (let k = 0; k < o.kills && !workloadDone; k++) {
-      await new Promise((r) => setTimeout(r, 300 + random() * 1200));
+      const at = Math.floor(((k + 0.9 * random()) / o.kills) * jobs.length); // never in a slice's last tenth, so the last kill lands before the work ends
+      while (next < at && !workloadDone) await new Promise((r) => setTimeout(r, 50));
       if (workloadDone) break;
       const service = KILLABLE[Math.floor(random() * KILLABLE.length)];
       report.kills.push({ service, atMs: Date.now() - started });
@@ -108,7 +114,6 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
       await stack.startService(service);
     }
   })();
-  let next = 0;
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
       while (next < jobs.length) await jobs[next++]();
