@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, repoRoot } from '@pay/testing';
+import { cpuPerUnit, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { runScript, startBenchStack } from './harness';
 
@@ -64,11 +65,14 @@ async function main(): Promise<void> {
     await new Promise((resolve) => baseline.once('message', resolve));
     const bare = await load(`http://127.0.0.1:${port}/`, {});
     baseline.kill();
+    const cpuBefore = sampleCpu(stack);
     const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });
+    const cpu = cpuPerUnit(cpuBefore, sampleCpu(stack), gateway.rps * SECONDS);
     printResults('balance GET', [
       { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
       { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
     ]);
+    printResults('CPU ms per gateway balance request, by process', [{ ...cpu }]);
   } finally {
     await stack.stop();
     await prisma.$disconnect();
