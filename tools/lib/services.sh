@@ -28,8 +28,7 @@ ensure_built() {
     # locked versions all the same.
     npm install --no-audit --no-fund
   fi
-  local out
-  if ! out=$(bash tools/prisma/generate.sh 2>&1); then echo "$out" >&2; return 1; fi
+  # prebuild generates the Prisma client first.
   npm run --silent build
 }
 
