@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { PgListener } from './pg-listener';
+
+/** Waits until `check` holds, polling; fails the test after `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
+  const channel = `spec_${randomBytes(4).toString('hex')}`;
+  let admin: Client;
+  const notify = (payload: string) => admin.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  const listenerBackends = async () =>
+    (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1`, [`LISTEN ${channel}`])).rows.map((r) => r.pid);
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+  });
+  afterAll(() => admin.end());
+
+  it('hears notifications on its channel only, with their payload', async () => {
+    const heard: string[] = [];
+    const listener = new PgListener(process.env.DATABASE_URL as string, channel, (p) => heard.push(p));
+    await listener.start();
+    try {
+      await admin.query(`SELECT pg_notify('${channel}_other', 'not for us')`);
+      await notify('one');
+      await until(() => heard.length > 0);
+      expect(heard).toEqual(['one']);
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it('reports a lost connection, reconnects by itself and hears again (what was sent meanwhile is lost)', async () => {
+    const heard: string[] = [];
+    const errors: unknown[] = [];
+    const listener = new PgListener(process.env.DATABASE_URL as string, channel, (p) => heard.push(p), (err) => errors.push(err));
+    await listener.start();
+    try {
+      const [pid] = await listenerBackends();
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await until(() => errors.length > 0);
+      await until(async () => (await listenerBackends()).length === 1 && (await listenerBackends())[0] !== pid);
+      await notify('after the outage');
+      await until(() => heard.includes('after the outage'));
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it('refuses a channel name that is not a plain identifier', () => {
+    expect(() => new PgListener('postgresql://x/y', 'a; DROP TABLE outbox', () => undefined)).toThrow('invalid channel name');
+  });
+});
