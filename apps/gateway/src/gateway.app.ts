@@ -1,15 +1,33 @@
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, logIdMiddleware, ObjectStore, ReconExportProducer, redisConnection, requestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, ObjectStore, ReconExportProducer, redisConnection, registerLogId, registerRequestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
 
+const JSON_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The API's JSON bodies, parsed by Fastify's parser (which refuses __proto__ keys): an empty body
+ * reads as `{}` (so validation names the missing fields), and only an object or array is taken.
+ */
+function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
+  const parse = fastify.getDefaultJsonParser('error', 'error');
+  return (req, body, done) => {
+    if (body.length === 0) return done(null, {});
+    const text = body.toString('utf8');
+    const first = /^[ \t\n\r]*(.)/s.exec(text)?.[1];
+    if (first !== '{' && first !== '[') return done(new SyntaxError('JSON body must be an object or an array'), undefined);
+    parse(req, text, done);
+  };
+}
+
 export interface GatewayApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   prisma: PrismaClient;
   /** Closes the HTTP app, the queue connections and the database pool */
   close(): Promise<void>;
@@ -22,7 +40,14 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   const store = new ObjectStore(config);
   const reconProducer = new ReconExportProducer(redisConnection(config.REDIS_URL), config.QUEUE_PREFIX);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, pool), config, store, reconProducer, logger }), {
+  const adapter = new FastifyAdapter({
+    // Fastify's proxy-addr decides req.ip; only the configured proxies may speak for a client.
+    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
+    bodyLimit: JSON_BODY_LIMIT,
+    // No Nest middleware: requests are logged and tagged by Fastify hooks.
+    skipMiddie: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, pool), config, store, reconProducer, logger }), adapter, {
     logger: false,
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,
@@ -30,17 +55,17 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
     // Keeps req.rawBody: acquirer notifications are verified over the exact bytes received.
     rawBody: true,
   });
-  // Express's proxy-addr decides req.ip; only the configured proxies may speak for a client.
-  app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);
-  app.disable('x-powered-by');
-  app.use(logIdMiddleware);
-  app.useBodyParser('json', { limit: '64kb' });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerLogId(fastify);
+  registerRequestLogger(fastify, logger);
+  // JSON is the only body the API takes; any other content type is refused with 415.
+  fastify.removeAllContentTypeParsers();
+  app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
-  app.use(requestLogger(logger));
   app.enableShutdownHooks();
-  const closeBoard = config.ADMIN_TOKEN ? mountBullBoard(app, config.ADMIN_TOKEN, config) : async () => undefined;
+  const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, config.ADMIN_TOKEN, config) : async () => undefined;
 
   if (config.SWAGGER_ENABLED) {
     const document = SwaggerModule.createDocument(
@@ -55,6 +80,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
   await app.init();
+  await fastify.ready();
   return {
     app,
     prisma,

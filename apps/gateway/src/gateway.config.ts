@@ -8,7 +8,7 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_PORT: port().default(3000),
   GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
   /**
-   * Which proxies may set X-Forwarded-For (Express "trust proxy" syntax: comma-separated
+   * Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated
    * addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client.
    */
   TRUSTED_PROXIES: z

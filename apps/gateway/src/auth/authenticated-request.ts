@@ -1,4 +1,4 @@
 import type { AuthenticatedMerchant } from '@pay/persistence';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
-export type AuthenticatedRequest = Request & { merchant: AuthenticatedMerchant };
+export type AuthenticatedRequest = FastifyRequest & { merchant: AuthenticatedMerchant };

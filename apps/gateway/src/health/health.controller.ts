@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { type ReadinessCheck, runReadiness } from '@pay/platform';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
@@ -22,13 +22,13 @@ export class HealthController {
   }
 
   @Get('readyz')
-  async readyz(@Res() res: Response): Promise<void> {
+  async readyz(@Res() reply: FastifyReply): Promise<void> {
     const report = await runReadiness(this.checks);
-    res.status(report.status === 'ok' ? 200 : 503).json(report);
+    void reply.status(report.status === 'ok' ? 200 : 503).send(report);
   }
 
   @Get('metrics')
-  async metrics(@Res() res: Response): Promise<void> {
-    res.type(this.registry.contentType).send(await this.registry.metrics());
+  async metrics(@Res() reply: FastifyReply): Promise<void> {
+    void reply.type(this.registry.contentType).send(await this.registry.metrics());
   }
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -21,7 +21,7 @@ export class AdminTokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const { adminToken } = this.settings;
     if (!adminToken) throw new NotFoundException();
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
+    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (!token || !safeEqual(token, adminToken)) throw new UnauthorizedException('admin token required');
     return true;
@@ -30,11 +30,10 @@ export class AdminTokenGuard implements CanActivate {
 
 /** Basic auth (user `admin`, password ADMIN_TOKEN) for the Bull Board pages, which browsers open directly. */
 export function adminBasicAuth(adminToken: string) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const header = req.headers.authorization ?? '';
     const [user, ...rest] = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':') : [];
-    if (user === 'admin' && safeEqual(rest.join(':'), adminToken)) return next();
-    res.setHeader('WWW-Authenticate', 'Basic realm="queues"');
-    res.status(401).json({ status: false, message: 'admin credentials required', code: 'TOKEN_NOT_VALID' });
+    if (user === 'admin' && safeEqual(rest.join(':'), adminToken)) return done();
+    void reply.header('WWW-Authenticate', 'Basic realm="queues"').status(401).send({ status: false, message: 'admin credentials required', code: 'TOKEN_NOT_VALID' });
   };
 }

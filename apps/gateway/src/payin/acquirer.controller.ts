@@ -1,7 +1,8 @@
 import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Reply } from '@pay/platform';
-import type { Request } from 'express';
+import type { RawBodyRequest } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ACQUIRER_SIGNATURE_HEADER, AcquirerService } from './acquirer.service';
 
 /**
@@ -15,7 +16,7 @@ export class AcquirerController {
 
   @Post('notifications')
   @HttpCode(200)
-  async notify(@Req() req: Request & { rawBody?: Buffer }, @Headers(ACQUIRER_SIGNATURE_HEADER) signature: string | undefined) {
+  async notify(@Req() req: RawBodyRequest<FastifyRequest>, @Headers(ACQUIRER_SIGNATURE_HEADER) signature: string | undefined) {
     const { payin, duplicate } = await this.acquirer.receive(req.rawBody?.toString('utf8') ?? '', signature);
     return new Reply(duplicate ? 'Notification already processed' : 'Notification accepted', { platformTrxId: payin.platformTrxId, status: payin.status });
   }

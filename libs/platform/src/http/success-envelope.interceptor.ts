@@ -1,8 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { SuccessEnvelope } from '@pay/contracts';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { map, type Observable } from 'rxjs';
-import { requestLogId } from './log-id.middleware';
+import { requestLogId } from './log-id.hooks';
 
 /** What a controller returns: the envelope's message and data; the logId is added here. */
 export class Reply<T> {
@@ -15,7 +15,7 @@ export class Reply<T> {
 @Injectable()
 export class SuccessEnvelopeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
     return next.handle().pipe(
       map((value: unknown): unknown => {
         if (!(value instanceof Reply)) return value;
