@@ -52,8 +52,8 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   const merchants: { id: number; token: string }[] = [];
   for (let i = 0; i < o.merchants; i++) {
     const { merchant, token } = await createMerchant(prisma);
-    // Enough for about five in six of its share of the transfers (10,000-100,000 each): most are paid, and the
-    // last ones meet an empty balance, so refusals under load are exercised too.
+    // About its share of the transfers (10,000-100,000 IDR each, ~55,000 on average): most are accepted, and a
+    // merchant that runs low meets refusals (failed payouts refund, so how many varies with the seed).
     const share = Math.ceil(o.transfers / o.merchants);
     await fundMerchant(prisma, merchant.id, [BigInt(share * 50_000_00 + Math.floor(random() * 1_000_000_00))]);
     merchants.push({ id: merchant.id, token });
@@ -128,7 +128,7 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   const ids = merchants.map((m) => m.id);
   await waitFor(async () => (await prisma.disbursement.count({ where: { merchantId: { in: ids }, status: { in: ['funding', 'pending'] } } })) === 0, 180_000, 'all disbursements final');
   await waitFor(async () => (await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', ledgerEventId: null } })) === 0, 120_000, 'all pay-ins recorded');
-  report.payinsPaid = await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success' } });
+  report.payinsPaid = await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', merchantTrxId: { startsWith: 'CHP-' } } });
   const finals = await prisma.disbursement.findMany({ where: { merchantId: { in: ids }, status: { in: ['success', 'failed'] } } });
   await waitFor(async () => (await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', ledgerEventId: null } })) === 0, 60_000, 'ledger caught up');
   await waitFor(async () => new Set(receiver.requests.map((r) => r.headers['x-callback-event-id'])).size >= finals.length, 180_000, 'all webhooks delivered').catch(() => undefined);
