@@ -18,8 +18,7 @@ export async function startPayout(config: PayoutConfig) {
   const logger = createLogger('payout', config.LOG_LEVEL);
   const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await assertDatabaseReachable(prisma, config.DATABASE_URL);
-  const outboxPool = createPgPool(config.DATABASE_URL, 2, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
-  // Plain pg for the per-transfer work and the payout poll (docs/decisions/0010); Prisma only checks the database.
+  // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
   const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
   const transport = createTransport(busConfigFromEnv(config), { logger });
   const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
@@ -33,7 +32,7 @@ export async function startPayout(config: PayoutConfig) {
     logger: false,
     abortOnError: false,
   });
-  const relay = new OutboxRelay({ store: new PgOutboxStore(outboxPool), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
+  const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
   let stopping = false;
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -57,7 +56,6 @@ export async function startPayout(config: PayoutConfig) {
       await transport.close();
       await new Promise<void>((resolve) => ops.close(() => resolve()));
       await prisma.$disconnect();
-      await outboxPool.end();
       await pool.end();
     },
   };

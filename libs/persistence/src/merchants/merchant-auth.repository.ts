@@ -29,7 +29,7 @@ export class MerchantAuthRepository {
    * Plain pg, prepared: this runs on every API call (docs/decisions/0010, 0011).
    */
   async findByToken(token: string): Promise<TokenLookup> {
-    const rows = await this.db.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: string }>(
+    const rows = await this.db.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: bigint }>(
       sql`
       WITH t AS (
         SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
@@ -41,7 +41,7 @@ export class MerchantAuthRepository {
          WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
            AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
       )
-      SELECT token_id::text, revoked, id, name, is_active, ip_allowlist_enabled, ip_allowlist, payout_fee_flat::text FROM t`,
+      SELECT token_id, revoked, id, name, is_active, ip_allowlist_enabled, ip_allowlist, payout_fee_flat FROM t`,
     );
     const row = rows[0];
     if (!row || row.revoked) return { found: false };
@@ -53,7 +53,7 @@ export class MerchantAuthRepository {
         isActive: row.is_active,
         ipAllowlistEnabled: row.ip_allowlist_enabled,
         ipAllowlist: row.ip_allowlist ?? [],
-        payoutFeeFlat: BigInt(row.payout_fee_flat),
+        payoutFeeFlat: row.payout_fee_flat,
         tokenId: row.token_id,
       },
     };
