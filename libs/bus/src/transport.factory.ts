@@ -1,11 +1,15 @@
 import { BusConfig } from './config/bus-config.schema';
 import { KafkaTransport } from './kafka/kafka.transport';
+import type { DeadLetterListener } from './delivery/dead-letter';
 import { BusLogger } from './logging/bus-logger.interface';
 import { RedisStreamsTransport } from './redis-streams/redis-streams.transport';
 import { BusTransport } from './transport/bus-transport.interface';
 
 export interface CreateTransportDeps {
   logger?: BusLogger;
+  onDeadLetter?: DeadLetterListener;
+  /** Told once when consuming has stopped for good (Kafka only; see BusTransport.failure). */
+  onFailure?: (error: Error) => void;
 }
 
 /** Picks the transport from validated config; callers parse with `busConfigSchema` first (nothing here reads env). */

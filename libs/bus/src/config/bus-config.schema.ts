@@ -41,6 +41,7 @@ export const kafkaConfigSchema = z.object({
   replicationFactor: positiveInt.optional(),
   partitionsConsumedConcurrently: positiveInt.optional(),
   sessionTimeoutMs: positiveInt.optional(),
+  requestTimeoutMs: positiveInt.optional(),
   ...commonSchema,
 });
 

@@ -18,6 +18,8 @@ export const busEnvShape = {
   BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   KAFKA_BROKERS: z.string().optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('payments'),
+  /** Kafka: how long a dead consumer keeps its partitions (the group session timeout); the broker's own bounds are 6 s to 30 min */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(1_800_000).default(30_000),
   KAFKA_SSL: flag.default(false),
   KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
   KAFKA_SASL_USERNAME: z.string().optional(),
@@ -45,6 +47,7 @@ export function busConfigFromEnv(env: BusEnv): BusConfig {
       kind: 'kafka',
       brokers: env.KAFKA_BROKERS,
       clientId: env.KAFKA_CLIENT_ID,
+      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
       ssl: env.KAFKA_SSL,
       sasl: env.KAFKA_SASL_MECHANISM
         ? { mechanism: env.KAFKA_SASL_MECHANISM, username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD }

@@ -1,11 +1,13 @@
+import { PermanentError, TransientError } from '@pay/platform';
 import { IncomingRecord } from '../transport/bus-transport.interface';
-import { backoffDelay, deliverWithRetry, DeliveryPolicy } from './delivery.policy';
+import { backoffDelay, deliverWithRetry, DeliveryPolicy, type FailureReport } from './delivery.policy';
 
 const record: IncomingRecord = { topic: 't', key: 'k', value: '{}', headers: {}, partition: 0, id: '0:1-0', deliveryCount: 1 };
 const policy: DeliveryPolicy = { maxDeliveries: 3, backoff: { initialMs: 1, maxMs: 4 } };
+const connectionTerminated = (): Error => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
 
 describe('deliverWithRetry', () => {
-  it('retries a failing handler until it succeeds, counting deliveries', async () => {
+  it('retries an unknown failure until it succeeds, counting deliveries', async () => {
     const seen: number[] = [];
     const outcome = await deliverWithRetry(
       record,
@@ -20,18 +22,58 @@ describe('deliverWithRetry', () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
-  it('dead-letters after maxDeliveries with the last error', async () => {
+  it('dead-letters an unknown failure after maxDeliveries with the last error', async () => {
     const outcome = await deliverWithRetry(record, async () => Promise.reject(new Error('nope')), policy, { canContinue: () => true });
     expect(outcome.kind).toBe('dead-letter');
     expect(outcome.deliveryCount).toBe(3);
+    expect(outcome.kind === 'dead-letter' && outcome.fault).toBe('unknown');
     expect(outcome.kind === 'dead-letter' && (outcome.error as Error).message).toBe('nope');
   });
 
-  it('dead-letters without calling the handler when a reclaimed record already exceeded the limit', async () => {
+  it('never dead-letters a transient failure: 50 failures in a row (a database outage), then it succeeds', async () => {
     let calls = 0;
-    const outcome = await deliverWithRetry({ ...record, deliveryCount: 4 }, async () => void calls++, policy, { canContinue: () => true });
-    expect(outcome.kind).toBe('dead-letter');
-    expect(calls).toBe(0);
+    const persisted: number[] = [];
+    const reports: FailureReport[] = [];
+    const outcome = await deliverWithRetry(
+      record,
+      async () => {
+        if (++calls <= 50) throw calls % 2 ? connectionTerminated() : new TransientError('redis away');
+      },
+      policy,
+      { canContinue: () => true, beforeRetry: async (n) => void persisted.push(n), onFailure: (r) => void reports.push(r) },
+    );
+    expect(outcome).toEqual({ kind: 'handled', deliveryCount: 1 });
+    expect(calls).toBe(51);
+    // Transient failures do not use up deliveries: the persisted count stays 1.
+    expect(new Set(persisted)).toEqual(new Set([1]));
+    expect(reports.every((r) => r.fault === 'transient' && r.retryInMs !== null && r.retryInMs <= policy.backoff.maxMs)).toBe(true);
+    expect(reports.at(-1)?.transientFailures).toBe(50);
+  });
+
+  it('dead-letters a permanent failure at once, without retrying', async () => {
+    let calls = 0;
+    const outcome = await deliverWithRetry(
+      record,
+      async () => {
+        calls++;
+        JSON.parse('{not json');
+      },
+      policy,
+      { canContinue: () => true },
+    );
+    expect(outcome.kind === 'dead-letter' && outcome.fault).toBe('permanent');
+    expect(calls).toBe(1);
+    const invalid = await deliverWithRetry(record, async () => Promise.reject(new PermanentError('unknown contract version')), policy, { canContinue: () => true });
+    expect(invalid).toMatchObject({ kind: 'dead-letter', fault: 'permanent', deliveryCount: 1 });
+  });
+
+  it('gives a reclaimed record above the limit one more delivery instead of dead-lettering it unseen', async () => {
+    let calls = 0;
+    const outcome = await deliverWithRetry({ ...record, deliveryCount: 7 }, async () => void calls++, policy, { canContinue: () => true });
+    expect(outcome).toEqual({ kind: 'handled', deliveryCount: 7 });
+    expect(calls).toBe(1);
+    const failing = await deliverWithRetry({ ...record, deliveryCount: 7 }, async () => Promise.reject(new Error('bug')), policy, { canContinue: () => true });
+    expect(failing).toMatchObject({ kind: 'dead-letter', fault: 'unknown', deliveryCount: 7 });
   });
 
   it('aborts instead of retrying once it may not continue', async () => {
@@ -40,7 +82,7 @@ describe('deliverWithRetry', () => {
       record,
       async () => {
         calls++;
-        throw new Error('x');
+        throw connectionTerminated();
       },
       policy,
       { canContinue: () => false },
@@ -50,6 +92,6 @@ describe('deliverWithRetry', () => {
   });
 
   it('grows the backoff exponentially up to the cap', () => {
-    expect([1, 2, 3, 4, 5].map((n) => backoffDelay({ initialMs: 100, maxMs: 500 }, n))).toEqual([100, 200, 400, 500, 500]);
+    expect([1, 2, 3, 4, 5, 500].map((n) => backoffDelay({ initialMs: 100, maxMs: 500 }, n))).toEqual([100, 200, 400, 500, 500, 500]);
   });
 });

@@ -1,6 +1,7 @@
-import { Admin, Consumer, EachMessagePayload, IHeaders, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
-import { deadLetter } from '../delivery/dead-letter';
-import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
+import { Admin, Consumer, EachMessagePayload, IHeaders, ISocketFactory, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import { deadLetter, type DeadLetterListener, type DeadLetterReason, logDeliveryFailure } from '../delivery/dead-letter';
+import { createTopicsAndWait } from './kafka-topics';
+import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import {
   BusTransport,
@@ -32,10 +33,18 @@ export interface KafkaTransportOptions {
   /** Partitions a member works concurrently (each still strictly in order). */
   partitionsConsumedConcurrently?: number;
   sessionTimeoutMs?: number;
+  /** How long a request to the broker may take before it is retried (kafkajs's default: 30 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface KafkaTransportDeps {
   logger?: BusLogger;
+  /** Told of every record dead-lettered (the services count them in a metric). */
+  onDeadLetter?: DeadLetterListener;
+  /** The sockets to the brokers (kafkajs's own by default); tests inject network faults through it. */
+  socketFactory?: ISocketFactory;
+  /** Told once when a consumer has stopped for good (see failure()); the services exit on it. */
+  onFailure?: (error: Error) => void;
 }
 
 function headerText(value: IHeaders[string]): string | undefined {
@@ -68,12 +77,15 @@ function kafkaLogCreator(logger: BusLogger) {
 
 export class KafkaTransport implements BusTransport {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
   private readonly logger: BusLogger;
+  private readonly onDeadLetter?: DeadLetterListener;
+  private readonly onFailure?: (error: Error) => void;
+  private failed: Error | null = null;
   private readonly policy: DeliveryPolicy;
   private readonly consumers = new Set<Consumer>();
   private readonly knownTopics = new Set<string>();
-  private producerReady: Promise<void> | null = null;
+  /** Made on first use, and anew after every failed send (see publish). */
+  private producer: { client: Producer; ready: Promise<void> } | null = null;
   private admin: Admin | null = null;
   private closing = false;
 
@@ -82,6 +94,8 @@ export class KafkaTransport implements BusTransport {
     deps: KafkaTransportDeps = {},
   ) {
     this.logger = deps.logger ?? noopLogger;
+    this.onDeadLetter = deps.onDeadLetter;
+    this.onFailure = deps.onFailure;
     this.policy = {
       maxDeliveries: options.maxDeliveries ?? DEFAULT_DELIVERY_POLICY.maxDeliveries,
       backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
@@ -93,33 +107,33 @@ export class KafkaTransport implements BusTransport {
       sasl: toSasl(options.sasl),
       logLevel: logLevel.WARN,
       logCreator: kafkaLogCreator(this.logger),
+      requestTimeout: options.requestTimeoutMs,
+      socketFactory: deps.socketFactory,
     };
     this.kafka = new Kafka(config);
-    // Idempotent + one request in flight: broker-side dedup of retries and no reordering within a partition.
-    this.producer = this.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-      allowAutoTopicCreation: false,
-    });
   }
 
   async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return;
     this.assertOpen();
     await this.ensureTopic(topic);
-    await this.connectProducer();
-    await this.producer.send({
-      topic,
-      acks: -1,
-      messages: records.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
-    });
+    const producer = await this.connectedProducer();
+    try {
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: records.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
+      });
+    } catch (error) {
+      this.replaceProducer(producer);
+      throw error;
+    }
   }
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     await this.ensureTopic(opts.topic);
-    await this.connectProducer(); // needed for dead-lettering
+    await this.connectedProducer(); // needed for dead-lettering
     const consumer = this.kafka.consumer({
       groupId: opts.group,
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
@@ -127,6 +141,10 @@ export class KafkaTransport implements BusTransport {
     });
     const abort = new AbortController();
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (abort.signal.aborted || this.closing) return; // our own shutdown
+      this.onCrash(opts, payload.error, payload.restart);
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
     await consumer.run({
@@ -147,12 +165,33 @@ export class KafkaTransport implements BusTransport {
     };
   }
 
+  failure(): Error | null {
+    return this.failed;
+  }
+
+  /**
+   * kafkajs restarts a consumer after a retriable error; after any other (authorization, SASL, a
+   * dead-letter write the broker refuses) the consumer is gone and nothing would say so: the
+   * service kept answering ready while consuming nothing.
+   */
+  private onCrash(opts: SubscribeOptions, error: Error, restart: boolean): void {
+    const context = { topic: opts.topic, group: opts.group, err: { name: error.name, message: error.message } };
+    if (restart) {
+      this.logger.warn(context, 'kafka consumer crashed; kafkajs restarts it');
+      return;
+    }
+    if (this.failed) return;
+    this.failed = new Error(`kafka consumer of ${opts.topic} (group ${opts.group}) stopped for good: ${error.name}: ${error.message}`);
+    this.logger.error(context, 'kafka consumer CRASHED for good; not ready, exiting');
+    this.onFailure?.(this.failed);
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
-    await this.producer.disconnect();
+    await this.producer?.client.disconnect();
     await this.admin?.disconnect();
   }
 
@@ -177,23 +216,49 @@ export class KafkaTransport implements BusTransport {
       canContinue: () => !signal.aborted,
       signal,
       beforeRetry: () => heartbeat(), // long backoffs must not get the member evicted
-      onFailure: (error, deliveryCount, retryInMs) =>
-        this.logger.warn({ topic, group: opts.group, id: record.id, key: record.key, deliveryCount, retryInMs, err: errorDetails(error) }, 'bus handler failed'),
+      onFailure: (failure) => logDeliveryFailure(this.logger, { topic, group: opts.group, id: record.id, key: record.key }, failure),
     });
     if (outcome.kind === 'aborted') throw new Error('bus consumer stopping; offset left uncommitted');
-    if (outcome.kind === 'dead-letter') await this.deadLetter(record, opts.group, outcome.error, outcome.deliveryCount);
+    if (outcome.kind === 'dead-letter') await this.deadLetter(record, opts.group, outcome);
   }
 
-  private deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
-    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, error, deliveryCount });
+  private deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void> {
+    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, reason }, this.onDeadLetter);
   }
 
-  private connectProducer(): Promise<void> {
-    this.producerReady ??= this.producer.connect().catch((error: unknown) => {
-      this.producerReady = null;
-      throw error;
-    });
-    return this.producerReady;
+  private async connectedProducer(): Promise<Producer> {
+    if (!this.producer) {
+      // Idempotent + one request in flight: broker-side dedup of retries and no reordering within a partition.
+      const client = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        allowAutoTopicCreation: false,
+      });
+      const ready = client.connect();
+      this.producer = { client, ready };
+      ready.catch(() => {
+        if (this.producer?.client === client) this.producer = null;
+      });
+    }
+    const { client, ready } = this.producer;
+    await ready;
+    return client;
+  }
+
+  /**
+   * After a failed send the next one goes through a new producer (a new producer id, sequence
+   * numbers from 0). kafkajs rolls a partition's sequence number back when a send fails, yet the
+   * broker may have written the batch and only the answer was lost: the next batch with the same
+   * numbers is then dropped by the broker as a duplicate (real records lost, the send "succeeds"),
+   * or refused as OUT_OF_ORDER_SEQUENCE_NUMBER for good (the partition wedged). Both seen on a real
+   * broker: kafka.transport.int-spec.ts. What the lost answer had written is delivered twice, which
+   * the consumers' de-duplication absorbs.
+   */
+  private replaceProducer(failed: Producer): void {
+    if (this.producer?.client !== failed) return; // a concurrent failure replaced it already
+    this.producer = null;
+    failed.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'kafka producer disconnect after a failed send'));
   }
 
   private async ensureTopic(topic: string): Promise<void> {
@@ -204,12 +269,10 @@ export class KafkaTransport implements BusTransport {
     }
     const numPartitions = this.options.partitions ?? 12;
     const replicationFactor = this.options.replicationFactor ?? 1;
-    await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: [topic, deadLetterTopic(topic)]
-        .filter((t) => !t.endsWith('.dlq.dlq'))
-        .map((t) => ({ topic: t, numPartitions, replicationFactor })),
-    });
+    await createTopicsAndWait(
+      this.admin,
+      [topic, deadLetterTopic(topic)].filter((t) => !t.endsWith('.dlq.dlq')).map((t) => ({ topic: t, numPartitions, replicationFactor })),
+    );
     this.knownTopics.add(topic);
     this.knownTopics.add(deadLetterTopic(topic));
   }

@@ -2,6 +2,7 @@ import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microse
 import { lastValueFrom } from 'rxjs';
 import { BusTransport, IncomingRecord, Subscription } from '../transport/bus-transport.interface';
 import { BusContext } from './bus.context';
+import { isNestMangledError } from './bus-error.filter';
 
 export interface BusServerOptions {
   /** Owned by the app (it also publishes with it); the server never closes it. */
@@ -12,7 +13,8 @@ export interface BusServerOptions {
 
 /**
  * Nest custom transport: subscribes to every topic that has an `@EventPattern(topic)` handler and awaits the handler,
- * so the transport acknowledges only after it resolves and retries / dead-letters when it fails.
+ * so the transport acknowledges only after it resolves and retries / dead-letters when it fails. The app must register
+ * BusErrorFilter globally so the transport sees the handler's own error (and can tell an outage from a bad record).
  */
 export class BusServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
@@ -58,7 +60,12 @@ export class BusServer extends Server implements CustomTransportStrategy {
    */
   private async dispatch(handler: MessageHandler, record: IncomingRecord): Promise<void> {
     const data: unknown = JSON.parse(record.value);
-    const result: unknown = await handler(data, new BusContext([record]));
-    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    try {
+      const result: unknown = await handler(data, new BusContext([record]));
+      await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    } catch (error) {
+      if (isNestMangledError(error)) throw new Error('handler failed, but Nest replaced its error: register BusErrorFilter with app.useGlobalFilters');
+      throw error;
+    }
   }
 }

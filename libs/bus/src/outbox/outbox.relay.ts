@@ -1,3 +1,4 @@
+import { classifyFault } from '@pay/platform';
 import { backoffDelay, RetryBackoff, sleep } from '../delivery/delivery.policy';
 import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
 import { BusTransport, OutgoingRecord } from '../transport/bus-transport.interface';
@@ -67,7 +68,9 @@ export class OutboxRelay {
       } catch (error) {
         failures += 1;
         const delay = backoffDelay(this.errorBackoff, failures);
-        this.logger.error({ err: errorDetails(error), failures, retryInMs: delay }, 'outbox relay batch failed');
+        // A dependency that is away (PostgreSQL, the broker) is expected and waited out: warn, with backoff; anything else is an error.
+        const level = classifyFault(error) === 'transient' ? 'warn' : 'error';
+        this.logger[level]({ err: errorDetails(error), failures, retryInMs: delay }, 'outbox relay batch failed');
         await sleep(delay, this.stopping.signal);
       }
     }

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { BusLogger, errorDetails } from '../logging/bus-logger.interface';
+import { type DeadLetterReason, logDeliveryFailure } from '../delivery/dead-letter';
 import { deliverWithRetry, DeliveryPolicy } from '../delivery/delivery.policy';
 import { IncomingRecord, RecordHandler } from '../transport/bus-transport.interface';
 import { parseAutoClaimReply, parsePendingCounts, StreamEntry } from './redis-stream.codec';
@@ -17,7 +18,7 @@ export interface PartitionWorkerContext {
   handler: RecordHandler;
   logger: BusLogger;
   signal: AbortSignal;
-  deadLetter(record: IncomingRecord, error: unknown, deliveryCount: number): Promise<void>;
+  deadLetter(record: IncomingRecord, failure: DeadLetterReason): Promise<void>;
   /** Called whenever the worker becomes idle, so the reader can include this partition again at once. */
   onIdle(): void;
 }
@@ -127,11 +128,10 @@ export class PartitionWorker {
         beforeRetry: async (n) => {
           await redis.call('XCLAIM', stream, group, consumer, 0, entry.id, 'RETRYCOUNT', n, 'JUSTID');
         },
-        onFailure: (error, deliveryCount, retryInMs) =>
-          this.ctx.logger.warn({ ...this.logFields(), id: record.id, key: record.key, deliveryCount, retryInMs, err: errorDetails(error) }, 'bus handler failed'),
+        onFailure: (failure) => logDeliveryFailure(this.ctx.logger, { ...this.logFields(), id: record.id, key: record.key }, failure),
       });
       if (outcome.kind === 'aborted') return false;
-      if (outcome.kind === 'dead-letter') await this.ctx.deadLetter(record, outcome.error, outcome.deliveryCount);
+      if (outcome.kind === 'dead-letter') await this.ctx.deadLetter(record, outcome);
       await redis.call('XACK', stream, group, entry.id);
     }
     return true;

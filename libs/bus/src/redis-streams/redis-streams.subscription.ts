@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { BusLogger, errorDetails } from '../logging/bus-logger.interface';
+import type { DeadLetterReason } from '../delivery/dead-letter';
 import { DeliveryPolicy, sleep } from '../delivery/delivery.policy';
 import { IncomingRecord, RecordHandler, Subscription } from '../transport/bus-transport.interface';
 import { acquireLease, assignPartitions, heartbeatMember, leaveMembers, releaseLease, renewLease } from './lease.scripts';
@@ -26,7 +27,7 @@ export interface RedisStreamsSubscriptionDeps {
   blocking: Redis;
   keys: RedisKeys;
   logger: BusLogger;
-  deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void>;
+  deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void>;
 }
 
 /**
@@ -154,7 +155,7 @@ export class RedisStreamsSubscription implements Subscription {
       handler,
       logger: this.deps.logger,
       signal: this.abort.signal,
-      deadLetter: (record, error, deliveryCount) => this.deps.deadLetter(record, group, error, deliveryCount),
+      deadLetter: (record, reason) => this.deps.deadLetter(record, group, reason),
       onIdle: () => void this.wakeReader(),
     });
   }

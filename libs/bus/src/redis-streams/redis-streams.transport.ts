@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { deadLetter } from '../delivery/dead-letter';
+import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
+import { warnOnError } from '@pay/platform';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import { partitionForKey } from '../partitioner/murmur2.partitioner';
@@ -41,16 +42,26 @@ export type RedisConnectionRole = 'command' | 'blocking';
 
 export interface RedisStreamsTransportDeps {
   logger?: BusLogger;
+  /** Told of every record dead-lettered (the services count them in a metric). */
+  onDeadLetter?: DeadLetterListener;
   /** Override to share TLS/sentinel settings, or (tests) to get hold of connections. */
   createConnection?: (url: string, role: RedisConnectionRole, name: string) => Redis;
 }
 
-const defaultConnection = (url: string, _role: RedisConnectionRole, name: string): Redis => new Redis(url, { connectionName: name });
+/**
+ * Reconnect story of the bus' Redis connections: ioredis reconnects by itself, forever
+ * (every 50 ms backing off to 2 s); commands sent meanwhile wait in its offline queue and
+ * fail after 20 reconnect attempts, and the relay, heartbeat and read loop retry them. The
+ * listener keeps the 'error' events (one per attempt) to a warn line every 10 s.
+ */
+const defaultConnection = (logger: BusLogger) => (url: string, _role: RedisConnectionRole, name: string): Redis =>
+  warnOnError(new Redis(url, { connectionName: name }), logger, `redis (${name})`);
 
 export class RedisStreamsTransport implements BusTransport {
   private readonly redis: Redis;
   private readonly keys: RedisKeys;
   private readonly logger: BusLogger;
+  private readonly onDeadLetter?: DeadLetterListener;
   private readonly createConnection: NonNullable<RedisStreamsTransportDeps['createConnection']>;
   private readonly subscriptions = new Set<RedisStreamsSubscription>();
   private readonly partitions: number;
@@ -63,7 +74,8 @@ export class RedisStreamsTransport implements BusTransport {
     deps: RedisStreamsTransportDeps = {},
   ) {
     this.logger = deps.logger ?? noopLogger;
-    this.createConnection = deps.createConnection ?? defaultConnection;
+    this.onDeadLetter = deps.onDeadLetter;
+    this.createConnection = deps.createConnection ?? defaultConnection(this.logger);
     this.keys = new RedisKeys(options.keyPrefix ?? 'bus:');
     this.partitions = options.partitions ?? 12;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
@@ -125,6 +137,11 @@ export class RedisStreamsTransport implements BusTransport {
     return { close };
   }
 
+  /** Never set: a Redis Streams member reconnects and re-reads for as long as the process lives. */
+  failure(): Error | null {
+    return null;
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
@@ -138,8 +155,8 @@ export class RedisStreamsTransport implements BusTransport {
     }
   }
 
-  private deadLetter(record: IncomingRecord, group: string, error: unknown, deliveryCount: number): Promise<void> {
-    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, error, deliveryCount });
+  private deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void> {
+    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, reason }, this.onDeadLetter);
   }
 
   private assertOpen(): void {

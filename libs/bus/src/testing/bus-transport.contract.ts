@@ -166,7 +166,58 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
       expect(letter.headers[DLQ_HEADERS.originalTopic]).toBe(topic);
       expect(letter.headers[DLQ_HEADERS.originalId]).toMatch(/^\d+:/);
       expect(letter.headers[DLQ_HEADERS.deliveryCount]).toBe('3');
+      expect(letter.headers[DLQ_HEADERS.fault]).toBe('unknown');
       await waitFor('poison acknowledged', async () => (await h.unacknowledged(topic, 'dlq-group')) === 0, timeout);
+    });
+
+    it('dead-letters a record that can never succeed at once, with its fault', async () => {
+      const topic = h.topic('contract.permanent');
+      const bus = h.transport({ maxDeliveries: 5 });
+      let attempts = 0;
+      await bus.subscribe({
+        topic,
+        group: 'permanent-group',
+        handler: async (r) => {
+          attempts++;
+          JSON.parse(r.value); // not JSON: a SyntaxError never becomes valid
+        },
+      });
+      const dead: IncomingRecord[] = [];
+      await bus.subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+      await bus.publish(topic, [{ key: 'm-1', value: '{not json' }]);
+
+      await waitFor('dead letter', () => dead.length === 1, timeout);
+      expect(attempts).toBe(1);
+      expect(dead[0].headers[DLQ_HEADERS.fault]).toBe('permanent');
+      expect(dead[0].headers[DLQ_HEADERS.deliveryCount]).toBe('1');
+    });
+
+    it('retries a transient failure past maxDeliveries, in order, and never dead-letters it', async () => {
+      const topic = h.topic('contract.transient');
+      const bus = h.transport({ maxDeliveries: 2 });
+      let failuresLeft = 6;
+      const handled: string[] = [];
+      await bus.subscribe({
+        topic,
+        group: 'transient-group',
+        handler: async (r) => {
+          if (r.value === '"first"' && failuresLeft-- > 0) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          handled.push(r.value);
+        },
+      });
+      const dead: IncomingRecord[] = [];
+      await bus.subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+      await bus.publish(topic, [
+        { key: 'm-1', value: '"first"' },
+        { key: 'm-1', value: '"second"' },
+      ]);
+
+      await waitFor('both handled', () => handled.length === 2, timeout);
+      expect(handled).toEqual(['"first"', '"second"']);
+      expect(failuresLeft).toBe(-1);
+      await delay(200);
+      expect(dead).toHaveLength(0);
+      await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'transient-group')) === 0, timeout);
     });
 
     it('gives every record to each of two groups', async () => {

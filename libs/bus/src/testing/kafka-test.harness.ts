@@ -1,4 +1,5 @@
 import { Admin, Kafka } from 'kafkajs';
+import { consumerGroupLag } from '../kafka/kafka-lag';
 import { KafkaTransport } from '../kafka/kafka.transport';
 import { deadLetterTopic } from '../transport/bus-transport.interface';
 import { TransportHarness, uniqueName } from './bus-transport.contract';
@@ -37,15 +38,7 @@ export function kafkaHarness(brokers: string[]): TransportHarness {
       return transport;
     },
     async unacknowledged(topic, group) {
-      const client = await connectedAdmin();
-      const ends = await client.fetchTopicOffsets(topic);
-      const [committed] = await client.fetchOffsets({ groupId: group, topics: [topic] });
-      let lag = 0;
-      for (const end of ends) {
-        const done = committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? '-1';
-        lag += Number(end.high) - (done === '-1' ? Number(end.low) : Number(done));
-      }
-      return lag;
+      return consumerGroupLag(await connectedAdmin(), topic, group);
     },
     async dispose() {
       await Promise.all(transports.splice(0).map((t) => t.close()));

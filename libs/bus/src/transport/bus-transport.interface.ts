@@ -38,9 +38,16 @@ export interface BusTransport {
   /**
    * Consumer-group semantics: each record is handled by one member of `group` and acknowledged only after the
    * handler resolves. Records with the same key are handled in order, one at a time; different keys may run
-   * concurrently. A record whose handler keeps failing goes to `${topic}.dlq` after `maxDeliveries`.
+   * concurrently. A handler failing for a transient reason (a dependency away) is retried for as long as it takes;
+   * a record that can never succeed goes to `${topic}.dlq` at once, one failing with an unknown error after
+   * `maxDeliveries` (see delivery.policy.ts).
    */
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Why a subscription has stopped consuming for good, or null. A service is not ready while this
+   * is set, and exits (its orchestrator restarts it).
+   */
+  failure(): Error | null;
   close(): Promise<void>;
 }
 
@@ -49,6 +56,10 @@ export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
 /** Headers added to a dead-lettered record (original headers are kept). */
 export const DLQ_HEADERS = {
   error: 'x-dlq-error',
+  /** permanent (can never succeed) or unknown (kept failing with an unclassified error) */
+  fault: 'x-dlq-fault',
+  /** ISO time the record was dead-lettered */
+  at: 'x-dlq-at',
   originalId: 'x-dlq-original-id',
   originalTopic: 'x-dlq-original-topic',
   group: 'x-dlq-group',

@@ -1,32 +1,84 @@
 import { ConfigError } from '../config/config';
+import { classifyFault, isMisconfiguration } from '../faults/fault';
+import { errorText } from '../logging/throttled-warn';
+
+function logLine(level: 'info' | 'warn' | 'error' | 'fatal', service: string, msg: string, extra: Record<string, unknown> = {}): void {
+  process.stderr.write(JSON.stringify({ level, time: new Date().toISOString(), service, msg, ...extra }) + '\n');
+}
 
 /**
- * The entry point of every service: starts it, turns a configuration problem into a clear
- * message and exit code 1, and stops it cleanly on SIGTERM/SIGINT (Kubernetes sends SIGTERM).
+ * What happens to an error nothing else handled (decided here, once, for every service):
+ *
+ * - An unhandled promise rejection is logged and the process carries on. A rejection is a
+ *   promise nobody awaited: the code that made it has already moved on, nothing was unwound
+ *   half-way, and money is safe in PostgreSQL transactions, not in process memory. Crashing
+ *   would turn a database or Redis blip (the usual source) into every pod restarting at once.
+ * - An uncaught exception from a dependency (transient: a connection error thrown from an
+ *   event emitter nobody listened to) is logged and the process carries on: the connection
+ *   it came from is already discarded by its pool, and every connection has a listener anyway.
+ * - Any other uncaught exception exits 1: a synchronous throw unwound the stack through code
+ *   in an unknown state, and a restart is the safe answer (Node's own advice).
  */
-export function runService(name: string, start: () => Promise<{ stop(): Promise<void> }>): void {
+function guardProcess(name: string): void {
+  process.on('unhandledRejection', (reason) => {
+    const kind = classifyFault(reason);
+    logLine(kind === 'transient' ? 'warn' : 'error', name, 'unhandled promise rejection (kept running)', {
+      fault: kind,
+      err: kind === 'transient' ? errorText(reason) : reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+    });
+  });
+  process.on('uncaughtException', (err) => {
+    if (classifyFault(err) === 'transient') {
+      logLine('warn', name, 'a dependency error escaped its handler (kept running)', { err: errorText(err) });
+      return;
+    }
+    logLine('fatal', name, 'uncaught exception; exiting', { err: err.stack ?? err.message });
+    process.exit(1);
+  });
+}
+
+/**
+ * The entry point of every service: starts it, turns a configuration problem (a bad setting,
+ * or a dependency refusing our login) into a clear message and exit code 1, and stops it
+ * cleanly on SIGTERM/SIGINT (Kubernetes sends SIGTERM). A dependency that is merely down at
+ * start-up is waited for inside `start` (waitForDependency), never a reason to exit. A service
+ * that reports a `failure` (its bus stopped consuming for good) is stopped cleanly and exits with
+ * code 1, so its orchestrator restarts it.
+ */
+export function runService(name: string, start: () => Promise<{ stop(): Promise<void>; failure?: Promise<Error> }>): void {
+  guardProcess(name);
+  let service: { stop(): Promise<void> } | undefined;
+  let stopping = false;
+  const stop = (reason: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    // Still starting (e.g. waiting for the database): nothing has been taken on yet that a clean stop would finish.
+    if (!service) {
+      logLine('info', name, `${reason} while starting, exiting`);
+      process.exit(exitCode);
+    }
+    logLine(exitCode === 0 ? 'info' : 'fatal', name, `${reason}, shutting down`);
+    service.stop().then(
+      () => process.exit(exitCode),
+      (err: unknown) => {
+        process.stderr.write(`${name}: error during shutdown: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('received SIGTERM'));
+  process.once('SIGINT', () => stop('received SIGINT'));
   // Promise.resolve().then also catches a synchronous throw (loadConfig runs inside start).
   Promise.resolve().then(start).then(
-    (service) => {
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        process.stderr.write(JSON.stringify({ level: 'info', service: name, msg: `received ${signal}, shutting down` }) + '\n');
-        service.stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            process.stderr.write(`${name}: error during shutdown: ${String(err)}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+    (started) => {
+      service = started;
+      void started.failure?.then((err) => stop(`failed: ${err.message}`, 1));
     },
     (err: unknown) => {
       if (err instanceof ConfigError) {
         process.stderr.write(`${name}: ${err.message}\n`);
+      } else if (isMisconfiguration(err)) {
+        process.stderr.write(`${name}: a setting is wrong (not retrying): ${errorText(err)}\n`);
       } else {
         process.stderr.write(`${name}: failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
       }

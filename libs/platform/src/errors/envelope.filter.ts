@@ -1,9 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
-import { ErrorCode, type ErrorEnvelope } from '@pay/contracts';
+import { ERROR_MESSAGE, ErrorCode, type ErrorEnvelope } from '@pay/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from './api-error';
+import { classifyFault } from '../faults/fault';
 import { requestLogId } from '../http/log-id.hooks';
+import { throttledWarn } from '../logging/throttled-warn';
 
 const HTTP_STATUS_TO_CODE: Record<number, ErrorCode> = {
   400: ErrorCode.ValidationError,
@@ -15,20 +17,34 @@ const HTTP_STATUS_TO_CODE: Record<number, ErrorCode> = {
   503: ErrorCode.ServiceUnavailable,
 };
 
-/** Every failure, expected or not, leaves as `{ logId, status: false, message, code }`. */
+/** Seconds a client should wait before retrying when a dependency (database, Redis) is away: failovers take seconds, not milliseconds. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Every failure, expected or not, leaves as `{ logId, status: false, message, code }`. An error
+ * classifyFault calls transient (PostgreSQL or Redis away, a pool or statement timeout) is an
+ * outage, not a bug: 503 SERVICE_UNAVAILABLE with Retry-After. Anything else unknown is a 500.
+ */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  /** During an outage every request fails the same way: one warn line per 10 s says so. */
+  private readonly warnUnavailable: (err: unknown) => void;
+
+  constructor(private readonly logger: Logger) {
+    this.warnUnavailable = throttledWarn(logger, 'request answered 503: a dependency is unavailable');
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const { status, body } = this.toEnvelope(exception, requestLogId(req));
-    if (status >= 500) this.logger.error({ err: exception, path: req.url }, 'request failed');
+    const unavailable = body.code === ErrorCode.ServiceUnavailable;
+    if (unavailable && !(exception instanceof HttpException)) this.warnUnavailable(exception);
+    else if (status >= 500) this.logger.error({ err: exception, path: req.url }, 'request failed');
     else this.logger.info({ code: body.code, path: req.url, status }, 'request refused');
     // A 503 is always safe to retry; tell clients when.
-    if (status === 503) void reply.header('Retry-After', '1');
+    if (status === 503) void reply.header('Retry-After', String(unavailable ? DEPENDENCY_RETRY_AFTER_SECONDS : 1));
     void reply.status(status).send(body);
   }
 
@@ -43,6 +59,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const code = HTTP_STATUS_TO_CODE[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.ValidationError);
       return { status, body: { logId, status: false, message: httpMessage(exception, status), code } };
+    }
+    if (classifyFault(exception) === 'transient') {
+      const code = ErrorCode.ServiceUnavailable;
+      return { status: 503, body: { logId, status: false, message: ERROR_MESSAGE[code] ?? code, code } };
     }
     return { status: 500, body: { logId, status: false, message: 'Internal server error', code: ErrorCode.InternalError } };
   }

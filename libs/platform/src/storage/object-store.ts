@@ -1,7 +1,11 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { z } from 'zod';
 import { positiveInt } from '../config/config';
+import { TransientError } from '../faults/fault';
 
 /** Object storage settings (MinIO in compose and Kubernetes, s3rver locally and in tests). */
 export const storageEnvShape = {
@@ -18,15 +22,29 @@ export const storageEnvShape = {
 
 type StorageEnv = z.output<z.ZodObject<typeof storageEnvShape>>;
 
-/** One bucket in an S3-compatible store, through the `minio` client. */
+/** How long a connection to the object store may stay silent before the call fails. */
+const SOCKET_TIMEOUT_MS = 30_000;
+
+/**
+ * One bucket in an S3-compatible store, through the `minio` client.
+ *
+ * Reconnect story: there is no long-lived connection. Each call takes a pooled keep-alive
+ * socket or opens a new one, and a failure (refused, reset, a 5xx) rejects that call only, as a
+ * transient fault: the recon job retries, readiness reports it, the next call connects afresh.
+ * A socket silent for 30 s is destroyed, so a store that hangs fails the call instead of
+ * holding it forever.
+ */
 export class ObjectStore {
   readonly client: Client;
   /** Signs download URLs for the host merchants reach (S3_PUBLIC_ENDPOINT, else S3_ENDPOINT) */
   private readonly publicClient: Client;
 
-  constructor(readonly env: StorageEnv) {
-    this.client = clientFor(env.S3_ENDPOINT, env);
-    this.publicClient = env.S3_PUBLIC_ENDPOINT ? clientFor(env.S3_PUBLIC_ENDPOINT, env) : this.client;
+  constructor(
+    readonly env: StorageEnv,
+    socketTimeoutMs = SOCKET_TIMEOUT_MS,
+  ) {
+    this.client = clientFor(env.S3_ENDPOINT, env, socketTimeoutMs);
+    this.publicClient = env.S3_PUBLIC_ENDPOINT ? clientFor(env.S3_PUBLIC_ENDPOINT, env, socketTimeoutMs) : this.client;
   }
 
   get bucket(): string {
@@ -89,9 +107,22 @@ export class ObjectStore {
   }
 }
 
-function clientFor(endpoint: string, env: StorageEnv): Client {
+/** An agent whose sockets are destroyed (with a TransientError) after `ms` of silence. */
+function silentSocketTimeout(agent: HttpAgent, ms: number): HttpAgent {
+  const create = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => {
+    const socket = create(options, callback);
+    if (socket instanceof Socket) socket.setTimeout(ms, () => socket.destroy(new TransientError(`object storage did not answer within ${ms} ms`)));
+    return socket;
+  };
+  return agent;
+}
+
+function clientFor(endpoint: string, env: StorageEnv, socketTimeoutMs: number): Client {
   const url = new URL(endpoint);
+  const https = url.protocol === 'https:';
   return new Client({
+    transportAgent: silentSocketTimeout(https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }), socketTimeoutMs),
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : undefined,
     useSSL: url.protocol === 'https:',
