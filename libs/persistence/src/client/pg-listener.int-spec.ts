@@ -41,7 +41,7 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   it('reports a lost connection, reconnects by itself and hears again (what was sent meanwhile is lost)', async () => {
     const heard: string[] = [];
     const errors: unknown[] = [];
-    const listener = new PgListener(process.env.DATABASE_URL as string, channel, (p) => heard.push(p), (err) => errors.push(err));
+    const listener = new PgListener(process.env.DATABASE_URL as string, channel, (p) => heard.push(p), { onError: (err) => errors.push(err) });
     await listener.start();
     try {
       const [pid] = await listenerBackends();

@@ -1,12 +1,23 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { errorText, type Logger, waitForDependency } from '@pay/platform';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { defaultConnectionErrorLog } from './sql';
 
 export { Prisma, PrismaClient };
 export type TransactionClient = Prisma.TransactionClient;
 
-/** The Prisma 7 client on the node-postgres driver adapter (no native query engine at run time). */
-export function createPrismaClient(databaseUrl: string, poolSize = 10): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
+/**
+ * The Prisma 7 client on the node-postgres driver adapter (no native query engine at run time).
+ * Its pool reconnects lazily like any pg pool; a dropped connection is reported to `onError`
+ * (idle ones through the adapter's onPoolError, one inside a transaction through
+ * onConnectionError) instead of going unheard. Connecting waits at most 5 s; a statement at
+ * most `statementTimeoutMs` when given.
+ */
+export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: (err: unknown) => void = defaultConnectionErrorLog(), statementTimeoutMs?: number): PrismaClient {
+  const adapter = new PrismaPg(
+    { connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: 5000, statement_timeout: statementTimeoutMs, keepAlive: true },
+    { onPoolError: onError, onConnectionError: onError },
+  );
   const client = new PrismaClient({ adapter });
   urls.set(client, databaseUrl);
   return client;
@@ -27,14 +38,30 @@ export function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }
 
-/** Fails start-up with a message naming DATABASE_URL (without its password) when the database cannot be reached. */
-export async function assertDatabaseReachable(prisma: PrismaClient, databaseUrl: string): Promise<void> {
+/** The database's URL without its password, for messages. */
+function redacted(databaseUrl: string): string {
   try {
-    await prisma.$queryRaw`SELECT 1`;
-  } catch (err) {
     const url = new URL(databaseUrl);
     url.password = url.password ? '***' : '';
-    const cause = err instanceof Error ? (err.message.split('\n').filter(Boolean).pop() ?? err.message) : String(err);
-    throw new Error(`cannot reach the database at DATABASE_URL=${url.toString()}: ${cause.trim()}`);
+    return url.toString();
+  } catch {
+    return '(not a valid URL)';
   }
+}
+
+/** One line an operator can act on: the server's own words (Prisma's messages run over several lines). */
+export function describeDatabaseError(err: unknown, databaseUrl: string): string {
+  const adapter = (err as { meta?: { driverAdapterError?: { cause?: { originalMessage?: string; kind?: string; host?: string; port?: number } } } })?.meta?.driverAdapterError?.cause;
+  let cause = adapter?.originalMessage ?? (adapter?.kind === 'DatabaseNotReachable' ? `can't reach database server at ${adapter.host}:${adapter.port}` : adapter?.kind);
+  cause ??= err instanceof Error ? (err.message.split('\n').filter((l) => l.trim()).pop() ?? err.message) : errorText(err);
+  return `cannot use the database at DATABASE_URL=${redacted(databaseUrl)}: ${cause.trim()}`;
+}
+
+/**
+ * Start-up: waits (with a warn line per attempt) until the database answers, so a service
+ * started during a failover does not crash-loop; a refused login or a missing database fails
+ * at once with a one-line message naming DATABASE_URL (without its password).
+ */
+export function waitForDatabase(prisma: PrismaClient, databaseUrl: string, logger: Logger): Promise<void> {
+  return waitForDependency('postgres', () => prisma.$queryRaw`SELECT 1`, { logger, describe: (err) => describeDatabaseError(err, databaseUrl) });
 }

@@ -1,4 +1,5 @@
 import pg, { type Pool, type PoolClient, type PoolConfig, type QueryResult } from 'pg';
+import { createLogger, throttledWarn } from '@pay/platform';
 
 /**
  * Plain node-postgres for the hot paths (docs/decisions/0010, 0011): a `sql` tagged template
@@ -111,14 +112,49 @@ const types = {
     oid === pg.types.builtins.INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** Where connection errors go when the caller gives no handler (tools, tests): warn lines, throttled. */
+let fallbackOnError: ((err: unknown) => void) | undefined;
+export function defaultConnectionErrorLog(): (err: unknown) => void {
+  return (fallbackOnError ??= throttledWarn(createLogger('pg', 'warn'), 'postgres pool: connection error (reconnecting)'));
+}
+
+/**
+ * Keeps a pg pool's connection errors from killing the process, and is its reconnect story:
+ * a connection the server drops (a restart, a failover, pg_terminate_backend) emits 'error';
+ * unheard, that 'error' is thrown and takes the process down. Every connection gets a listener
+ * that reports to `onError`, idle or checked out (its holder sees the failure on its next query
+ * and releases it as broken); the pool's own 'error' (the same error, re-emitted for an idle
+ * connection, which pg-pool then discards) needs a listener too. Reconnection is lazy: the
+ * next query opens a new connection.
+ */
+export function guardPool(pool: Pool, onError: (err: unknown) => void = defaultConnectionErrorLog()): Pool {
+  pool.on('error', () => undefined); // already reported by the connection's own listener
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
+}
+
+/**
+ * The services' server-side cap on one statement (a transaction sets its own, see
+ * inTransaction): a stuck query fails instead of holding a request. Tools (admin, benches)
+ * run without one: `ledger verify` over a large ledger may take longer.
+ */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+
 /**
  * A plain node-postgres pool beside the Prisma client, for the hot paths: a Prisma raw query
  * costs ~280 µs of CPU against ~57 µs through pg (measured, docs/decisions/0010).
- * `preparedStatements` (DATABASE_PREPARED_STATEMENTS, default on): see above.
+ * `preparedStatements` (DATABASE_PREPARED_STATEMENTS, default on): see above. Connecting waits
+ * at most 5 s (then the query fails: 503 on a request), TCP keepalive notices a silently dead
+ * server, `statement_timeout` caps a statement (services pass STATEMENT_TIMEOUT_MS);
+ * `onError` hears connection errors (see guardPool).
  */
-export function createPgPool(databaseUrl: string, size = 10, extra: PoolConfig & { preparedStatements?: boolean } = {}): Pool {
-  const { preparedStatements = true, ...config } = extra;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, types, ...config });
+export function createPgPool(
+  databaseUrl: string,
+  size = 10,
+  extra: PoolConfig & { preparedStatements?: boolean; onError?: (err: unknown) => void } = {},
+): Pool {
+  const { preparedStatements = true, onError, ...config } = extra;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, keepAlive: true, types, ...config });
   if (preparedStatements) preparingPools.add(pool);
-  return pool;
+  return guardPool(pool, onError);
 }

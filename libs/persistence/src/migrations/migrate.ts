@@ -23,7 +23,10 @@ export async function applyMigrations(
   migrationsDir: string,
   log: (msg: string) => void = () => undefined,
 ): Promise<MigrationResult> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  // A connection lost mid-run fails the statement in flight (which the caller reports); the
+  // 'error' event it also emits must not kill the process with a stack trace.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [PRISMA_ADVISORY_LOCK]);
@@ -104,7 +107,8 @@ async function onServer(databaseUrl: string, fn: (admin: Client, name: string) =
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.toString() });
+  const admin = new Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  admin.on('error', () => undefined); // as above: the failing query reports it
   await admin.connect();
   try {
     await fn(admin, name);

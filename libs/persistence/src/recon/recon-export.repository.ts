@@ -40,9 +40,9 @@ export class ReconExportRepository {
     return this.prisma.reconExport.update({ where: { id }, data: { failureReported: true } });
   }
 
-  /** Queued exports nobody has started (a lost queue job); the sweeper enqueues them again. */
-  async stuckQueued(olderThan: Date): Promise<string[]> {
-    const rows = await this.prisma.reconExport.findMany({ where: { status: 'queued', createdAt: { lt: olderThan } }, select: { id: true }, take: 100 });
+  /** Exports not finished since before `olderThan` (queued or running): the sweeper looks at their jobs. */
+  async unfinished(olderThan: Date): Promise<string[]> {
+    const rows = await this.prisma.reconExport.findMany({ where: { status: { in: ['queued', 'running'] }, createdAt: { lt: olderThan } }, select: { id: true }, orderBy: { createdAt: 'asc' }, take: 100 });
     return rows.map((r) => r.id);
   }
 
@@ -135,8 +135,16 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
       done: async (err?: unknown) => {
         if (finished) return;
         finished = true;
-        await client.query(err ? 'ROLLBACK' : 'COMMIT').catch(() => undefined);
-        client.release(err instanceof Error ? err : undefined);
+        if (err) {
+          // The COPY may still be running, unread (the upload failed before reading it): a ROLLBACK
+          // would queue behind it for ever. Dropping the connection ends both; the read-only
+          // transaction has nothing to undo. (The chaos run found this: S3 stopped, exports hung.)
+          csv.destroy();
+          client.release(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+        await client.query('COMMIT').catch(() => undefined);
+        client.release();
       },
     };
   } catch (err) {
