@@ -1,23 +1,23 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { LocalStack, repoRoot, runChaos, WebhookReceiver } from '@pay/testing';
+import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testStackBus } from '@pay/testing';
 
 /**
- * The small chaos run of the test command: transfers and pay-ins across merchants while
- * services are SIGKILLed and restarted; nothing may be lost or moved twice. The full run is
- * `node dist/tools/chaos/chaos.js` (README).
+ * The small chaos run of the test command: transfers, pay-ins and recon exports across
+ * merchants while services are SIGKILLed and restarted, PostgreSQL is stopped once (10-15 s) and
+ * its sessions are cut, Redis and the S3 server are restarted. Nothing may be lost or moved
+ * twice, dead-lettered or answered 5xx (503 aside), and no service may die on its own. It runs on
+ * a private PostgreSQL and Redis. The full run is `node dist/tools/chaos/chaos.js` (README).
  */
-describe('chaos: services killed mid-payment lose nothing', () => {
-  let stack: LocalStack;
-  let prisma: PrismaClient;
-  let receiver: WebhookReceiver;
+describe('chaos: services killed and infrastructure taken away mid-payment lose nothing', () => {
+  let env: ChaosEnv;
+  const logDir = join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}chaos`);
+  const lines: string[] = [];
 
   beforeAll(async () => {
-    stack = await LocalStack.start({
-      databaseUrl: process.env.DATABASE_URL as string,
-      redisUrl: process.env.TEST_REDIS_URL as string,
-      busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}chaos:`,
-      logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}chaos`),
+    env = await startChaosEnv({
+      logDir,
+      bus: testStackBus(),
       env: {
         LOG_LEVEL: 'warn',
         BUS_LEASE_TTL_MS: '1500',
@@ -30,24 +30,38 @@ describe('chaos: services killed mid-payment lose nothing', () => {
         WEBHOOK_LEASE_GRACE_MS: '500',
         WEBHOOK_DISPATCH_INTERVAL_MS: '200',
         TRANSFER_DECISION_TIMEOUT_MS: '3000',
+        RECON_STALL_MS: '10000',
       },
     });
-    prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
-    receiver = await WebhookReceiver.start();
-  });
+  }, 120_000);
   afterAll(async () => {
-    await receiver?.close();
-    await stack?.stop();
-    await prisma?.$disconnect();
+    await env?.close();
   });
 
-  it('a few hundred operations with two kills: every invariant holds', async () => {
+  it('a few hundred operations, two kills, a database outage, cut sessions, Redis and S3 restarts: every invariant holds', async () => {
     // A fixed default keeps the test command reproducible; CHAOS_SEED explores others.
     const seed = Number(process.env.CHAOS_SEED ?? 11);
-    const report = await runChaos(stack, prisma, receiver, { merchants: 5, transfers: 100, payins: 100, kills: 2, concurrency: 6, seed });
+    const report = await runChaos(env.stack, env.prisma, env.receiver, {
+      merchants: 5,
+      transfers: 100,
+      payins: 100,
+      reconExports: 4,
+      faults: { kills: 2, pgOutages: 1, pgOutageSeconds: [10, 15], pgTerminates: 3, redisRestarts: 1, s3Restarts: 1, s3OutageSeconds: [3, 5] },
+      infra: env.infra,
+      concurrency: 6,
+      // A 15 s outage is long over by then; a stuck request or export is reported, not waited out for minutes.
+      deadlineMs: 60_000,
+      seed,
+      log: (line) => lines.push(`${new Date().toISOString()} ${line}`),
+    });
+    // What happened when, and the full report, beside the services' logs.
+    writeFileSync(join(logDir, 'chaos-report.json'), JSON.stringify({ lines, report }, null, 2));
     expect(report.kills).toHaveLength(2);
+    expect(report.faults.map((f) => f.kind).sort()).toEqual(['pg-outage', 'pg-terminate', 'pg-terminate', 'pg-terminate', 'redis-restart', 's3-restart']);
+    // The violations first: they name what went wrong (a stuck export, a crashed service, a 500).
+    expect({ seed, violations: report.violations }).toEqual({ seed, violations: [] });
     expect(report.transfersAccepted).toBeGreaterThan(0);
     expect(report.payinsPaid).toBeGreaterThan(0);
-    expect({ seed, violations: report.violations }).toEqual({ seed, violations: [] });
+    expect(report.recon.downloaded).toBe(report.recon.requested);
   }, 600_000);
 });

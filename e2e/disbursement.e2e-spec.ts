@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { PayoutEventType, Topic } from '@pay/contracts';
 import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor } from '@pay/testing';
+import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, testStackBus } from '@pay/testing';
 
 /**
  * Disbursement through the real processes: gateway (HTTP), ledger (debit/refund), payout
- * (sandbox bank rail), on the Redis Streams bus, with balances checked before and after.
+ * (sandbox bank rail), on the bus (Redis Streams; Kafka with E2E_BUS_TRANSPORT=kafka), with balances checked before and after.
  */
 describe('disbursement end to end (processes, real Postgres and Redis)', () => {
   let stack: LocalStack;
@@ -18,6 +18,7 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
       databaseUrl: process.env.DATABASE_URL as string,
       redisUrl: process.env.TEST_REDIS_URL as string,
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}dsb:`,
+      bus: testStackBus(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}dsb`),
       env: {
         BUS_LEASE_TTL_MS: '2000',
@@ -67,7 +68,7 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     await waitFor(async () => ['success', 'failed'].includes((await statusOf(token, merchantTrxId)).data?.status), 20_000, `${merchantTrxId} final`);
     return statusOf(token, merchantTrxId);
   };
-  const merchantClean = async (merchantId: number) => (await verifyLedger(prisma)).mismatches.filter((m) => m.merchantId === merchantId);
+  const merchantClean = async (merchantId: number) => (await verifyLedger(prisma, { merchantIds: [merchantId] })).breaches;
 
   it('success: accepted as pending, amount + fee debited at once, then success with success_at; the rail paid once', async () => {
     const { merchant, token } = await createMerchant(prisma);

@@ -1,23 +1,24 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type BusConfig, createTransport, type IncomingRecord } from '@pay/bus';
-import { type LedgerEventMessage, Topic } from '@pay/contracts';
+import { createTransport, type IncomingRecord } from '@pay/bus';
+import { ConsumerGroup, type LedgerEventMessage, Topic } from '@pay/contracts';
 import { parseAmount, payinFee } from '@pay/domain';
 import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, insertPayin, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, SERVICES, waitFor } from '@pay/testing';
+import { createMerchant, directPayoutId, insertPayin, LocalStack, testBus, unacknowledgedRecords, ledgerCommand, publishLedgerCommands, repoRoot, SERVICES, waitFor } from '@pay/testing';
 import { Client } from 'pg';
 
 /**
  * The foundation through its real processes: gateway, ledger, payout and workers as separate
- * Node processes on the Redis Streams bus, commands published to ledger.commands, balances read
+ * Node processes on the bus (Redis Streams; Kafka with E2E_BUS_TRANSPORT=kafka), commands published to ledger.commands, balances read
  * over HTTP, and the ledger killed with SIGKILL in the middle of a transaction.
  */
 describe('foundation end to end (processes, real Postgres and Redis)', () => {
   const databaseUrl = process.env.DATABASE_URL as string;
   const redisUrl = process.env.TEST_REDIS_URL as string;
   const busKeyPrefix = `${process.env.TEST_REDIS_PREFIX}bus:`;
-  const bus: BusConfig = { kind: 'redis-streams', redisUrl, keyPrefix: busKeyPrefix, partitions: 12 };
+  // Redis Streams, or Kafka with E2E_BUS_TRANSPORT=kafka
+  const { stack: stackBus, config: bus } = testBus(busKeyPrefix);
   let stack: LocalStack;
   let prisma: PrismaClient;
 
@@ -26,6 +27,7 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
       databaseUrl,
       redisUrl,
       busKeyPrefix,
+      bus: stackBus,
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', process.env.TEST_REDIS_PREFIX as string),
       env: { BUS_LEASE_TTL_MS: '2000', LOG_LEVEL: 'info' },
     });
@@ -75,8 +77,8 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
       const commands = [
         ledgerCommand.recordPayin(merchant.id, payinId, parseAmount(10000), parseAmount(220)),
         ledgerCommand.settle(merchant.id, [payinId]),
-        ledgerCommand.debit(merchant.id, randomUUID(), parseAmount(5000), parseAmount(2500)),
-        ledgerCommand.debit(merchant.id, randomUUID(), parseAmount(5000), parseAmount(2500)),
+        ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(5000), parseAmount(2500)),
+        ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(5000), parseAmount(2500)),
       ];
       await publishLedgerCommands(bus, commands);
       await waitFor(async () => seen.length === 4, 15_000, 'four ledger events');
@@ -98,7 +100,7 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     const { merchant, token } = await createMerchant(prisma);
     const payinId = await insertPayin(prisma, merchant.id, parseAmount(100000), 0n);
     await publishLedgerCommands(bus, [ledgerCommand.recordPayin(merchant.id, payinId, parseAmount(100000), 0n), ledgerCommand.settle(merchant.id, [payinId])]);
-    const debit = ledgerCommand.debit(merchant.id, randomUUID(), parseAmount(10000), parseAmount(2500));
+    const debit = ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500));
     await publishLedgerCommands(bus, [debit, debit]);
     await publishLedgerCommands(bus, [debit]);
     await waitFor(async () => (await decided([debit.commandId])) === 1, 15_000, 'debit decided');
@@ -119,9 +121,9 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     await blocker.query('BEGIN');
     await blocker.query('SELECT * FROM balances WHERE merchant_id = $1 FOR UPDATE', [merchant.id]);
     // 10 payouts of 10000 + 2500: 100000 covers exactly 8.
-    const debits = Array.from({ length: 10 }, () => ledgerCommand.debit(merchant.id, randomUUID(), parseAmount(10000), parseAmount(2500)));
+    const debits = Array.from({ length: 10 }, () => ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500)));
     await publishLedgerCommands(bus, debits);
-    await waitFor(async () => (await pendingEntries(redisUrl, busKeyPrefix)) > 0, 10_000, 'a command read but not acknowledged');
+    await waitFor(async () => (await unacknowledgedRecords(bus, Topic.LedgerCommands, ConsumerGroup.Ledger)) > 0, 10_000, 'a command read but not acknowledged');
 
     await stack.kill('ledger');
     await blocker.query('ROLLBACK');
@@ -132,8 +134,8 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     await waitFor(async () => (await decided(debits.map((d) => d.commandId))) === 10, 30_000, 'all debits decided after restart');
     expect(await prisma.ledgerEvent.count({ where: { commandId: { in: debits.map((d) => d.commandId) } } })).toBe(8);
     expect((await balance(token)).body.data).toEqual({ balance: { available: 0, pending: 0 } });
-    expect((await verifyLedger(prisma)).mismatches).toEqual([]);
-    await waitFor(async () => (await pendingEntries(redisUrl, busKeyPrefix)) === 0, 10_000, 'everything acknowledged');
+    expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
+    await waitFor(async () => (await unacknowledgedRecords(bus, Topic.LedgerCommands, ConsumerGroup.Ledger)) === 0, 10_000, 'everything acknowledged');
   });
 
   it.each(SERVICES)('%s started with a malformed DATABASE_URL exits non-zero naming it', (service) => {
@@ -147,25 +149,3 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     expect(result.stderr).toContain('DATABASE_URL: must be a PostgreSQL URL');
   });
 });
-
-/** Entries read by some ledger consumer and not yet acknowledged, over all partitions of ledger.commands. */
-async function pendingEntries(redisUrl: string, prefix: string): Promise<number> {
-  const { default: Redis } = await import('ioredis');
-  const redis = new Redis(redisUrl);
-  try {
-    let total = 0;
-    const streams = await redis.keys(`${prefix}*${Topic.LedgerCommands}*`);
-    for (const stream of streams) {
-      if ((await redis.type(stream)) !== 'stream') continue;
-      const groups = (await redis.xinfo('GROUPS', stream)) as unknown[][];
-      for (const g of groups) {
-        const fields = g as (string | number)[];
-        const pendingIndex = fields.indexOf('pending');
-        total += Number(fields[pendingIndex + 1]);
-      }
-    }
-    return total;
-  } finally {
-    redis.disconnect();
-  }
-}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient, SettlementPlanner, verifyLedger } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor } from '@pay/testing';
+import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus } from '@pay/testing';
 
 /** QRIS pay-ins through the real processes: generate, pay (sandbox acquirer), inquire, settle. */
 describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
@@ -15,6 +15,7 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
       databaseUrl: process.env.DATABASE_URL as string,
       redisUrl: process.env.TEST_REDIS_URL as string,
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}pay:`,
+      bus: testStackBus(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}pay`),
       env: { BUS_LEASE_TTL_MS: '2000', SETTLEMENT_SCAN_INTERVAL_MS: '500' },
     });
@@ -76,7 +77,7 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await prisma.settlement.count({ where: { merchantId: merchant.id } })).toBe(1);
     expect(await balance(token)).toEqual({ available: 49500, pending: 0 });
-    expect((await verifyLedger(prisma)).mismatches.filter((m) => m.merchantId === merchant.id)).toEqual([]);
+    expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
   });
 
   it('the repeatable settlement job settles pay-ins that are due on the merchant schedule (T+1 at 10:00 WIB)', async () => {
@@ -124,6 +125,6 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
       expect({ steps, pending: projection.pending }).toEqual({ steps, pending: expected });
       expect((await balance(token)).pending).toBe(formatAmount(expected));
     }
-    expect((await verifyLedger(prisma)).mismatches.filter((m) => m.merchantId === merchant.id)).toEqual([]);
+    expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
   });
 });

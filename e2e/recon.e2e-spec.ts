@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor } from '@pay/testing';
+import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus } from '@pay/testing';
 import { parse } from 'csv-parse/sync';
 
 /** The recon export through the real processes: gateway, workers (BullMQ), Postgres, s3rver. */
@@ -16,6 +16,7 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
       databaseUrl: process.env.DATABASE_URL as string,
       redisUrl: process.env.TEST_REDIS_URL as string,
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}rec:`,
+      bus: testStackBus(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}rec`),
       env: { BUS_LEASE_TTL_MS: '2000' },
     });

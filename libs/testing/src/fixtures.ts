@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerService } from '@pay/ledger-core';
-import { createPgPool, databaseUrlOf, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { ledgerCommandId, type LedgerOutcome } from '@pay/contracts';
+import type { Pool } from 'pg';
+import { createPgPool, databaseUrlOf, type Disbursement, DisbursementRepository, MerchantAdmin, PayoutRepository, type PrismaClient } from '@pay/persistence';
 
 /** A merchant with a balance row and one token, named uniquely so suites can share a database. */
 export async function createMerchant(prisma: PrismaClient, overrides: Partial<{ name: string; isActive: boolean }> = {}) {
@@ -26,8 +28,9 @@ export async function insertPayin(prisma: PrismaClient, merchantId: number, amou
       platformTrxId: `QR${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`,
       amount: amountMinor,
       fee: feeMinor,
-      feePctMilli: 700,
-      feeFixed: 15000n,
+      // A rate that yields exactly this fee (0 % + fixed), so the row agrees with its own fee columns as the audit checks.
+      feePctMilli: 0,
+      feeFixed: feeMinor,
       status: 'success',
       rrn: id.slice(0, 12),
       successAt: new Date(),
@@ -36,22 +39,70 @@ export async function insertPayin(prisma: PrismaClient, merchantId: number, amou
   return id;
 }
 
-const ledgers = new WeakMap<PrismaClient, LedgerService>();
+/**
+ * A payout reference that is not a disbursement (as a manual correction would use): for a debit
+ * that only tests the ledger. A UUID would name a disbursement row, and the audit would report
+ * the event as having none.
+ */
+export function directPayoutId(): string {
+  return `manual-${randomUUID()}`;
+}
+
+const pools = new WeakMap<PrismaClient, Pool>();
 
 /**
- * The ledger on the same database as `prisma`, as the ledger service runs it (plain pg). Its
- * pool lets the process exit when idle, so tests need not close it.
+ * A plain pg pool on the same database as `prisma`. It lets the process exit when idle, so
+ * tests need not close it.
  */
+function poolFor(prisma: PrismaClient): Pool {
+  let pool = pools.get(prisma);
+  if (!pool) {
+    // Never ended: the global teardown drops the database WITH (FORCE) while its idle connections
+    // are still open, and the FATAL they then get is expected, not worth a warn line.
+    pool = createPgPool(databaseUrlOf(prisma), 4, { allowExitOnIdle: true, onError: () => undefined });
+    pools.set(prisma, pool);
+  }
+  return pool;
+}
+
+const ledgers = new WeakMap<PrismaClient, LedgerService>();
+
+/** The ledger on the same database as `prisma`, as the ledger service runs it (plain pg). */
 export function ledgerFor(prisma: PrismaClient): LedgerService {
   let ledger = ledgers.get(prisma);
-  if (!ledger) {
-    const pool = createPgPool(databaseUrlOf(prisma), 4, { allowExitOnIdle: true });
-    // Never ended: the global teardown drops the database WITH (FORCE) while its idle connections
-    // are still open, and the FATAL they then get must not crash the test process.
-    pool.on('error', () => undefined);
-    ledgers.set(prisma, (ledger = new LedgerService(pool)));
-  }
+  if (!ledger) ledgers.set(prisma, (ledger = new LedgerService(poolFor(prisma))));
   return ledger;
+}
+
+/**
+ * A disbursement through the real path: inquiry, transfer recorded as `funding` with its debit
+ * command, the ledger's decision, then the payout's outcome (`failed` records the refund
+ * command, which the ledger applies unless `applyRefund` is false, as if it were lost).
+ * `funding` stops before the ledger decides.
+ */
+export async function createDisbursement(
+  prisma: PrismaClient,
+  merchantId: number,
+  o: { amount: bigint; fee: bigint; outcome: 'funding' | 'pending' | 'success' | 'failed'; applyRefund?: boolean },
+): Promise<{ disbursement: Disbursement; debit: LedgerOutcome | null }> {
+  const disbursements = new DisbursementRepository(poolFor(prisma));
+  const id = randomUUID();
+  const fields = { merchantId, merchantTrxId: `PO-${id.slice(0, 8)}`, bankCode: 'BCA', accountNo: '1234567890', accountName: 'Budi Santoso', amount: o.amount, fee: o.fee };
+  const inquiry = await disbursements.createInquiry({ ...fields, platformTrxId: `DB${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`, expiresAt: new Date(Date.now() + 600_000) });
+  const debit = { type: 'payout.debit' as const, commandId: ledgerCommandId.payoutDebit(id), merchantId, issuedAt: new Date().toISOString(), payoutId: id, amount: String(o.amount), fee: String(o.fee) };
+  await disbursements.createFunding({ ...fields, id, platformTrxId: inquiry.platformTrxId, notifyUrl: 'http://127.0.0.1:9/callback' }, debit);
+  if (o.outcome === 'funding') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: null };
+  const decided = await ledgerFor(prisma).apply(debit);
+  const pending = (await disbursements.get(id)) as Disbursement;
+  const payouts = new PayoutRepository(poolFor(prisma));
+  if (o.outcome === 'success') await payouts.succeed(pending, `RAIL-${id.slice(0, 8)}`, new Date());
+  if (o.outcome === 'failed') {
+    await payouts.fail(pending, null, 'Rejected by the beneficiary bank', new Date());
+    if (o.applyRefund !== false) {
+      await ledgerFor(prisma).apply({ type: 'payout.refund', commandId: ledgerCommandId.payoutRefund(id), merchantId, issuedAt: new Date().toISOString(), payoutId: id });
+    }
+  }
+  return { disbursement: (await disbursements.get(id)) as Disbursement, debit: decided };
 }
 
 /** Funds a merchant through the ledger's real path: successful pay-ins recorded, then settled. */

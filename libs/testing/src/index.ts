@@ -1,8 +1,14 @@
-export { createMerchant, insertPayin, insertSuccessfulPayin, fundMerchant, ledgerFor } from './fixtures';
+export { createDisbursement, createMerchant, directPayoutId, insertPayin, insertSuccessfulPayin, fundMerchant, ledgerFor } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
-export { LocalStack, SERVICES, type ServiceName, type StackOptions, freePort, repoRoot } from './stack/local-stack';
+export { LocalStack, SERVICES, type ServiceName, type StackOptions, type StackBus, type UnexpectedExit, freePort, repoRoot } from './stack/local-stack';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export { LocalS3, LOCAL_S3_CREDENTIALS } from './s3/local-s3';
+export { testBus, testStackBus, unacknowledgedRecords, type TestBus } from './stack/test-bus';
+export { KafkaBroker, KAFKA_TOPICS, KAFKA_PARTITIONS, KAFKA_VERSION, type KafkaBrokerOptions } from './infra/kafka-broker';
 export { runChaos, type ChaosOptions, type ChaosReport } from './chaos/chaos-run';
+export { PrivatePostgres } from './infra/private-postgres';
+export { PrivateRedis } from './infra/private-redis';
+export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chaos-env';
+export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';

@@ -11,9 +11,9 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
-/** Creates and migrates a fresh database; returns its URL. */
-export async function createTestDatabase(prefix = 'pay_test'): Promise<string> {
-  const url = `${TEST_PG_SERVER}/${uniqueName(prefix)}`;
+/** Creates and migrates a fresh database (on `server`, e.g. a PrivatePostgres' url('')); returns its URL. */
+export async function createTestDatabase(prefix = 'pay_test', server = TEST_PG_SERVER): Promise<string> {
+  const url = `${server.replace(/\/$/, '')}/${uniqueName(prefix)}`;
   await ensureDatabase(url);
   await applyMigrations(url, MIGRATIONS_DIR);
   return url;

@@ -1,17 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { type PrismaClient, verifyLedger } from '@pay/persistence';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
+import { formatJakartaDateTime } from '@pay/domain';
+import { describeBreach, type PrismaClient, verifyLedger } from '@pay/persistence';
 import { createMerchant, fundMerchant } from '../fixtures';
 import type { WebhookReceiver } from '../http/webhook-receiver';
 import { waitFor } from '../seed/demo-merchant';
 import { type LocalStack, type ServiceName } from '../stack/local-stack';
+import { ChaosClient, type HttpTally } from './chaos-client';
+import { type DeadLetter, readDeadLetters } from './dead-letters';
+import { type ChaosInfra, type FaultEvent, FaultInjector, type FaultPlan } from './fault-injector';
+import { checkMoney } from './money-checks';
+import { ReconExports } from './recon-exports';
 
 export interface ChaosOptions {
   merchants: number;
   transfers: number;
   payins: number;
-  kills: number;
+  /** Recon exports spread over the workload (more are started while S3 is away) */
+  reconExports?: number;
+  faults: FaultPlan;
+  /** The private PostgreSQL and Redis the stack runs on; needed for PostgreSQL and Redis faults */
+  infra?: ChaosInfra;
   concurrency: number;
+  /** How long a request (or a recon export) may take to get a definitive answer, outages included; default 300 s */
+  deadlineMs?: number;
   /** Random seed, printed so a failing run can be replayed */
   seed: number;
   log?: (line: string) => void;
@@ -23,7 +35,18 @@ export interface ChaosReport {
   transfersRefused: number;
   /** Pay-ins that ended successful (from the rows: a retried payment may have been answered 409) */
   payinsPaid: number;
+  recon: { requested: number; downloaded: number; rows: number };
   kills: { service: ServiceName; atMs: number }[];
+  /** Outages, restarts and terminated sessions, in order, with how long each server was away */
+  faults: FaultEvent[];
+  deadLetters: DeadLetter[];
+  /** Service processes that ended without the harness killing them */
+  unexpectedExits: { service: ServiceName; pid?: number; code: number | null; signal: string | null; atMs: number; reason: string }[];
+  /** Services the harness started again after such an exit, so the run could go on */
+  revived: { service: ServiceName; atMs: number }[];
+  http: HttpTally & { serverErrorTotal: number };
+  /** Breaches found by the ledger audit (verifyLedger) */
+  audit: { breaches: number };
   violations: string[];
   seconds: number;
 }
@@ -35,12 +58,13 @@ const ACCOUNTS: [string, string][] = [
   ['BRI', SANDBOX_ACCOUNTS.failAfterDelay.bank],
   ['OVO', SANDBOX_ACCOUNTS.timeoutThenSuccess.ewallet],
 ];
-const KILLABLE: ServiceName[] = ['ledger', 'payout', 'workers', 'gateway'];
 
 /**
- * Transfers and pay-ins across many merchants while random services are SIGKILLed and
- * restarted; then checks that nothing was lost or moved twice. Every request is retried until
- * it gets a definitive answer, as a merchant's integration would.
+ * Transfers, pay-ins and recon exports across many merchants while services are SIGKILLed and
+ * what they stand on is taken away (PostgreSQL stopped or its sessions cut, Redis restarted, S3
+ * stopped); then checks that nothing was lost or moved twice, nothing was dead-lettered, no
+ * service died on its own and no request was answered with a 5xx other than 503. Every request
+ * is retried until it gets a definitive answer, as a merchant's integration would.
  */
 export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver: WebhookReceiver, o: ChaosOptions): Promise<ChaosReport> {
   const log = o.log ?? (() => undefined);
@@ -58,122 +82,104 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
     await fundMerchant(prisma, merchant.id, [BigInt(share * 50_000_00 + Math.floor(random() * 1_000_000_00))]);
     merchants.push({ id: merchant.id, token });
   }
+  // The harness holds no database session while the faults run: it reconnects for the checks.
+  await prisma.$disconnect();
 
-  /** POST until the answer is definitive: 2xx or a 4xx; connection errors and 5xx are retried. */
-  async function post(path: string, token: string, body: object): Promise<{ status: number; body: { data?: Record<string, unknown>; code?: string } }> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const res = await fetch(`${stack.gatewayUrl}/api/v1/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
-        if (res.status < 500) return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; code?: string } };
-      } catch {
-        // the gateway is down or restarting
-      }
-      if (attempt > 200) throw new Error(`${path} never got a definitive answer`);
-      await new Promise((r) => setTimeout(r, 100 + random() * 200));
-    }
-  }
-
-  const report: ChaosReport = { seed: o.seed, transfersAccepted: 0, transfersRefused: 0, payinsPaid: 0, kills: [], violations: [], seconds: 0 };
+  const client = new ChaosClient(stack.gatewayUrl, started, random, o.deadlineMs);
+  const recon = new ReconExports(client, formatJakartaDateTime(new Date()).slice(0, 10), o.deadlineMs);
+  const pick = () => merchants[Math.floor(random() * merchants.length)];
+  const report = { seed: o.seed, transfersAccepted: 0, transfersRefused: 0, payinsPaid: 0 };
   const jobs: (() => Promise<void>)[] = [];
   for (let i = 0; i < o.transfers; i++) {
     jobs.push(async () => {
-      const m = merchants[Math.floor(random() * merchants.length)];
+      const m = pick();
       const [bankCode, accountNo] = ACCOUNTS[Math.floor(random() * ACCOUNTS.length)];
       const amount = 10_000 + Math.floor(random() * 90_000);
-      const inq = await post('disbursement/account-inquiry', m.token, { merchantTrxId: `CH-${randomUUID()}`, accountNo, bankCode, amount });
+      const inq = await client.post('disbursement/account-inquiry', m.token, { merchantTrxId: `CH-${randomUUID()}`, accountNo, bankCode, amount });
       if (inq.status !== 200 || !inq.body.data) return;
       const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
-      const res = await post('disbursement/transfer', m.token, { ...fields, notifyUrl });
+      const res = await client.post('disbursement/transfer', m.token, { ...fields, notifyUrl });
       if (res.status === 200) report.transfersAccepted++;
       else report.transfersRefused++;
     });
   }
   for (let i = 0; i < o.payins; i++) {
     jobs.push(async () => {
-      const m = merchants[Math.floor(random() * merchants.length)];
+      const m = pick();
       const merchantTrxId = `CHP-${randomUUID()}`;
-      if ((await post('payin/qris/generate', m.token, { merchantTrxId, amount: 1_000 + Math.floor(random() * 500_000) })).status !== 200) return;
+      if ((await client.post('payin/qris/generate', m.token, { merchantTrxId, amount: 1_000 + Math.floor(random() * 500_000) })).status !== 200) return;
       // A retry after a lost response finds the code already paid (409): counted from the rows at the end.
-      await post('payin/qris/sandbox/pay', m.token, { merchantTrxId });
+      await client.post('payin/qris/sandbox/pay', m.token, { merchantTrxId });
     });
   }
+  // An export polls for a while: it runs beside the workload instead of holding a worker slot.
+  for (let i = 0; i < (o.reconExports ?? 0); i++) jobs.push(async () => void recon.start(pick()));
   jobs.sort(() => random() - 0.5);
 
-  // The killer: o.kills SIGKILLs spread over the whole workload (the k-th at a random point of
-  // the k-th of o.kills equal slices of the jobs), each followed by a restart.
-  let workloadDone = false;
+  const injector = new FaultInjector(stack, o.infra, o.faults, random, started, log, () => {
+    for (let i = 0; i < Math.min(3, merchants.length); i++) void recon.start(pick());
+  });
   let next = 0;
-  const killer = (async () => {
-    for (let k = 0; k < o.kills && !workloadDone; k++) {
-      const at = Math.floor(((k + 0.9 * random()) / o.kills) * jobs.length); // never in a slice's last tenth, so the last kill lands before the work ends
-      while (next < at && !workloadDone) await new Promise((r) => setTimeout(r, 50));
-      if (workloadDone) break;
-      const service = KILLABLE[Math.floor(random() * KILLABLE.length)];
-      report.kills.push({ service, atMs: Date.now() - started });
-      log(`kill -9 ${service}`);
-      await stack.kill(service);
-      await new Promise((r) => setTimeout(r, 200 + random() * 500));
-      await stack.startService(service);
-    }
-  })();
+  let workDone = false;
+  const faults = injector.run(
+    jobs.length,
+    () => next,
+    () => workDone,
+  );
+  faults.catch(() => undefined); // awaited below; this only keeps an early failure from being unhandled meanwhile
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
-      while (next < jobs.length) await jobs[next++]();
+      while (next < jobs.length) {
+        const i = next++;
+        await injector.due(i);
+        await jobs[i]();
+      }
     }),
-  );
-  workloadDone = true;
-  await killer;
+  ).finally(() => (workDone = true));
+  await faults;
+  await recon.settle();
+  await injector.reviveExited();
 
   // Quiescence: every accepted transfer final, every pay-in recorded, every final status delivered.
   const ids = merchants.map((m) => m.id);
-  await waitFor(async () => (await prisma.disbursement.count({ where: { merchantId: { in: ids }, status: { in: ['funding', 'pending'] } } })) === 0, 180_000, 'all disbursements final');
+  await waitFor(async () => (await prisma.disbursement.count({ where: { merchantId: { in: ids }, status: { in: ['funding', 'pending'] } } })) === 0, 300_000, 'all disbursements final');
   await waitFor(async () => (await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', ledgerEventId: null } })) === 0, 120_000, 'all pay-ins recorded');
-  report.payinsPaid = await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', merchantTrxId: { startsWith: 'CHP-' } } });
+  const payinsPaid = await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', merchantTrxId: { startsWith: 'CHP-' } } });
   const finals = await prisma.disbursement.findMany({ where: { merchantId: { in: ids }, status: { in: ['success', 'failed'] } } });
-  await waitFor(async () => (await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', ledgerEventId: null } })) === 0, 60_000, 'ledger caught up');
+  // A failed transfer's refund is a ledger command of its own: wait for it too (the audit below names any never booked).
+  const refundsBooked = async () =>
+    (await prisma.disbursement.count({ where: { merchantId: { in: ids }, status: 'failed' } })) ===
+    (await prisma.ledgerEvent.count({ where: { merchantId: { in: ids }, type: 'payout.refunded' } }));
+  await waitFor(refundsBooked, 60_000, 'all refunds booked').catch(() => undefined);
   await waitFor(async () => new Set(receiver.requests.map((r) => r.headers['x-callback-event-id'])).size >= finals.length, 180_000, 'all webhooks delivered').catch(() => undefined);
   await waitFor(async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0, 60_000, 'outbox drained').catch(() => undefined);
 
-  const v = report.violations;
-  // 1. Every disbursement final, each paid by the rail exactly once.
-  for (const d of finals) {
-    const rail = await prisma.sandboxRailTransfer.count({ where: { idempotencyKey: d.id } });
-    if (rail !== 1) v.push(`disbursement ${d.id} reached the rail ${rail} times`);
-  }
-  // 2. Every balance equals the fold of its events.
-  for (const m of (await verifyLedger(prisma)).mismatches) if (ids.includes(m.merchantId)) v.push(`verify: merchant ${m.merchantId} ${m.field} projection ${m.projection} != ${m.expected}`);
-  for (const id of ids) {
-    // 3. Money is conserved: settled pay-in nets = available + successful payouts (amount + fee); pending = unsettled nets.
-    const settled = await prisma.payin.findMany({ where: { merchantId: id, status: 'success', settlementId: { not: null } }, select: { amount: true, fee: true } });
-    const unsettled = await prisma.payin.findMany({ where: { merchantId: id, status: 'success', settlementId: null }, select: { amount: true, fee: true } });
-    const paidOut = await prisma.disbursement.findMany({ where: { merchantId: id, status: 'success' }, select: { amount: true, fee: true } });
-    const balance = await prisma.balance.findUniqueOrThrow({ where: { merchantId: id } });
-    const settledNet = settled.reduce((s, p) => s + p.amount - p.fee, 0n);
-    const out = paidOut.reduce((s, d) => s + d.amount + d.fee, 0n);
-    if (settledNet !== balance.available + out) v.push(`merchant ${id}: settled nets ${settledNet} != available ${balance.available} + payouts ${out}`);
-    const unsettledNet = unsettled.reduce((s, p) => s + p.amount - p.fee, 0n);
-    if (unsettledNet !== balance.pending) v.push(`merchant ${id}: pending ${balance.pending} != unsettled nets ${unsettledNet}`);
-    // 4. available never negative along the event sequence.
-    const events = await prisma.ledgerEvent.findMany({ where: { merchantId: id }, orderBy: { seq: 'asc' }, select: { seq: true, availableDelta: true } });
-    let running = 0n;
-    for (const e of events) {
-      running += e.availableDelta;
-      if (running < 0n) v.push(`merchant ${id}: available ${running} < 0 at seq ${e.seq}`);
-    }
-  }
-  // 5. Every final status reached the receiver, one event id per disbursement.
-  const received = new Map<string, Set<string>>();
-  for (const r of receiver.requests) {
-    const body = JSON.parse(r.rawBody) as { id: string; data: { platformTrxId: string } };
-    const set = received.get(body.data.platformTrxId) ?? new Set<string>();
-    set.add(body.id);
-    received.set(body.data.platformTrxId, set);
-  }
-  for (const d of finals) {
-    const got = received.get(d.platformTrxId);
-    if (!got) v.push(`disbursement ${d.id} (${d.status}): no webhook received`);
-    else if (got.size !== 1 || !got.has(`disbursement.${d.id}.${d.status}`)) v.push(`disbursement ${d.id}: webhook event ids ${[...got].join(', ')}`);
-  }
-  report.seconds = (Date.now() - started) / 1000;
-  return report;
+  const v = await checkMoney(prisma, receiver, ids, finals);
+  // The ledger audit: balances against events, and every pay-in, settlement, disbursement and
+  // decision against exactly its event (strict: after quiescence nothing may be in flight).
+  const audit = await verifyLedger(prisma, { merchantIds: ids });
+  for (const b of audit.breaches) v.push(`audit: ${describeBreach(b)}`);
+  v.push(...(await recon.check(prisma)));
+  const deadLetters = await readDeadLetters(stack.bus.redisUrl, stack.bus.keyPrefix, prisma);
+  for (const d of deadLetters) v.push(`dead letter ${d.dlqTopic} ${d.id} (${d.seenIn}): group ${d.group ?? '?'} key ${d.key ?? '?'} after ${d.deliveryCount ?? '?'} deliveries, fault ${d.fault ?? '?'} (${d.error ?? ''}): ${d.value}`);
+  const unexpectedExits = stack.unexpectedExits.map((e) => ({ ...e, signal: e.signal as string | null, atMs: e.at.getTime() - started }));
+  for (const e of unexpectedExits) v.push(`${e.service} (pid ${e.pid}) exited on its own at ${(e.atMs / 1000).toFixed(1)} s with ${e.code ?? e.signal}: ${e.reason}`);
+  for (const e of client.tally.serverErrors) v.push(`HTTP ${e.status} ${e.code ?? ''} on ${e.path} ${e.merchantTrxId ?? ''} at ${(e.atMs / 1000).toFixed(1)} s: ${e.message ?? ''}`);
+  for (const u of client.tally.unanswered) v.push(`no definitive answer on ${u.path} ${u.merchantTrxId ?? ''} (given up at ${(u.atMs / 1000).toFixed(1)} s)`);
+  if (client.serverErrorTotal > client.tally.serverErrors.length) v.push(`... ${client.serverErrorTotal - client.tally.serverErrors.length} more 5xx answers (not 503)`);
+
+  return {
+    ...report,
+    payinsPaid,
+    recon: { requested: recon.requested, downloaded: recon.downloads.length, rows: recon.rows },
+    kills: injector.events.filter((e) => e.kind === 'kill').map((e) => ({ service: e.service as ServiceName, atMs: e.atMs })),
+    faults: injector.events.filter((e) => e.kind !== 'kill'),
+    deadLetters,
+    unexpectedExits,
+    revived: injector.revived,
+    http: { ...client.tally, serverErrorTotal: client.serverErrorTotal },
+    audit: { breaches: audit.breaches.length },
+    violations: v,
+    seconds: (Date.now() - started) / 1000,
+  };
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { LocalS3 } from '../s3/local-s3';
@@ -10,7 +10,10 @@ export const SERVICES: readonly ServiceName[] = ['gateway', 'ledger', 'payout', 
 export interface StackOptions {
   databaseUrl: string;
   redisUrl: string;
+  /** Redis Streams keys of this stack's bus (the BullMQ queues use it too, on either bus) */
   busKeyPrefix: string;
+  /** The bus the services talk over; absent: Redis Streams */
+  bus?: StackBus;
   /** Ports; 0 or absent picks a free one */
   ports?: Partial<Record<ServiceName, number>>;
   logDir: string;
@@ -23,6 +26,9 @@ export interface StackOptions {
   /** Where s3rver keeps its files; absent: a temporary folder removed on stop */
   s3Directory?: string;
 }
+
+/** Kafka needs a broker with the topics already there (KafkaBroker creates them, as kafka-init does). */
+export type StackBus = { transport: 'redis-streams' } | { transport: 'kafka'; brokers: string };
 
 /** Finds the repository root (where dist/ lives) from src/ or dist/. */
 export function repoRoot(from = __dirname): string {
@@ -62,12 +68,28 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
+/** A service process that ended without the launcher asking it to (kill or stop). */
+export interface UnexpectedExit {
+  service: ServiceName;
+  pid: number | undefined;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  at: Date;
+  /** Why, from its own log (see exitReason) */
+  reason: string;
+}
+
 /**
  * The four services as separate OS processes (the built dist/ entry points), each with its own
  * log file, the way the local runner and the end-to-end suite run them.
+ * A service that exits on its own is recorded in `unexpectedExits` and left down: restarting it
+ * silently would hide the crash from whoever runs the stack.
  */
 export class LocalStack {
   private readonly procs = new Map<ServiceName, ChildProcess>();
+  /** Children the launcher itself ended (kill, stop): their exit is not a crash. */
+  private readonly ended = new WeakSet<ChildProcess>();
+  readonly unexpectedExits: UnexpectedExit[] = [];
   private readonly root = repoRoot();
 
   private constructor(
@@ -90,12 +112,23 @@ export class LocalStack {
     return stack;
   }
 
+  /** The Redis and key prefix the services' bus uses (where its dead letters are). */
+  get bus(): { redisUrl: string; keyPrefix: string } {
+    return { redisUrl: this.opts.redisUrl, keyPrefix: this.opts.busKeyPrefix };
+  }
+
   get gatewayUrl(): string {
     return `http://127.0.0.1:${this.ports.gateway}`;
   }
 
   opsUrl(service: ServiceName): string {
     return `http://127.0.0.1:${this.ports[service]}`;
+  }
+
+  /** True while the service's process has not exited (outage tests assert nobody crashed). */
+  isRunning(service: ServiceName): boolean {
+    const child = this.procs.get(service);
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
   }
 
   /** OS process id of a running service (for measurements such as peak memory). */
@@ -115,7 +148,7 @@ export class LocalStack {
       DATABASE_URL: this.opts.databaseUrl,
       DATABASE_POOL_SIZE: '10',
       REDIS_URL: this.opts.redisUrl,
-      BUS_TRANSPORT: 'redis-streams',
+      ...this.busEnv(service),
       BUS_KEY_PREFIX: this.opts.busKeyPrefix,
       QUEUE_PREFIX: `${this.opts.busKeyPrefix}bull`,
       OUTBOX_POLL_MS: '50',
@@ -127,7 +160,15 @@ export class LocalStack {
     };
   }
 
+  private busEnv(service: ServiceName): Record<string, string> {
+    const bus = this.opts.bus ?? { transport: 'redis-streams' };
+    if (bus.transport === 'redis-streams') return { BUS_TRANSPORT: 'redis-streams' };
+    // A killed service's partitions move on after 10 s (the Redis lease's default), not production's 30 s.
+    return { BUS_TRANSPORT: 'kafka', KAFKA_BROKERS: bus.brokers, KAFKA_CLIENT_ID: `payments-${service}`, KAFKA_SESSION_TIMEOUT_MS: '10000' };
+  }
+
   async startService(service: ServiceName): Promise<void> {
+    const logFrom = existsSync(this.logFile(service)) ? statSync(this.logFile(service)).size : 0;
     const log = createWriteStream(this.logFile(service), { flags: 'a' });
     const child = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
       cwd: this.root,
@@ -136,6 +177,11 @@ export class LocalStack {
     });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
+    // 'close' comes after the child's output has drained, so the tail holds its last words.
+    child.once('close', (code, signal) => {
+      if (this.ended.has(child)) return;
+      this.unexpectedExits.push({ service, pid: child.pid, code, signal, at: new Date(), reason: exitReason(this.logFile(service), logFrom) });
+    });
     this.procs.set(service, child);
     await this.waitReady(service, child);
   }
@@ -143,7 +189,8 @@ export class LocalStack {
   /** Kills a service the hard way (SIGKILL): no shutdown hook runs, nothing is acknowledged. */
   async kill(service: ServiceName): Promise<void> {
     const child = this.procs.get(service);
-    if (!child || child.exitCode !== null) return;
+    if (!child || !this.isRunning(service)) return;
+    this.ended.add(child);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
@@ -153,7 +200,8 @@ export class LocalStack {
   async stop(): Promise<void> {
     await Promise.all(
       [...this.procs.entries()].map(async ([name, child]) => {
-        if (child.exitCode !== null) return;
+        this.ended.add(child);
+        if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -169,8 +217,8 @@ export class LocalStack {
     const url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) {
-        throw new Error(`${service} exited with code ${child.exitCode} before it was ready; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`${service} exited with code ${child.exitCode ?? child.signalCode} before it was ready; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`);
       }
       try {
         const res = await fetch(url);
@@ -190,4 +238,16 @@ function tail(file: string, lines = 20): string {
   } catch {
     return '(no log)';
   }
+}
+
+/**
+ * Why a process ended, from what it wrote to its log (from byte `from`): the error after Node's
+ * crash banner if there is one, else the last error or fatal line, else its last line.
+ */
+function exitReason(file: string, from: number): string {
+  const lines = readFileSync(file).subarray(from).toString('utf8').split('\n').filter(Boolean);
+  const isError = (l: string) => /^\s*(\w*Error|error)\b.*:|"level":(50|60|"error"|"fatal")/.test(l);
+  const crash = lines.findLastIndex((l) => /throw er; \/\/ Unhandled|^Uncaught|uncaughtException|unhandledRejection/.test(l));
+  const reason = (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? lines.findLast(isError) ?? lines.at(-1);
+  return (reason ?? '(no log)').trim().slice(0, 400);
 }

@@ -1,0 +1,214 @@
+import type { PrivatePostgres } from '../infra/private-postgres';
+import type { PrivateRedis } from '../infra/private-redis';
+import { type LocalStack, SERVICES, type ServiceName } from '../stack/local-stack';
+import { terminateSessions } from './pg-sessions';
+
+export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'redis-restart' | 's3-restart';
+
+/** What the run takes away and how often; durations are [min, max] seconds. */
+export interface FaultPlan {
+  kills: number;
+  pgOutages: number;
+  pgOutageSeconds: [number, number];
+  /** pg_terminate_backend of every session of the stack's database */
+  pgTerminates: number;
+  redisRestarts: number;
+  s3Restarts: number;
+  s3OutageSeconds: [number, number];
+}
+
+export const NO_FAULTS: FaultPlan = { kills: 0, pgOutages: 0, pgOutageSeconds: [30, 120], pgTerminates: 0, redisRestarts: 0, s3Restarts: 0, s3OutageSeconds: [5, 15] };
+
+/** The servers the services stand on, private to the run so they can be taken away. */
+export interface ChaosInfra {
+  postgres: PrivatePostgres;
+  /** The stack's database on that server (whose sessions pg-terminate cuts) */
+  database: string;
+  redis: PrivateRedis;
+}
+
+export interface FaultEvent {
+  kind: FaultKind;
+  /** The service killed */
+  service?: ServiceName;
+  atMs: number;
+  /** How long the server was away (outages, restarts) */
+  seconds?: number;
+  /** Sessions terminated (pg-terminate) */
+  sessions?: number;
+}
+
+const KILLABLE: ServiceName[] = ['ledger', 'payout', 'workers', 'gateway'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Injects the plan's faults one at a time, spread over the workload, so a kill never overlaps
+ * an outage and each fault's effect can be told apart in the logs. Between faults it brings back services that
+ * exited on their own (the stack has recorded each as an unexpected exit, a violation) so the
+ * rest of the run can still measure what is lost.
+ */
+export class FaultInjector {
+  readonly events: FaultEvent[] = [];
+  readonly revived: { service: ServiceName; atMs: number }[] = [];
+  /** The job number at which each fault is due, once run() has planned them */
+  private points: number[] | undefined;
+  private begun = 0;
+  /** Set when run() failed: the workload stops waiting for faults that will never come */
+  private failure: unknown;
+
+  constructor(
+    private readonly stack: LocalStack,
+    private readonly infra: ChaosInfra | undefined,
+    private readonly plan: FaultPlan,
+    private readonly random: () => number,
+    private readonly started: number,
+    private readonly log: (line: string) => void,
+    /** Called while object storage is away (the run starts recon exports then) */
+    private readonly onS3Down: () => void = () => undefined,
+  ) {
+    const needsInfra = plan.pgOutages + plan.pgTerminates + plan.redisRestarts > 0;
+    if (needsInfra && !infra) throw new Error('PostgreSQL and Redis faults need a private PostgreSQL and Redis (ChaosInfra)');
+  }
+
+  /**
+   * Runs every fault at its point of the workload: the k-th of n is due when job number
+   * points[k] is taken (a random point of the k-th of n equal slices, never in a slice's last
+   * tenth). `taken()` says how many jobs have been taken; the workload asks `due(i)` before
+   * running job i, which holds it until every fault due by then has started, so no fault is
+   * left over when the work ends early. Resolves once `workDone()` after the last fault.
+   */
+  async run(jobs: number, taken: () => number, workDone: () => boolean): Promise<void> {
+    const kinds = this.kinds();
+    const points = kinds.map((_, k) => Math.floor(((k + 0.9 * this.random()) / kinds.length) * jobs));
+    this.points = points;
+    try {
+      for (let k = 0; k < kinds.length; k++) {
+        while (taken() <= points[k]) {
+          await this.reviveExited();
+          await sleep(50);
+        }
+        await this.reviveExited();
+        this.begun++;
+        await this.inject(kinds[k]);
+      }
+      // A service may still die of the last fault: keep looking until the work is done.
+      while (!workDone()) {
+        await this.reviveExited();
+        await sleep(100);
+      }
+      await this.reviveExited();
+    } catch (err) {
+      this.failure = err;
+      throw err;
+    }
+  }
+
+  /** Resolves once every fault due at or before job i has started. */
+  async due(i: number): Promise<void> {
+    while (this.points === undefined || this.points.filter((p) => p < i).length > this.begun) {
+      if (this.failure) throw this.failure;
+      await sleep(20);
+    }
+  }
+
+  /** Restarts every service that is down without the injector having killed it. */
+  async reviveExited(): Promise<void> {
+    const down = SERVICES.filter((s) => !this.stack.isRunning(s));
+    for (const service of down) {
+      this.log(`revive ${service}: it exited on its own`);
+      this.revived.push({ service, atMs: this.now() });
+    }
+    await Promise.all(down.map((s) => this.startService(s)));
+  }
+
+  private kinds(): FaultKind[] {
+    const p = this.plan;
+    const kinds: FaultKind[] = [
+      ...Array<FaultKind>(p.kills).fill('kill'),
+      ...Array<FaultKind>(p.pgOutages).fill('pg-outage'),
+      ...Array<FaultKind>(p.pgTerminates).fill('pg-terminate'),
+      ...Array<FaultKind>(p.redisRestarts).fill('redis-restart'),
+      ...Array<FaultKind>(p.s3Restarts).fill('s3-restart'),
+    ];
+    // Seeded Fisher-Yates, so a seed replays the same order.
+    for (let i = kinds.length - 1; i > 0; i--) {
+      const j = Math.floor(this.random() * (i + 1));
+      [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
+    }
+    return kinds;
+  }
+
+  private async inject(kind: FaultKind): Promise<void> {
+    const event: FaultEvent = { kind, atMs: this.now() };
+    this.events.push(event);
+    const t0 = Date.now();
+    const infra = this.infra as ChaosInfra;
+    switch (kind) {
+      case 'kill': {
+        const running = KILLABLE.filter((s) => this.stack.isRunning(s));
+        const service = running[Math.floor(this.random() * running.length)];
+        event.service = service;
+        this.log(`kill -9 ${service}`);
+        await this.stack.kill(service);
+        await sleep(200 + this.random() * 500);
+        await this.startService(service);
+        return;
+      }
+      case 'pg-terminate':
+        event.sessions = await terminateSessions(infra.postgres.url('postgres'), infra.database);
+        this.log(`pg_terminate_backend: ${event.sessions} sessions`);
+        break;
+      case 'pg-outage': {
+        const seconds = this.between(this.plan.pgOutageSeconds);
+        this.log(`PostgreSQL stopped for ${seconds.toFixed(0)} s`);
+        await infra.postgres.stop();
+        await sleep(seconds * 1000);
+        await infra.postgres.start();
+        break;
+      }
+      case 'redis-restart':
+        this.log('Redis restarted');
+        await infra.redis.stop('shutdown');
+        await sleep(1000 + this.random() * 2000);
+        await infra.redis.start();
+        break;
+      case 's3-restart': {
+        const seconds = this.between(this.plan.s3OutageSeconds);
+        this.log(`S3 stopped for ${seconds.toFixed(0)} s`);
+        await this.stack.s3.stop();
+        this.onS3Down();
+        await sleep(seconds * 1000);
+        await this.stack.s3.restart();
+        break;
+      }
+    }
+    if (kind !== 'pg-terminate') {
+      event.seconds = Math.round((Date.now() - t0) / 100) / 10;
+      this.log(`${kind} over after ${event.seconds} s`);
+    }
+    // Give services a moment to notice the server is back (or to fail on it) before looking.
+    await sleep(2000);
+  }
+
+  /** Starts a service, retrying a failed start (a stuck one is killed first, so two never share a port). */
+  private async startService(service: ServiceName): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.stack.startService(service);
+      } catch (err) {
+        await this.stack.kill(service);
+        if (attempt >= 10) throw err;
+        this.log(`start ${service} failed (attempt ${attempt}); retrying`);
+        await sleep(2000);
+      }
+    }
+  }
+
+  private between([min, max]: [number, number]): number {
+    return min + this.random() * (max - min);
+  }
+
+  private now(): number {
+    return Date.now() - this.started;
+  }
+}

@@ -1,0 +1,28 @@
+import type { ChaosReport } from '@pay/testing';
+
+/** One row of counters for console.table (the JSON line after it has the details). */
+export function reportRow(r: ChaosReport): Record<string, string | number> {
+  const away = (kind: string) => r.faults.filter((f) => f.kind === kind).map((f) => `${Math.round(f.seconds ?? 0)}s`);
+  const pgOutages = away('pg-outage');
+  const fiveXx = Object.entries(r.http.byStatus).filter(([status]) => Number(status) >= 500);
+  return {
+    seed: r.seed,
+    transfersAccepted: r.transfersAccepted,
+    transfersRefused: r.transfersRefused,
+    payinsPaid: r.payinsPaid,
+    reconReady: `${r.recon.downloaded}/${r.recon.requested}`,
+    kills: r.kills.length,
+    pgOutages: pgOutages.length ? `${pgOutages.length} (${pgOutages.join(', ')})` : 0,
+    pgTerminated: r.faults.filter((f) => f.kind === 'pg-terminate').reduce((s, f) => s + (f.sessions ?? 0), 0),
+    redisRestarts: r.faults.filter((f) => f.kind === 'redis-restart').length,
+    s3Outages: away('s3-restart').join(', ') || 0,
+    deadLetters: r.deadLetters.length,
+    unexpectedExits: r.unexpectedExits.length,
+    http503: r.http.byStatus['503'] ?? 0,
+    http5xxNot503: r.http.serverErrorTotal,
+    http5xx: fiveXx.map(([s, n]) => `${s}:${n}`).join(' ') || 0,
+    auditBreaches: r.audit.breaches,
+    violations: r.violations.length,
+    seconds: Math.round(r.seconds),
+  };
+}
