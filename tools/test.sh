@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, starts PostgreSQL and Redis if they are down, then
 # lint (with Nx module boundaries), type-check, unit, integration (real Postgres + Redis, a
-# fresh database and key prefix per run) and end-to-end (the four services as processes).
-# CI runs exactly this (.ci/run). Set KAFKA_BROKERS to also run the bus contract on Kafka.
+# fresh database and key prefix per run) and end-to-end (the four services as processes), the
+# end-to-end suites twice: on Redis Streams, then on Kafka.
+# The bus contract runs on Redis Streams and on a real Kafka broker that this script installs
+# (Maven Central, once, into .local/kafka) and starts for the run on its own ports and data
+# directory, then stops; set KAFKA_BROKERS to use a broker of your own instead (it needs the
+# kafka-init topics, and must not be shared: the services use their production group names).
+# CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/services.sh
@@ -10,6 +15,7 @@ export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false TZ=UTC
 ensure_postgres
 ensure_redis
 ensure_docker_compose
+ensure_kafka_installed
 ensure_built
 
 step() { printf '\n== %s\n' "$1"; }
@@ -17,12 +23,20 @@ step "lint";       npm run --silent lint
 step "typecheck";  npm run --silent typecheck
 mkdir -p tmp
 step "unit";        npx jest -c jest.unit.config.js --ci --json --outputFile=tmp/jest-unit.json
+# Started here rather than first: its JVM would only sit beside lint and the type-check.
+if [ -z "${KAFKA_BROKERS:-}" ]; then
+  step "kafka broker"
+  start_test_kafka
+fi
 step "integration"; npx jest -c jest.int.config.js --ci --json --outputFile=tmp/jest-int.json
 step "end-to-end";  npx jest -c jest.e2e.config.js --ci --json --outputFile=tmp/jest-e2e.json
+# The same suites with every service on Kafka (the kafka-init topics, the services' own groups).
+step "end-to-end on Kafka"
+E2E_BUS_TRANSPORT=kafka npx jest -c jest.e2e.config.js --ci --json --outputFile=tmp/jest-e2e-kafka.json
 
-# One closing line over all three suites.
+# One closing line over all the suites.
 node -e '
-  const runs = ["unit", "int", "e2e"].map((s) => require(`./tmp/jest-${s}.json`));
+  const runs = ["unit", "int", "e2e", "e2e-kafka"].map((s) => require(`./tmp/jest-${s}.json`));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
   console.log(`\ntests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
 '

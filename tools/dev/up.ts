@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
-import { LocalStack, repoRoot, seedDemoMerchant } from '@pay/testing';
+import { KafkaBroker, LocalStack, repoRoot, seedDemoMerchant, type StackBus } from '@pay/testing';
 
 const env = process.env;
 const root = repoRoot();
@@ -11,26 +11,44 @@ const busKeyPrefix = env.BUS_KEY_PREFIX ?? 'dev:bus:';
 const logDir = join(root, '.local', 'logs');
 // The operators' token of this local stack (ops API, Bull Board, the journeys suite).
 const adminToken = env.ADMIN_TOKEN ?? `local_${randomBytes(24).toString('hex')}`;
+// Redis Streams unless BUS_TRANSPORT=kafka; then KAFKA_BROKERS, or a broker of its own in .local/kafka/dev.
+const busTransport = env.BUS_TRANSPORT ?? 'redis-streams';
+
+/** The bus of the local stack, and the broker started for it (stopped with the stack). */
+async function startBus(): Promise<{ bus: StackBus; broker: KafkaBroker | null; where: string }> {
+  if (busTransport === 'redis-streams') return { bus: { transport: 'redis-streams' }, broker: null, where: `Redis Streams (${redisUrl}, ${busKeyPrefix}*)` };
+  if (busTransport !== 'kafka') throw new Error(`BUS_TRANSPORT must be redis-streams or kafka, not ${busTransport}`);
+  if (env.KAFKA_BROKERS) return { bus: { transport: 'kafka', brokers: env.KAFKA_BROKERS }, broker: null, where: `Kafka ${env.KAFKA_BROKERS}` };
+  const broker = await KafkaBroker.start({ dir: join(root, '.local', 'kafka', 'dev') });
+  return { bus: { transport: 'kafka', brokers: broker.brokers }, broker, where: `Kafka ${broker.brokers} (data and log in .local/kafka/dev)` };
+}
 
 async function main(): Promise<void> {
   await ensureDatabase(databaseUrl);
   const migrations = await applyMigrations(databaseUrl, join(root, 'prisma', 'migrations'), (m) => console.log(`  ${m}`));
   console.log(`database ready (${migrations.applied.length} migration(s) applied now, ${migrations.alreadyApplied.length} before)`);
 
+  const { bus, broker, where } = await startBus();
+  console.log(`bus ready: ${where}`);
   const stack = await LocalStack.start({
     databaseUrl,
     redisUrl,
     busKeyPrefix,
+    bus,
     logDir,
     ports: { gateway: Number(env.GATEWAY_PORT ?? 3000), ledger: 9101, payout: 9102, workers: 9103 },
     // Recon files survive restarts of the local runner.
     env: { ADMIN_TOKEN: adminToken },
     s3Port: 9000,
     s3Directory: join(root, '.local', 's3'),
+  }).catch(async (err: unknown) => {
+    await broker?.stop();
+    throw err;
   });
   const stop = async () => {
     console.log('\nstopping…');
     await stack.stop();
+    await broker?.stop();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
@@ -48,6 +66,7 @@ The payments platform is running.
   ledger    ${stack.opsUrl('ledger')}/readyz
   payout    ${stack.opsUrl('payout')}/readyz
   workers   ${stack.opsUrl('workers')}/readyz
+  bus       ${where}
   S3        ${stack.s3.endpoint}  (s3rver, files in .local/s3)
   logs      ${logDir}/<service>.log
   database  ${databaseUrl}

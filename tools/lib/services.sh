@@ -41,3 +41,20 @@ ensure_docker_compose() {
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null
 }
+
+# The Kafka broker's jars (tools/kafka/pom.xml, from Maven Central) into .local/kafka/lib;
+# does nothing when they are there already.
+ensure_kafka_installed() {
+  bash tools/kafka/kafka.sh install
+}
+
+# Starts a broker of this run's own (free ports, a temporary data directory), exports
+# KAFKA_BROKERS, and stops it when the calling script exits. Needs the build.
+start_test_kafka() {
+  KAFKA_TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/kafka-test.XXXXXX")
+  trap 'bash tools/kafka/kafka.sh stop "$KAFKA_TEST_DIR" || true; rm -rf "$KAFKA_TEST_DIR"' EXIT
+  local started=$SECONDS
+  KAFKA_BROKERS=$(bash tools/kafka/kafka.sh start "$KAFKA_TEST_DIR")
+  export KAFKA_BROKERS
+  echo "Kafka broker on $KAFKA_BROKERS (started in $((SECONDS - started)) s, data in $KAFKA_TEST_DIR)"
+}

@@ -112,7 +112,9 @@ const CLASSES: Record<LedgerCommandType, new () => LedgerCommand> = {
   'payout.refund': RefundPayoutCommand,
 };
 
+/** A message that can never be processed: the bus dead-letters it at once (see classifyFault in @pay/platform). */
 export class InvalidMessageError extends Error {
+  readonly permanent = true;
   constructor(readonly problems: string[]) {
     super(`invalid message: ${problems.join('; ')}`);
     this.name = 'InvalidMessageError';

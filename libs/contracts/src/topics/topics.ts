@@ -16,4 +16,6 @@ export enum ConsumerGroup {
   Ledger = 'ledger',
   Payout = 'payout',
   Workers = 'workers',
+  /** Reads every <topic>.dlq into the dead_letters table (in the workers) */
+  DeadLetterArchive = 'dead-letter-archive',
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A real Apache Kafka broker for tests and the local stack, without Docker (the version
+# docker-compose.yml runs, from Maven Central):
+#
+#   tools/kafka/kafka.sh install        # jars into .local/kafka/lib, once (skipped when present)
+#   tools/kafka/kafka.sh start DIR      # formats DIR on first use, starts one KRaft node on free
+#                                       # ports, creates the kafka-init topics; prints host:port
+#   tools/kafka/kafka.sh stop DIR       # stops that broker (only that one)
+#   tools/kafka/kafka.sh restart DIR    # stop, then start again on the same data and ports
+#
+# start/stop/restart need the build (dist/); install needs Maven and a JDK (17+).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+LIB=.local/kafka/lib
+VERSION=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' tools/kafka/pom.xml)
+# A fresh machine downloads about 50 MB; give up clearly rather than hang the test run.
+INSTALL_TIMEOUT=${KAFKA_INSTALL_TIMEOUT:-600}
+
+install() {
+  if [ -f "$LIB/kafka_2.13-$VERSION.jar" ]; then return 0; fi
+  for tool in java mvn; do
+    command -v "$tool" >/dev/null || { echo "kafka install: '$tool' is not on PATH (needs a JDK 17+ and Maven)" >&2; return 1; }
+  done
+  echo "installing Kafka $VERSION from Maven Central into $LIB" >&2
+  local started=$SECONDS tmp="$LIB.tmp.$$"
+  rm -rf "$tmp"
+  mkdir -p "$(dirname "$LIB")"
+  if ! timeout "$INSTALL_TIMEOUT" mvn -B -q -f tools/kafka/pom.xml dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$PWD/$tmp" >"$tmp.log" 2>&1; then
+    echo "kafka install: mvn failed or took longer than ${INSTALL_TIMEOUT}s; its output:" >&2
+    tail -n 40 "$tmp.log" >&2
+    rm -rf "$tmp" "$tmp.log"
+    return 1
+  fi
+  # All or nothing: a half-downloaded folder is never taken for an installed broker.
+  rm -rf "$LIB" "$tmp.log"
+  mv "$tmp" "$LIB"
+  echo "Kafka $VERSION installed in $((SECONDS - started)) s" >&2
+}
+
+case "${1:-}" in
+  install) install ;;
+  start | stop | restart)
+    [ -n "${2:-}" ] || { echo "usage: $0 $1 DIR" >&2; exit 2; }
+    [ "$1" = stop ] || install
+    exec node dist/tools/kafka/broker.js "$1" "$2"
+    ;;
+  *) echo "usage: $0 install | start DIR | stop DIR | restart DIR" >&2; exit 2 ;;
+esac
