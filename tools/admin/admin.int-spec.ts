@@ -76,15 +76,40 @@ describe('admin CLI (real Postgres)', () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Verify Me');
     const merchantId = JSON.parse(out).id as number;
     await fundMerchant(prisma, merchantId, [500000n]);
-    // Other suites may share this database; only this merchant's lines matter here.
-    const clean = await admin('--json', 'ledger', 'verify');
-    expect(JSON.parse(clean.out).mismatches.filter((m: { merchantId: number }) => m.merchantId === merchantId)).toEqual([]);
+    // Other suites share this database (and break facts on purpose): audit this merchant only.
+    const clean = await admin('--json', 'ledger', 'verify', '--merchant', String(merchantId));
+    expect(clean.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(clean.out)).toMatchObject({ merchantsChecked: 1, eventsChecked: 2, breaches: [], inFlight: [] });
 
     await prisma.$executeRaw`UPDATE balances SET pending = pending + 700 WHERE merchant_id = ${merchantId}`;
-    const dirty = await admin('ledger', 'verify');
-    expect(dirty.code).toBe(ExitCode.Mismatch);
-    expect(dirty.out).toContain(`merchant ${merchantId} pending: projection 700, events say 0`);
+    const dirty = await admin('ledger', 'verify', '--merchant', String(merchantId));
+    expect(dirty.code).toBe(ExitCode.Breach);
+    expect(dirty.out).toContain(`balances ${merchantId} (merchant ${merchantId}) balance.pending: expected pending 0 (sum of the events); found pending 700`);
     await prisma.$executeRaw`UPDATE balances SET pending = pending - 700 WHERE merchant_id = ${merchantId}`;
+  });
+
+  it('ledger verify names a successful pay-in never booked, one line per breach and as JSON; within --grace it is in flight', async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Lost Pay-in');
+    const merchantId = JSON.parse(out).id as number;
+    await fundMerchant(prisma, merchantId, [500000n]);
+    const payinId = await insertSuccessfulPayin(prisma, merchantId, 250_000n, 1_750n);
+
+    const young = await admin('ledger', 'verify', '--merchant', String(merchantId));
+    expect(young.code).toBe(ExitCode.Ok);
+    expect(young.out).toContain(`in flight (< 300 s): payins ${payinId} (merchant ${merchantId}) payin.event_missing`);
+
+    const strict = await admin('ledger', 'verify', '--merchant', String(merchantId), '--grace', '0');
+    expect(strict.code).toBe(ExitCode.Breach);
+    expect(strict.out.split('\n')).toEqual([
+      expect.stringMatching(/^ledger BREACH: 1 breach\(es\) in 1 merchants, 2 events, 2 pay-ins, 1 settlements, 0 disbursements, 2 decisions$/),
+      `  payins ${payinId} (merchant ${merchantId}) payin.event_missing: expected 1 payin.recorded event of pending +248250; found none`,
+    ]);
+    const json = await admin('--json', 'ledger', 'verify', '--merchant', String(merchantId), '--grace', '0');
+    expect(json.code).toBe(ExitCode.Breach);
+    expect(JSON.parse(json.out).breaches).toEqual([
+      { check: 'payin.event_missing', table: 'payins', id: payinId, merchantId, expected: '1 payin.recorded event of pending +248250', found: 'none' },
+    ]);
+    expect((await admin('ledger', 'verify', '--grace', 'soon')).code).toBe(ExitCode.Usage);
   });
 
   it('sets the QRIS identity and settlement schedule, and requests a settlement for a cut-off once', async () => {
@@ -110,10 +135,18 @@ describe('admin CLI (real Postgres)', () => {
     expect((await admin('settlement', 'run', '--cutoff', '2999-01-01T00:00:00Z')).code).toBe(ExitCode.Usage);
   });
 
-  it('reports an unreachable database as exit code 3', async () => {
+  it.each([
+    ['merchant', 'list'], // Prisma
+    ['webhook', 'show', '00000000-0000-0000-0000-000000000000'], // plain pg
+    ['migrate'],
+  ])('reports an unreachable database as exit code 3 in one line, no stack (%s)', async (...argv) => {
     const out: string[] = [];
-    const code = await runAdmin(['merchant', 'list'], { env: { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' }, out: (l) => out.push(l), err: (l) => out.push(l) });
+    const err: string[] = [];
+    const code = await runAdmin(argv, { env: { DATABASE_URL: 'postgresql://nobody:secret@127.0.0.1:1/none' }, out: (l) => out.push(l), err: (l) => err.push(l) });
     expect(code).toBe(ExitCode.Failure);
-    expect(out.join('\n')).toMatch(/error:/);
+    expect(out).toEqual([]);
+    expect(err).toHaveLength(1);
+    expect(err[0]).not.toContain('\n');
+    expect(err[0]).toMatch(/^error: cannot use the database at DATABASE_URL=postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none: .*(ECONNREFUSED|can't reach)/i);
   });
 });

@@ -1,13 +1,15 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
 import type { Pool } from 'pg';
-import { applyMigrations, createPgPool, createPrismaClient, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, SettlementPlanner, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
+import { isMisconfiguration, isTransientFault } from '@pay/platform';
+import { registerDeadLetterCommands } from './dead-letter.commands';
+import { applyMigrations, createPgPool, createPrismaClient, DeadLetterRepository, describeBreach, describeDatabaseError, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, SettlementPlanner, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
   Ok = 0,
-  /** `ledger verify` found mismatches */
-  Mismatch = 1,
+  /** `ledger verify` found breaches */
+  Breach = 1,
   /** bad arguments, unknown merchant or token */
   Usage = 2,
   /** database unreachable or another unexpected failure */
@@ -65,7 +67,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     return url;
   };
   const db = () => (prisma ??= createPrismaClient(databaseUrl(), 2));
-  const webhooks = () => new WebhookDeliveryRepository((pool ??= createPgPool(databaseUrl(), 2)));
+  const pg = () => (pool ??= createPgPool(databaseUrl(), 2));
+  const webhooks = () => new WebhookDeliveryRepository(pg());
   const admin = () => new MerchantAdmin(db());
   let json = false;
   const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
@@ -245,21 +248,22 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const ledger = program.command('ledger').description('the ledger event store');
   ledger
     .command('verify')
-    .description('rebuild every balance from ledger_events and compare it with the projection')
-    .action(async () => {
-      const report = await verifyLedger(db());
-      if (report.mismatches.length === 0) {
-        print(`ledger OK: ${report.merchantsChecked} merchants, ${report.eventsChecked} events, no mismatch`, report);
+    .description('audit the ledger: balances equal the fold of their events, and every event and money-moving row has its exact counterpart')
+    .option('--merchant <id>', 'audit this merchant only', id)
+    .option('--grace <seconds>', 'a pay-in or failed payout whose ledger command may still be on the bus for this long is in flight, not a breach', '300')
+    .action(async (o: { merchant?: number; grace: string }) => {
+      const grace = Number(o.grace);
+      if (!Number.isInteger(grace) || grace < 0 || grace > 86_400) throw new UsageError('--grace must be a whole number of seconds between 0 and 86400');
+      const report = await verifyLedger(db(), { merchantIds: o.merchant ? [o.merchant] : undefined, graceSeconds: grace });
+      const r = report.rowsChecked;
+      const scope = `${report.merchantsChecked} merchants, ${report.eventsChecked} events, ${r.payins} pay-ins, ${r.settlements} settlements, ${r.disbursements} disbursements, ${r.decisions} decisions`;
+      const inFlight = report.inFlight.map((b) => `  in flight (< ${grace} s): ${describeBreach(b)}`);
+      if (report.breaches.length === 0) {
+        print([`ledger OK: ${scope}; no breach`, ...inFlight].join('\n'), report);
         return;
       }
-      exitCode = ExitCode.Mismatch;
-      print(
-        [
-          `ledger MISMATCH: ${report.mismatches.length} problem(s) in ${report.merchantsChecked} merchants, ${report.eventsChecked} events`,
-          ...report.mismatches.map((m) => `  merchant ${m.merchantId} ${m.field}: projection ${m.projection}, events say ${m.expected}`),
-        ].join('\n'),
-        report,
-      );
+      exitCode = ExitCode.Breach;
+      print([`ledger BREACH: ${report.breaches.length} breach(es) in ${scope}`, ...report.breaches.map((b) => `  ${describeBreach(b)}`), ...inFlight].join('\n'), report);
     });
 
   const webhook = program.command('webhook').description('disbursement callbacks to notifyUrl');
@@ -313,6 +317,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       print(`${resent.length} delivery(ies) queued for resend`, { resent });
     });
 
+  registerDeadLetterCommands(program, {
+    repository: () => new DeadLetterRepository(pg()),
+    print,
+    usage: (message) => {
+      throw new UsageError(message);
+    },
+  });
+
   program
     .command('migrate')
     .description('apply pending SQL migrations (records them like prisma migrate deploy)')
@@ -331,7 +343,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       io.err(`error: ${err.message}`);
       return ExitCode.Usage;
     }
-    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`error: ${failureLine(err, io.env.DATABASE_URL)}`);
     return ExitCode.Failure;
   } finally {
     await prisma?.$disconnect();
@@ -340,3 +352,10 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
 }
 
 class UsageError extends Error {}
+
+/** Exit code 3's one line (never a stack, never Prisma's multi-line message): an unreachable database says so and where. */
+function failureLine(err: unknown, databaseUrl: string | undefined): string {
+  if (databaseUrl && (isTransientFault(err) || isMisconfiguration(err))) return describeDatabaseError(err, databaseUrl);
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n').filter((l) => l.trim()).pop()?.trim() ?? message;
+}

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, uniqueName, waitFor } from '@pay/testing';
 import { runScript } from './harness';
 
 /**
@@ -24,7 +23,7 @@ async function main(): Promise<void> {
       merchants.push(merchant.id);
     }
     const ledger = ledgerFor(prisma);
-    const commands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], randomUUID(), 10_000_00n, 2_500_00n));
+    const commands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n));
     const latencies: number[] = [];
     let next = 0;
     const started = process.hrtime.bigint();
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
     const prefix = `${uniqueName('bench')}:`;
     const stack = await LocalStack.start({ databaseUrl, redisUrl: 'redis://127.0.0.1:6379/0', busKeyPrefix: prefix, logDir: join(repoRoot(), 'tmp', 'bench-logs'), env: { LOG_LEVEL: 'warn' } });
     try {
-      const busCommands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], randomUUID(), 10_000_00n, 2_500_00n));
+      const busCommands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n));
       const ids = busCommands.map((c) => c.commandId);
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < busCommands.length; i += 500) {
@@ -60,7 +59,7 @@ async function main(): Promise<void> {
       await stack.stop();
     }
     const report = await verifyLedger(prisma);
-    console.log(`verify: ${report.eventsChecked} events, ${report.mismatches.length} mismatches`);
+    console.log(`verify: ${report.eventsChecked} events, ${report.breaches.length} breaches`);
   } finally {
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);

@@ -1,11 +1,14 @@
 import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase } from '@pay/testing';
+import { historyShape, seedLedgerHistory } from './ledger-history.seed';
 import { printResults } from './report';
 import { runScript } from './harness';
 
 /**
- * `admin ledger verify` over N ledger events (default 1,000,000) spread over M merchants:
- * events folded per second. Target: 200,000 events/s.
+ * `admin ledger verify` (the full audit) over N ledger events (default 1,000,000) spread over
+ * M merchants, with the rows behind them: pay-ins, settlements, disbursements, decisions.
+ * Target: 200,000 events/s. A second run after breaking one fact in 10 merchants measures the
+ * row-by-row examination too; a third, every merchant with a pay-in in flight (a live system).
  * Usage: npm run build && node dist/tools/bench/verify-bench.js [events=1000000] [merchants=100]
  */
 const [N = 1_000_000, M = 100] = process.argv.slice(2).map(Number);
@@ -18,20 +21,43 @@ async function main(): Promise<void> {
     for (let i = 0; i < M; i++) ids.push((await createMerchant(prisma)).merchant.id);
     const perMerchant = Math.ceil(N / M);
     const t0 = Date.now();
-    // Credits only (available += 100 each), gap-free seq per merchant; the projection set to match.
-    await prisma.$executeRawUnsafe(`
-      INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
-      SELECT m, s, 'bench:' || m || ':' || s, 'settlement.credited', 'bench-' || m || '-' || s, 100, 0, '{}'::jsonb
-        FROM unnest(ARRAY[${ids.join(',')}]) AS m, generate_series(1, ${perMerchant}) AS s`);
-    await prisma.$executeRawUnsafe(`UPDATE balances SET available = ${perMerchant * 100}, last_seq = ${perMerchant} WHERE merchant_id IN (${ids.join(',')})`);
-    await prisma.$executeRawUnsafe('ANALYZE ledger_events');
+    await seedLedgerHistory(prisma, ids, perMerchant);
     const loaded = (Date.now() - t0) / 1000;
-    const t1 = process.hrtime.bigint();
-    const report = await verifyLedger(prisma);
-    const seconds = Number(process.hrtime.bigint() - t1) / 1e9;
-    printResults('ledger verify', [
-      { events: report.eventsChecked, merchants: report.merchantsChecked, mismatches: report.mismatches.length, seconds: Number(seconds.toFixed(2)), eventsPerSecond: Math.round(report.eventsChecked / seconds), target: 200_000, loadSeconds: Number(loaded.toFixed(1)) },
-    ]);
+    const shape = historyShape(perMerchant);
+
+    const audit = async (label: string, graceSeconds = 0) => {
+      const t = process.hrtime.bigint();
+      const report = await verifyLedger(prisma, { graceSeconds });
+      const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+      const r = report.rowsChecked;
+      return {
+        run: label,
+        events: report.eventsChecked,
+        merchants: report.merchantsChecked,
+        payins: r.payins,
+        settlements: r.settlements,
+        disbursements: r.disbursements,
+        decisions: r.decisions,
+        examined: report.merchantsExamined,
+        breaches: report.breaches.length,
+        inFlight: report.inFlight.length,
+        seconds: Number(seconds.toFixed(2)),
+        eventsPerSecond: Math.round(report.eventsChecked / seconds),
+        target: 200_000,
+      };
+    };
+    const clean = await audit('clean');
+    // One broken fact in each of 10 merchants: a successful pay-in whose payin.recorded was never booked.
+    await prisma.$executeRawUnsafe(`
+      UPDATE payins SET status = 'success', success_at = now() - interval '1 hour'
+       WHERE id IN (SELECT md5('payin:' || m || ':' || ${shape.payins + 1})::uuid FROM unnest(ARRAY[${ids.slice(0, 10).join(',')}]::int[]) m)`);
+    const broken = await audit('10 merchants broken');
+    // A live system: every merchant has a pay-in that just succeeded and is not recorded yet (within --grace).
+    await prisma.$executeRawUnsafe(`
+      UPDATE payins SET status = 'success', success_at = now()
+       WHERE id IN (SELECT md5('payin:' || m || ':' || ${shape.payins + 3})::uuid FROM unnest(ARRAY[${ids.join(',')}]::int[]) m)`);
+    const live = await audit('live: pay-ins in flight', 300);
+    printResults('ledger verify (full audit)', [{ ...clean, loadSeconds: Number(loaded.toFixed(1)) }, { ...broken, loadSeconds: 0 }, { ...live, loadSeconds: 0 }]);
   } finally {
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);

@@ -3,8 +3,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import { createPgPool, createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, ObjectStore, ReconExportProducer, redisConnection, registerLogId, registerRequestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
+import { createDatabaseClients, type PrismaClient } from '@pay/persistence';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, ObjectStore, ReconExportProducer, registerLogId, registerRequestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
@@ -36,10 +36,12 @@ export interface GatewayApp {
 /** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
 export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
+  // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
+  const { prisma, pool } = createDatabaseClients(config, logger);
   const store = new ObjectStore(config);
-  const reconProducer = new ReconExportProducer(redisConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  // Requests wait on Redis only to enqueue a recon export: a fail-fast connection, so they answer 503 while it is away.
+  const redis = failFastRedis(config.REDIS_URL, logger, 'gateway');
+  const reconProducer = new ReconExportProducer(redis, config.QUEUE_PREFIX, logger);
   const adapter = new FastifyAdapter({
     // Fastify's proxy-addr decides req.ip; only the configured proxies may speak for a client.
     trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
@@ -47,7 +49,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
     // No Nest middleware: requests are logged and tagged by Fastify hooks.
     skipMiddie: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register({ prisma, pool, rail: createBankRail(config, pool), config, store, reconProducer, logger }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register({ prisma, pool, redis, rail: createBankRail(config, pool), config, store, reconProducer, logger }), adapter, {
     logger: false,
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,
@@ -64,8 +66,9 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
-  app.enableShutdownHooks();
-  const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, config.ADMIN_TOKEN, config) : async () => undefined;
+  // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
+  // Nest's own handler would re-raise the signal after closing and race runService's exit(0).
+  const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, config.ADMIN_TOKEN, { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;
 
   if (config.SWAGGER_ENABLED) {
     const document = SwaggerModule.createDocument(
@@ -88,6 +91,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
       await app.close();
       await closeBoard();
       await reconProducer.close();
+      redis.disconnect();
       await prisma.$disconnect();
       await pool.end();
     },

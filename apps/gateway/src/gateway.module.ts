@@ -1,7 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
+import type Redis from 'ioredis';
 import type { Pool } from 'pg';
-import { BalanceRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DeadLetterRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -18,22 +19,29 @@ import { AcquirerController } from './payin/acquirer.controller';
 import { AcquirerService } from './payin/acquirer.service';
 import { PayinController } from './payin/payin.controller';
 import { QrisService } from './payin/qris.service';
+import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
+import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient; pool: Pool; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer; logger: Logger }): DynamicModule {
-    const checks: ReadinessCheck[] = [{ name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) }];
+  static register(deps: { prisma: PrismaClient; pool: Pool; redis: Redis; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer; logger: Logger }): DynamicModule {
+    const checks: ReadinessCheck[] = [
+      { name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) },
+      // Transfers and pay-ins reach the ledger through the bus on Redis, and recon exports queue there.
+      { name: 'redis', check: async () => void (await deps.redis.ping()) },
+    ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
         { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.pool) },
         { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.pool) },
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
+        { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { assertDatabaseReachable } from '@pay/persistence';
+import { waitForDatabase } from '@pay/persistence';
 import { createLogger, loadConfig, runService } from '@pay/platform';
 import { createGatewayApp } from './gateway.app';
 import { gatewayConfigSchema } from './gateway.config';
@@ -9,9 +9,11 @@ runService('gateway', async () => {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const gateway = await createGatewayApp(config);
   const { app, prisma } = gateway;
-  await assertDatabaseReachable(prisma, config.DATABASE_URL);
+  // Listening first: /healthz answers (no restart by the liveness probe), /readyz and requests
+  // answer 503 while the database is still away; a wrong DATABASE_URL still exits 1 here.
   await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
   logger.info({ port: config.GATEWAY_PORT }, 'gateway listening');
+  await waitForDatabase(prisma, config.DATABASE_URL, logger);
   return {
     stop: () => gateway.close(),
   };

@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
-import { BusServer, createTransport, OutboxRelay, busConfigFromEnv } from '@pay/bus';
+import { BusErrorFilter, BusServer, createTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, watchBusFailure } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPgPool, createPrismaClient, OutboxListener, PgOutboxStore } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
+import { createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { createLogger, createMetricsRegistry, deadLetterMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -12,17 +12,20 @@ import { LedgerModule } from './ledger.module';
  */
 export async function startLedger(config: LedgerConfig, opts: { consumerName?: string } = {}) {
   const logger = createLogger('ledger', config.LOG_LEVEL);
-  const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  await assertDatabaseReachable(prisma, config.DATABASE_URL);
   // The command path (apply, relay) runs on plain pg; Prisma serves the rest (docs/decisions/0011).
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
-  const transport = createTransport(busConfigFromEnv(config), { logger });
+  const { prisma, pool } = createDatabaseClients(config, logger);
+  const bus = busConfigFromEnv(config);
+  const registry = createMetricsRegistry('ledger');
+  const busFailure = watchBusFailure();
+  const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
+  const ops = await startOpsAndWait('ledger', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport)] });
 
   const app = await NestFactory.createMicroservice(LedgerModule.register({ pool, logger }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Ledger, consumerName: opts.consumerName }),
     logger: false,
     abortOnError: false,
   });
+  app.useGlobalFilters(new BusErrorFilter());
   const relay = new OutboxRelay({
     store: new PgOutboxStore(pool),
     transport,
@@ -30,28 +33,22 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
     pollIntervalMs: config.OUTBOX_POLL_MS,
     logger,
   });
-  let stopping = false;
-  const ops = await startOpsServer({
-    port: config.OPS_PORT,
-    registry: createMetricsRegistry('ledger'),
-    isShuttingDown: () => stopping,
-    checks: [{ name: 'postgres', check: async () => void (await prisma.$queryRaw`SELECT 1`) }],
-  });
   await app.listen();
   relay.start();
-  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), (err) => logger.warn({ err: String(err) }, 'outbox listener lost its connection; reconnecting'));
+  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
 
   return {
-    opsPort: (ops.address() as { port: number }).port,
+      opsPort: (ops.server.address() as { port: number }).port,
+      failure: busFailure.failure,
     stop: async () => {
-      stopping = true;
+      ops.shuttingDown();
       await app.close();
       await listener.stop();
       await relay.stop();
       await transport.close();
-      await new Promise<void>((resolve) => ops.close(() => resolve()));
+      await ops.close();
       await prisma.$disconnect();
       await pool.end();
     },

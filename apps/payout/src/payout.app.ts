@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
-import { busConfigFromEnv, BusServer, createTransport, OutboxRelay } from '@pay/bus';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, OutboxRelay, busReadinessCheck, watchBusFailure } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPgPool, createPrismaClient, PayoutRepository, OutboxListener, PgOutboxStore } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, startOpsServer } from '@pay/platform';
+import { createDatabaseClients, OutboxListener, PayoutRepository, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { createLogger, createMetricsRegistry, deadLetterMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -16,11 +16,13 @@ import { PayoutProcessor } from './processing/payout.processor';
  */
 export async function startPayout(config: PayoutConfig) {
   const logger = createLogger('payout', config.LOG_LEVEL);
-  const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  await assertDatabaseReachable(prisma, config.DATABASE_URL);
   // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
-  const transport = createTransport(busConfigFromEnv(config), { logger });
+  const { prisma, pool } = createDatabaseClients(config, logger);
+  const bus = busConfigFromEnv(config);
+  const registry = createMetricsRegistry('payout');
+  const busFailure = watchBusFailure();
+  const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
+  const ops = await startOpsAndWait('payout', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport)] });
   const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,
     leaseMs: config.PAYOUT_LEASE_MS,
@@ -32,29 +34,24 @@ export async function startPayout(config: PayoutConfig) {
     logger: false,
     abortOnError: false,
   });
+  app.useGlobalFilters(new BusErrorFilter());
   const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
-  let stopping = false;
-  const ops = await startOpsServer({
-    port: config.OPS_PORT,
-    registry: createMetricsRegistry('payout'),
-    isShuttingDown: () => stopping,
-    checks: [{ name: 'postgres', check: async () => void (await prisma.$queryRaw`SELECT 1`) }],
-  });
   await app.listen();
   poller.start();
   relay.start();
-  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), (err) => logger.warn({ err: String(err) }, 'outbox listener lost its connection; reconnecting'));
+  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT }, 'payout started');
   return {
+    failure: busFailure.failure,
     stop: async () => {
-      stopping = true;
+      ops.shuttingDown();
       await app.close();
       await poller.stop();
       await listener.stop();
       await relay.stop();
       await transport.close();
-      await new Promise<void>((resolve) => ops.close(() => resolve()));
+      await ops.close();
       await prisma.$disconnect();
       await pool.end();
     },

@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
-import { busConfigFromEnv, BusServer, createTransport } from '@pay/bus';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, busReadinessCheck, watchBusFailure } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
-import { assertDatabaseReachable, createPgPool, createPrismaClient, ReconExportRepository, SettlementPlanner, WebhookDeliveryRepository } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, ObjectStore, startOpsServer } from '@pay/platform';
+import { createDatabaseClients, DeadLetterRepository, guardPool, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryRepository } from '@pay/persistence';
+import { createLogger, createMetricsRegistry, deadLetterMetric, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
+import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
 import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
@@ -19,13 +20,19 @@ import { WorkersModule } from './workers.module';
  */
 export async function startWorkers(config: WorkersConfig) {
   const logger = createLogger('workers', config.LOG_LEVEL);
-  const prisma = createPrismaClient(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  await assertDatabaseReachable(prisma, config.DATABASE_URL);
   // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
-  const pool = createPgPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
-  // BullMQ workers need maxRetriesPerRequest: null on their connection.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });
-  await redis.connect();
+  const { prisma, pool } = createDatabaseClients(config, logger);
+  const store = new ObjectStore(config);
+  const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
+  const registry = createMetricsRegistry('workers');
+  const busFailure = watchBusFailure();
+  const transport = createTransport(busConfigFromEnv(config), { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
+  const ops = await startOpsAndWait('workers', config, { prisma, registry, redisUrl: config.REDIS_URL, checks: [storeCheck, busReadinessCheck(transport)], logger });
+  await waitForDependency('object storage', () => store.ensureBucket(), { logger });
+  // BullMQ's connection (maxRetriesPerRequest: null, as BullMQ needs): ioredis reconnects by
+  // itself forever and commands wait for it, so queues and workers pick up where they were once
+  // Redis is back; BullMQ duplicates it for each worker's blocking connection.
+  const redis = warnOnError(new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }), logger, 'redis (workers)');
 
   const deliveries = new WebhookDeliveryRepository(pool);
   const service = new WebhookDeliveryService(deliveries, logger, {
@@ -45,43 +52,44 @@ export async function startWorkers(config: WorkersConfig) {
     prefix: config.QUEUE_PREFIX,
     scanIntervalMs: config.SETTLEMENT_SCAN_INTERVAL_MS,
   });
-  // Recon exports stream rows through a server-side cursor: plain pg connections, apart from Prisma's pool.
-  const streamingPool = new Pool({ connectionString: config.DATABASE_URL, max: 4 });
-  const store = new ObjectStore(config);
-  const recon = new ReconExportQueue(new ReconExportRepository(prisma), streamingPool, store, logger, { connection: redis, prefix: config.QUEUE_PREFIX });
-  const transport = createTransport(busConfigFromEnv(config), { logger });
+  // Recon exports stream rows through a server-side cursor: plain pg connections, apart from
+  // Prisma's pool, with no statement timeout (a large day takes a while); reconnecting lazily.
+  const streamingPool = guardPool(
+    new Pool({ connectionString: config.DATABASE_URL, max: 4, connectionTimeoutMillis: 5000, keepAlive: true }),
+    throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
+  );
+  const recon = new ReconExportQueue(new ReconExportRepository(prisma), streamingPool, store, logger, { connection: redis, prefix: config.QUEUE_PREFIX }, undefined, config.RECON_STALL_MS);
   const app = await NestFactory.createMicroservice(WorkersModule.register({ service, queue }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Workers }),
     logger: false,
     abortOnError: false,
   });
+  app.useGlobalFilters(new BusErrorFilter());
+  const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
+  archiver.registerMetrics(registry);
 
-  let stopping = false;
-  const ops = await startOpsServer({
-    port: config.OPS_PORT,
-    registry: createMetricsRegistry('workers'),
-    isShuttingDown: () => stopping,
-    checks: [
-      { name: 'postgres', check: async () => void (await prisma.$queryRaw`SELECT 1`) },
-      { name: 'redis', check: async () => void (await redis.ping()) },
-      { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) },
-    ],
-  });
   queue.start();
   await settlements.start();
   await recon.start();
+  // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
+  // whenever the connection is ready again (idempotent when they survived).
+  const reschedule = throttledWarn(logger, 'could not re-create the repeatable jobs after Redis came back; next reconnect retries');
+  redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
   await app.listen();
+  await archiver.start();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
   return {
+    failure: busFailure.failure,
     stop: async () => {
-      stopping = true;
+      ops.shuttingDown();
       await app.close();
+      await archiver.stop();
       await queue.stop();
       await settlements.stop();
       await recon.stop();
       await streamingPool.end();
       await transport.close();
-      await new Promise<void>((resolve) => ops.close(() => resolve()));
+      await ops.close();
       redis.disconnect();
       await prisma.$disconnect();
       await pool.end();

@@ -141,7 +141,7 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
 
   it('serves health, readiness, metrics and the OpenAPI document', async () => {
     expect((await request(http).get('/healthz')).body).toEqual({ status: 'ok' });
-    expect((await request(http).get('/readyz')).body).toEqual({ status: 'ok', checks: { postgres: 'ok' } });
+    expect((await request(http).get('/readyz')).body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
     expect((await request(http).get('/metrics')).text).toContain('process_cpu_user_seconds_total');
     const doc = await request(http).get('/docs/openapi.json');
     expect(doc.status).toBe(200);

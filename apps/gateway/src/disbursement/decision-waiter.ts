@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DISBURSEMENT_DECIDED_CHANNEL, PgListener } from '@pay/persistence';
-import type { Logger } from '@pay/platform';
+import { type Logger, throttledWarn } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, LOGGER } from '../gateway.tokens';
 
@@ -28,12 +28,13 @@ export class DecisionWaiter implements OnModuleInit, OnModuleDestroy {
   private readonly listener: PgListener;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig, @Inject(LOGGER) logger: Logger) {
-    this.listener = new PgListener(
-      config.DATABASE_URL,
-      DISBURSEMENT_DECIDED_CHANNEL,
-      (id) => this.wake(id),
-      (err) => logger.warn({ err: String(err) }, 'decision listener lost its connection; reconnecting (transfers fall back to polling)'),
-    );
+    this.listener = new PgListener(config.DATABASE_URL, DISBURSEMENT_DECIDED_CHANNEL, (id) => this.wake(id), {
+      onError: throttledWarn(logger, 'decision listener lost its connection; reconnecting (transfers fall back to polling)'),
+      // A decision committed while the connection was down was not heard: every waiter re-reads its row.
+      onReconnect: () => {
+        for (const id of this.waiting.keys()) this.wake(id);
+      },
+    });
   }
 
   onModuleInit(): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '@pay/platform';
-import { createMerchant, fundMerchant } from '@pay/testing';
+import { createMerchant, fundMerchant, insertSuccessfulPayin } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -52,6 +52,25 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
   it('refuses to start in production with WEBHOOK_ALLOW_LOOPBACK=true', () => {
     expect(() => loadConfig(gatewayConfigSchema, { NODE_ENV: 'production', DATABASE_URL: 'postgresql://u@h:5432/d', WEBHOOK_ALLOW_LOOPBACK: 'true' })).toThrow(ConfigError);
     expect(() => loadConfig(gatewayConfigSchema, { NODE_ENV: 'production', DATABASE_URL: 'postgresql://u@h:5432/d', WEBHOOK_ALLOW_LOOPBACK: 'true' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production/);
+  });
+
+  it('serves the ledger audit to operators: clean, then naming a pay-in never booked', async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    expect((await request(http).get('/ops/ledger/verify')).status).toBe(401);
+    const { merchant } = await createMerchant(gateway.prisma);
+    await fundMerchant(gateway.prisma, merchant.id, [1_000_000n]);
+    const clean = await request(http).get(`/ops/ledger/verify?merchantId=${merchant.id}`).set(auth);
+    expect(clean.status).toBe(200);
+    expect(clean.body).toMatchObject({ message: 'Ledger audit: clean', data: { merchantsChecked: 1, eventsChecked: 2, breaches: [], inFlight: [], graceSeconds: 300 } });
+
+    const payinId = await insertSuccessfulPayin(gateway.prisma, merchant.id, 50_000n, 0n);
+    const dirty = await request(http).get(`/ops/ledger/verify?merchantId=${merchant.id}&grace=0`).set(auth);
+    expect(dirty.status).toBe(200);
+    expect(dirty.body.message).toBe('Ledger audit: 1 breach(es)');
+    expect(dirty.body.data.breaches).toEqual([
+      { check: 'payin.event_missing', table: 'payins', id: payinId, merchantId: merchant.id, expected: '1 payin.recorded event of pending +50000', found: 'none' },
+    ]);
+    expect((await request(http).get('/ops/ledger/verify?grace=-1').set(auth)).status).toBe(400);
   });
 
   it('ops endpoints need the admin token', async () => {

@@ -48,7 +48,13 @@ export class ReconController {
     const merchantId = req.merchant.id;
     const latest = await this.exports.latest(merchantId, day.date);
 
-    if (latest && (latest.status === 'queued' || latest.status === 'running')) return this.queued(latest);
+    if (latest?.status === 'queued' || latest?.status === 'running') {
+      // Enqueued again on every check (a no-op while its job exists: the job id is the export id), so an export
+      // whose job was never queued (Redis away at that moment) or lost (Redis restarted mid-attempt) goes on at
+      // the next check instead of waiting for the workers' sweeper.
+      await this.producer.enqueue(latest.id);
+      return this.queued(latest);
+    }
     if (latest?.status === 'ready' && latest.objectKey && !(await this.exports.isStale(latest, day.from, day.to))) {
       const download = await this.store.presignGet(latest.objectKey, `recon-${merchantId}-${day.date}.csv`);
       return new Reply('Export ready', { jobId: latest.id, download });

@@ -1,4 +1,4 @@
-import type { Logger } from '@pay/platform';
+import { type Logger, roundFailureLog } from '@pay/platform';
 import type { PayoutProcessor } from './payout.processor';
 
 /**
@@ -9,12 +9,15 @@ export class PayoutPoller {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  private readonly failed: (err: unknown) => void;
 
   constructor(
     private readonly processor: PayoutProcessor,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly intervalMs: number,
-  ) {}
+  ) {
+    this.failed = roundFailureLog(logger, 'payout processing failed');
+  }
 
   start(): void {
     this.stopped = false;
@@ -42,7 +45,7 @@ export class PayoutPoller {
     try {
       await fn();
     } catch (err) {
-      this.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'payout processing failed; will retry');
+      this.failed(err);
     }
   }
 }

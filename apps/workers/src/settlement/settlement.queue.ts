@@ -1,6 +1,6 @@
 import { QueueName, type SettlementScanJob } from '@pay/contracts';
 import type { SettlementPlanner } from '@pay/persistence';
-import type { Logger } from '@pay/platform';
+import { type Logger, warnOnError } from '@pay/platform';
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 
 const SCAN_SCHEDULER_ID = 'settlement-scan';
@@ -20,11 +20,19 @@ export class SettlementQueue {
     private readonly logger: Logger,
     private readonly options: { connection: ConnectionOptions; prefix: string; scanIntervalMs: number },
   ) {
-    this.queue = new Queue<SettlementScanJob>(QueueName.Settlement, { connection: options.connection, prefix: options.prefix });
+    this.queue = warnOnError(new Queue<SettlementScanJob>(QueueName.Settlement, { connection: options.connection, prefix: options.prefix }), logger, 'settlement queue');
+  }
+
+  /**
+   * (Re)creates the repeatable scan. Idempotent; run at start and again whenever Redis comes
+   * back, since a Redis that restarted without its data has lost the schedule.
+   */
+  async schedule(): Promise<void> {
+    await this.queue.upsertJobScheduler(SCAN_SCHEDULER_ID, { every: this.options.scanIntervalMs }, { name: 'scan', data: {}, opts: { removeOnComplete: 100, removeOnFail: 500 } });
   }
 
   async start(): Promise<void> {
-    await this.queue.upsertJobScheduler(SCAN_SCHEDULER_ID, { every: this.options.scanIntervalMs }, { name: 'scan', data: {}, opts: { removeOnComplete: 100, removeOnFail: 500 } });
+    await this.schedule();
     this.worker = new Worker<SettlementScanJob>(
       QueueName.Settlement,
       async (job) => {
@@ -36,6 +44,8 @@ export class SettlementQueue {
       },
       { connection: this.options.connection, prefix: this.options.prefix, concurrency: 1 },
     );
+    // BullMQ reconnects its blocking connection itself and resumes; this keeps its errors from being unheard.
+    warnOnError(this.worker, this.logger, 'settlement worker');
     this.worker.on('failed', (job, err) => this.logger.error({ jobId: job?.id, err: err.message }, 'settlement scan failed'));
   }
 

@@ -1,6 +1,6 @@
 import { QueueName, type WebhookDeliveryJob } from '@pay/contracts';
 import type { WebhookDeliveryRepository } from '@pay/persistence';
-import type { Logger } from '@pay/platform';
+import { type Logger, roundFailureLog, warnOnError } from '@pay/platform';
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { WebhookDeliveryService } from './webhook-delivery.service';
 
@@ -30,19 +30,28 @@ export class WebhookQueue {
     private readonly options: WebhookQueueOptions,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.queue = new Queue<WebhookDeliveryJob>(QueueName.WebhookDelivery, { connection: options.connection, prefix: options.prefix });
+    this.queue = warnOnError(new Queue<WebhookDeliveryJob>(QueueName.WebhookDelivery, { connection: options.connection, prefix: options.prefix }), logger, 'webhook queue');
   }
 
   get bullQueue(): Queue<WebhookDeliveryJob> {
     return this.queue;
   }
 
-  /** One job per delivery attempt number: enqueueing the same attempt twice is a no-op. */
+  /**
+   * One job per delivery attempt number: enqueueing the same attempt twice is a no-op while its job
+   * waits or runs. A job that already finished (completed or failed) while the database still says
+   * the attempt is due (its attempt could not be recorded: the database was away, the worker was
+   * killed) is removed first, or the add would be a no-op for ever and the delivery never sent
+   * (found by the chaos run: a delivery pending with 0 attempts for minutes).
+   */
   async enqueue(deliveryId: string, attemptCount: number): Promise<void> {
+    const jobId = `${deliveryId}.${attemptCount}`;
+    const existing = await this.queue.getJob(jobId);
+    if (existing && ['completed', 'failed'].includes(await existing.getState())) await existing.remove().catch(() => undefined);
     await this.queue.add(
       'deliver',
       { deliveryId },
-      { jobId: `${deliveryId}.${attemptCount}`, attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86400 } },
+      { jobId, attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86400 } },
     );
   }
 
@@ -52,10 +61,12 @@ export class WebhookQueue {
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,
     });
+    warnOnError(this.worker, this.logger, 'webhook worker');
     this.worker.on('failed', (job, err) => this.logger.error({ jobId: job?.id, err: err.message }, 'webhook job failed'));
+    const failed = roundFailureLog(this.logger, 'webhook dispatch failed');
     const tick = () => {
       this.dispatching = this.dispatchDue()
-        .catch((err: unknown) => this.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook dispatch failed'))
+        .catch(failed)
         .finally(() => {
           if (this.worker) this.timer = setTimeout(tick, this.options.dispatchIntervalMs);
         });
