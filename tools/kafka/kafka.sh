@@ -5,6 +5,8 @@
 #   tools/kafka/kafka.sh install        # jars into .local/kafka/lib, once (skipped when present)
 #   tools/kafka/kafka.sh start DIR      # formats DIR on first use, starts one KRaft node on free
 #                                       # ports, creates the kafka-init topics; prints host:port
+#   tools/kafka/kafka.sh start DIR --secure  # the same plus a SASL_SSL (SCRAM-SHA-512) and a
+#                                       # mutual-TLS listener, CA in DIR/pki; their settings on stderr
 #   tools/kafka/kafka.sh stop DIR       # stops that broker (only that one)
 #   tools/kafka/kafka.sh restart DIR    # stop, then start again on the same data and ports
 #
@@ -44,7 +46,7 @@ case "${1:-}" in
   start | stop | restart)
     [ -n "${2:-}" ] || { echo "usage: $0 $1 DIR" >&2; exit 2; }
     [ "$1" = stop ] || install
-    exec node dist/tools/kafka/broker.js "$1" "$2"
+    exec node dist/tools/kafka/broker.js "$@"
     ;;
-  *) echo "usage: $0 install | start DIR | stop DIR | restart DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 install | start DIR [--secure] | stop DIR | restart DIR" >&2; exit 2 ;;
 esac

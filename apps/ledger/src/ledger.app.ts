@@ -14,7 +14,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const logger = createLogger('ledger', config.LOG_LEVEL);
   // The command path (apply, relay) runs on plain pg; Prisma serves the rest (docs/decisions/0011).
   const { prisma, pool } = createDatabaseClients(config, logger);
-  const bus = busConfigFromEnv(config);
+  const bus = busConfigFromEnv(config, 'ledger');
   const registry = createMetricsRegistry('ledger');
   const busFailure = watchBusFailure();
   const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });

@@ -18,7 +18,7 @@ export async function startPayout(config: PayoutConfig) {
   const logger = createLogger('payout', config.LOG_LEVEL);
   // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
   const { prisma, pool } = createDatabaseClients(config, logger);
-  const bus = busConfigFromEnv(config);
+  const bus = busConfigFromEnv(config, 'payout');
   const registry = createMetricsRegistry('payout');
   const busFailure = watchBusFailure();
   const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });

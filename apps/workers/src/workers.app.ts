@@ -26,7 +26,7 @@ export async function startWorkers(config: WorkersConfig) {
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
   const registry = createMetricsRegistry('workers');
   const busFailure = watchBusFailure();
-  const transport = createTransport(busConfigFromEnv(config), { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
+  const transport = createTransport(busConfigFromEnv(config, 'workers'), { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
   const ops = await startOpsAndWait('workers', config, { prisma, registry, redisUrl: config.REDIS_URL, checks: [storeCheck, busReadinessCheck(transport)], logger });
   await waitForDependency('object storage', () => store.ensureBucket(), { logger });
   // BullMQ's connection (maxRetriesPerRequest: null, as BullMQ needs): ioredis reconnects by

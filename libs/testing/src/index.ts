@@ -6,9 +6,10 @@ export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merch
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export { LocalS3, LOCAL_S3_CREDENTIALS } from './s3/local-s3';
 export { testBus, testStackBus, unacknowledgedRecords, type TestBus } from './stack/test-bus';
-export { KafkaBroker, KAFKA_TOPICS, KAFKA_PARTITIONS, KAFKA_VERSION, type KafkaBrokerOptions } from './infra/kafka-broker';
+export { KafkaBroker, KAFKA_TOPICS, KAFKA_PARTITIONS, KAFKA_VERSION, type KafkaBrokerOptions, type KafkaBrokerSecurity } from './infra/kafka-broker';
 export { runChaos, type ChaosOptions, type ChaosReport } from './chaos/chaos-run';
 export { PrivatePostgres } from './infra/private-postgres';
 export { PrivateRedis } from './infra/private-redis';
+export { createTestPki, type TestPki } from './infra/test-pki';
 export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chaos-env';
 export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';

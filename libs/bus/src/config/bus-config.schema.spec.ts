@@ -24,4 +24,22 @@ describe('busConfigSchema', () => {
   it('rejects a non-positive partition count', () => {
     expect(busConfigSchema.safeParse({ kind: 'redis-streams', redisUrl: 'redis://x', partitions: 0 }).success).toBe(false);
   });
+
+  it('accepts Kafka TLS as PEM texts, OAUTHBEARER with a token file, and environment prefixes', () => {
+    const parsed = busConfigSchema.parse({
+      kind: 'kafka',
+      brokers: 'k1:9093',
+      clientId: 'payments-ledger-pod-1',
+      ssl: { ca: '-----BEGIN CERTIFICATE-----', rejectUnauthorized: true },
+      sasl: { mechanism: 'oauthbearer', tokenFile: '/var/run/secrets/kafka/token' },
+      topicPrefix: 'staging.',
+      groupPrefix: 'staging.',
+    });
+    expect(parsed).toMatchObject({ ssl: { ca: '-----BEGIN CERTIFICATE-----' }, sasl: { mechanism: 'oauthbearer', tokenFile: '/var/run/secrets/kafka/token' }, topicPrefix: 'staging.' });
+  });
+
+  it('refuses a prefix Kafka would refuse in a name, and OAUTHBEARER without its token file', () => {
+    const result = busConfigSchema.safeParse({ kind: 'kafka', brokers: 'k1:9093', clientId: 'c', topicPrefix: 'staging/', sasl: { mechanism: 'oauthbearer' } });
+    expect(result.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['sasl.tokenFile', 'topicPrefix']);
+  });
 });

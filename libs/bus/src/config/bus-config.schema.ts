@@ -29,18 +29,40 @@ const brokersSchema = z
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((b) => b.trim()).filter((b) => b.length > 0))
   .pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'broker must be host:port')).min(1, 'at least one broker'));
 
+/** TLS to the brokers: `true` trusts the system CAs; PEM texts (read from files at start-up) for a private CA or mutual TLS. */
+const kafkaSslSchema = z.union([
+  z.boolean(),
+  z.object({
+    ca: z.string().min(1).optional(),
+    cert: z.string().min(1).optional(),
+    key: z.string().min(1).optional(),
+    rejectUnauthorized: z.boolean().optional(),
+  }),
+]);
+
+const kafkaSaslSchema = z.discriminatedUnion('mechanism', [
+  z.object({ mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']), username: z.string().min(1), password: z.string().min(1) }),
+  /** The token is read from this file on every authentication (a projected token the platform rotates). */
+  z.object({ mechanism: z.literal('oauthbearer'), tokenFile: z.string().min(1) }),
+]);
+
+/** Kafka's legal topic and group characters; the prefix is part of every name (e.g. `staging.`). */
+const namePrefixSchema = z.string().regex(/^[a-zA-Z0-9._-]*$/, 'only letters, digits, ".", "_" and "-"').max(64);
+
 export const kafkaConfigSchema = z.object({
   kind: z.literal('kafka'),
   brokers: brokersSchema,
   clientId: z.string().min(1),
-  ssl: z.boolean().optional(),
-  sasl: z
-    .object({ mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']), username: z.string().min(1), password: z.string().min(1) })
-    .optional(),
+  ssl: kafkaSslSchema.optional(),
+  sasl: kafkaSaslSchema.optional(),
+  topicPrefix: namePrefixSchema.optional(),
+  groupPrefix: namePrefixSchema.optional(),
   createTopics: z.boolean().optional(),
   replicationFactor: positiveInt.optional(),
   partitionsConsumedConcurrently: positiveInt.optional(),
   sessionTimeoutMs: positiveInt.optional(),
+  connectionTimeoutMs: positiveInt.optional(),
+  authenticationTimeoutMs: positiveInt.optional(),
   requestTimeoutMs: positiveInt.optional(),
   ...commonSchema,
 });

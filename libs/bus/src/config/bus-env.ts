@@ -1,7 +1,36 @@
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { type BusConfig, busConfigSchema } from './bus-config.schema';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** Structural, not `instanceof Error`: errors of Node's core modules may come from another realm. */
+const reason = (err: unknown): string => (typeof err === 'object' && err !== null && 'message' in err ? String(err.message) : String(err));
+
+/** A PEM file, read once at start-up: a missing or unreadable file stops the service with the setting named. */
+const pemFile = z.string().transform((path, ctx) => {
+  try {
+    const pem = readFileSync(path, 'utf8');
+    if (!pem.includes('-----BEGIN ')) ctx.addIssue({ code: 'custom', message: `${path} is not a PEM file (no -----BEGIN line)` });
+    return pem;
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
+    return z.NEVER;
+  }
+});
+
+/** A file read again on every use (a rotated token): only checked to be readable at start-up. */
+const readableFile = z.string().superRefine((path, ctx) => {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
+  }
+});
+
+const namePrefix = z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, 'only letters, digits, ".", "_" and "-" (at most 64)');
 
 /**
  * The bus settings as environment variables, shared by every service. Apps spread this into
@@ -17,41 +46,107 @@ export const busEnvShape = {
   /** Redis Streams: how long a dead consumer keeps its partitions before another member takes them over */
   BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   KAFKA_BROKERS: z.string().optional(),
+  /** Prefix of the client id; the service name and the pod's host name are appended */
   KAFKA_CLIENT_ID: z.string().min(1).default('payments'),
   /** Kafka: how long a dead consumer keeps its partitions (the group session timeout); the broker's own bounds are 6 s to 30 min */
-  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(1_800_000).default(30_000),
+  KAFKA_SESSION_TIMEOUT_MS: ms(6_000, 1_800_000, 30_000),
+  /** TCP (and TLS) connect to a broker; kafkajs's 1 s is short for a managed cluster across zones */
+  KAFKA_CONNECTION_TIMEOUT_MS: ms(500, 60_000, 5_000),
+  /** The SASL exchange on a new connection (an OAUTHBEARER token fetch included) */
+  KAFKA_AUTHENTICATION_TIMEOUT_MS: ms(1_000, 60_000, 10_000),
+  /** One request to a broker before it is retried; above the broker's own waits (acks=all) */
+  KAFKA_REQUEST_TIMEOUT_MS: ms(1_000, 300_000, 30_000),
   KAFKA_SSL: flag.default(false),
-  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  /** PEM CA bundle to trust instead of the system CAs (a private cluster CA) */
+  KAFKA_SSL_CA_FILE: pemFile.optional(),
+  /** PEM client certificate and key for mutual TLS (both or neither) */
+  KAFKA_SSL_CERT_FILE: pemFile.optional(),
+  KAFKA_SSL_KEY_FILE: pemFile.optional(),
+  KAFKA_SSL_REJECT_UNAUTHORIZED: flag.default(true),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer']).optional(),
   KAFKA_SASL_USERNAME: z.string().optional(),
   KAFKA_SASL_PASSWORD: z.string().optional(),
+  /** OAUTHBEARER: file holding the token, read on every authentication (a projected, rotated token) */
+  KAFKA_OAUTH_TOKEN_FILE: readableFile.optional(),
+  /** Local brokers only: SASL credentials over a plaintext connection */
+  KAFKA_ALLOW_SASL_PLAINTEXT: flag.default(false),
+  /** Put before every topic name (and its .dlq): environments sharing a cluster, e.g. `staging.` */
+  KAFKA_TOPIC_PREFIX: namePrefix.optional(),
+  /** Put before every consumer group name; defaults to KAFKA_TOPIC_PREFIX so staging never joins production's groups */
+  KAFKA_GROUP_PREFIX: namePrefix.optional(),
+  /** The pod name on Kubernetes; part of the client id (os.hostname() when unset) */
+  HOSTNAME: z.string().optional(),
 };
 
-type BusEnv = z.output<z.ZodObject<typeof busEnvShape>> & { REDIS_URL?: string };
+type BusEnv = z.output<z.ZodObject<typeof busEnvShape>> & { REDIS_URL?: string; NODE_ENV?: string };
 
-/** Cross-field rules: Kafka needs brokers; SASL needs all three settings. */
+function issue(ctx: z.RefinementCtx, path: keyof BusEnv, message: string): void {
+  ctx.addIssue({ code: 'custom', path: [path], message });
+}
+
+/** Cross-field rules: Kafka needs brokers; SASL needs its credentials and TLS; production refuses the local escapes. */
 export function refineBusEnv(env: BusEnv, ctx: z.RefinementCtx): void {
-  if (env.BUS_TRANSPORT === 'kafka') {
-    if (!env.KAFKA_BROKERS) ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'is required when BUS_TRANSPORT=kafka' });
-    if (env.KAFKA_SASL_MECHANISM && (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: ['KAFKA_SASL_USERNAME'], message: 'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with KAFKA_SASL_MECHANISM' });
+  if (env.BUS_TRANSPORT !== 'kafka') {
+    if (!env.BUS_REDIS_URL && !env.REDIS_URL) issue(ctx, 'BUS_REDIS_URL', 'is required (or REDIS_URL) when BUS_TRANSPORT=redis-streams');
+    return;
+  }
+  const production = env.NODE_ENV === 'production';
+  if (!env.KAFKA_BROKERS) issue(ctx, 'KAFKA_BROKERS', 'is required when BUS_TRANSPORT=kafka');
+  const mechanism = env.KAFKA_SASL_MECHANISM;
+  if (mechanism === 'oauthbearer') {
+    if (!env.KAFKA_OAUTH_TOKEN_FILE) issue(ctx, 'KAFKA_OAUTH_TOKEN_FILE', 'is required with KAFKA_SASL_MECHANISM=oauthbearer');
+  } else if (mechanism && (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD)) {
+    issue(ctx, 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with KAFKA_SASL_MECHANISM');
+  }
+  // Credentials (or a bearer token) in clear text on the network.
+  if (mechanism && !env.KAFKA_SSL && !env.KAFKA_ALLOW_SASL_PLAINTEXT) {
+    issue(ctx, 'KAFKA_SSL', `must be true with KAFKA_SASL_MECHANISM=${mechanism} (SASL without TLS sends credentials in clear; KAFKA_ALLOW_SASL_PLAINTEXT=true for a local broker)`);
+  }
+  if (production && env.KAFKA_ALLOW_SASL_PLAINTEXT) issue(ctx, 'KAFKA_ALLOW_SASL_PLAINTEXT', 'must not be true when NODE_ENV=production');
+  if (production && !env.KAFKA_SSL_REJECT_UNAUTHORIZED) issue(ctx, 'KAFKA_SSL_REJECT_UNAUTHORIZED', 'must not be false when NODE_ENV=production');
+  if (!env.KAFKA_SSL) {
+    for (const name of ['KAFKA_SSL_CA_FILE', 'KAFKA_SSL_CERT_FILE', 'KAFKA_SSL_KEY_FILE'] as const) {
+      if (env[name] !== undefined) issue(ctx, name, 'is set but KAFKA_SSL is not true');
     }
-  } else if (!env.BUS_REDIS_URL && !env.REDIS_URL) {
-    ctx.addIssue({ code: 'custom', path: ['BUS_REDIS_URL'], message: 'is required (or REDIS_URL) when BUS_TRANSPORT=redis-streams' });
+  }
+  if ((env.KAFKA_SSL_CERT_FILE === undefined) !== (env.KAFKA_SSL_KEY_FILE === undefined)) {
+    issue(ctx, env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE', 'KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together (mutual TLS)');
   }
 }
 
-export function busConfigFromEnv(env: BusEnv): BusConfig {
+function kafkaSsl(env: BusEnv) {
+  if (!env.KAFKA_SSL) return false;
+  const { KAFKA_SSL_CA_FILE: ca, KAFKA_SSL_CERT_FILE: cert, KAFKA_SSL_KEY_FILE: key, KAFKA_SSL_REJECT_UNAUTHORIZED: rejectUnauthorized } = env;
+  if (!ca && !cert && rejectUnauthorized) return true;
+  return { ca, cert, key, rejectUnauthorized };
+}
+
+function kafkaSasl(env: BusEnv) {
+  const mechanism = env.KAFKA_SASL_MECHANISM;
+  if (!mechanism) return undefined;
+  if (mechanism === 'oauthbearer') return { mechanism, tokenFile: env.KAFKA_OAUTH_TOKEN_FILE };
+  return { mechanism, username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
+}
+
+/**
+ * The transport config of `service` (its name: `ledger`, `payout`, `workers`). On Kafka the
+ * client id names the service and the pod, so broker logs, quotas and ACL denials point at one.
+ */
+export function busConfigFromEnv(env: BusEnv, service: string): BusConfig {
   const common = { partitions: env.BUS_PARTITIONS, maxDeliveries: env.BUS_MAX_DELIVERIES };
   if (env.BUS_TRANSPORT === 'kafka') {
     return busConfigSchema.parse({
       kind: 'kafka',
       brokers: env.KAFKA_BROKERS,
-      clientId: env.KAFKA_CLIENT_ID,
+      clientId: `${env.KAFKA_CLIENT_ID}-${service}-${env.HOSTNAME ?? hostname()}`,
       sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
-      ssl: env.KAFKA_SSL,
-      sasl: env.KAFKA_SASL_MECHANISM
-        ? { mechanism: env.KAFKA_SASL_MECHANISM, username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD }
-        : undefined,
+      connectionTimeoutMs: env.KAFKA_CONNECTION_TIMEOUT_MS,
+      authenticationTimeoutMs: env.KAFKA_AUTHENTICATION_TIMEOUT_MS,
+      requestTimeoutMs: env.KAFKA_REQUEST_TIMEOUT_MS,
+      ssl: kafkaSsl(env),
+      sasl: kafkaSasl(env),
+      topicPrefix: env.KAFKA_TOPIC_PREFIX,
+      groupPrefix: env.KAFKA_GROUP_PREFIX ?? env.KAFKA_TOPIC_PREFIX,
       ...common,
     });
   }

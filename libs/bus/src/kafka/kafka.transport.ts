@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { Admin, Consumer, EachMessagePayload, IHeaders, ISocketFactory, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason, logDeliveryFailure } from '../delivery/dead-letter';
+import { kafkaLogCreator } from './kafka-log';
+import { type KafkaNames, kafkaNames } from './kafka-names';
 import { createTopicsAndWait } from './kafka-topics';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
@@ -12,17 +15,27 @@ import {
   Subscription,
 } from '../transport/bus-transport.interface';
 
-export interface KafkaSaslOptions {
-  mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
-  username: string;
-  password: string;
+export type KafkaSaslOptions =
+  | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
+  /** The token is read from the file on every authentication, so a token the platform rotates is picked up. */
+  | { mechanism: 'oauthbearer'; tokenFile: string };
+
+/** PEM texts: a private CA to trust, a client certificate and key for mutual TLS. */
+export interface KafkaTlsOptions {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  rejectUnauthorized?: boolean;
 }
 
 export interface KafkaTransportOptions {
   brokers: string[];
   clientId: string;
-  ssl?: boolean;
+  ssl?: boolean | KafkaTlsOptions;
   sasl?: KafkaSaslOptions;
+  /** Put before every topic (and .dlq) and every group name on the cluster; code and handlers see the logical names. */
+  topicPrefix?: string;
+  groupPrefix?: string;
   /** Creates topics (and their .dlq) on first use: for tests and local stacks, not production. */
   createTopics?: boolean;
   /** Partition count for topics this transport creates. */
@@ -35,6 +48,10 @@ export interface KafkaTransportOptions {
   sessionTimeoutMs?: number;
   /** How long a request to the broker may take before it is retried (kafkajs's default: 30 s). */
   requestTimeoutMs?: number;
+  /** TCP and TLS connect (kafkajs's default: 1 s). */
+  connectionTimeoutMs?: number;
+  /** The SASL exchange (kafkajs's default: 10 s). */
+  authenticationTimeoutMs?: number;
 }
 
 export interface KafkaTransportDeps {
@@ -55,6 +72,10 @@ function headerText(value: IHeaders[string]): string | undefined {
 
 function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
   if (!sasl) return undefined;
+  if (sasl.mechanism === 'oauthbearer') {
+    const { tokenFile } = sasl;
+    return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await readFile(tokenFile, 'utf8')).trim() }) };
+  }
   const { username, password } = sasl;
   switch (sasl.mechanism) {
     case 'plain':
@@ -66,15 +87,6 @@ function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
   }
 }
 
-/** Bridges kafkajs's own logs into ours; it is chatty below warn. */
-function kafkaLogCreator(logger: BusLogger) {
-  return () =>
-    ({ level, log }: { level: logLevel; log: { message: string } & Record<string, unknown> }): void => {
-      if (level === logLevel.ERROR || level === logLevel.NOTHING) logger.error({ kafka: log }, log.message);
-      else if (level === logLevel.WARN) logger.warn({ kafka: log }, log.message);
-    };
-}
-
 export class KafkaTransport implements BusTransport {
   private readonly kafka: Kafka;
   private readonly logger: BusLogger;
@@ -84,6 +96,7 @@ export class KafkaTransport implements BusTransport {
   private readonly policy: DeliveryPolicy;
   private readonly consumers = new Set<Consumer>();
   private readonly knownTopics = new Set<string>();
+  private readonly names: KafkaNames;
   /** Made on first use, and anew after every failed send (see publish). */
   private producer: { client: Producer; ready: Promise<void> } | null = null;
   private admin: Admin | null = null;
@@ -100,6 +113,7 @@ export class KafkaTransport implements BusTransport {
       maxDeliveries: options.maxDeliveries ?? DEFAULT_DELIVERY_POLICY.maxDeliveries,
       backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
     };
+    this.names = kafkaNames(options);
     const config: KafkaConfig = {
       brokers: options.brokers,
       clientId: options.clientId,
@@ -107,6 +121,8 @@ export class KafkaTransport implements BusTransport {
       sasl: toSasl(options.sasl),
       logLevel: logLevel.WARN,
       logCreator: kafkaLogCreator(this.logger),
+      connectionTimeout: options.connectionTimeoutMs,
+      authenticationTimeout: options.authenticationTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
       socketFactory: deps.socketFactory,
     };
@@ -120,7 +136,7 @@ export class KafkaTransport implements BusTransport {
     const producer = await this.connectedProducer();
     try {
       await producer.send({
-        topic,
+        topic: this.names.topic(topic),
         acks: -1,
         messages: records.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
       });
@@ -135,7 +151,7 @@ export class KafkaTransport implements BusTransport {
     await this.ensureTopic(opts.topic);
     await this.connectedProducer(); // needed for dead-lettering
     const consumer = this.kafka.consumer({
-      groupId: opts.group,
+      groupId: this.names.group(opts.group),
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
       allowAutoTopicCreation: false,
     });
@@ -146,7 +162,7 @@ export class KafkaTransport implements BusTransport {
       this.onCrash(opts, payload.error, payload.restart);
     });
     await consumer.connect();
-    await consumer.subscribe({ topic: opts.topic, fromBeginning: true });
+    await consumer.subscribe({ topic: this.names.topic(opts.topic), fromBeginning: true });
     await consumer.run({
       autoCommit: true,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? this.options.partitions ?? 12,
@@ -203,7 +219,7 @@ export class KafkaTransport implements BusTransport {
       if (text !== undefined) headers[name] = text;
     }
     const record: IncomingRecord = {
-      topic,
+      topic: opts.topic, // the logical name (without the prefix), as subscribed
       key: message.key?.toString() ?? '',
       value: message.value?.toString() ?? '',
       headers,
@@ -271,7 +287,9 @@ export class KafkaTransport implements BusTransport {
     const replicationFactor = this.options.replicationFactor ?? 1;
     await createTopicsAndWait(
       this.admin,
-      [topic, deadLetterTopic(topic)].filter((t) => !t.endsWith('.dlq.dlq')).map((t) => ({ topic: t, numPartitions, replicationFactor })),
+      [topic, deadLetterTopic(topic)]
+        .filter((t) => !t.endsWith('.dlq.dlq'))
+        .map((t) => ({ topic: this.names.topic(t), numPartitions, replicationFactor })),
     );
     this.knownTopics.add(topic);
     this.knownTopics.add(deadLetterTopic(topic));

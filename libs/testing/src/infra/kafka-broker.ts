@@ -25,6 +25,25 @@ export interface KafkaBrokerOptions {
   /** JVM heap; the default 1 GB is plenty for one node under tests (the machine has 2 cores, shared). */
   heapMb?: number;
   startTimeoutMs?: number;
+  /** Adds a SASL_SSL and a mutual-TLS listener beside the plaintext one (which the launcher itself keeps using). */
+  security?: KafkaBrokerSecurity;
+}
+
+/**
+ * A broker as managed clusters run them: SASL_SSL (SCRAM-SHA-512, and OAUTHBEARER with Kafka's
+ * unsecured JWS validator, which checks the token's claims but not a signature) and SSL with
+ * client certificates required. Certificates are PEM, given inline to the broker (Kafka 3.9).
+ */
+export interface KafkaBrokerSecurity {
+  /** The CA that signed certFile (clients trust it) and that client certificates must chain to */
+  caFile: string;
+  certFile: string;
+  /** Unencrypted PKCS#8 */
+  keyFile: string;
+  /** SCRAM-SHA-512 users (name -> password), created when the storage is formatted */
+  scramUsers?: Record<string, string>;
+  /** connections.max.reauth.ms: clients authenticate again after this, so a changed password shows on live connections */
+  reauthMs?: number;
 }
 
 /** What a running broker leaves in its directory, so another process (test.sh's trap) can stop it. */
@@ -32,6 +51,8 @@ interface BrokerState {
   pid: number;
   port: number;
   controllerPort: number;
+  saslSslPort?: number;
+  sslPort?: number;
 }
 
 const run = promisify(execFile);
@@ -46,7 +67,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  */
 export class KafkaBroker {
   private constructor(
-    private readonly opts: Required<KafkaBrokerOptions>,
+    private readonly opts: ReturnType<typeof withDefaults>,
     private state: BrokerState,
   ) {}
 
@@ -68,6 +89,26 @@ export class KafkaBroker {
   /** host:port for KAFKA_BROKERS */
   get brokers(): string {
     return `127.0.0.1:${this.state.port}`;
+  }
+
+  /** host:port of the SASL_SSL listener (with `security`) */
+  get saslSslBrokers(): string {
+    return `127.0.0.1:${this.securePort('saslSslPort')}`;
+  }
+
+  /** host:port of the SSL listener that requires a client certificate (with `security`) */
+  get mtlsBrokers(): string {
+    return `127.0.0.1:${this.securePort('sslPort')}`;
+  }
+
+  /** Sets a SCRAM-SHA-512 user's password on the running broker (kafka-configs.sh --alter --add-config). */
+  async setScramPassword(user: string, password: string): Promise<void> {
+    const args = ['--bootstrap-server', this.brokers, '--alter', '--add-config', `SCRAM-SHA-512=[password=${password}]`, '--entity-type', 'users', '--entity-name', user];
+    await run('java', ['-Xmx128m', ...this.jvmArgs().slice(2), 'kafka.admin.ConfigCommand', ...args], { timeout: 60_000 }).catch(
+      (err: Error & { stdout?: string; stderr?: string }) => {
+        throw new Error(`kafka-configs --alter SCRAM-SHA-512 of ${user} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+      },
+    );
   }
 
   get pid(): number {
@@ -99,6 +140,12 @@ export class KafkaBroker {
     await this.launch();
   }
 
+  private securePort(name: 'saslSslPort' | 'sslPort'): number {
+    const port = this.state[name];
+    if (port === undefined) throw new Error('this broker was started without `security`');
+    return port;
+  }
+
   private get configFile(): string {
     return join(this.opts.dir, 'server.properties');
   }
@@ -112,12 +159,12 @@ export class KafkaBroker {
     const previous = KafkaBroker.attach(this.opts);
     if (previous?.isOurs()) throw new Error(`a Kafka broker already runs on ${dir} (pid ${previous.pid}): bash tools/kafka/kafka.sh stop ${dir}`);
     if (!existsSync(this.configFile)) await this.configure();
-    const { port, controllerPort } = JSON.parse(readFileSync(join(dir, 'ports.json'), 'utf8')) as Omit<BrokerState, 'pid'>;
+    const ports = JSON.parse(readFileSync(join(dir, 'ports.json'), 'utf8')) as Omit<BrokerState, 'pid'>;
     const out = openSync(join(dir, 'logs', 'stdout.log'), 'a');
     const child = spawn('java', [...this.jvmArgs(), 'kafka.Kafka', this.configFile], { detached: true, stdio: ['ignore', out, out] });
     child.unref();
     if (child.pid === undefined) throw new Error('could not start java (is a JDK on PATH?)');
-    this.state = { pid: child.pid, port, controllerPort };
+    this.state = { pid: child.pid, ...ports };
     writeFileSync(join(dir, 'broker.json'), JSON.stringify(this.state));
     try {
       await this.waitUntilAnswering(() => child.exitCode !== null || child.signalCode !== null);
@@ -145,10 +192,11 @@ export class KafkaBroker {
 
   /** Writes the node's config (the settings of the compose service) and formats its KRaft storage. */
   private async configure(): Promise<void> {
-    const { dir } = this.opts;
+    const { dir, security } = this.opts;
     const port = await freePort();
     const controllerPort = await freePort();
-    writeFileSync(join(dir, 'ports.json'), JSON.stringify({ port, controllerPort }));
+    const secure = security ? { saslSslPort: await freePort(), sslPort: await freePort() } : null;
+    writeFileSync(join(dir, 'ports.json'), JSON.stringify({ port, controllerPort, ...secure }));
     writeFileSync(
       join(dir, 'log4j.properties'),
       [
@@ -174,10 +222,11 @@ export class KafkaBroker {
         'process.roles=broker,controller',
         'node.id=1',
         `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-        `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-        `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+        `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}${secure ? `,SASL_SSL://127.0.0.1:${secure.saslSslPort},SSL://127.0.0.1:${secure.sslPort}` : ''}`,
+        `advertised.listeners=PLAINTEXT://127.0.0.1:${port}${secure ? `,SASL_SSL://127.0.0.1:${secure.saslSslPort},SSL://127.0.0.1:${secure.sslPort}` : ''}`,
         'controller.listener.names=CONTROLLER',
-        'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+        `listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT${secure ? ',SASL_SSL:SASL_SSL,SSL:SSL' : ''}`,
+        ...(security ? securityConfig(security) : []),
         'inter.broker.listener.name=PLAINTEXT',
         `log.dirs=${join(dir, 'data')}`,
         // As in compose: a typo in a topic name must fail, not create a 1-partition topic.
@@ -197,7 +246,8 @@ export class KafkaBroker {
       ].join('\n'),
     );
     const clusterId = Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
-    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', this.configFile], {
+    const scram = Object.entries(security?.scramUsers ?? {}).flatMap(([name, password]) => ['--add-scram', `SCRAM-SHA-512=[name=${name},password=${password}]`]);
+    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', this.configFile, ...scram], {
       timeout: 60_000,
     }).catch((err: Error & { stdout?: string; stderr?: string }) => {
       throw new Error(`formatting the Kafka storage in ${dir} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
@@ -263,8 +313,28 @@ export class KafkaBroker {
   }
 }
 
-function withDefaults(options: KafkaBrokerOptions): Required<KafkaBrokerOptions> {
+/** A PEM text as one .properties value (java.util.Properties reads a backslash-n as a line break). */
+const inlinePem = (file: string): string => readFileSync(file, 'utf8').trim().split('\n').join('\\n');
+
+function securityConfig(security: KafkaBrokerSecurity): string[] {
+  return [
+    'sasl.enabled.mechanisms=SCRAM-SHA-512,OAUTHBEARER',
+    'listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    // The broker's own login needs a subject; clients' tokens are checked by the default unsecured validator.
+    'listener.name.sasl_ssl.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="broker";',
+    'listener.name.ssl.ssl.client.auth=required',
+    'ssl.keystore.type=PEM',
+    `ssl.keystore.certificate.chain=${inlinePem(security.certFile)}`,
+    `ssl.keystore.key=${inlinePem(security.keyFile)}`,
+    'ssl.truststore.type=PEM',
+    `ssl.truststore.certificates=${inlinePem(security.caFile)}`,
+    ...(security.reauthMs ? [`connections.max.reauth.ms=${security.reauthMs}`] : []),
+  ];
+}
+
+function withDefaults(options: KafkaBrokerOptions): Required<Omit<KafkaBrokerOptions, 'security'>> & Pick<KafkaBrokerOptions, 'security'> {
   return {
+    security: options.security,
     dir: resolve(options.dir),
     libDir: options.libDir ?? join(repoRoot(), '.local', 'kafka', 'lib'),
     heapMb: options.heapMb ?? 1024,

@@ -148,7 +148,7 @@ export class LocalStack {
       DATABASE_URL: this.opts.databaseUrl,
       DATABASE_POOL_SIZE: '10',
       REDIS_URL: this.opts.redisUrl,
-      ...this.busEnv(service),
+      ...this.busEnv(),
       BUS_KEY_PREFIX: this.opts.busKeyPrefix,
       QUEUE_PREFIX: `${this.opts.busKeyPrefix}bull`,
       OUTBOX_POLL_MS: '50',
@@ -160,11 +160,12 @@ export class LocalStack {
     };
   }
 
-  private busEnv(service: ServiceName): Record<string, string> {
+  private busEnv(): Record<string, string> {
     const bus = this.opts.bus ?? { transport: 'redis-streams' };
     if (bus.transport === 'redis-streams') return { BUS_TRANSPORT: 'redis-streams' };
     // A killed service's partitions move on after 10 s (the Redis lease's default), not production's 30 s.
-    return { BUS_TRANSPORT: 'kafka', KAFKA_BROKERS: bus.brokers, KAFKA_CLIENT_ID: `payments-${service}`, KAFKA_SESSION_TIMEOUT_MS: '10000' };
+    // The client id gets the service and host name appended (busConfigFromEnv).
+    return { BUS_TRANSPORT: 'kafka', KAFKA_BROKERS: bus.brokers, KAFKA_CLIENT_ID: 'payments', KAFKA_SESSION_TIMEOUT_MS: '10000' };
   }
 
   async startService(service: ServiceName): Promise<void> {
