@@ -8,12 +8,18 @@ import { Gauge, type Registry } from 'prom-client';
 const TOPICS: readonly string[] = Object.values(Topic);
 
 /**
- * Reads every `<topic>.dlq` (group dead-letter-archive) into the dead_letters table, where the
+ * Reads every `<topic>.dlq` (group `dead-letter-archive.<topic>`: one group per DLQ topic, as
+ * Kafka needs every member of a group to subscribe the same topics; three consumers of three
+ * topics in one group were assigned each other's partitions and left them unread) into the
+ * dead_letters table, where the
  * admin CLI and the ops API list, show, replay and resolve them. Transport-agnostic: the same on
  * Redis Streams and Kafka. Archiving never dead-letters: any failure (the database away) is
  * retried until it succeeds, so a dead letter cannot be lost on its way to the operators.
  * Also serves `dead_letters_open{topic}`, read from the table at each scrape.
  */
+/** The archive's consumer group of one DLQ topic. */
+export const archiveGroup = (topic: string): string => `${ConsumerGroup.DeadLetterArchive}.${topic}`;
+
 export class DeadLetterArchiver {
   private subscriptions: Subscription[] = [];
 
@@ -26,7 +32,7 @@ export class DeadLetterArchiver {
   async start(): Promise<void> {
     for (const topic of TOPICS) {
       this.subscriptions.push(
-        await this.transport.subscribe({ topic: deadLetterTopic(topic), group: ConsumerGroup.DeadLetterArchive, handler: (record) => this.archive(record) }),
+        await this.transport.subscribe({ topic: deadLetterTopic(topic), group: archiveGroup(topic), handler: (record) => this.archive(record) }),
       );
     }
   }
