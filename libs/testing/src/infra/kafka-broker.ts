@@ -93,8 +93,15 @@ export class KafkaBroker {
     }
   }
 
-  /** Stops and starts the node again on the same data directory and ports (a broker outage). */
-  async restart(): Promise<void> {
+  /**
+   * Stops and starts the node again on the same data directory and ports (a broker outage).
+   * `crash`: SIGKILL instead of a controlled shutdown (a node lost; also the quicker restart).
+   */
+  async restart(opts: { crash?: boolean } = {}): Promise<void> {
+    if (opts.crash && this.isOurs()) {
+      process.kill(this.state.pid, 'SIGKILL');
+      while (this.isOurs()) await sleep(50);
+    }
     await this.stop();
     await this.launch();
   }
