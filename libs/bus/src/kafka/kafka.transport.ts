@@ -1,6 +1,6 @@
 import { Admin, Consumer, EachMessagePayload, IHeaders, ISocketFactory, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason, logDeliveryFailure } from '../delivery/dead-letter';
-import { createTopicsAndWait } from './kafka-topics';
+import { checkKafkaTopics, createTopicsAndWait } from './kafka-topics';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import {
@@ -10,6 +10,7 @@ import {
   OutgoingRecord,
   SubscribeOptions,
   Subscription,
+  TopicCheck,
 } from '../transport/bus-transport.interface';
 
 export interface KafkaSaslOptions {
@@ -86,7 +87,7 @@ export class KafkaTransport implements BusTransport {
   private readonly knownTopics = new Set<string>();
   /** Made on first use, and anew after every failed send (see publish). */
   private producer: { client: Producer; ready: Promise<void> } | null = null;
-  private admin: Admin | null = null;
+  private admin: Promise<Admin> | null = null;
   private closing = false;
 
   constructor(
@@ -192,7 +193,7 @@ export class KafkaTransport implements BusTransport {
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
     await this.producer?.client.disconnect();
-    await this.admin?.disconnect();
+    await (await this.admin?.catch(() => null))?.disconnect();
   }
 
   private async handleMessage(payload: EachMessagePayload, opts: SubscribeOptions, signal: AbortSignal): Promise<void> {
@@ -261,16 +262,31 @@ export class KafkaTransport implements BusTransport {
     failed.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'kafka producer disconnect after a failed send'));
   }
 
+  /** For readiness: asks the broker (listTopics, metadata) through the admin client. */
+  async checkTopics(topics: readonly string[]): Promise<TopicCheck> {
+    this.assertOpen();
+    return checkKafkaTopics(await this.connectedAdmin(), topics, this.options.partitions ?? 12);
+  }
+
+  /** One admin client, made on first use; made anew next time if connecting failed (the broker away). */
+  private connectedAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      const connecting = admin.connect().then(() => admin);
+      this.admin = connecting;
+      connecting.catch(() => {
+        if (this.admin === connecting) this.admin = null;
+      });
+    }
+    return this.admin;
+  }
+
   private async ensureTopic(topic: string): Promise<void> {
     if (!this.options.createTopics || this.knownTopics.has(topic)) return;
-    if (!this.admin) {
-      this.admin = this.kafka.admin();
-      await this.admin.connect();
-    }
     const numPartitions = this.options.partitions ?? 12;
     const replicationFactor = this.options.replicationFactor ?? 1;
     await createTopicsAndWait(
-      this.admin,
+      await this.connectedAdmin(),
       [topic, deadLetterTopic(topic)].filter((t) => !t.endsWith('.dlq.dlq')).map((t) => ({ topic: t, numPartitions, replicationFactor })),
     );
     this.knownTopics.add(topic);

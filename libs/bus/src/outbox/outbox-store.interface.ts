@@ -19,11 +19,3 @@ export interface OutboxStore {
    */
   relayBatch(topic: string, limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number>;
 }
-
-/** Unpublished rows of one topic, for the outbox metrics. */
-export interface OutboxBacklog {
-  topic: string;
-  rows: number;
-  /** Age of the oldest unpublished row, by the database's clock. */
-  oldestAgeSeconds: number;
-}

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type LedgerCommand, Topic } from '@pay/contracts';
+import { outboxBacklogMetric } from '@pay/platform';
 import type { Pool } from 'pg';
+import { Registry } from 'prom-client';
 import { createPgPool, inTransaction, sqlClient } from '../client/sql';
 import { applyMigrations, dropDatabase, ensureDatabase } from '../migrations/migrate';
 import { enqueueLedgerCommandSql, writeOutbox } from './outbox-writer';
@@ -112,5 +114,41 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
       held.release();
     }
     expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
+  });
+
+  it('outbox_backlog and outbox_oldest_age_seconds per topic, read at most once per cacheMs', async () => {
+    const registry = new Registry();
+    const warnings: object[] = [];
+    outboxBacklogMetric(registry, store, { topics: Object.values(Topic), logger: { warn: (obj) => void warnings.push(obj) }, cacheMs: 300 });
+    const values = async (name: string) => {
+      const metric = registry.getSingleMetric(name);
+      if (!metric) throw new Error(`${name} not registered`);
+      return Object.fromEntries((await metric.get()).values.map((v) => [v.labels.topic, v.value]));
+    };
+    const insert = (topic: string, n: number, ageSeconds: number) =>
+      pool.query(
+        `INSERT INTO outbox (topic, key, payload, created_at) SELECT $1, '7', '{}', now() - make_interval(secs => $3::float8) FROM generate_series(1, $2::int)`,
+        [topic, n, ageSeconds],
+      );
+    await insert(Topic.PayoutEvents, 3, 120);
+    await insert(Topic.PayoutEvents, 2, 5);
+    await insert(Topic.LedgerCommands, 4, 30);
+    await insert('ledger.replay.v9', 1, 1); // not in the known list: reported all the same
+
+    expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 4, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 1 });
+    const ages = await values('outbox_oldest_age_seconds');
+    expect(ages[Topic.PayoutEvents]).toBeGreaterThanOrEqual(120);
+    expect(ages[Topic.PayoutEvents]).toBeLessThan(130);
+    expect(ages[Topic.LedgerCommands]).toBeGreaterThanOrEqual(30);
+    expect(ages[Topic.LedgerCommands]).toBeLessThan(40);
+    expect(ages[Topic.LedgerEvents]).toBe(0);
+
+    // Published meanwhile: a scrape inside cacheMs answers from the last read, the next one reads again.
+    await pool.query(`UPDATE outbox SET published_at = now() WHERE published_at IS NULL AND topic <> $1`, [Topic.PayoutEvents]);
+    expect((await values('outbox_backlog'))[Topic.LedgerCommands]).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 0, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 0 });
+    expect((await values('outbox_oldest_age_seconds'))[Topic.LedgerCommands]).toBe(0);
+    expect(warnings).toEqual([]);
   });
 });
