@@ -204,7 +204,8 @@ export class KafkaBroker {
       ].join('\n'),
     );
     const clusterId = Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
-    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', this.configFile], {
+    // `--cluster-id=<id>`, not `-t <id>`: an id starting with '-' (1 in 64) was taken for an option and the format failed.
+    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', this.configFile], {
       timeout: 60_000,
     }).catch((err: Error & { stdout?: string; stderr?: string }) => {
       throw new Error(`formatting the Kafka storage in ${dir} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
