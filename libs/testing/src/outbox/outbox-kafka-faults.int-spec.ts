@@ -72,11 +72,11 @@ const PER_CHUNK = 100; // 3,000 rows in all
         );
         if (chunk === 8) {
           network.blackhole();
-          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
           network.cut();
         }
         if (chunk === 18) await broker.restart({ crash: true });
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const unpublished = async () => Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL')).rows[0].n);
       await waitFor(async () => (await unpublished()) === 0, 60_000, 'every outbox row published');
