@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
-import { BusErrorFilter, BusServer, createTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, watchBusFailure } from '@pay/bus';
-import { ConsumerGroup } from '@pay/contracts';
+import { BusErrorFilter, BusServer, createTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, deadLetterMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, deadLetterMetric, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -18,7 +18,10 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const registry = createMetricsRegistry('ledger');
   const busFailure = watchBusFailure();
   const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
-  const ops = await startOpsAndWait('ledger', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport)] });
+  // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.commands.
+  const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
+  topics.start();
+  const ops = await startOpsAndWait('ledger', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport), topics] });
 
   const app = await NestFactory.createMicroservice(LedgerModule.register({ pool, logger }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Ledger, consumerName: opts.consumerName }),
@@ -26,8 +29,10 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
     abortOnError: false,
   });
   app.useGlobalFilters(new BusErrorFilter());
+  const outbox = new PgOutboxStore(pool);
+  outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
   const relay = new OutboxRelay({
-    store: new PgOutboxStore(pool),
+    store: outbox,
     transport,
     batchSize: config.OUTBOX_BATCH_SIZE,
     pollIntervalMs: config.OUTBOX_POLL_MS,
@@ -47,6 +52,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
       await app.close();
       await listener.stop();
       await relay.stop();
+      topics.stop();
       await transport.close();
       await ops.close();
       await prisma.$disconnect();

@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, OutboxRelay, busReadinessCheck, watchBusFailure } from '@pay/bus';
-import { ConsumerGroup } from '@pay/contracts';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, OutboxRelay, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, OutboxListener, PayoutRepository, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, deadLetterMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, deadLetterMetric, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -22,7 +22,10 @@ export async function startPayout(config: PayoutConfig) {
   const registry = createMetricsRegistry('payout');
   const busFailure = watchBusFailure();
   const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
-  const ops = await startOpsAndWait('payout', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport)] });
+  // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.events.
+  const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
+  topics.start();
+  const ops = await startOpsAndWait('payout', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport), topics] });
   const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,
     leaseMs: config.PAYOUT_LEASE_MS,
@@ -35,7 +38,9 @@ export async function startPayout(config: PayoutConfig) {
     abortOnError: false,
   });
   app.useGlobalFilters(new BusErrorFilter());
-  const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
+  const outbox = new PgOutboxStore(pool);
+  outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
+  const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
   await app.listen();
   poller.start();
   relay.start();
@@ -50,6 +55,7 @@ export async function startPayout(config: PayoutConfig) {
       await poller.stop();
       await listener.stop();
       await relay.stop();
+      topics.stop();
       await transport.close();
       await ops.close();
       await prisma.$disconnect();

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, busReadinessCheck, watchBusFailure } from '@pay/bus';
-import { ConsumerGroup } from '@pay/contracts';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, DeadLetterRepository, guardPool, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, deadLetterMetric, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
@@ -27,7 +27,10 @@ export async function startWorkers(config: WorkersConfig) {
   const registry = createMetricsRegistry('workers');
   const busFailure = watchBusFailure();
   const transport = createTransport(busConfigFromEnv(config, 'workers'), { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
-  const ops = await startOpsAndWait('workers', config, { prisma, registry, redisUrl: config.REDIS_URL, checks: [storeCheck, busReadinessCheck(transport)], logger });
+  // It consumes payout.events (dead-lettering to its .dlq) and, in the archiver, every .dlq.
+  const topics = new TopicReadiness(transport, [...withDeadLetterTopics([Topic.PayoutEvents]), ...Object.values(Topic).filter((t) => t !== Topic.PayoutEvents).map(deadLetterTopic)], { logger });
+  topics.start();
+  const ops = await startOpsAndWait('workers', config, { prisma, registry, redisUrl: config.REDIS_URL, checks: [storeCheck, busReadinessCheck(transport), topics], logger });
   await waitForDependency('object storage', () => store.ensureBucket(), { logger });
   // BullMQ's connection (maxRetriesPerRequest: null, as BullMQ needs): ioredis reconnects by
   // itself forever and commands wait for it, so queues and workers pick up where they were once
@@ -88,6 +91,7 @@ export async function startWorkers(config: WorkersConfig) {
       await settlements.stop();
       await recon.stop();
       await streamingPool.end();
+      topics.stop();
       await transport.close();
       await ops.close();
       redis.disconnect();

@@ -1,6 +1,7 @@
 // Public API of @pay/bus. Internals (partition workers, lease scripts, codecs) stay private on purpose.
 export type {
   BusTransport,
+  TopicCheck,
   IncomingRecord,
   OutgoingRecord,
   RecordHandler,
@@ -22,6 +23,7 @@ export { KafkaTransport } from './kafka/kafka.transport';
 export { createTopicsAndWait, type KafkaTopicSpec } from './kafka/kafka-topics';
 export { consumerGroupLag } from './kafka/kafka-lag';
 export { busReadinessCheck, watchBusFailure } from './health/bus-failure';
+export { TopicReadiness, withDeadLetterTopics, type TopicReadinessOptions } from './health/topic-readiness';
 export type { KafkaTransportDeps, KafkaTransportOptions } from './kafka/kafka.transport';
 
 export { BusServer } from './nest/bus.server';

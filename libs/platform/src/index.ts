@@ -16,3 +16,4 @@ export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-depend
 export { IsAmount } from './http/is-amount.decorator';
 export { classifyFault, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
+export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';

@@ -1,4 +1,5 @@
 import type { Admin } from 'kafkajs';
+import type { TopicCheck } from '../transport/bus-transport.interface';
 
 export interface KafkaTopicSpec {
   topic: string;
@@ -38,4 +39,17 @@ export async function createTopicsAndWait(admin: Admin, specs: KafkaTopicSpec[],
     if (Date.now() > deadline) throw new Error(`Kafka topics not ready after ${timeoutMs} ms: ${lastProblem}`);
     await sleep(100);
   }
+}
+
+/** Which of `topics` the cluster lacks, or has with another partition count than `partitions`. */
+export async function checkKafkaTopics(admin: Admin, topics: readonly string[], partitions: number): Promise<TopicCheck> {
+  const existing = new Set(await admin.listTopics());
+  const missing = topics.filter((t) => !existing.has(t));
+  const present = topics.filter((t) => existing.has(t));
+  const metadata = present.length > 0 ? (await admin.fetchTopicMetadata({ topics: present })).topics : [];
+  const counts = new Map(metadata.map((t) => [t.name, t.partitions.length]));
+  const wrongPartitions = present
+    .filter((t) => counts.get(t) !== partitions)
+    .map((topic) => ({ topic, expected: partitions, actual: counts.get(topic) ?? 0 }));
+  return { missing, wrongPartitions };
 }

@@ -3,7 +3,7 @@ import { Admin, Consumer, EachMessagePayload, IHeaders, ISocketFactory, Kafka, K
 import { deadLetter, type DeadLetterListener, type DeadLetterReason, logDeliveryFailure } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
 import { type KafkaNames, kafkaNames } from './kafka-names';
-import { createTopicsAndWait } from './kafka-topics';
+import { checkKafkaTopics, createTopicsAndWait } from './kafka-topics';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import {
@@ -13,6 +13,7 @@ import {
   OutgoingRecord,
   SubscribeOptions,
   Subscription,
+  TopicCheck,
 } from '../transport/bus-transport.interface';
 
 export type KafkaSaslOptions =
@@ -99,7 +100,7 @@ export class KafkaTransport implements BusTransport {
   private readonly names: KafkaNames;
   /** Made on first use, and anew after every failed send (see publish). */
   private producer: { client: Producer; ready: Promise<void> } | null = null;
-  private admin: Admin | null = null;
+  private admin: Promise<Admin> | null = null;
   private closing = false;
 
   constructor(
@@ -208,7 +209,7 @@ export class KafkaTransport implements BusTransport {
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
     await this.producer?.client.disconnect();
-    await this.admin?.disconnect();
+    await (await this.admin?.catch(() => null))?.disconnect();
   }
 
   private async handleMessage(payload: EachMessagePayload, opts: SubscribeOptions, signal: AbortSignal): Promise<void> {
@@ -277,16 +278,32 @@ export class KafkaTransport implements BusTransport {
     failed.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'kafka producer disconnect after a failed send'));
   }
 
+  /** For readiness: asks the broker (listTopics, metadata) through the admin client. */
+  async checkTopics(topics: readonly string[]): Promise<TopicCheck> {
+    this.assertOpen();
+    // Names as the cluster has them (with KAFKA_TOPIC_PREFIX): what an operator must create.
+    return checkKafkaTopics(await this.connectedAdmin(), topics.map((t) => this.names.topic(t)), this.options.partitions ?? 12);
+  }
+
+  /** One admin client, made on first use; made anew next time if connecting failed (the broker away). */
+  private connectedAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      const connecting = admin.connect().then(() => admin);
+      this.admin = connecting;
+      connecting.catch(() => {
+        if (this.admin === connecting) this.admin = null;
+      });
+    }
+    return this.admin;
+  }
+
   private async ensureTopic(topic: string): Promise<void> {
     if (!this.options.createTopics || this.knownTopics.has(topic)) return;
-    if (!this.admin) {
-      this.admin = this.kafka.admin();
-      await this.admin.connect();
-    }
     const numPartitions = this.options.partitions ?? 12;
     const replicationFactor = this.options.replicationFactor ?? 1;
     await createTopicsAndWait(
-      this.admin,
+      await this.connectedAdmin(),
       [topic, deadLetterTopic(topic)]
         .filter((t) => !t.endsWith('.dlq.dlq'))
         .map((t) => ({ topic: this.names.topic(t), numPartitions, replicationFactor })),

@@ -13,18 +13,23 @@ const RELAY_LOCK = 4_242_001;
 class PgOutboxStore implements OutboxStore {
   constructor(private readonly pool: Pool) {}
 
-  async relayBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+  async pendingTopics(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ topic: string }>('SELECT DISTINCT topic FROM outbox WHERE published_at IS NULL');
+    return rows.map((r) => r.topic);
+  }
+
+  async relayBatch(topic: string, limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [RELAY_LOCK]);
+      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS ok', [RELAY_LOCK, topic]);
       if (!lock.rows[0].ok) {
         await client.query('ROLLBACK');
         return 0;
       }
       const { rows } = await client.query<{ id: string; topic: string; key: string; payload: string; headers: Record<string, string> }>(
-        'SELECT id, topic, key, payload, headers FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1',
-        [limit],
+        'SELECT id, topic, key, payload, headers FROM outbox WHERE topic = $1 AND published_at IS NULL ORDER BY id LIMIT $2',
+        [topic, limit],
       );
       if (rows.length > 0) {
         await publish(rows.map((r) => ({ ...r, id: BigInt(r.id) })));
@@ -166,6 +171,43 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
 
     await waitFor('5 records', () => received.length >= 5, 10_000);
     expect(outboxIds(received)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a topic the bus refuses holds back no other topic, and catches up in order once the bus takes it', async () => {
+    const refused = h.topic('payout.events');
+    const fine = h.topic('ledger.commands');
+    const [receivedRefused, receivedFine] = [await collect(refused), await collect(fine)];
+    const bus = h.transport();
+    let refusing = true;
+    let refusals = 0;
+    const picky: Pick<BusTransport, 'publish'> = {
+      publish: async (t, records) => {
+        if (t === refused && refusing) {
+          refusals += 1;
+          throw new Error(`topic ${t} does not exist`);
+        }
+        await bus.publish(t, records);
+      },
+    };
+    await insertRows(refused, ['m1', 'm2'], 30); // first in the outbox, three batches' worth
+    await insertRows(fine, ['m1', 'm2'], 30);
+    startRelay(picky);
+
+    await waitFor('60 records of the other topic', () => receivedFine.length >= 60, 10_000);
+    expect(receivedRefused).toHaveLength(0);
+    expect(refusals).toBeGreaterThan(0);
+    const { rows } = await pool.query<{ topic: string; n: string }>('SELECT topic, count(*) AS n FROM outbox WHERE published_at IS NULL GROUP BY topic');
+    expect(rows).toEqual([{ topic: refused, n: '60' }]);
+
+    refusing = false;
+    await waitFor('60 records of the refused topic', () => receivedRefused.length >= 60, 10_000);
+    for (const received of [receivedRefused, receivedFine]) {
+      for (const key of ['m1', 'm2']) {
+        const mine = outboxIds(received.filter((r) => r.key === key));
+        expect(mine).toHaveLength(30);
+        expect(mine).toEqual([...mine].sort((a, b) => a - b));
+      }
+    }
   });
 
   it('stop() lets the batch in progress finish and mark its rows', async () => {

@@ -1,7 +1,7 @@
 import { classifyFault } from '@pay/platform';
 import { backoffDelay, RetryBackoff, sleep } from '../delivery/delivery.policy';
 import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.interface';
-import { BusTransport, OutgoingRecord } from '../transport/bus-transport.interface';
+import { BusTransport } from '../transport/bus-transport.interface';
 import { OutboxRow, OutboxStore } from './outbox-store.interface';
 
 /** Header carrying the outbox row id: a deterministic id consumers can deduplicate on. */
@@ -13,17 +13,23 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Wait between polls when the outbox is empty; `notify()` cuts it short. */
   pollIntervalMs?: number;
+  /** Between attempts of a topic whose batch failed (each topic backs off on its own). */
   errorBackoff?: RetryBackoff;
   logger?: BusLogger;
 }
 
-/** Moves committed outbox rows to the bus, in id order, at least once. */
+/**
+ * Moves committed outbox rows to the bus, at least once, in id order per topic (so per key).
+ * Each topic with rows waiting gets a lane of its own that publishes and marks its batches: a
+ * topic the broker refuses backs off and retries while the other topics go on.
+ */
 export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly errorBackoff: RetryBackoff;
   private readonly logger: BusLogger;
   private loop: Promise<void> | null = null;
+  private readonly lanes = new Map<string, Promise<void>>();
   private stopping = new AbortController();
   private wake = new AbortController();
 
@@ -45,51 +51,63 @@ export class OutboxRelay {
     this.wake.abort();
   }
 
-  /** Lets the batch in progress finish (publish + mark), then returns. */
+  /** Lets the batches in progress finish (publish + mark), then returns. */
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.loop;
+    await Promise.all(this.lanes.values());
     this.loop = null;
-  }
-
-  /** One batch; returns how many rows went out. */
-  relayOnce(): Promise<number> {
-    return this.options.store.relayBatch(this.batchSize, (rows) => this.publish(rows));
   }
 
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping.signal.aborted) {
       try {
-        const published = await this.relayOnce();
+        for (const topic of await this.options.store.pendingTopics()) {
+          if (!this.lanes.has(topic)) this.lanes.set(topic, this.drain(topic).finally(() => this.lanes.delete(topic)));
+        }
         failures = 0;
-        // A full batch means more may be waiting: go again without sleeping.
-        if (published < this.batchSize) await this.idle(this.pollIntervalMs);
+        await this.idle(this.pollIntervalMs);
       } catch (error) {
         failures += 1;
-        const delay = backoffDelay(this.errorBackoff, failures);
-        // A dependency that is away (PostgreSQL, the broker) is expected and waited out: warn, with backoff; anything else is an error.
-        const level = classifyFault(error) === 'transient' ? 'warn' : 'error';
-        this.logger[level]({ err: errorDetails(error), failures, retryInMs: delay }, 'outbox relay batch failed');
-        await sleep(delay, this.stopping.signal);
+        await this.backOff(error, failures, 'outbox relay could not list the pending topics');
       }
     }
   }
 
+  /** Relays `topic` until it has no full batch left; a failed batch is retried, with backoff, by this lane only. */
+  private async drain(topic: string): Promise<void> {
+    let failures = 0;
+    while (!this.stopping.signal.aborted) {
+      try {
+        const published = await this.options.store.relayBatch(topic, this.batchSize, (rows) => this.publish(topic, rows));
+        failures = 0;
+        if (published < this.batchSize) return;
+      } catch (error) {
+        failures += 1;
+        await this.backOff(error, failures, 'outbox relay batch failed; this topic retries, the others go on', topic);
+      }
+    }
+  }
+
+  private async backOff(error: unknown, failures: number, message: string, topic?: string): Promise<void> {
+    const delay = backoffDelay(this.errorBackoff, failures);
+    // A dependency that is away (PostgreSQL, the broker) is expected and waited out: warn, with backoff; anything else is an error.
+    const level = classifyFault(error) === 'transient' ? 'warn' : 'error';
+    this.logger[level]({ err: errorDetails(error), topic, failures, retryInMs: delay }, message);
+    await sleep(delay, this.stopping.signal);
+  }
+
   private async idle(ms: number): Promise<void> {
-    // A notify() that arrived during the last batch means new rows: go again at once.
+    // A notify() that arrived during the last poll means new rows: go again at once.
     if (!this.wake.signal.aborted) await sleep(ms, AbortSignal.any([this.stopping.signal, this.wake.signal]));
     if (this.wake.signal.aborted) this.wake = new AbortController();
   }
 
-  /** Rows are grouped per topic but keep their id order inside each topic, so per-key order holds. */
-  private async publish(rows: OutboxRow[]): Promise<void> {
-    const byTopic = new Map<string, OutgoingRecord[]>();
-    for (const row of rows) {
-      const records = byTopic.get(row.topic) ?? [];
-      records.push({ key: row.key, value: row.payload, headers: { ...row.headers, [OUTBOX_ID_HEADER]: row.id.toString() } });
-      byTopic.set(row.topic, records);
-    }
-    for (const [topic, records] of byTopic) await this.options.transport.publish(topic, records);
+  private publish(topic: string, rows: OutboxRow[]): Promise<void> {
+    return this.options.transport.publish(
+      topic,
+      rows.map((row) => ({ key: row.key, value: row.payload, headers: { ...row.headers, [OUTBOX_ID_HEADER]: row.id.toString() } })),
+    );
   }
 }

@@ -12,6 +12,7 @@ import {
   OutgoingRecord,
   SubscribeOptions,
   Subscription,
+  TopicCheck,
 } from '../transport/bus-transport.interface';
 import { RedisKeys } from './redis-keys';
 import { encodeFields } from './redis-stream.codec';
@@ -140,6 +141,11 @@ export class RedisStreamsTransport implements BusTransport {
   /** Never set: a Redis Streams member reconnects and re-reads for as long as the process lives. */
   failure(): Error | null {
     return null;
+  }
+
+  /** Nothing to check: a stream and its partitions are made by their first record. */
+  async checkTopics(): Promise<TopicCheck> {
+    return { missing: [], wrongPartitions: [] };
   }
 
   async close(): Promise<void> {

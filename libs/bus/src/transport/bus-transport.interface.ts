@@ -32,6 +32,14 @@ export interface SubscribeOptions {
   consumerName?: string;
 }
 
+/** What checkTopics found wrong; both empty when every topic is as expected. */
+export interface TopicCheck {
+  /** Topics the broker does not have (with Kafka in production, nothing creates them on first use). */
+  missing: string[];
+  /** Topics with another partition count than the transport expects (per-key order follows the partition count). */
+  wrongPartitions: { topic: string; expected: number; actual: number }[];
+}
+
 export interface BusTransport {
   /** Resolves only when the broker has durably accepted every record (Redis: XADD returned; Kafka: acks=-1). */
   publish(topic: string, records: OutgoingRecord[]): Promise<void>;
@@ -48,6 +56,11 @@ export interface BusTransport {
    * is set, and exits (its orchestrator restarts it).
    */
   failure(): Error | null;
+  /**
+   * Which of `topics` the broker lacks or has with another partition count than configured. Throws when the
+   * broker cannot be asked. Redis Streams: nothing to check (a stream is made by its first record).
+   */
+  checkTopics(topics: readonly string[]): Promise<TopicCheck>;
   close(): Promise<void>;
 }
 

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type LedgerCommand, Topic } from '@pay/contracts';
+import { outboxBacklogMetric } from '@pay/platform';
 import type { Pool } from 'pg';
+import { Registry } from 'prom-client';
 import { createPgPool, inTransaction, sqlClient } from '../client/sql';
 import { applyMigrations, dropDatabase, ensureDatabase } from '../migrations/migrate';
 import { enqueueLedgerCommandSql, writeOutbox } from './outbox-writer';
 import { type OutboxRecord, PgOutboxStore } from './pg-outbox.store';
 
 const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', '..', 'prisma', 'migrations');
-/** The relays' advisory lock ("outbox"), as PgOutboxStore takes it. */
-const RELAY_LOCK_KEY = 0x6f7574626f78;
+/** The class of the relays' per-topic advisory locks, as PgOutboxStore takes them. */
+const RELAY_LOCK_CLASS = 0x6f757462;
 
 describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
   // Its own database: the relay takes every unpublished row, which must not be other suites' rows.
@@ -49,8 +51,11 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
       await enqueueLedgerCommandSql(tx, command(8, 2));
       await writeOutbox(tx, { topic: Topic.PayoutEvents, key: '7', payload: { eventId: 'e-1', amount: '100', nested: { ok: true } }, headers: { 'message-id': 'e-1' } });
     });
+    expect(await store.pendingTopics()).toEqual([Topic.LedgerCommands, Topic.PayoutEvents].sort());
     const published: OutboxRecord[] = [];
-    expect(await store.relayBatch(10, async (rows) => void published.push(...rows))).toBe(3);
+    expect(await store.relayBatch(Topic.LedgerCommands, 10, async (rows) => void published.push(...rows))).toBe(2);
+    expect(await store.pendingTopics()).toEqual([Topic.PayoutEvents]);
+    expect(await store.relayBatch(Topic.PayoutEvents, 10, async (rows) => void published.push(...rows))).toBe(1);
     expect(published.map((r) => [r.topic, r.key])).toEqual([
       [Topic.LedgerCommands, '7'],
       [Topic.LedgerCommands, '8'],
@@ -62,7 +67,8 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     expect(published[0].headers).toEqual({ 'message-id': 'payout.refund:test-1', 'log-id': 'log-1' });
     expect(published[1].headers).toEqual({ 'message-id': 'payout.refund:test-2' });
     expect(JSON.parse(published[2].payload)).toEqual({ eventId: 'e-1', amount: '100', nested: { ok: true } });
-    expect(await store.relayBatch(10, async () => undefined)).toBe(0);
+    expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(0);
+    expect(await store.pendingTopics()).toEqual([]);
     expect(await store.unpublishedCount()).toBe(0);
   });
 
@@ -78,33 +84,71 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
 
   it('leaves the rows unpublished when publishing fails, and sends them on the next batch', async () => {
     await enqueueLedgerCommandSql(sqlClient(pool), command(10, 4));
-    await expect(store.relayBatch(10, async () => Promise.reject(new Error('bus down')))).rejects.toThrow('bus down');
+    await expect(store.relayBatch(Topic.LedgerCommands, 10, async () => Promise.reject(new Error('bus down')))).rejects.toThrow('bus down');
     expect(await unpublished()).toBe(1);
-    expect(await store.relayBatch(10, async () => undefined)).toBe(1);
+    expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
     expect(await unpublished()).toBe(0);
   });
 
   it('gives up on a publish that hangs, releasing the lock, and sends the rows on the next batch', async () => {
     const impatient = new PgOutboxStore(pool, 200);
     await enqueueLedgerCommandSql(sqlClient(pool), command(12, 6));
-    await expect(impatient.relayBatch(10, () => new Promise<void>(() => undefined))).rejects.toThrow('longer than 200 ms');
+    await expect(impatient.relayBatch(Topic.LedgerCommands, 10, () => new Promise<void>(() => undefined))).rejects.toThrow('longer than 200 ms');
     expect(await unpublished()).toBe(1);
-    expect(await store.relayBatch(10, async () => undefined)).toBe(1);
+    expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
   });
 
-  it('publishes nothing while another relay holds the lock', async () => {
+  it("publishes nothing of a topic while another relay holds that topic's lock; other topics go on", async () => {
     await enqueueLedgerCommandSql(sqlClient(pool), command(11, 5));
+    await writeOutbox(sqlClient(pool), { topic: Topic.PayoutEvents, key: '11', payload: { eventId: 'e-2' }, headers: {} });
     const held = await pool.connect();
     try {
       await held.query('BEGIN');
-      await held.query('SELECT pg_advisory_xact_lock($1::bigint)', [RELAY_LOCK_KEY]);
+      await held.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [RELAY_LOCK_CLASS, Topic.LedgerCommands]);
       const publish = jest.fn(async () => undefined);
-      expect(await store.relayBatch(10, publish)).toBe(0);
+      expect(await store.relayBatch(Topic.LedgerCommands, 10, publish)).toBe(0);
       expect(publish).not.toHaveBeenCalled();
+      expect(await store.relayBatch(Topic.PayoutEvents, 10, async () => undefined)).toBe(1);
       await held.query('COMMIT');
     } finally {
       held.release();
     }
-    expect(await store.relayBatch(10, async () => undefined)).toBe(1);
+    expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
+  });
+
+  it('outbox_backlog and outbox_oldest_age_seconds per topic, read at most once per cacheMs', async () => {
+    const registry = new Registry();
+    const warnings: object[] = [];
+    outboxBacklogMetric(registry, store, { topics: Object.values(Topic), logger: { warn: (obj) => void warnings.push(obj) }, cacheMs: 300 });
+    const values = async (name: string) => {
+      const metric = registry.getSingleMetric(name);
+      if (!metric) throw new Error(`${name} not registered`);
+      return Object.fromEntries((await metric.get()).values.map((v) => [v.labels.topic, v.value]));
+    };
+    const insert = (topic: string, n: number, ageSeconds: number) =>
+      pool.query(
+        `INSERT INTO outbox (topic, key, payload, created_at) SELECT $1, '7', '{}', now() - make_interval(secs => $3::float8) FROM generate_series(1, $2::int)`,
+        [topic, n, ageSeconds],
+      );
+    await insert(Topic.PayoutEvents, 3, 120);
+    await insert(Topic.PayoutEvents, 2, 5);
+    await insert(Topic.LedgerCommands, 4, 30);
+    await insert('ledger.replay.v9', 1, 1); // not in the known list: reported all the same
+
+    expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 4, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 1 });
+    const ages = await values('outbox_oldest_age_seconds');
+    expect(ages[Topic.PayoutEvents]).toBeGreaterThanOrEqual(120);
+    expect(ages[Topic.PayoutEvents]).toBeLessThan(130);
+    expect(ages[Topic.LedgerCommands]).toBeGreaterThanOrEqual(30);
+    expect(ages[Topic.LedgerCommands]).toBeLessThan(40);
+    expect(ages[Topic.LedgerEvents]).toBe(0);
+
+    // Published meanwhile: a scrape inside cacheMs answers from the last read, the next one reads again.
+    await pool.query(`UPDATE outbox SET published_at = now() WHERE published_at IS NULL AND topic <> $1`, [Topic.PayoutEvents]);
+    expect((await values('outbox_backlog'))[Topic.LedgerCommands]).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 0, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 0 });
+    expect((await values('outbox_oldest_age_seconds'))[Topic.LedgerCommands]).toBe(0);
+    expect(warnings).toEqual([]);
   });
 });

@@ -9,13 +9,20 @@ export interface OutboxRecord {
   headers: Record<string, string>;
 }
 
-// Any constant works; it only has to be the same for every relay instance.
-const RELAY_LOCK_KEY = 0x6f7574626f78; // "outbox"
+export interface OutboxTopicBacklog {
+  topic: string;
+  rows: number;
+  oldestAgeSeconds: number;
+}
+
+/** Class of the relays' per-topic advisory locks (two-key form: this, hashtext(topic)); any constant works. */
+const RELAY_LOCK_CLASS = 0x6f757462; // "outb"
 
 /**
  * The Postgres side of the outbox relay (libs/bus OutboxRelay). A transaction-scoped advisory
- * lock lets exactly one relay publish at a time, which keeps each key's events in id order
- * even with several ledger replicas; the others find the lock taken and wait for the next tick.
+ * lock per topic lets exactly one relay publish a topic at a time, which keeps each key's events
+ * in id order even with several replicas; the others find the lock taken and wait for the next
+ * tick. Topics are apart so that one the broker refuses holds back no other.
  * Plain pg: every relay polls this several times a second (docs/decisions/0011).
  */
 export class PgOutboxStore {
@@ -24,20 +31,31 @@ export class PgOutboxStore {
     private readonly publishTimeoutMs = 30_000,
   ) {}
 
-  async relayBatch(limit: number, publish: (rows: OutboxRecord[]) => Promise<void>): Promise<number> {
-    // An idle poll costs one cheap statement (index-only on the partial index), not a transaction.
-    const [{ pending }] = await sqlClient(this.pool).query<{ pending: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL) AS pending`);
-    if (!pending) return 0;
+  /** A skip scan over outbox_unpublished_topic_idx: one index probe per topic, however long the backlog. */
+  async pendingTopics(): Promise<string[]> {
+    const rows = await sqlClient(this.pool).query<{ topic: string }>(sql`
+      WITH RECURSIVE t(topic) AS (
+        (SELECT topic FROM outbox WHERE published_at IS NULL ORDER BY topic LIMIT 1)
+        UNION ALL
+        SELECT (SELECT o.topic FROM outbox o WHERE o.published_at IS NULL AND o.topic > t.topic ORDER BY o.topic LIMIT 1)
+          FROM t WHERE t.topic IS NOT NULL
+      )
+      SELECT topic FROM t WHERE topic IS NOT NULL`);
+    return rows.map((r) => r.topic);
+  }
+
+  async relayBatch(topic: string, limit: number, publish: (rows: OutboxRecord[]) => Promise<void>): Promise<number> {
     return inTransaction(
       this.pool,
       async (tx) => {
-        // The lock and the batch in one round trip: no rows when another relay holds the lock.
+        // The lock and the batch in one round trip: no rows when another relay holds this topic's lock.
         const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: unknown; headers: unknown }>(sql`
           SELECT id, topic, key, payload, headers FROM outbox
-           WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}::bigint)) AND published_at IS NULL
+           WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_CLASS}::int, hashtext(${topic}::text)))
+             AND topic = ${topic}::text AND published_at IS NULL
            ORDER BY id LIMIT ${limit}`);
         if (rows.length === 0) return 0;
-        // A publish that hangs must not hold the relay lock for ever: give up, roll back, retry later.
+        // A publish that hangs must not hold the topic's lock for ever: give up, roll back, retry later.
         await withTimeout(
           publish(
             rows.map((r) => ({
@@ -56,6 +74,14 @@ export class PgOutboxStore {
       },
       { timeoutMs: this.publishTimeoutMs },
     );
+  }
+
+  /** Unpublished rows and the age of the oldest, per topic (only topics with a backlog); reads the partial index only. */
+  async backlog(): Promise<OutboxTopicBacklog[]> {
+    const rows = await sqlClient(this.pool).query<{ topic: string; n: bigint; age: number }>(sql`
+      SELECT topic, count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+        FROM outbox WHERE published_at IS NULL GROUP BY topic`);
+    return rows.map((r) => ({ topic: r.topic, rows: Number(r.n), oldestAgeSeconds: Math.max(0, r.age) }));
   }
 
   async unpublishedCount(): Promise<number> {

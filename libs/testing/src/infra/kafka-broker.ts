@@ -134,8 +134,15 @@ export class KafkaBroker {
     }
   }
 
-  /** Stops and starts the node again on the same data directory and ports (a broker outage). */
-  async restart(): Promise<void> {
+  /**
+   * Stops and starts the node again on the same data directory and ports (a broker outage).
+   * `crash`: SIGKILL instead of a controlled shutdown (a node lost; also the quicker restart).
+   */
+  async restart(opts: { crash?: boolean } = {}): Promise<void> {
+    if (opts.crash && this.isOurs()) {
+      process.kill(this.state.pid, 'SIGKILL');
+      while (this.isOurs()) await sleep(50);
+    }
     await this.stop();
     await this.launch();
   }
@@ -247,7 +254,8 @@ export class KafkaBroker {
     );
     const clusterId = Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
     const scram = Object.entries(security?.scramUsers ?? {}).flatMap(([name, password]) => ['--add-scram', `SCRAM-SHA-512=[name=${name},password=${password}]`]);
-    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', this.configFile, ...scram], {
+    // `--cluster-id=<id>`, not `-t <id>`: an id starting with '-' (1 in 64) was taken for an option and the format failed.
+    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', this.configFile, ...scram], {
       timeout: 60_000,
     }).catch((err: Error & { stdout?: string; stderr?: string }) => {
       throw new Error(`formatting the Kafka storage in ${dir} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
