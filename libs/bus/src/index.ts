@@ -1,6 +1,7 @@
 // Public API of @pay/bus. Internals (partition workers, lease scripts, codecs) stay private on purpose.
 export type {
   BusTransport,
+  ConsumerLag,
   IncomingRecord,
   OutgoingRecord,
   RecordHandler,
@@ -22,7 +23,7 @@ export { KafkaTransport } from './kafka/kafka.transport';
 export { createTopicsAndWait, type KafkaTopicSpec } from './kafka/kafka-topics';
 export { consumerGroupLag } from './kafka/kafka-lag';
 export { busReadinessCheck, watchBusFailure } from './health/bus-failure';
-export type { KafkaTransportDeps, KafkaTransportOptions } from './kafka/kafka.transport';
+export type { ConsumerEvent, KafkaTransportDeps, KafkaTransportOptions } from './kafka/kafka.transport';
 
 export { BusServer } from './nest/bus.server';
 export { BusErrorFilter } from './nest/bus-error.filter';

@@ -1,9 +1,11 @@
 import { connect, type Socket } from 'node:net';
+import { TransientError } from '@pay/platform';
 import { type ISocketFactory, Kafka, logLevel } from 'kafkajs';
 import { delay, uniqueName, waitFor } from '../testing/bus-transport.contract';
 import { kafkaHarness } from '../testing/kafka-test.harness';
 import { deadLetterTopic, type IncomingRecord, type OutgoingRecord } from '../transport/bus-transport.interface';
 import { busReadinessCheck } from '../health/bus-failure';
+import { partitionForKey } from '../partitioner/murmur2.partitioner';
 import { createTopicsAndWait } from './kafka-topics';
 import { KafkaTransport } from './kafka.transport';
 
@@ -79,6 +81,52 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       network.heal();
       await producer.close();
     }
+  }, 120_000);
+
+  /** Two keys that land on different partitions of a 12-partition topic. */
+  function keysOnTwoPartitions(): [string, string] {
+    const first = 'merchant-a';
+    for (let i = 0; ; i++) {
+      const other = `merchant-b${i}`;
+      if (partitionForKey(other, 12) !== partitionForKey(first, 12)) return [first, other];
+    }
+  }
+
+  test('a record failing transiently for ~10 s pauses only its own partition: another partition is handled meanwhile', async () => {
+    const topic = h.topic('kafka.pause');
+    const [keyA, keyB] = keysOnTwoPartitions();
+    const failUntil = { at: 0 };
+    const handled: { key: string; value: string; at: number }[] = [];
+    let attemptsA = 0;
+    const consumer = h.transport();
+    await consumer.subscribe({
+      topic,
+      group: uniqueName('pause-group'),
+      handler: async (r) => {
+        if (r.key === keyA) {
+          attemptsA++;
+          if (failUntil.at === 0) failUntil.at = Date.now() + 10_000;
+          if (Date.now() < failUntil.at) throw new TransientError('database away');
+        }
+        handled.push({ key: r.key, value: r.value, at: Date.now() });
+      },
+    });
+    await h.transport().publish(topic, [
+      { key: keyA, value: '"a1"' },
+      { key: keyA, value: '"a2"' },
+    ]);
+    await waitFor('partition A failing', () => attemptsA > 0, h.waitMs);
+    await h.transport().publish(topic, [1, 2, 3].map((i) => ({ key: keyB, value: `"b${i}"` })));
+
+    await waitFor('partition B handled', () => handled.filter((r) => r.key === keyB).length === 3, h.waitMs);
+    const bDone = Date.now();
+    expect(bDone).toBeLessThan(failUntil.at - 2_000); // B did not wait for A's outage
+    expect(handled.map((r) => r.value)).toEqual(['"b1"', '"b2"', '"b3"']);
+
+    await waitFor('partition A handled after its outage', () => handled.filter((r) => r.key === keyA).length === 2, h.waitMs);
+    expect(handled.filter((r) => r.key === keyA).map((r) => r.value)).toEqual(['"a1"', '"a2"']);
+    expect(handled[3].at).toBeGreaterThanOrEqual(failUntil.at);
+    expect(attemptsA).toBeGreaterThan(3); // retried while paused, not given up
   }, 120_000);
 
   test('a consumer that crashes for good (its dead-letter write refused by the broker) is reported, not left silent', async () => {

@@ -48,7 +48,15 @@ export interface BusTransport {
    * is set, and exits (its orchestrator restarts it).
    */
   failure(): Error | null;
+  /** Records each subscription's group has yet to consume, asked of the broker (Kafka only: the lag gauge). */
+  consumerLag?(): Promise<ConsumerLag[]>;
   close(): Promise<void>;
+}
+
+export interface ConsumerLag {
+  topic: string;
+  group: string;
+  lag: number;
 }
 
 export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
