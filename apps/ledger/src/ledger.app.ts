@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { BusErrorFilter, BusServer, createTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, watchBusFailure } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
 import { createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, deadLetterMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, busConsumerMetrics, deadLetterMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -17,7 +17,15 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const bus = busConfigFromEnv(config);
   const registry = createMetricsRegistry('ledger');
   const busFailure = watchBusFailure();
-  const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
+  const consumerMetrics = busConsumerMetrics(registry);
+  const transport = createTransport(bus, {
+    logger,
+    onDeadLetter: deadLetterMetric(registry),
+    onFailure: busFailure.onFailure,
+    onRebalance: consumerMetrics.onRebalance,
+    onCrash: consumerMetrics.onCrash,
+  });
+  consumerMetrics.measureLag(async () => (await transport.consumerLag?.()) ?? []);
   const ops = await startOpsAndWait('ledger', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport)] });
 
   const app = await NestFactory.createMicroservice(LedgerModule.register({ pool, logger }), {

@@ -3,7 +3,7 @@ import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, OutboxRelay, busReadinessCheck, watchBusFailure } from '@pay/bus';
 import { ConsumerGroup } from '@pay/contracts';
 import { createDatabaseClients, OutboxListener, PayoutRepository, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, deadLetterMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, busConsumerMetrics, deadLetterMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -21,7 +21,15 @@ export async function startPayout(config: PayoutConfig) {
   const bus = busConfigFromEnv(config);
   const registry = createMetricsRegistry('payout');
   const busFailure = watchBusFailure();
-  const transport = createTransport(bus, { logger, onDeadLetter: deadLetterMetric(registry), onFailure: busFailure.onFailure });
+  const consumerMetrics = busConsumerMetrics(registry);
+  const transport = createTransport(bus, {
+    logger,
+    onDeadLetter: deadLetterMetric(registry),
+    onFailure: busFailure.onFailure,
+    onRebalance: consumerMetrics.onRebalance,
+    onCrash: consumerMetrics.onCrash,
+  });
+  consumerMetrics.measureLag(async () => (await transport.consumerLag?.()) ?? []);
   const ops = await startOpsAndWait('payout', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport)] });
   const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,

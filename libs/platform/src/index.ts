@@ -16,3 +16,4 @@ export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-depend
 export { IsAmount } from './http/is-amount.decorator';
 export { classifyFault, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
+export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';
