@@ -1,4 +1,4 @@
-import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { createTopicsAndWait } from './kafka-topics';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
@@ -12,6 +12,7 @@ import {
   SubscribeOptions,
   Subscription,
 } from '../transport/bus-transport.interface';
+import { subscribedRoundRobin } from './kafka-assigner';
 import { KafkaBatchConsumer } from './kafka-batch.consumer';
 import { consumerGroupLag } from './kafka-lag';
 
@@ -150,6 +151,7 @@ export class KafkaTransport implements BusTransport {
       // A resumed partition is fetched from the next fetch on, after the broker's long poll of the
       // current one: kafkajs's 5 s would add up to 5 s to every retry (kafka-batch.consumer.ts).
       maxWaitTimeInMs: 1_000,
+      partitionAssigners: [subscribedRoundRobin, PartitionAssigners.roundRobin],
     });
     const abort = new AbortController();
     const which = { topic: opts.topic, group: opts.group };
