@@ -127,7 +127,7 @@ export async function deliverOnce(
  * Retries in place rather than re-queueing so a failing record blocks the records behind it (same
  * partition): skipping ahead would break per-key order, and while a dependency is down the
  * consumer takes no new work, it waits (capped backoff, no spinning). Redis Streams delivers
- * this way; Kafka takes one step at a time and pauses the partition in between (kafka-partitions.ts).
+ * this way; Kafka takes one step at a time and pauses the partition in between (kafka-batch.consumer.ts).
  */
 export async function deliverWithRetry(
   record: IncomingRecord,

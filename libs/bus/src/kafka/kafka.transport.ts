@@ -194,7 +194,7 @@ export class KafkaTransport implements BusTransport {
   /** Records each subscription's group has not committed yet (kafka-lag.ts); asks the broker every call. */
   async consumerLag(): Promise<ConsumerLag[]> {
     const subscriptions = [...this.consumers.values()];
-    if (subscriptions.length === 0) return [];
+    if (subscriptions.length === 0 || this.closing) return [];
     const admin = await this.connectedAdmin();
     return Promise.all(subscriptions.map(async ({ topic, group }) => ({ topic, group, lag: await consumerGroupLag(admin, topic, group) })));
   }
