@@ -1,18 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deadLetterTopic } from '@pay/bus';
-import { Topic } from '@pay/contracts';
+import { ConsumerGroup, Topic } from '@pay/contracts';
 import { freePort, KafkaBroker, repoRoot, waitFor } from '@pay/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { type Consumer, Kafka, logLevel } from 'kafkajs';
 
 /**
- * A ledger whose Kafka consumer crashes for good (here: its dead-letter topic refuses the
- * record, MESSAGE_TOO_LARGE, which kafkajs never retries) stops cleanly and exits 1, so
+ * A ledger whose Kafka consumer crashes for good (here: the broker, restarted with a
+ * group.max.session.timeout.ms under the ledger's session timeout, refuses it back into its
+ * group, INVALID_SESSION_TIMEOUT, which kafkajs never retries) stops cleanly and exits 1, so
  * Kubernetes restarts it and alerts, instead of answering ready while consuming nothing (its
  * /readyz fails on the bus check meanwhile: kafka.transport.int-spec.ts).
- * On a broker of its own: the topic's config is changed, which no other suite may see.
+ * On a broker of its own: its config is changed, which no other suite may see.
  */
 const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
 (onKafka ? describe : describe.skip)('a Kafka consumer that crashes for good (process, own broker)', () => {
@@ -30,14 +30,6 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
   });
 
   it('logs why and exits 1', async () => {
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.alterConfigs({
-      validateOnly: false,
-      resources: [{ type: 2 /* TOPIC */, name: deadLetterTopic(Topic.LedgerCommands), configEntries: [{ name: 'max.message.bytes', value: '200' }] }],
-    });
-    await admin.disconnect();
-
     const opsPort = await freePort();
     const ledger = spawn(process.execPath, [join(repoRoot(), 'dist', 'apps', 'ledger', 'src', 'main.js')], {
       env: {
@@ -56,15 +48,22 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
     ledger.stdout.on('data', (d: Buffer) => (output += d.toString()));
     ledger.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => ledger.once('exit', (code) => resolve(code)));
+    let intruder: Consumer | undefined;
     const ready = async () => (await fetch(`http://127.0.0.1:${opsPort}/readyz`).catch(() => null))?.status === 200;
     try {
       await waitFor(ready, 60_000, 'ledger ready');
+      // Ready comes before the bus consumer has joined; the broker must go only once the ledger consumes.
+      await waitFor(async () => output.includes('"msg":"ledger started"'), 60_000, 'ledger started');
 
-      // Not a ledger command: permanent, so dead-lettered at once, and the DLQ refuses it.
-      const producer = kafka.producer();
-      await producer.connect();
-      await producer.send({ topic: Topic.LedgerCommands, messages: [{ key: '1', value: `{not json ${'x'.repeat(400)}` }] });
-      await producer.disconnect();
+      // The ledger's member stays known across the restart; a second member makes the group rebalance, and the
+      // ledger's JoinGroup (10 s session) is then refused.
+      await broker.stop();
+      appendFileSync(join(dir, 'server.properties'), 'group.max.session.timeout.ms=8000\n');
+      await broker.restart();
+      intruder = kafka.consumer({ groupId: ConsumerGroup.Ledger, sessionTimeout: 6_000 });
+      await intruder.connect();
+      await intruder.subscribe({ topic: Topic.LedgerCommands });
+      await intruder.run({ eachMessage: async () => undefined });
 
       let timer: NodeJS.Timeout | undefined;
       const code = await Promise.race([exited, new Promise<'still running'>((r) => (timer = setTimeout(() => r('still running'), 60_000)))]);
@@ -72,8 +71,9 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
 
       expect(code).toBe(1);
       expect(output).toMatch(/kafka consumer CRASHED for good/);
-      expect(output).toMatch(/failed: kafka consumer of ledger\.commands\.v1 \(group ledger\) stopped for good/);
+      expect(output).toMatch(/failed: kafka consumer of ledger\.commands\.v1 \(group ledger\) stopped for good: .*session timeout is not within the range/);
     } finally {
+      await intruder?.disconnect();
       if (ledger.exitCode === null) ledger.kill('SIGKILL');
     }
   }, 180_000);

@@ -2,6 +2,7 @@
 export type {
   BusTransport,
   TopicCheck,
+  ConsumerLag,
   IncomingRecord,
   OutgoingRecord,
   RecordHandler,
@@ -24,7 +25,7 @@ export { createTopicsAndWait, type KafkaTopicSpec } from './kafka/kafka-topics';
 export { consumerGroupLag } from './kafka/kafka-lag';
 export { busReadinessCheck, watchBusFailure } from './health/bus-failure';
 export { TopicReadiness, withDeadLetterTopics, type TopicReadinessOptions } from './health/topic-readiness';
-export type { KafkaTransportDeps, KafkaTransportOptions } from './kafka/kafka.transport';
+export type { ConsumerEvent, KafkaTransportDeps, KafkaTransportOptions } from './kafka/kafka.transport';
 
 export { BusServer } from './nest/bus.server';
 export { BusErrorFilter } from './nest/bus-error.filter';

@@ -1,5 +1,5 @@
 import { BusConfig } from './config/bus-config.schema';
-import { KafkaTransport } from './kafka/kafka.transport';
+import { KafkaTransport, type KafkaTransportDeps } from './kafka/kafka.transport';
 import type { DeadLetterListener } from './delivery/dead-letter';
 import { BusLogger } from './logging/bus-logger.interface';
 import { RedisStreamsTransport } from './redis-streams/redis-streams.transport';
@@ -10,6 +10,10 @@ export interface CreateTransportDeps {
   onDeadLetter?: DeadLetterListener;
   /** Told once when consuming has stopped for good (Kafka only; see BusTransport.failure). */
   onFailure?: (error: Error) => void;
+  /** Kafka only: each (re)join of a consumer group (a metric). */
+  onRebalance?: KafkaTransportDeps['onRebalance'];
+  /** Kafka only: each consumer crash (a metric). */
+  onCrash?: KafkaTransportDeps['onCrash'];
 }
 
 /** Picks the transport from validated config; callers parse with `busConfigSchema` first (nothing here reads env). */

@@ -17,3 +17,4 @@ export { IsAmount } from './http/is-amount.decorator';
 export { classifyFault, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
+export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';

@@ -1,9 +1,11 @@
 import { connect, type Socket } from 'node:net';
+import { TransientError } from '@pay/platform';
 import { type ISocketFactory, Kafka, logLevel } from 'kafkajs';
 import { delay, uniqueName, waitFor } from '../testing/bus-transport.contract';
 import { kafkaHarness } from '../testing/kafka-test.harness';
-import { deadLetterTopic, type IncomingRecord, type OutgoingRecord } from '../transport/bus-transport.interface';
+import { deadLetterTopic, DLQ_HEADERS, type IncomingRecord, type OutgoingRecord } from '../transport/bus-transport.interface';
 import { busReadinessCheck } from '../health/bus-failure';
+import { partitionForKey } from '../partitioner/murmur2.partitioner';
 import { createTopicsAndWait } from './kafka-topics';
 import { KafkaTransport } from './kafka.transport';
 
@@ -81,35 +83,144 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     }
   }, 120_000);
 
-  test('a consumer that crashes for good (its dead-letter write refused by the broker) is reported, not left silent', async () => {
-    const topic = h.topic('kafka.crash');
-    const brokers = kafkaBrokers.split(',');
-    // A dead-letter topic that refuses anything above 200 bytes: the broker answers MESSAGE_TOO_LARGE, which kafkajs never retries.
-    const admin = new Kafka({ brokers, clientId: uniqueName('crash-admin'), logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    await createTopicsAndWait(admin, [{ topic: deadLetterTopic(topic), numPartitions: 12, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: '200' }] }]);
-    await admin.disconnect();
+  /** Two keys that land on different partitions of a 12-partition topic. */
+  function keysOnTwoPartitions(): [string, string] {
+    const first = 'merchant-a';
+    for (let i = 0; ; i++) {
+      const other = `merchant-b${i}`;
+      if (partitionForKey(other, 12) !== partitionForKey(first, 12)) return [first, other];
+    }
+  }
 
+  test('a record failing transiently for ~10 s pauses only its own partition: another partition is handled meanwhile', async () => {
+    const topic = h.topic('kafka.pause');
+    const [keyA, keyB] = keysOnTwoPartitions();
+    const failUntil = { at: 0 };
+    const handled: { key: string; value: string; at: number }[] = [];
+    let attemptsA = 0;
+    const consumer = h.transport();
+    await consumer.subscribe({
+      topic,
+      group: uniqueName('pause-group'),
+      handler: async (r) => {
+        if (r.key === keyA) {
+          attemptsA++;
+          if (failUntil.at === 0) failUntil.at = Date.now() + 10_000;
+          if (Date.now() < failUntil.at) throw new TransientError('database away');
+        }
+        handled.push({ key: r.key, value: r.value, at: Date.now() });
+      },
+    });
+    await h.transport().publish(topic, [
+      { key: keyA, value: '"a1"' },
+      { key: keyA, value: '"a2"' },
+    ]);
+    await waitFor('partition A failing', () => attemptsA > 0, h.waitMs);
+    await h.transport().publish(topic, [1, 2, 3].map((i) => ({ key: keyB, value: `"b${i}"` })));
+
+    await waitFor('partition B handled', () => handled.filter((r) => r.key === keyB).length === 3, h.waitMs);
+    const bDone = Date.now();
+    expect(bDone).toBeLessThan(failUntil.at - 2_000); // B did not wait for A's outage
+    expect(handled.map((r) => r.value)).toEqual(['"b1"', '"b2"', '"b3"']);
+
+    await waitFor('partition A handled after its outage', () => handled.filter((r) => r.key === keyA).length === 2, h.waitMs);
+    expect(handled.filter((r) => r.key === keyA).map((r) => r.value)).toEqual(['"a1"', '"a2"']);
+    expect(handled[3].at).toBeGreaterThanOrEqual(failUntil.at);
+    expect(attemptsA).toBeGreaterThan(3); // retried while paused, not given up
+  }, 120_000);
+
+  test('one group over several topics (as the dead-letter archive reads every .dlq) consumes every partition of each', async () => {
+    const topics = [h.topic('kafka.shared-a'), h.topic('kafka.shared-b'), h.topic('kafka.shared-c')];
+    const group = uniqueName('shared-group');
+    const consumer = h.transport();
+    const seen = new Map<string, Set<number>>(topics.map((t) => [t, new Set<number>()]));
+    for (const topic of topics) await consumer.subscribe({ topic, group, handler: async (r) => void seen.get(r.topic)?.add(r.partition) });
+    const producer = h.transport();
+    // A key per partition of each topic.
+    const keys = new Map<number, string>();
+    for (let i = 0; keys.size < 12; i++) keys.set(partitionForKey(`m-${i}`, 12), `m-${i}`);
+    for (const topic of topics) await producer.publish(topic, [...keys.values()].map((key) => ({ key, value: '{}' })));
+
+    await waitFor('all 36 partitions consumed', () => [...seen.values()].every((p) => p.size === 12), h.waitMs).catch(() => undefined);
+    expect(Object.fromEntries([...seen].map(([t, p]) => [t, p.size]))).toEqual(Object.fromEntries(topics.map((t) => [t, 12])));
+  }, 120_000);
+
+  test('a dead-letter write the broker refuses pauses the partition, without a crash or rebalance, until the DLQ takes the record', async () => {
+    const topic = h.topic('kafka.dlq-refused');
+    const dlq = deadLetterTopic(topic);
+    const brokers = kafkaBrokers.split(',');
+    const [keyA, keyB] = keysOnTwoPartitions();
+    // A dead-letter topic that refuses anything above 200 bytes: MESSAGE_TOO_LARGE, which kafkajs never retries.
+    const admin = new Kafka({ brokers, clientId: uniqueName('dlq-admin'), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    const maxBytes = (value: string) => [{ type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value }] }];
+    await createTopicsAndWait(admin, [{ topic: dlq, numPartitions: 12, replicationFactor: 1, configEntries: maxBytes('200')[0].configEntries }]);
+
+    const events = { rebalances: 0, crashes: 0, dlqWriteFailures: 0 };
     const failures: Error[] = [];
-    const consumer = new KafkaTransport({ brokers, clientId: uniqueName('crashing'), createTopics: true, partitions: 12 }, { onFailure: (e) => failures.push(e) });
+    const logger = { info: () => undefined, error: () => undefined, warn: (_: object, msg: string) => void (msg.startsWith('bus dead-letter write failed') && events.dlqWriteFailures++) };
+    const consumer = new KafkaTransport(
+      { brokers, clientId: uniqueName('dlq-refused'), createTopics: true, partitions: 12, retryBackoff: { initialMs: 100, maxMs: 500 }, sessionTimeoutMs: 10_000 },
+      { logger, onFailure: (e) => failures.push(e), onRebalance: () => void events.rebalances++, onCrash: () => void events.crashes++ },
+    );
     const handled: string[] = [];
+    let poisonAttempts = 0;
+    const poison = `{not json ${'x'.repeat(400)}`;
+    const group = uniqueName('dlq-refused-group');
     try {
       await consumer.subscribe({
         topic,
-        group: uniqueName('crash-group'),
+        group,
         handler: async (r) => {
-          handled.push(r.value);
+          if (r.value === poison) poisonAttempts++;
           JSON.parse(r.value); // not JSON: permanent, dead-lettered at once
+          handled.push(r.value);
         },
       });
+      const dead: IncomingRecord[] = [];
+      await h.transport().subscribe({ topic: dlq, group: uniqueName('dlq-reader'), handler: async (r) => void dead.push(r) });
+      await h.transport().publish(topic, [
+        { key: keyA, value: poison },
+        { key: keyA, value: '"a-after"' },
+      ]);
+      await waitFor('dead-letter writes refused, retried', () => events.dlqWriteFailures >= 3, h.waitMs);
+      await h.transport().publish(topic, [{ key: keyB, value: '"b"' }]);
+      await waitFor('the other partition handled meanwhile', () => handled.includes('"b"'), h.waitMs);
+      expect(handled).toEqual(['"b"']); // "a-after" waits behind the record it follows
+
+      await admin.alterConfigs({ validateOnly: false, resources: maxBytes('1048588') });
+      await waitFor('the record in the dead-letter topic', () => dead.length === 1, h.waitMs);
+      await waitFor('the record after it handled', () => handled.includes('"a-after"'), h.waitMs);
+      expect(dead[0].value).toBe(poison);
+      expect(dead[0].headers[DLQ_HEADERS.fault]).toBe('permanent');
+      expect(poisonAttempts).toBe(events.dlqWriteFailures + 1); // handled again after each pause, dead-lettered once
+      expect({ ...events, failures: failures.length, failed: consumer.failure() }).toEqual({ rebalances: 1, crashes: 0, dlqWriteFailures: events.dlqWriteFailures, failures: 0, failed: null });
+      await waitFor('every record committed', async () => (await h.unacknowledged(topic, group)) === 0, h.waitMs);
+    } finally {
+      await consumer.close();
+      await admin.disconnect();
+    }
+  }, 120_000);
+
+  test('a consumer that crashes for good (the broker refuses its group membership) is reported, not left silent', async () => {
+    const topic = h.topic('kafka.crash');
+    const brokers = kafkaBrokers.split(',');
+    const failures: Error[] = [];
+    const crashes: { restart: boolean }[] = [];
+    // A session timeout under the broker's group.min.session.timeout.ms (6 s): INVALID_SESSION_TIMEOUT, which kafkajs never retries.
+    const consumer = new KafkaTransport(
+      { brokers, clientId: uniqueName('crashing'), createTopics: true, partitions: 12, sessionTimeoutMs: 4_000 },
+      { onFailure: (e) => failures.push(e), onCrash: (e) => void crashes.push(e) },
+    );
+    try {
       expect(consumer.failure()).toBeNull();
-      await h.transport().publish(topic, [{ key: 'm-1', value: `{not json ${'x'.repeat(400)}` }]);
+      await consumer.subscribe({ topic, group: uniqueName('crash-group'), handler: async () => undefined });
 
       await waitFor('the consumer reported as failed', () => failures.length > 0, h.waitMs);
-      expect(handled).toHaveLength(1);
       expect(failures).toHaveLength(1);
+      expect(crashes).toEqual([expect.objectContaining({ topic, restart: false })]);
       expect(consumer.failure()).toBe(failures[0]);
-      expect(failures[0].message).toMatch(new RegExp(`kafka consumer of ${topic} .*stopped for good`));
+      expect(failures[0].message).toMatch(new RegExp(`kafka consumer of ${topic} .*stopped for good: .*session timeout is not within the range`));
       // What /readyz of ledger, payout and workers asks.
       await expect(busReadinessCheck(consumer).check()).rejects.toThrow(/stopped for good/);
     } finally {

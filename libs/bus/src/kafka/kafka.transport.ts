@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { Admin, Consumer, EachMessagePayload, IHeaders, ISocketFactory, Kafka, KafkaConfig, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
-import { deadLetter, type DeadLetterListener, type DeadLetterReason, logDeliveryFailure } from '../delivery/dead-letter';
+import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
 import { type KafkaNames, kafkaNames } from './kafka-names';
 import { checkKafkaTopics, createTopicsAndWait } from './kafka-topics';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
-import { DEFAULT_DELIVERY_POLICY, deliverWithRetry, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
+import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import {
   BusTransport,
+  ConsumerLag,
   deadLetterTopic,
   IncomingRecord,
   OutgoingRecord,
@@ -15,6 +16,9 @@ import {
   Subscription,
   TopicCheck,
 } from '../transport/bus-transport.interface';
+import { subscribedRoundRobin } from './kafka-assigner';
+import { KafkaBatchConsumer } from './kafka-batch.consumer';
+import { consumerGroupLag } from './kafka-lag';
 
 export type KafkaSaslOptions =
   | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
@@ -63,12 +67,15 @@ export interface KafkaTransportDeps {
   socketFactory?: ISocketFactory;
   /** Told once when a consumer has stopped for good (see failure()); the services exit on it. */
   onFailure?: (error: Error) => void;
+  /** Told each time a consumer (re)joins its group: a rebalance (the services count them). */
+  onRebalance?: (event: ConsumerEvent) => void;
+  /** Told of every consumer crash, whether kafkajs restarts it or not (the services count them). */
+  onCrash?: (event: ConsumerEvent & { restart: boolean; error: Error }) => void;
 }
 
-function headerText(value: IHeaders[string]): string | undefined {
-  if (value === undefined) return undefined;
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined ? undefined : first.toString();
+export interface ConsumerEvent {
+  topic: string;
+  group: string;
 }
 
 function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
@@ -93,9 +100,11 @@ export class KafkaTransport implements BusTransport {
   private readonly logger: BusLogger;
   private readonly onDeadLetter?: DeadLetterListener;
   private readonly onFailure?: (error: Error) => void;
+  private readonly listeners: Pick<KafkaTransportDeps, 'onRebalance' | 'onCrash'>;
   private failed: Error | null = null;
   private readonly policy: DeliveryPolicy;
-  private readonly consumers = new Set<Consumer>();
+  /** Each running consumer with what it consumes (for close() and the lag). */
+  private readonly consumers = new Map<Consumer, ConsumerEvent>();
   private readonly knownTopics = new Set<string>();
   private readonly names: KafkaNames;
   /** Made on first use, and anew after every failed send (see publish). */
@@ -110,6 +119,7 @@ export class KafkaTransport implements BusTransport {
     this.logger = deps.logger ?? noopLogger;
     this.onDeadLetter = deps.onDeadLetter;
     this.onFailure = deps.onFailure;
+    this.listeners = { onRebalance: deps.onRebalance, onCrash: deps.onCrash };
     this.policy = {
       maxDeliveries: options.maxDeliveries ?? DEFAULT_DELIVERY_POLICY.maxDeliveries,
       backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
@@ -155,11 +165,26 @@ export class KafkaTransport implements BusTransport {
       groupId: this.names.group(opts.group),
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
       allowAutoTopicCreation: false,
+      // A resumed partition is fetched from the next fetch on, after the broker's long poll of the
+      // current one: kafkajs's 5 s would add up to 5 s to every retry (kafka-batch.consumer.ts).
+      maxWaitTimeInMs: 1_000,
+      partitionAssigners: [subscribedRoundRobin, PartitionAssigners.roundRobin],
     });
     const abort = new AbortController();
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    const which = { topic: opts.topic, group: opts.group };
+    const batches = new KafkaBatchConsumer({ subscription: opts, policy: this.policy, logger: this.logger, deadLetter: (record, reason) => this.deadLetter(record, opts.group, reason) }, abort.signal);
+    // Resolves on the first join, or on a crash before it (subscribe must not wait out the timeout then).
+    let started: () => void = () => undefined;
+    const joinedOrCrashed = new Promise<void>((resolve) => (started = resolve));
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      batches.onAssignment(payload.memberAssignment);
+      this.listeners.onRebalance?.(which);
+      started();
+    });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
+      started();
       if (abort.signal.aborted || this.closing) return; // our own shutdown
+      this.listeners.onCrash?.({ ...which, restart: payload.restart, error: payload.error });
       this.onCrash(opts, payload.error, payload.restart);
     });
     await consumer.connect();
@@ -167,12 +192,13 @@ export class KafkaTransport implements BusTransport {
     await consumer.run({
       autoCommit: true,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? this.options.partitions ?? 12,
-      // kafkajs commits the offset only after this resolves; throwing keeps it uncommitted.
-      eachMessage: (payload) => this.handleMessage(payload, opts, abort.signal),
+      // Offsets are resolved record by record (kafka-batch.consumer.ts); kafkajs commits the resolved ones after each batch.
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => batches.eachBatch(payload),
     });
-    this.consumers.add(consumer);
-    await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
-    this.logger.info({ topic: opts.topic, group: opts.group }, 'bus subscribed (kafka)');
+    this.consumers.set(consumer, which);
+    await Promise.race([joinedOrCrashed, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+    this.logger.info(which, 'bus subscribed (kafka)');
     return {
       close: async () => {
         abort.abort();
@@ -180,6 +206,14 @@ export class KafkaTransport implements BusTransport {
         await consumer.disconnect();
       },
     };
+  }
+
+  /** Records each subscription's group has not committed yet (kafka-lag.ts); asks the broker every call. */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    const subscriptions = [...this.consumers.values()];
+    if (subscriptions.length === 0 || this.closing) return [];
+    const admin = await this.connectedAdmin();
+    return Promise.all(subscriptions.map(async ({ topic, group }) => ({ topic, group, lag: await consumerGroupLag(admin, this.names.topic(topic), this.names.group(group)) })));
   }
 
   failure(): Error | null {
@@ -206,37 +240,10 @@ export class KafkaTransport implements BusTransport {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    await Promise.all([...this.consumers].map((c) => c.disconnect()));
+    await Promise.all([...this.consumers.keys()].map((c) => c.disconnect()));
     this.consumers.clear();
     await this.producer?.client.disconnect();
     await (await this.admin?.catch(() => null))?.disconnect();
-  }
-
-  private async handleMessage(payload: EachMessagePayload, opts: SubscribeOptions, signal: AbortSignal): Promise<void> {
-    const { topic, partition, message, heartbeat } = payload;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(message.headers ?? {})) {
-      const text = headerText(value);
-      if (text !== undefined) headers[name] = text;
-    }
-    const record: IncomingRecord = {
-      topic: opts.topic, // the logical name (without the prefix), as subscribed
-      key: message.key?.toString() ?? '',
-      value: message.value?.toString() ?? '',
-      headers,
-      partition,
-      id: `${partition}:${message.offset}`,
-      // Kafka keeps no per-record delivery count; redeliveries after a crash start again at 1.
-      deliveryCount: 1,
-    };
-    const outcome = await deliverWithRetry(record, opts.handler, this.policy, {
-      canContinue: () => !signal.aborted,
-      signal,
-      beforeRetry: () => heartbeat(), // long backoffs must not get the member evicted
-      onFailure: (failure) => logDeliveryFailure(this.logger, { topic, group: opts.group, id: record.id, key: record.key }, failure),
-    });
-    if (outcome.kind === 'aborted') throw new Error('bus consumer stopping; offset left uncommitted');
-    if (outcome.kind === 'dead-letter') await this.deadLetter(record, opts.group, outcome);
   }
 
   private deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void> {
@@ -300,10 +307,11 @@ export class KafkaTransport implements BusTransport {
 
   private async ensureTopic(topic: string): Promise<void> {
     if (!this.options.createTopics || this.knownTopics.has(topic)) return;
+    const admin = await this.connectedAdmin();
     const numPartitions = this.options.partitions ?? 12;
     const replicationFactor = this.options.replicationFactor ?? 1;
     await createTopicsAndWait(
-      await this.connectedAdmin(),
+      admin,
       [topic, deadLetterTopic(topic)]
         .filter((t) => !t.endsWith('.dlq.dlq'))
         .map((t) => ({ topic: this.names.topic(t), numPartitions, replicationFactor })),

@@ -61,7 +61,15 @@ export interface BusTransport {
    * broker cannot be asked. Redis Streams: nothing to check (a stream is made by its first record).
    */
   checkTopics(topics: readonly string[]): Promise<TopicCheck>;
+  /** Records each subscription's group has yet to consume, asked of the broker (Kafka only: the lag gauge). */
+  consumerLag?(): Promise<ConsumerLag[]>;
   close(): Promise<void>;
+}
+
+export interface ConsumerLag {
+  topic: string;
+  group: string;
+  lag: number;
 }
 
 export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
