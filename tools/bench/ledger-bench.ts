@@ -1,13 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, uniqueName, waitFor } from '@pay/testing';
+import type { BusConfig } from '@pay/bus';
+import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
+import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, KafkaBroker, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, type StackBus, uniqueName, waitFor } from '@pay/testing';
 import { runScript } from './harness';
 
 /**
  * Ledger throughput on this machine, printed as numbers (not a test):
  *  1. in-process: LedgerService.apply with N concurrent debits spread over M merchants;
- *  2. through the bus: N debit commands published to Redis Streams and applied by the ledger
- *     running as its own process, measured until every command is decided.
+ *  2. through the bus: N debit commands published to Redis Streams, then to Kafka (a broker of
+ *     this run's own, the kafka-init topics), each applied by one ledger process, measured until
+ *     every command is decided; the ratio Kafka / Redis Streams closes the run.
  * Usage: npm run build && node dist/tools/bench/ledger-bench.js [commands=5000] [merchants=50] [concurrency=32]
  */
 const [N = 5000, M = 50, C = 32] = process.argv.slice(2).map(Number);
@@ -42,27 +46,72 @@ async function main(): Promise<void> {
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
     console.log(`in-process apply: ${N} debits, ${M} merchants, concurrency ${C}: ${(N / seconds).toFixed(0)} commands/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms`);
 
-    const prefix = `${uniqueName('bench')}:`;
-    const stack = await LocalStack.start({ databaseUrl, redisUrl: 'redis://127.0.0.1:6379/0', busKeyPrefix: prefix, logDir: join(repoRoot(), 'tmp', 'bench-logs'), env: { LOG_LEVEL: 'warn' } });
-    try {
-      const busCommands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n));
-      const ids = busCommands.map((c) => c.commandId);
-      const t0 = process.hrtime.bigint();
-      for (let i = 0; i < busCommands.length; i += 500) {
-        await publishLedgerCommands({ kind: 'redis-streams', redisUrl: 'redis://127.0.0.1:6379/0', keyPrefix: prefix, partitions: 12 }, busCommands.slice(i, i + 500));
-      }
-      const published = Number(process.hrtime.bigint() - t0) / 1e9;
-      await waitFor(async () => (await prisma.ledgerCommand.count({ where: { commandId: { in: ids } } })) === N, 600_000, 'all commands decided');
-      const total = Number(process.hrtime.bigint() - t0) / 1e9;
-      console.log(`through the bus (Redis Streams, 12 partitions, one ledger process): ${N} debits published in ${published.toFixed(2)} s, all applied in ${total.toFixed(2)} s = ${(N / total).toFixed(0)} commands/s`);
-    } finally {
-      await stack.stop();
-    }
+    // The same commands through each bus, one ledger process each, in this run.
+    const viaRedis = await throughBus(prisma, merchants, databaseUrl, 'Redis Streams', async () => {
+      const prefix = `${uniqueName('bench')}:`;
+      const config: BusConfig = { kind: 'redis-streams', redisUrl: REDIS_URL, keyPrefix: prefix, partitions: 12 };
+      return { stack: { transport: 'redis-streams' }, busKeyPrefix: prefix, config, close: async () => undefined };
+    });
+    const viaKafka = await throughBus(prisma, merchants, databaseUrl, 'Kafka', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'bench-kafka-'));
+      const broker = await KafkaBroker.start({ dir });
+      const config: BusConfig = { kind: 'kafka', brokers: [broker.brokers], clientId: 'bench', partitions: 12 };
+      return {
+        stack: { transport: 'kafka', brokers: broker.brokers },
+        busKeyPrefix: `${uniqueName('bench')}:`,
+        config,
+        close: async () => {
+          await broker.stop();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    });
+    console.log(`Kafka / Redis Streams: ${(viaKafka / viaRedis).toFixed(2)}x`);
     const report = await verifyLedger(prisma);
     console.log(`verify: ${report.eventsChecked} events, ${report.breaches.length} breaches`);
   } finally {
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
+  }
+}
+
+const REDIS_URL = 'redis://127.0.0.1:6379/0';
+
+interface BenchBus {
+  stack: StackBus;
+  busKeyPrefix: string;
+  config: BusConfig;
+  close(): Promise<void>;
+}
+
+/** N debits published to the bus and applied by one ledger process; returns commands/s until all are decided. */
+async function throughBus(prisma: PrismaClient, merchants: number[], databaseUrl: string, name: string, open: () => Promise<BenchBus>): Promise<number> {
+  const bus = await open();
+  try {
+    const stack = await LocalStack.start({
+      databaseUrl,
+      redisUrl: REDIS_URL,
+      busKeyPrefix: bus.busKeyPrefix,
+      bus: bus.stack,
+      logDir: join(repoRoot(), 'tmp', 'bench-logs'),
+      env: { LOG_LEVEL: 'warn' },
+    });
+    try {
+      const commands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % merchants.length], directPayoutId(), 10_000_00n, 2_500_00n));
+      const ids = commands.map((c) => c.commandId);
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < commands.length; i += 500) await publishLedgerCommands(bus.config, commands.slice(i, i + 500));
+      const published = Number(process.hrtime.bigint() - t0) / 1e9;
+      await waitFor(async () => (await prisma.ledgerCommand.count({ where: { commandId: { in: ids } } })) === N, 600_000, 'all commands decided');
+      const total = Number(process.hrtime.bigint() - t0) / 1e9;
+      const rate = N / total;
+      console.log(`through the bus (${name}, 12 partitions, one ledger process): ${N} debits published in ${published.toFixed(2)} s, all applied in ${total.toFixed(2)} s = ${rate.toFixed(0)} commands/s`);
+      return rate;
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    await bus.close();
   }
 }
 
