@@ -11,6 +11,7 @@
 # start/stop need the build (dist/); install needs Maven and a JDK (17+).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tools/lib/maven-install.sh
 
 LIB=.local/s3proxy/lib
 VERSION=$(sed -n 's:.*<s3proxy.version>\(.*\)</s3proxy.version>.*:\1:p' tools/s3proxy/pom.xml)
@@ -18,25 +19,7 @@ VERSION=$(sed -n 's:.*<s3proxy.version>\(.*\)</s3proxy.version>.*:\1:p' tools/s3
 INSTALL_TIMEOUT=${S3PROXY_INSTALL_TIMEOUT:-600}
 
 install() {
-  if [ -f "$LIB/s3proxy-$VERSION-jar-with-dependencies.jar" ]; then return 0; fi
-  for tool in java mvn; do
-    command -v "$tool" >/dev/null || { echo "s3proxy install: '$tool' is not on PATH (needs a JDK 17+ and Maven)" >&2; return 1; }
-  done
-  echo "installing S3Proxy $VERSION from Maven Central into $LIB" >&2
-  local started=$SECONDS tmp="$LIB.tmp.$$"
-  rm -rf "$tmp"
-  mkdir -p "$(dirname "$LIB")"
-  if ! timeout "$INSTALL_TIMEOUT" mvn -B -q -f tools/s3proxy/pom.xml dependency:copy-dependencies \
-      -DincludeScope=runtime -DoutputDirectory="$PWD/$tmp" >"$tmp.log" 2>&1; then
-    echo "s3proxy install: mvn failed or took longer than ${INSTALL_TIMEOUT}s; its output:" >&2
-    tail -n 40 "$tmp.log" >&2
-    rm -rf "$tmp" "$tmp.log"
-    return 1
-  fi
-  # All or nothing: a half-downloaded folder is never taken for an installed server.
-  rm -rf "$LIB" "$tmp.log"
-  mv "$tmp" "$LIB"
-  echo "S3Proxy $VERSION installed in $((SECONDS - started)) s" >&2
+  maven_install "S3Proxy $VERSION" tools/s3proxy/pom.xml "$LIB" "s3proxy-$VERSION-jar-with-dependencies.jar" "$INSTALL_TIMEOUT"
 }
 
 case "${1:-}" in
