@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testStackBus } from '@pay/testing';
+import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testStackBus, testS3 } from '@pay/testing';
 
 /**
  * The small chaos run of the test command: transfers, pay-ins and recon exports across
@@ -18,6 +18,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
     env = await startChaosEnv({
       logDir,
       bus: testStackBus(),
+      s3: testS3(),
       env: {
         LOG_LEVEL: 'warn',
         BUS_LEASE_TTL_MS: '1500',

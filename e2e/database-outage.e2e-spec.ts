@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, LocalStack, testBus, PrivatePostgres, repoRoot, SERVICES, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, LocalStack, testBus, PrivatePostgres, repoRoot, SERVICES, waitFor, testS3 } from '@pay/testing';
 import Redis from 'ioredis';
 
 /**
@@ -32,6 +32,7 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
       redisUrl,
       busKeyPrefix,
       bus: stackBus,
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}outage`),
       // Three deliveries for an unknown error: the old policy dead-lettered within a second of the outage.
       env: { BUS_LEASE_TTL_MS: '2000', BUS_MAX_DELIVERIES: '3' },

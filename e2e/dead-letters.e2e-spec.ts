@@ -5,7 +5,7 @@ import { createTransport, deadLetterTopic, DLQ_HEADERS } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, insertPayin, LocalStack, testBus, ledgerCommand, repoRoot, waitFor } from '@pay/testing';
+import { createMerchant, insertPayin, LocalStack, testBus, ledgerCommand, repoRoot, waitFor, testS3 } from '@pay/testing';
 
 /**
  * Dead letters through the real processes: a record that can never succeed is dead-lettered at
@@ -28,6 +28,7 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
       redisUrl,
       busKeyPrefix,
       bus: stackBus,
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}dlq`),
       env: { BUS_LEASE_TTL_MS: '2000', ADMIN_TOKEN: adminToken },
     });

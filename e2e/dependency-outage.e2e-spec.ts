@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { QueueName } from '@pay/contracts';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { Queue } from 'bullmq';
-import { createMerchant, createTestDatabase, freePort, fundMerchant, LocalStack, PrivatePostgres, PrivateRedis, repoRoot, SERVICES, type ServiceName, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, freePort, fundMerchant, LocalStack, PrivatePostgres, PrivateRedis, repoRoot, SERVICES, type ServiceName, waitFor, testS3 } from '@pay/testing';
 
 /**
  * The four services as processes on a PostgreSQL and a Redis of their own, each stopped under
@@ -29,6 +29,7 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
       databaseUrl,
       redisUrl: redis.url,
       busKeyPrefix: 'outage:',
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}dependency-outage`),
       env: { BUS_LEASE_TTL_MS: '2000', RAIL_SANDBOX_LATENCY_MS: '20', PAYOUT_POLL_INTERVAL_MS: '200', PAYOUT_LEASE_MS: '1500' },
     });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { PayoutEventType, Topic } from '@pay/contracts';
 import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, testStackBus } from '@pay/testing';
+import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, testStackBus, testS3 } from '@pay/testing';
 
 /**
  * Disbursement through the real processes: gateway (HTTP), ledger (debit/refund), payout
@@ -19,6 +19,7 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
       redisUrl: process.env.TEST_REDIS_URL as string,
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}dsb:`,
       bus: testStackBus(),
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}dsb`),
       env: {
         BUS_LEASE_TTL_MS: '2000',

@@ -5,7 +5,7 @@ import { createTransport, type IncomingRecord } from '@pay/bus';
 import { ConsumerGroup, type LedgerEventMessage, Topic } from '@pay/contracts';
 import { parseAmount, payinFee } from '@pay/domain';
 import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, directPayoutId, insertPayin, LocalStack, testBus, unacknowledgedRecords, ledgerCommand, publishLedgerCommands, repoRoot, SERVICES, waitFor } from '@pay/testing';
+import { createMerchant, directPayoutId, insertPayin, LocalStack, testBus, unacknowledgedRecords, ledgerCommand, publishLedgerCommands, repoRoot, SERVICES, waitFor, testS3 } from '@pay/testing';
 import { Client } from 'pg';
 
 /**
@@ -28,6 +28,7 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
       redisUrl,
       busKeyPrefix,
       bus: stackBus,
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', process.env.TEST_REDIS_PREFIX as string),
       env: { BUS_LEASE_TTL_MS: '2000', LOG_LEVEL: 'info' },
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient, SettlementPlanner, verifyLedger } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus } from '@pay/testing';
+import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus, testS3 } from '@pay/testing';
 
 /** QRIS pay-ins through the real processes: generate, pay (sandbox acquirer), inquire, settle. */
 describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
@@ -16,6 +16,7 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
       redisUrl: process.env.TEST_REDIS_URL as string,
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}pay:`,
       bus: testStackBus(),
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}pay`),
       env: { BUS_LEASE_TTL_MS: '2000', SETTLEMENT_SCAN_INTERVAL_MS: '500' },
     });

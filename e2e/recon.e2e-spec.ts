@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus } from '@pay/testing';
+import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus, testS3 } from '@pay/testing';
 import { parse } from 'csv-parse/sync';
 
-/** The recon export through the real processes: gateway, workers (BullMQ), Postgres, s3rver. */
+// Short enough to watch a link expire, long enough that a fresh one is fetched well in time on a loaded machine.
+const URL_TTL_SECONDS = 5;
+
+/**
+ * The recon export through the real processes: gateway, workers (BullMQ), Postgres, and S3Proxy,
+ * which checks signatures and expiry the way S3 and MinIO do, so the download links are tested
+ * for what they refuse as well as what they serve.
+ */
 describe('recon export end to end (processes, real Postgres, Redis and S3 server)', () => {
   let stack: LocalStack;
   let prisma: PrismaClient;
@@ -18,7 +25,8 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}rec:`,
       bus: testStackBus(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}rec`),
-      env: { BUS_LEASE_TTL_MS: '2000' },
+      s3: testS3(),
+      env: { BUS_LEASE_TTL_MS: '2000', RECON_URL_TTL_SECONDS: String(URL_TTL_SECONDS) },
     });
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
   });
@@ -136,5 +144,77 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
     const retried = await recon(m.token);
     expect(retried.body.message).toBe('Export job queued');
     await ready(m.token);
+  });
+
+  describe('download links (S3Proxy checks them as S3 does)', () => {
+    /** A merchant with one paid pay-in today and its ready export's link. */
+    async function exported() {
+      const m = await createMerchant(prisma);
+      const trx = await code(m.token, 10000, 'success');
+      return { m, trx, url: new URL((await ready(m.token)).download) };
+    }
+    const get = async (url: URL | string) => {
+      const res = await fetch(url);
+      return { status: res.status, body: await res.text() };
+    };
+    const edited = (url: URL, edit: (u: URL) => void) => {
+      const copy = new URL(url);
+      edit(copy);
+      return copy;
+    };
+    const refusedWithout = (res: { status: number; body: string }, code: string, trx: string) => {
+      expect(res.status).toBe(403);
+      expect(res.body).toContain(`<Code>${code}</Code>`);
+      expect(res.body).not.toContain(trx);
+      expect(res.body).not.toContain('merchantTrxId');
+    };
+
+    it('the link as given downloads the file; a forged signature, another merchant\'s key, a longer expiry or a moved date are refused', async () => {
+      const a = await exported();
+      const b = await exported();
+      const ok = await get(a.url);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toContain(a.trx);
+
+      const signature = a.url.searchParams.get('X-Amz-Signature') as string;
+      const forged = edited(a.url, (u) => u.searchParams.set('X-Amz-Signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`));
+      refusedWithout(await get(forged), 'SignatureDoesNotMatch', a.trx);
+
+      // A's signature on the path of B's file: a merchant cannot reach another's export by editing the link.
+      const otherKey = edited(a.url, (u) => (u.pathname = b.url.pathname));
+      expect(otherKey.pathname).toMatch(new RegExp(`^/recon/recon/${b.m.merchant.id}/`));
+      refusedWithout(await get(otherKey), 'SignatureDoesNotMatch', b.trx);
+
+      refusedWithout(await get(edited(a.url, (u) => u.searchParams.set('X-Amz-Expires', '604800'))), 'SignatureDoesNotMatch', a.trx);
+      // Signed an hour later, as if to stretch the link's life.
+      const signedAt = (a.url.searchParams.get('X-Amz-Date') as string).replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z');
+      const later = new Date(Date.parse(signedAt) + 3_600_000).toISOString().replace(/[-:]|\.\d{3}/g, '');
+      expect(later).toMatch(/^\d{8}T\d{6}Z$/);
+      refusedWithout(await get(edited(a.url, (u) => u.searchParams.set('X-Amz-Date', later))), 'SignatureDoesNotMatch', a.trx);
+    });
+
+    it(`a link is refused once its ${URL_TTL_SECONDS} s are up; asking again gives a fresh one that works`, async () => {
+      const { m, trx, url } = await exported();
+      expect((await get(url)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, (URL_TTL_SECONDS + 2) * 1000));
+      const late = await get(url);
+      refusedWithout(late, 'AccessDenied', trx);
+      expect(late.body).toContain('Request has expired');
+
+      const fresh = await get((await ready(m.token)).download);
+      expect(fresh.status).toBe(200);
+      expect(fresh.body).toContain(trx);
+    });
+
+    it('without a signature nothing is served: neither the bucket listing nor the file', async () => {
+      const { trx, url } = await exported();
+      const endpoint = stack.s3.endpoint;
+      for (const listing of [`${endpoint}/recon`, `${endpoint}/recon?list-type=2`, `${endpoint}/`]) {
+        const res = await get(listing);
+        refusedWithout(res, 'AccessDenied', trx);
+        expect(res.body).not.toContain('recon/');
+      }
+      refusedWithout(await get(`${endpoint}${url.pathname}`), 'AccessDenied', trx);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
-import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, WebhookReceiver, testStackBus } from '@pay/testing';
+import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, WebhookReceiver, testStackBus, testS3 } from '@pay/testing';
 
 const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
   verifyCallback: (rawBody: string, header: string, secret: string) => boolean;
@@ -20,6 +20,7 @@ describe('webhook delivery end to end (processes, real Postgres, Redis and HTTP)
       redisUrl: process.env.TEST_REDIS_URL as string,
       busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}whk:`,
       bus: testStackBus(),
+      s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}whk`),
       env: {
         BUS_LEASE_TTL_MS: '2000',

@@ -3,6 +3,8 @@
 # lint (with Nx module boundaries), type-check, unit, integration (real Postgres + Redis, a
 # fresh database and key prefix per run) and end-to-end (the four services as processes), the
 # end-to-end suites twice: on Redis Streams, then on Kafka.
+# The end-to-end suites store recon files in S3Proxy (Maven Central, once, into .local/s3proxy),
+# which checks signatures and presigned-URL expiry; each pass starts one for its suites.
 # The bus contract runs on Redis Streams and on a real Kafka broker that this script installs
 # (Maven Central, once, into .local/kafka) and starts for the run on its own ports and data
 # directory, then stops; set KAFKA_BROKERS to use a broker of your own instead (it needs the
@@ -16,6 +18,7 @@ ensure_postgres
 ensure_redis
 ensure_docker_compose
 ensure_kafka_installed
+ensure_s3proxy_installed
 ensure_built
 
 step() { printf '\n== %s\n' "$1"; }

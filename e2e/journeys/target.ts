@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { LocalStack, repoRoot, testStackBus } from '@pay/testing';
+import { LocalStack, repoRoot, testStackBus, testS3 } from '@pay/testing';
 
 /**
  * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a
@@ -34,6 +34,7 @@ export async function resolveTarget(): Promise<Target> {
     redisUrl: process.env.TEST_REDIS_URL as string,
     busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}jrn:`,
     bus: testStackBus(),
+    s3: testS3(),
     logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}jrn`),
     env: { ADMIN_TOKEN: adminToken, RAIL_SANDBOX_LATENCY_MS: '10', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_POLL_INTERVAL_MS: '100' },
   });

@@ -13,6 +13,7 @@
 # start/stop/restart need the build (dist/); install needs Maven and a JDK (17+).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tools/lib/maven-install.sh
 
 LIB=.local/kafka/lib
 VERSION=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' tools/kafka/pom.xml)
@@ -20,25 +21,7 @@ VERSION=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' tools/kafka/
 INSTALL_TIMEOUT=${KAFKA_INSTALL_TIMEOUT:-600}
 
 install() {
-  if [ -f "$LIB/kafka_2.13-$VERSION.jar" ]; then return 0; fi
-  for tool in java mvn; do
-    command -v "$tool" >/dev/null || { echo "kafka install: '$tool' is not on PATH (needs a JDK 17+ and Maven)" >&2; return 1; }
-  done
-  echo "installing Kafka $VERSION from Maven Central into $LIB" >&2
-  local started=$SECONDS tmp="$LIB.tmp.$$"
-  rm -rf "$tmp"
-  mkdir -p "$(dirname "$LIB")"
-  if ! timeout "$INSTALL_TIMEOUT" mvn -B -q -f tools/kafka/pom.xml dependency:copy-dependencies \
-      -DincludeScope=runtime -DoutputDirectory="$PWD/$tmp" >"$tmp.log" 2>&1; then
-    echo "kafka install: mvn failed or took longer than ${INSTALL_TIMEOUT}s; its output:" >&2
-    tail -n 40 "$tmp.log" >&2
-    rm -rf "$tmp" "$tmp.log"
-    return 1
-  fi
-  # All or nothing: a half-downloaded folder is never taken for an installed broker.
-  rm -rf "$LIB" "$tmp.log"
-  mv "$tmp" "$LIB"
-  echo "Kafka $VERSION installed in $((SECONDS - started)) s" >&2
+  maven_install "Kafka $VERSION" tools/kafka/pom.xml "$LIB" "kafka_2.13-$VERSION.jar" "$INSTALL_TIMEOUT"
 }
 
 case "${1:-}" in

@@ -48,6 +48,12 @@ ensure_kafka_installed() {
   bash tools/kafka/kafka.sh install
 }
 
+# S3Proxy's jar (tools/s3proxy/pom.xml, from Maven Central) into .local/s3proxy/lib, for the
+# end-to-end suites (their global set-up starts it); does nothing when it is there already.
+ensure_s3proxy_installed() {
+  bash tools/s3proxy/s3proxy.sh install
+}
+
 # Starts a broker of this run's own (free ports, a temporary data directory), exports
 # KAFKA_BROKERS, and stops it when the calling script exits. Needs the build.
 start_test_kafka() {

@@ -88,10 +88,12 @@ describe('ReconExportQueue.build when the object store is away (real PostgreSQL)
     const connection = { url: process.env.TEST_REDIS_URL as string };
     const prefix = `${process.env.TEST_REDIS_PREFIX}recon-${randomUUID().slice(0, 8)}`;
     const own = await LocalS3.start();
-    const queue = new ReconExportQueue(new ReconExportRepository(prisma), pool, storeAt(own.env), logger, { connection, prefix });
+    const store = storeAt(own.env);
+    const queue = new ReconExportQueue(new ReconExportRepository(prisma), pool, store, logger, { connection, prefix });
     const producer = new ReconExportProducer(connection, prefix, logger);
     try {
-      await queue.start(); // creates the bucket
+      await store.ensureBucket();
+      await queue.start();
       await own.stop();
       const e = await newExport();
       await producer.enqueue(e.id);

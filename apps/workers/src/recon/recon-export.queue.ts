@@ -49,8 +49,8 @@ export class ReconExportQueue {
     await this.producer.queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: 30_000 }, { name: 'sweep', data: { exportId: '' }, opts: { removeOnComplete: 50 } });
   }
 
+  /** The bucket must exist already: startWorkers waits for it (a check here, unretried, crashed a start during an S3 restart). */
   async start(): Promise<void> {
-    await this.store.ensureBucket();
     await this.schedule();
     this.worker = new Worker<ReconExportJob>(QueueName.ReconExport, (job, token) => (job.name === 'sweep' ? this.sweep() : this.attempt(job, token)), {
       connection: this.options.connection,

@@ -2,6 +2,7 @@ import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { WebhookReceiver } from '../http/webhook-receiver';
 import { PrivatePostgres } from '../infra/private-postgres';
 import { PrivateRedis } from '../infra/private-redis';
+import type { S3Server } from '../s3/s3-server';
 import { LocalStack, type StackBus } from '../stack/local-stack';
 import { createTestDatabase, uniqueName } from '../test-database';
 import type { ChaosInfra } from './fault-injector';
@@ -21,6 +22,8 @@ export interface ChaosEnvOptions {
   nodeArgs?: string[];
   /** Absent: Redis Streams on the private Redis */
   bus?: StackBus;
+  /** A running S3 server to use (the e2e run's S3Proxy); absent: s3rver started with the stack */
+  s3?: S3Server;
   /** docker-compose's Redis runs everysec (the default) */
   appendfsync?: 'everysec' | 'always';
 }
@@ -41,7 +44,7 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const databaseUrl = await createTestDatabase('pay_chaos', postgres.url(''));
     const receiver = await WebhookReceiver.start();
     cleanups.unshift(() => receiver.close());
-    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: `${uniqueName('chaos')}:`, bus: o.bus, logDir: o.logDir, env: o.env, nodeArgs: o.nodeArgs });
+    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: `${uniqueName('chaos')}:`, bus: o.bus, logDir: o.logDir, env: o.env, nodeArgs: o.nodeArgs, s3: o.s3 });
     cleanups.unshift(() => stack.stop());
     const prisma = createPrismaClient(databaseUrl, 4);
     cleanups.unshift(() => prisma.$disconnect());

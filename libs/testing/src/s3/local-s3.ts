@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { S3Server } from './s3-server';
 
 /** s3rver's built-in credentials. */
 export const LOCAL_S3_CREDENTIALS = { accessKey: 'S3RVER', secretKey: 'S3RVER' };
@@ -14,11 +15,12 @@ interface S3rverInstance {
 
 /**
  * A local S3 server (s3rver, in this process) standing in for MinIO in local runs and tests.
- * It does not check presigned signatures or expiry; tests must not claim to prove those.
+ * It does not check signatures (a forged or unsigned request is served); tests must not claim to
+ * prove what a link refuses on it (the end-to-end suites run on S3Proxy, which checks).
  * It can be stopped and started again on the same port with the same files, so chaos runs can
  * take object storage away in the middle of exports.
  */
-export class LocalS3 {
+export class LocalS3 implements S3Server {
   private server: S3rverInstance | undefined;
 
   private constructor(

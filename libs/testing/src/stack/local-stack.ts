@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { LocalS3 } from '../s3/local-s3';
+import type { S3Server } from '../s3/s3-server';
 
 export type ServiceName = 'gateway' | 'ledger' | 'payout' | 'workers';
 export const SERVICES: readonly ServiceName[] = ['gateway', 'ledger', 'payout', 'workers'];
@@ -21,7 +22,12 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Extra node flags for every service (e.g. --cpu-prof, which NODE_OPTIONS does not accept) */
   nodeArgs?: string[];
-  /** Port of the local S3 server (s3rver) started with the stack; 0 or absent picks a free one */
+  /**
+   * A running S3 server the stack uses and leaves running on stop (the end-to-end run's S3Proxy,
+   * see testS3); absent: the stack starts s3rver in this process and closes it on stop.
+   */
+  s3?: S3Server;
+  /** Port of the s3rver started with the stack; 0 or absent picks a free one */
   s3Port?: number;
   /** Where s3rver keeps its files; absent: a temporary folder removed on stop */
   s3Directory?: string;
@@ -95,14 +101,16 @@ export class LocalStack {
   private constructor(
     private readonly opts: StackOptions,
     readonly ports: Record<ServiceName, number>,
-    readonly s3: LocalS3,
+    readonly s3: S3Server,
   ) {}
 
   static async start(opts: StackOptions): Promise<LocalStack> {
     const ports = {} as Record<ServiceName, number>;
     for (const s of SERVICES) ports[s] = opts.ports?.[s] || (await freePort());
     mkdirSync(opts.logDir, { recursive: true });
-    const stack = new LocalStack(opts, ports, await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory));
+    // A shared server a previous suite left stopped (a failed fault test) is brought back first.
+    if (opts.s3 && !opts.s3.running) await opts.s3.restart();
+    const stack = new LocalStack(opts, ports, opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)));
     try {
       for (const s of SERVICES) await stack.startService(s);
     } catch (err) {
@@ -211,7 +219,7 @@ export class LocalStack {
         this.procs.delete(name);
       }),
     );
-    await this.s3.close();
+    if (!this.opts.s3) await this.s3.close();
   }
 
   private async waitReady(service: ServiceName, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
@@ -233,7 +241,8 @@ export class LocalStack {
   }
 }
 
-function tail(file: string, lines = 20): string {
+/** The last lines of a log file, for error messages. */
+export function tail(file: string, lines = 20): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {

@@ -1,0 +1,16 @@
+/**
+ * An S3 server a stack stores its recon files in: s3rver in this process (LocalS3) or a real
+ * S3Proxy JVM (S3Proxy). Fault tests take it away and bring it back on the same endpoint.
+ */
+export interface S3Server {
+  readonly endpoint: string;
+  /** S3_ENDPOINT and the credentials, for the services */
+  readonly env: Record<string, string>;
+  readonly running: boolean;
+  /** Takes the server away; connections are refused until restart(). */
+  stop(): Promise<void>;
+  /** Starts again on the same port with the same files (no-op while running). */
+  restart(): Promise<void>;
+  /** Stops it for good and removes what it owns. */
+  close(): Promise<void>;
+}
