@@ -93,9 +93,10 @@ export class KafkaBroker {
     }
   }
 
-  /** Stops and starts the node again on the same data directory and ports (a broker outage). */
-  async restart(): Promise<void> {
+  /** Stops and starts the node again on the same data directory and ports, after `downMs` away (a broker outage). */
+  async restart(downMs = 0): Promise<void> {
     await this.stop();
+    await sleep(downMs);
     await this.launch();
   }
 
