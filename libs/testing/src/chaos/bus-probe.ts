@@ -6,7 +6,7 @@ import { type Admin, Kafka, logLevel } from 'kafkajs';
 import type { ServiceName } from '../stack/local-stack';
 
 export interface Consumption {
-  group: ConsumerGroup;
+  group: string;
   topic: string;
   /** The service whose processes are the group's members */
   service: Exclude<ServiceName, 'gateway'>;
