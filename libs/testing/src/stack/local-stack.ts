@@ -274,12 +274,14 @@ function tail(file: string, lines = 20): string {
 
 /**
  * Why a process ended, from what it wrote to its log (from byte `from`): the error after Node's
- * crash banner if there is one, else the last error or fatal line, else its last line.
+ * crash banner if there is one, else its last fatal line, else the last error line, else its last line.
  */
 function exitReason(file: string, from: number): string {
   const lines = readFileSync(file).subarray(from).toString('utf8').split('\n').filter(Boolean);
   const isError = (l: string) => /^\s*(\w*Error|error)\b.*:|"level":(50|60|"error"|"fatal")/.test(l);
   const crash = lines.findLastIndex((l) => /throw er; \/\/ Unhandled|^Uncaught|uncaughtException|unhandledRejection/.test(l));
-  const reason = (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? lines.findLast(isError) ?? lines.at(-1);
+  // A service that decided to exit says why at fatal; error lines logged while it shut down come after it.
+  const fatal = lines.findLast((l) => /"level":(60|"fatal")/.test(l));
+  const reason = (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? fatal ?? lines.findLast(isError) ?? lines.at(-1);
   return (reason ?? '(no log)').trim().slice(0, 400);
 }
