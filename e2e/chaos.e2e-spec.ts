@@ -1,23 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testStackBus, testS3 } from '@pay/testing';
+import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testS3, testTransport } from '@pay/testing';
 
 /**
  * The small chaos run of the test command: transfers, pay-ins and recon exports across
- * merchants while services are SIGKILLed and restarted, PostgreSQL is stopped once (10-15 s) and
- * its sessions are cut, Redis and the S3 server are restarted. Nothing may be lost or moved
- * twice, dead-lettered or answered 5xx (503 aside), and no service may die on its own. It runs on
- * a private PostgreSQL and Redis. The full run is `node dist/tools/chaos/chaos.js` (README).
+ * merchants while services are SIGKILLed and restarted (consumers while they hold records),
+ * PostgreSQL is stopped once (10-15 s) and its sessions are cut, Redis and the S3 server are
+ * restarted, the consumers are scaled 1 -> 3 -> 1 once and, on Kafka, the broker is stopped once
+ * (10-15 s). Nothing may be lost or moved twice, dead-lettered or answered 5xx (503 aside), no
+ * service may die on its own and every consumer group must catch up. It runs on a private
+ * PostgreSQL, Redis and (on Kafka) broker. The full run is `node dist/tools/chaos/chaos.js` (README).
  */
 describe('chaos: services killed and infrastructure taken away mid-payment lose nothing', () => {
   let env: ChaosEnv;
   const logDir = join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}chaos`);
   const lines: string[] = [];
+  const transport = testTransport();
 
   beforeAll(async () => {
     env = await startChaosEnv({
       logDir,
-      bus: testStackBus(),
+      transport,
       s3: testS3(),
       env: {
         LOG_LEVEL: 'warn',
@@ -39,7 +42,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
     await env?.close();
   });
 
-  it('a few hundred operations, two kills, a database outage, cut sessions, Redis and S3 restarts: every invariant holds', async () => {
+  it('a few hundred operations, two kills, a database outage, cut sessions, Redis and S3 restarts, a rebalance, a broker restart on Kafka: every invariant holds', async () => {
     // A fixed default keeps the test command reproducible; CHAOS_SEED explores others.
     const seed = Number(process.env.CHAOS_SEED ?? 11);
     const report = await runChaos(env.stack, env.prisma, env.receiver, {
@@ -47,22 +50,41 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
       transfers: 100,
       payins: 100,
       reconExports: 4,
-      faults: { kills: 2, pgOutages: 1, pgOutageSeconds: [10, 15], pgTerminates: 3, redisRestarts: 1, s3Restarts: 1, s3OutageSeconds: [3, 5] },
+      faults: {
+        kills: 2,
+        pgOutages: 1,
+        pgOutageSeconds: [10, 15],
+        pgTerminates: 3,
+        redisRestarts: 1,
+        s3Restarts: 1,
+        s3OutageSeconds: [3, 5],
+        // Skipped on Redis Streams, which has no broker.
+        brokerRestarts: 1,
+        brokerOutageSeconds: [10, 15],
+        rebalances: 1,
+        rebalanceSeconds: [3, 5],
+      },
       infra: env.infra,
+      probe: env.probe,
       concurrency: 6,
-      // A 15 s outage is long over by then; a stuck request or export is reported, not waited out for minutes.
-      deadlineMs: 60_000,
+      // Outlasts a 15 s outage and BullMQ's recovery of a job its killed worker held (30 s lock + 30 s stall check,
+      // then the outages after it); a stuck request or export is reported, not waited out for long.
+      deadlineMs: 120_000,
       seed,
       log: (line) => lines.push(`${new Date().toISOString()} ${line}`),
     });
     // What happened when, and the full report, beside the services' logs.
     writeFileSync(join(logDir, 'chaos-report.json'), JSON.stringify({ lines, report }, null, 2));
     expect(report.kills).toHaveLength(2);
-    expect(report.faults.map((f) => f.kind).sort()).toEqual(['pg-outage', 'pg-terminate', 'pg-terminate', 'pg-terminate', 'redis-restart', 's3-restart']);
+    const kafkaOnly = transport === 'kafka' ? ['broker-restart'] : [];
+    expect(report.faults.map((f) => f.kind).sort()).toEqual([...kafkaOnly, 'pg-outage', 'pg-terminate', 'pg-terminate', 'pg-terminate', 'rebalance', 'redis-restart', 's3-restart']);
+    expect(report.skipped).toEqual(transport === 'kafka' ? [] : ['broker-restart']);
+    expect(report.faults.find((f) => f.kind === 'rebalance')?.replicas).toBe(6);
     // The violations first: they name what went wrong (a stuck export, a crashed service, a 500).
     expect({ seed, violations: report.violations }).toEqual({ seed, violations: [] });
     expect(report.transfersAccepted).toBeGreaterThan(0);
     expect(report.payinsPaid).toBeGreaterThan(0);
     expect(report.recon.downloaded).toBe(report.recon.requested);
+    expect(report.backlog).toEqual([]);
   }, 600_000);
 });

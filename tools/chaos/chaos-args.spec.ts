@@ -3,8 +3,28 @@ import { parseChaosArgs } from './chaos-args';
 describe('parseChaosArgs', () => {
   it('defaults to the full run: 10,000 transfers, 2,000 pay-ins, 20 kills, 3 PostgreSQL outages of 30-120 s, 1 Redis and 1 S3 restart', () => {
     const a = parseChaosArgs([]);
-    expect(a).toMatchObject({ transfers: 10_000, payins: 2_000, merchants: 50, reconExports: 20, concurrency: 12, appendfsync: 'everysec' });
-    expect(a.faults).toEqual({ kills: 20, pgOutages: 3, pgOutageSeconds: [30, 120], pgTerminates: 10, redisRestarts: 1, s3Restarts: 1, s3OutageSeconds: [5, 15] });
+    expect(a).toMatchObject({ transfers: 10_000, payins: 2_000, merchants: 50, reconExports: 20, concurrency: 12, appendfsync: 'everysec', transport: 'redis-streams' });
+    expect(a.faults).toEqual({
+      kills: 20,
+      pgOutages: 3,
+      pgOutageSeconds: [30, 120],
+      pgTerminates: 10,
+      redisRestarts: 1,
+      s3Restarts: 1,
+      s3OutageSeconds: [5, 15],
+      killServices: ['gateway', 'ledger', 'payout', 'workers'],
+      brokerRestarts: 0,
+      brokerOutageSeconds: [30, 60],
+      rebalances: 2,
+      rebalanceSeconds: [10, 20],
+    });
+  });
+
+  it('on Kafka restarts the broker twice for 30-60 s unless told otherwise', () => {
+    expect(parseChaosArgs(['--bus', 'kafka']).faults).toMatchObject({ brokerRestarts: 2, brokerOutageSeconds: [30, 60] });
+    const a = parseChaosArgs(['10000', '2000', '10', '--bus=kafka', '--broker-restarts', '1', '--broker-outage-seconds', '10-15', '--rebalances', '3', '--kill-services', 'ledger,payout,workers']);
+    expect(a.transport).toBe('kafka');
+    expect(a.faults).toMatchObject({ kills: 10, brokerRestarts: 1, brokerOutageSeconds: [10, 15], rebalances: 3, killServices: ['ledger', 'payout', 'workers'] });
   });
 
   it('takes the positional counts and the fault flags, with or without =', () => {
@@ -20,6 +40,9 @@ describe('parseChaosArgs', () => {
     [['--redis-restart', '1'], /unknown flag --redis-restart/],
     [['--redis-appendfsync', 'no'], /everysec or always/],
     [['-5'], /argument 1 must be a whole number/],
+    [['--bus', 'nats'], /redis-streams or kafka/],
+    [['--broker-restarts', '1'], /needs --bus kafka/],
+    [['--kill-services', 'ledger,postgres'], /unknown service postgres/],
   ])('refuses %j with a message naming the problem', (argv, message) => {
     expect(() => parseChaosArgs(argv)).toThrow(message);
   });

@@ -1,4 +1,4 @@
-import type { FaultPlan } from '@pay/testing';
+import { type FaultPlan, SERVICES, type ServiceName } from '@pay/testing';
 
 export interface ChaosArgs {
   transfers: number;
@@ -8,6 +8,7 @@ export interface ChaosArgs {
   reconExports: number;
   concurrency: number;
   appendfsync: 'everysec' | 'always';
+  transport: 'redis-streams' | 'kafka';
   faults: FaultPlan;
 }
 
@@ -20,7 +21,13 @@ const USAGE = `usage: chaos.js [transfers=10000] [payins=2000] [kills=20] [merch
   --s3-restarts N           the S3 server stopped and started again N times (default 1)
   --s3-outage-seconds A-B   each for A to B seconds (default 5-15)
   --recon-exports N         recon exports spread over the workload (default 20)
-  --concurrency N           merchant requests in flight (default 12)`;
+  --concurrency N           merchant requests in flight (default 12)
+  --bus B                   redis-streams (default) or kafka (a broker of the run's own)
+  --broker-restarts N       the Kafka broker stopped and started again N times (default 2 on kafka; kafka only)
+  --broker-outage-seconds A-B  each for A to B seconds (default 30-60)
+  --rebalances N            ledger, payout and workers scaled 1 -> 3 -> 1 processes N times (default 2)
+  --rebalance-seconds A-B   the extra processes stay A to B seconds (default 10-20)
+  --kill-services LIST      the services kills pick from (default gateway,ledger,payout,workers)`;
 
 /** Positional counts as before, then flags for what is taken away besides the processes. */
 export function parseChaosArgs(argv: string[]): ChaosArgs {
@@ -35,12 +42,19 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       flags.set(name, value);
     } else positional.push(count(argv[i], `argument ${positional.length + 1}`));
   }
-  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'redis-restarts', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency'];
+  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'redis-restarts', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown flag --${name}\n${USAGE}`);
   const [transfers = 10_000, payins = 2_000, kills = 20, merchants = 50, seed = Date.now() % 1_000_000] = positional;
   const num = (name: string, fallback: number) => (flags.has(name) ? count(flags.get(name) as string, `--${name}`) : fallback);
   const appendfsync = flags.get('redis-appendfsync') ?? 'everysec';
   if (appendfsync !== 'everysec' && appendfsync !== 'always') throw new Error(`--redis-appendfsync must be everysec or always, not ${appendfsync}`);
+  const transport = flags.get('bus') ?? 'redis-streams';
+  if (transport !== 'redis-streams' && transport !== 'kafka') throw new Error(`--bus must be redis-streams or kafka, not ${transport}`);
+  const brokerRestarts = num('broker-restarts', transport === 'kafka' ? 2 : 0);
+  if (brokerRestarts > 0 && transport !== 'kafka') throw new Error('--broker-restarts needs --bus kafka (Redis Streams has no broker to restart)');
+  const killServices = (flags.get('kill-services') ?? 'gateway,ledger,payout,workers').split(',') as ServiceName[];
+  const unknown = killServices.filter((s) => !SERVICES.includes(s));
+  if (unknown.length || !killServices.length) throw new Error(`--kill-services: unknown service ${unknown.join(', ')} (gateway, ledger, payout, workers)`);
   return {
     transfers,
     payins,
@@ -49,6 +63,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
     reconExports: num('recon-exports', 20),
     concurrency: num('concurrency', 12),
     appendfsync,
+    transport,
     faults: {
       kills,
       pgOutages: num('pg-outages', 3),
@@ -57,6 +72,11 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       redisRestarts: num('redis-restarts', 1),
       s3Restarts: num('s3-restarts', 1),
       s3OutageSeconds: range(flags.get('s3-outage-seconds') ?? '5-15', '--s3-outage-seconds'),
+      killServices,
+      brokerRestarts,
+      brokerOutageSeconds: range(flags.get('broker-outage-seconds') ?? '30-60', '--broker-outage-seconds'),
+      rebalances: num('rebalances', 2),
+      rebalanceSeconds: range(flags.get('rebalance-seconds') ?? '10-20', '--rebalance-seconds'),
     },
   };
 }

@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { WebhookReceiver } from '../http/webhook-receiver';
+import { KafkaBroker } from '../infra/kafka-broker';
 import { PrivatePostgres } from '../infra/private-postgres';
 import { PrivateRedis } from '../infra/private-redis';
 import type { S3Server } from '../s3/s3-server';
 import { LocalStack, type StackBus } from '../stack/local-stack';
 import { createTestDatabase, uniqueName } from '../test-database';
+import { BusProbe } from './bus-probe';
 import type { ChaosInfra } from './fault-injector';
 
 export interface ChaosEnv {
@@ -12,6 +17,8 @@ export interface ChaosEnv {
   stack: LocalStack;
   prisma: PrismaClient;
   receiver: WebhookReceiver;
+  /** Looks at the services' consumer groups (backlog, records in hand) */
+  probe: BusProbe;
   close(): Promise<void>;
 }
 
@@ -20,8 +27,8 @@ export interface ChaosEnvOptions {
   /** Settings for every service */
   env: Record<string, string>;
   nodeArgs?: string[];
-  /** Absent: Redis Streams on the private Redis */
-  bus?: StackBus;
+  /** Absent: Redis Streams on the private Redis; Kafka runs on a broker of the run's own */
+  transport?: StackBus['transport'];
   /** A running S3 server to use (the e2e run's S3Proxy); absent: s3rver started with the stack */
   s3?: S3Server;
   /** docker-compose's Redis runs everysec (the default) */
@@ -29,28 +36,48 @@ export interface ChaosEnvOptions {
 }
 
 /**
- * The stack of a chaos run on servers of its own (a private PostgreSQL cluster and a Redis that
- * keeps an append-only file), so outages never reach the machine's shared 5432 and 6379 or
- * anyone else's tests. close() stops everything and removes the servers' data.
+ * The stack of a chaos run on servers of its own (a private PostgreSQL cluster, a Redis that
+ * keeps an append-only file and, on Kafka, a broker with the kafka-init topics), so outages
+ * never reach the machine's shared 5432, 6379 and test broker or anyone else's tests. close()
+ * stops everything and removes the servers' data.
  */
 export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
-  const postgres = await PrivatePostgres.start();
-  const redis = await PrivateRedis.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' });
-  const cleanups: (() => Promise<void>)[] = [() => redis.destroy(), () => postgres.destroy()];
+  const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup().catch((err: unknown) => console.error('chaos env cleanup:', err));
   };
   try {
+    const kafkaDir = o.transport === 'kafka' ? mkdtempSync(join(tmpdir(), 'chaos-kafka-')) : undefined;
+    if (kafkaDir) cleanups.push(async () => rmSync(kafkaDir, { recursive: true, force: true }));
+    // The three servers start side by side (the broker's JVM takes longest); whichever started is cleaned up if another fails.
+    const [pg, rd, kf] = await Promise.allSettled([
+      PrivatePostgres.start(),
+      PrivateRedis.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' }),
+      kafkaDir ? KafkaBroker.start({ dir: kafkaDir, heapMb: 512 }) : Promise.resolve(undefined),
+    ]);
+    if (pg.status === 'fulfilled') cleanups.unshift(() => pg.value.destroy());
+    if (rd.status === 'fulfilled') cleanups.unshift(() => rd.value.destroy());
+    if (kf.status === 'fulfilled' && kf.value) cleanups.unshift(() => (kf.value as KafkaBroker).stop());
+    const [postgres, redis, kafka] = [started(pg), started(rd), started(kf)];
+    const bus: StackBus = kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams' };
     const databaseUrl = await createTestDatabase('pay_chaos', postgres.url(''));
     const receiver = await WebhookReceiver.start();
     cleanups.unshift(() => receiver.close());
-    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: `${uniqueName('chaos')}:`, bus: o.bus, logDir: o.logDir, env: o.env, nodeArgs: o.nodeArgs, s3: o.s3 });
+    const keyPrefix = `${uniqueName('chaos')}:`;
+    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: keyPrefix, bus, logDir: o.logDir, env: o.env, nodeArgs: o.nodeArgs, s3: o.s3 });
     cleanups.unshift(() => stack.stop());
     const prisma = createPrismaClient(databaseUrl, 4);
     cleanups.unshift(() => prisma.$disconnect());
-    return { infra: { postgres, redis, database: new URL(databaseUrl).pathname.slice(1) }, stack, prisma, receiver, close };
+    const probe = new BusProbe(kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams', redisUrl: redis.url, keyPrefix, partitions: Number(o.env.BUS_PARTITIONS ?? 12) });
+    cleanups.unshift(() => probe.close());
+    return { infra: { postgres, redis, kafka, database: new URL(databaseUrl).pathname.slice(1) }, stack, prisma, receiver, probe, close };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+function started<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
 }

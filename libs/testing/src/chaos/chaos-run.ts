@@ -6,6 +6,7 @@ import { createMerchant, fundMerchant } from '../fixtures';
 import type { WebhookReceiver } from '../http/webhook-receiver';
 import { waitFor } from '../seed/demo-merchant';
 import { type LocalStack, type ServiceName } from '../stack/local-stack';
+import type { BusProbe } from './bus-probe';
 import { ChaosClient, type HttpTally } from './chaos-client';
 import { type DeadLetter, readDeadLetters } from './dead-letters';
 import { type ChaosInfra, type FaultEvent, FaultInjector, type FaultPlan } from './fault-injector';
@@ -19,8 +20,10 @@ export interface ChaosOptions {
   /** Recon exports spread over the workload (more are started while S3 is away) */
   reconExports?: number;
   faults: FaultPlan;
-  /** The private PostgreSQL and Redis the stack runs on; needed for PostgreSQL and Redis faults */
+  /** The private PostgreSQL and Redis (and Kafka broker) the stack runs on; needed for their faults */
   infra?: ChaosInfra;
+  /** The stack's bus seen from outside: kills wait for a consumer to hold records, and the end checks every group's backlog is 0 */
+  probe?: BusProbe;
   concurrency: number;
   /** How long a request (or a recon export) may take to get a definitive answer, outages included; default 300 s */
   deadlineMs?: number;
@@ -36,9 +39,14 @@ export interface ChaosReport {
   /** Pay-ins that ended successful (from the rows: a retried payment may have been answered 409) */
   payinsPaid: number;
   recon: { requested: number; downloaded: number; rows: number };
-  kills: { service: ServiceName; atMs: number }[];
-  /** Outages, restarts and terminated sessions, in order, with how long each server was away */
+  /** inFlight: records the consumer held unacknowledged when it was killed */
+  kills: { service: ServiceName; atMs: number; inFlight?: number }[];
+  /** Outages, restarts, rebalances and terminated sessions, in order, with how long each server was away */
   faults: FaultEvent[];
+  /** Faults of the plan this bus cannot have (broker restarts on Redis Streams) */
+  skipped: string[];
+  /** Groups whose records were not all acknowledged after the run (Kafka lag, Redis Streams pending entries): should be none */
+  backlog: { group: string; topic: string; records: number }[];
   deadLetters: DeadLetter[];
   /** Service processes that ended without the harness killing them */
   unexpectedExits: { service: ServiceName; pid?: number; code: number | null; signal: string | null; atMs: number; reason: string }[];
@@ -116,9 +124,18 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   for (let i = 0; i < (o.reconExports ?? 0); i++) jobs.push(async () => void recon.start(pick()));
   jobs.sort(() => random() - 0.5);
 
-  const injector = new FaultInjector(stack, o.infra, o.faults, random, started, log, () => {
-    for (let i = 0; i < Math.min(3, merchants.length); i++) void recon.start(pick());
-  });
+  const injector = new FaultInjector(
+    stack,
+    o.infra,
+    o.faults,
+    random,
+    started,
+    log,
+    () => {
+      for (let i = 0; i < Math.min(3, merchants.length); i++) void recon.start(pick());
+    },
+    o.probe,
+  );
   let next = 0;
   let workDone = false;
   const faults = injector.run(
@@ -161,6 +178,17 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   for (const b of audit.breaches) v.push(`audit: ${describeBreach(b)}`);
   v.push(...(await recon.check(prisma)));
   const deadLetters = await readDeadLetters(stack.bus.redisUrl, stack.bus.keyPrefix, prisma);
+  // Every consumer caught up: nothing left unacknowledged in any group (a record stuck there was never handled).
+  let backlog: ChaosReport['backlog'] = [];
+  if (o.probe) {
+    const probe = o.probe;
+    // A probe that cannot look counts as a backlog: the check must not pass by not looking.
+    const look = () => probe.backlog().catch((err: Error) => [{ group: '?', topic: `(probe failed: ${err.message})`, records: -1 }]);
+    await waitFor(async () => (backlog = await look()).length === 0, 60_000, 'every group caught up').catch(() => undefined);
+    for (const b of backlog) v.push(`group ${b.group} has ${b.records} unacknowledged records of ${b.topic}`);
+    for (const [topic, n] of Object.entries(await probe.deadLetterTopicRecords())) v.push(`${topic} holds ${n} dead-lettered records`);
+  }
+  for (const f of injector.events) if (f.error) v.push(`${f.kind} at ${(f.atMs / 1000).toFixed(1)} s: ${f.error}`);
   for (const d of deadLetters) v.push(`dead letter ${d.dlqTopic} ${d.id} (${d.seenIn}): group ${d.group ?? '?'} key ${d.key ?? '?'} after ${d.deliveryCount ?? '?'} deliveries, fault ${d.fault ?? '?'} (${d.error ?? ''}): ${d.value}`);
   const unexpectedExits = stack.unexpectedExits.map((e) => ({ ...e, signal: e.signal as string | null, atMs: e.at.getTime() - started }));
   for (const e of unexpectedExits) v.push(`${e.service} (pid ${e.pid}) exited on its own at ${(e.atMs / 1000).toFixed(1)} s with ${e.code ?? e.signal}: ${e.reason}`);
@@ -172,8 +200,10 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
     ...report,
     payinsPaid,
     recon: { requested: recon.requested, downloaded: recon.downloads.length, rows: recon.rows },
-    kills: injector.events.filter((e) => e.kind === 'kill').map((e) => ({ service: e.service as ServiceName, atMs: e.atMs })),
+    kills: injector.events.filter((e) => e.kind === 'kill').map((e) => ({ service: e.service as ServiceName, atMs: e.atMs, inFlight: e.inFlight })),
     faults: injector.events.filter((e) => e.kind !== 'kill'),
+    skipped: injector.skipped,
+    backlog,
     deadLetters,
     unexpectedExits,
     revived: injector.revived,

@@ -1,9 +1,11 @@
+import type { KafkaBroker } from '../infra/kafka-broker';
 import type { PrivatePostgres } from '../infra/private-postgres';
 import type { PrivateRedis } from '../infra/private-redis';
 import { type LocalStack, SERVICES, type ServiceName } from '../stack/local-stack';
+import { type BusProbe, CONSUMPTIONS } from './bus-probe';
 import { terminateSessions } from './pg-sessions';
 
-export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'redis-restart' | 's3-restart';
+export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'redis-restart' | 's3-restart' | 'broker-restart' | 'rebalance';
 
 /** What the run takes away and how often; durations are [min, max] seconds. */
 export interface FaultPlan {
@@ -15,9 +17,23 @@ export interface FaultPlan {
   redisRestarts: number;
   s3Restarts: number;
   s3OutageSeconds: [number, number];
+  /** Which services the kills pick from; default all four */
+  killServices?: ServiceName[];
+  /** The Kafka broker stopped and started again (Kafka only: skipped on Redis Streams); default 0 */
+  brokerRestarts?: number;
+  /** Default 30-60 s */
+  brokerOutageSeconds?: [number, number];
+  /** Consumers scaled 1 -> 3 -> 1 (two extra ledger, payout and workers processes for a while); default 0 */
+  rebalances?: number;
+  /** How long the extra processes stay; default 10-20 s */
+  rebalanceSeconds?: [number, number];
 }
 
 export const NO_FAULTS: FaultPlan = { kills: 0, pgOutages: 0, pgOutageSeconds: [30, 120], pgTerminates: 0, redisRestarts: 0, s3Restarts: 0, s3OutageSeconds: [5, 15] };
+
+/** The consumer services a rebalance scales out, and to how many processes each. */
+const SCALED: Exclude<ServiceName, 'gateway'>[] = ['ledger', 'payout', 'workers'];
+const SCALE_TO = 3;
 
 /** The servers the services stand on, private to the run so they can be taken away. */
 export interface ChaosInfra {
@@ -25,6 +41,8 @@ export interface ChaosInfra {
   /** The stack's database on that server (whose sessions pg-terminate cuts) */
   database: string;
   redis: PrivateRedis;
+  /** The run's own Kafka broker when the bus is Kafka (broker restarts need it) */
+  kafka?: KafkaBroker;
 }
 
 export interface FaultEvent {
@@ -36,6 +54,12 @@ export interface FaultEvent {
   seconds?: number;
   /** Sessions terminated (pg-terminate) */
   sessions?: number;
+  /** Records the killed consumer held unacknowledged at the kill (> 0: it died mid-handler) */
+  inFlight?: number;
+  /** Extra consumer processes started (rebalance) */
+  replicas?: number;
+  /** Why the fault could not be carried out (a violation) */
+  error?: string;
 }
 
 const KILLABLE: ServiceName[] = ['ledger', 'payout', 'workers', 'gateway'];
@@ -65,9 +89,16 @@ export class FaultInjector {
     private readonly log: (line: string) => void,
     /** Called while object storage is away (the run starts recon exports then) */
     private readonly onS3Down: () => void = () => undefined,
+    /** Finds records a consumer holds, so kills land mid-handler */
+    private readonly probe?: BusProbe,
   ) {
     const needsInfra = plan.pgOutages + plan.pgTerminates + plan.redisRestarts > 0;
     if (needsInfra && !infra) throw new Error('PostgreSQL and Redis faults need a private PostgreSQL and Redis (ChaosInfra)');
+  }
+
+  /** Faults of the plan this bus cannot have (broker restarts on Redis Streams): skipped. */
+  get skipped(): FaultKind[] {
+    return this.infra?.kafka ? [] : Array<FaultKind>(this.plan.brokerRestarts ?? 0).fill('broker-restart');
   }
 
   /**
@@ -129,6 +160,8 @@ export class FaultInjector {
       ...Array<FaultKind>(p.pgTerminates).fill('pg-terminate'),
       ...Array<FaultKind>(p.redisRestarts).fill('redis-restart'),
       ...Array<FaultKind>(p.s3Restarts).fill('s3-restart'),
+      ...Array<FaultKind>(this.infra?.kafka ? (p.brokerRestarts ?? 0) : 0).fill('broker-restart'),
+      ...Array<FaultKind>(p.rebalances ?? 0).fill('rebalance'),
     ];
     // Seeded Fisher-Yates, so a seed replays the same order.
     for (let i = kinds.length - 1; i > 0; i--) {
@@ -145,10 +178,11 @@ export class FaultInjector {
     const infra = this.infra as ChaosInfra;
     switch (kind) {
       case 'kill': {
-        const running = KILLABLE.filter((s) => this.stack.isRunning(s));
+        const running = (this.plan.killServices ?? KILLABLE).filter((s) => this.stack.isRunning(s));
         const service = running[Math.floor(this.random() * running.length)];
         event.service = service;
-        this.log(`kill -9 ${service}`);
+        event.inFlight = await this.holding(service);
+        this.log(`kill -9 ${service}${event.inFlight === undefined ? '' : ` holding ${event.inFlight} unacknowledged records`}`);
         await this.stack.kill(service);
         await sleep(200 + this.random() * 500);
         await this.startService(service);
@@ -172,6 +206,30 @@ export class FaultInjector {
         await sleep(1000 + this.random() * 2000);
         await infra.redis.start();
         break;
+      case 'broker-restart': {
+        const seconds = this.between(this.plan.brokerOutageSeconds ?? [30, 60]);
+        this.log(`Kafka broker stopped for ${seconds.toFixed(0)} s`);
+        await infra.kafka?.restart({ downMs: seconds * 1000 });
+        break;
+      }
+      case 'rebalance': {
+        const seconds = this.between(this.plan.rebalanceSeconds ?? [10, 20]);
+        this.log(`scale out: ${SCALED.join(', ')} to ${SCALE_TO} processes each, for ${seconds.toFixed(0)} s`);
+        const extras = SCALED.flatMap((s) => Array.from({ length: SCALE_TO - 1 }, (_, i) => ({ service: s, n: i + 2 })));
+        event.replicas = extras.length;
+        try {
+          await Promise.all(extras.map((e) => this.stack.startReplica(e.service, e.n)));
+          this.log('scaled out; traffic goes on');
+          await sleep(seconds * 1000);
+        } catch (err) {
+          event.error = `scale-out failed: ${(err as Error).message.split('\n')[0]}`;
+          this.log(event.error);
+        } finally {
+          await this.stack.stopReplicas();
+          this.log('scaled in to 1 process each');
+        }
+        break;
+      }
       case 's3-restart': {
         const seconds = this.between(this.plan.s3OutageSeconds);
         this.log(`S3 stopped for ${seconds.toFixed(0)} s`);
@@ -188,6 +246,23 @@ export class FaultInjector {
     }
     // Give services a moment to notice the server is back (or to fail on it) before looking.
     await sleep(2000);
+  }
+
+  /**
+   * For a consumer service: waits (up to 5 s) until its process holds records it has not
+   * acknowledged, so the kill lands while a handler runs; returns how many (undefined: not a
+   * consumer, or no probe). The gateway is killed whenever its turn comes.
+   */
+  private async holding(service: ServiceName): Promise<number | undefined> {
+    const consumption = CONSUMPTIONS.find((c) => c.service === service);
+    if (!consumption || !this.probe) return undefined;
+    const pid = this.stack.pid(service);
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const n = await this.probe.unacknowledged(consumption, pid).catch(() => 0);
+      if (n > 0 || Date.now() > deadline) return n;
+      await sleep(20);
+    }
   }
 
   /** Starts a service, retrying a failed start (a stuck one is killed first, so two never share a port). */

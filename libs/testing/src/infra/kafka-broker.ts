@@ -135,15 +135,16 @@ export class KafkaBroker {
   }
 
   /**
-   * Stops and starts the node again on the same data directory and ports (a broker outage).
-   * `crash`: SIGKILL instead of a controlled shutdown (a node lost; also the quicker restart).
+   * Stops and starts the node again on the same data directory and ports, after `downMs` away (a
+   * broker outage). `crash`: SIGKILL instead of a controlled shutdown (a node lost; also quicker).
    */
-  async restart(opts: { crash?: boolean } = {}): Promise<void> {
+  async restart(opts: { crash?: boolean; downMs?: number } = {}): Promise<void> {
     if (opts.crash && this.isOurs()) {
       process.kill(this.state.pid, 'SIGKILL');
       while (this.isOurs()) await sleep(50);
     }
     await this.stop();
+    await sleep(opts.downMs ?? 0);
     await this.launch();
   }
 

@@ -93,6 +93,8 @@ export interface UnexpectedExit {
  */
 export class LocalStack {
   private readonly procs = new Map<ServiceName, ChildProcess>();
+  /** Extra processes of a service (scale-out), by `<service>-<n>`, each on its own ops port */
+  private readonly replicas = new Map<string, ChildProcess>();
   /** Children the launcher itself ended (kill, stop): their exit is not a crash. */
   private readonly ended = new WeakSet<ChildProcess>();
   readonly unexpectedExits: UnexpectedExit[] = [];
@@ -177,11 +179,37 @@ export class LocalStack {
   }
 
   async startService(service: ServiceName): Promise<void> {
-    const logFrom = existsSync(this.logFile(service)) ? statSync(this.logFile(service)).size : 0;
-    const log = createWriteStream(this.logFile(service), { flags: 'a' });
+    const child = this.spawnService(service, this.envFor(service), this.logFile(service));
+    this.procs.set(service, child);
+    await this.waitReady(service, child);
+  }
+
+  /**
+   * Starts the n-th extra process of a consumer service (n >= 2) beside the first, on its own
+   * ops port with its own log (`<service>-<n>.log`): the group rebalances over both.
+   */
+  async startReplica(service: Exclude<ServiceName, 'gateway'>, n: number): Promise<void> {
+    const name = `${service}-${n}`;
+    const port = await freePort();
+    const child = this.spawnService(service, { ...this.envFor(service), OPS_PORT: String(port) }, join(this.opts.logDir, `${name}.log`));
+    this.replicas.set(name, child);
+    // Several start at once on a loaded machine: more time than a single restart gets.
+    await this.waitReady(service, child, `http://127.0.0.1:${port}/readyz`, 90_000);
+  }
+
+  /** Stops every extra process the way a scale-in does (SIGTERM: each leaves its group cleanly). */
+  async stopReplicas(): Promise<void> {
+    const children = [...this.replicas.values()];
+    this.replicas.clear();
+    await Promise.all(children.map((child) => this.terminate(child)));
+  }
+
+  private spawnService(service: ServiceName, env: Record<string, string>, logFile: string): ChildProcess {
+    const logFrom = existsSync(logFile) ? statSync(logFile).size : 0;
+    const log = createWriteStream(logFile, { flags: 'a' });
     const child = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
       cwd: this.root,
-      env: this.envFor(service),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(log);
@@ -189,10 +217,9 @@ export class LocalStack {
     // 'close' comes after the child's output has drained, so the tail holds its last words.
     child.once('close', (code, signal) => {
       if (this.ended.has(child)) return;
-      this.unexpectedExits.push({ service, pid: child.pid, code, signal, at: new Date(), reason: exitReason(this.logFile(service), logFrom) });
+      this.unexpectedExits.push({ service, pid: child.pid, code, signal, at: new Date(), reason: exitReason(logFile, logFrom) });
     });
-    this.procs.set(service, child);
-    await this.waitReady(service, child);
+    return child;
   }
 
   /** Kills a service the hard way (SIGKILL): no shutdown hook runs, nothing is acknowledged. */
@@ -207,23 +234,28 @@ export class LocalStack {
   }
 
   async stop(): Promise<void> {
+    await this.stopReplicas();
     await Promise.all(
       [...this.procs.entries()].map(async ([name, child]) => {
-        this.ended.add(child);
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
+        await this.terminate(child);
         this.procs.delete(name);
       }),
     );
     if (!this.opts.s3) await this.s3.close();
   }
 
-  private async waitReady(service: ServiceName, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
-    const url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`;
+  /** SIGTERM, SIGKILL after 10 s; never counted as an unexpected exit. */
+  private async terminate(child: ChildProcess): Promise<void> {
+    this.ended.add(child);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private async waitReady(service: ServiceName, child: ChildProcess, url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null || child.signalCode !== null) {
@@ -252,12 +284,14 @@ export function tail(file: string, lines = 20): string {
 
 /**
  * Why a process ended, from what it wrote to its log (from byte `from`): the error after Node's
- * crash banner if there is one, else the last error or fatal line, else its last line.
+ * crash banner if there is one, else its last fatal line, else the last error line, else its last line.
  */
 function exitReason(file: string, from: number): string {
   const lines = readFileSync(file).subarray(from).toString('utf8').split('\n').filter(Boolean);
   const isError = (l: string) => /^\s*(\w*Error|error)\b.*:|"level":(50|60|"error"|"fatal")/.test(l);
   const crash = lines.findLastIndex((l) => /throw er; \/\/ Unhandled|^Uncaught|uncaughtException|unhandledRejection/.test(l));
-  const reason = (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? lines.findLast(isError) ?? lines.at(-1);
+  // A service that decided to exit says why at fatal; error lines logged while it shut down come after it.
+  const fatal = lines.findLast((l) => /"level":(60|"fatal")/.test(l));
+  const reason = (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? fatal ?? lines.findLast(isError) ?? lines.at(-1);
   return (reason ?? '(no log)').trim().slice(0, 400);
 }

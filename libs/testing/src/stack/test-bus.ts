@@ -24,11 +24,17 @@ export function testBus(keyPrefix: string): TestBus {
   return { stack, config: { kind: 'redis-streams', redisUrl, keyPrefix, partitions: 12 } };
 }
 
+/** The bus the end-to-end suites run on (E2E_BUS_TRANSPORT), for suites that bring a broker of their own. */
+export function testTransport(): StackBus['transport'] {
+  const transport = process.env.E2E_BUS_TRANSPORT ?? 'redis-streams';
+  if (transport !== 'redis-streams' && transport !== 'kafka') throw new Error(`E2E_BUS_TRANSPORT must be redis-streams or kafka, not ${transport}`);
+  return transport;
+}
+
 /** The StackBus of testBus, for suites that never touch the bus themselves. */
 export function testStackBus(): StackBus {
-  const transport = process.env.E2E_BUS_TRANSPORT ?? 'redis-streams';
+  const transport = testTransport();
   if (transport === 'redis-streams') return { transport };
-  if (transport !== 'kafka') throw new Error(`E2E_BUS_TRANSPORT must be redis-streams or kafka, not ${transport}`);
   const brokers = process.env.KAFKA_BROKERS;
   if (!brokers) throw new Error('E2E_BUS_TRANSPORT=kafka needs KAFKA_BROKERS (tools/test.sh starts a broker and sets it)');
   return { transport, brokers };
