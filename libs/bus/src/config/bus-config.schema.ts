@@ -44,6 +44,8 @@ const kafkaSaslSchema = z.discriminatedUnion('mechanism', [
   z.object({ mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']), username: z.string().min(1), password: z.string().min(1) }),
   /** The token is read from this file on every authentication (a projected token the platform rotates). */
   z.object({ mechanism: z.literal('oauthbearer'), tokenFile: z.string().min(1) }),
+  /** AWS MSK IAM: OAUTHBEARER with a token signed from the pod's AWS credentials (IRSA, instance role or env). */
+  z.object({ mechanism: z.literal('aws-msk-iam'), region: z.string().min(1) }),
 ]);
 
 /** Kafka's legal topic and group characters; the prefix is part of every name (e.g. `staging.`). */

@@ -121,6 +121,13 @@ describe('bus settings from the environment', () => {
       expect(refused(oauth)).toEqual(['KAFKA_OAUTH_TOKEN_FILE']);
       expect(problems({ ...oauth, KAFKA_OAUTH_TOKEN_FILE: join(dir, 'gone') })).toEqual([expect.stringMatching(/^KAFKA_OAUTH_TOKEN_FILE: cannot read .*gone: ENOENT/)]);
     });
+
+    it('AWS MSK IAM: wants the region, and TLS like every SASL mechanism', () => {
+      const iam = { ...kafka, KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'aws-msk-iam' };
+      expect(busConfigFromEnv(schema.parse({ ...iam, KAFKA_AWS_REGION: 'ap-southeast-3' }), 'ledger')).toMatchObject({ sasl: { mechanism: 'aws-msk-iam', region: 'ap-southeast-3' } });
+      expect(refused(iam)).toEqual(['KAFKA_AWS_REGION']);
+      expect(refused({ ...iam, KAFKA_SSL: 'false', KAFKA_AWS_REGION: 'ap-southeast-3' })).toEqual(['KAFKA_SSL']);
+    });
   });
 
   it('leaves a Redis Streams service alone whatever the Kafka settings', () => {

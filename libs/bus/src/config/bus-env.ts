@@ -63,13 +63,15 @@ export const busEnvShape = {
   KAFKA_SSL_CERT_FILE: pemFile.optional(),
   KAFKA_SSL_KEY_FILE: pemFile.optional(),
   KAFKA_SSL_REJECT_UNAUTHORIZED: flag.default(true),
-  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer']).optional(),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws-msk-iam']).optional(),
   KAFKA_SASL_USERNAME: z.string().optional(),
   KAFKA_SASL_PASSWORD: z.string().optional(),
   /** OAUTHBEARER: file holding the token, read on every authentication (a projected, rotated token) */
   KAFKA_OAUTH_TOKEN_FILE: readableFile.optional(),
   /** Local brokers only: SASL credentials over a plaintext connection */
   KAFKA_ALLOW_SASL_PLAINTEXT: flag.default(false),
+  /** aws-msk-iam: the cluster's AWS region (credentials come from the AWS SDK's default chain) */
+  KAFKA_AWS_REGION: z.string().min(1).optional(),
   /** Put before every topic name (and its .dlq): environments sharing a cluster, e.g. `staging.` */
   KAFKA_TOPIC_PREFIX: namePrefix.optional(),
   /** Put before every consumer group name; defaults to KAFKA_TOPIC_PREFIX so staging never joins production's groups */
@@ -95,6 +97,8 @@ export function refineBusEnv(env: BusEnv, ctx: z.RefinementCtx): void {
   const mechanism = env.KAFKA_SASL_MECHANISM;
   if (mechanism === 'oauthbearer') {
     if (!env.KAFKA_OAUTH_TOKEN_FILE) issue(ctx, 'KAFKA_OAUTH_TOKEN_FILE', 'is required with KAFKA_SASL_MECHANISM=oauthbearer');
+  } else if (mechanism === 'aws-msk-iam') {
+    if (!env.KAFKA_AWS_REGION) issue(ctx, 'KAFKA_AWS_REGION', 'is required with KAFKA_SASL_MECHANISM=aws-msk-iam');
   } else if (mechanism && (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD)) {
     issue(ctx, 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with KAFKA_SASL_MECHANISM');
   }
@@ -125,6 +129,7 @@ function kafkaSasl(env: BusEnv) {
   const mechanism = env.KAFKA_SASL_MECHANISM;
   if (!mechanism) return undefined;
   if (mechanism === 'oauthbearer') return { mechanism, tokenFile: env.KAFKA_OAUTH_TOKEN_FILE };
+  if (mechanism === 'aws-msk-iam') return { mechanism, region: env.KAFKA_AWS_REGION };
   return { mechanism, username: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD };
 }
 

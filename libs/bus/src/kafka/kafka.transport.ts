@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
+import { mskIamTokenProvider } from './msk-iam';
 import { type KafkaNames, kafkaNames } from './kafka-names';
 import { checkKafkaTopics, createTopicsAndWait } from './kafka-topics';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
@@ -23,7 +24,9 @@ import { consumerGroupLag } from './kafka-lag';
 export type KafkaSaslOptions =
   | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
   /** The token is read from the file on every authentication, so a token the platform rotates is picked up. */
-  | { mechanism: 'oauthbearer'; tokenFile: string };
+  | { mechanism: 'oauthbearer'; tokenFile: string }
+  /** AWS MSK IAM: a token signed with the AWS SDK's default credentials, made on every authentication. */
+  | { mechanism: 'aws-msk-iam'; region: string };
 
 /** PEM texts: a private CA to trust, a client certificate and key for mutual TLS. */
 export interface KafkaTlsOptions {
@@ -84,6 +87,7 @@ function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
     const { tokenFile } = sasl;
     return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await readFile(tokenFile, 'utf8')).trim() }) };
   }
+  if (sasl.mechanism === 'aws-msk-iam') return { mechanism: 'oauthbearer', oauthBearerProvider: mskIamTokenProvider(sasl.region) };
   const { username, password } = sasl;
   switch (sasl.mechanism) {
     case 'plain':
