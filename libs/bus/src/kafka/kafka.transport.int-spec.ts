@@ -183,7 +183,7 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
         { key: keyA, value: poison },
         { key: keyA, value: '"a-after"' },
       ]);
-      await waitFor('dead-letter writes refused, retried', () => events.dlqWriteFailures >= 3, h.waitMs);
+      await waitFor('dead-letter writes refused, retried', () => events.dlqWriteFailures >= 6, h.waitMs);
       await h.transport().publish(topic, [{ key: keyB, value: '"b"' }]);
       await waitFor('the other partition handled meanwhile', () => handled.includes('"b"'), h.waitMs);
       expect(handled).toEqual(['"b"']); // "a-after" waits behind the record it follows
@@ -194,7 +194,11 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       expect(dead[0].value).toBe(poison);
       expect(dead[0].headers[DLQ_HEADERS.fault]).toBe('permanent');
       expect(poisonAttempts).toBe(events.dlqWriteFailures + 1); // handled again after each pause, dead-lettered once
-      expect({ ...events, failures: failures.length, failed: consumer.failure() }).toEqual({ rebalances: 1, crashes: 0, dlqWriteFailures: events.dlqWriteFailures, failures: 0, failed: null });
+      // No rebalance loop: a refused write used to throw out of the handler, and every throw restarted the consumer
+      // and rejoined the group. A loaded machine may see a join or two more (a slow first join), never one per write.
+      expect({ crashes: events.crashes, failures: failures.length, failed: consumer.failure() }).toEqual({ crashes: 0, failures: 0, failed: null });
+      expect(events.rebalances).toBeLessThanOrEqual(3);
+      expect(events.rebalances).toBeLessThan(events.dlqWriteFailures);
       await waitFor('every record committed', async () => (await h.unacknowledged(topic, group)) === 0, h.waitMs);
     } finally {
       await consumer.close();
