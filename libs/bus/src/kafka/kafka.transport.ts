@@ -99,6 +99,20 @@ function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
   }
 }
 
+const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/** Broker answers no retry or replacement fixes: credentials, rights, a setting the broker refuses. */
+const MISCONFIGURATION = /AUTHORIZATION_FAILED|SASL|AUTHENTICATION|INVALID_SESSION_TIMEOUT|INVALID_GROUP_ID|UNSUPPORTED_|INVALID_CONFIG/;
+
+/** True when the error, or any cause under it, is a refusal for misconfiguration (kafkajs puts the protocol error in `type`). */
+export function isKafkaMisconfiguration(error: unknown): boolean {
+  for (let e = error as { name?: string; type?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 10; e = e.cause as typeof e, depth++) {
+    if (MISCONFIGURATION.test(`${e.name ?? ''} ${e.type ?? ''}`)) return true;
+    if (/session timeout is not within the range|not authorized/i.test(e.message ?? '')) return true;
+  }
+  return false;
+}
+
 export class KafkaTransport implements BusTransport {
   private readonly kafka: Kafka;
   private readonly logger: BusLogger;
@@ -165,6 +179,43 @@ export class KafkaTransport implements BusTransport {
     this.assertOpen();
     await this.ensureTopic(opts.topic);
     await this.connectedProducer(); // needed for dead-lettering
+    const abort = new AbortController();
+    const which = { topic: opts.topic, group: opts.group };
+    const batches = new KafkaBatchConsumer({ subscription: opts, policy: this.policy, logger: this.logger, deadLetter: (record, reason) => this.deadLetter(record, opts.group, reason) }, abort.signal);
+    const member: { consumer: Consumer | null; replacements: number } = { consumer: null, replacements: 0 };
+
+    // A member kafkajs gave up on after a broker outage is replaced by a new one (same group, committed offsets).
+    const replace = (): void => {
+      const delay = Math.min(10_000, 500 * 2 ** Math.min(member.replacements++, 5));
+      setTimeout(() => {
+        if (abort.signal.aborted || this.closing) return;
+        this.startMember(opts, which, batches, abort.signal, replace)
+          .then((consumer) => {
+            member.consumer = consumer;
+            member.replacements = 0;
+            this.logger.warn(which, 'kafka consumer replaced after kafkajs gave up on it');
+          })
+          .catch((error: unknown) => {
+            this.logger.warn({ ...which, err: errorText(error) }, 'kafka consumer could not be replaced yet; retrying');
+            replace();
+          });
+      }, delay).unref();
+    };
+    member.consumer = await this.startMember(opts, which, batches, abort.signal, replace);
+    this.logger.info(which, 'bus subscribed (kafka)');
+    return {
+      close: async () => {
+        abort.abort();
+        const consumer = member.consumer;
+        if (!consumer) return;
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  /** One group member: connected, subscribed, running, and joined (or crashed) before it returns. */
+  private async startMember(opts: SubscribeOptions, which: ConsumerEvent, batches: KafkaBatchConsumer, signal: AbortSignal, replace: () => void): Promise<Consumer> {
     const consumer = this.kafka.consumer({
       groupId: this.names.group(opts.group),
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
@@ -174,9 +225,6 @@ export class KafkaTransport implements BusTransport {
       maxWaitTimeInMs: 1_000,
       partitionAssigners: [subscribedRoundRobin, PartitionAssigners.roundRobin],
     });
-    const abort = new AbortController();
-    const which = { topic: opts.topic, group: opts.group };
-    const batches = new KafkaBatchConsumer({ subscription: opts, policy: this.policy, logger: this.logger, deadLetter: (record, reason) => this.deadLetter(record, opts.group, reason) }, abort.signal);
     // Resolves on the first join, or on a crash before it (subscribe must not wait out the timeout then).
     let started: () => void = () => undefined;
     const joinedOrCrashed = new Promise<void>((resolve) => (started = resolve));
@@ -187,9 +235,19 @@ export class KafkaTransport implements BusTransport {
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       started();
-      if (abort.signal.aborted || this.closing) return; // our own shutdown
+      if (signal.aborted || this.closing) return; // our own shutdown
       this.listeners.onCrash?.({ ...which, restart: payload.restart, error: payload.error });
-      this.onCrash(opts, payload.error, payload.restart);
+      if (payload.restart) {
+        this.logger.warn({ ...which, err: errorText(payload.error) }, 'kafka consumer crashed; kafkajs restarts it');
+      } else if (isKafkaMisconfiguration(payload.error)) {
+        this.onCrash(opts, payload.error);
+      } else {
+        // kafkajs stops for good after errors it wraps as non-retriable though the broker was only away ("Failed to find
+        // group coordinator" after a broker restart, seen in the chaos run): an outage, not a reason to exit.
+        this.logger.warn({ ...which, err: errorText(payload.error) }, 'kafka consumer stopped by kafkajs (broker away); replacing it');
+        this.consumers.delete(consumer);
+        replace();
+      }
     });
     await consumer.connect();
     await consumer.subscribe({ topic: this.names.topic(opts.topic), fromBeginning: true });
@@ -202,14 +260,7 @@ export class KafkaTransport implements BusTransport {
     });
     this.consumers.set(consumer, which);
     await Promise.race([joinedOrCrashed, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
-    this.logger.info(which, 'bus subscribed (kafka)');
-    return {
-      close: async () => {
-        abort.abort();
-        this.consumers.delete(consumer);
-        await consumer.disconnect();
-      },
-    };
+    return consumer;
   }
 
   /** Records each subscription's group has not committed yet (kafka-lag.ts); asks the broker every call. */
@@ -225,16 +276,12 @@ export class KafkaTransport implements BusTransport {
   }
 
   /**
-   * kafkajs restarts a consumer after a retriable error; after any other (authorization, SASL, a
-   * dead-letter write the broker refuses) the consumer is gone and nothing would say so: the
-   * service kept answering ready while consuming nothing.
+   * A consumer refused for a reason no retry fixes (authentication, authorization, a session
+   * timeout the broker does not accept) is gone for good; nothing would say so, and the service
+   * kept answering ready while consuming nothing. It fails readiness and the service exits.
    */
-  private onCrash(opts: SubscribeOptions, error: Error, restart: boolean): void {
+  private onCrash(opts: SubscribeOptions, error: Error): void {
     const context = { topic: opts.topic, group: opts.group, err: { name: error.name, message: error.message } };
-    if (restart) {
-      this.logger.warn(context, 'kafka consumer crashed; kafkajs restarts it');
-      return;
-    }
     if (this.failed) return;
     this.failed = new Error(`kafka consumer of ${opts.topic} (group ${opts.group}) stopped for good: ${error.name}: ${error.message}`);
     this.logger.error(context, 'kafka consumer CRASHED for good; not ready, exiting');
