@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
-import { BusErrorFilter, BusServer, createTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { busConsumerMetrics, createLogger, createMetricsRegistry, deadLetterMetric, outboxBacklogMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -17,15 +17,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const bus = busConfigFromEnv(config, 'ledger');
   const registry = createMetricsRegistry('ledger');
   const busFailure = watchBusFailure();
-  const consumerMetrics = busConsumerMetrics(registry);
-  const transport = createTransport(bus, {
-    logger,
-    onDeadLetter: deadLetterMetric(registry),
-    onFailure: busFailure.onFailure,
-    onRebalance: consumerMetrics.onRebalance,
-    onCrash: consumerMetrics.onCrash,
-  });
-  consumerMetrics.measureLag(async () => (await transport.consumerLag?.()) ?? []);
+  const transport = createServiceTransport(bus, { logger, registry, onFailure: busFailure.onFailure });
   // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.commands.
   const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
   topics.start();

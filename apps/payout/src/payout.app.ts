@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, OutboxRelay, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, OutboxListener, PayoutRepository, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { busConsumerMetrics, createLogger, createMetricsRegistry, deadLetterMetric, outboxBacklogMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -21,15 +21,7 @@ export async function startPayout(config: PayoutConfig) {
   const bus = busConfigFromEnv(config, 'payout');
   const registry = createMetricsRegistry('payout');
   const busFailure = watchBusFailure();
-  const consumerMetrics = busConsumerMetrics(registry);
-  const transport = createTransport(bus, {
-    logger,
-    onDeadLetter: deadLetterMetric(registry),
-    onFailure: busFailure.onFailure,
-    onRebalance: consumerMetrics.onRebalance,
-    onCrash: consumerMetrics.onCrash,
-  });
-  consumerMetrics.measureLag(async () => (await transport.consumerLag?.()) ?? []);
+  const transport = createServiceTransport(bus, { logger, registry, onFailure: busFailure.onFailure });
   // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.events.
   const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
   topics.start();

@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, DeadLetterRepository, guardPool, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryRepository } from '@pay/persistence';
-import { busConsumerMetrics, createLogger, createMetricsRegistry, deadLetterMetric, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
+import { createLogger, createMetricsRegistry, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
@@ -26,15 +26,7 @@ export async function startWorkers(config: WorkersConfig) {
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
   const registry = createMetricsRegistry('workers');
   const busFailure = watchBusFailure();
-  const consumerMetrics = busConsumerMetrics(registry);
-  const transport = createTransport(busConfigFromEnv(config, 'workers'), {
-    logger,
-    onDeadLetter: deadLetterMetric(registry),
-    onFailure: busFailure.onFailure,
-    onRebalance: consumerMetrics.onRebalance,
-    onCrash: consumerMetrics.onCrash,
-  });
-  consumerMetrics.measureLag(async () => (await transport.consumerLag?.()) ?? []);
+  const transport = createServiceTransport(busConfigFromEnv(config, 'workers'), { logger, registry, onFailure: busFailure.onFailure });
   // It consumes payout.events (dead-lettering to its .dlq) and, in the archiver, every .dlq.
   const topics = new TopicReadiness(transport, [...withDeadLetterTopics([Topic.PayoutEvents]), ...Object.values(Topic).filter((t) => t !== Topic.PayoutEvents).map(deadLetterTopic)], { logger });
   topics.start();

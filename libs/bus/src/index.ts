@@ -17,6 +17,7 @@ export { partitionForKey } from './partitioner/murmur2.partitioner';
 export { busConfigSchema } from './config/bus-config.schema';
 export type { BusConfig, KafkaBusConfig, RedisStreamsBusConfig } from './config/bus-config.schema';
 export { createTransport } from './transport.factory';
+export { createServiceTransport } from './service-transport';
 export type { CreateTransportDeps } from './transport.factory';
 export { RedisStreamsTransport } from './redis-streams/redis-streams.transport';
 export type { RedisConnectionRole, RedisStreamsTransportDeps, RedisStreamsTransportOptions } from './redis-streams/redis-streams.transport';
