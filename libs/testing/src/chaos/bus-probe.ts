@@ -49,7 +49,9 @@ export class BusProbe {
       }
     }
     const { keyPrefix, partitions } = this.bus;
-    this.redis ??= new Redis(this.bus.redisUrl, { maxRetriesPerRequest: 3 });
+    // The chaos run restarts this Redis while the probe is connected: a failed probe is retried by its caller, the
+    // reconnect errors in between are expected, not news.
+    this.redis ??= new Redis(this.bus.redisUrl, { maxRetriesPerRequest: 3 }).on('error', () => undefined);
     const pipeline = this.redis.pipeline();
     for (let p = 0; p < partitions; p++) pipeline.xpending(`${keyPrefix}${c.topic}:${p}`, c.group);
     const owner = pid === undefined ? undefined : `${hostname()}-${pid}-`;

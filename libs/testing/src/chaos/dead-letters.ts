@@ -37,7 +37,8 @@ export async function readDeadLetters(redisUrl: string, prefix: string, prisma: 
 }
 
 async function readStreams(redisUrl: string, prefix: string): Promise<DeadLetter[]> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  // Reconnect errors (the chaos run restarts this Redis) surface as failed commands below, which the caller reports.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 }).on('error', () => undefined);
   try {
     const found: DeadLetter[] = [];
     const keys = new Set<string>();
