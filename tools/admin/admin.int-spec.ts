@@ -62,6 +62,10 @@ describe('admin CLI (real Postgres)', () => {
     const badEntry = await admin('allowlist', 'set', id, '10.0.0.0/33');
     expect(badEntry).toMatchObject({ code: ExitCode.Usage });
     expect(badEntry.err).toContain('10.0.0.0/33');
+    // An IPv4-mapped range shorter than /96 would have let every IPv4 client in.
+    const wideMapped = await admin('allowlist', 'set', id, '203.0.113.0/24', '::ffff:10.0.0.0/80');
+    expect(wideMapped).toMatchObject({ code: ExitCode.Usage });
+    expect(wideMapped.err).toContain('::ffff:10.0.0.0/80');
     const badFee = await admin('merchant', 'set-fees', id, '--payout-fee', '-5');
     expect(badFee.code).toBe(ExitCode.Usage);
     expect(badFee.err).toContain('amount');
