@@ -36,6 +36,11 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     ['http://127.0.0.1:3000/cb', '127.0.0.1 is a private or reserved address'],
     ['http://[::1]/cb', '::1 is a private or reserved address'],
     ['http://localhost:8080/cb', 'localhost resolves to'],
+    // IPv6 forms embedding a loopback or metadata IPv4 address: IPv4-compatible, NAT64, 6to4.
+    ['http://[::127.0.0.1]/cb', '::7f00:1 is a private or reserved address'],
+    ['http://[::a9fe:a9fe]/latest/meta-data', '::a9fe:a9fe is a private or reserved address'],
+    ['http://[64:ff9b::169.254.169.254]/latest/meta-data', '64:ff9b::a9fe:a9fe is a private or reserved address'],
+    ['http://[2002:a9fe:a9fe::1]/latest/meta-data', '2002:a9fe:a9fe::1 is a private or reserved address'],
   ])('refuses a transfer whose notifyUrl is %s, changing nothing', async (notifyUrl, reason) => {
     const { merchant, token } = await createMerchant(gateway.prisma);
     await fundMerchant(gateway.prisma, merchant.id, [1_000_000_00n]);

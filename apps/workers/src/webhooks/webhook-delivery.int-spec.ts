@@ -210,7 +210,9 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   it('refuses private, link-local and (unless allowed) loopback targets at delivery time, DNS names included', async () => {
     receiver = await WebhookReceiver.start();
     const strict = service({ allowLoopback: false });
-    for (const url of ['http://10.0.0.1/cb', 'http://169.254.169.254/latest/meta-data', `http://localhost:${new URL(receiver.url).port}/cb`, receiver.url]) {
+    const port = new URL(receiver.url).port;
+    const embedding = [`http://[::127.0.0.1]:${port}/cb`, `http://[::ffff:127.0.0.1]:${port}/cb`, 'http://[::a9fe:a9fe]/latest/meta-data', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::1]/'];
+    for (const url of ['http://10.0.0.1/cb', 'http://169.254.169.254/latest/meta-data', `http://localhost:${port}/cb`, receiver.url, ...embedding]) {
       const d = await strict.intake((await event(url)).event);
       expect(await strict.attempt(d.id)).toBe('failed');
       expect((await repo.findWithAttempts(d.id))?.attempts[0].error).toMatch(/private or reserved address/);

@@ -29,7 +29,7 @@ describe('isIpAllowed', () => {
     expect(() => normaliseAllowlistEntry('10.1.0.0/')).toThrow(RangeError);
     expect(() => normaliseAllowlistEntry('example.com')).toThrow(RangeError);
     // Not four decimal parts: ipaddr.parse would read these as 10.0.0.1, 10.0.0.1 and 8.0.0.1.
-    for (const odd of ['10.1', '0x0a000001', '010.0.0.1', 'fe80::1%eth0']) expect(() => normaliseAllowlistEntry(odd)).toThrow(RangeError);
+    for (const odd of ['10.1', '0x0a000001', '010.0.0.1', 'fe80::1%eth0', '::10.0.0.0/104']) expect(() => normaliseAllowlistEntry(odd)).toThrow(RangeError);
   });
 
   it('stores an IPv4-mapped entry as its IPv4 form and refuses one shorter than /96', () => {

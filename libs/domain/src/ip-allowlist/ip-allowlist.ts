@@ -13,11 +13,12 @@ const MAPPED_SPACE = ipaddr.IPv6.parse('::ffff:0:0');
 /**
  * An address written plainly: IPv4 only as four decimal parts (ipaddr.parse would also take
  * `10.1`, `0x0a000001` or octal `010.0.0.1`, each a different address than it reads as), IPv6
- * without a zone id. Null when the text is neither.
+ * without a zone id and not in the deprecated IPv4-compatible text form `::a.b.c.d` (which
+ * ipaddr.js reads as ::ffff:a.b.c.d). Null when the text is neither.
  */
 function parseStrict(text: string): Address | null {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
-  if (text.includes('%') || !ipaddr.IPv6.isValid(text)) return null;
+  if (text.includes('%') || /^::[0-9]+\./.test(text) || !ipaddr.IPv6.isValid(text)) return null;
   return ipaddr.IPv6.parse(text);
 }
 

@@ -1,16 +1,43 @@
 import ipaddr from 'ipaddr.js';
 
 /**
+ * IPv6 ranges that carry an IPv4 address, and the byte offset where it sits. A packet to one of
+ * them can end up at that IPv4 address (through the host's own stack, a NAT64 gateway or a 6to4
+ * relay), so the address is judged by the IPv4 address it embeds. (ipaddr.js reads the text
+ * `::a.b.c.d` as IPv4-mapped rather than IPv4-compatible: both are judged by a.b.c.d, so the
+ * decision is the same.)
+ */
+const IPV4_EMBEDDING: ReadonlyArray<[range: [ipaddr.IPv6, number], offset: number]> = [
+  [ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), 12], // IPv4-mapped
+  [ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'), 12], // IPv4-translated (SIIT, RFC 6145)
+  [ipaddr.IPv6.parseCIDR('::/96'), 12], // IPv4-compatible (deprecated, RFC 4291)
+  [ipaddr.IPv6.parseCIDR('64:ff9b::/96'), 12], // NAT64 well-known prefix (RFC 6052)
+  [ipaddr.IPv6.parseCIDR('2002::/16'), 2], // 6to4 (RFC 3056)
+];
+
+/** The address a connection to `addr` may reach: the embedded IPv4 address, or `addr` itself. */
+function effectiveAddress(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (addr.kind() === 'ipv4') return addr;
+  const v6 = addr as ipaddr.IPv6;
+  // :: and ::1 lie inside ::/96 but are the IPv6 unspecified and loopback addresses.
+  if (v6.range() === 'unspecified' || v6.range() === 'loopback') return v6;
+  const embedding = IPV4_EMBEDDING.find(([range]) => v6.match(range));
+  if (!embedding) return v6;
+  const offset = embedding[1];
+  return ipaddr.fromByteArray(v6.toByteArray().slice(offset, offset + 4));
+}
+
+/**
  * Whether a webhook may be sent to this resolved address. Only public unicast addresses are
  * allowed; loopback only when the setting says so (tests, local runs). Private, link-local
  * (including the cloud metadata address 169.254.169.254), unique-local, carrier-grade NAT,
- * multicast and reserved ranges never are.
+ * multicast and reserved ranges never are, nor any other range ipaddr.js does not call
+ * 'unicast' (Teredo, the local-use NAT64 prefix 64:ff9b:1::/48, documentation...). An IPv6
+ * address embedding an IPv4 address (see IPV4_EMBEDDING) is judged by that IPv4 address.
  */
 export function isAllowedWebhookAddress(ip: string, opts: { allowLoopback: boolean }): boolean {
   if (!ipaddr.isValid(ip)) return false;
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-  const range = addr.range();
+  const range = effectiveAddress(ipaddr.parse(ip)).range();
   if (range === 'unicast') return true;
   return range === 'loopback' && opts.allowLoopback;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { classifyResponse, nextAttemptDelayMs, parseRetryAfter, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './retry-schedule';
 import { computeSignature, signatureHeader, verifySignatureHeader } from './signature';
 import { isAllowedWebhookAddress } from './target-address';
@@ -68,7 +69,49 @@ describe('webhook target addresses', () => {
     ['fe80::1', false, false],
     ['::ffff:10.0.0.1', false, false],
     ['0.0.0.0', true, false],
+    ['::', true, false],
+    // IPv6 forms that embed an IPv4 address are judged by it: IPv4-compatible, IPv4-mapped,
+    // IPv4-translated, NAT64 and 6to4.
+    ['::127.0.0.1', false, false],
+    ['::7f00:1', false, false],
+    ['::127.0.0.1', true, true],
+    ['::a9fe:a9fe', false, false],
+    ['::10.0.0.1', false, false],
+    ['::ffff:169.254.169.254', false, false],
+    ['::ffff:0:a9fe:a9fe', false, false],
+    ['64:ff9b::a9fe:a9fe', false, false],
+    ['64:ff9b::10.0.0.1', false, false],
+    ['64:ff9b::7f00:1', false, false],
+    ['2002:a9fe:a9fe::1', false, false],
+    ['2002:7f00:1::', false, false],
+    ['2002:c0a8:101::', false, false],
+    ['::93.184.216.34', false, true],
+    ['::ffff:93.184.216.34', false, true],
+    ['64:ff9b::93.184.216.34', false, true],
+    ['2002:5db8:d822::1', false, true],
+    // Not global: local-use NAT64, Teredo, documentation, discard-only, site-local, multicast.
+    ['64:ff9b:1::5db8:d822', false, false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false, false],
+    ['2001:db8::1', false, false],
+    ['100::1', false, false],
+    ['fec0::1', false, false],
+    ['ff02::1', false, false],
   ])('%s (allowLoopback %p) -> %p', (ip, allowLoopback, allowed) => {
     expect(isAllowedWebhookAddress(ip, { allowLoopback })).toBe(allowed);
+  });
+
+  it('judges every IPv6 form embedding an IPv4 address as that IPv4 address', () => {
+    fc.assert(
+      // ::0.0.0.1 is ::1, the IPv6 loopback address, not an embedding.
+      fc.property(fc.ipV4().filter((v4) => v4 !== '0.0.0.1'), fc.boolean(), (v4, allowLoopback) => {
+        const [a, b, c, d] = v4.split('.').map(Number);
+        const hex = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+        const expected = isAllowedWebhookAddress(v4, { allowLoopback });
+        for (const form of [`::${v4}`, `::${hex}`, `::ffff:${v4}`, `::ffff:0:${v4}`, `64:ff9b::${v4}`, `2002:${hex}::1`]) {
+          expect([form, isAllowedWebhookAddress(form, { allowLoopback })]).toEqual([form, expected]);
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
