@@ -90,12 +90,27 @@ export interface ReconTotals {
 }
 
 /**
+ * A free-text column (one a merchant, payer or acquirer fills in) made safe to open in a
+ * spreadsheet, as the OWASP CSV injection guidance says: a value starting with =, +, -, @, tab or
+ * carriage return would be read as a formula (=HYPERLINK(...) leaking data, =cmd|... running a
+ * command), so it gets a leading single quote, which spreadsheets show as text. A plain number
+ * (-5, +62812) is not a formula and stays as it is. COPY quotes any value holding a comma, quote
+ * or line break, so a value cannot spill into a next cell. The platform's own columns (ids it
+ * generates, status, amounts, times) never start with those characters and are left alone, so
+ * amounts stay numbers.
+ */
+function text(col: string): string {
+  return `CASE WHEN ${col} ~ '^[-=+@\\t\\r]' AND ${col} !~ '^[-+]?[0-9]+(\\.[0-9]+)?$' THEN '''' || ${col} ELSE ${col} END`;
+}
+
+/**
  * The merchant's pay-ins created in [from, to) as RFC 4180 CSV bytes, produced by Postgres
  * itself (`COPY ... TO STDOUT (FORMAT csv, HEADER)`) and streamed: no row is ever held in
  * memory, and it runs at the speed of psql's \copy. Amounts are Rupiah with at most two
  * decimals, times `YYYY-MM-DD HH:MM:SS` in Asia/Jakarta, a pending code past its expiry
  * reads `expired`. The totals come from the same snapshot (REPEATABLE READ), so they match
- * the file exactly. Call `done(err?)` when the stream has been consumed.
+ * the file exactly. Free-text columns are neutralised against spreadsheet formulas (see `text`).
+ * Call `done(err?)` when the stream has been consumed.
  */
 export async function streamReconCsv(pool: Pool, merchantId: number, from: Date, to: Date): Promise<{ csv: Readable; totals: ReconTotals; asOf: Date; done: (err?: unknown) => Promise<void> }> {
   const client = await pool.connect();
@@ -115,12 +130,12 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
     const rupiah = (col: string) => `trim_scale((${col})::numeric / 100)`;
     const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
     const sql = `COPY (
-      SELECT p.merchant_trx_id AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", m.name AS "merchantName",
+      SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", ${text('m.name')} AS "merchantName",
              CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
              ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
              trim_scale(p.fee_pct_milli::numeric / 1000) AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
              ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
-             p.rrn AS "rrn", p.issuer AS "issuer", p.nmid AS "nmid", p.settlement_id AS "settlementId"
+             ${text('p.rrn')} AS "rrn", ${text('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
         FROM payins p JOIN merchants m ON m.id = p.merchant_id
        WHERE p.merchant_id = ${Number(merchantId)}
          AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
