@@ -34,8 +34,7 @@ export interface GatewayApp {
 }
 
 /** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
-export async function createGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+export async function createGatewayApp(config: GatewayConfig, logger: ReturnType<typeof createLogger> = createLogger('gateway', config.LOG_LEVEL)): Promise<GatewayApp> {
   // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
   const { prisma, pool } = createDatabaseClients(config, logger);
   const store = new ObjectStore(config);

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { LOG_REDACTION } from './redact';
 
 export type { Logger } from 'pino';
 
@@ -24,16 +25,21 @@ export function currentLogId(): string | undefined {
   return context.getStore()?.logId;
 }
 
-/** JSON logs on stdout, one object a line, each carrying the current logId when there is one. */
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
+/**
+ * JSON logs on stdout (or `destination`), one object a line, each carrying the current logId when
+ * there is one. Credentials in URLs and request headers are redacted (see LOG_REDACTION).
+ */
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    redact: LOG_REDACTION,
     mixin: () => {
       const logId = currentLogId();
       return logId ? { logId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,0 +1,51 @@
+import { createLogger, loadConfig } from '@pay/platform';
+import { createMerchant } from '@pay/testing';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { createGatewayApp, type GatewayApp } from './gateway.app';
+import { gatewayConfigSchema } from './gateway.config';
+
+/**
+ * A merchant that sends its token in the query string (?token=) instead of the header must not
+ * find it in the gateway's logs: not in the access log, not in the error log.
+ */
+describe('gateway logs and credentials in the query string (real Postgres)', () => {
+  let gateway: GatewayApp;
+  let http: App;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'info' });
+    gateway = await createGatewayApp(config, createLogger('gateway', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) }));
+    http = gateway.app.getHttpServer();
+  });
+  afterAll(() => gateway.close());
+
+  /** The access log is written once the response has gone: wait for the request's line. */
+  async function linesOf(logId: string): Promise<Record<string, unknown>[]> {
+    for (let i = 0; i < 100 && !lines.some((l) => l.logId === logId && l.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+    return lines.filter((l) => l.logId === logId);
+  }
+
+  it('redacts ?token= on 200, 401, 404 and 400 answers of merchant routes', async () => {
+    const { token } = await createMerchant(gateway.prisma);
+    const q = `token=${encodeURIComponent(token)}&secret_key=${encodeURIComponent(token)}&page=2`;
+    const cases = [
+      { status: 200, req: request(http).get(`/api/v1/payin/balance?${q}`).set('token', token) },
+      { status: 401, req: request(http).get(`/api/v1/payin/balance?${q}`) },
+      { status: 404, req: request(http).get(`/api/v1/payin/no-such-route?${q}`).set('token', token) },
+      { status: 400, req: request(http).post(`/api/v1/payin/qris/generate?${q}`).set('token', token).send({ amount: 'lots' }) },
+    ];
+    for (const { status, req } of cases) {
+      const res = await req;
+      expect(res.status).toBe(status);
+      const logged = await linesOf(res.headers['x-log-id'] as string);
+      expect(logged.map((l) => l.msg)).toContain('request');
+      expect(JSON.stringify(logged)).not.toContain(token);
+      const access = logged.find((l) => l.msg === 'request');
+      expect(access).toMatchObject({ status, path: expect.stringMatching(/^\/api\/v1\/payin\/[a-z/-]+\?token=\[REDACTED\]&secret_key=\[REDACTED\]&page=2$/) });
+      // 401, 404 and 400 also leave an error-log line from the exception filter, redacted the same way.
+      if (status !== 200) expect(logged.find((l) => l.msg === 'request refused')).toMatchObject({ status, path: expect.stringContaining('?token=[REDACTED]&') });
+    }
+  });
+});
