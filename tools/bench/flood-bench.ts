@@ -11,6 +11,7 @@ import { runScript, startBenchStack } from './harness';
  * Both merchants have the default limits. Target: the other merchant's p99 under the flood
  * <= 2x its idle p99, and the flooder gets 429s, not timeouts.
  * A fourth argument floods at that fixed rate instead (open loop, e.g. 900 as in issue #14).
+ * RATE_LIMIT_ENABLED=false in the environment runs the same without limits, for comparison.
  * Usage: npm run build && node dist/tools/bench/flood-bench.js [seconds=20] [flood connections=64] [steady rps=20] [flood rps=max]
  */
 const [SECONDS = 20, C = 64, STEADY_RPS = 20, FLOOD_RPS = 0] = process.argv.slice(2).map(Number);
@@ -77,7 +78,7 @@ async function flood(url: string, token: string, until: number): Promise<Record<
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
-  const stack = await startBenchStack(databaseUrl, {}, 'flood');
+  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true' }, 'flood');
   try {
     const flooder = await createMerchant(prisma, { name: 'Flooder' });
     const other = await createMerchant(prisma, { name: 'Other' });

@@ -9,6 +9,7 @@ import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
 
+const ADMIN_TOKEN = 'adm_rate_0123456789abcdef0123456789abcdef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A day in Asia/Jakarta, `days` before today. */
@@ -17,7 +18,7 @@ const daysAgo = (days: number) => new Date(Date.now() + 7 * 3_600_000 - days * 8
 describe('per-merchant rate limits (real Redis and Postgres)', () => {
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
   const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
-  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RECON_EXPORT_MAX_OUTSTANDING: '3' };
+  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RECON_EXPORT_MAX_OUTSTANDING: '3', ADMIN_TOKEN };
   let gateway: GatewayApp;
   let replica: GatewayApp;
   let http: App;
@@ -84,6 +85,22 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     const statuses = [];
     for (const on of [http, replica.app.getHttpServer(), http, replica.app.getHttpServer()]) statuses.push((await balance(token, on)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('sets a merchant\'s own limits through the ops API, effective on its next request', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const set = await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: 2 });
+    expect(set.status).toBe(200);
+    expect(set.body.data).toEqual({ merchantId: merchant.id, rateLimits: { read: 2, write: null, export: null } });
+    const statuses = [];
+    for (let n = 0; n < 3; n++) statuses.push((await balance(token)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+
+    expect((await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: null })).body.data.rateLimits.read).toBeNull();
+    expect((await balance(token)).headers['ratelimit-limit']).toBe('100');
+    expect((await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ write: 0 })).status).toBe(400);
+    expect((await request(http).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 })).status).toBe(404);
   });
 
   it('refuses an export of a day before the merchant account was created', async () => {
