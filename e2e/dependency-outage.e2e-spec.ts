@@ -38,6 +38,8 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
     const { merchant, token: t } = await createMerchant(prisma);
     token = t;
     await fundMerchant(prisma, merchant.id, [10_000_000_00n]);
+    // It exports yesterday: no export of a day before the merchant existed.
+    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 7 * 86_400_000) } });
   });
   afterAll(async () => {
     await stack?.stop();

@@ -56,6 +56,16 @@ describe('admin CLI (real Postgres)', () => {
     });
   });
 
+  it("sets a merchant's own rate limits, and 'default' goes back to the gateway's", async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Toko Ramai');
+    const id = String(JSON.parse(out).id);
+    expect((await admin('merchant', 'set-rate-limits', id, '--read', '500', '--export', '30')).code).toBe(ExitCode.Ok);
+    expect((await admin('merchant', 'set-rate-limits', id, '--read', 'default', '--write', '200')).code).toBe(ExitCode.Ok);
+    expect(JSON.parse((await admin('--json', 'merchant', 'show', id)).out).rateLimits).toEqual({ readPerSecond: 'default', writePerSecond: 200, exportsPerMinute: 30 });
+    for (const bad of [[], ['--read', '0'], ['--write', 'lots']]) expect((await admin('merchant', 'set-rate-limits', id, ...bad)).code).toBe(ExitCode.Usage);
+    expect(await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } })).toMatchObject({ rateLimitRead: null, rateLimitWrite: 200, rateLimitExport: 30 });
+  });
+
   it('refuses bad input with exit code 2 and a message, changing nothing', async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Kopi Kita');
     const id = String(JSON.parse(out).id);

@@ -40,6 +40,12 @@ const id = (value: string) => {
   if (!/^[1-9]\d{0,9}$/.test(value)) throw new InvalidArgumentError('expected a merchant id (a positive integer)');
   return Number(value);
 };
+/** A rate limit (a positive whole number), or 'default' for the gateway's setting (stored as null; Commander turns a parsed null into ''). */
+const limitOrDefault = (value: string): number | 'default' => {
+  if (value === 'default') return value;
+  if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError("expected a whole number of requests (1 or more) or 'default'");
+  return Number(value);
+};
 
 function describeMerchant(m: MerchantView): Record<string, unknown> {
   return {
@@ -51,6 +57,7 @@ function describeMerchant(m: MerchantView): Record<string, unknown> {
     ipAllowlist: { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist },
     qris: { nmid: m.nmid, mcc: m.mcc, criteria: m.merchantCriteria, city: m.city, postalCode: m.postalCode },
     settlement: `T+${m.settlementDelayDays} at ${String(m.settlementHour).padStart(2, '0')}:00 Asia/Jakarta`,
+    rateLimits: { readPerSecond: m.rateLimitRead ?? 'default', writePerSecond: m.rateLimitWrite ?? 'default', exportsPerMinute: m.rateLimitExport ?? 'default' },
   };
 }
 
@@ -150,6 +157,23 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       try {
         const m = await admin().setSettlementSchedule(id(mid), { delayDays: o.delayDays, hour: o.hour });
         print(`merchant ${m.id} settles ${String(describeMerchant(m).settlement)}`, describeMerchant(m));
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+    });
+  merchant
+    .command('set-rate-limits <merchantId>')
+    .description("the merchant's own rate limits; 'default' goes back to the gateway's RATE_LIMIT_* setting")
+    .option('--read <perSecond>', 'balance and status reads per second', limitOrDefault)
+    .option('--write <perSecond>', 'QRIS codes, account inquiries and transfers per second', limitOrDefault)
+    .option('--export <perMinute>', 'new recon exports per minute', limitOrDefault)
+    .action(async (mid: string, o: { read?: number | 'default'; write?: number | 'default'; export?: number | 'default' }) => {
+      if (o.read === undefined && o.write === undefined && o.export === undefined) throw new UsageError('give at least one of --read, --write, --export');
+      const stored = (v: number | 'default' | undefined) => (v === 'default' ? null : v);
+      try {
+        const m = await admin().setRateLimits(id(mid), { read: stored(o.read), write: stored(o.write), export: stored(o.export) });
+        print(`merchant ${m.id} rate limits: ${JSON.stringify(describeMerchant(m).rateLimits)}`, describeMerchant(m));
       } catch (err) {
         if (err instanceof RangeError) throw new UsageError(err.message);
         throw err;

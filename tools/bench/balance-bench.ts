@@ -4,7 +4,7 @@ import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, repoRoot } from '@pay/testing';
 import { cpuPerUnit, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
-import { runScript, startBenchStack } from './harness';
+import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 
 /**
  * GET /api/v1/payin/balance (token auth + live read) against the gateway process, beside a
@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   const stack = await startBenchStack(databaseUrl);
   const port = await freePort();
   try {
-    const { merchant, token } = await createMerchant(prisma);
+    const { merchant, token, admin } = await createMerchant(prisma);
+    // The bench measures the gateway at full speed, not the merchant's rate limit (still checked on every request).
+    await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
     await fundMerchant(prisma, merchant.id, [1_000_000n]);
     const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise((resolve) => baseline.once('message', resolve));

@@ -3,6 +3,12 @@ import { LocalStack, repoRoot, uniqueName } from '@pay/testing';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
+/**
+ * The rate limits of a bench merchant: far above what one gateway serves, so a throughput bench
+ * measures the gateway (the limiter still runs on every request) rather than the default limits.
+ */
+export const BENCH_RATE_LIMITS = { read: 100_000, write: 100_000, export: 100_000 };
+
 /** The four services as processes on a bench database, quiet, with their own bus prefix and logs. */
 export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench'): Promise<LocalStack> {
   return LocalStack.start({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, SettlementPlanner } from '@pay/persistence';
 import { createMerchant, createTestDatabase, waitFor } from '@pay/testing';
-import { runScript, startBenchStack } from './harness';
+import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 
 /**
  * QRIS pay-in throughput over HTTP against the four services as processes: generate + sandbox
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   try {
     const merchants: { id: number; token: string }[] = [];
     for (let i = 0; i < M; i++) {
-      const { merchant, token } = await createMerchant(prisma);
+      const { merchant, token, admin } = await createMerchant(prisma);
+      await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
       merchants.push({ id: merchant.id, token });
     }
     const post = async (path: string, token: string, body: object) => {

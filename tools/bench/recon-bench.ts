@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   try {
     const { merchant, token } = await createMerchant(prisma, { name: 'Toko "Bench", Jaya' });
     const date = formatJakartaDateTime(new Date(Date.now() - 86_400_000)).slice(0, 10);
+    // No export of a day before the merchant existed: this one has existed for a week.
+    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 7 * 86_400_000) } });
     const dayStart = new Date(Date.parse(`${date}T00:00:00+07:00`));
     let t = process.hrtime.bigint();
     await prisma.$executeRawUnsafe(`

@@ -4,7 +4,7 @@ import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persisten
 import { createMerchant, createTestDatabase, fundMerchant, TEST_PG_SERVER, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
 import { cpuPerUnit, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
-import { runScript, startBenchStack } from './harness';
+import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 
 /**
  * Disbursement under load, against the four services as processes (Redis Streams bus,
@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   try {
     const tokens: string[] = [];
     for (let i = 0; i < M; i++) {
-      const { merchant, token } = await createMerchant(prisma);
+      const { merchant, token, admin } = await createMerchant(prisma);
+      await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
       await fundMerchant(prisma, merchant.id, [100_000_000_00n]);
       tokens.push(token);
     }

@@ -1,6 +1,7 @@
 import { railEnvShape } from '@pay/bank-rail';
 import { bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
+import { rateLimitEnvShape } from './rate-limit/rate-limit.config';
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
 export const gatewayConfigSchema = z.object({
@@ -41,6 +42,7 @@ export const gatewayConfigSchema = z.object({
   /** Redis of the BullMQ queues shown by Bull Board */
   REDIS_URL: commonEnv.REDIS_URL,
   QUEUE_PREFIX: z.string().min(1).default('bull'),
+  ...rateLimitEnvShape,
 }).superRefine((c, ctx) => {
   if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
   refuseLoopbackInProduction(c, ctx);

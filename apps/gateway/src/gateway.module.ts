@@ -1,7 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
+import type { Registry } from 'prom-client';
 import { BalanceRepository, DeadLetterRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
@@ -23,6 +25,8 @@ import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
 export class GatewayModule {
@@ -58,6 +62,8 @@ export class GatewayModule {
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
         MerchantAuthGuard,
+        { provide: RateLimiter, useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry), inject: [METRICS_REGISTRY] },
+        { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
       ],
     };
   }

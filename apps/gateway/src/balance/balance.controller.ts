@@ -6,6 +6,7 @@ import { Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
 import { ErrorResponse } from '../openapi/error-response';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
 
 class BalanceDto {
   @ApiProperty({ example: 150000, description: 'Settled balance usable for payouts, at most two decimals' })
@@ -35,6 +36,7 @@ export class BalanceController {
   constructor(private readonly balances: BalanceRepository) {}
 
   @Get('balance')
+  @RateLimit('read')
   @ApiOperation({ summary: 'Read the merchant balance (spec 4.1)', description: 'Read-only; values are live from the ledger projection.' })
   @ApiOkResponse({ type: BalanceResponse })
   @ApiUnauthorizedResponse({ type: ErrorResponse, description: 'Token not found | Token not valid | Merchant not active' })

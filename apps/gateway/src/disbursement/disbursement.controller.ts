@@ -6,6 +6,7 @@ import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
 import { ErrorResponse } from '../openapi/error-response';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { AccountInquiryService } from './account-inquiry.service';
 import { presentDisbursement, presentInquiry, presentTransfer } from './disbursement.presenter';
 import { AccountInquiryDto, DisbursementInquiryDto, TransferDto } from './dto/disbursement.dto';
@@ -27,6 +28,7 @@ export class DisbursementController {
 
   @Post('account-inquiry')
   @HttpCode(200)
+  @RateLimit('write')
   @ApiOperation({ summary: 'Validate the destination account and quote the fee (spec 4.2)' })
   @ApiBody({ type: AccountInquiryDto })
   @ApiResponse({ status: 200, description: 'Inquiry success' })
@@ -38,6 +40,7 @@ export class DisbursementController {
 
   @Post('transfer')
   @HttpCode(200)
+  @RateLimit('write')
   @ApiOperation({ summary: 'Submit the payout for an account inquiry (spec 4.3); the final status goes to notifyUrl' })
   @ApiBody({ type: TransferDto })
   @ApiResponse({ status: 200, description: 'Request diterima, akan segera diproses' })
@@ -51,6 +54,7 @@ export class DisbursementController {
 
   @Post('inquiry')
   @HttpCode(200)
+  @RateLimit('read')
   @ApiOperation({ summary: "Status of one of the merchant's disbursements by merchantTrxId (spec 4.4)" })
   @ApiBody({ type: DisbursementInquiryDto })
   @ApiResponse({ status: 200, description: 'Query success' })

@@ -47,7 +47,10 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
     const databaseUrl = await createTestDatabase('pay_outage', pg.url(''));
     gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: 'fatal', QUEUE_PREFIX: 'outage' }));
     http = gateway.app.getHttpServer();
-    ({ token } = await createMerchant(gateway.prisma));
+    const created = await createMerchant(gateway.prisma);
+    token = created.token;
+    // It exports past days: no export of a day before the merchant existed.
+    await gateway.prisma.merchant.update({ where: { id: created.merchant.id }, data: { createdAt: new Date(Date.now() - 7 * 86_400_000) } });
   });
   afterAll(async () => {
     await gateway?.close();

@@ -1,10 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, ParseIntPipe, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { MerchantAdmin, type PrismaClient, SettlementPlanner } from '@pay/persistence';
+import { MerchantAdmin, MerchantNotFoundError, type PrismaClient, SettlementPlanner } from '@pay/persistence';
 import { ErrorCode } from '@pay/contracts';
 import { ApiError, Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
-import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
+import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, Max, MaxLength } from 'class-validator';
 import { PRISMA } from '../gateway.tokens';
 import { AdminTokenGuard } from './admin-auth';
 
@@ -27,6 +27,30 @@ class RunSettlementDto {
   cutoff?: Date;
 }
 
+/** A merchant's own rate limits; null goes back to the gateway's default, an absent field is left as it is. */
+class RateLimitsDto {
+  /** Reads per second */
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(100_000)
+  read?: number | null;
+
+  /** Writes per second */
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(100_000)
+  write?: number | null;
+
+  /** New recon exports per minute */
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(100_000)
+  export?: number | null;
+}
+
 /**
  * Operator endpoints for onboarding and end-to-end suites run against a deployed stack: the
  * admin CLI's merchant creation and settlement run, over HTTP behind the admin token.
@@ -46,6 +70,19 @@ export class MerchantOpsController {
     const { token } = await admin.issueToken(merchant.id, 'ops api');
     const { secret } = await admin.webhookSecret(merchant.id);
     return new Reply('Merchant created', { merchantId: merchant.id, name: merchant.name, nmid: merchant.nmid, token, webhookSecret: secret });
+  }
+
+  /** Sets the merchant's own rate limits (README "Rate limits"); they apply from its next request. */
+  @Put('merchants/:merchantId/rate-limits')
+  @HttpCode(200)
+  async setRateLimits(@Param('merchantId', ParseIntPipe) merchantId: number, @Body() dto: RateLimitsDto) {
+    try {
+      const m = await new MerchantAdmin(this.prisma).setRateLimits(merchantId, dto);
+      return new Reply('Rate limits set', { merchantId: m.id, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } });
+    } catch (err) {
+      if (err instanceof MerchantNotFoundError) throw new ApiError(ErrorCode.NotFound, err.message);
+      throw err;
+    }
   }
 
   /** Requests the merchant's settlement for a cut-off now (the ledger credits it asynchronously). */

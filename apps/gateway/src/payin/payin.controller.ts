@@ -10,6 +10,7 @@ import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { ErrorResponse } from '../openapi/error-response';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { AcquirerService } from './acquirer.service';
 import { GenerateQrisDto, QrisInquiryDto, SandboxPayDto } from './dto/payin.dto';
 import { presentGenerated, presentPayin } from './payin.presenter';
@@ -32,6 +33,7 @@ export class PayinController {
 
   @Post('generate')
   @HttpCode(200)
+  @RateLimit('write')
   @ApiOperation({ summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)' })
   @ApiBody({ type: GenerateQrisDto })
   @ApiResponse({ status: 200, description: 'QRIS generated' })
@@ -43,6 +45,7 @@ export class PayinController {
 
   @Post('inquiry')
   @HttpCode(200)
+  @RateLimit('read')
   @ApiOperation({ summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)" })
   @ApiBody({ type: QrisInquiryDto })
   @ApiResponse({ status: 200, description: 'Query success' })
@@ -55,6 +58,7 @@ export class PayinController {
 
   @Post('sandbox/pay')
   @HttpCode(200)
+  @RateLimit('write')
   @ApiOperation({ summary: 'Sandbox only: a simulated payer pays the code, through the acquirer notification path' })
   @ApiBody({ type: SandboxPayDto })
   async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {

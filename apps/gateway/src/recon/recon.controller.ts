@@ -1,28 +1,39 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { parseReconDate } from '@pay/domain';
 import { type ReconExport, ReconExportRepository } from '@pay/persistence';
 import { ApiError, type ObjectStore, Reply, type ReconExportProducer } from '@pay/platform';
 import { IsString } from 'class-validator';
+import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
-import { OBJECT_STORE, RECON_PRODUCER } from '../gateway.tokens';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, OBJECT_STORE, RECON_PRODUCER } from '../gateway.tokens';
 import { ErrorResponse } from '../openapi/error-response';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
+import { RateLimiter } from '../rate-limit/rate-limiter';
 
 class ReconFileDto {
-  @ApiProperty({ example: '2026-11-22', description: 'A day in Asia/Jakarta, YYYY-MM-DD, not in the future' })
+  @ApiProperty({ example: '2026-11-22', description: 'A day in Asia/Jakarta, YYYY-MM-DD, not in the future and not before the merchant account was created' })
   @IsString()
   date!: string;
 }
 
 const NOTE = 'The export is being prepared. Send the same request again to check its status and get the download link.';
 
+/** What a merchant at its cap of exports in progress is told to wait: a typical export takes seconds. */
+const OUTSTANDING_RETRY_AFTER_SECONDS = 10;
+
 /**
  * Spec 4.6: the recon CSV of one date as an asynchronous job. First request queues it; the
  * same request while it runs answers the same job; once ready, a fresh presigned URL each time.
  * A file whose pay-ins changed since it was built is rebuilt (a new job); a failed export is
  * reported once, and the next request starts a new one.
+ *
+ * Checking an export counts as a read; starting a new one also counts against the merchant's
+ * export budget (RATE_LIMIT_EXPORT_PER_MINUTE) and is refused while RECON_EXPORT_MAX_OUTSTANDING
+ * of its exports are queued or running, so one merchant's backlog never delays another's export.
  */
 @ApiTags('Pay-in')
 @ApiHeader({ name: TOKEN_HEADER, required: true, description: 'Merchant API token' })
@@ -33,17 +44,20 @@ export class ReconController {
     private readonly exports: ReconExportRepository,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(RECON_PRODUCER) private readonly producer: ReconExportProducer,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly limiter: RateLimiter,
   ) {}
 
   @Post('reconFile')
   @HttpCode(200)
+  @RateLimit('read')
   @ApiOperation({ summary: 'Reconciliation CSV of one date (spec 4.6)' })
   @ApiBody({ type: ReconFileDto })
   @ApiResponse({ status: 200, description: 'Export job queued | Export ready' })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_ERROR (date)' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_ERROR (date: format, in the future, or before the merchant account was created)' })
   @ApiResponse({ status: 500, type: ErrorResponse, description: 'RECON_EXPORT_FAILED: send the request again to start a new export' })
-  async reconFile(@Req() req: AuthenticatedRequest, @Body() dto: ReconFileDto) {
-    const day = parseReconDate(dto.date, new Date());
+  async reconFile(@Req() req: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto) {
+    const day = parseReconDate(dto.date, new Date(), req.merchant.createdAt);
     if (!day.ok) throw new ApiError(ErrorCode.ValidationError, `date: ${day.problem}`, [{ field: 'date', message: day.problem }]);
     const merchantId = req.merchant.id;
     const latest = await this.exports.latest(merchantId, day.date);
@@ -63,7 +77,12 @@ export class ReconController {
       await this.exports.markFailureReported(latest.id);
       throw new ApiError(ErrorCode.ReconExportFailed, `The export for ${day.date} failed; send the request again to start a new export`);
     }
-    const created = await this.exports.createQueued(merchantId, day.date);
+    await this.limiter.enforce(req.merchant, 'export', reply);
+    const cap = this.config.RECON_EXPORT_MAX_OUTSTANDING;
+    const created = await this.exports.createQueuedWithin(merchantId, day.date, cap);
+    if (!created) {
+      this.limiter.refuse('export', reply, OUTSTANDING_RETRY_AFTER_SECONDS, `${cap} of your exports are already being prepared; retry after ${OUTSTANDING_RETRY_AFTER_SECONDS} s, once one of them is ready`);
+    }
     await this.producer.enqueue(created.id);
     return this.queued(created);
   }

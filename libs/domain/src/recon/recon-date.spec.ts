@@ -17,4 +17,10 @@ describe('parseReconDate', () => {
   ])('refuses %s', (text, problem) => {
     expect(parseReconDate(text, now)).toEqual({ ok: false, problem });
   });
+
+  it('refuses a day before the merchant was created, read in Jakarta', () => {
+    const created = new Date('2026-11-19T18:30:00Z'); // 20 Nov 01:30 in Jakarta
+    expect(parseReconDate('2026-11-19', now, created)).toEqual({ ok: false, problem: '2026-11-19 is before the merchant account was created (its first day is 2026-11-20 in Asia/Jakarta)' });
+    expect(parseReconDate('2026-11-20', now, created).ok).toBe(true);
+  });
 });

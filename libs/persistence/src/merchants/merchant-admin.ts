@@ -19,6 +19,10 @@ export interface MerchantView {
   postalCode: string | null;
   settlementDelayDays: number;
   settlementHour: number;
+  /** Own rate limits (read and write per second, export per minute); null: the gateway's default */
+  rateLimitRead: number | null;
+  rateLimitWrite: number | null;
+  rateLimitExport: number | null;
 }
 
 export class MerchantNotFoundError extends Error {
@@ -116,6 +120,18 @@ export class MerchantAdmin {
     if (schedule.hour !== undefined && (!Number.isInteger(schedule.hour) || schedule.hour < 0 || schedule.hour > 23)) throw new RangeError('hour must be 0 to 23');
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { settlementDelayDays: schedule.delayDays, settlementHour: schedule.hour } });
+  }
+
+  /**
+   * The merchant's own rate limits per endpoint class: requests per second (read, write), new recon
+   * exports per minute (export). null goes back to the gateway's default; undefined leaves a class as it is.
+   */
+  async setRateLimits(merchantId: number, limits: { read?: number | null; write?: number | null; export?: number | null }): Promise<MerchantView> {
+    for (const [name, value] of Object.entries(limits)) {
+      if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000)) throw new RangeError(`${name} limit must be a whole number from 1 to 100000`);
+    }
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { rateLimitRead: limits.read, rateLimitWrite: limits.write, rateLimitExport: limits.export } });
   }
 
   async setActive(merchantId: number, active: boolean): Promise<MerchantView> {

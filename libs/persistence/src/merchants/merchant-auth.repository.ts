@@ -11,6 +11,17 @@ export interface AuthenticatedMerchant {
   /** Flat disbursement fee, minor units */
   payoutFeeFlat: bigint;
   tokenId: string;
+  /** When the merchant was created: no recon export of an earlier day */
+  createdAt: Date;
+  /** The merchant's own rate limits per endpoint class; null: the gateway's default */
+  rateLimits: MerchantRateLimits;
+}
+
+/** Requests per second (read, write) and new recon exports per minute (export); null: the default. */
+export interface MerchantRateLimits {
+  read: number | null;
+  write: number | null;
+  export: number | null;
 }
 
 export type TokenLookup = { found: true; merchant: AuthenticatedMerchant } | { found: false };
@@ -29,11 +40,11 @@ export class MerchantAuthRepository {
    * Plain pg, prepared: this runs on every API call (docs/decisions/0010, 0011).
    */
   async findByToken(token: string): Promise<TokenLookup> {
-    const rows = await this.db.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: bigint }>(
+    const rows = await this.db.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: bigint; created_at: Date; rate_limit_read: number | null; rate_limit_write: number | null; rate_limit_export: number | null }>(
       sql`
       WITH t AS (
         SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
-               m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat
+               m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat, m.created_at, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
           FROM api_tokens a JOIN merchants m ON m.id = a.merchant_id
          WHERE a.token_hash = ${hashToken(token)}
       ), touched AS (
@@ -41,7 +52,7 @@ export class MerchantAuthRepository {
          WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
            AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
       )
-      SELECT token_id, revoked, id, name, is_active, ip_allowlist_enabled, ip_allowlist, payout_fee_flat FROM t`,
+      SELECT token_id, revoked, id, name, is_active, ip_allowlist_enabled, ip_allowlist, payout_fee_flat, created_at, rate_limit_read, rate_limit_write, rate_limit_export FROM t`,
     );
     const row = rows[0];
     if (!row || row.revoked) return { found: false };
@@ -55,6 +66,8 @@ export class MerchantAuthRepository {
         ipAllowlist: row.ip_allowlist ?? [],
         payoutFeeFlat: row.payout_fee_flat,
         tokenId: row.token_id,
+        createdAt: row.created_at,
+        rateLimits: { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
       },
     };
   }

@@ -25,8 +25,31 @@ export class ReconExportRepository {
       return await this.prisma.reconExport.create({ data: { id: randomUUID(), merchantId, date: new Date(`${date}T00:00:00Z`), status: 'queued' } });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      return this.prisma.reconExport.findFirstOrThrow({ where: { merchantId, date: new Date(`${date}T00:00:00Z`), status: { in: ['queued', 'running'] } } });
+      return this.inProgress(merchantId, date);
     }
+  }
+
+  /**
+   * createQueued, unless the merchant already has `maxOutstanding` exports queued or running (null):
+   * one merchant cannot fill the export queue ahead of the others. The count and the insert run
+   * under a per-merchant advisory lock, so concurrent requests cannot both pass the count.
+   */
+  async createQueuedWithin(merchantId: number, date: string, maxOutstanding: number): Promise<ReconExport | null> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('recon_exports_outstanding'), ${merchantId}::int)::text`;
+        const outstanding = await tx.reconExport.count({ where: { merchantId, status: { in: ['queued', 'running'] } } });
+        if (outstanding >= maxOutstanding) return null;
+        return tx.reconExport.create({ data: { id: randomUUID(), merchantId, date: new Date(`${date}T00:00:00Z`), status: 'queued' } });
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      return this.inProgress(merchantId, date);
+    }
+  }
+
+  private inProgress(merchantId: number, date: string): Promise<ReconExport> {
+    return this.prisma.reconExport.findFirstOrThrow({ where: { merchantId, date: new Date(`${date}T00:00:00Z`), status: { in: ['queued', 'running'] } } });
   }
 
   /** True when a pay-in of that day changed after the file was built. */

@@ -1,0 +1,20 @@
+import { bool, positiveInt } from '@pay/platform';
+
+/**
+ * The gateway's rate-limit settings (docs/decisions/0017-rate-limits.md). The per-class limits are
+ * defaults: a merchant's own limits (admin CLI `merchant set-rate-limits`) replace them.
+ */
+export const rateLimitEnvShape = {
+  /** Off only to rule the limiter out while investigating; every merchant is then unlimited. */
+  RATE_LIMIT_ENABLED: bool().default(true),
+  /** Balance, QRIS and disbursement status reads, recon status checks: requests per second (and burst) per merchant */
+  RATE_LIMIT_READ_PER_SECOND: positiveInt().max(100_000).default(100),
+  /** QRIS codes, account inquiries, transfers: requests per second (and burst) per merchant */
+  RATE_LIMIT_WRITE_PER_SECOND: positiveInt().max(100_000).default(50),
+  /** New recon exports (a status check of an existing one is a read): per minute (and burst) per merchant */
+  RATE_LIMIT_EXPORT_PER_MINUTE: positiveInt().max(100_000).default(10),
+  /** How long a request waits for the limiter's Redis before it is served unlimited (fail open) */
+  RATE_LIMIT_REDIS_TIMEOUT_MS: positiveInt().max(5_000).default(100),
+  /** Recon exports one merchant may have queued or running at once; one more answers 429 RATE_LIMITED */
+  RECON_EXPORT_MAX_OUTSTANDING: positiveInt().max(1_000).default(3),
+};

@@ -1,0 +1,26 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorResponse } from '../openapi/error-response';
+import type { RateLimitClass } from './rate-limit.class';
+
+export const RATE_LIMIT_CLASS = Symbol('RATE_LIMIT_CLASS');
+
+const HEADERS = {
+  'RateLimit-Limit': { description: "Requests allowed per window in this endpoint's class", schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the full limit is available again', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: 'The limit and its window in seconds, e.g. 100;w=1', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before sending the request again', schema: { type: 'integer' } },
+};
+
+/**
+ * The endpoint counts against the merchant's budget of this class (RateLimitInterceptor), after
+ * authentication and before validation or any database work of the handler. Every answer carries
+ * the RateLimit-* headers; over the limit it is 429 RATE_LIMITED with Retry-After.
+ */
+export function RateLimit(cls: RateLimitClass): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(RATE_LIMIT_CLASS, cls),
+    ApiResponse({ status: 429, type: ErrorResponse, headers: HEADERS, description: `RATE_LIMITED: over the merchant's ${cls} limit; wait Retry-After seconds, then send the same request again` }),
+  );
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { QueueName } from '@pay/contracts';
+import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { loadConfig } from '@pay/platform';
+import { createMerchant, PrivateRedis } from '@pay/testing';
+import { Queue } from 'bullmq';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { createGatewayApp, type GatewayApp } from '../gateway.app';
+import { gatewayConfigSchema } from '../gateway.config';
+
+const ADMIN_TOKEN = 'adm_rate_0123456789abcdef0123456789abcdef';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** A day in Asia/Jakarta, `days` before today. */
+const daysAgo = (days: number) => new Date(Date.now() + 7 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
+
+describe('per-merchant rate limits (real Redis and Postgres)', () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+  const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
+  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RECON_EXPORT_MAX_OUTSTANDING: '3', ADMIN_TOKEN };
+  let gateway: GatewayApp;
+  let replica: GatewayApp;
+  let http: App;
+  let prisma: PrismaClient;
+  let admin: MerchantAdmin;
+
+  beforeAll(async () => {
+    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, env));
+    // A second replica of the gateway on the same Redis: the limits are shared, not per process.
+    replica = await createGatewayApp(loadConfig(gatewayConfigSchema, env));
+    http = gateway.app.getHttpServer();
+    prisma = gateway.prisma;
+    admin = new MerchantAdmin(prisma);
+  });
+  afterAll(async () => {
+    for (const g of [gateway, replica]) await g.close();
+  });
+
+  const generate = (token: string, merchantTrxId: string, on: App = http) => request(on).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId, amount: 50000 });
+  const balance = (token: string, on: App = http) => request(on).get('/api/v1/payin/balance').set('token', token);
+  const reconFile = (token: string, date: string) => request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date });
+
+  it('answers every limited-class request with the RateLimit headers of its class', async () => {
+    const { token } = await createMerchant(prisma);
+    const res = await balance(token);
+    expect(res.status).toBe(200);
+    expect(res.headers).toMatchObject({ 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '1', 'ratelimit-policy': '100;w=1' });
+    expect(res.headers['retry-after']).toBeUndefined();
+    const write = await generate(token, `ORD-${randomUUID().slice(0, 8)}`);
+    expect(write.status).toBe(200);
+    expect(write.headers).toMatchObject({ 'ratelimit-limit': '50', 'ratelimit-remaining': '49', 'ratelimit-policy': '50;w=1' });
+  });
+
+  it('refuses the request over the merchant limit with 429 RATE_LIMITED, before validation and without touching data; another merchant is unaffected', async () => {
+    const a = await createMerchant(prisma);
+    const b = await createMerchant(prisma);
+    await admin.setRateLimits(a.merchant.id, { write: 2 });
+
+    for (const n of [1, 2]) expect((await generate(a.token, `ORD-A${n}`)).status).toBe(200);
+    const refused = await generate(a.token, 'ORD-A3');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: expect.stringMatching(/^Too many write requests: the limit is 2 per second; retry after 1 s$/), code: 'RATE_LIMITED' });
+    expect(refused.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-policy': '2;w=1' });
+    expect(await prisma.payin.count({ where: { merchantId: a.merchant.id, merchantTrxId: 'ORD-A3' } })).toBe(0);
+    // Refused before the validation pipe: an invalid body is still a 429, not a 400.
+    const invalid = await request(http).post('/api/v1/payin/qris/generate').set('token', a.token).send({ amount: 'x' });
+    expect(invalid.status).toBe(429);
+
+    // The default limit (50 per second) for the other merchant, unaffected by the first one's.
+    for (let n = 1; n <= 5; n++) expect((await generate(b.token, `ORD-B${n}`)).status).toBe(200);
+    expect(await prisma.payin.count({ where: { merchantId: b.merchant.id } })).toBe(5);
+
+    const metrics = await request(http).get('/metrics');
+    expect(metrics.text).toMatch(/http_rate_limited_total\{class="write",service="gateway"\} [1-9]/);
+
+    // A bucket refills: a second later the merchant is served again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await generate(a.token, 'ORD-A4')).status).toBe(200);
+  });
+
+  it('shares one budget across gateway replicas (the bucket is in Redis)', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await admin.setRateLimits(merchant.id, { read: 3 });
+    const statuses = [];
+    for (const on of [http, replica.app.getHttpServer(), http, replica.app.getHttpServer()]) statuses.push((await balance(token, on)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('sets a merchant\'s own limits through the ops API, effective on its next request', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const set = await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: 2 });
+    expect(set.status).toBe(200);
+    expect(set.body.data).toEqual({ merchantId: merchant.id, rateLimits: { read: 2, write: null, export: null } });
+    const statuses = [];
+    for (let n = 0; n < 3; n++) statuses.push((await balance(token)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+
+    expect((await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: null })).body.data.rateLimits.read).toBeNull();
+    expect((await balance(token)).headers['ratelimit-limit']).toBe('100');
+    expect((await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ write: 0 })).status).toBe(400);
+    expect((await request(http).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 })).status).toBe(404);
+  });
+
+  it('refuses an export of a day before the merchant account was created', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const res = await reconFile(token, '2020-01-01');
+    const first = daysAgo(0);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', message: `date: 2020-01-01 is before the merchant account was created (its first day is ${first} in Asia/Jakarta)` });
+    expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+
+  it("caps one merchant's exports in progress, so its backlog never sits ahead of another merchant's export", async () => {
+    const a = await createMerchant(prisma);
+    const b = await createMerchant(prisma);
+    await prisma.merchant.updateMany({ where: { id: { in: [a.merchant.id, b.merchant.id] } }, data: { createdAt: new Date(Date.now() - 60 * 86_400_000) } });
+
+    const answers = [];
+    for (let day = 1; day <= 6; day++) answers.push(await reconFile(a.token, daysAgo(day)));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(answers[3].body).toEqual({ logId: expect.any(String), status: false, code: 'RATE_LIMITED', message: '3 of your exports are already being prepared; retry after 10 s, once one of them is ready' });
+    expect(answers[3].headers['retry-after']).toBe('10');
+    expect(await prisma.reconExport.count({ where: { merchantId: a.merchant.id } })).toBe(3);
+    // Checking an export in progress is a read, not a new export: still answered.
+    expect((await reconFile(a.token, daysAgo(1))).body.message).toBe('Export job queued');
+
+    const other = await reconFile(b.token, daysAgo(1));
+    expect(other.status).toBe(200);
+    expect(other.body.data.jobId).toMatch(UUID);
+    // Queued behind at most the other merchant's three, not its whole backlog.
+    const queue = new Queue(QueueName.ReconExport, { connection: { url: redisUrl }, prefix });
+    try {
+      const waiting = (await queue.getJobs(['waiting', 'prioritized'])).map((j) => j.id);
+      expect(waiting).toHaveLength(4);
+      expect(waiting).toContain(other.body.data.jobId);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('limits new exports per minute, and not the status checks of an export in progress', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 60 * 86_400_000), rateLimitExport: 2 } });
+    expect((await reconFile(token, daysAgo(1))).status).toBe(200);
+    const second = await reconFile(token, daysAgo(2));
+    expect(second.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-policy': '2;w=60' });
+    const third = await reconFile(token, daysAgo(3));
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many export requests: the limit is 2 per 60 seconds; retry after 30 s' });
+    expect(third.headers['retry-after']).toBe('30');
+    expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(2);
+    for (let n = 0; n < 3; n++) expect((await reconFile(token, daysAgo(2))).status).toBe(200);
+  });
+});
+
+describe('rate limits while their Redis is away (fail open)', () => {
+  let redis: PrivateRedis;
+  let gateway: GatewayApp;
+
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redis.url, QUEUE_PREFIX: 'fail-open' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await redis?.destroy();
+  });
+
+  it('serves every request unlimited, and counts it, instead of failing payments', async () => {
+    const http = gateway.app.getHttpServer();
+    const { merchant, token } = await createMerchant(gateway.prisma);
+    await new MerchantAdmin(gateway.prisma).setRateLimits(merchant.id, { read: 1 });
+    const get = () => request(http).get('/api/v1/payin/balance').set('token', token);
+    expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(429);
+
+    await redis.stop();
+    const served = [];
+    for (let n = 0; n < 3; n++) served.push(await get());
+    expect(served.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(served[0].headers['ratelimit-limit']).toBeUndefined();
+    expect((await request(http).get('/metrics')).text).toMatch(/rate_limiter_unavailable_total\{service="gateway"\} [1-9]/);
+  });
+});

@@ -1,0 +1,29 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply } from 'fastify';
+import type { Observable } from 'rxjs';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
+import { RATE_LIMIT_CLASS } from './rate-limit.decorator';
+import type { RateLimitClass } from './rate-limit.class';
+import { RateLimiter } from './rate-limiter';
+
+/**
+ * Applies @RateLimit(class) to the authenticated merchant. Interceptors run after the guards (the
+ * merchant is known) and before the pipes and the handler, so a refused request is neither
+ * validated nor touches the database.
+ */
+@Injectable()
+export class RateLimitInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const cls = this.reflector.get<RateLimitClass | undefined>(RATE_LIMIT_CLASS, context.getHandler());
+    const http = context.switchToHttp();
+    const req = http.getRequest<Partial<AuthenticatedRequest>>();
+    if (cls && req.merchant) await this.limiter.enforce(req.merchant, cls, http.getResponse<FastifyReply>());
+    return next.handle();
+  }
+}

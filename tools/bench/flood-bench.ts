@@ -1,0 +1,105 @@
+import { Agent, request } from 'node:http';
+import { createPrismaClient, dropDatabase } from '@pay/persistence';
+import { createMerchant, createTestDatabase } from '@pay/testing';
+import { percentile, printResults } from './report';
+import { runScript, startBenchStack } from './harness';
+
+/**
+ * One merchant floods GET /api/v1/payin/balance at the gateway's maximum rate (closed loop,
+ * many connections) while another reads its balance at a steady rate: the other merchant's
+ * p50/p99 idle and under the flood, and the flooder's answers (200, 429, other, timeouts).
+ * Both merchants have the default limits. Target: the other merchant's p99 under the flood
+ * <= 2x its idle p99, and the flooder gets 429s, not timeouts.
+ * A fourth argument floods at that fixed rate instead (open loop, e.g. 900 as in issue #14).
+ * RATE_LIMIT_ENABLED=false in the environment runs the same without limits, for comparison.
+ * Usage: npm run build && node dist/tools/bench/flood-bench.js [seconds=20] [flood connections=64] [steady rps=20] [flood rps=max]
+ */
+const [SECONDS = 20, C = 64, STEADY_RPS = 20, FLOOD_RPS = 0] = process.argv.slice(2).map(Number);
+const TIMEOUT_MS = 5_000;
+
+type Outcome = { status: number; ms: number } | { status: 'timeout' | 'error'; ms: number };
+
+function get(url: string, token: string, agent: Agent): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const t = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - t) / 1e6;
+    const req = request(url, { agent, headers: { token }, timeout: TIMEOUT_MS }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: ms() }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (err) => resolve({ status: err.message === 'timeout' ? 'timeout' : 'error', ms: ms() }));
+    req.end();
+  });
+}
+
+/** `rps` requests a second on a schedule (open loop), whatever the answers take. */
+async function scheduled(url: string, token: string, seconds: number, rps: number, sockets: number): Promise<Outcome[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const pending: Promise<Outcome>[] = [];
+  const start = Date.now();
+  for (let i = 0; i < seconds * rps; i++) {
+    const at = start + (i * 1000) / rps;
+    if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
+    pending.push(get(url, token, agent));
+  }
+  const outcomes = await Promise.all(pending);
+  agent.destroy();
+  return outcomes;
+}
+
+/** The steady merchant: STEADY_RPS requests a second. */
+async function steady(url: string, token: string, seconds: number): Promise<{ p50: number; p99: number; max: number; ok: number; notOk: number }> {
+  const outcomes = await scheduled(url, token, seconds, STEADY_RPS, 32);
+  const latencies = outcomes.filter((o) => o.status === 200).map((o) => o.ms).sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? Number.NaN, ok: latencies.length, notOk: outcomes.length - latencies.length };
+}
+
+/** The flooder: C connections, each sending its next request as soon as the last is answered (or FLOOD_RPS a second). */
+async function flood(url: string, token: string, until: number): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  if (FLOOD_RPS > 0) {
+    for (const { status } of await scheduled(url, token, SECONDS, FLOOD_RPS, C)) counts[status] = (counts[status] ?? 0) + 1;
+    return counts;
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: C });
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (Date.now() < until) {
+        const { status } = await get(url, token, agent);
+        counts[status] = (counts[status] ?? 0) + 1;
+      }
+    }),
+  );
+  agent.destroy();
+  return counts;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = await createTestDatabase('pay_bench');
+  const prisma = createPrismaClient(databaseUrl, 2);
+  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true' }, 'flood');
+  try {
+    const flooder = await createMerchant(prisma, { name: 'Flooder' });
+    const other = await createMerchant(prisma, { name: 'Other' });
+    const url = `${stack.gatewayUrl}/api/v1/payin/balance`;
+    await steady(url, other.token, 2); // warm-up: connections, prepared statements, JIT
+
+    const idle = await steady(url, other.token, SECONDS);
+    const until = Date.now() + SECONDS * 1000;
+    const [flooded, mix] = await Promise.all([steady(url, other.token, SECONDS), flood(url, flooder.token, until)]);
+
+    const ratio = flooded.p99 / idle.p99;
+    const row = (name: string, r: typeof idle) => ({ phase: name, p50ms: r.p50.toFixed(1), p99ms: r.p99.toFixed(1), maxms: r.max.toFixed(1), ok: r.ok, notOk: r.notOk });
+    printResults(`other merchant's balance at ${STEADY_RPS} req/s`, [row('idle', idle), row(FLOOD_RPS > 0 ? `flood (${FLOOD_RPS} req/s)` : `flood (max rate, ${C} connections)`, flooded)]);
+    const total = Object.values(mix).reduce((a, b) => a + b, 0);
+    printResults("flooding merchant's answers", [{ total, perSecond: Math.round(total / SECONDS), ok200: mix['200'] ?? 0, limited429: mix['429'] ?? 0, timeouts: mix.timeout ?? 0, errors: mix.error ?? 0, other: total - (mix['200'] ?? 0) - (mix['429'] ?? 0) - (mix.timeout ?? 0) - (mix.error ?? 0) }]);
+    console.log(`p99 under flood / idle p99: ${ratio.toFixed(2)}x (target <= 2x: ${ratio <= 2 ? 'met' : 'MISSED'}); flooder timeouts: ${mix.timeout ?? 0} (target 0)`);
+  } finally {
+    await stack.stop();
+    await prisma.$disconnect();
+    await dropDatabase(databaseUrl);
+  }
+}
+
+runScript(main);
