@@ -7,6 +7,7 @@ export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsR
 export { runService } from './bootstrap/run-service';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 export { createValidationPipe } from './http/validation.pipe';
+export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore, storageEnvShape } from './storage/object-store';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
