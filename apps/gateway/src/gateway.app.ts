@@ -4,7 +4,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
@@ -62,6 +62,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<GatewayAp
   const fastify = app.getHttpAdapter().getInstance();
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
+  registerMethodNotAllowed(fastify);
   // JSON is the only body the API takes; any other content type is refused with 415.
   fastify.removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));
