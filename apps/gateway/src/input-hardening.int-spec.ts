@@ -49,7 +49,7 @@ describe('input hardening of the gateway (real Postgres)', () => {
 
   describe('paidAt (item 2)', () => {
     it('refuses a paidAt before the code was created, or beyond now plus the clock skew, and records the refusal', async () => {
-      for (const paidAt of ['2001-01-01T00:00:00Z', new Date(Date.now() + 6 * 60_000).toISOString()]) {
+      for (const paidAt of ['2001-01-01T00:00:00Z', new Date(Date.now() + 6 * 60_000).toISOString(), '2026-W47']) {
         const { platformTrxId } = await generate();
         const body = paid(platformTrxId, { paidAt });
         const res = await notify(JSON.stringify(body));
@@ -58,6 +58,13 @@ describe('input hardening of the gateway (real Postgres)', () => {
         expect(await recorded(body)).toEqual([expect.objectContaining({ outcome: 'refused', reason: 'PAID_AT_INVALID' })]);
         expect(await prisma.payin.findUniqueOrThrow({ where: { platformTrxId } })).toMatchObject({ status: 'pending', successAt: null });
       }
+    });
+
+    it('refuses an impossible calendar date as a validation error', async () => {
+      const { platformTrxId } = await generate();
+      const res = await notify(JSON.stringify(paid(platformTrxId, { paidAt: '2026-02-30T10:00:00Z' })));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^paidAt: /) });
     });
 
     it('counts the settlement hold from when the payment was recorded, never from an earlier paidAt', async () => {

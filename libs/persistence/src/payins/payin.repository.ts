@@ -101,8 +101,9 @@ export class PayinRepository {
     if (payin.acquirerReference === n.acquirerReference) return { outcome: 'duplicate', payin };
     if (payin.status !== 'pending') return { outcome: 'refused', reason: 'ALREADY_FINAL', payin };
     if (payin.amount !== n.amount) return { outcome: 'refused', reason: 'AMOUNT_MISMATCH', payin };
+    // NaN too: ISO 8601 forms such as a week date (2026-W47) pass validation but are no instant.
     const paidAt = n.paidAt.getTime();
-    if (paidAt < payin.createdAt.getTime() - clockSkewMs || paidAt > now.getTime() + clockSkewMs) return { outcome: 'refused', reason: 'PAID_AT_INVALID', payin };
+    if (!(paidAt >= payin.createdAt.getTime() - clockSkewMs && paidAt <= now.getTime() + clockSkewMs)) return { outcome: 'refused', reason: 'PAID_AT_INVALID', payin };
     // The payment time decides; a notification arriving late for a payment made in time is fine.
     if (payin.expiresAt && n.paidAt > payin.expiresAt) return { outcome: 'refused', reason: 'QR_EXPIRED', payin };
     return { outcome: 'accepted', payin };
