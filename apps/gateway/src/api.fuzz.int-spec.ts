@@ -38,6 +38,38 @@ const hostile = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
 );
 
+// Hostile pieces of raw JSON text (JSON.stringify cannot write 1e400 or -0, nor a lone surrogate escape).
+// NUL weighs most: it is the one PostgreSQL refuses outright.
+const controlChar = fc.oneof({ weight: 1, arbitrary: fc.constant('\u0000') }, { weight: 2, arbitrary: fc.constantFrom('\u0001', '\u0007', '\b', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f') });
+const oddUnicode = fc.constantFrom('\ud800', '\udfff', '\u202e', '\u200b', '\ufeff', '\uffff', 'e\u0301', '🏳️‍🌈', 'Ⅻ', '١٢٣', '𝟙𝟚𝟛');
+const hostileString = fc.oneof(
+  fc.tuple(fc.string({ maxLength: 10 }), controlChar, fc.string({ maxLength: 10 })).map(([a, c, b]) => a + c + b),
+  fc.tuple(fc.string({ maxLength: 5 }), oddUnicode, fc.string({ maxLength: 5 })).map(([a, u, b]) => a + u + b),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom('1e400', '50000', '-0', 'NaN', 'Infinity', '0x10', ' 50000 '),
+);
+// Up to 8,000 characters of openers: deep enough to overflow a recursive walk, small enough that six stay under the 64 KB body limit.
+const nested = (open: string, leaf: string, close: string) => fc.integer({ min: 1, max: Math.floor(8000 / open.length) }).map((d) => open.repeat(d) + leaf + close.repeat(d));
+const rawValue = fc.oneof(
+  hostileString.map((v) => JSON.stringify(v)),
+  fc.constantFrom('1e400', '-1e400', '-0', '0', '1e-400', '4.9e-324', '1.7976931348623157e308', '99999999999999999999999999', '50000.001', '-50000', '"\\ud800"', '"\\u0000"', 'true', 'null', '[]', '{}'),
+  fc.double().map((n) => JSON.stringify(n)),
+  nested('[', '', ']'),
+  nested('{"a":', '1', '}'),
+);
+/** A JSON object text with the given fields (and maybe others) set to hostile raw values, or a whole hostile document. */
+const rawBody = (fields: string[]) =>
+  fc.oneof(
+    fc.dictionary(fc.constantFrom(...fields, 'extra', '__proto__', 'a\u0000b'), rawValue, { maxKeys: 6 }).map((o) => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    rawValue,
+    nested('[', '', ''),
+  );
+/** 'ok' for any answer below 500 (or the one allowed 5xx); the status otherwise, so a failure names it beside its input. */
+const verdict = (status: number, allowed?: number) => (status < 500 || status === allowed ? 'ok' : `answered ${status}`);
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
+/** Latin-1 without controls: what an HTTP client can put in a header at all. */
+const headerText = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength });
+
 describe('API fuzzing (real Postgres)', () => {
   let gateway: GatewayApp;
   let http: App;
@@ -164,5 +196,89 @@ describe('API fuzzing (real Postgres)', () => {
     expect(await snapshot()).toEqual(before);
     // Other suites share the database, so look only for traces of these requests: every body carried "extra".
     expect(await prisma.acquirerNotification.count({ where: { body: { contains: '"extra":"not allowed"' } } })).toBe(0);
+  });
+
+  it('any method, path, token and raw body, from anyone: never a 500', async () => {
+    const paths = [...ENDPOINTS.map((e) => e.path), '/internal/acquirer/qris/notifications', '/ops/merchants', '/api/v1/nothing', '/api/v1/payin/balance?x=%ff', '/api/v1/payin/qris/generate/', '//api/v1/payin/balance', '/api/v1/%00', '/docs/openapi.json'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...METHODS),
+        fc.constantFrom(...paths),
+        fc.oneof(fc.constant(token), fc.constant(undefined), headerText(80)),
+        rawBody(ENDPOINTS.flatMap((e) => e.fields)),
+        async (method, path, tok, raw) => {
+          let req = request(http)[method](path).set('content-type', 'application/json');
+          if (tok !== undefined) req = req.set('token', tok);
+          const res = await req.send(raw);
+          // A 503 is a retryable answer (a transfer still processing), not a failure.
+          expect({ method, path, body: raw.slice(0, 80), verdict: verdict(res.status, 503) }).toEqual({ method, path, body: raw.slice(0, 80), verdict: 'ok' });
+          if (method !== 'head' && res.status >= 400) expect(res.body).toMatchObject({ status: false, logId: expect.any(String), code: expect.stringMatching(/^[A-Z_]+$/) });
+          if (res.status === 405) expect(res.headers.allow).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('acquirer notifications with odd signatures and hostile fields, signed or not: never a 500', async () => {
+    const acquirer = gateway.app.get(AcquirerService);
+    const pending: string[] = [];
+    // Enough pending codes that accepted notifications do not use them all up: a hostile field only reaches the database on a payment.
+    for (let i = 0; i < 40; i++) {
+      const res = await request(http).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId: `FUZZ-ACQ-${i}-${Date.now()}`, amount: 50000 });
+      pending.push(res.body.data.platformTrxId);
+    }
+    const now = () => Math.floor(Date.now() / 1000);
+    const hex = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: n, maxLength: n });
+    const oddSignature = fc.oneof(
+      hex(64).map((h) => `t=${now()},v1=${h}`),
+      // 64 characters, not all hex: the length a SHA-256 hex digest has, so only the hex check stands in the way.
+      fc.tuple(hex(63), fc.nat(63), headerText(1).filter((c) => c.length === 1 && !/[0-9a-f]/i.test(c))).map(([h, i, c]) => `t=${now()},v1=${h.slice(0, i)}${c}${h.slice(i)}`),
+      headerText(64).map((v) => `t=${now()},v1=${v}`),
+      fc.integer({ min: 0, max: 200 }).chain((n) => hex(n)).map((h) => `t=${now()},v1=${h}`),
+      hex(64).map((h) => `v1=${h}`),
+      fc.constantFrom('', 't=', 'v1=', ',,,', '=', 't==v1', `t=1e10,v1=${'0'.repeat(64)}`, `t=-1,v1=${'0'.repeat(64)}`, 't=abc,v1=zz', 'x'.repeat(8000), `t=${now()},v1=${'é'.repeat(32)}`),
+      headerText(300),
+    );
+    // A valid notification with up to two fields replaced (or dropped): a hostile value then reaches as far as the others let it.
+    const valid = fc.record({
+      acquirerReference: fc.oneof(fc.uuid().map((u) => `ACQ-${u}`), fc.constant('ACQ-reused')).map((v) => JSON.stringify(v)),
+      platformTrxId: fc.constantFrom(...pending, 'QR-unknown').map((v) => JSON.stringify(v)),
+      amount: fc.constantFrom('50000', '50000.00', '50000', '49999'),
+      status: fc.constantFrom('"success"', '"failed"'),
+      rrn: fc.constant('"123456789012"'),
+      issuer: fc.constant('"OVO"'),
+      paidAt: fc
+        .oneof(
+          { weight: 3, arbitrary: fc.constant(null).map(() => new Date().toISOString()) },
+          { weight: 1, arbitrary: fc.constantFrom('2001-01-01T00:00:00Z', '2026-W47', '+275760-09-13T00:00:00Z', '2026-02-30T00:00:00Z', '2999-01-01T00:00:00Z', '2026-11-22T12:31:05.123456789Z') },
+        )
+        .map((v) => JSON.stringify(v)),
+    });
+    const withControl = fc.tuple(fc.string({ maxLength: 10 }), controlChar, fc.string({ maxLength: 10 })).map(([a, c, b]) => JSON.stringify(a + c + b));
+    const mutation = fc.oneof(
+      { weight: 3, arbitrary: withControl },
+      { weight: 2, arbitrary: hostileString.map((v) => JSON.stringify(v)) },
+      { weight: 2, arbitrary: rawValue },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    );
+    const notification = fc
+      .tuple(valid, fc.dictionary(fc.constantFrom('acquirerReference', 'platformTrxId', 'amount', 'status', 'rrn', 'issuer', 'paidAt', 'failureReason'), mutation, { maxKeys: 2 }))
+      .map(([base, changes]) => Object.entries({ ...base, ...changes }).filter(([, v]) => v !== undefined))
+      .map((entries) => `{${entries.map(([k, v]) => `"${k}":${v}`).join(',')}}`);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: notification }, { weight: 1, arbitrary: rawBody(['acquirerReference', 'paidAt']) }), fc.nat(3).map((n) => n > 0), oddSignature, async (raw, signed, signature) => {
+        const res = await request(http)
+          .post('/internal/acquirer/qris/notifications')
+          .set('content-type', 'application/json')
+          .set('x-acquirer-signature', signed ? acquirer.sign(raw) : signature)
+          .send(raw);
+        expect({ body: raw.slice(0, 120), signed, verdict: verdict(res.status) }).toEqual({ body: raw.slice(0, 120), signed, verdict: 'ok' });
+        expect(res.body).toMatchObject({ logId: expect.any(String), status: res.status < 400 });
+        // Unsigned: refused, by the body parser (400, 413) or by the signature check (401).
+        if (!signed) expect([400, 401, 413]).toContain(res.status);
+      }),
+      { numRuns: RUNS },
+    );
   });
 });

@@ -4,7 +4,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, ObjectStore, ReconExportProducer, registerLogId, registerRequestLogger, SuccessEnvelopeInterceptor } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
 import type { GatewayConfig } from './gateway.config';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
@@ -13,7 +13,8 @@ const JSON_BODY_LIMIT = 64 * 1024;
 
 /**
  * The API's JSON bodies, parsed by Fastify's parser (which refuses __proto__ keys): an empty body
- * reads as `{}` (so validation names the missing fields), and only an object or array is taken.
+ * reads as `{}` (so validation names the missing fields), only an object or array is taken, and
+ * nothing nested deeper than MAX_JSON_DEPTH (validation walks bodies recursively).
  */
 function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const parse = fastify.getDefaultJsonParser('error', 'error');
@@ -22,6 +23,7 @@ function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
     const text = body.toString('utf8');
     const first = /^[ \t\n\r]*(.)/s.exec(text)?.[1];
     if (first !== '{' && first !== '[') return done(new SyntaxError('JSON body must be an object or an array'), undefined);
+    if (jsonNestingExceeds(text)) return done(tooDeeplyNested(), undefined);
     parse(req, text, done);
   };
 }
@@ -59,6 +61,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   const fastify = app.getHttpAdapter().getInstance();
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
+  registerMethodNotAllowed(fastify);
   // JSON is the only body the API takes; any other content type is refused with 415.
   fastify.removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));

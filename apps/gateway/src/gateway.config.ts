@@ -34,6 +34,8 @@ export const gatewayConfigSchema = z.object({
   ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer). Default: on except in production */
   SANDBOX_MODE: bool().optional(),
+  /** How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this */
+  ACQUIRER_CLOCK_SKEW_SECONDS: positiveInt().max(3_600).default(300),
   ...railEnvShape,
   ...webhookEnv,
   ...storageEnvShape,

@@ -3,10 +3,12 @@ export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from 
 export { ApiError } from './errors/api-error';
 export { EnvelopeExceptionFilter } from './errors/envelope.filter';
 export { registerLogId, registerRequestLogger, requestLogId } from './http/log-id.hooks';
+export { registerMethodNotAllowed } from './http/method-not-allowed.hooks';
 export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsRegistry, startOpsServer } from './health/readiness';
 export { runService } from './bootstrap/run-service';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 export { createValidationPipe } from './http/validation.pipe';
+export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore, storageEnvShape } from './storage/object-store';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
@@ -14,7 +16,7 @@ export { failFastRedis, pingRedisOnce, redisReadinessCheck, waitForRedis } from 
 export { errorText, roundFailureLog, throttledWarn, warnOnError } from './logging/throttled-warn';
 export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-dependency';
 export { IsAmount } from './http/is-amount.decorator';
-export { classifyFault, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
+export { classifyFault, databaseInputRefusal, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
 export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import { computeSignature, parseAmount, verifySignatureHeader } from '@pay/domain';
 import { type NoticeOutcome, type Payin, PayinRepository } from '@pay/persistence';
-import { ApiError } from '@pay/platform';
+import { ApiError, refuseControlCharacters } from '@pay/platform';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { GatewayConfig } from '../gateway.config';
@@ -16,6 +16,8 @@ const REFUSALS: Record<Extract<NoticeOutcome, { outcome: 'refused' }>['reason'],
   AMOUNT_MISMATCH: ErrorCode.AmountMismatch,
   QR_EXPIRED: ErrorCode.QrExpired,
   ALREADY_FINAL: ErrorCode.PayinAlreadyFinal,
+  PAID_AT_INVALID: ErrorCode.PaidAtInvalid,
+  ACQUIRER_REFERENCE_CONFLICT: ErrorCode.AcquirerReferenceConflict,
 };
 
 /**
@@ -54,6 +56,7 @@ export class AcquirerService {
       },
       rawBody,
       now,
+      this.config.ACQUIRER_CLOCK_SKEW_SECONDS * 1000,
     );
     if (outcome.outcome === 'refused') throw new ApiError(REFUSALS[outcome.reason]);
     return { payin: outcome.payin, duplicate: outcome.outcome === 'duplicate' };
@@ -66,6 +69,7 @@ export class AcquirerService {
     } catch {
       throw new ApiError(ErrorCode.ValidationError, 'Request body is not valid JSON');
     }
+    refuseControlCharacters(plain);
     const dto = plainToInstance(AcquirerNotificationDto, plain);
     const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
     if (errors.length) {

@@ -51,6 +51,13 @@ describe('webhook signature', () => {
     expect(verifySignatureHeader(header, body, 'whsec_new', 1_700_000_000)).toBe(true);
     expect(verifySignatureHeader(header, body, 'whsec_old', 1_700_000_000)).toBe(true);
   });
+
+  it('reads a malformed header as no match instead of throwing', () => {
+    const t = 't=1700000000';
+    for (const header of [`${t},v1=${'z'.repeat(64)}`, `${t},v1=${'0'.repeat(63)}g`, `${t},v1=${'ab'.repeat(64)}`, `${t},v1`, `${t},v1=`, `v1=${'0'.repeat(64)}`, 'x'.repeat(8000)]) {
+      expect(verifySignatureHeader(header, body, 'whsec_a', 1_700_000_000)).toBe(false);
+    }
+  });
 });
 
 describe('webhook target addresses', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type LedgerCommand, ledgerCommandId } from '@pay/contracts';
 import type { Minor } from '@pay/domain';
-import type { PrismaClient, TransactionClient } from '../client/prisma';
+import { isUniqueViolation, type PrismaClient, type TransactionClient } from '../client/prisma';
 import { enqueueLedgerCommand } from '../outbox/outbox-writer';
 import type { Payin } from '../generated/prisma/client';
 
@@ -35,7 +35,7 @@ export interface AcquirerNotice {
 
 export type NoticeOutcome =
   | { outcome: 'accepted' | 'duplicate'; payin: Payin }
-  | { outcome: 'refused'; reason: 'UNKNOWN_REFERENCE' | 'AMOUNT_MISMATCH' | 'QR_EXPIRED' | 'ALREADY_FINAL'; payin?: Payin };
+  | { outcome: 'refused'; reason: 'UNKNOWN_REFERENCE' | 'AMOUNT_MISMATCH' | 'QR_EXPIRED' | 'ALREADY_FINAL' | 'PAID_AT_INVALID' | 'ACQUIRER_REFERENCE_CONFLICT'; payin?: Payin };
 
 /** Pay-ins: created by the gateway, completed by the acquirer's notification, settled by the ledger. */
 export class PayinRepository {
@@ -53,40 +53,68 @@ export class PayinRepository {
    * Applies one acquirer notification in one transaction, recording it whatever the outcome.
    * A successful payment marks the pay-in success and puts the ledger's `payin.record` command
    * in the outbox; the same notification again (same acquirer reference) changes nothing.
+   * `clockSkewMs` is how far the acquirer's clock may be from ours (see decide).
    */
-  async applyNotice(n: AcquirerNotice, rawBody: string, now: Date): Promise<NoticeOutcome> {
-    return this.prisma.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM payins WHERE platform_trx_id = ${n.platformTrxId} FOR UPDATE`;
-      const payin = locked ? await tx.payin.findUniqueOrThrow({ where: { id: locked.id } }) : null;
-      const outcome = this.decide(payin, n, now);
-      await tx.acquirerNotification.create({
-        data: {
-          acquirerReference: n.acquirerReference,
-          platformTrxId: n.platformTrxId,
-          payinId: payin?.id,
-          outcome: outcome.outcome,
-          reason: outcome.outcome === 'refused' ? outcome.reason : null,
-          body: rawBody,
-          receivedAt: now,
-        },
+  async applyNotice(n: AcquirerNotice, rawBody: string, now: Date, clockSkewMs: number): Promise<NoticeOutcome> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM payins WHERE platform_trx_id = ${n.platformTrxId} FOR UPDATE`;
+        const payin = locked ? await tx.payin.findUniqueOrThrow({ where: { id: locked.id } }) : null;
+        const outcome = this.decide(payin, n, now, clockSkewMs);
+        await this.record(tx, n, rawBody, now, outcome, payin);
+        if (outcome.outcome !== 'accepted' || !payin) return outcome;
+        return { outcome: 'accepted', payin: await this.complete(tx, payin, n, now) };
       });
-      if (outcome.outcome !== 'accepted' || !payin) return outcome;
-      return { outcome: 'accepted', payin: await this.complete(tx, payin, n) };
+    } catch (err) {
+      // The only unique key this transaction can hit is payins.acquirer_reference: the reference
+      // already paid another pay-in (the same pay-in would have read as a duplicate). The
+      // transaction rolled back, so the refusal is recorded on its own.
+      if (!isUniqueViolation(err)) throw err;
+      const payin = await this.prisma.payin.findUnique({ where: { platformTrxId: n.platformTrxId } });
+      const outcome = { outcome: 'refused', reason: 'ACQUIRER_REFERENCE_CONFLICT', payin: payin ?? undefined } as const;
+      await this.record(this.prisma, n, rawBody, now, outcome, payin);
+      return outcome;
+    }
+  }
+
+  private async record(tx: TransactionClient, n: AcquirerNotice, rawBody: string, now: Date, outcome: NoticeOutcome, payin: Payin | null): Promise<void> {
+    await tx.acquirerNotification.create({
+      data: {
+        acquirerReference: n.acquirerReference,
+        platformTrxId: n.platformTrxId,
+        payinId: payin?.id,
+        outcome: outcome.outcome,
+        reason: outcome.outcome === 'refused' ? outcome.reason : null,
+        body: rawBody,
+        receivedAt: now,
+      },
     });
   }
 
-  private decide(payin: Payin | null, n: AcquirerNotice, now: Date): NoticeOutcome | { outcome: 'accepted'; payin: Payin } {
+  /**
+   * What a notification does. Its paidAt must lie between the code's creation and now, each
+   * widened by the clock skew: a time outside cannot be a payment of this code (a backdated or
+   * forged notification), so it is refused rather than clamped, and the acquirer sees why.
+   */
+  private decide(payin: Payin | null, n: AcquirerNotice, now: Date, clockSkewMs: number): NoticeOutcome | { outcome: 'accepted'; payin: Payin } {
     if (!payin) return { outcome: 'refused', reason: 'UNKNOWN_REFERENCE' };
     if (payin.acquirerReference === n.acquirerReference) return { outcome: 'duplicate', payin };
     if (payin.status !== 'pending') return { outcome: 'refused', reason: 'ALREADY_FINAL', payin };
     if (payin.amount !== n.amount) return { outcome: 'refused', reason: 'AMOUNT_MISMATCH', payin };
+    // NaN too: ISO 8601 forms such as a week date (2026-W47) pass validation but are no instant.
+    const paidAt = n.paidAt.getTime();
+    if (!(paidAt >= payin.createdAt.getTime() - clockSkewMs && paidAt <= now.getTime() + clockSkewMs)) return { outcome: 'refused', reason: 'PAID_AT_INVALID', payin };
     // The payment time decides; a notification arriving late for a payment made in time is fine.
     if (payin.expiresAt && n.paidAt > payin.expiresAt) return { outcome: 'refused', reason: 'QR_EXPIRED', payin };
-    if (n.paidAt.getTime() > now.getTime() + 5 * 60_000) return { outcome: 'refused', reason: 'QR_EXPIRED', payin };
     return { outcome: 'accepted', payin };
   }
 
-  private async complete(tx: TransactionClient, payin: Payin, n: AcquirerNotice): Promise<Payin> {
+  /**
+   * success_at is when we recorded the payment (`now`), not the acquirer's paidAt: settlement
+   * holds count from success_at, and no time the acquirer supplies may move a pay-in into an
+   * earlier settlement. paidAt stays in the notification's raw body.
+   */
+  private async complete(tx: TransactionClient, payin: Payin, n: AcquirerNotice, now: Date): Promise<Payin> {
     if (n.status === 'failed') {
       return tx.payin.update({
         where: { id: payin.id },
@@ -95,7 +123,7 @@ export class PayinRepository {
     }
     const updated = await tx.payin.update({
       where: { id: payin.id },
-      data: { status: 'success', acquirerReference: n.acquirerReference, rrn: n.rrn, issuer: n.issuer, successAt: n.paidAt },
+      data: { status: 'success', acquirerReference: n.acquirerReference, rrn: n.rrn, issuer: n.issuer, successAt: now },
     });
     const command: LedgerCommand = {
       type: 'payin.record',

@@ -3,7 +3,7 @@ import { ERROR_MESSAGE, ErrorCode, type ErrorEnvelope } from '@pay/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from './api-error';
-import { classifyFault } from '../faults/fault';
+import { classifyFault, databaseInputRefusal } from '../faults/fault';
 import { requestLogId } from '../http/log-id.hooks';
 import { throttledWarn } from '../logging/throttled-warn';
 
@@ -23,7 +23,10 @@ export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 /**
  * Every failure, expected or not, leaves as `{ logId, status: false, message, code }`. An error
  * classifyFault calls transient (PostgreSQL or Redis away, a pool or statement timeout) is an
- * outage, not a bug: 503 SERVICE_UNAVAILABLE with Retry-After. Anything else unknown is a 500.
+ * outage, not a bug: 503 SERVICE_UNAVAILABLE with Retry-After. A database refusal no handler
+ * mapped is still about the input: a taken unique key is 409 CONFLICT, text PostgreSQL cannot
+ * store is 400 VALIDATION_ERROR (both logged as warnings: a handler should have named them).
+ * Anything else unknown is a 500.
  */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
@@ -38,9 +41,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const { status, body } = this.toEnvelope(exception, requestLogId(req));
+    const { status, body, unmapped } = this.toEnvelope(exception, requestLogId(req));
     const unavailable = body.code === ErrorCode.ServiceUnavailable;
     if (unavailable && !(exception instanceof HttpException)) this.warnUnavailable(exception);
+    else if (unmapped) this.logger.warn({ err: exception, path: req.url, status }, 'request refused by the database without a handler mapping it');
     else if (status >= 500) this.logger.error({ err: exception, path: req.url }, 'request failed');
     else this.logger.info({ code: body.code, path: req.url, status }, 'request refused');
     // A 503 is always safe to retry; tell clients when.
@@ -48,7 +52,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     void reply.status(status).send(body);
   }
 
-  private toEnvelope(exception: unknown, logId: string): { status: number; body: ErrorEnvelope } {
+  private toEnvelope(exception: unknown, logId: string): { status: number; body: ErrorEnvelope; unmapped?: true } {
     if (exception instanceof ApiError) {
       const body: ErrorEnvelope = { logId, status: false, message: exception.message, code: exception.code };
       if (exception.fieldErrors) body.errors = exception.fieldErrors;
@@ -59,6 +63,14 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const code = HTTP_STATUS_TO_CODE[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.ValidationError);
       return { status, body: { logId, status: false, message: httpMessage(exception, status), code } };
+    }
+    const refusal = databaseInputRefusal(exception);
+    if (refusal === 'conflict') {
+      return { status: 409, unmapped: true, body: { logId, status: false, message: ERROR_MESSAGE[ErrorCode.Conflict] ?? ErrorCode.Conflict, code: ErrorCode.Conflict } };
+    }
+    if (refusal === 'invalid_text') {
+      const message = 'Request contains text that cannot be stored (a NUL byte or an invalid character)';
+      return { status: 400, unmapped: true, body: { logId, status: false, message, code: ErrorCode.ValidationError } };
     }
     if (classifyFault(exception) === 'transient') {
       const code = ErrorCode.ServiceUnavailable;

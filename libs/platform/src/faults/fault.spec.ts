@@ -1,4 +1,4 @@
-import { classifyFault, isMisconfiguration, PermanentError, TransientError } from './fault';
+import { classifyFault, databaseInputRefusal, isMisconfiguration, PermanentError, TransientError } from './fault';
 
 const withCode = (code: string, message = 'boom'): Error => Object.assign(new Error(message), { code });
 /** The shape Prisma 7 throws for a driver adapter failure (seen from @prisma/adapter-pg 7.10). */
@@ -85,5 +85,19 @@ describe('isMisconfiguration', () => {
     ['a bug', new TypeError('x is undefined')],
   ])('%s: start-up waits', (_label, error) => {
     expect(isMisconfiguration(error)).toBe(false);
+  });
+});
+
+describe('databaseInputRefusal', () => {
+  it.each([
+    ['Prisma: a unique key taken (P2002)', withCode('P2002'), 'conflict'],
+    ['pg: a unique key taken (23505)', withCode('23505'), 'conflict'],
+    ['Prisma adapter: a unique key taken in raw SQL', prismaAdapterError({ kind: 'postgres', code: '23505', originalCode: '23505' }), 'conflict'],
+    ['Prisma adapter: NUL in text (seen as P2039 with 22021)', Object.assign(prismaAdapterError({ kind: 'postgres', code: '22021', originalCode: '22021' }), { code: 'P2039' }), 'invalid_text'],
+    ['pg: a character the encoding lacks (22P05)', withCode('22P05'), 'invalid_text'],
+    ['a statement timeout', withCode('57014'), null],
+    ['a plain bug', new TypeError('x is undefined'), null],
+  ])('%s', (_name, error, expected) => {
+    expect(databaseInputRefusal(error)).toBe(expected);
   });
 });

@@ -168,5 +168,27 @@ function misconfigured(err: ErrorShape): true | null {
   return null;
 }
 
+/** A unique key already taken: Prisma's P2002, or PostgreSQL's 23505 (raw SQL, plain pg). */
+const CONFLICT_CODES = new Set(['P2002', '23505']);
+/** Text PostgreSQL cannot store: an invalid byte sequence (NUL included, 22021) or a character the encoding lacks (22P05). */
+const INVALID_TEXT_STATES = new Set(['22021', '22P05']);
+
+/**
+ * What a database refusal says about the request that caused it: `conflict` (a unique key is
+ * taken) or `invalid_text`; null for anything else. The HTTP filter's safety net: handlers map
+ * the refusals they expect to precise codes, and whatever they miss is still the client's
+ * 409 or 400, not a 500.
+ */
+export function databaseInputRefusal(error: unknown): 'conflict' | 'invalid_text' | null {
+  return firstAnswer(error, (err) => {
+    for (const code of [err.code, err.originalCode, err.meta?.code]) {
+      if (typeof code !== 'string') continue;
+      if (CONFLICT_CODES.has(code)) return 'conflict';
+      if (INVALID_TEXT_STATES.has(code)) return 'invalid_text';
+    }
+    return null;
+  });
+}
+
 export const isTransientFault = (error: unknown): boolean => classifyFault(error) === 'transient';
 export const isPermanentFault = (error: unknown): boolean => classifyFault(error) === 'permanent';

@@ -1,6 +1,7 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import { ApiError } from '../errors/api-error';
+import { refuseControlCharacters } from './json-input';
 
 function flatten(errors: ValidationError[], parent = ''): { field: string; message: string }[] {
   return errors.flatMap((e) => {
@@ -10,12 +11,20 @@ function flatten(errors: ValidationError[], parent = ''): { field: string; messa
   });
 }
 
+/** Every body, query and path parameter is refused when a string in it carries a control character, whatever its DTO says. */
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'custom') refuseControlCharacters(value, metadata.data ?? '');
+    return super.transform(value, metadata);
+  }
+}
+
 /**
- * Strict body validation: unknown fields are refused, types are not coerced silently.
- * The message names the first offending field; `errors` lists all of them.
+ * Strict body validation: unknown fields are refused, types are not coerced silently, no string
+ * carries a control character. The message names the first offending field; `errors` lists all of them.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

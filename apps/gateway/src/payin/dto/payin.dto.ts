@@ -87,7 +87,8 @@ export class AcquirerNotificationDto {
   @MaxLength(40)
   issuer?: string;
 
-  @IsISO8601()
+  // Strict: 2026-02-30 is refused rather than read as 2 March.
+  @IsISO8601({ strict: true, strictSeparator: true })
   paidAt!: string;
 
   @IsOptional()
