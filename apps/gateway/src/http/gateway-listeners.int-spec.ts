@@ -93,6 +93,11 @@ describe('gateway connection limits (real sockets)', () => {
   });
   afterAll(() => gateway.close());
 
+  it('binds both ports to loopback by default (GATEWAY_HOST, GATEWAY_INTERNAL_HOST)', () => {
+    expect((gateway.app.getHttpServer().address() as AddressInfo).address).toBe('127.0.0.1');
+    expect((gateway.internalServer.address() as AddressInfo).address).toBe('127.0.0.1');
+  });
+
   it('cuts off a client that sends its body a byte at a time (408, socket closed) after HTTP_REQUEST_TIMEOUT_MS', async () => {
     const { token } = await createMerchant(gateway.prisma);
     const conn = rawConnection(port);

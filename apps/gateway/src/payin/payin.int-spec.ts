@@ -26,7 +26,7 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
   const post = (path: string, token: string, body: object) => request(http).post(`/api/v1/payin/qris/${path}`).set('token', token).send(body);
   const notify = (body: object, signature?: string) => {
     const raw = JSON.stringify(body);
-    return request(http)
+    return request(gateway.internalServer)
       .post('/internal/acquirer/qris/notifications')
       .set('content-type', 'application/json')
       .set('x-acquirer-signature', signature ?? acquirer.sign(raw))
