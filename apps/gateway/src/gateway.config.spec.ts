@@ -32,7 +32,7 @@ describe('gateway configuration: secrets and listeners', () => {
   });
 
   it.each(PUBLISHED_SECRETS.filter((s) => s.length >= 32))('refuses the published value %s as ACQUIRER_SECRET, ACQUIRER_SECRET_PREVIOUS and ADMIN_TOKEN beyond loopback and in production', (published) => {
-    for (const env of [{ GATEWAY_HOST: '0.0.0.0' }, { NODE_ENV: 'production' }]) {
+    for (const env of [{ GATEWAY_HOST: '0.0.0.0' }, { NODE_ENV: 'production' }] as Record<string, string>[]) {
       expect(problems({ ...env, ACQUIRER_SECRET: published })).toContain('ACQUIRER_SECRET: must not be a value published in this repository');
       expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ACQUIRER_SECRET_PREVIOUS: `${REAL_SECRET}x,${published}` })).toContain('ACQUIRER_SECRET_PREVIOUS: must not contain a value published');
       expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ADMIN_TOKEN: published })).toContain('ADMIN_TOKEN: must not be a value published in this repository');
