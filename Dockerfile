@@ -57,8 +57,13 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# Bind addresses default to loopback in the code; in a container the probes, Prometheus and the
+# other pods reach the container's own address, so every listener binds all interfaces here.
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--enable-source-maps
+    NODE_OPTIONS=--enable-source-maps \
+    GATEWAY_HOST=0.0.0.0 \
+    GATEWAY_INTERNAL_HOST=0.0.0.0 \
+    OPS_HOST=0.0.0.0
 # Code and dependencies stay owned by root and read-only to the `node` user (uid 1000) the
 # services run as; nothing is written under /app at run time (only /tmp).
 COPY --from=prod-deps /app/node_modules ./node_modules
@@ -66,8 +71,8 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma/migrations ./prisma/migrations
 COPY package.json ./
 USER node
-# gateway HTTP, then the ops ports of ledger, payout, workers
-EXPOSE 3000 9101 9102 9103
+# gateway public and internal HTTP, then the ops ports of ledger, payout, workers
+EXPOSE 3000 3001 9101 9102 9103
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/apps/gateway/src/main.js"]
 # No HEALTHCHECK here: the port and path depend on the service, so compose and Kubernetes

@@ -41,7 +41,7 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
 
   type Letter = { id: string; topic: string; consumerGroup: string; fault: string; deliveryCount: number; status: string; key: string; value: unknown };
   const ops = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const res = await fetch(`${stack.gatewayUrl}/ops/dead-letters${path}`, {
+    const res = await fetch(`${stack.internalUrl}/ops/dead-letters${path}`, {
       method,
       headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -135,7 +135,9 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
   });
 
   it('the ops API refuses without the admin token and names unknown ids', async () => {
-    expect((await fetch(`${stack.gatewayUrl}/ops/dead-letters`)).status).toBe(401);
+    expect((await fetch(`${stack.internalUrl}/ops/dead-letters`)).status).toBe(401);
+    // Never on the merchant port.
+    expect((await fetch(`${stack.gatewayUrl}/ops/dead-letters`)).status).toBe(404);
     expect(await ops('GET', '/999999999')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     expect(await ops('GET', '/abc')).toMatchObject({ status: 404 });
     expect(await ops('GET', '?status=bogus')).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });

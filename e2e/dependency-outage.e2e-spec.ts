@@ -166,7 +166,7 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
     const opsPort = await freePort();
     const gatewayPort = await freePort();
     const ledger = launch('ledger', { OPS_PORT: String(opsPort) });
-    const gateway = launch('gateway', { GATEWAY_PORT: String(gatewayPort) });
+    const gateway = launch('gateway', { GATEWAY_PORT: String(gatewayPort), GATEWAY_INTERNAL_PORT: String(await freePort()) });
     const late = [ledger, gateway];
     try {
       for (const p of late) await waitFor(async () => p.output().includes('waiting for postgres at start-up'), 15_000, 'the waiting line');
@@ -188,7 +188,7 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
     }
     for (const p of late) expect(await p.exited).toBe(0);
 
-    const wrong = launch('gateway', { GATEWAY_PORT: String(await freePort()), DATABASE_URL: pg.url('no_such_database') });
+    const wrong = launch('gateway', { GATEWAY_PORT: String(await freePort()), GATEWAY_INTERNAL_PORT: String(await freePort()), DATABASE_URL: pg.url('no_such_database') });
     expect(await Promise.race([wrong.exited, new Promise((r) => setTimeout(() => r('still running'), 15_000))])).toBe(1);
     expect(wrong.output()).toMatch(/gateway: Invalid configuration:\n {2}- postgres: cannot use the database at DATABASE_URL=postgresql:\/\/postgres@127\.0\.0\.1:\d+\/no_such_database: database "no_such_database" does not exist \(a setting is wrong; not retrying\)/);
     expect(wrong.output()).not.toMatch(/\n\s+at /); // no stack trace

@@ -21,8 +21,8 @@ describe('merchant journeys over HTTP', () => {
   const jakartaToday = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-  async function call(method: string, path: string, body?: object, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${target.baseUrl}${path}`, {
+  async function call(method: string, path: string, body?: object, headers: Record<string, string> = {}, base = target.baseUrl): Promise<{ status: number; body: any }> {
+    const res = await fetch(`${base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...headers },
       body: body ? JSON.stringify(body) : undefined,
@@ -30,7 +30,7 @@ describe('merchant journeys over HTTP', () => {
     return { status: res.status, body: await res.json() };
   }
   const api = (path: string, body?: object) => call(body ? 'POST' : 'GET', `/api/v1/${path}`, body, { token: merchant.token });
-  const ops = (path: string, body?: object) => call('POST', `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` });
+  const ops = (path: string, body?: object) => call('POST', `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
   const balance = async () => (await api('payin/balance')).body.data.balance as { available: number; pending: number };
   async function eventually<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;

@@ -4,11 +4,16 @@ import { LocalStack, repoRoot, testStackBus, testS3 } from '@pay/testing';
 
 /**
  * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a
- * cluster), authenticated as an operator with E2E_ADMIN_TOKEN. Without it: against a local
- * stack this suite starts (the README's test command).
+ * cluster), authenticated as an operator with E2E_ADMIN_TOKEN on its internal port
+ * (E2E_INTERNAL_URL; default: the host of E2E_BASE_URL on port 3001, GATEWAY_INTERNAL_PORT's
+ * default. A cluster's ingress never routes it: e.g. `kubectl port-forward svc/gateway 3001:internal`).
+ * Without it: against a local stack this suite starts (the README's test command).
  */
 export interface Target {
+  /** The merchant API (the gateway's public port) */
   baseUrl: string;
+  /** The ops API (the gateway's internal port) */
+  internalUrl: string;
   adminToken: string;
   /** Where the stack can reach a webhook receiver this suite starts; null: webhook journey not run */
   receiver: { host: string; port: number } | null;
@@ -21,8 +26,11 @@ export async function resolveTarget(): Promise<Target> {
     const adminToken = process.env.E2E_ADMIN_TOKEN;
     if (!adminToken) throw new Error('E2E_ADMIN_TOKEN is required with E2E_BASE_URL (the ADMIN_TOKEN of the deployment)');
     const host = process.env.E2E_RECEIVER_HOST;
+    const internal = new URL(process.env.E2E_INTERNAL_URL ?? remote);
+    if (!process.env.E2E_INTERNAL_URL) internal.port = '3001';
     return {
       baseUrl: remote.replace(/\/$/, ''),
+      internalUrl: internal.origin,
       adminToken,
       receiver: host ? { host, port: Number(process.env.E2E_RECEIVER_PORT ?? 4000) } : null,
       stop: async () => undefined,
@@ -38,5 +46,5 @@ export async function resolveTarget(): Promise<Target> {
     logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}jrn`),
     env: { ADMIN_TOKEN: adminToken, RAIL_SANDBOX_LATENCY_MS: '10', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_POLL_INTERVAL_MS: '100' },
   });
-  return { baseUrl: stack.gatewayUrl, adminToken, receiver: { host: '127.0.0.1', port: 0 }, stop: () => stack.stop() };
+  return { baseUrl: stack.gatewayUrl, internalUrl: stack.internalUrl, adminToken, receiver: { host: '127.0.0.1', port: 0 }, stop: () => stack.stop() };
 }

@@ -51,13 +51,14 @@ const SECRET_SETTINGS = [
   'KAFKA_SASL_USERNAME',
   'KAFKA_SASL_PASSWORD',
   'ACQUIRER_SECRET',
+  'ACQUIRER_SECRET_PREVIOUS',
   'ADMIN_TOKEN',
   'S3_ACCESS_KEY',
   'S3_SECRET_KEY',
 ];
 /** Per-service settings, set in each Deployment's env (not in the shared ConfigMap). */
 const PER_SERVICE_SETTINGS: Record<string, Record<string, string>> = {
-  gateway: { GATEWAY_PORT: '3000' },
+  gateway: { GATEWAY_PORT: '3000', GATEWAY_INTERNAL_PORT: '3001' },
   ledger: { OPS_PORT: '9101' },
   payout: { OPS_PORT: '9102' },
   workers: { OPS_PORT: '9103' },
@@ -69,9 +70,9 @@ const APP_SERVICES = ['migrate', 'gateway', 'ledger', 'payout', 'workers'];
 
 // --- helpers -----------------------------------------------------------------------------
 
-function run(cmd: string, args: string[], install: string): string {
+function run(cmd: string, args: string[], install: string, env: NodeJS.ProcessEnv = process.env): string {
   try {
-    return execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync(cmd, args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {
     // Structural checks, not `instanceof Error`: errors thrown by Node's core modules come
     // from another realm than Jest's sandbox.
@@ -85,7 +86,12 @@ function run(cmd: string, args: string[], install: string): string {
 
 const kubectl = (args: string[]): string =>
   run('kubectl', args, 'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)');
-const dockerCompose = (args: string[]): string => run('docker-compose', args, '`apt-get install -y docker-compose`');
+/** The two secrets compose requires from the operator (.env.secrets); any value will do for `config`. */
+const COMPOSE_SECRETS = { ACQUIRER_SECRET: 'deploy-check-acquirer-secret-0123456789abcdef', ADMIN_TOKEN: 'deploy-check-admin-token-0123456789abcdef' };
+const dockerCompose = (args: string[], secrets: Record<string, string> = COMPOSE_SECRETS): string => {
+  const { ACQUIRER_SECRET: _a, ADMIN_TOKEN: _t, ...env } = process.env;
+  return run('docker-compose', args, '`apt-get install -y docker-compose`', { ...env, ...secrets });
+};
 
 interface K8sObject {
   apiVersion: string;
@@ -253,6 +259,19 @@ describe('deploy/overlays', () => {
       expect(problems).toEqual([]);
     });
 
+    it('gives the gateway an internal port (Service port `internal`) for probes and Prometheus, apart from the public `http`', () => {
+      const gateway = ofKind<IDeployment>(objects, 'Deployment').find((d) => d.metadata?.name === 'gateway');
+      const container = gateway?.spec?.template.spec?.containers[0];
+      expect(container?.ports?.map((p) => [p.name, p.containerPort])).toEqual([['http', 3000], ['internal', 3001]]);
+      expect(gateway?.spec?.template.metadata?.annotations?.['prometheus.io/port']).toBe('3001');
+      for (const probe of [container?.startupProbe, container?.livenessProbe, container?.readinessProbe]) expect(probe?.httpGet?.port).toBe('internal');
+      const service = ofKind<{ metadata?: { name?: string }; spec?: { ports?: { name?: string; targetPort?: unknown }[] } }>(objects, 'Service').find((s) => s.metadata?.name === 'gateway');
+      expect(service?.spec?.ports?.map((p) => [p.name, p.targetPort])).toEqual([['http', 'http'], ['internal', 'internal']]);
+      // The ingress controller reaches the public port only.
+      const fromIngress = ofKind<INetworkPolicy>(objects, 'NetworkPolicy').filter((p) => (p.spec?.ingress ?? []).some((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx')));
+      expect(fromIngress.flatMap((p) => (p.spec?.ingress ?? []).flatMap((r) => (r.ports ?? []).map((port) => port.port)))).toEqual([3000]);
+    });
+
     it('bounds the HPAs (ledger: at most one consumer per partition) and leaves replicas to them', () => {
       const deployments = ofKind<IDeployment>(objects, 'Deployment');
       const hpas = ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
@@ -304,7 +323,7 @@ describe('deploy/overlays', () => {
       const ingressTargets = policies
         .filter((p) => (p.spec?.ingress ?? []).some((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== 'monitoring')))
         .map((p) => p.spec?.podSelector.matchLabels?.['app.kubernetes.io/name']);
-      expect(ingressTargets).toEqual(['gateway']);
+      expect([...new Set(ingressTargets)]).toEqual(['gateway']);
     });
 
     it('sets every setting of .env.example (ConfigMap, Deployment env or Secret reference)', () => {
@@ -373,7 +392,20 @@ describe('docker-compose', () => {
     expect(e2e?.command).toEqual(['npx', 'jest', '-c', 'jest.journeys.config.js']);
     expect(e2e?.depends_on?.['gateway']?.condition).toBe('service_healthy');
     expect(e2e?.environment?.['E2E_BASE_URL']).toBe('http://gateway:3000');
-    expect(e2e?.environment?.['E2E_ADMIN_TOKEN']).toBe(envFileValues(join(ROOT, envFile)).get('ADMIN_TOKEN'));
+    expect(e2e?.environment?.['E2E_INTERNAL_URL']).toBe('http://gateway:3001');
+    expect(e2e?.environment?.['E2E_ADMIN_TOKEN']).toBe(COMPOSE_SECRETS.ADMIN_TOKEN);
+  });
+
+  it('stops, naming them, until ACQUIRER_SECRET and ADMIN_TOKEN are given (no published default)', () => {
+    expect(() => dockerCompose(['--env-file', envFile, '-f', composeFile, 'config', '-q'], {})).toThrow(/ACQUIRER_SECRET|ADMIN_TOKEN/);
+    const values = envFileValues(join(ROOT, envFile));
+    expect(values.has('ACQUIRER_SECRET') || values.has('ADMIN_TOKEN')).toBe(false);
+  });
+
+  it('publishes the gateway internal port on 127.0.0.1 only', () => {
+    const gateway = parse(readFileSync(join(ROOT, composeFile), 'utf8')).services.gateway as { ports: string[] };
+    expect(gateway.ports).toContain('127.0.0.1:${GATEWAY_INTERNAL_PUBLISHED_PORT:-3001}:3001');
+    expect(gateway.ports.filter((p) => p.endsWith(':3001') && !p.startsWith('127.0.0.1:'))).toEqual([]);
   });
 
   it('.env.compose matches the ${VAR:-default} fallbacks of the compose files', () => {

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     bus,
     logDir,
     ports: { gateway: Number(env.GATEWAY_PORT ?? 3000), ledger: 9101, payout: 9102, workers: 9103 },
+    gatewayInternalPort: Number(env.GATEWAY_INTERNAL_PORT ?? 3001),
     // Recon files survive restarts of the local runner.
     env: { ADMIN_TOKEN: adminToken },
     s3Port: 9000,
@@ -59,10 +60,12 @@ async function main(): Promise<void> {
   await prisma.$disconnect();
 
   const base = stack.gatewayUrl.replace('127.0.0.1', 'localhost');
+  const internal = stack.internalUrl.replace('127.0.0.1', 'localhost');
   console.log(`
 The payments platform is running.
 
-  gateway   ${base}        (Swagger UI ${base}/docs)
+  gateway   ${base}        (merchant API; Swagger UI ${base}/docs)
+            ${internal}        (internal: acquirer notifications, /ops, /metrics)
   ledger    ${stack.opsUrl('ledger')}/readyz
   payout    ${stack.opsUrl('payout')}/readyz
   workers   ${stack.opsUrl('workers')}/readyz
@@ -92,9 +95,9 @@ Try it:
     -d '{"merchantTrxId":"ORDER-1"}' ${base}/api/v1/payin/qris/sandbox/pay
 
 Admin CLI:  DATABASE_URL=${databaseUrl} npm run admin -- --help
-Ops token:  ${adminToken}   (Bull Board: ${base}/ops/queues, user admin)
+Ops token:  ${adminToken}   (Bull Board: ${internal}/ops/queues, user admin)
 Journeys against this stack:
-  E2E_BASE_URL=${base} E2E_ADMIN_TOKEN=${adminToken} E2E_RECEIVER_HOST=127.0.0.1 npm run test:journeys
+  E2E_BASE_URL=${base} E2E_INTERNAL_URL=${internal} E2E_ADMIN_TOKEN=${adminToken} E2E_RECEIVER_HOST=127.0.0.1 npm run test:journeys
 Press Ctrl-C to stop.`);
 }
 

@@ -176,7 +176,7 @@ describe('API fuzzing (real Postgres)', () => {
         async (body, signed, opsPath) => {
           // Schema-invalid notifications: refused before anything is recorded, signed or not.
           const raw = JSON.stringify({ ...body, extra: 'not allowed' });
-          const notification = await request(http)
+          const notification = await request(gateway.internalServer)
             .post('/internal/acquirer/qris/notifications')
             .set('content-type', 'application/json')
             .set('x-acquirer-signature', signed ? acquirer.sign(raw) : 't=1,v1=00')
@@ -184,9 +184,9 @@ describe('API fuzzing (real Postgres)', () => {
           expect(notification.status).toBe(signed ? 400 : 401);
           expect(notification.body).toMatchObject({ status: false, code: expect.stringMatching(/^[A-Z_]+$/) });
           // The ops API: no token -> 401; a token with an invalid body -> 400.
-          const anonymous = await request(http).post(opsPath).send(body);
+          const anonymous = await request(gateway.internalServer).post(opsPath).send(body);
           expect(anonymous.status).toBe(401);
-          const invalid = await request(http).post(opsPath).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ ...body, extra: 'not allowed' });
+          const invalid = await request(gateway.internalServer).post(opsPath).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ ...body, extra: 'not allowed' });
           expect(invalid.status).toBe(400);
           expect(invalid.body).toMatchObject({ status: false, code: 'VALIDATION_ERROR' });
         },

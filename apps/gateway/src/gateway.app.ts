@@ -1,11 +1,14 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import { createDatabaseClients, type PrismaClient } from '@pay/persistence';
+import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
+import { registerMerchantTokenCheck } from './auth/merchant-token';
 import type { GatewayConfig } from './gateway.config';
+import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http/gateway-listeners';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
 
@@ -29,9 +32,14 @@ function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
 }
 
 export interface GatewayApp {
+  /** Its HTTP server (app.getHttpServer()) is the public port: the merchant API */
   app: NestFastifyApplication;
+  /** The internal port: /internal (acquirer), /ops (operators, Bull Board), /metrics, /healthz, /readyz */
+  internalServer: Server;
   prisma: PrismaClient;
-  /** Closes the HTTP app, the queue connections and the database pool */
+  /** Listens on GATEWAY_PORT and GATEWAY_INTERNAL_PORT */
+  listen(): Promise<void>;
+  /** Closes both ports, the queue connections and the database pool */
   close(): Promise<void>;
 }
 
@@ -43,7 +51,10 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   // Requests wait on Redis only to enqueue a recon export: a fail-fast connection, so they answer 503 while it is away.
   const redis = failFastRedis(config.REDIS_URL, logger, 'gateway');
   const reconProducer = new ReconExportProducer(redis, config.QUEUE_PREFIX, logger);
+  const listeners = createGatewayListeners(config);
   const adapter = new FastifyAdapter({
+    // Two servers (public, internal) with the connection and timeout limits, one router.
+    serverFactory: listeners.serverFactory,
     // Fastify's proxy-addr decides req.ip; only the configured proxies may speak for a client.
     trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
     bodyLimit: JSON_BODY_LIMIT,
@@ -61,7 +72,11 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   const fastify = app.getHttpAdapter().getInstance();
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
+  // Before any other hook: an internal route on the public port is not there at all.
+  refuseInternalRoutesOnPublicPort(fastify);
+  // A known path with another method: 405 before the token is asked for (only unmatched requests).
   registerMethodNotAllowed(fastify);
+  registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository));
   // JSON is the only body the API takes; any other content type is refused with 415.
   fastify.removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));
@@ -86,11 +101,25 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   }
   await app.init();
   await fastify.ready();
+  const internalServer = listeners.internalServer();
   return {
     app,
+    internalServer,
     prisma,
+    listen: async () => {
+      await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+      await new Promise<void>((resolve, reject) => {
+        internalServer.once('error', reject);
+        internalServer.listen(config.GATEWAY_INTERNAL_PORT, config.GATEWAY_INTERNAL_HOST, () => resolve());
+      });
+    },
     close: async () => {
+      // Fastify closes the public server; the internal one is ours (idle keep-alive sockets are
+      // closed at once, requests in flight finish).
+      const internalClosed = internalServer.listening ? new Promise<void>((resolve) => internalServer.close(() => resolve())) : Promise.resolve();
+      internalServer.closeIdleConnections();
       await app.close();
+      await internalClosed;
       await closeBoard();
       await reconProducer.close();
       redis.disconnect();

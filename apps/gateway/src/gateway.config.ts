@@ -1,13 +1,21 @@
 import { railEnvShape } from '@pay/bank-rail';
-import { bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
+import { bindHost, bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
 import { rateLimitEnvShape } from './rate-limit/rate-limit.config';
+import { refineServerLimits, serverLimitsEnvShape } from './http/server-limits';
+import { DEV_ACQUIRER_SECRET } from './security/published-secrets';
+import { refuseWeakSecrets } from './security/secret-rules';
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
 export const gatewayConfigSchema = z.object({
   ...serviceEnv,
+  /** The merchant API (/api/v1, /docs, /healthz, /readyz): the port the ingress exposes */
   GATEWAY_PORT: port().default(3000),
-  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  GATEWAY_HOST: bindHost(),
+  /** The acquirer's notifications (/internal), operators (/ops, Bull Board), Prometheus (/metrics), /healthz, /readyz; never exposed by the ingress */
+  GATEWAY_INTERNAL_PORT: port().default(3001),
+  GATEWAY_INTERNAL_HOST: bindHost(),
+  ...serverLimitsEnvShape,
   /**
    * Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated
    * addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client.
@@ -30,8 +38,18 @@ export const gatewayConfigSchema = z.object({
   /** Validity of a dynamic QRIS code when the request names none, and the longest allowed */
   QRIS_EXPIRY_DEFAULT_SECONDS: positiveInt().max(7 * 86_400).default(900),
   QRIS_EXPIRY_MAX_SECONDS: positiveInt().max(7 * 86_400).default(86_400),
-  /** Shared secret of the QRIS acquirer's signed notifications (32+ characters); required in production */
+  /**
+   * Shared secret of the QRIS acquirer's signed notifications (32+ characters). Required, and
+   * never a value published in this repository, in production or when the gateway listens
+   * beyond loopback (see security/secret-rules.ts).
+   */
   ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign */
+  ACQUIRER_SECRET_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters'))),
   /** Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer). Default: on except in production */
   SANDBOX_MODE: bool().optional(),
   /** How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this */
@@ -48,13 +66,16 @@ export const gatewayConfigSchema = z.object({
 }).superRefine((c, ctx) => {
   if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
   refuseLoopbackInProduction(c, ctx);
-  if (c.NODE_ENV === 'production' && !c.ACQUIRER_SECRET) ctx.addIssue({ code: 'custom', path: ['ACQUIRER_SECRET'], message: 'is required when NODE_ENV=production' });
+  refuseWeakSecrets(c, ctx);
+  refineServerLimits(c, ctx);
+  if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT) ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });
   if (c.QRIS_EXPIRY_DEFAULT_SECONDS > c.QRIS_EXPIRY_MAX_SECONDS) ctx.addIssue({ code: 'custom', path: ['QRIS_EXPIRY_DEFAULT_SECONDS'], message: 'must not exceed QRIS_EXPIRY_MAX_SECONDS' });
   if (c.PAYIN_MIN_AMOUNT > c.PAYIN_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYIN_MIN_AMOUNT'], message: 'must not exceed PAYIN_MAX_AMOUNT' });
 }).transform((c) => ({
   ...c,
-  // Development and tests get a fixed, well-known secret; production must configure its own.
-  ACQUIRER_SECRET: c.ACQUIRER_SECRET ?? 'dev-only-acquirer-secret-0123456789abcdef',
+  // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):
+  // development and tests use a fixed, well-known one.
+  ACQUIRER_SECRET: c.ACQUIRER_SECRET ?? DEV_ACQUIRER_SECRET,
   SANDBOX_MODE: c.SANDBOX_MODE ?? c.NODE_ENV !== 'production',
 }));
 

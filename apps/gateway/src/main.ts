@@ -8,11 +8,11 @@ runService('gateway', async () => {
   const config = loadConfig(gatewayConfigSchema);
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const gateway = await createGatewayApp(config);
-  const { app, prisma } = gateway;
+  const { prisma } = gateway;
   // Listening first: /healthz answers (no restart by the liveness probe), /readyz and requests
   // answer 503 while the database is still away; a wrong DATABASE_URL still exits 1 here.
-  await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
-  logger.info({ port: config.GATEWAY_PORT }, 'gateway listening');
+  await gateway.listen();
+  logger.info({ port: config.GATEWAY_PORT, internalPort: config.GATEWAY_INTERNAL_PORT }, 'gateway listening');
   await waitForDatabase(prisma, config.DATABASE_URL, logger);
   return {
     stop: () => gateway.close(),

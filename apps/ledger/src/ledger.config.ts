@@ -8,6 +8,7 @@ export const ledgerConfigSchema = z
     ...serviceEnv,
     REDIS_URL: commonEnv.REDIS_URL,
     OPS_PORT: port().default(9101),
+    OPS_HOST: commonEnv.OPS_HOST,
     OUTBOX_POLL_MS: positiveInt().default(100),
     OUTBOX_BATCH_SIZE: positiveInt().max(1000).default(200),
     ...busEnvShape,

@@ -9,6 +9,7 @@ export const payoutConfigSchema = z
     ...serviceEnv,
     REDIS_URL: commonEnv.REDIS_URL,
     OPS_PORT: port().default(9102),
+    OPS_HOST: commonEnv.OPS_HOST,
     /** How often pending disbursements are looked at (the safety net behind ledger events) */
     PAYOUT_POLL_INTERVAL_MS: positiveInt().max(60_000).default(500),
     /** Disbursements advanced per tick */

@@ -10,6 +10,7 @@ export const workersConfigSchema = z
     /** BullMQ key prefix, so environments sharing one Redis never see each other's jobs */
     QUEUE_PREFIX: z.string().min(1).default('bull'),
     OPS_PORT: port().default(9103),
+    OPS_HOST: commonEnv.OPS_HOST,
     /** A webhook attempt gives up after this long (connect + response) */
     WEBHOOK_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
     /** Response bytes read per attempt; the first 1 KiB is stored */

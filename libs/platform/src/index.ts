@@ -1,4 +1,5 @@
 export { ConfigError, loadConfig, commonEnv, serviceEnv, webhookEnv, refuseLoopbackInProduction, port, bool, positiveInt } from './config/config';
+export { bindHost, isLoopbackHost } from './config/bind-host';
 export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from './logging/logger';
 export { ApiError } from './errors/api-error';
 export { EnvelopeExceptionFilter } from './errors/envelope.filter';

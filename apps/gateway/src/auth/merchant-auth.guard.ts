@@ -4,13 +4,15 @@ import { isIpAllowed } from '@pay/domain';
 import { MerchantAuthRepository } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { AuthenticatedRequest } from './authenticated-request';
+import { authenticateToken } from './merchant-token';
 
-export const TOKEN_HEADER = 'token';
+export { TOKEN_HEADER } from './merchant-token';
 
 /**
  * Spec section 5 and 7: the `token` header identifies the merchant. Checked in this order:
  * missing -> 401 Token not found; unknown or revoked -> 401 Token not valid; inactive
- * merchant -> 401 Merchant not active; allowlist on and caller not in it -> 403 IP_NOT_ALLOWED.
+ * merchant -> 401 Merchant not active (authenticateToken, usually already done by the
+ * onRequest hook before the body was read); allowlist on and caller not in it -> 403 IP_NOT_ALLOWED.
  * The caller's address is req.ip, which honours X-Forwarded-For only from TRUSTED_PROXIES.
  */
 @Injectable()
@@ -19,14 +21,7 @@ export class MerchantAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = req.headers[TOKEN_HEADER];
-    const token = Array.isArray(header) ? header[0] : header;
-    if (!token || !token.trim()) throw new ApiError(ErrorCode.TokenNotFound);
-
-    const lookup = await this.tokens.findByToken(token.trim());
-    if (!lookup.found) throw new ApiError(ErrorCode.TokenNotValid);
-    const { merchant } = lookup;
-    if (!merchant.isActive) throw new ApiError(ErrorCode.MerchantNotActive);
+    const merchant = await authenticateToken(req, this.tokens);
     if (merchant.ipAllowlistEnabled && !isIpAllowed(req.ip ?? '', merchant.ipAllowlist)) {
       throw new ApiError(ErrorCode.IpNotAllowed);
     }

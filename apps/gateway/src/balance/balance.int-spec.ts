@@ -139,10 +139,10 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     expect(res.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: 'Route not found', code: 'NOT_FOUND' });
   });
 
-  it('serves health, readiness, metrics and the OpenAPI document', async () => {
+  it('serves health, readiness, metrics (on the internal port) and the OpenAPI document', async () => {
     expect((await request(http).get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await request(http).get('/readyz')).body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
-    expect((await request(http).get('/metrics')).text).toContain('process_cpu_user_seconds_total');
+    expect((await request(gateway.internalServer).get('/metrics')).text).toContain('process_cpu_user_seconds_total');
     const doc = await request(http).get('/docs/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.paths['/api/v1/payin/balance'].get).toBeDefined();

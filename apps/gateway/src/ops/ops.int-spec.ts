@@ -11,6 +11,8 @@ const ADMIN_TOKEN = 'adm_0123456789abcdef0123456789abcdef';
 describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (real Postgres and Redis)', () => {
   let gateway: GatewayApp;
   let http: App;
+  /** The internal port, where /ops is served */
+  let ops: App;
 
   beforeAll(async () => {
     gateway = await createGatewayApp(
@@ -26,6 +28,7 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
       }),
     );
     http = gateway.app.getHttpServer();
+    ops = gateway.internalServer;
   });
   afterAll(() => gateway.close());
 
@@ -61,27 +64,27 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
 
   it('serves the ledger audit to operators: clean, then naming a pay-in never booked', async () => {
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    expect((await request(http).get('/ops/ledger/verify')).status).toBe(401);
+    expect((await request(ops).get('/ops/ledger/verify')).status).toBe(401);
     const { merchant } = await createMerchant(gateway.prisma);
     await fundMerchant(gateway.prisma, merchant.id, [1_000_000n]);
-    const clean = await request(http).get(`/ops/ledger/verify?merchantId=${merchant.id}`).set(auth);
+    const clean = await request(ops).get(`/ops/ledger/verify?merchantId=${merchant.id}`).set(auth);
     expect(clean.status).toBe(200);
     expect(clean.body).toMatchObject({ message: 'Ledger audit: clean', data: { merchantsChecked: 1, eventsChecked: 2, breaches: [], inFlight: [], graceSeconds: 300 } });
 
     const payinId = await insertSuccessfulPayin(gateway.prisma, merchant.id, 50_000n, 0n);
-    const dirty = await request(http).get(`/ops/ledger/verify?merchantId=${merchant.id}&grace=0`).set(auth);
+    const dirty = await request(ops).get(`/ops/ledger/verify?merchantId=${merchant.id}&grace=0`).set(auth);
     expect(dirty.status).toBe(200);
     expect(dirty.body.message).toBe('Ledger audit: 1 breach(es)');
     expect(dirty.body.data.breaches).toEqual([
       { check: 'payin.event_missing', table: 'payins', id: payinId, merchantId: merchant.id, expected: '1 payin.recorded event of pending +50000', found: 'none' },
     ]);
-    expect((await request(http).get('/ops/ledger/verify?grace=-1').set(auth)).status).toBe(400);
+    expect((await request(ops).get('/ops/ledger/verify?grace=-1').set(auth)).status).toBe(400);
   });
 
   it('ops endpoints need the admin token', async () => {
-    expect((await request(http).get('/ops/webhooks/deliveries/x')).status).toBe(401);
-    expect((await request(http).get('/ops/webhooks/deliveries/x').set('authorization', 'Bearer wrong')).status).toBe(401);
-    const missing = await request(http).get(`/ops/webhooks/deliveries/${randomUUID()}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect((await request(ops).get('/ops/webhooks/deliveries/x')).status).toBe(401);
+    expect((await request(ops).get('/ops/webhooks/deliveries/x').set('authorization', 'Bearer wrong')).status).toBe(401);
+    const missing = await request(ops).get(`/ops/webhooks/deliveries/${randomUUID()}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ status: false, code: 'NOT_FOUND', message: 'Webhook delivery not found' });
   });
@@ -97,30 +100,30 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     const delivered = await mk('delivered', `evt-${randomUUID()}`);
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-    const one = await request(http).post(`/ops/webhooks/deliveries/${dead.id}/resend`).set(auth);
+    const one = await request(ops).post(`/ops/webhooks/deliveries/${dead.id}/resend`).set(auth);
     expect(one.status).toBe(200);
     expect(one.body.data).toEqual({ id: dead.id, eventId: dead.eventId, status: 'pending' });
     expect(await gateway.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: dead.id } })).toMatchObject({ status: 'pending', cycleAttempts: 0, resendCount: 1, eventId: dead.eventId });
 
-    const bad = await request(http).post('/ops/webhooks/resend-failed').set(auth).send({ merchantId: merchant.id, since: 'yesterday' });
+    const bad = await request(ops).post('/ops/webhooks/resend-failed').set(auth).send({ merchantId: merchant.id, since: 'yesterday' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^since: /);
 
-    const many = await request(http).post('/ops/webhooks/resend-failed').set(auth).send({ merchantId: merchant.id, since: new Date(Date.now() - 60_000).toISOString() });
+    const many = await request(ops).post('/ops/webhooks/resend-failed').set(auth).send({ merchantId: merchant.id, since: new Date(Date.now() - 60_000).toISOString() });
     expect(many.status).toBe(200);
     expect(many.body.data.resent).toEqual([failed.eventId]);
     expect((await gateway.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe('delivered');
 
-    const shown = await request(http).get(`/ops/webhooks/deliveries/${failed.eventId}`).set(auth);
+    const shown = await request(ops).get(`/ops/webhooks/deliveries/${failed.eventId}`).set(auth);
     expect(shown.body.data).toMatchObject({ id: failed.id, status: 'pending', attempts: [] });
   });
 
   it('serves Bull Board behind basic auth', async () => {
-    expect((await request(http).get('/ops/queues')).status).toBe(401);
-    const page = await request(http).get('/ops/queues').auth('admin', ADMIN_TOKEN);
+    expect((await request(ops).get('/ops/queues')).status).toBe(401);
+    const page = await request(ops).get('/ops/queues').auth('admin', ADMIN_TOKEN);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<html');
-    const api = await request(http).get('/ops/queues/api/queues').auth('admin', ADMIN_TOKEN);
+    const api = await request(ops).get('/ops/queues/api/queues').auth('admin', ADMIN_TOKEN);
     expect(api.status).toBe(200);
     expect(JSON.stringify(api.body)).toContain('webhook-delivery');
   });

@@ -24,6 +24,8 @@ const REFUSALS: Record<Extract<NoticeOutcome, { outcome: 'refused' }>['reason'],
  * The one path every acquirer notification takes (the real acquirer's HTTP call and the
  * sandbox payer alike): verify the HMAC over the raw body, validate, apply once.
  * Signature: `X-Acquirer-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(ACQUIRER_SECRET, "<t>.<raw body>")>`.
+ * During a rotation a signature under any of ACQUIRER_SECRET_PREVIOUS is accepted too, so the
+ * acquirer can switch to the new secret at its own moment; the sandbox always signs with the new one.
  */
 @Injectable()
 export class AcquirerService {
@@ -39,7 +41,9 @@ export class AcquirerService {
   }
 
   async receive(rawBody: string, signature: string | undefined, now = new Date()): Promise<{ payin: Payin; duplicate: boolean }> {
-    if (!signature || !verifySignatureHeader(signature, rawBody, this.config.ACQUIRER_SECRET, Math.floor(now.getTime() / 1000))) {
+    const nowSec = Math.floor(now.getTime() / 1000);
+    const secrets = [this.config.ACQUIRER_SECRET, ...this.config.ACQUIRER_SECRET_PREVIOUS];
+    if (!signature || !secrets.some((secret) => verifySignatureHeader(signature, rawBody, secret, nowSec))) {
       throw new ApiError(ErrorCode.SignatureInvalid);
     }
     const dto = await this.parse(rawBody);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { decodeQris, hasValidCrc, QRIS_GUID } from '@pay/domain';
+import { computeSignature, decodeQris, hasValidCrc, QRIS_GUID } from '@pay/domain';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
 import { createMerchant } from '@pay/testing';
@@ -26,7 +26,7 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
   const post = (path: string, token: string, body: object) => request(http).post(`/api/v1/payin/qris/${path}`).set('token', token).send(body);
   const notify = (body: object, signature?: string) => {
     const raw = JSON.stringify(body);
-    return request(http)
+    return request(gateway.internalServer)
       .post('/internal/acquirer/qris/notifications')
       .set('content-type', 'application/json')
       .set('x-acquirer-signature', signature ?? acquirer.sign(raw))
@@ -226,6 +226,34 @@ describe('QRIS sandbox in production configuration', () => {
       const { token } = await createMerchant(gateway.prisma);
       const res = await request(gateway.app.getHttpServer()).post('/api/v1/payin/qris/sandbox/pay').set('token', token).send({ merchantTrxId: 'X' });
       expect(res.status).toBe(404);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('acquirer secret rotation (ACQUIRER_SECRET_PREVIOUS)', () => {
+  const NEW = 'rotation-new-secret-0123456789abcdef0123';
+  const OLD = 'rotation-old-secret-0123456789abcdef0123';
+
+  it('accepts notifications signed with the new or a previous secret, and refuses any other', async () => {
+    const gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', ACQUIRER_SECRET: NEW, ACQUIRER_SECRET_PREVIOUS: OLD }));
+    try {
+      // A well-formed notice for a pay-in that does not exist: past the signature, refused as unknown.
+      const raw = JSON.stringify({ acquirerReference: `ACQ-${randomUUID()}`, platformTrxId: randomUUID(), amount: 50000, status: 'success', paidAt: new Date().toISOString() });
+      const t = Math.floor(Date.now() / 1000);
+      const send = (secret: string) =>
+        request(gateway.internalServer).post('/internal/acquirer/qris/notifications').set('content-type', 'application/json').set('x-acquirer-signature', `t=${t},v1=${computeSignature(secret, t, raw)}`).send(raw);
+      for (const secret of [NEW, OLD]) {
+        const res = await send(secret);
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('PAYIN_NOT_FOUND');
+      }
+      const forged = await send('dev-only-acquirer-secret-0123456789abcdef');
+      expect(forged.status).toBe(401);
+      expect(forged.body.code).toBe('SIGNATURE_INVALID');
+      // The sandbox and tests sign with the new secret only.
+      expect(gateway.app.get(AcquirerService).sign(raw, new Date(t * 1000))).toBe(`t=${t},v1=${computeSignature(NEW, t, raw)}`);
     } finally {
       await gateway.close();
     }

@@ -28,11 +28,12 @@ export interface OpsHandle {
  * then PostgreSQL and Redis are waited for (a wrong setting fails at once). `close` stops the
  * ops server and its Redis check connection.
  */
-export async function startOpsAndWait(service: string, config: { OPS_PORT: number; DATABASE_URL: string }, opts: OpsStartOptions): Promise<OpsHandle> {
+export async function startOpsAndWait(service: string, config: { OPS_PORT: number; OPS_HOST: string; DATABASE_URL: string }, opts: OpsStartOptions): Promise<OpsHandle> {
   const redis = opts.redisUrl ? redisReadinessCheck(opts.redisUrl, opts.logger, `${service}:readiness`) : undefined;
   let stopping = false;
   const server = await startOpsServer({
     port: config.OPS_PORT,
+    host: config.OPS_HOST,
     registry: opts.registry,
     isShuttingDown: () => stopping,
     checks: [{ name: 'postgres', check: async () => void (await opts.prisma.$queryRaw`SELECT 1`) }, ...(redis ? [redis] : []), ...(opts.checks ?? [])],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bindHost } from './bind-host';
 
 /** A setting that is missing or malformed. The message names every offending setting. */
 export class ConfigError extends Error {
@@ -52,6 +53,8 @@ export const commonEnv = {
   DATABASE_PREPARED_STATEMENTS: bool().default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0').default('redis://127.0.0.1:6379/0'),
   OPS_PORT: z.coerce.number().int().min(0).max(65535),
+  /** Bind address of the ops port (/healthz, /readyz, /metrics); loopback unless set */
+  OPS_HOST: bindHost(),
 };
 
 export const port = () => z.coerce.number().int().min(0).max(65535);

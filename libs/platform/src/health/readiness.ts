@@ -51,6 +51,7 @@ export function createMetricsRegistry(service: string): Registry {
  */
 export function startOpsServer(opts: {
   port: number;
+  /** Bind address (OPS_HOST); loopback when absent */
   host?: string;
   checks: readonly ReadinessCheck[];
   registry: Registry;
@@ -75,6 +76,6 @@ export function startOpsServer(opts: {
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(server));
+    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(server));
   });
 }

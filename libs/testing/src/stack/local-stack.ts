@@ -15,8 +15,10 @@ export interface StackOptions {
   busKeyPrefix: string;
   /** The bus the services talk over; absent: Redis Streams */
   bus?: StackBus;
-  /** Ports; 0 or absent picks a free one */
+  /** Ports (the gateway's: its public port); 0 or absent picks a free one */
   ports?: Partial<Record<ServiceName, number>>;
+  /** The gateway's internal port (/internal, /ops, /metrics); 0 or absent picks a free one */
+  gatewayInternalPort?: number;
   logDir: string;
   /** Extra settings for every service */
   env?: Record<string, string>;
@@ -103,6 +105,7 @@ export class LocalStack {
   private constructor(
     private readonly opts: StackOptions,
     readonly ports: Record<ServiceName, number>,
+    readonly gatewayInternalPort: number,
     readonly s3: S3Server,
   ) {}
 
@@ -112,7 +115,8 @@ export class LocalStack {
     mkdirSync(opts.logDir, { recursive: true });
     // A shared server a previous suite left stopped (a failed fault test) is brought back first.
     if (opts.s3 && !opts.s3.running) await opts.s3.restart();
-    const stack = new LocalStack(opts, ports, opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)));
+    const internalPort = opts.gatewayInternalPort || (await freePort());
+    const stack = new LocalStack(opts, ports, internalPort, opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)));
     try {
       for (const s of SERVICES) await stack.startService(s);
     } catch (err) {
@@ -129,6 +133,11 @@ export class LocalStack {
 
   get gatewayUrl(): string {
     return `http://127.0.0.1:${this.ports.gateway}`;
+  }
+
+  /** The gateway's internal port: the acquirer's notifications, the ops API and Bull Board, its metrics */
+  get internalUrl(): string {
+    return `http://127.0.0.1:${this.gatewayInternalPort}`;
   }
 
   opsUrl(service: ServiceName): string {
@@ -164,7 +173,9 @@ export class LocalStack {
       OUTBOX_POLL_MS: '50',
       // Local receivers (tests, the demo) listen on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
-      ...(service === 'gateway' ? { GATEWAY_PORT: String(this.ports.gateway), GATEWAY_HOST: '127.0.0.1' } : { OPS_PORT: String(this.ports[service]) }),
+      ...(service === 'gateway'
+        ? { GATEWAY_PORT: String(this.ports.gateway), GATEWAY_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(this.gatewayInternalPort), GATEWAY_INTERNAL_HOST: '127.0.0.1' }
+        : { OPS_PORT: String(this.ports[service]), OPS_HOST: '127.0.0.1' }),
       ...this.s3.env,
       ...this.opts.env,
     };
