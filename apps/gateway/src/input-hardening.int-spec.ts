@@ -29,7 +29,7 @@ describe('input hardening of the gateway (real Postgres)', () => {
   afterAll(() => gateway.close());
 
   const notify = (raw: string, signature = acquirer.sign(raw)) =>
-    request(http).post('/internal/acquirer/qris/notifications').set('content-type', 'application/json').set('x-acquirer-signature', signature).send(raw);
+    request(gateway.internalServer).post('/internal/acquirer/qris/notifications').set('content-type', 'application/json').set('x-acquirer-signature', signature).send(raw);
   async function generate(): Promise<{ platformTrxId: string }> {
     const res = await request(http).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId: `ORD-${randomUUID().slice(0, 8)}`, amount: 50000 });
     expect(res.status).toBe(200);

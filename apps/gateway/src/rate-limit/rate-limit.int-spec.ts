@@ -71,7 +71,7 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     for (let n = 1; n <= 5; n++) expect((await generate(b.token, `ORD-B${n}`)).status).toBe(200);
     expect(await prisma.payin.count({ where: { merchantId: b.merchant.id } })).toBe(5);
 
-    const metrics = await request(http).get('/metrics');
+    const metrics = await request(gateway.internalServer).get('/metrics');
     expect(metrics.text).toMatch(/http_rate_limited_total\{class="write",service="gateway"\} [1-9]/);
 
     // A bucket refills: a second later the merchant is served again.
@@ -90,17 +90,17 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
   it('sets a merchant\'s own limits through the ops API, effective on its next request', async () => {
     const { merchant, token } = await createMerchant(prisma);
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const set = await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: 2 });
+    const set = await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: 2 });
     expect(set.status).toBe(200);
     expect(set.body.data).toEqual({ merchantId: merchant.id, rateLimits: { read: 2, write: null, export: null } });
     const statuses = [];
     for (let n = 0; n < 3; n++) statuses.push((await balance(token)).status);
     expect(statuses).toEqual([200, 200, 429]);
 
-    expect((await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: null })).body.data.rateLimits.read).toBeNull();
+    expect((await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: null })).body.data.rateLimits.read).toBeNull();
     expect((await balance(token)).headers['ratelimit-limit']).toBe('100');
-    expect((await request(http).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ write: 0 })).status).toBe(400);
-    expect((await request(http).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 })).status).toBe(404);
+    expect((await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ write: 0 })).status).toBe(400);
+    expect((await request(gateway.internalServer).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 })).status).toBe(404);
   });
 
   it('refuses an export of a day before the merchant account was created', async () => {
@@ -181,6 +181,6 @@ describe('rate limits while their Redis is away (fail open)', () => {
     for (let n = 0; n < 3; n++) served.push(await get());
     expect(served.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(served[0].headers['ratelimit-limit']).toBeUndefined();
-    expect((await request(http).get('/metrics')).text).toMatch(/rate_limiter_unavailable_total\{service="gateway"\} [1-9]/);
+    expect((await request(gateway.internalServer).get('/metrics')).text).toMatch(/rate_limiter_unavailable_total\{service="gateway"\} [1-9]/);
   });
 });
