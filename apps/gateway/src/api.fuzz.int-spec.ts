@@ -165,6 +165,52 @@ describe('API fuzzing (real Postgres)', () => {
     );
   });
 
+  it('callback URLs that hide a private IPv4 address (IPv6 embeddings, numeric forms): refused with 400, never a 5xx, nothing changes', async () => {
+    const before = await snapshot();
+    const octet = fc.integer({ min: 0, max: 255 });
+    // Loopback, private, carrier-grade NAT, link-local (cloud metadata) and "this network" addresses.
+    const privateV4 = fc.oneof(
+      fc.tuple(fc.constant(127), octet, octet, octet),
+      fc.tuple(fc.constant(10), octet, octet, octet),
+      fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), octet, octet),
+      fc.tuple(fc.constant(192), fc.constant(168), octet, octet),
+      fc.tuple(fc.constant(169), fc.constant(254), octet, octet),
+      fc.tuple(fc.constant(100), fc.integer({ min: 64, max: 127 }), octet, octet),
+      fc.tuple(fc.constant(0), octet, octet, octet),
+    );
+    const hex16 = (hi: number, lo: number) => ((hi << 8) | lo).toString(16);
+    const host = fc.tuple(privateV4, fc.integer({ min: 0, max: 9 }), fc.boolean()).map(([[a, b, c, d], form, upper]) => {
+      const dotted = `${a}.${b}.${c}.${d}`;
+      const words = `${hex16(a, b)}:${hex16(c, d)}`;
+      const forms = [
+        `[::${dotted}]`, // IPv4-compatible
+        `[::${words}]`,
+        `[::ffff:${dotted}]`, // IPv4-mapped
+        `[0:0:0:0:0:ffff:${words}]`,
+        `[::ffff:0:${dotted}]`, // IPv4-translated
+        `[64:ff9b::${dotted}]`, // NAT64
+        `[2002:${words}::1]`, // 6to4
+        String(((a << 24) >>> 0) + (b << 16) + (c << 8) + d), // one decimal number
+        `0x${((a << 24) >>> 0).toString(16)}.${b}.${c}.${d}`.replace(/^0x0\./, '0x0.'),
+        dotted,
+      ];
+      const chosen = forms[form];
+      return upper ? chosen.toUpperCase() : chosen;
+    });
+    await fc.assert(
+      fc.asyncProperty(host, fc.constantFrom('http', 'https'), fc.constantFrom('', ':8080', ':443'), async (h, scheme, port) => {
+        const notifyUrl = `${scheme}://${h}${port}/callback`;
+        const res = await request(http)
+          .post('/api/v1/disbursement/transfer')
+          .set('token', token)
+          .send({ merchantTrxId: 'FUZZ-SSRF-1', platformTrxId: 'DSB20261123ABCDEFGHIJKL', accountNo: '1234567890', accountName: 'Budi', bankCode: 'BCA', amount: 50000, notifyUrl });
+        expect({ notifyUrl, status: res.status, code: res.body.code }).toEqual({ notifyUrl, status: 400, code: expect.stringMatching(/^(NOTIFY_URL_NOT_ALLOWED|VALIDATION_ERROR)$/) });
+      }),
+      { numRuns: RUNS },
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('the internal acquirer endpoint and the ops API: unsigned, unauthenticated or invalid requests change nothing', async () => {
     const acquirer = gateway.app.get(AcquirerService);
     const before = await snapshot();
