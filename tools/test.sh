@@ -12,7 +12,9 @@
 # CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/lib/node.sh
 source tools/lib/services.sh
+ensure_node
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false TZ=UTC
 ensure_postgres
 ensure_redis

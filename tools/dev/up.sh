@@ -5,7 +5,9 @@
 # demo merchant and prints its token and a curl line. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tools/lib/node.sh
 source tools/lib/services.sh
+ensure_node
 ensure_postgres
 ensure_redis
 if [ "${BUS_TRANSPORT:-}" = kafka ] && [ -z "${KAFKA_BROKERS:-}" ]; then ensure_kafka_installed; fi
