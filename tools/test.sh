@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, starts PostgreSQL and Redis if they are down, then
+# Every test: on the Node.js of .nvmrc (installed into .local/node when the machine's node is
+# another version), installs what is missing, starts PostgreSQL and Redis if they are down, then
 # lint (with Nx module boundaries), type-check, unit, integration (real Postgres + Redis, a
 # fresh database and key prefix per run) and end-to-end (the four services as processes), the
 # end-to-end suites twice: on Redis Streams, then on Kafka.
