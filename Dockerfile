@@ -8,11 +8,12 @@
 #   migrate  node dist/tools/admin/main.js migrate --dir prisma/migrations
 #   admin    node dist/tools/admin/main.js <command>
 #
-# Base image: pinned by exact version tag. It is not pinned by digest only because the
-# digest cannot be resolved on the offline machine these files were written on; add
-# `@sha256:...` in CI (e.g. `docker buildx imagetools inspect node:20.20.2-bookworm-slim`).
-# 20.20.2 is the Node version of the development and CI machines.
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# Base image: pinned by exact version tag, the Node.js version of .nvmrc (the project's one
+# pin; tools/deploy-checks/node-version.spec.ts fails when the two differ). It is not pinned by
+# digest only because the digest cannot be resolved on the offline machine these files were
+# written on; add `@sha256:...` in CI (e.g. `docker buildx imagetools inspect
+# node:24.21.0-bookworm-slim`).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS base

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, starts PostgreSQL and Redis if they are down, then
+# Every test: on the Node.js of .nvmrc (installed into .local/node when the machine's node is
+# another version), installs what is missing, starts PostgreSQL and Redis if they are down, then
 # lint (with Nx module boundaries), type-check, unit, integration (real Postgres + Redis, a
 # fresh database and key prefix per run) and end-to-end (the four services as processes), the
 # end-to-end suites twice: on Redis Streams, then on Kafka.
@@ -12,7 +13,9 @@
 # CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/lib/node.sh
 source tools/lib/services.sh
+ensure_node
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false TZ=UTC
 ensure_postgres
 ensure_redis

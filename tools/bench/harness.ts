@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { requireNodeVersion } from '@pay/platform';
 import { LocalStack, repoRoot, uniqueName } from '@pay/testing';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
@@ -22,8 +23,13 @@ export function startBenchStack(databaseUrl: string, env: Record<string, string>
   });
 }
 
-/** Runs a script's main and exits non-zero with the error when it fails. */
+/**
+ * Runs a script's main (a benchmark, chaos) and exits non-zero with the error when it fails; an
+ * older Node.js than the one required is refused first, since numbers measured on another
+ * runtime would not be comparable.
+ */
 export function runScript(main: () => Promise<void>): void {
+  requireNodeVersion(basename(process.argv[1] ?? 'script', '.js'));
   main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The whole system on this machine: installs, builds, migrates, starts gateway, ledger, payout
-# and workers as separate processes on the Redis Streams bus (BUS_TRANSPORT=kafka: on a Kafka
-# broker of its own, installed from Maven Central on first use, or on KAFKA_BROKERS), seeds a
-# demo merchant and prints its token and a curl line. Ctrl-C stops everything.
+# The whole system on this machine, on the Node.js of .nvmrc: installs, builds, migrates, starts
+# gateway, ledger, payout and workers as separate processes on the Redis Streams bus
+# (BUS_TRANSPORT=kafka: on a Kafka broker of its own, installed from Maven Central on first use,
+# or on KAFKA_BROKERS), seeds a demo merchant and prints its token and a curl line. Ctrl-C stops
+# everything.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tools/lib/node.sh
 source tools/lib/services.sh
+ensure_node
 ensure_postgres
 ensure_redis
 if [ "${BUS_TRANSPORT:-}" = kafka ] && [ -z "${KAFKA_BROKERS:-}" ]; then ensure_kafka_installed; fi

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
+import { requireNodeVersion } from '@pay/platform';
 import { KafkaBroker, LocalStack, repoRoot, seedDemoMerchant, type StackBus } from '@pay/testing';
 
 const env = process.env;
@@ -101,6 +102,7 @@ Journeys against this stack:
 Press Ctrl-C to stop.`);
 }
 
+requireNodeVersion('local runner');
 main().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

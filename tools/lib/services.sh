@@ -1,5 +1,6 @@
-# Sourced by the local runner, the test script and CI: makes sure the machine's PostgreSQL and
-# Redis are up, starting whichever is down (see ../shared/ENVIRONMENT.md).
+# Sourced by the local runner, the test script and CI, after tools/lib/node.sh (so npm and the
+# build run on the pinned Node.js): makes sure the machine's PostgreSQL and Redis are up,
+# starting whichever is down (see ../shared/ENVIRONMENT.md).
 ensure_postgres() {
   if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then return 0; fi
   echo "PostgreSQL is down; starting it" >&2

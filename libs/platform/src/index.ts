@@ -7,6 +7,7 @@ export { registerLogId, registerRequestLogger, requestLogId } from './http/log-i
 export { registerMethodNotAllowed } from './http/method-not-allowed.hooks';
 export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsRegistry, startOpsServer } from './health/readiness';
 export { runService } from './bootstrap/run-service';
+export { REQUIRED_NODE_VERSION, requireNodeVersion } from './bootstrap/node-version';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 export { createValidationPipe } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';

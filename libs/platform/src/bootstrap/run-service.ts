@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/config';
 import { classifyFault, isMisconfiguration } from '../faults/fault';
 import { errorText } from '../logging/throttled-warn';
+import { requireNodeVersion } from './node-version';
 
 function logLine(level: 'info' | 'warn' | 'error' | 'fatal', service: string, msg: string, extra: Record<string, unknown> = {}): void {
   process.stderr.write(JSON.stringify({ level, time: new Date().toISOString(), service, msg, ...extra }) + '\n');
@@ -43,9 +44,10 @@ function guardProcess(name: string): void {
  * cleanly on SIGTERM/SIGINT (Kubernetes sends SIGTERM). A dependency that is merely down at
  * start-up is waited for inside `start` (waitForDependency), never a reason to exit. A service
  * that reports a `failure` (its bus stopped consuming for good) is stopped cleanly and exits with
- * code 1, so its orchestrator restarts it.
+ * code 1, so its orchestrator restarts it. A Node.js older than the one required is refused first.
  */
 export function runService(name: string, start: () => Promise<{ stop(): Promise<void>; failure?: Promise<Error> }>): void {
+  requireNodeVersion(name);
   guardProcess(name);
   let service: { stop(): Promise<void> } | undefined;
   let stopping = false;
