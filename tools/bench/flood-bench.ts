@@ -1,6 +1,8 @@
 import { Agent, request } from 'node:http';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase } from '@pay/testing';
+import { sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { runScript, startBenchStack } from './harness';
 
@@ -11,7 +13,11 @@ import { runScript, startBenchStack } from './harness';
  * Both merchants have the default limits. Target: the other merchant's p99 under the flood
  * <= 2x its idle p99, and the flooder gets 429s, not timeouts.
  * A fourth argument floods at that fixed rate instead (open loop, e.g. 900 as in issue #14).
- * RATE_LIMIT_ENABLED=false in the environment runs the same without limits, for comparison.
+ * RATE_LIMIT_ENABLED=false in the environment runs the same without limits, for comparison;
+ * LOG_LEVEL=info runs it with the access log on (the services' logs go to tmp/flood-logs).
+ * The flood runs in a worker thread: on the steady merchant's event loop, its thousands of
+ * callbacks a second would delay the steady answers' timing, and the bench would measure itself.
+ * The CPU each process used during the flood is printed (cores: CPU seconds per second).
  * Usage: npm run build && node dist/tools/bench/flood-bench.js [seconds=20] [flood connections=64] [steady rps=20] [flood rps=max]
  */
 const [SECONDS = 20, C = 64, STEADY_RPS = 20, FLOOD_RPS = 0] = process.argv.slice(2).map(Number);
@@ -76,9 +82,14 @@ async function flood(url: string, token: string, until: number): Promise<Record<
 }
 
 async function main(): Promise<void> {
+  if (!isMainThread) {
+    const { url, token, until } = workerData as { url: string; token: string; until: number };
+    parentPort?.postMessage(await flood(url, token, until));
+    return;
+  }
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
-  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true' }, 'flood');
+  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }, 'flood');
   try {
     const flooder = await createMerchant(prisma, { name: 'Flooder' });
     const other = await createMerchant(prisma, { name: 'Other' });
@@ -87,13 +98,20 @@ async function main(): Promise<void> {
 
     const idle = await steady(url, other.token, SECONDS);
     const until = Date.now() + SECONDS * 1000;
-    const [flooded, mix] = await Promise.all([steady(url, other.token, SECONDS), flood(url, flooder.token, until)]);
+    const cpuBefore = sampleCpu(stack);
+    const flooding = new Worker(__filename, { argv: process.argv.slice(2), workerData: { url, token: flooder.token, until } });
+    const floodDone = new Promise<Record<string, number>>((resolve, reject) => flooding.once('message', resolve).once('error', reject));
+    const [flooded, mix] = await Promise.all([steady(url, other.token, SECONDS), floodDone]);
+    const cpuAfter = sampleCpu(stack);
 
     const ratio = flooded.p99 / idle.p99;
     const row = (name: string, r: typeof idle) => ({ phase: name, p50ms: r.p50.toFixed(1), p99ms: r.p99.toFixed(1), maxms: r.max.toFixed(1), ok: r.ok, notOk: r.notOk });
     printResults(`other merchant's balance at ${STEADY_RPS} req/s`, [row('idle', idle), row(FLOOD_RPS > 0 ? `flood (${FLOOD_RPS} req/s)` : `flood (max rate, ${C} connections)`, flooded)]);
     const total = Object.values(mix).reduce((a, b) => a + b, 0);
     printResults("flooding merchant's answers", [{ total, perSecond: Math.round(total / SECONDS), ok200: mix['200'] ?? 0, limited429: mix['429'] ?? 0, timeouts: mix.timeout ?? 0, errors: mix.error ?? 0, other: total - (mix['200'] ?? 0) - (mix['429'] ?? 0) - (mix.timeout ?? 0) - (mix.error ?? 0) }]);
+    const cores = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, Math.round((cpuAfter[k] - cpuBefore[k]) / SECONDS / 10) / 100]));
+    const gatewayUsPerRequest = Math.round(((cpuAfter.gateway - cpuBefore.gateway) * 1000) / (total + flooded.ok + flooded.notOk));
+    printResults('CPU during the flood, cores (CPU s per s; postgres and redis include any other work on the machine)', [{ ...cores, gatewayUsPerRequest }]);
     console.log(`p99 under flood / idle p99: ${ratio.toFixed(2)}x (target <= 2x: ${ratio <= 2 ? 'met' : 'MISSED'}); flooder timeouts: ${mix.timeout ?? 0} (target 0)`);
   } finally {
     await stack.stop();

@@ -26,6 +26,10 @@ export class ExpiringMap<K, V> {
     this.entries.set(key, { value, expiresAt });
   }
 
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   private evict(now: number): void {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     if (this.entries.size < this.maxEntries) return;

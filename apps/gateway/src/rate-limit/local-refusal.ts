@@ -5,9 +5,9 @@ import { rateLimitClassOf } from './rate-limit.decorator';
 import type { RateLimiter } from './rate-limiter';
 
 /**
- * A merchant over its limit is refused before its token is looked up: when the token recently
- * authenticated (RecentTokens) and Redis has already refused that merchant's class for a time
- * that has not run out, the request answers the same 429 (headers, body, counter) at once, with
+ * A merchant at its limit is refused before its token is looked up: when the token recently
+ * authenticated (RecentTokens) and the merchant's class for the route is at its limit
+ * (RateLimiter.admit), the request answers the same 429 (headers, body, counter) at once, with
  * no database, no Redis and no Nest pipeline, so a flood of refused requests costs little CPU.
  * Register it before registerMerchantTokenCheck. Nothing is served on this path: a token revoked
  * in the last RECENT_TOKEN_TTL_MS may get this 429 instead of a 401 while its merchant is over
@@ -15,16 +15,18 @@ import type { RateLimiter } from './rate-limiter';
  */
 export function registerLocalRefusal(fastify: FastifyInstance, recent: RecentTokens, limiter: RateLimiter): void {
   fastify.addHook('onRequest', (req, reply, done) => {
-    if (!limiter.refusing || !req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return done();
+    if (!limiter.contended || !req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return done();
     const cls = rateLimitClassOf(req);
     const token = cls && tokenOf(req);
     const merchantId = token && recent.merchantOf(token);
     if (!cls || !merchantId) return done();
+    let waiting;
     try {
-      limiter.refuseIfRefusing(merchantId, cls, reply);
+      waiting = limiter.admit(merchantId, cls, reply);
     } catch (err) {
       return done(err as Error);
     }
-    done();
+    if (!waiting) return done();
+    waiting.then(() => done(), done);
   });
 }

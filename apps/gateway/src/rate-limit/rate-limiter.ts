@@ -6,9 +6,9 @@ import { ApiError, type Logger, throttledWarn } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
-import { ExpiringMap } from '../cache/expiring-map';
 import { type GcraResult, withGcra } from './gcra';
 import { policyFor, type RateLimitClass, type RateLimitDefaults, type RateLimitPolicy } from './rate-limit.class';
+import { type Standing, Standings } from './standings';
 
 export interface RateLimiterSettings extends RateLimitDefaults {
   RATE_LIMIT_ENABLED: boolean;
@@ -24,17 +24,6 @@ export interface RateLimitDecision extends GcraResult {
 
 /** How long start-up waits for the limiter's Redis; past it the gateway starts and fails open until Redis answers. */
 const STARTUP_WAIT_MS = 2_000;
-/** Merchant classes refused at once; each entry lives only until its Retry-After, so this is never reached in practice. */
-const MAX_REFUSALS = 10_000;
-
-/** A refusal Redis answered, kept until it ends: local clock, ms since the epoch. */
-interface Refusal {
-  /** No request of the merchant in the class can be allowed before this (GCRA's TAT only moves on) */
-  until: number;
-  /** When the merchant's full limit is back */
-  resetAt: number;
-  policy: RateLimitPolicy;
-}
 
 /**
  * Per-merchant, per-class limits kept in Redis (so they hold across gateway replicas), on a
@@ -43,9 +32,10 @@ interface Refusal {
  * every request is served unlimited (a throttled warn line and rate_limiter_unavailable_total
  * say so), because a limiter outage must not take payments down with it.
  *
- * A refusal is remembered in this process until its Retry-After: GCRA's timestamp only moves
- * forward, so no replica can allow the merchant's class before then, and the next requests are
- * refused from memory, without Redis (and, through registerLocalRefusal, without the database).
+ * A class at its limit is remembered in this process until its next request can be allowed
+ * (Standings): GCRA's timestamp only moves forward, so no replica can allow one before then, and
+ * the requests meanwhile are refused from memory, without Redis (and, through
+ * registerLocalRefusal, without the database).
  */
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly redis: Redis;
@@ -53,9 +43,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly limited: Counter<'class'>;
   private readonly unavailable: Counter;
   private readonly warnUnavailable: (err: unknown) => void;
-  private readonly refusals = new ExpiringMap<string, Refusal>(MAX_REFUSALS);
-  /** When the last running refusal ends */
-  private refusalsUntil = 0;
+  private readonly standings = new Standings();
 
   constructor(
     private readonly settings: RateLimiterSettings,
@@ -94,31 +82,42 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * when limits are off or the limiter is unavailable.
    */
   async enforce(merchant: AuthenticatedMerchant, cls: RateLimitClass, reply: FastifyReply): Promise<void> {
-    this.refuseIfRefusing(merchant.id, cls, reply);
+    const key = standingKey(merchant.id, cls);
+    const sentAt = Date.now();
+    const standing = this.standings.refusal(key, sentAt);
+    if (standing) this.refuseFor(cls, standing, reply, sentAt);
     const decision = await this.consume(merchant, cls);
-    if (!decision) return;
-    const { policy } = decision;
-    if (decision.allowed) {
-      setHeaders(reply, policy, decision.remaining, decision.resetMs);
+    if (!decision) {
+      this.standings.forget(key);
       return;
     }
-    const now = Date.now();
-    const refusal: Refusal = { until: now + decision.retryAfterMs, resetAt: now + decision.resetMs, policy };
-    this.refusals.set(refusalKey(merchant.id, cls), refusal, refusal.until, now);
-    this.refusalsUntil = Math.max(this.refusalsUntil, refusal.until);
-    this.refuseFor(cls, refusal, reply, now);
+    this.standings.learn(key, decision.policy, decision, sentAt);
+    const { policy } = decision;
+    setHeaders(reply, policy, decision.remaining, decision.resetMs);
+    if (decision.allowed) return;
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    this.refuse(cls, reply, retryAfter, refusalMessage(cls, policy, retryAfter));
   }
 
-  /** Whether any refusal is still running: while none is, the early check does not even hash the token. */
-  get refusing(): boolean {
-    return Date.now() < this.refusalsUntil;
+  /** Whether any merchant class may be at its limit: while none is, the early check does not even hash the token. */
+  get contended(): boolean {
+    return this.standings.active;
   }
 
-  /** Throws the 429 of a refusal Redis already answered for the merchant's class, if it still runs. */
-  refuseIfRefusing(merchantId: number, cls: RateLimitClass, reply: FastifyReply): void {
+  /**
+   * The early check, before the token lookup, of a merchant class at its limit: throws its 429
+   * while no request can be allowed; once one can, lets one request on to ask Redis and makes
+   * the others wait for that answer (the returned promise), then checks them again.
+   */
+  admit(merchantId: number, cls: RateLimitClass, reply: FastifyReply): Promise<void> | undefined {
     const now = Date.now();
-    const refusal = this.refusals.get(refusalKey(merchantId, cls), now);
-    if (refusal) this.refuseFor(cls, refusal, reply, now);
+    const admission = this.standings.admit(standingKey(merchantId, cls), now);
+    if (!admission) return undefined;
+    if ('refused' in admission) this.refuseFor(cls, admission.refused, reply, now);
+    if ('wait' in admission) return admission.wait.then(() => this.admit(merchantId, cls, reply));
+    // This request asks Redis; should it end before (a 401), the next one does.
+    reply.raw.once('close', admission.release);
+    return undefined;
   }
 
   /** 429 RATE_LIMITED with Retry-After, counted in http_rate_limited_total; also for limits kept elsewhere (exports in progress). */
@@ -141,14 +140,18 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private refuseFor(cls: RateLimitClass, refusal: Refusal, reply: FastifyReply, now: number): never {
-    setHeaders(reply, refusal.policy, 0, refusal.resetAt - now);
-    const retryAfter = Math.max(1, Math.ceil((refusal.until - now) / 1000));
-    this.refuse(cls, reply, retryAfter, `Too many ${cls} requests: the limit is ${describe(refusal.policy)}; retry after ${retryAfter} s`);
+  private refuseFor(cls: RateLimitClass, standing: Standing, reply: FastifyReply, now: number): never {
+    setHeaders(reply, standing.policy, 0, standing.resetAt - now);
+    const retryAfter = Math.max(1, Math.ceil((standing.until - now) / 1000));
+    this.refuse(cls, reply, retryAfter, refusalMessage(cls, standing.policy, retryAfter));
   }
 }
 
-const refusalKey = (merchantId: number, cls: RateLimitClass) => `${merchantId}:${cls}`;
+const standingKey = (merchantId: number, cls: RateLimitClass) => `${merchantId}:${cls}`;
+
+function refusalMessage(cls: RateLimitClass, policy: RateLimitPolicy, retryAfter: number): string {
+  return `Too many ${cls} requests: the limit is ${describe(policy)}; retry after ${retryAfter} s`;
+}
 
 function setHeaders(reply: FastifyReply, policy: RateLimitPolicy, remaining: number, resetMs: number): void {
   void reply.header('RateLimit-Limit', String(policy.limit));
