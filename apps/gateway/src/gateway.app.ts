@@ -7,10 +7,13 @@ import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
+import { RecentTokens } from './auth/recent-tokens';
 import type { GatewayConfig } from './gateway.config';
 import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http/gateway-listeners';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
+import { registerLocalRefusal } from './rate-limit/local-refusal';
+import { RateLimiter } from './rate-limit/rate-limiter';
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -76,7 +79,10 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   refuseInternalRoutesOnPublicPort(fastify);
   // A known path with another method: 405 before the token is asked for (only unmatched requests).
   registerMethodNotAllowed(fastify);
-  registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository));
+  // A merchant Redis has just refused is refused again before its token costs a database lookup.
+  const recentTokens = new RecentTokens();
+  registerLocalRefusal(fastify, recentTokens, app.get(RateLimiter));
+  registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens);
   // JSON is the only body the API takes; any other content type is refused with 415.
   fastify.removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));

@@ -1,3 +1,4 @@
+import { MerchantAdmin } from '@pay/persistence';
 import { createLogger, loadConfig } from '@pay/platform';
 import { createMerchant } from '@pay/testing';
 import request from 'supertest';
@@ -47,5 +48,26 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
       // 401, 404 and 400 also leave an error-log line from the exception filter, redacted the same way.
       if (status !== 200) expect(logged.find((l) => l.msg === 'request refused')).toMatchObject({ status, path: expect.stringContaining('?token=[REDACTED]&') });
     }
+  });
+
+  it('logs one 429 a second, with the number left out, and no error-log line per 429', async () => {
+    const { merchant, token } = await createMerchant(gateway.prisma);
+    await new MerchantAdmin(gateway.prisma).setRateLimits(merchant.id, { read: 1 });
+    const balance = () => request(http).get('/api/v1/payin/balance').set('token', token);
+    const statuses = [];
+    for (let n = 0; n < 20; n++) statuses.push((await balance()).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(19);
+    await new Promise((r) => setTimeout(r, 1_100));
+    // The bucket has refilled: one request is served, the next refused and logged with the count of those left out.
+    const [served, refused] = [await balance(), await balance()];
+    expect([served.status, refused.status]).toEqual([200, 429]);
+    const last = await linesOf(refused.headers['x-log-id'] as string);
+    expect(last.find((l) => l.msg === 'request')).toMatchObject({ status: 429, rateLimitedNotLogged: expect.any(Number) });
+
+    const limited = lines.filter((l) => l.status === 429);
+    expect(limited.every((l) => l.msg === 'request')).toBe(true);
+    expect(limited.length).toBeGreaterThanOrEqual(2);
+    expect(limited.length).toBeLessThanOrEqual(3);
+    expect(limited.reduce((n, l) => n + 1 + (l.rateLimitedNotLogged as number), 0)).toBe(20);
   });
 });

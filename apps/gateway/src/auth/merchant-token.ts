@@ -2,6 +2,7 @@ import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant, MerchantAuthRepository } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RecentTokens } from './recent-tokens';
 
 export const TOKEN_HEADER = 'token';
 export const MERCHANT_API_PREFIX = '/api/v1/';
@@ -20,11 +21,17 @@ export function authenticateToken(req: FastifyRequest, tokens: MerchantAuthRepos
   return r[TOKEN_CHECK];
 }
 
-async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository): Promise<AuthenticatedMerchant> {
+/** The request's token, trimmed; undefined when the header is missing or blank. */
+export function tokenOf(req: FastifyRequest): string | undefined {
   const header = req.headers[TOKEN_HEADER];
-  const token = Array.isArray(header) ? header[0] : header;
-  if (!token || !token.trim()) throw new ApiError(ErrorCode.TokenNotFound);
-  const lookup = await tokens.findByToken(token.trim());
+  const token = (Array.isArray(header) ? header[0] : header)?.trim();
+  return token || undefined;
+}
+
+async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository): Promise<AuthenticatedMerchant> {
+  const token = tokenOf(req);
+  if (!token) throw new ApiError(ErrorCode.TokenNotFound);
+  const lookup = await tokens.findByToken(token);
   if (!lookup.found) throw new ApiError(ErrorCode.TokenNotValid);
   if (!lookup.merchant.isActive) throw new ApiError(ErrorCode.MerchantNotActive);
   return lookup.merchant;
@@ -34,13 +41,15 @@ async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository): Prom
  * Every /api/v1 route is a merchant route (MerchantAuthGuard on each controller). Its token is
  * checked when the headers are in, before Fastify reads the body (Nest guards run only after
  * it is parsed): a caller without a valid token cannot make the gateway read a large or slow
- * body. The refusal closes the connection, so the unread body is not drained either.
+ * body. The refusal closes the connection, so the unread body is not drained either. A token
+ * that authenticates is remembered with its merchant in `recent` (for refusing early only).
  */
-export function registerMerchantTokenCheck(fastify: FastifyInstance, tokens: MerchantAuthRepository): void {
+export function registerMerchantTokenCheck(fastify: FastifyInstance, tokens: MerchantAuthRepository, recent: RecentTokens): void {
   fastify.addHook('onRequest', async (req, reply) => {
     if (!req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
     try {
-      await authenticateToken(req, tokens);
+      const merchant = await authenticateToken(req, tokens);
+      recent.remember(tokenOf(req) as string, merchant.id);
     } catch (err) {
       void reply.header('connection', 'close');
       throw err;

@@ -1,9 +1,14 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorResponse } from '../openapi/error-response';
 import type { RateLimitClass } from './rate-limit.class';
 
 export const RATE_LIMIT_CLASS = Symbol('RATE_LIMIT_CLASS');
+
+/** The Fastify route config key that carries the class, so onRequest hooks know it before Nest runs. */
+const ROUTE_CONFIG_KEY = 'rateLimitClass';
 
 const HEADERS = {
   'RateLimit-Limit': { description: "Requests allowed per window in this endpoint's class", schema: { type: 'integer' } },
@@ -16,11 +21,18 @@ const HEADERS = {
 /**
  * The endpoint counts against the merchant's budget of this class (RateLimitInterceptor), after
  * authentication and before validation or any database work of the handler. Every answer carries
- * the RateLimit-* headers; over the limit it is 429 RATE_LIMITED with Retry-After.
+ * the RateLimit-* headers; over the limit it is 429 RATE_LIMITED with Retry-After. The class is
+ * also in the Fastify route's config (rateLimitClassOf), for refusing before authentication.
  */
 export function RateLimit(cls: RateLimitClass): MethodDecorator {
   return applyDecorators(
     SetMetadata(RATE_LIMIT_CLASS, cls),
+    RouteConfig({ [ROUTE_CONFIG_KEY]: cls }),
     ApiResponse({ status: 429, type: ErrorResponse, headers: HEADERS, description: `RATE_LIMITED: over the merchant's ${cls} limit; wait Retry-After seconds, then send the same request again` }),
   );
+}
+
+/** The @RateLimit class of the route a request matched, known from onRequest on. */
+export function rateLimitClassOf(req: FastifyRequest): RateLimitClass | undefined {
+  return (req.routeOptions.config as { [ROUTE_CONFIG_KEY]?: RateLimitClass })[ROUTE_CONFIG_KEY];
 }

@@ -4,6 +4,7 @@ import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
 import { createMerchant, PrivateRedis } from '@pay/testing';
 import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -11,6 +12,8 @@ import { gatewayConfigSchema } from '../gateway.config';
 
 const ADMIN_TOKEN = 'adm_rate_0123456789abcdef0123456789abcdef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A day in Asia/Jakarta, `days` before today. */
 const daysAgo = (days: number) => new Date(Date.now() + 7 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
@@ -87,6 +90,35 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it('refuses a merchant Redis has refused from memory until its Retry-After, before its token is looked up; another merchant is served meanwhile', async () => {
+    const a = await createMerchant(prisma);
+    const b = await createMerchant(prisma);
+    await admin.setRateLimits(a.merchant.id, { read: 1 });
+    expect((await balance(a.token)).status).toBe(200);
+    const first = await balance(a.token);
+    expect(first.status).toBe(429);
+
+    // Revoked right after the first refusal: a request whose token is looked up in PostgreSQL answers 401.
+    const { id: tokenId } = await prisma.apiToken.findFirstOrThrow({ where: { merchantId: a.merchant.id } });
+    await admin.revokeToken(tokenId);
+    const again = await balance(a.token);
+    expect(again.status).toBe(429);
+    expect(again.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: 'Too many read requests: the limit is 1 per second; retry after 1 s', code: 'RATE_LIMITED' });
+    expect(again.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'ratelimit-policy': '1;w=1' });
+    // The connection is kept as after the first refusal (the token check's 401 closes it).
+    expect(again.headers.connection).toBe(first.headers.connection);
+    expect(again.headers['x-log-id']).toBe(again.body.logId);
+    expect((await balance(b.token)).status).toBe(200);
+    // The refusal is the read class's: a write with the same token is looked up, and its revocation answers 401.
+    expect((await request(http).post('/api/v1/payin/qris/generate').set('token', a.token).send({ amount: 'x' })).status).toBe(401);
+
+    // Once the refusal has run out the token is looked up again: revoked, so 401, and nothing was ever served with it.
+    await sleep(1_050);
+    const after = await balance(a.token);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('TOKEN_NOT_VALID');
+  });
+
   it('sets a merchant\'s own limits through the ops API, effective on its next request', async () => {
     const { merchant, token } = await createMerchant(prisma);
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -98,6 +130,8 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     expect(statuses).toEqual([200, 200, 429]);
 
     expect((await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: null })).body.data.rateLimits.read).toBeNull();
+    // A refusal already answered stands until its Retry-After (at most one window / the old limit).
+    await sleep(1_000);
     expect((await balance(token)).headers['ratelimit-limit']).toBe('100');
     expect((await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ write: 0 })).status).toBe(400);
     expect((await request(gateway.internalServer).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 })).status).toBe(404);
@@ -153,6 +187,28 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(2);
     for (let n = 0; n < 3; n++) expect((await reconFile(token, daysAgo(2))).status).toBe(200);
   });
+
+  it('keeps refusing a new export from memory until its Retry-After, without asking Redis again', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 60 * 86_400_000), rateLimitExport: 1 } });
+    expect((await reconFile(token, daysAgo(1))).status).toBe(200);
+    const refused = await reconFile(token, daysAgo(2));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+
+    // The bucket emptied behind the gateway's back: a limiter that asked Redis would now let the export through.
+    const redis = new Redis(redisUrl);
+    try {
+      expect(await redis.del(`${prefix}:ratelimit:${merchant.id}:export`)).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
+    const again = await reconFile(token, daysAgo(3));
+    expect(again.status).toBe(429);
+    expect(again.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many export requests: the limit is 1 per 60 seconds; retry after (59|60) s$/) });
+    expect(again.headers).toMatchObject({ 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-policy': '1;w=60' });
+    expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(1);
+  });
 });
 
 describe('rate limits while their Redis is away (fail open)', () => {
@@ -177,6 +233,8 @@ describe('rate limits while their Redis is away (fail open)', () => {
     expect((await get()).status).toBe(429);
 
     await redis.stop();
+    // The refusal Redis answered before it went away stands until its Retry-After; then requests are served unlimited.
+    await sleep(1_050);
     const served = [];
     for (let n = 0; n < 3; n++) served.push(await get());
     expect(served.map((r) => r.status)).toEqual([200, 200, 200]);

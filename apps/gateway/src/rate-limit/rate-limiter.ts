@@ -8,6 +8,7 @@ import Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { type GcraResult, withGcra } from './gcra';
 import { policyFor, type RateLimitClass, type RateLimitDefaults, type RateLimitPolicy } from './rate-limit.class';
+import { type Standing, Standings } from './standings';
 
 export interface RateLimiterSettings extends RateLimitDefaults {
   RATE_LIMIT_ENABLED: boolean;
@@ -30,6 +31,11 @@ const STARTUP_WAIT_MS = 2_000;
  * timeout bounds what the limiter adds to a request. Fails open: while Redis is away or slow
  * every request is served unlimited (a throttled warn line and rate_limiter_unavailable_total
  * say so), because a limiter outage must not take payments down with it.
+ *
+ * A class at its limit is remembered in this process until its next request can be allowed
+ * (Standings): GCRA's timestamp only moves forward, so no replica can allow one before then, and
+ * the requests meanwhile are refused from memory, without Redis (and, through
+ * registerLocalRefusal, without the database).
  */
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly redis: Redis;
@@ -37,6 +43,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly limited: Counter<'class'>;
   private readonly unavailable: Counter;
   private readonly warnUnavailable: (err: unknown) => void;
+  private readonly standings = new Standings();
 
   constructor(
     private readonly settings: RateLimiterSettings,
@@ -75,16 +82,42 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * when limits are off or the limiter is unavailable.
    */
   async enforce(merchant: AuthenticatedMerchant, cls: RateLimitClass, reply: FastifyReply): Promise<void> {
+    const key = standingKey(merchant.id, cls);
+    const sentAt = Date.now();
+    const standing = this.standings.refusal(key, sentAt);
+    if (standing) this.refuseFor(cls, standing, reply, sentAt);
     const decision = await this.consume(merchant, cls);
-    if (!decision) return;
+    if (!decision) {
+      this.standings.forget(key);
+      return;
+    }
+    this.standings.learn(key, decision.policy, decision, sentAt);
     const { policy } = decision;
-    void reply.header('RateLimit-Limit', String(policy.limit));
-    void reply.header('RateLimit-Remaining', String(Math.max(0, decision.remaining)));
-    void reply.header('RateLimit-Reset', String(Math.ceil(decision.resetMs / 1000)));
-    void reply.header('RateLimit-Policy', `${policy.limit};w=${policy.windowSeconds}`);
+    setHeaders(reply, policy, decision.remaining, decision.resetMs);
     if (decision.allowed) return;
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-    this.refuse(cls, reply, retryAfter, `Too many ${cls} requests: the limit is ${describe(policy)}; retry after ${retryAfter} s`);
+    this.refuse(cls, reply, retryAfter, refusalMessage(cls, policy, retryAfter));
+  }
+
+  /** Whether any merchant class may be at its limit: while none is, the early check does not even hash the token. */
+  get contended(): boolean {
+    return this.standings.active;
+  }
+
+  /**
+   * The early check, before the token lookup, of a merchant class at its limit: throws its 429
+   * while no request can be allowed; once one can, lets one request on to ask Redis and makes
+   * the others wait for that answer (the returned promise), then checks them again.
+   */
+  admit(merchantId: number, cls: RateLimitClass, reply: FastifyReply): Promise<void> | undefined {
+    const now = Date.now();
+    const admission = this.standings.admit(standingKey(merchantId, cls), now);
+    if (!admission) return undefined;
+    if ('refused' in admission) this.refuseFor(cls, admission.refused, reply, now);
+    if ('wait' in admission) return admission.wait.then(() => this.admit(merchantId, cls, reply));
+    // This request asks Redis; should it end before (a 401), the next one does.
+    reply.raw.once('close', admission.release);
+    return undefined;
   }
 
   /** 429 RATE_LIMITED with Retry-After, counted in http_rate_limited_total; also for limits kept elsewhere (exports in progress). */
@@ -106,6 +139,25 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       return null;
     }
   }
+
+  private refuseFor(cls: RateLimitClass, standing: Standing, reply: FastifyReply, now: number): never {
+    setHeaders(reply, standing.policy, 0, standing.resetAt - now);
+    const retryAfter = Math.max(1, Math.ceil((standing.until - now) / 1000));
+    this.refuse(cls, reply, retryAfter, refusalMessage(cls, standing.policy, retryAfter));
+  }
+}
+
+const standingKey = (merchantId: number, cls: RateLimitClass) => `${merchantId}:${cls}`;
+
+function refusalMessage(cls: RateLimitClass, policy: RateLimitPolicy, retryAfter: number): string {
+  return `Too many ${cls} requests: the limit is ${describe(policy)}; retry after ${retryAfter} s`;
+}
+
+function setHeaders(reply: FastifyReply, policy: RateLimitPolicy, remaining: number, resetMs: number): void {
+  void reply.header('RateLimit-Limit', String(policy.limit));
+  void reply.header('RateLimit-Remaining', String(Math.max(0, remaining)));
+  void reply.header('RateLimit-Reset', String(Math.ceil(resetMs / 1000)));
+  void reply.header('RateLimit-Policy', `${policy.limit};w=${policy.windowSeconds}`);
 }
 
 function describe(p: RateLimitPolicy): string {

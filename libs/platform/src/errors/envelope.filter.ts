@@ -46,7 +46,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (unavailable && !(exception instanceof HttpException)) this.warnUnavailable(exception);
     else if (unmapped) this.logger.warn({ err: exception, path: req.url, status }, 'request refused by the database without a handler mapping it');
     else if (status >= 500) this.logger.error({ err: exception, path: req.url }, 'request failed');
-    else this.logger.info({ code: body.code, path: req.url, status }, 'request refused');
+    // A 429 leaves only the access log's line, one a second (registerRequestLogger), and http_rate_limited_total.
+    else if (body.code !== ErrorCode.RateLimited) this.logger.info({ code: body.code, path: req.url, status }, 'request refused');
     // A 503 is always safe to retry; tell clients when.
     if (status === 503) void reply.header('Retry-After', String(unavailable ? DEPENDENCY_RETRY_AFTER_SECONDS : 1));
     void reply.status(status).send(body);

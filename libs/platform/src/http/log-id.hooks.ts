@@ -25,13 +25,32 @@ export function requestLogId(req: FastifyRequest): string {
   return (req as WithLogId)[LOG_ID] ?? newLogId();
 }
 
-/** One access-log line per request, with its logId, status and duration. */
+/** 429 answers are logged at most this often: a flood of refusals must not cost a log line each. */
+const RATE_LIMITED_LOG_EVERY_MS = 1_000;
+
+/**
+ * One access-log line per request, with its logId, status and duration; of the 429s, one a
+ * second, with the number left out since the previous one (`rateLimitedNotLogged`): a merchant
+ * over its limit can send thousands a second, each refused cheaply, and the counter
+ * http_rate_limited_total has them all.
+ */
 export function registerRequestLogger(fastify: FastifyInstance, logger: Logger): void {
+  let nextRateLimitedLine = 0;
+  let rateLimitedNotLogged = 0;
   fastify.addHook('onResponse', (req, reply, done) => {
-    logger.info(
-      { logId: requestLogId(req), method: req.method, path: req.originalUrl, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: req.ip },
-      'request',
-    );
+    const status = reply.statusCode;
+    let sampled: { rateLimitedNotLogged: number } | undefined;
+    if (status === 429) {
+      const now = Date.now();
+      if (now < nextRateLimitedLine) {
+        rateLimitedNotLogged++;
+        return done();
+      }
+      nextRateLimitedLine = now + RATE_LIMITED_LOG_EVERY_MS;
+      sampled = { rateLimitedNotLogged };
+      rateLimitedNotLogged = 0;
+    }
+    logger.info({ logId: requestLogId(req), method: req.method, path: req.originalUrl, status, ms: Math.round(reply.elapsedTime * 10) / 10, ip: req.ip, ...sampled }, 'request');
     done();
   });
 }
