@@ -13,6 +13,7 @@ import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
 import { registerLocalRefusal } from './rate-limit/local-refusal';
+import { registerRefusalDelay } from './rate-limit/refusal-delay';
 import { RateLimiter } from './rate-limit/rate-limiter';
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -83,6 +84,8 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   const recentTokens = new RecentTokens();
   registerLocalRefusal(fastify, recentTokens, app.get(RateLimiter));
   registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens);
+  // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
+  registerRefusalDelay(fastify, config.RATE_LIMIT_REFUSAL_DELAY_MS);
   // JSON is the only body the API takes; any other content type is refused with 415.
   fastify.removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));

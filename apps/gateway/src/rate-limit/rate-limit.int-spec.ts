@@ -21,7 +21,7 @@ const daysAgo = (days: number) => new Date(Date.now() + 7 * 3_600_000 - days * 8
 describe('per-merchant rate limits (real Redis and Postgres)', () => {
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
   const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
-  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RECON_EXPORT_MAX_OUTSTANDING: '3', ADMIN_TOKEN };
+  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RECON_EXPORT_MAX_OUTSTANDING: '3', ADMIN_TOKEN, RATE_LIMIT_REFUSAL_DELAY_MS: '0' };
   let gateway: GatewayApp;
   let replica: GatewayApp;
   let http: App;
@@ -217,7 +217,7 @@ describe('rate limits while their Redis is away (fail open)', () => {
 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redis.url, QUEUE_PREFIX: 'fail-open' }));
+    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redis.url, QUEUE_PREFIX: 'fail-open', RATE_LIMIT_REFUSAL_DELAY_MS: '0' }));
   });
   afterAll(async () => {
     await gateway?.close();
@@ -240,5 +240,38 @@ describe('rate limits while their Redis is away (fail open)', () => {
     expect(served.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(served[0].headers['ratelimit-limit']).toBeUndefined();
     expect((await request(gateway.internalServer).get('/metrics')).text).toMatch(/rate_limiter_unavailable_total\{service="gateway"\} [1-9]/);
+  });
+});
+
+describe('a refusal is answered late, so a client looping on 429s cannot keep the gateway busy', () => {
+  const DELAY_MS = 400;
+  let gateway: GatewayApp;
+
+  beforeAll(async () => {
+    const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
+    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', QUEUE_PREFIX: prefix, RATE_LIMIT_REFUSAL_DELAY_MS: String(DELAY_MS) }));
+  });
+  afterAll(() => gateway?.close());
+
+  it('sends the 429 (same body and headers) no sooner than half RATE_LIMIT_REFUSAL_DELAY_MS after the request, and a 200 at once', async () => {
+    const http = gateway.app.getHttpServer();
+    const { merchant, token } = await createMerchant(gateway.prisma);
+    await new MerchantAdmin(gateway.prisma).setRateLimits(merchant.id, { read: 1 });
+    const timed = async () => {
+      const started = performance.now();
+      const res = await request(http).get('/api/v1/payin/balance').set('token', token);
+      return { res, ms: performance.now() - started };
+    };
+    const served = await timed();
+    expect(served.res.status).toBe(200);
+    expect(served.ms).toBeLessThan(DELAY_MS / 2);
+    // Refused by Redis, then from memory: both late.
+    for (let n = 0; n < 2; n++) {
+      const refused = await timed();
+      expect(refused.res.status).toBe(429);
+      expect(refused.ms).toBeGreaterThanOrEqual(DELAY_MS / 2 - 5);
+      expect(refused.res.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '1', 'ratelimit-remaining': '0' });
+      expect(refused.res.body).toMatchObject({ status: false, code: 'RATE_LIMITED' });
+    }
   });
 });
