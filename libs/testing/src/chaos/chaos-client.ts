@@ -26,7 +26,7 @@ export interface HttpTally {
 
 /**
  * The merchant's side of the chaos run: POSTs until the answer is definitive (2xx or 4xx).
- * A 503, a 5xx or no answer is retried with the same body (the same merchantTrxId), as a
+ * A 429 (after its Retry-After), a 503, a 5xx or no answer is retried with the same body (the same merchantTrxId), as a
  * merchant's integration would, with a capped backoff and a deadline long enough to outlast an
  * outage. Every status is counted; a 5xx other than 503 is also recorded as a violation.
  */
@@ -49,12 +49,15 @@ export class ChaosClient {
     const deadline = Date.now() + this.deadlineMs;
     const merchantTrxId = body.merchantTrxId as string | undefined;
     for (let attempt = 0; ; attempt++) {
+      let retryAfterMs: number | undefined;
       try {
         const res = await fetch(`${this.baseUrl}/api/v1/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
         this.tally.byStatus[res.status] = (this.tally.byStatus[res.status] ?? 0) + 1;
         const answer = { status: res.status, body: (await res.json().catch(() => ({}))) as ApiAnswer['body'] };
-        if (res.status < 500) return answer;
-        if (res.status !== 503) this.recordServerError(path, merchantTrxId, answer);
+        // A 429 is retried as a well-behaved merchant does: the same request, after Retry-After.
+        if (res.status === 429) retryAfterMs = Number(res.headers.get('retry-after') ?? 1) * 1000;
+        else if (res.status < 500) return answer;
+        if (res.status >= 500 && res.status !== 503) this.recordServerError(path, merchantTrxId, answer);
       } catch {
         this.tally.connectionErrors++;
       }
@@ -63,7 +66,7 @@ export class ChaosClient {
         this.tally.unanswered.push({ path, merchantTrxId, atMs: Date.now() - this.started });
         return { status: 0, body: {} };
       }
-      await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** Math.min(attempt, 4)) * (0.5 + this.random())));
+      await new Promise((r) => setTimeout(r, retryAfterMs ?? Math.min(2_000, 100 * 2 ** Math.min(attempt, 4)) * (0.5 + this.random())));
     }
   }
 
