@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant } from '@pay/testing';
+import { createMerchant, paidNotification } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
@@ -35,16 +35,7 @@ describe('input hardening of the gateway (real Postgres)', () => {
     expect(res.status).toBe(200);
     return res.body.data;
   }
-  const paid = (platformTrxId: string, over: object = {}) => ({
-    acquirerReference: `ACQ-${randomUUID()}`,
-    platformTrxId,
-    amount: 50000,
-    status: 'success',
-    rrn: '123456789012',
-    issuer: 'OVO',
-    paidAt: new Date().toISOString(),
-    ...over,
-  });
+  const paid = paidNotification;
   const recorded = (body: { acquirerReference: string }) => prisma.acquirerNotification.findMany({ where: { acquirerReference: body.acquirerReference } });
 
   describe('paidAt (item 2)', () => {

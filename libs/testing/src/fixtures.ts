@@ -118,3 +118,17 @@ export async function fundMerchant(prisma: PrismaClient, merchantId: number, amo
   await ledger.apply({ type: 'settlement.credit', commandId: `settle:${ids[0]}`, merchantId, issuedAt, settlementId: randomUUID(), payinIds: ids });
   return ids;
 }
+
+/** A successful acquirer notification for a pay-in (50000 Rupiah, paid now), with `over` replacing any field. */
+export function paidNotification(platformTrxId: string, over: object = {}) {
+  return {
+    acquirerReference: `ACQ-${randomUUID()}`,
+    platformTrxId,
+    amount: 50000,
+    status: 'success',
+    rrn: '123456789012',
+    issuer: 'OVO',
+    paidAt: new Date().toISOString(),
+    ...over,
+  };
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { computeSignature, decodeQris, hasValidCrc, QRIS_GUID } from '@pay/domain';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant } from '@pay/testing';
+import { createMerchant, paidNotification } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -37,16 +37,7 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
     expect(res.status).toBe(200);
     return res.body.data;
   }
-  const paid = (platformTrxId: string, over: object = {}) => ({
-    acquirerReference: `ACQ-${randomUUID()}`,
-    platformTrxId,
-    amount: 50000,
-    status: 'success',
-    rrn: '123456789012',
-    issuer: 'OVO',
-    paidAt: new Date().toISOString(),
-    ...over,
-  });
+  const paid = paidNotification;
   const commandsFor = (merchantId: number) => prisma.outbox.count({ where: { key: String(merchantId), topic: 'ledger.commands.v1' } });
 
   it('generates a dynamic QRIS with the fee of the spec example (50000 -> 500) and a valid EMVCo payload', async () => {
