@@ -16,7 +16,7 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
   const lines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'info' });
+    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'info', RATE_LIMIT_REFUSAL_DELAY_MS: '0' });
     gateway = await createGatewayApp(config, createLogger('gateway', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) }));
     http = gateway.app.getHttpServer();
   });
