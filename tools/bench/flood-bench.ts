@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   }
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
-  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }, 'flood');
+  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true', RATE_LIMIT_READ_CONCURRENCY: process.env.RATE_LIMIT_READ_CONCURRENCY ?? '10', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }, 'flood');
   try {
     const flooder = await createMerchant(prisma, { name: 'Flooder' });
     const other = await createMerchant(prisma, { name: 'Other' });

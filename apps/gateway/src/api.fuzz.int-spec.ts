@@ -168,6 +168,8 @@ describe('API fuzzing (real Postgres)', () => {
   it('callback URLs that hide a private IPv4 address (IPv6 embeddings, numeric forms): refused with 400, never a 5xx, nothing changes', async () => {
     // The earlier properties spent the write budget, and this one sends 150 transfers at once: the callback check is what is fuzzed here.
     await new MerchantAdmin(prisma).setRateLimits(merchantId, { write: 100_000 });
+    // A refusal the gateway holds in memory from those properties stands until its Retry-After (at most 1 s).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const before = await snapshot();
     const octet = fc.integer({ min: 0, max: 255 });
     // Loopback, private, carrier-grade NAT, link-local (cloud metadata) and "this network" addresses.

@@ -13,6 +13,7 @@ import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
 import { registerLocalRefusal } from './rate-limit/local-refusal';
+import { registerReadConcurrencyLimit } from './rate-limit/read-concurrency';
 import { registerRefusalDelay } from './rate-limit/refusal-delay';
 import { RateLimiter } from './rate-limit/rate-limiter';
 
@@ -83,6 +84,10 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   // A merchant Redis has just refused is refused again before its token costs a database lookup.
   const recentTokens = new RecentTokens();
   registerLocalRefusal(fastify, recentTokens, app.get(RateLimiter));
+  // One merchant's reads in flight are capped, so its burst cannot hold every database connection.
+  if (config.RATE_LIMIT_ENABLED) {
+    registerReadConcurrencyLimit(fastify, { limit: config.RATE_LIMIT_READ_CONCURRENCY, recent: recentTokens, tokens: app.get(MerchantAuthRepository), limiter: app.get(RateLimiter) });
+  }
   registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens);
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
   registerRefusalDelay(fastify, config.RATE_LIMIT_REFUSAL_DELAY_MS);

@@ -16,6 +16,8 @@ export const rateLimitEnvShape = {
   RATE_LIMIT_EXPORT_PER_MINUTE: positiveInt().max(100_000).default(10),
   /** How long a request waits for the limiter's Redis before it is served unlimited (fail open) */
   RATE_LIMIT_REDIS_TIMEOUT_MS: positiveInt().max(5_000).default(100),
+  /** Read requests of one merchant in flight at once in one gateway replica; one more answers 429 RATE_LIMITED. 0: no cap */
+  RATE_LIMIT_READ_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(10),
   /** How long after it is decided a 429 is sent (a looping client then sends one request per connection per this); 0: at once */
   RATE_LIMIT_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(1_000).default(250),
   /** Recon exports one merchant may have queued or running at once; one more answers 429 RATE_LIMITED */

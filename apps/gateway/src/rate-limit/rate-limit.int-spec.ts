@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { QueueName } from '@pay/contracts';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
@@ -273,5 +274,49 @@ describe('a refusal is answered late, so a client looping on 429s cannot keep th
       expect(refused.res.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '1', 'ratelimit-remaining': '0' });
       expect(refused.res.body).toMatchObject({ status: false, code: 'RATE_LIMITED' });
     }
+  });
+});
+
+describe("a merchant's reads in flight are capped per replica, so its burst cannot hold every database connection", () => {
+  let gateway: GatewayApp;
+  let port: number;
+
+  beforeAll(async () => {
+    const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', QUEUE_PREFIX: prefix, GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', RATE_LIMIT_READ_CONCURRENCY: '2', RATE_LIMIT_REFUSAL_DELAY_MS: '0' }),
+    );
+    await gateway.listen();
+    port = (gateway.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => gateway?.close());
+
+  /** A read that stays in flight: its headers (and token) are in, its promised body never comes. */
+  const heldRead = (token: string) =>
+    new Promise<Socket>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`POST /api/v1/payin/qris/inquiry HTTP/1.1\r\nHost: x\r\ntoken: ${token}\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n`);
+        resolve(socket);
+      });
+      socket.on('error', () => undefined);
+    });
+
+  it('refuses the read over the cap with 429 while the others are in flight, serves other merchants, and frees the slots when they end', async () => {
+    const http = gateway.app.getHttpServer();
+    const a = await createMerchant(gateway.prisma);
+    const b = await createMerchant(gateway.prisma);
+    const balanceOf = (token: string) => request(http).get('/api/v1/payin/balance').set('token', token);
+    const held = [await heldRead(a.token), await heldRead(a.token)];
+    await sleep(200);
+
+    const refused = await balanceOf(a.token);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toMatchObject({ status: false, code: 'RATE_LIMITED', message: 'Too many read requests at once: at most 2 in flight; retry after 1 s' });
+    expect((await balanceOf(b.token)).status).toBe(200);
+
+    for (const socket of held) socket.destroy();
+    await sleep(200);
+    expect((await balanceOf(a.token)).status).toBe(200);
   });
 });

@@ -156,9 +156,14 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     const maxBytes = (value: string) => [{ type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value }] }];
     await createTopicsAndWait(admin, [{ topic: dlq, numPartitions: 12, replicationFactor: 1, configEntries: maxBytes('200')[0].configEntries }]);
 
-    const events = { rebalances: 0, crashes: 0, dlqWriteFailures: 0 };
+    // Joins before the first refused write are the start-up's (a loaded machine may need a few); what counts is after.
+    const events = { rebalances: 0, crashes: 0, dlqWriteFailures: 0, rebalancesBeforeFailures: 0 };
     const failures: Error[] = [];
-    const logger = { info: () => undefined, error: () => undefined, warn: (_: object, msg: string) => void (msg.startsWith('bus dead-letter write failed') && events.dlqWriteFailures++) };
+    const onWarn = (msg: string) => {
+      if (!msg.startsWith('bus dead-letter write failed')) return;
+      if (events.dlqWriteFailures++ === 0) events.rebalancesBeforeFailures = events.rebalances;
+    };
+    const logger = { info: () => undefined, error: () => undefined, warn: (_: object, msg: string) => onWarn(msg) };
     const consumer = new KafkaTransport(
       { brokers, clientId: uniqueName('dlq-refused'), createTopics: true, partitions: 12, retryBackoff: { initialMs: 100, maxMs: 500 }, sessionTimeoutMs: 10_000 },
       { logger, onFailure: (e) => failures.push(e), onRebalance: () => void events.rebalances++, onCrash: () => void events.crashes++ },
@@ -195,10 +200,11 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       expect(dead[0].headers[DLQ_HEADERS.fault]).toBe('permanent');
       expect(poisonAttempts).toBe(events.dlqWriteFailures + 1); // handled again after each pause, dead-lettered once
       // No rebalance loop: a refused write used to throw out of the handler, and every throw restarted the consumer
-      // and rejoined the group. A loaded machine may see a join or two more (a slow first join), never one per write.
+      // and rejoined the group (one join per refused write, 6 or more here). A loaded machine may see a join more.
       expect({ crashes: events.crashes, failures: failures.length, failed: consumer.failure() }).toEqual({ crashes: 0, failures: 0, failed: null });
-      expect(events.rebalances).toBeLessThanOrEqual(3);
-      expect(events.rebalances).toBeLessThan(events.dlqWriteFailures);
+      const joinsWhileRefused = events.rebalances - events.rebalancesBeforeFailures;
+      expect(joinsWhileRefused).toBeLessThanOrEqual(1);
+      expect(joinsWhileRefused).toBeLessThan(events.dlqWriteFailures);
       await waitFor('every record committed', async () => (await h.unacknowledged(topic, group)) === 0, h.waitMs);
     } finally {
       await consumer.close();
