@@ -99,7 +99,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
   // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
   // Nest's own handler would re-raise the signal after closing and race runService's exit(0).
-  const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, config.ADMIN_TOKEN, { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;
+  const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;
 
   if (config.SWAGGER_ENABLED) {
     const document = SwaggerModule.createDocument(

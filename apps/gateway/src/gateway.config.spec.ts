@@ -36,6 +36,7 @@ describe('gateway configuration: secrets and listeners', () => {
       expect(problems({ ...env, ACQUIRER_SECRET: published })).toContain('ACQUIRER_SECRET: must not be a value published in this repository');
       expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ACQUIRER_SECRET_PREVIOUS: `${REAL_SECRET}x,${published}` })).toContain('ACQUIRER_SECRET_PREVIOUS: must not contain a value published');
       expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ADMIN_TOKEN: published })).toContain('ADMIN_TOKEN: must not be a value published in this repository');
+      expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ADMIN_TOKEN: `${REAL_SECRET}adm`, ADMIN_TOKEN_PREVIOUS: published })).toContain('ADMIN_TOKEN_PREVIOUS: must not contain a value published');
     }
   });
 
@@ -49,6 +50,12 @@ describe('gateway configuration: secrets and listeners', () => {
   it('takes previous acquirer secrets for a rotation, each 32+ characters', () => {
     expect(loadConfig(gatewayConfigSchema, { ...base, ACQUIRER_SECRET_PREVIOUS: ` ${REAL_SECRET} , ${REAL_SECRET}b ` }).ACQUIRER_SECRET_PREVIOUS).toEqual([REAL_SECRET, `${REAL_SECRET}b`]);
     expect(problems({ ACQUIRER_SECRET_PREVIOUS: 'short' })).toContain('ACQUIRER_SECRET_PREVIOUS');
+  });
+
+  it('takes previous admin tokens for a rotation, each 32+ characters, only beside an ADMIN_TOKEN', () => {
+    expect(loadConfig(gatewayConfigSchema, { ...base, ADMIN_TOKEN: `${REAL_SECRET}new`, ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old` }).ADMIN_TOKEN_PREVIOUS).toEqual([`${REAL_SECRET}old`]);
+    expect(problems({ ADMIN_TOKEN: `${REAL_SECRET}new`, ADMIN_TOKEN_PREVIOUS: 'short' })).toContain('ADMIN_TOKEN_PREVIOUS');
+    expect(problems({ ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old` })).toContain('ADMIN_TOKEN_PREVIOUS: needs ADMIN_TOKEN');
   });
 
   it('keeps the server limits consistent and the two ports apart', () => {

@@ -6,6 +6,14 @@ import { refineServerLimits, serverLimitsEnvShape } from './http/server-limits';
 import { DEV_ACQUIRER_SECRET } from './security/published-secrets';
 import { refuseWeakSecrets } from './security/secret-rules';
 
+/** A comma-separated list of secrets being rotated out, each 32+ characters; empty outside a rotation. */
+const previousSecrets = () =>
+  z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')));
+
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
 export const gatewayConfigSchema = z.object({
   ...serviceEnv,
@@ -45,11 +53,7 @@ export const gatewayConfigSchema = z.object({
    */
   ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign */
-  ACQUIRER_SECRET_PREVIOUS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters'))),
+  ACQUIRER_SECRET_PREVIOUS: previousSecrets(),
   /** Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer). Default: on except in production */
   SANDBOX_MODE: bool().optional(),
   /** How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this */
@@ -59,11 +63,14 @@ export const gatewayConfigSchema = z.object({
   ...storageEnvShape,
   /** Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist. */
   ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** During a rotation: the admin tokens being replaced (comma-separated), still accepted by /ops and Bull Board */
+  ADMIN_TOKEN_PREVIOUS: previousSecrets(),
   /** Redis of the BullMQ queues shown by Bull Board */
   REDIS_URL: commonEnv.REDIS_URL,
   QUEUE_PREFIX: z.string().min(1).default('bull'),
   ...rateLimitEnvShape,
 }).superRefine((c, ctx) => {
+  if (c.ADMIN_TOKEN_PREVIOUS.length && !c.ADMIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN_PREVIOUS'], message: 'needs ADMIN_TOKEN (the token rotated to)' });
   if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
   refuseLoopbackInProduction(c, ctx);
   refuseWeakSecrets(c, ctx);

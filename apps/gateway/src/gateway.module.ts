@@ -46,7 +46,7 @@ export class GatewayModule {
         { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.pool) },
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
         { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
-        { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN } },
+        { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: LOGGER, useValue: deps.logger },

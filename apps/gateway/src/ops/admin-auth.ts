@@ -8,10 +8,19 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Ops endpoints take `Authorization: Bearer <ADMIN_TOKEN>`; without ADMIN_TOKEN they do not exist. */
+/** Whether `given` is one of the admin tokens (ADMIN_TOKEN, then those being rotated out), compared in constant time. */
+function isAdminToken(given: string, tokens: string[]): boolean {
+  return given !== '' && tokens.some((token) => safeEqual(given, token));
+}
+
+/**
+ * Ops endpoints take `Authorization: Bearer <ADMIN_TOKEN>` (or a token of ADMIN_TOKEN_PREVIOUS
+ * during a rotation); without ADMIN_TOKEN they do not exist.
+ */
 export const ADMIN_SETTINGS = Symbol('ADMIN_SETTINGS');
 export interface AdminSettings {
   adminToken: string | undefined;
+  previousAdminTokens: string[];
 }
 
 @Injectable()
@@ -19,21 +28,21 @@ export class AdminTokenGuard implements CanActivate {
   constructor(@Inject(ADMIN_SETTINGS) private readonly settings: AdminSettings) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const { adminToken } = this.settings;
+    const { adminToken, previousAdminTokens } = this.settings;
     if (!adminToken) throw new NotFoundException();
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !safeEqual(token, adminToken)) throw new UnauthorizedException('admin token required');
+    if (!isAdminToken(token, [adminToken, ...previousAdminTokens])) throw new UnauthorizedException('admin token required');
     return true;
   }
 }
 
-/** Basic auth (user `admin`, password ADMIN_TOKEN) for the Bull Board pages, which browsers open directly. */
-export function adminBasicAuth(adminToken: string) {
+/** Basic auth (user `admin`, password an admin token) for the Bull Board pages, which browsers open directly. */
+export function adminBasicAuth(adminTokens: string[]) {
   return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const header = req.headers.authorization ?? '';
     const [user, ...rest] = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':') : [];
-    if (user === 'admin' && safeEqual(rest.join(':'), adminToken)) return done();
+    if (user === 'admin' && isAdminToken(rest.join(':'), adminTokens)) return done();
     void reply.header('WWW-Authenticate', 'Basic realm="queues"').status(401).send({ status: false, message: 'admin credentials required', code: 'TOKEN_NOT_VALID' });
   };
 }

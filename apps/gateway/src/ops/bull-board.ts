@@ -11,7 +11,7 @@ import { adminBasicAuth } from './admin-auth';
 export const BULL_BOARD_PATH = '/ops/queues';
 
 /** Bull Board at /ops/queues behind basic auth (admin / ADMIN_TOKEN): the queues as operators see them. */
-export async function mountBullBoard(fastify: FastifyInstance, adminToken: string, redis: { connection: Redis; prefix: string; logger: Logger }): Promise<() => Promise<void>> {
+export async function mountBullBoard(fastify: FastifyInstance, adminTokens: string[], redis: { connection: Redis; prefix: string; logger: Logger }): Promise<() => Promise<void>> {
   // On the gateway's fail-fast connection: while Redis is away the board's pages fail at once instead of hanging.
   const queues = Object.values(QueueName).map((name) => warnOnError(new Queue(name, { connection: redis.connection, prefix: redis.prefix }), redis.logger, `queue ${name}`));
   const serverAdapter = new FastifyAdapter();
@@ -19,7 +19,7 @@ export async function mountBullBoard(fastify: FastifyInstance, adminToken: strin
   createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: false })), serverAdapter });
   // Its own plugin scope, so the basic auth guards the board's routes and nothing else.
   await fastify.register(async (board) => {
-    board.addHook('onRequest', adminBasicAuth(adminToken));
+    board.addHook('onRequest', adminBasicAuth(adminTokens));
     await board.register(serverAdapter.registerPlugin(), { prefix: BULL_BOARD_PATH });
   });
   return async () => void (await Promise.all(queues.map((q) => q.close())));

@@ -7,6 +7,8 @@ import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
 
 const ADMIN_TOKEN = 'adm_0123456789abcdef0123456789abcdef';
+/** The token being rotated out: still accepted until ADMIN_TOKEN_PREVIOUS is cleared. */
+const OLD_ADMIN_TOKEN = 'adm_old_0123456789abcdef0123456789abcdef';
 
 describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (real Postgres and Redis)', () => {
   let gateway: GatewayApp;
@@ -24,6 +26,7 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
         LOG_LEVEL: 'fatal',
         RAIL_SANDBOX_LATENCY_MS: '0',
         ADMIN_TOKEN,
+        ADMIN_TOKEN_PREVIOUS: OLD_ADMIN_TOKEN,
         ACQUIRER_SECRET: 'test-acquirer-secret-0123456789abcdef',
       }),
     );
@@ -84,6 +87,9 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
   it('ops endpoints need the admin token', async () => {
     expect((await request(ops).get('/ops/webhooks/deliveries/x')).status).toBe(401);
     expect((await request(ops).get('/ops/webhooks/deliveries/x').set('authorization', 'Bearer wrong')).status).toBe(401);
+    // During a rotation the previous token still opens the ops API; a token never configured does not.
+    expect((await request(ops).get('/ops/dead-letters').set('authorization', `Bearer ${OLD_ADMIN_TOKEN}`)).status).toBe(200);
+    expect((await request(ops).get('/ops/dead-letters').set('authorization', `Bearer ${OLD_ADMIN_TOKEN}x`)).status).toBe(401);
     const missing = await request(ops).get(`/ops/webhooks/deliveries/${randomUUID()}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ status: false, code: 'NOT_FOUND', message: 'Webhook delivery not found' });
@@ -120,6 +126,8 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
 
   it('serves Bull Board behind basic auth', async () => {
     expect((await request(ops).get('/ops/queues')).status).toBe(401);
+    expect((await request(ops).get('/ops/queues').auth('admin', OLD_ADMIN_TOKEN)).status).toBe(200);
+    expect((await request(ops).get('/ops/queues').auth('admin', 'not-a-token-0123456789abcdef0123456789')).status).toBe(401);
     const page = await request(ops).get('/ops/queues').auth('admin', ADMIN_TOKEN);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<html');

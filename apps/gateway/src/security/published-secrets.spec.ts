@@ -8,9 +8,9 @@ function yamlFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? yamlFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
-/** Every value given to ACQUIRER_SECRET*, ADMIN_TOKEN or E2E_ADMIN_TOKEN in a file: literal, or the default of `${VAR:-default}`. */
+/** Every value given to ACQUIRER_SECRET*, ADMIN_TOKEN* or E2E_ADMIN_TOKEN in a file: literal, or the default of `${VAR:-default}`. */
 function secretValues(text: string): string[] {
-  return [...text.matchAll(/^[ \t]*-?[ \t]*(?:E2E_)?(?:ACQUIRER_SECRET\w*|ADMIN_TOKEN)[ \t]*[:=][ \t]*(.*)$/gm)]
+  return [...text.matchAll(/^[ \t]*-?[ \t]*(?:E2E_)?(?:ACQUIRER_SECRET\w*|ADMIN_TOKEN\w*)[ \t]*[:=][ \t]*(.*)$/gm)]
     .map(([, rest]) => {
       const substituted = /\$\{\w+(:?-)?([^}]*)\}/.exec(rest);
       if (substituted) return substituted[1] ? substituted[2] : '';

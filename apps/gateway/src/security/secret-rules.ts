@@ -9,6 +9,7 @@ interface SecretSettings {
   ACQUIRER_SECRET?: string;
   ACQUIRER_SECRET_PREVIOUS: string[];
   ADMIN_TOKEN?: string;
+  ADMIN_TOKEN_PREVIOUS: string[];
   SANDBOX_MODE?: boolean;
 }
 
@@ -32,5 +33,6 @@ export function refuseWeakSecrets(c: SecretSettings, ctx: z.RefinementCtx): void
   else if (isPublishedSecret(c.ACQUIRER_SECRET)) issue('ACQUIRER_SECRET', `must not be a value published in this repository when ${why}; ${GENERATE}`);
   if (c.ACQUIRER_SECRET_PREVIOUS.some(isPublishedSecret)) issue('ACQUIRER_SECRET_PREVIOUS', `must not contain a value published in this repository when ${why}`);
   if (c.ADMIN_TOKEN && isPublishedSecret(c.ADMIN_TOKEN)) issue('ADMIN_TOKEN', `must not be a value published in this repository when ${why}; ${GENERATE}`);
+  if (c.ADMIN_TOKEN_PREVIOUS.some(isPublishedSecret)) issue('ADMIN_TOKEN_PREVIOUS', `must not contain a value published in this repository when ${why}`);
   if (production && c.SANDBOX_MODE === true) issue('SANDBOX_MODE', 'must not be true when NODE_ENV=production (anyone could mark a pay-in paid)');
 }
