@@ -2,6 +2,12 @@ import type { LedgerEventType } from '@pay/contracts';
 import type { BalanceState, Minor } from '@pay/domain';
 import type { SqlClient } from '@pay/persistence';
 
+/** A merchant disbursement the decision moves out of `funding` (written with the batch, in one statement). */
+export interface FundingMove {
+  disbursementId: string;
+  to: 'pending' | 'refused';
+}
+
 /** What a command handler decides inside the ledger's transaction: one event, or a refusal. */
 export type Decision =
   | {
@@ -13,6 +19,7 @@ export type Decision =
       payload: Record<string, unknown>;
       /** Projection writes beyond the balance (pay-in rows, settlements), run after the event is appended */
       project?: (tx: SqlClient, eventId: bigint) => Promise<void>;
+      funding?: FundingMove;
     }
   | {
       kind: 'rejection';
@@ -20,6 +27,7 @@ export type Decision =
       detail: Record<string, string>;
       /** Projection writes that record the refusal (e.g. the disbursement becomes refused) */
       project?: (tx: SqlClient) => Promise<void>;
+      funding?: FundingMove;
     };
 
 export enum RejectionReason {
@@ -35,6 +43,7 @@ export enum RejectionReason {
 export interface HandlerContext {
   tx: SqlClient;
   merchantId: number;
+  /** The merchant's balance after the commands before this one (in this batch or committed) */
   balance: BalanceState;
 }
 

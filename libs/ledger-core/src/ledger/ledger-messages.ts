@@ -1,0 +1,28 @@
+import type { LedgerCommand, LedgerEventMessage } from '@pay/contracts';
+
+/** What the ledger publishes about a decision (ledger.events), keyed by merchant. */
+export function ledgerMessage(
+  command: LedgerCommand,
+  now: Date,
+  body: Omit<LedgerEventMessage, 'commandId' | 'commandType' | 'merchantId' | 'logId' | 'occurredAt'>,
+): LedgerEventMessage {
+  return { ...body, commandId: command.commandId, commandType: command.type, merchantId: command.merchantId, logId: command.logId, occurredAt: now.toISOString() };
+}
+
+/** `message-id` lets consumers deduplicate a redelivered decision. */
+export function ledgerHeaders(command: LedgerCommand, kind: 'event' | 'rejection'): Record<string, string> {
+  return { 'message-id': `${command.commandId}:${kind}`, ...(command.logId ? { 'log-id': command.logId } : {}) };
+}
+
+/** The business object a command is about: one event of a type per reference and merchant. */
+export function referenceOf(command: LedgerCommand): string {
+  switch (command.type) {
+    case 'payin.record':
+      return command.payinId;
+    case 'settlement.credit':
+      return command.settlementId;
+    case 'payout.debit':
+    case 'payout.refund':
+      return command.payoutId;
+  }
+}

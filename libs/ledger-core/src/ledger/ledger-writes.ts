@@ -1,0 +1,141 @@
+import { Topic } from '@pay/contracts';
+import { DISBURSEMENT_DECIDED_CHANNEL, sql, type SqlClient } from '@pay/persistence';
+import type { FundingMove } from '../handlers/decision';
+
+export interface EventRow {
+  id: bigint;
+  merchantId: number;
+  seq: bigint;
+  commandId: string;
+  type: string;
+  reference: string;
+  availableDelta: bigint;
+  pendingDelta: bigint;
+  payload: Record<string, unknown>;
+  logId: string | null;
+}
+
+export interface DecisionRow {
+  commandId: string;
+  merchantId: number;
+  type: string;
+  outcome: 'applied' | 'rejected';
+  reason: string | null;
+  eventId: bigint | null;
+  result: unknown;
+}
+
+export interface BalanceRow {
+  available: bigint;
+  pending: bigint;
+  lastSeq: bigint;
+}
+
+/**
+ * The rows a batch of decisions writes, kept until `flush`, which writes them all in one
+ * statement of multi-row inserts and updates (unnest of arrays: the statement text, so its
+ * prepared plan, is the same for any batch size): the events, the balance projections, the
+ * decision records, the outbox rows (in decision order, so per merchant in order), and the
+ * disbursements the decisions move out of `funding`, each announced with NOTIFY on commit.
+ * Projections a handler writes itself (pay-ins, settlements) run after, in decision order.
+ */
+export class LedgerWrites {
+  private events: EventRow[] = [];
+  private decisions: DecisionRow[] = [];
+  private balances = new Map<number, BalanceRow>();
+  private messages: { key: string; payload: unknown; headers: Record<string, string> }[] = [];
+  private funding: FundingMove[] = [];
+  private projections: (() => Promise<void>)[] = [];
+
+  constructor(private readonly now: Date) {}
+
+  event(row: EventRow): void {
+    this.events.push(row);
+  }
+
+  decision(row: DecisionRow): void {
+    this.decisions.push(row);
+  }
+
+  balance(merchantId: number, row: BalanceRow): void {
+    this.balances.set(merchantId, row);
+  }
+
+  message(key: string, payload: unknown, headers: Record<string, string>): void {
+    this.messages.push({ key, payload, headers });
+  }
+
+  fund(move: FundingMove | undefined): void {
+    if (move) this.funding.push(move);
+  }
+
+  project(projection: (() => Promise<void>) | undefined): void {
+    if (projection) this.projections.push(projection);
+  }
+
+  async flush(tx: SqlClient): Promise<void> {
+    if (this.decisions.length === 0 && this.projections.length === 0) return;
+    const { events, decisions, messages, funding, projections } = this;
+    const balances = [...this.balances];
+    this.events = [];
+    this.decisions = [];
+    this.balances = new Map();
+    this.messages = [];
+    this.funding = [];
+    this.projections = [];
+    if (decisions.length > 0) await tx.query(this.statement(events, balances, decisions, messages, funding));
+    for (const projection of projections) await projection();
+  }
+
+  private statement(
+    events: EventRow[],
+    balances: [number, BalanceRow][],
+    decisions: DecisionRow[],
+    messages: { key: string; payload: unknown; headers: Record<string, string> }[],
+    funding: FundingMove[],
+  ) {
+    const now = this.now;
+    const text = (v: bigint) => v.toString();
+    const json = (v: unknown) => JSON.stringify(v);
+    return sql`
+      WITH events AS (
+        INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, log_id, occurred_at)
+        SELECT e.id, e.merchant_id, e.seq, e.command_id, e.type, e.reference, e.available_delta, e.pending_delta, e.payload, e.log_id, ${now}::timestamptz
+          FROM unnest(${events.map((e) => text(e.id))}::bigint[], ${events.map((e) => e.merchantId)}::int[], ${events.map((e) => text(e.seq))}::bigint[],
+                      ${events.map((e) => e.commandId)}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.reference)}::text[],
+                      ${events.map((e) => text(e.availableDelta))}::bigint[], ${events.map((e) => text(e.pendingDelta))}::bigint[],
+                      ${events.map((e) => json(e.payload))}::jsonb[], ${events.map((e) => e.logId)}::text[])
+            AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, log_id)
+      ), projection AS (
+        UPDATE balances b SET available = p.available, pending = p.pending, last_seq = p.last_seq, updated_at = ${now}::timestamptz
+          FROM unnest(${balances.map(([m]) => m)}::int[], ${balances.map(([, b]) => text(b.available))}::bigint[],
+                      ${balances.map(([, b]) => text(b.pending))}::bigint[], ${balances.map(([, b]) => text(b.lastSeq))}::bigint[])
+            AS p(merchant_id, available, pending, last_seq)
+         WHERE b.merchant_id = p.merchant_id
+      ), decided AS (
+        INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, reason, event_id, result, decided_at)
+        SELECT d.command_id, d.merchant_id, d.type, d.outcome, d.reason, d.event_id, d.result, ${now}::timestamptz
+          FROM unnest(${decisions.map((d) => d.commandId)}::text[], ${decisions.map((d) => d.merchantId)}::int[], ${decisions.map((d) => d.type)}::text[],
+                      ${decisions.map((d) => d.outcome)}::text[], ${decisions.map((d) => d.reason)}::text[],
+                      ${decisions.map((d) => (d.eventId === null ? null : text(d.eventId)))}::bigint[], ${decisions.map((d) => json(d.result))}::jsonb[])
+            AS d(command_id, merchant_id, type, outcome, reason, event_id, result)
+      ), relayed AS (
+        INSERT INTO outbox (topic, key, payload, headers, created_at)
+        SELECT ${Topic.LedgerEvents}::text, o.key, o.payload, o.headers, ${now}::timestamptz
+          FROM unnest(${messages.map((m) => m.key)}::text[], ${messages.map((m) => json(m.payload))}::jsonb[], ${messages.map((m) => json(m.headers))}::jsonb[])
+            WITH ORDINALITY AS o(key, payload, headers, n)
+         ORDER BY o.n
+      ), funded AS (
+        UPDATE disbursements d
+           SET status = f.target,
+               debited_at = CASE WHEN f.target = 'pending' THEN now() ELSE d.debited_at END,
+               next_check_at = CASE WHEN f.target = 'pending' THEN now() ELSE d.next_check_at END,
+               refusal_reason = CASE WHEN f.target = 'refused' THEN 'INSUFFICIENT_BALANCE' ELSE d.refusal_reason END,
+               updated_at = now()
+          FROM unnest(${funding.map((f) => f.disbursementId)}::uuid[], ${funding.map((f) => f.to)}::text[]) AS f(id, target)
+         WHERE d.id = f.id AND d.status = 'funding'
+        RETURNING d.id::text AS id
+      )
+      SELECT pg_notify(${DISBURSEMENT_DECIDED_CHANNEL}::text, id) FROM funded`;
+  }
+}
