@@ -12,7 +12,8 @@ export interface BusServerOptions {
 }
 
 /**
- * Nest custom transport: subscribes to every topic that has an `@EventPattern(topic)` handler and awaits the handler,
+ * Nest custom transport: subscribes to every topic that has an `@EventPattern(topic)` handler and awaits the handler
+ * (with `{ batch: true }` as extras, the handler gets the messages waiting on a partition as one array),
  * so the transport acknowledges only after it resolves and retries / dead-letters when it fails. The app must register
  * BusErrorFilter globally so the transport sees the handler's own error (and can tell an outage from a bad record).
  */
@@ -27,12 +28,15 @@ export class BusServer extends Server implements CustomTransportStrategy {
     try {
       for (const [pattern, handler] of this.messageHandlers) {
         if (!handler.isEventHandler) continue;
+        // `@EventPattern(topic, { batch: true })`: the handler takes an array of messages (group commit).
+        const batch = handler.extras?.batch === true;
         this.subscriptions.push(
           await this.options.transport.subscribe({
             topic: pattern,
             group: this.options.group,
             consumerName: this.options.consumerName,
-            handler: (record) => this.dispatch(handler, record),
+            handler: (record) => this.dispatch(handler, [record], batch),
+            batchHandler: batch ? (records) => this.dispatch(handler, records, true) : undefined,
           }),
         );
       }
@@ -58,10 +62,10 @@ export class BusServer extends Server implements CustomTransportStrategy {
    * Nest's own handleEvent swallows handler errors (its exception filter turns them into an erroring observable that
    * nobody awaits); here the observable is awaited so a failure rejects and the record is not acknowledged.
    */
-  private async dispatch(handler: MessageHandler, record: IncomingRecord): Promise<void> {
-    const data: unknown = JSON.parse(record.value);
+  private async dispatch(handler: MessageHandler, records: IncomingRecord[], batch: boolean): Promise<void> {
+    const messages: unknown[] = records.map((r) => JSON.parse(r.value));
     try {
-      const result: unknown = await handler(data, new BusContext([record]));
+      const result: unknown = await handler(batch ? messages : messages[0], new BusContext(records));
       await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
     } catch (error) {
       if (isNestMangledError(error)) throw new Error('handler failed, but Nest replaced its error: register BusErrorFilter with app.useGlobalFilters');

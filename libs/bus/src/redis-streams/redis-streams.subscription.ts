@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import { BusLogger, errorDetails } from '../logging/bus-logger.interface';
 import type { DeadLetterReason } from '../delivery/dead-letter';
 import { DeliveryPolicy, sleep } from '../delivery/delivery.policy';
-import { IncomingRecord, RecordHandler, Subscription } from '../transport/bus-transport.interface';
+import { BatchHandler, IncomingRecord, RecordHandler, Subscription } from '../transport/bus-transport.interface';
 import { acquireLease, assignPartitions, heartbeatMember, leaveMembers, releaseLease, renewLease } from './lease.scripts';
 import { PartitionWorker } from './partition.worker';
 import { RedisKeys } from './redis-keys';
@@ -13,6 +13,8 @@ export interface RedisStreamsSubscriptionConfig {
   group: string;
   consumer: string;
   handler: RecordHandler;
+  batchHandler?: BatchHandler;
+  maxBatch: number;
   partitions: number;
   blockMs: number;
   readCount: number;
@@ -141,7 +143,7 @@ export class RedisStreamsSubscription implements Subscription {
   }
 
   private newWorker(partition: number, leaseKey: string): PartitionWorker {
-    const { topic, group, consumer, readCount, policy, handler } = this.cfg;
+    const { topic, group, consumer, readCount, policy, handler, batchHandler, maxBatch } = this.cfg;
     return new PartitionWorker({
       redis: this.deps.redis,
       topic,
@@ -153,6 +155,8 @@ export class RedisStreamsSubscription implements Subscription {
       readCount,
       policy,
       handler,
+      batchHandler,
+      maxBatch,
       logger: this.deps.logger,
       signal: this.abort.signal,
       deadLetter: (record, reason) => this.deps.deadLetter(record, group, reason),

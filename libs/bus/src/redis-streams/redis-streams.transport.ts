@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_MAX_BATCH } from '../delivery/batch-delivery';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
@@ -114,6 +115,8 @@ export class RedisStreamsTransport implements BusTransport {
         group: opts.group,
         consumer,
         handler: opts.handler,
+        batchHandler: opts.batchHandler,
+        maxBatch: opts.maxBatch ?? DEFAULT_MAX_BATCH,
         partitions: this.partitions,
         blockMs: this.options.blockMs ?? 1_000,
         readCount: this.options.readCount ?? 50,

@@ -220,6 +220,88 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
       await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'transient-group')) === 0, timeout);
     });
 
+    describe('batches (group commit)', () => {
+      const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      const valueOf = (r: IncomingRecord): { key: string; seq: number } => ({ key: r.key, ...(JSON.parse(r.value) as { seq: number }) });
+
+      it('hands the records waiting on a partition to the batch handler together, in order, each exactly once', async () => {
+        const topic = h.topic('contract.batch');
+        const keys = ['m-1', 'm-2', 'm-3'];
+        // Published before anyone subscribes, so they wait and come in batches.
+        await h.transport().publish(topic, Array.from({ length: 60 }, (_, i) => ({ key: keys[i % 3], value: JSON.stringify({ seq: Math.floor(i / 3) }) })));
+        const committed: { key: string; seq: number }[] = [];
+        const sizes: number[] = [];
+        await h.transport().subscribe({
+          topic,
+          group: 'batches',
+          handler: async (r) => void committed.push(valueOf(r)),
+          batchHandler: async (records) => {
+            sizes.push(records.length);
+            committed.push(...records.map(valueOf));
+          },
+        });
+
+        await waitFor('60 records', () => committed.length >= 60, timeout);
+        await delay(100);
+        expect(committed).toHaveLength(60);
+        for (const [, got] of groupBy(committed, (c) => c.key)) expect(got.map((c) => c.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        expect(Math.max(...sizes)).toBeGreaterThan(1);
+        await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'batches')) === 0, timeout);
+      });
+
+      it('retries a batch whole while a dependency is away, then commits it once, in order', async () => {
+        const topic = h.topic('contract.batch-transient');
+        await h.transport().publish(topic, Array.from({ length: 10 }, (_, seq) => ({ key: 'm-1', value: JSON.stringify({ seq }) })));
+        const committed: number[] = [];
+        let outage = 2;
+        await h.transport({ maxDeliveries: 1 }).subscribe({
+          topic,
+          group: 'batch-transient',
+          handler: async (r) => void committed.push(valueOf(r).seq),
+          batchHandler: async (records) => {
+            if (outage-- > 0) throw refused(); // all or nothing: a failed batch commits none of its records
+            committed.push(...records.map((r) => valueOf(r).seq));
+          },
+        });
+        const dead: IncomingRecord[] = [];
+        await h.transport().subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+
+        await waitFor('10 records', () => committed.length >= 10, timeout);
+        await delay(200);
+        expect(committed).toEqual(Array.from({ length: 10 }, (_, i) => i));
+        expect(outage).toBeLessThan(0);
+        expect(dead).toHaveLength(0);
+      });
+
+      it('finds the record a batch cannot take by delivering them one at a time: it alone is dead-lettered, the others commit once', async () => {
+        const topic = h.topic('contract.batch-poison');
+        await h.transport().publish(topic, Array.from({ length: 6 }, (_, seq) => ({ key: 'm-1', value: JSON.stringify({ seq }) })));
+        const committed: number[] = [];
+        const poison = (r: IncomingRecord): boolean => valueOf(r).seq === 2;
+        await h.transport({ maxDeliveries: 2 }).subscribe({
+          topic,
+          group: 'batch-poison',
+          handler: async (r) => {
+            if (poison(r)) throw new Error('cannot process poison');
+            committed.push(valueOf(r).seq);
+          },
+          batchHandler: async (records) => {
+            if (records.some(poison)) throw new Error('cannot process poison');
+            committed.push(...records.map((r) => valueOf(r).seq));
+          },
+        });
+        const dead: IncomingRecord[] = [];
+        await h.transport().subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+
+        await waitFor('dead letter', () => dead.length === 1, timeout);
+        await waitFor('the others', () => committed.length >= 5, timeout);
+        await delay(200);
+        expect(committed).toEqual([0, 1, 3, 4, 5]);
+        expect(valueOf(dead[0]).seq).toBe(2);
+        await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'batch-poison')) === 0, timeout);
+      });
+    });
+
     it('gives every record to each of two groups', async () => {
       const topic = h.topic('contract.groups');
       const seen = new Map<string, string[]>([

@@ -19,6 +19,12 @@ export interface IncomingRecord {
 
 export type RecordHandler = (record: IncomingRecord) => Promise<void>;
 
+/**
+ * Handles consecutive records of one partition as one unit, all or nothing (e.g. in one database
+ * transaction): resolves when every record is handled, rejects when none is.
+ */
+export type BatchHandler = (records: IncomingRecord[]) => Promise<void>;
+
 export interface Subscription {
   /** Stops reading, waits for the in-flight handler, releases what the member holds. */
   close(): Promise<void>;
@@ -28,6 +34,15 @@ export interface SubscribeOptions {
   topic: string;
   group: string;
   handler: RecordHandler;
+  /**
+   * Group commit: the records waiting on a partition (up to `maxBatch`) go to this handler together.
+   * A batch failing because a dependency is away is retried whole, with backoff; one failing for any
+   * other reason is handed to `handler` one record at a time, so a record that can never succeed is
+   * found and dead-lettered alone. Records delivered before (a reclaim, a retry) always go one at a time.
+   */
+  batchHandler?: BatchHandler;
+  /** Most records in one batch (default 200). */
+  maxBatch?: number;
   /** Readable prefix for the member name in logs and broker tooling. */
   consumerName?: string;
 }
