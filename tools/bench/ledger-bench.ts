@@ -5,18 +5,23 @@ import type { BusConfig } from '@pay/bus';
 import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, KafkaBroker, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, type StackBus, uniqueName, waitFor } from '@pay/testing';
 import { runScript } from './harness';
+import { pgbenchTps } from './pgbench';
 
 /**
  * Ledger throughput on this machine, printed as numbers (not a test):
- *  1. in-process: LedgerService.apply with N concurrent debits spread over M merchants;
+ *  0. the ceiling: pgbench -N on this machine's Postgres, in the same run;
+ *  1. in-process: LedgerService.apply with N concurrent debits spread over M merchants, then
+ *     applyBatch with the same debits in batches of 50 (what one bus partition hands over);
  *  2. through the bus: N debit commands published to Redis Streams, then to Kafka (a broker of
  *     this run's own, the kafka-init topics), each applied by one ledger process, measured until
- *     every command is decided; the ratio Kafka / Redis Streams closes the run.
+ *     every command is decided; the ratios to pgbench -N and Kafka / Redis Streams close the run.
  * Usage: npm run build && node dist/tools/bench/ledger-bench.js [commands=5000] [merchants=50] [concurrency=32]
  */
 const [N = 5000, M = 50, C = 32] = process.argv.slice(2).map(Number);
 
 async function main(): Promise<void> {
+  const tps = pgbenchTps();
+  console.log(`ceiling: pgbench -N, 8 clients: ${tps.toFixed(0)} transactions/s`);
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, C + 4);
   try {
@@ -45,6 +50,19 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
     console.log(`in-process apply: ${N} debits, ${M} merchants, concurrency ${C}: ${(N / seconds).toFixed(0)} commands/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms`);
+    const batched = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n));
+    const batchStart = process.hrtime.bigint();
+    let nextBatch = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(C, 12) }, async () => {
+        while (nextBatch < batched.length) {
+          const batch = batched.slice(nextBatch, (nextBatch += 50));
+          await ledger.applyBatch(batch);
+        }
+      }),
+    );
+    const batchRate = N / (Number(process.hrtime.bigint() - batchStart) / 1e9);
+    console.log(`in-process applyBatch: ${N} debits in batches of 50, ${Math.min(C, 12)} at once: ${batchRate.toFixed(0)} commands/s = ${(batchRate / tps).toFixed(2)}x pgbench -N`);
 
     // The same commands through each bus, one ledger process each, in this run.
     const viaRedis = await throughBus(prisma, merchants, databaseUrl, 'Redis Streams', async () => {
@@ -66,6 +84,7 @@ async function main(): Promise<void> {
         },
       };
     });
+    console.log(`through the bus / pgbench -N: Redis Streams ${(viaRedis / tps).toFixed(2)}x, Kafka ${(viaKafka / tps).toFixed(2)}x (target >= 1.0x)`);
     console.log(`Kafka / Redis Streams: ${(viaKafka / viaRedis).toFixed(2)}x`);
     const report = await verifyLedger(prisma);
     console.log(`verify: ${report.eventsChecked} events, ${report.breaches.length} breaches`);
@@ -105,7 +124,13 @@ async function throughBus(prisma: PrismaClient, merchants: number[], databaseUrl
       await waitFor(async () => (await prisma.ledgerCommand.count({ where: { commandId: { in: ids } } })) === N, 600_000, 'all commands decided');
       const total = Number(process.hrtime.bigint() - t0) / 1e9;
       const rate = N / total;
-      console.log(`through the bus (${name}, 12 partitions, one ledger process): ${N} debits published in ${published.toFixed(2)} s, all applied in ${total.toFixed(2)} s = ${rate.toFixed(0)} commands/s`);
+      // A batch's decisions share their decided_at (the batch's clock): commands per transaction, as the ledger grouped them.
+      const [batches] = await prisma.$queryRaw<{ n: bigint; mean: number; max: number }[]>`
+        SELECT count(*) AS n, avg(k)::float8 AS mean, max(k)::int AS max FROM (SELECT count(*) AS k FROM ledger_commands WHERE command_id = ANY(${ids}) GROUP BY decided_at) b`;
+      console.log(
+        `through the bus (${name}, 12 partitions, one ledger process): ${N} debits published in ${published.toFixed(2)} s, all applied in ${total.toFixed(2)} s = ${rate.toFixed(0)} commands/s; ` +
+          `${batches.n} transactions, ${batches.mean.toFixed(1)} commands each on average, ${batches.max} at most`,
+      );
       return rate;
     } finally {
       await stack.stop();
