@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     receivedAt.set(JSON.parse(req.rawBody).data.platformTrxId as string, Date.now());
     return { status: 200 };
   });
-  const stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', PAYOUT_BATCH_SIZE: '64', WEBHOOK_DISPATCH_INTERVAL_MS: '200' });
+  // The loops' own defaults: notifications move the work, their safety-net polls are long.
+  const stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' });
   const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
   try {
     const tokens: string[] = [];

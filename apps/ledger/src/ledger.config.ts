@@ -9,7 +9,8 @@ export const ledgerConfigSchema = z
     REDIS_URL: commonEnv.REDIS_URL,
     OPS_PORT: port().default(9101),
     OPS_HOST: commonEnv.OPS_HOST,
-    OUTBOX_POLL_MS: positiveInt().default(100),
+    /** The relay's safety-net poll; commits that write outbox rows wake it at once (LISTEN/NOTIFY) */
+    OUTBOX_POLL_MS: positiveInt().default(5_000),
     OUTBOX_BATCH_SIZE: positiveInt().max(1000).default(200),
     ...busEnvShape,
   })

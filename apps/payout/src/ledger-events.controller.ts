@@ -1,21 +1,21 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type LedgerEventMessage, LedgerEventType, Topic } from '@pay/contracts';
-import { PayoutPoller } from './processing/payout.poller';
 
-export const PAYOUT_POLLER = Symbol('PAYOUT_POLLER');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const PAYOUT_WAKE = Symbol('PAYOUT_WAKE');
 
-/** A debit recorded by the ledger is a disbursement ready to pay out: start on it at once. */
+/**
+ * A debit recorded by the ledger is a disbursement ready to pay out. The payout loop hears of
+ * it first from the ledger's NOTIFY at commit (the event only reaches the bus after the outbox
+ * relay), so this wakes the loop only while that LISTEN connection is down (`wake` decides).
+ */
 @Controller()
 export class LedgerEventsController {
-  constructor(@Inject(PAYOUT_POLLER) private readonly poller: PayoutPoller) {}
+  constructor(@Inject(PAYOUT_WAKE) private readonly wake: () => void) {}
 
   @EventPattern(Topic.LedgerEvents)
-  async handle(@Payload() message: LedgerEventMessage): Promise<void> {
+  handle(@Payload() message: LedgerEventMessage): void {
     if (message?.kind !== 'event' || message.eventType !== LedgerEventType.PayoutDebited) return;
-    // Debits of merchant disbursements carry the disbursement's UUID; others (manual corrections) are not ours.
-    if (typeof message.reference !== 'string' || !UUID.test(message.reference)) return;
-    await this.poller.kick(message.reference);
+    this.wake();
   }
 }

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { createDatabaseClients, OutboxListener, PayoutRepository, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, OutboxListener, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
@@ -32,7 +32,13 @@ export async function startPayout(config: PayoutConfig) {
     timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,
   });
   const poller = new PayoutPoller(processor, logger, config.PAYOUT_POLL_INTERVAL_MS);
-  const app = await NestFactory.createMicroservice(PayoutModule.register({ poller }), {
+  // The ledger NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes
+  // later, after the outbox relay, and only stands in while this connection is down).
+  const decided = new PgListener(config.DATABASE_URL, DISBURSEMENT_DECIDED_CHANNEL, () => poller.wake(), {
+    onError: throttledWarn(logger, 'disbursement listener lost its connection; reconnecting'),
+    onReconnect: () => poller.wake(),
+  });
+  const app = await NestFactory.createMicroservice(PayoutModule.register({ wake: () => (decided.listening ? undefined : poller.wake()) }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Payout }),
     logger: false,
     abortOnError: false,
@@ -42,6 +48,7 @@ export async function startPayout(config: PayoutConfig) {
   outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
   const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
   await app.listen();
+  await decided.start();
   poller.start();
   relay.start();
   const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
@@ -52,6 +59,7 @@ export async function startPayout(config: PayoutConfig) {
     stop: async () => {
       ops.shuttingDown();
       await app.close();
+      await decided.stop();
       await poller.stop();
       await listener.stop();
       await relay.stop();

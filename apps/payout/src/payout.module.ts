@@ -1,10 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { LedgerEventsController, PAYOUT_POLLER } from './ledger-events.controller';
-import type { PayoutPoller } from './processing/payout.poller';
+import { LedgerEventsController, PAYOUT_WAKE } from './ledger-events.controller';
 
 @Module({})
 export class PayoutModule {
-  static register(deps: { poller: PayoutPoller }): DynamicModule {
-    return { module: PayoutModule, controllers: [LedgerEventsController], providers: [{ provide: PAYOUT_POLLER, useValue: deps.poller }] };
+  static register(deps: { wake: () => void }): DynamicModule {
+    return { module: PayoutModule, controllers: [LedgerEventsController], providers: [{ provide: PAYOUT_WAKE, useValue: deps.wake }] };
   }
 }

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { createDatabaseClients, DeadLetterRepository, guardPool, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryRepository } from '@pay/persistence';
+import { createDatabaseClients, DeadLetterRepository, guardPool, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryRepository, WebhookScheduleRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -44,7 +44,7 @@ export async function startWorkers(config: WorkersConfig) {
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
     leaseGraceMs: config.WEBHOOK_LEASE_GRACE_MS,
   });
-  const queue = new WebhookQueue(service, deliveries, logger, {
+  const queue = new WebhookQueue(service, new WebhookScheduleRepository(pool), logger, {
     connection: redis,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WEBHOOK_CONCURRENCY,
@@ -77,7 +77,11 @@ export async function startWorkers(config: WorkersConfig) {
   // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
   // whenever the connection is ready again (idempotent when they survived).
   const reschedule = throttledWarn(logger, 'could not re-create the repeatable jobs after Redis came back; next reconnect retries');
-  redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
+  // The same for the webhook jobs it may have lost: dispatch what is due now, not at the next safety-net round.
+  redis.on('ready', () => {
+    void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule);
+    queue.wake();
+  });
   await app.listen();
   await archiver.start();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');

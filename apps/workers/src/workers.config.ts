@@ -17,8 +17,11 @@ export const workersConfigSchema = z
     WEBHOOK_MAX_RESPONSE_BYTES: positiveInt().max(1_048_576).default(4096),
     /** Parallel webhook attempts per workers process */
     WEBHOOK_CONCURRENCY: positiveInt().max(200).default(20),
-    /** How often due retries, resends and abandoned attempts are picked up */
-    WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(1000),
+    /**
+     * The dispatcher's safety-net round (resends from the ops API, abandoned attempts, jobs Redis
+     * lost); scheduled retries are dispatched when they fall due, not at this interval
+     */
+    WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(5_000),
     /** Added to WEBHOOK_TIMEOUT_MS: after that an attempt whose worker died is taken over */
     WEBHOOK_LEASE_GRACE_MS: positiveInt().max(600_000).default(30_000),
     /** How often the settlement schedule is checked (each merchant settles T+n at its hour, Asia/Jakarta) */

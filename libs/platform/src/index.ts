@@ -22,3 +22,4 @@ export { classifyFault, databaseInputRefusal, isMisconfiguration, isTransientFau
 export { deadLetterMetric } from './health/dead-letter.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
 export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';
+export { WakeLoop, type RoundResult, type WakeLoopOptions } from './loops/wake-loop';

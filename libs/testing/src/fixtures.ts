@@ -95,9 +95,9 @@ export async function createDisbursement(
   const decided = await ledgerFor(prisma).apply(debit);
   const pending = (await disbursements.get(id)) as Disbursement;
   const payouts = new PayoutRepository(poolFor(prisma));
-  if (o.outcome === 'success') await payouts.succeed(pending, `RAIL-${id.slice(0, 8)}`, new Date());
+  if (o.outcome === 'success') await payouts.complete([{ kind: 'success', disbursement: pending, railReference: `RAIL-${id.slice(0, 8)}`, at: new Date() }]);
   if (o.outcome === 'failed') {
-    await payouts.fail(pending, null, 'Rejected by the beneficiary bank', new Date());
+    await payouts.complete([{ kind: 'failed', disbursement: pending, railReference: null, reason: 'Rejected by the beneficiary bank', at: new Date() }]);
     if (o.applyRefund !== false) {
       await ledgerFor(prisma).apply({ type: 'payout.refund', commandId: ledgerCommandId.payoutRefund(id), merchantId, issuedAt: new Date().toISOString(), payoutId: id });
     }

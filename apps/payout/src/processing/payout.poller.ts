@@ -1,51 +1,34 @@
-import { type Logger, roundFailureLog } from '@pay/platform';
+import { type Logger, roundFailureLog, WakeLoop } from '@pay/platform';
 import type { PayoutProcessor } from './payout.processor';
 
 /**
- * Runs the processor on a fixed interval and on demand (`kick`, when the ledger announces a
- * debit). The interval is the safety net: whatever an event missed, the next tick finds.
+ * Runs the processor in rounds: when woken (the ledger's NOTIFY that a disbursement was
+ * debited, or a reconnected LISTEN), when a recheck the rail asked for falls due, and otherwise
+ * every `safetyIntervalMs` (the safety net for a lost notification and for leases that lapse
+ * after a crash). Wakeups during a round coalesce into one more round, so a burst of debits is
+ * claimed in batches.
  */
 export class PayoutPoller {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = false;
-  private readonly failed: (err: unknown) => void;
+  private readonly loop: WakeLoop;
 
-  constructor(
-    private readonly processor: PayoutProcessor,
-    logger: Logger,
-    private readonly intervalMs: number,
-  ) {
-    this.failed = roundFailureLog(logger, 'payout processing failed');
+  constructor(processor: PayoutProcessor, logger: Logger, safetyIntervalMs: number) {
+    this.loop = new WakeLoop({
+      round: () => processor.processDue(),
+      safetyIntervalMs,
+      onError: roundFailureLog(logger, 'payout processing failed'),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.run(() => this.processor.processDue()).finally(() => {
-        if (!this.stopped) this.timer = setTimeout(tick, this.intervalMs);
-      });
-    };
-    tick();
+    this.loop.start();
   }
 
-  /** Advance one disbursement now (it is claimed only if due and not leased elsewhere). */
-  kick(disbursementId: string): Promise<void> {
-    return this.run(() => this.processor.processDue(disbursementId));
+  /** Something may be due now: run a round (after the one in progress). */
+  wake(): void {
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private async run(fn: () => Promise<number>): Promise<void> {
-    try {
-      await fn();
-    } catch (err) {
-      this.failed(err);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

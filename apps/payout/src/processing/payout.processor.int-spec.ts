@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SANDBOX_ACCOUNTS, SandboxBankRail } from '@pay/bank-rail';
+import { type BankRail, SANDBOX_ACCOUNTS, SandboxBankRail } from '@pay/bank-rail';
 import { ledgerCommandId, PayoutEventType, Topic } from '@pay/contracts';
 import { createPgPool, createPrismaClient, PayoutRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
@@ -12,17 +12,16 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
   let pool: Pool;
   let payouts: PayoutRepository;
   let processor: PayoutProcessor;
+  let rail: SandboxBankRail;
   let merchantId: number;
+  const options = { batchSize: 16, leaseMs: 30_000, timeoutRetryMs: 2_000 };
 
   beforeAll(async () => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
     pool = createPgPool(process.env.DATABASE_URL as string, 4);
     payouts = new PayoutRepository(pool);
-    processor = new PayoutProcessor(payouts, new SandboxBankRail(pool, { latencyMs: 0, delayMs: 60_000 }), createLogger('test', 'fatal'), {
-      batchSize: 16,
-      leaseMs: 30_000,
-      timeoutRetryMs: 2_000,
-    });
+    rail = new SandboxBankRail(pool, { latencyMs: 0, delayMs: 60_000 });
+    processor = new PayoutProcessor(payouts, rail, createLogger('test', 'fatal'), options);
     merchantId = (await createMerchant(prisma)).merchant.id;
   });
   afterAll(async () => {
@@ -49,20 +48,24 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
 
   it('claims a due disbursement with every field of the model, and leases it', async () => {
     const id = await pendingDisbursement();
-    const [claimed] = await payouts.claimDue(16, 30_000, id);
+    const { claimed: [claimed] } = await payouts.claimDue(16, 30_000, [id]);
     expect(claimed).toMatchObject({ id, merchantId, bankCode: 'BCA', accountNo: '1234567890', amount: 10000000n, fee: 250000n, status: 'pending', submitAttempts: 0, submittedAt: null, logId: `log-${id}` });
     expect(claimed.leaseUntil?.getTime()).toBeGreaterThan(Date.now() + 25_000);
     expect(Object.keys(claimed).sort()).toEqual(Object.keys((await prisma.disbursement.findUniqueOrThrow({ where: { id } })) as object).sort());
     // Leased: no other worker gets it until the lease lapses or is let go.
-    expect(await payouts.claimDue(16, 30_000, id)).toEqual([]);
-    await payouts.recheckAt(id, new Date(Date.now() - 1000), 'REF-1');
-    const [again] = await payouts.claimDue(16, 30_000, id);
+    expect((await payouts.claimDue(16, 30_000, [id])).claimed).toEqual([]);
+    // A recheck lets the lease go; a future one is reported as the next due time.
+    const later = new Date(Date.now() + 3_600_000);
+    await payouts.complete([{ kind: 'recheck', disbursement: claimed, at: later, railReference: 'REF-0' }]);
+    expect((await payouts.claimDue(16, 30_000, [id])).nextDueAt?.getTime()).toBeLessThanOrEqual(later.getTime());
+    await payouts.complete([{ kind: 'recheck', disbursement: claimed, at: new Date(Date.now() - 1000), railReference: 'REF-1' }]);
+    const { claimed: [again] } = await payouts.claimDue(16, 30_000, [id]);
     expect(again).toMatchObject({ id, railReference: 'REF-1' });
   });
 
   it('pays a disbursement out once and announces the success in the same transaction', async () => {
     const id = await pendingDisbursement();
-    expect(await processor.processDue(id)).toBe(1);
+    expect((await processor.processDue([id])).claimed).toBe(1);
     const d = await prisma.disbursement.findUniqueOrThrow({ where: { id } });
     expect(d).toMatchObject({ status: 'success', submitAttempts: 1, leaseUntil: null });
     expect(d.successAt).toBeInstanceOf(Date);
@@ -89,14 +92,14 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     });
 
     // Final: nothing more to do, and finalising again changes nothing.
-    expect(await processor.processDue(id)).toBe(0);
-    expect(await payouts.succeed({ ...d, status: 'pending' }, 'OTHER', new Date())).toBe(false);
+    expect((await processor.processDue([id])).claimed).toBe(0);
+    expect(await payouts.complete([{ kind: 'success', disbursement: { ...d, status: 'pending' }, railReference: 'OTHER', at: new Date() }])).toEqual(new Set());
     expect(await outboxOf(id)).toHaveLength(1);
   });
 
   it('records a rejected transfer as failed with the refund command before the outcome event', async () => {
     const id = await pendingDisbursement(SANDBOX_ACCOUNTS.rejected.bank);
-    expect(await processor.processDue(id)).toBe(1);
+    expect((await processor.processDue([id])).claimed).toBe(1);
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureReason: 'Rejected by the beneficiary bank', successAt: null });
     const rows = await outboxOf(id);
     expect(rows.map((r) => r.topic)).toEqual([Topic.LedgerCommands, Topic.PayoutEvents]);
@@ -110,16 +113,90 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
 
   it('after a rail timeout asks the rail again later instead of submitting twice', async () => {
     const id = await pendingDisbursement(SANDBOX_ACCOUNTS.timeoutThenSuccess.bank);
-    expect(await processor.processDue(id)).toBe(1);
+    expect((await processor.processDue([id])).claimed).toBe(1);
     const d = await prisma.disbursement.findUniqueOrThrow({ where: { id } });
     expect(d).toMatchObject({ status: 'pending', submitAttempts: 1, leaseUntil: null });
     expect(d.submittedAt).toBeInstanceOf(Date);
     expect(d.nextCheckAt?.getTime()).toBeGreaterThan(Date.now());
     // Due again: the rail is asked for the transfer's status (processing), not sent it again.
     await prisma.disbursement.update({ where: { id }, data: { nextCheckAt: new Date(Date.now() - 1000) } });
-    expect(await processor.processDue(id)).toBe(1);
+    expect((await processor.processDue([id])).claimed).toBe(1);
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending', submitAttempts: 1, railReference: expect.stringMatching(/^SBX/) });
     expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1 });
     expect(await outboxOf(id)).toHaveLength(0);
+  });
+
+  it('advances a batch with mixed outcomes in one round: each ends right, with exactly one event and one refund where due', async () => {
+    const ok = await Promise.all([1, 2, 3, 4].map(() => pendingDisbursement()));
+    const rejected = await Promise.all([1, 2].map(() => pendingDisbursement(SANDBOX_ACCOUNTS.rejected.bank)));
+    const processing = await Promise.all([1, 2].map(() => pendingDisbursement(SANDBOX_ACCOUNTS.failAfterDelay.bank)));
+    const all = [...ok, ...rejected, ...processing];
+
+    const round = await processor.processDue(all);
+    expect(round).toMatchObject({ claimed: all.length, more: false });
+    // The processing ones are looked at again when the rail said, and the round says when.
+    expect(round.nextDueAt?.getTime()).toBeGreaterThan(Date.now() + 30_000);
+
+    const rows = await prisma.disbursement.findMany({ where: { id: { in: all } } });
+    const statusOf = new Map(rows.map((d) => [d.id, d]));
+    for (const id of ok) expect(statusOf.get(id)).toMatchObject({ status: 'success', submitAttempts: 1, leaseUntil: null });
+    for (const id of rejected) expect(statusOf.get(id)).toMatchObject({ status: 'failed', failureReason: 'Rejected by the beneficiary bank', leaseUntil: null });
+    for (const id of processing) expect(statusOf.get(id)).toMatchObject({ status: 'pending', submitAttempts: 1, leaseUntil: null, railReference: expect.stringMatching(/^SBX/) });
+    for (const id of ok) expect((await outboxOf(id)).map((r) => r.headers)).toEqual([expect.objectContaining({ 'message-id': `disbursement.${id}.success` })]);
+    for (const id of rejected) {
+      expect((await outboxOf(id)).map((r) => (r.headers as Record<string, string>)['message-id'])).toEqual([ledgerCommandId.payoutRefund(id), `disbursement.${id}.failed`]);
+    }
+    for (const id of processing) expect(await outboxOf(id)).toHaveLength(0);
+    for (const id of all) expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1 });
+
+    // Nothing of the batch is due again now.
+    expect((await processor.processDue(all)).claimed).toBe(0);
+  });
+
+  it('a rail error for one disbursement leaves it for later and the rest of the batch goes on', async () => {
+    const ids = await Promise.all([1, 2, 3].map(() => pendingDisbursement()));
+    const broken = ids[1];
+    // The sandbox rail, except that submitting `broken` fails (a connection reset, say).
+    const flaky: BankRail = {
+      lookupAccount: (bank, account) => rail.lookupAccount(bank, account),
+      transferStatus: (key) => rail.transferStatus(key),
+      submitTransfer: (request) => (request.idempotencyKey === broken ? Promise.reject(new Error('ECONNRESET')) : rail.submitTransfer(request)),
+    };
+    const round = await new PayoutProcessor(payouts, flaky, createLogger('test', 'fatal'), options).processDue(ids);
+    expect(round.claimed).toBe(3);
+    for (const id of ids.filter((i) => i !== broken)) {
+      expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'success' });
+      expect(await outboxOf(id)).toHaveLength(1);
+    }
+    const left = await prisma.disbursement.findUniqueOrThrow({ where: { id: broken } });
+    // Recorded as submitted (the call may have reached the bank), asked again after PAYOUT_TIMEOUT_RETRY_MS.
+    expect(left).toMatchObject({ status: 'pending', submitAttempts: 1, leaseUntil: null });
+    expect(left.nextCheckAt?.getTime()).toBeGreaterThan(Date.now());
+    expect(await outboxOf(broken)).toHaveLength(0);
+
+    // Next time round the rail is asked first; it never got the transfer, so it is submitted once and paid.
+    await prisma.disbursement.update({ where: { id: broken }, data: { nextCheckAt: new Date(Date.now() - 1000) } });
+    expect((await processor.processDue([broken])).claimed).toBe(1);
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: broken } })).toMatchObject({ status: 'success', submitAttempts: 2 });
+    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: broken } })).toMatchObject({ submissions: 1 });
+    expect(await outboxOf(broken)).toHaveLength(1);
+  });
+
+  it('completing the same disbursements twice at once (a lapsed lease taken over) records one outcome, one event, one refund', async () => {
+    const failing = await pendingDisbursement(SANDBOX_ACCOUNTS.rejected.bank);
+    const paying = await pendingDisbursement();
+    const { claimed } = await payouts.claimDue(16, 30_000, [failing, paying]);
+    const outcomes = claimed.map((d) =>
+      d.id === failing
+        ? { kind: 'failed' as const, disbursement: d, railReference: 'SBX-F', reason: 'Rejected by the beneficiary bank', at: new Date() }
+        : { kind: 'success' as const, disbursement: d, railReference: 'SBX-S', at: new Date() },
+    );
+    const [first, second] = await Promise.all([payouts.complete(outcomes), payouts.complete([...outcomes].reverse())]);
+    expect(new Set([...first, ...second])).toEqual(new Set([failing, paying]));
+    expect(first.size + second.size).toBe(2);
+    expect((await outboxOf(failing)).map((r) => r.topic)).toEqual([Topic.LedgerCommands, Topic.PayoutEvents]);
+    expect((await outboxOf(paying)).map((r) => r.topic)).toEqual([Topic.PayoutEvents]);
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: failing } })).toMatchObject({ status: 'failed' });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: paying } })).toMatchObject({ status: 'success', railReference: 'SBX-S' });
   });
 });

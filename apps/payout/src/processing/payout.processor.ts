@@ -1,9 +1,9 @@
 import { type BankRail, RailTimeoutError, type TransferStatus } from '@pay/bank-rail';
-import type { Disbursement, PayoutRepository } from '@pay/persistence';
-import { type Logger, runWithLogId } from '@pay/platform';
+import type { Disbursement, PayoutOutcome, PayoutRepository } from '@pay/persistence';
+import { type Logger, type RoundResult, runWithLogId } from '@pay/platform';
 
 export interface PayoutProcessorOptions {
-  /** Disbursements claimed per tick */
+  /** Disbursements claimed per round */
   batchSize: number;
   /** How long a claimed disbursement is reserved for this worker */
   leaseMs: number;
@@ -12,7 +12,9 @@ export interface PayoutProcessorOptions {
 }
 
 /**
- * Drives each debited disbursement pending -> success | failed through the bank rail.
+ * Drives debited disbursements pending -> success | failed through the bank rail, a batch at a
+ * time: one statement claims the batch, one records the submissions, the rail is called for
+ * each in parallel, and one statement records every outcome (with the events and refunds).
  * Every step is safe to repeat: the rail is called with the disbursement id as idempotency
  * key, the submission is recorded before the call, and after a crash (lease expired) the
  * next worker asks the rail for the transfer's status before submitting again.
@@ -25,43 +27,73 @@ export class PayoutProcessor {
     private readonly options: PayoutProcessorOptions,
   ) {}
 
-  /** One tick: claim what is due and advance each. Returns how many were advanced. */
-  async processDue(onlyId?: string): Promise<number> {
-    const claimed = await this.payouts.claimDue(this.options.batchSize, this.options.leaseMs, onlyId);
-    await Promise.all(claimed.map((d) => runWithLogId(d.logId ?? d.id, () => this.advance(d))));
-    return claimed.length;
+  /**
+   * One round: claim what is due (optionally only among `onlyIds`) and advance it. Says whether
+   * a full batch was taken (more may wait) and when the earliest known recheck falls due.
+   */
+  async processDue(onlyIds?: string[]): Promise<RoundResult & { claimed: number }> {
+    const { claimed, nextDueAt } = await this.payouts.claimDue(this.options.batchSize, this.options.leaseMs, onlyIds);
+    if (claimed.length === 0) return { claimed: 0, nextDueAt };
+
+    // Transfers the rail may already have (submitted before a crash or a timeout): ask first.
+    const known = await Promise.all(claimed.map((d) => (d.submittedAt ? this.ask(d, () => this.rail.transferStatus(d.id)) : Promise.resolve(null))));
+    const toSubmit = claimed.filter((_d, i) => known[i] === null);
+    // One statement records every submission before any of them is sent.
+    await this.payouts.markSubmitting(toSubmit.map((d) => d.id));
+    const submitted = await Promise.all(
+      toSubmit.map((d) =>
+        this.ask(d, async () => {
+          const status = await this.rail.submitTransfer({ idempotencyKey: d.id, bankCode: d.bankCode, accountNo: d.accountNo, accountName: d.accountName, amount: d.amount });
+          runWithLogId(d.logId ?? d.id, () => this.logger.info({ disbursementId: d.id, state: status.state }, 'payout submitted to the rail'));
+          return status;
+        }),
+      ),
+    );
+    const answers = new Map<string, Answer>(toSubmit.map((d, i) => [d.id, submitted[i] as Answer]));
+    const outcomes = claimed.map((d, i) => this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)));
+
+    const finalised = await this.payouts.complete(outcomes);
+    for (const o of outcomes) this.logOutcome(o, finalised.has(o.disbursement.id));
+    const rechecks = outcomes.filter((o) => o.kind === 'recheck').map((o) => o.at.getTime());
+    const earliest = Math.min(nextDueAt?.getTime() ?? Infinity, ...rechecks);
+    return { claimed: claimed.length, more: claimed.length === this.options.batchSize, nextDueAt: Number.isFinite(earliest) ? new Date(earliest) : null };
   }
 
-  private async advance(d: Disbursement): Promise<void> {
-    let status: TransferStatus | null;
+  /** A rail call whose failure concerns only this disbursement: it is asked again later, the batch goes on. */
+  private async ask(d: Disbursement, call: () => Promise<TransferStatus | null>): Promise<Answer> {
     try {
-      status = d.submittedAt ? await this.rail.transferStatus(d.id) : null;
-      if (!status) {
-        await this.payouts.markSubmitting(d.id);
-        status = await this.rail.submitTransfer({ idempotencyKey: d.id, bankCode: d.bankCode, accountNo: d.accountNo, accountName: d.accountName, amount: d.amount });
-        this.logger.info({ disbursementId: d.id, state: status.state }, 'payout submitted to the rail');
-      }
+      return await call();
     } catch (err) {
       const timeout = err instanceof RailTimeoutError;
-      this.logger.warn({ disbursementId: d.id, err: err instanceof Error ? err.message : String(err) }, timeout ? 'rail timed out; will ask again' : 'rail call failed; will retry');
-      await this.payouts.recheckAt(d.id, new Date(Date.now() + this.options.timeoutRetryMs));
-      return;
-    }
-
-    switch (status.state) {
-      case 'processing':
-        await this.payouts.recheckAt(d.id, new Date(Date.now() + status.checkAfterMs), status.reference);
-        return;
-      case 'completed':
-        if (await this.payouts.succeed(d, status.reference, status.completedAt)) {
-          this.logger.info({ disbursementId: d.id, merchantId: d.merchantId }, 'disbursement succeeded');
-        }
-        return;
-      case 'failed':
-        if (await this.payouts.fail(d, status.reference, status.reason, status.failedAt)) {
-          this.logger.info({ disbursementId: d.id, merchantId: d.merchantId, reason: status.reason }, 'disbursement failed; refund sent to the ledger');
-        }
-        return;
+      runWithLogId(d.logId ?? d.id, () =>
+        this.logger.warn({ disbursementId: d.id, err: err instanceof Error ? err.message : String(err) }, timeout ? 'rail timed out; will ask again' : 'rail call failed; will retry'),
+      );
+      return RAIL_ERROR;
     }
   }
+
+  private outcome(d: Disbursement, answer: Answer): PayoutOutcome {
+    if (answer === RAIL_ERROR || answer === null) return { kind: 'recheck', disbursement: d, at: new Date(Date.now() + this.options.timeoutRetryMs) };
+    switch (answer.state) {
+      case 'processing':
+        return { kind: 'recheck', disbursement: d, at: new Date(Date.now() + answer.checkAfterMs), railReference: answer.reference };
+      case 'completed':
+        return { kind: 'success', disbursement: d, at: answer.completedAt, railReference: answer.reference };
+      case 'failed':
+        return { kind: 'failed', disbursement: d, at: answer.failedAt, railReference: answer.reference, reason: answer.reason };
+    }
+  }
+
+  private logOutcome(o: PayoutOutcome, finalisedNow: boolean): void {
+    if (o.kind === 'recheck' || !finalisedNow) return;
+    const d = o.disbursement;
+    runWithLogId(d.logId ?? d.id, () => {
+      if (o.kind === 'success') this.logger.info({ disbursementId: d.id, merchantId: d.merchantId }, 'disbursement succeeded');
+      else this.logger.info({ disbursementId: d.id, merchantId: d.merchantId, reason: o.reason }, 'disbursement failed; refund sent to the ledger');
+    });
+  }
 }
+
+/** The rail could not be asked this round (timeout, error): ask again after PAYOUT_TIMEOUT_RETRY_MS. */
+const RAIL_ERROR = Symbol('rail error');
+type Answer = TransferStatus | null | typeof RAIL_ERROR;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueueName } from '@pay/contracts';
-import type { WebhookDeliveryRepository } from '@pay/persistence';
+import type { WebhookScheduleRepository } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
 import { Worker } from 'bullmq';
 import type { WebhookDeliveryService } from './webhook-delivery.service';
@@ -14,7 +14,7 @@ import { WebhookQueue } from './webhook.queue';
 describe('WebhookQueue.enqueue (real Redis)', () => {
   const connection = { url: process.env.TEST_REDIS_URL as string };
   const prefix = `${process.env.TEST_REDIS_PREFIX}whq-${randomUUID().slice(0, 8)}`;
-  const queue = new WebhookQueue({} as WebhookDeliveryService, {} as WebhookDeliveryRepository, createLogger('workers-test', 'fatal'), { connection, prefix, concurrency: 1, dispatchIntervalMs: 60_000 });
+  const queue = new WebhookQueue({} as WebhookDeliveryService, {} as WebhookScheduleRepository, createLogger('workers-test', 'fatal'), { connection, prefix, concurrency: 1, dispatchIntervalMs: 60_000 });
 
   afterAll(async () => {
     await queue.bullQueue.obliterate({ force: true });

@@ -1,6 +1,6 @@
 import { QueueName, type WebhookDeliveryJob } from '@pay/contracts';
-import type { WebhookDeliveryRepository } from '@pay/persistence';
-import { type Logger, roundFailureLog, warnOnError } from '@pay/platform';
+import type { WebhookScheduleRepository } from '@pay/persistence';
+import { type Logger, type RoundResult, roundFailureLog, WakeLoop, warnOnError } from '@pay/platform';
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { WebhookDeliveryService } from './webhook-delivery.service';
 
@@ -8,28 +8,36 @@ export interface WebhookQueueOptions {
   connection: ConnectionOptions;
   prefix: string;
   concurrency: number;
-  /** How often the database is asked for due deliveries (retries, resends, abandoned attempts) */
+  /**
+   * The dispatcher's safety net: the longest it goes without asking the database what is due
+   * (resends from the ops API, abandoned attempts, jobs Redis lost). Scheduled retries are
+   * dispatched when they fall due, not at this interval.
+   */
   dispatchIntervalMs: number;
 }
 
+const DISPATCH_BATCH = 500;
+
 /**
  * The webhook-delivery queue: BullMQ runs the attempts (concurrency, stalled-job recovery);
- * the database decides when an attempt is due. A dispatcher enqueues whatever is due, so a
- * lost Redis job (Redis keeps nothing on disk here) costs at most one dispatch interval.
+ * the database decides when an attempt is due. A new delivery is enqueued at intake; the
+ * dispatcher enqueues whatever else is due: it wakes when the earliest scheduled retry falls due
+ * (an attempt that ends in a retry wakes it to learn that time), when Redis is back (`wake`),
+ * and otherwise every dispatch interval, so a lost Redis job costs at most one interval.
  */
 export class WebhookQueue {
   private readonly queue: Queue<WebhookDeliveryJob>;
   private worker: Worker<WebhookDeliveryJob> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private dispatching: Promise<unknown> = Promise.resolve();
+  private readonly dispatcher: WakeLoop;
 
   constructor(
     private readonly service: WebhookDeliveryService,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly schedule: WebhookScheduleRepository,
     private readonly logger: Logger,
     private readonly options: WebhookQueueOptions,
     private readonly clock: () => Date = () => new Date(),
   ) {
+    this.dispatcher = new WakeLoop({ round: () => this.dispatchDue(), safetyIntervalMs: options.dispatchIntervalMs, onError: roundFailureLog(logger, 'webhook dispatch failed') });
     this.queue = warnOnError(new Queue<WebhookDeliveryJob>(QueueName.WebhookDelivery, { connection: options.connection, prefix: options.prefix }), logger, 'webhook queue');
   }
 
@@ -56,36 +64,36 @@ export class WebhookQueue {
   }
 
   start(): void {
-    this.worker = new Worker<WebhookDeliveryJob>(QueueName.WebhookDelivery, async (job) => void (await this.service.attempt(job.data.deliveryId)), {
+    this.worker = new Worker<WebhookDeliveryJob>(QueueName.WebhookDelivery, (job) => this.service.attempt(job.data.deliveryId), {
       connection: this.options.connection,
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,
     });
     warnOnError(this.worker, this.logger, 'webhook worker');
     this.worker.on('failed', (job, err) => this.logger.error({ jobId: job?.id, err: err.message }, 'webhook job failed'));
-    const failed = roundFailureLog(this.logger, 'webhook dispatch failed');
-    const tick = () => {
-      this.dispatching = this.dispatchDue()
-        .catch(failed)
-        .finally(() => {
-          if (this.worker) this.timer = setTimeout(tick, this.options.dispatchIntervalMs);
-        });
-    };
-    tick();
+    // A retry was scheduled: the dispatcher looks up when the earliest one is due and sleeps until then.
+    this.worker.on('completed', (_job, outcome) => {
+      if (outcome === 'retry') this.dispatcher.wake();
+    });
+    this.dispatcher.start();
   }
 
-  /** Enqueues every delivery that is due now. */
-  async dispatchDue(): Promise<number> {
-    const rows = await this.deliveries.due(this.clock(), 500);
-    await Promise.all(rows.map((r) => this.enqueue(r.id, r.attemptCount)));
-    return rows.length;
+  /** Dispatch now what is due (e.g. Redis is back and may have lost the queued jobs). */
+  wake(): void {
+    this.dispatcher.wake();
+  }
+
+  /** Enqueues every delivery that is due now; says when the next scheduled one is due. */
+  async dispatchDue(): Promise<RoundResult & { dispatched: number }> {
+    const { due, nextDueAt } = await this.schedule.dueAndNext(this.clock(), DISPATCH_BATCH);
+    await Promise.all(due.map((r) => this.enqueue(r.id, r.attemptCount)));
+    return { dispatched: due.length, more: due.length === DISPATCH_BATCH, nextDueAt };
   }
 
   async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    clearTimeout(this.timer);
-    await this.dispatching;
+    await this.dispatcher.stop();
     await worker?.close();
     await this.queue.close();
   }

@@ -11,7 +11,7 @@ export interface OutboxRelayOptions {
   store: OutboxStore;
   transport: Pick<BusTransport, 'publish'>;
   batchSize?: number;
-  /** Wait between polls when the outbox is empty; `notify()` cuts it short. */
+  /** Wait between polls when the outbox is empty; `notify()` cuts it short, so this is only a safety net (default 5 s). */
   pollIntervalMs?: number;
   /** Between attempts of a topic whose batch failed (each topic backs off on its own). */
   errorBackoff?: RetryBackoff;
@@ -32,10 +32,12 @@ export class OutboxRelay {
   private readonly lanes = new Map<string, Promise<void>>();
   private stopping = new AbortController();
   private wake = new AbortController();
+  /** Bumped by each notify(): a lane can tell that rows were committed after its last batch was read. */
+  private notifications = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
-    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 5000;
     this.errorBackoff = options.errorBackoff ?? { initialMs: 200, maxMs: 10_000 };
     this.logger = options.logger ?? noopLogger;
   }
@@ -48,6 +50,7 @@ export class OutboxRelay {
 
   /** Wakes an idle relay at once, e.g. from a LISTEN/NOTIFY callback after a commit that wrote outbox rows. */
   notify(): void {
+    this.notifications += 1;
     this.wake.abort();
   }
 
@@ -80,9 +83,15 @@ export class OutboxRelay {
     let failures = 0;
     while (!this.stopping.signal.aborted) {
       try {
+        const seen = this.notifications;
         const published = await this.options.store.relayBatch(topic, this.batchSize, (rows) => this.publish(topic, rows));
         failures = 0;
-        if (published < this.batchSize) return;
+        if (published < this.batchSize) {
+          // A notify() while this batch was read found this lane busy and was not acted on: its rows
+          // (of this topic or another) would wait for the next poll. Have the main loop look again now.
+          if (this.notifications !== seen) this.wake.abort();
+          return;
+        }
       } catch (error) {
         failures += 1;
         await this.backOff(error, failures, 'outbox relay batch failed; this topic retries, the others go on', topic);

@@ -27,6 +27,7 @@ export class PgListener {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private failures = 0;
+  private listeningOn: Client | undefined;
 
   constructor(
     private readonly databaseUrl: string,
@@ -35,6 +36,11 @@ export class PgListener {
     private readonly hooks: PgListenerHooks = {},
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+  }
+
+  /** True while the LISTEN is in place (false before start, while reconnecting, after stop). */
+  get listening(): boolean {
+    return this.listeningOn !== undefined && this.listeningOn === this.client;
   }
 
   async start(): Promise<void> {
@@ -62,6 +68,7 @@ export class PgListener {
     await client.connect();
     await client.query(`LISTEN ${this.channel}`);
     if (this.closed) await client.end().catch(() => undefined);
+    else this.listeningOn = client;
   }
 
   private lost(err: unknown): void {

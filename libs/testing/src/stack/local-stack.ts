@@ -170,7 +170,6 @@ export class LocalStack {
       ...this.busEnv(),
       BUS_KEY_PREFIX: this.opts.busKeyPrefix,
       QUEUE_PREFIX: `${this.opts.busKeyPrefix}bull`,
-      OUTBOX_POLL_MS: '50',
       // Local receivers (tests, the demo) listen on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...(service === 'gateway'
