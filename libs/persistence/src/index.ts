@@ -10,7 +10,7 @@ export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';
 export { describeBreach, type Breach, type BreachCheck, type BreachTable, type VerifyReport } from './ledger/audit/breach';
 export { PgOutboxStore, type OutboxRecord } from './outbox/pg-outbox.store';
-export { DisbursementRepository, DISBURSEMENT_DECIDED_CHANNEL, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry } from './disbursements/disbursement.repository';
+export { DisbursementRepository, DISBURSEMENT_DECIDED_CHANNEL, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry, type InquiryField, type TransferRequest, type TransferVerdict } from './disbursements/disbursement.repository';
 export { PayoutRepository } from './payouts/payout.repository';
 export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
 export { PgListener, type PgListenerHooks } from './client/pg-listener';
