@@ -114,9 +114,10 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   });
 
   it('concurrent attempts are recorded together, each once, with its own outcome; an attempt that cannot be recorded fails alone', async () => {
-    receiver = await WebhookReceiver.start((_n, req) => ({ status: JSON.parse(req.rawBody).data.merchantTrxId === 'INV-RETRY' ? 500 : 200 }));
+    const target = await WebhookReceiver.start((_n, req) => ({ status: JSON.parse(req.rawBody).data.merchantTrxId === 'INV-RETRY' ? 500 : 200 }));
+    receiver = target;
     const s = service();
-    const events = await Promise.all(Array.from({ length: 12 }, (_, i) => event(receiver!.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' })));
+    const events = await Promise.all(Array.from({ length: 12 }, (_, i) => event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' })));
     const deliveries = await Promise.all(events.map(({ event: e }) => s.intake(e)));
     const outcomes = await Promise.all(deliveries.map((d) => s.attempt(d.id)));
     expect(outcomes).toEqual(events.map((_, i) => (i % 3 === 0 ? 'retry' : 'delivered')));
