@@ -14,7 +14,7 @@ export { DisbursementRepository, DISBURSEMENT_DECIDED_CHANNEL, type Disbursement
 export { PayoutRepository } from './payouts/payout.repository';
 export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
 export { PgListener, type PgListenerHooks } from './client/pg-listener';
-export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord } from './webhooks/webhook-delivery.repository';
+export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord, type ClaimedDelivery } from './webhooks/webhook-delivery.repository';
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
 export { SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
 export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';

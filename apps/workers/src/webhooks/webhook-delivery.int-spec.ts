@@ -117,8 +117,11 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     const target = await WebhookReceiver.start((_n, req) => ({ status: JSON.parse(req.rawBody).data.merchantTrxId === 'INV-RETRY' ? 500 : 200 }));
     receiver = target;
     const s = service();
-    const events = await Promise.all(Array.from({ length: 12 }, (_, i) => event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' })));
-    const deliveries = await Promise.all(events.map(({ event: e }) => s.intake(e)));
+    const events = [];
+    for (let i = 0; i < 12; i++) events.push(await event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' }));
+    const deliveries = [];
+    for (const { event: e } of events) deliveries.push(await s.intake(e));
+    // Attempted at the same moment: their attempts are recorded in groups.
     const outcomes = await Promise.all(deliveries.map((d) => s.attempt(d.id)));
     expect(outcomes).toEqual(events.map((_, i) => (i % 3 === 0 ? 'retry' : 'delivered')));
     for (const [i, d] of deliveries.entries()) {

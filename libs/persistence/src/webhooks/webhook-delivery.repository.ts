@@ -18,6 +18,9 @@ export interface NewDelivery {
   logId?: string;
 }
 
+/** A delivery taken for an attempt, and the secrets to sign it with (the current one first). */
+export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[] };
+
 export interface AttemptRecord {
   startedAt: Date;
   latencyMs: number;
@@ -93,16 +96,22 @@ export class WebhookDeliveryRepository {
 
   /**
    * Takes the delivery for one attempt if it is due (pending and next_attempt_at reached) or
-   * was left `delivering` by a worker that died (lease lapsed). Null when not claimable.
+   * was left `delivering` by a worker that died (lease lapsed), with the secrets to sign it
+   * with now (see signingSecrets), in one statement. Null when not claimable.
    */
-  async claim(id: string, now: Date, leaseMs: number): Promise<WebhookDelivery | null> {
-    return this.one(sql`
-      UPDATE webhook_deliveries
+  async claim(id: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const [row] = await this.db.query<Record<string, unknown> & { secret_current: string; secret_previous: string | null }>(sql`
+      UPDATE webhook_deliveries d
          SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
-             attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1, updated_at = ${now}
-       WHERE id = ${id}::uuid
-         AND ((status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now}))
-      RETURNING *`);
+             attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}
+        FROM merchants m
+       WHERE d.id = ${id}::uuid AND m.id = d.merchant_id
+         AND ((d.status = 'pending' AND d.next_attempt_at <= ${now}) OR (d.status = 'delivering' AND d.lease_until < ${now}))
+      RETURNING d.*, m.webhook_secret AS secret_current,
+                CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`);
+    if (!row) return null;
+    const { secret_current, secret_previous, ...delivery } = row;
+    return { ...fromRow<WebhookDelivery>(delivery), signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current] };
   }
 
   /**
