@@ -121,7 +121,7 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
         ['refused', 'INSUFFICIENT_BALANCE', false],
       ]);
       await waitUntil(() => heard.length === 3);
-      expect(heard.sort()).toEqual(funding.map((f) => f.disbursement.id).sort());
+      expect(heard.sort()).toEqual(funding.map((f, i) => `${f.disbursement.id}:${i < 2 ? 'pending' : 'refused'}`).sort());
     } finally {
       await listener.end();
     }

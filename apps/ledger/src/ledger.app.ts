@@ -36,6 +36,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
     transport,
     batchSize: config.OUTBOX_BATCH_SIZE,
     pollIntervalMs: config.OUTBOX_POLL_MS,
+    lingerMs: config.OUTBOX_LINGER_MS,
     logger,
   });
   await app.listen();

@@ -46,7 +46,7 @@ export async function startPayout(config: PayoutConfig) {
   app.useGlobalFilters(new BusErrorFilter());
   const outbox = new PgOutboxStore(pool);
   outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
-  const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, logger });
+  const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, lingerMs: config.OUTBOX_LINGER_MS, logger });
   await app.listen();
   await decided.start();
   poller.start();

@@ -54,4 +54,23 @@ describe('DecisionWaiter (real Postgres LISTEN/NOTIFY)', () => {
     one.close();
     two.close();
   });
+
+  it('hands over the decided status when the notice carries it (id:status), and null for a bare id', async () => {
+    const sub = waiter.subscribe('f');
+    const woken = sub.next(NEVER);
+    await notify('f:pending');
+    await expect(woken).resolves.toBe('pending');
+    const again = sub.next(NEVER);
+    await notify('f');
+    await expect(again).resolves.toBeNull();
+    sub.close();
+  });
+
+  it('keeps a decided status heard while the request was not waiting', async () => {
+    const sub = waiter.subscribe('g');
+    await notify('g:refused');
+    await new Promise((r) => setTimeout(r, 200)); // the notice is in before next() is called
+    await expect(sub.next(NEVER)).resolves.toBe('refused');
+    sub.close();
+  });
 });

@@ -4,23 +4,42 @@ import { type Logger, throttledWarn } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, LOGGER } from '../gateway.tokens';
 
+/** The statuses the ledger moves a transfer to out of `funding`. */
+export type DecidedStatus = 'pending' | 'refused';
+
 /** One transfer's interest in the ledger's decision. */
 export interface DecisionSubscription {
-  /** Resolves at the next decision notice for the transfer (or at once if one came since the last call), or after `ms`. */
-  next(ms: number): Promise<void>;
+  /**
+   * Resolves at the next decision notice for the transfer (or at once if one came since the last
+   * call), or after `ms`: with the decided status when the notice carried it, else with null
+   * (then read the row).
+   */
+  next(ms: number): Promise<DecidedStatus | null>;
   close(): void;
 }
 
 interface Waiter {
   notified: boolean;
+  status: DecidedStatus | null;
   wake?: () => void;
+}
+
+/**
+ * The ledger's notice: the disbursement id, optionally followed by `:` and the status it was
+ * moved to (`<uuid>:pending`), which spares the waiting request a read of the row.
+ */
+export function parseDecisionNotice(payload: string): { id: string; status: DecidedStatus | null } {
+  const sep = payload.indexOf(':');
+  if (sep < 0) return { id: payload, status: null };
+  const status = payload.slice(sep + 1);
+  return { id: payload.slice(0, sep), status: status === 'pending' || status === 'refused' ? status : null };
 }
 
 /**
  * Wakes a transfer request the moment the ledger commits its decision (LISTEN on the channel
  * the ledger notifies), instead of polling the row: one connection per gateway process,
- * whatever the number of waiting requests. Callers re-read the row after each wake-up and keep a
- * slow timer as the safety net for a notice lost while the connection was being re-established.
+ * whatever the number of waiting requests. Callers take the status from the notice when it
+ * carries one, re-read the row after any other wake-up, and keep a slow timer as the safety net for a notice lost while the connection was being re-established.
  */
 @Injectable()
 export class DecisionWaiter implements OnModuleInit, OnModuleDestroy {
@@ -28,11 +47,11 @@ export class DecisionWaiter implements OnModuleInit, OnModuleDestroy {
   private readonly listener: PgListener;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig, @Inject(LOGGER) logger: Logger) {
-    this.listener = new PgListener(config.DATABASE_URL, DISBURSEMENT_DECIDED_CHANNEL, (id) => this.wake(id), {
+    this.listener = new PgListener(config.DATABASE_URL, DISBURSEMENT_DECIDED_CHANNEL, (payload) => this.wake(parseDecisionNotice(payload)), {
       onError: throttledWarn(logger, 'decision listener lost its connection; reconnecting (transfers fall back to polling)'),
       // A decision committed while the connection was down was not heard: every waiter re-reads its row.
       onReconnect: () => {
-        for (const id of this.waiting.keys()) this.wake(id);
+        for (const id of this.waiting.keys()) this.wake({ id, status: null });
       },
     });
   }
@@ -47,23 +66,19 @@ export class DecisionWaiter implements OnModuleInit, OnModuleDestroy {
 
   /** Subscribe before reading the row, so a decision committed in between is not missed. */
   subscribe(disbursementId: string): DecisionSubscription {
-    const waiter: Waiter = { notified: false };
+    const waiter: Waiter = { notified: false, status: null };
     let set = this.waiting.get(disbursementId);
     if (!set) this.waiting.set(disbursementId, (set = new Set()));
     set.add(waiter);
     return {
       next: (ms) => {
-        if (waiter.notified) {
-          waiter.notified = false;
-          return Promise.resolve();
-        }
-        return new Promise<void>((resolve) => {
+        if (waiter.notified) return Promise.resolve(take(waiter));
+        return new Promise<DecidedStatus | null>((resolve) => {
           const timer = setTimeout(done, ms);
           function done(): void {
             clearTimeout(timer);
             waiter.wake = undefined;
-            waiter.notified = false;
-            resolve();
+            resolve(take(waiter));
           }
           waiter.wake = done;
         });
@@ -76,10 +91,20 @@ export class DecisionWaiter implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  private wake(disbursementId: string): void {
-    for (const waiter of this.waiting.get(disbursementId) ?? []) {
+  private wake(notice: { id: string; status: DecidedStatus | null }): void {
+    for (const waiter of this.waiting.get(notice.id) ?? []) {
       waiter.notified = true;
+      // A notice without a status (a reconnect, today's ledger payload) never hides one heard before.
+      waiter.status = notice.status ?? waiter.status;
       waiter.wake?.();
     }
   }
+}
+
+/** What a wake-up brought: the decided status if a notice carried one; cleared for the next wait. */
+function take(waiter: Waiter): DecidedStatus | null {
+  const status = waiter.status;
+  waiter.notified = false;
+  waiter.status = null;
+  return status;
 }

@@ -176,6 +176,55 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     expect(again.body.code).toBe('DUPLICATE_MERCHANT_TRX_ID');
   });
 
+  it('records the transfer and its debit command (the inquiry amount and fee) in one go; a refused attempt frees the merchantTrxId and the inquiry', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [50_000_00n]); // less than amount + fee: the ledger refuses
+    const inq = await inquire(token);
+
+    expect((await post('transfer', token, transferBody(inq))).status).toBe(503);
+    const first = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
+    expect(first).toMatchObject({ status: 'funding', merchantTrxId: inq.merchantTrxId, platformTrxId: inq.platformTrxId, amount: 10000000n, fee: 250000n });
+    const command = await prisma.outbox.findFirstOrThrow({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } });
+    expect(command.payload).toMatchObject({ type: 'payout.debit', commandId: ledgerCommandId.payoutDebit(first.id), merchantId: merchant.id, payoutId: first.id, amount: '10000000', fee: '250000' });
+    expect(command.headers).toMatchObject({ 'message-id': ledgerCommandId.payoutDebit(first.id) });
+
+    await ledgerFor(prisma).apply(parseLedgerCommand(command.payload));
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({ status: 'refused' });
+    // The same request again is a new attempt: the refused one no longer holds the merchantTrxId or the inquiry.
+    expect((await post('transfer', token, transferBody(inq))).body.code).toBe('TRANSFER_PROCESSING');
+    const attempts = await prisma.disbursement.findMany({ where: { merchantId: merchant.id }, orderBy: { createdAt: 'asc' } });
+    expect(attempts.map((d) => d.status)).toEqual(['refused', 'funding']);
+    expect(await prisma.outbox.count({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } })).toBe(2);
+  });
+
+  it('a concurrent pair of the same request records one transfer and one debit command', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const inq = await inquire(token);
+
+    const answers = await Promise.all(Array.from({ length: 4 }, () => post('transfer', token, transferBody(inq))));
+    expect(answers.map((r) => r.body.code)).toEqual(Array(4).fill('TRANSFER_PROCESSING'));
+    expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(1);
+    expect(await prisma.outbox.count({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } })).toBe(1);
+  });
+
+  it('concurrent transfers that share an inquiry or a merchantTrxId: one is recorded, the others refused with their code', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const inq = await inquire(token);
+    const sameInquiry = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => post('transfer', token, transferBody(inq, { merchantTrxId: `${inq.merchantTrxId}-${i}` }))),
+    );
+    expect(sameInquiry.map((r) => r.body.code).sort()).toEqual(['INQUIRY_ALREADY_USED', 'INQUIRY_ALREADY_USED', 'INQUIRY_ALREADY_USED', 'TRANSFER_PROCESSING']);
+
+    const inquiries = await Promise.all(Array.from({ length: 4 }, () => inquire(token)));
+    const sameTrxId = await Promise.all(inquiries.map((i) => post('transfer', token, transferBody(i, { merchantTrxId: 'INV-SHARED' }))));
+    expect(sameTrxId.map((r) => r.body.code).sort()).toEqual(['DUPLICATE_MERCHANT_TRX_ID', 'DUPLICATE_MERCHANT_TRX_ID', 'DUPLICATE_MERCHANT_TRX_ID', 'TRANSFER_PROCESSING']);
+
+    expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(2);
+    expect(await prisma.outbox.count({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } })).toBe(2);
+  });
+
   it('disbursement inquiry of an unknown merchantTrxId is 404 TRANSACTION_NOT_FOUND', async () => {
     const { token } = await createMerchant(prisma);
     const res = await post('inquiry', token, { merchantTrxId: 'nope' });

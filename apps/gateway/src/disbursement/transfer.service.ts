@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode, ledgerCommandId, type LedgerCommand } from '@pay/contracts';
+import { ErrorCode, ledgerCommandId } from '@pay/contracts';
 import { formatAmountString, type Minor } from '@pay/domain';
-import { type AuthenticatedMerchant, type Disbursement, DisbursementRepository, type DisbursementInquiry, isUniqueViolation } from '@pay/persistence';
+import { type AuthenticatedMerchant, type Disbursement, DisbursementRepository } from '@pay/persistence';
 import { ApiError, checkWebhookTarget, currentLogId, WebhookTargetRefused } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { AccountInquiryService } from './account-inquiry.service';
-import { DecisionWaiter } from './decision-waiter';
+import { type DecisionSubscription, DecisionWaiter } from './decision-waiter';
 import type { TransferDto } from './dto/disbursement.dto';
 
 /** Safety net only: the ledger's NOTIFY wakes the request as soon as the decision commits. */
@@ -33,63 +33,43 @@ export class TransferService {
     const amount = this.inquiries.validAmount(dto.amount);
     await this.checkNotifyUrl(dto.notifyUrl);
 
-    const existing = await this.disbursements.findLive(merchant.id, dto.merchantTrxId);
-    if (existing) {
-      // The same request again (a retry after a timeout or a lost response) gets the decision already made.
-      if (!isSameRequest(existing, dto, amount)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
-      return this.awaitDecision(existing);
-    }
-
-    const inquiry = await this.disbursements.findInquiry(merchant.id, dto.platformTrxId);
-    if (!inquiry) throw new ApiError(ErrorCode.InquiryNotFound);
-    if (inquiry.expiresAt.getTime() <= Date.now()) throw new ApiError(ErrorCode.InquiryExpired);
-    const mismatch = firstMismatch(inquiry, dto, amount);
-    if (mismatch) throw new ApiError(ErrorCode.InquiryMismatch, `${mismatch} does not match the account inquiry`, [{ field: mismatch, message: 'does not match the account inquiry' }]);
-    const usedBy = await this.disbursements.findLiveByInquiry(inquiry.platformTrxId);
-    if (usedBy) {
-      // A concurrent copy of this very request may have just recorded it.
-      if (usedBy.merchantTrxId === dto.merchantTrxId && isSameRequest(usedBy, dto, amount)) return this.awaitDecision(usedBy);
-      throw new ApiError(ErrorCode.InquiryAlreadyUsed);
-    }
-
     const id = randomUUID();
     const logId = currentLogId();
-    const debit: LedgerCommand = {
-      type: 'payout.debit',
-      commandId: ledgerCommandId.payoutDebit(id),
-      merchantId: merchant.id,
-      logId,
-      issuedAt: new Date().toISOString(),
-      payoutId: id,
-      amount: inquiry.amount.toString(),
-      fee: inquiry.fee.toString(),
-    };
-    let created: Disbursement;
+    // Subscribed before the transfer is recorded: its decision cannot come before, so no read of the row is needed to catch one.
+    const decision = this.decisions.subscribe(id);
     try {
-      created = await this.disbursements.createFunding(
-        {
-          id,
-          merchantId: merchant.id,
-          merchantTrxId: dto.merchantTrxId,
-          platformTrxId: inquiry.platformTrxId,
-          bankCode: inquiry.bankCode,
-          accountNo: inquiry.accountNo,
-          accountName: inquiry.accountName,
-          amount: inquiry.amount,
-          fee: inquiry.fee,
-          notifyUrl: dto.notifyUrl,
-          logId,
-        },
-        debit,
+      // One statement checks the merchantTrxId and the inquiry and records the transfer with its debit command (or says why not).
+      const verdict = await this.disbursements.recordTransfer(
+        { id, merchantId: merchant.id, merchantTrxId: dto.merchantTrxId, platformTrxId: dto.platformTrxId, bankCode: dto.bankCode, accountNo: dto.accountNo, accountName: dto.accountName, amount, notifyUrl: dto.notifyUrl, logId },
+        { type: 'payout.debit', commandId: ledgerCommandId.payoutDebit(id), merchantId: merchant.id, logId, issuedAt: new Date().toISOString(), payoutId: id },
       );
-    } catch (err) {
-      // A concurrent request took the merchantTrxId or the inquiry first.
-      if (!isUniqueViolation(err)) throw err;
-      const winner = await this.disbursements.findLive(merchant.id, dto.merchantTrxId);
-      if (winner && isSameRequest(winner, dto, amount)) return this.awaitDecision(winner);
-      throw new ApiError(winner ? ErrorCode.DuplicateMerchantTrxId : ErrorCode.InquiryAlreadyUsed);
+      switch (verdict.kind) {
+        case 'created':
+          return await this.awaitDecision(verdict.disbursement, decision, false);
+        case 'live':
+          // The same request again (a retry after a timeout or a lost response) gets the decision already made.
+          if (!isSameRequest(verdict.disbursement, dto, amount)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
+          return await this.awaitExisting(verdict.disbursement);
+        case 'notFound':
+          throw new ApiError(ErrorCode.InquiryNotFound);
+        case 'expired':
+          throw new ApiError(ErrorCode.InquiryExpired);
+        case 'mismatch':
+          throw new ApiError(ErrorCode.InquiryMismatch, `${verdict.field} does not match the account inquiry`, [{ field: verdict.field, message: 'does not match the account inquiry' }]);
+        case 'used':
+          // A concurrent copy of this very request may have just recorded it.
+          if (verdict.disbursement.merchantTrxId === dto.merchantTrxId && isSameRequest(verdict.disbursement, dto, amount)) return await this.awaitExisting(verdict.disbursement);
+          throw new ApiError(ErrorCode.InquiryAlreadyUsed);
+        case 'raced': {
+          // A concurrent request took the merchantTrxId or the inquiry first (after this statement's snapshot).
+          const winner = await this.disbursements.findLive(merchant.id, dto.merchantTrxId);
+          if (winner && isSameRequest(winner, dto, amount)) return await this.awaitExisting(winner);
+          throw new ApiError(winner ? ErrorCode.DuplicateMerchantTrxId : ErrorCode.InquiryAlreadyUsed);
+        }
+      }
+    } finally {
+      decision.close();
     }
-    return this.awaitDecision(created);
   }
 
   /** The callback may not point into our own network (SSRF); delivery checks again at connect time. */
@@ -103,22 +83,36 @@ export class TransferService {
     }
   }
 
-  private async awaitDecision(disbursement: Disbursement): Promise<Disbursement> {
+  /** A transfer recorded by an earlier (or concurrent) copy of the request: its decision, once made. */
+  private async awaitExisting(disbursement: Disbursement): Promise<Disbursement> {
     if (disbursement.status !== 'funding') return this.decided(disbursement);
-    const deadline = Date.now() + this.config.TRANSFER_DECISION_TIMEOUT_MS;
-    // Subscribed before each read, so a decision committed just before it is seen by the read.
     const decision = this.decisions.subscribe(disbursement.id);
     try {
-      for (;;) {
-        const current = await this.disbursements.get(disbursement.id);
-        if (!current) throw new Error(`disbursement ${disbursement.id} vanished`);
-        if (current.status !== 'funding') return await this.decided(current);
-        const left = deadline - Date.now();
-        if (left <= 0) throw new ApiError(ErrorCode.TransferProcessing);
-        await decision.next(Math.min(left, FALLBACK_POLL_MS));
-      }
+      // The row was read before subscribing: a decision committed in between is only seen by reading again.
+      return await this.awaitDecision(disbursement, decision, true);
     } finally {
       decision.close();
+    }
+  }
+
+  /**
+   * Waits for the ledger's decision: the notice's status when it carries one (no read), else the
+   * row read again after each wake-up; TRANSFER_PROCESSING when none comes in time.
+   */
+  private async awaitDecision(disbursement: Disbursement, decision: DecisionSubscription, readFirst: boolean): Promise<Disbursement> {
+    const deadline = Date.now() + this.config.TRANSFER_DECISION_TIMEOUT_MS;
+    let current = disbursement;
+    for (let read = readFirst; ; read = true) {
+      if (read) {
+        const row = await this.disbursements.get(disbursement.id);
+        if (!row) throw new Error(`disbursement ${disbursement.id} vanished`);
+        current = row;
+      }
+      if (current.status !== 'funding') return await this.decided(current);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new ApiError(ErrorCode.TransferProcessing);
+      const status = await decision.next(Math.min(left, FALLBACK_POLL_MS));
+      if (status) return await this.decided({ ...current, status });
     }
   }
 
@@ -147,16 +141,4 @@ function isSameRequest(d: Disbursement, dto: TransferDto, amount: Minor): boolea
     d.amount === amount &&
     d.notifyUrl === dto.notifyUrl
   );
-}
-
-/**
- * The first field of the transfer that differs from its inquiry, in the order a merchant would
- * check them. merchantTrxId may differ: the inquiry's id is the merchant's own reference for the lookup.
- */
-function firstMismatch(i: DisbursementInquiry, dto: TransferDto, amount: Minor): string | null {
-  if (i.accountNo !== dto.accountNo) return 'accountNo';
-  if (i.bankCode !== dto.bankCode) return 'bankCode';
-  if (i.amount !== amount) return 'amount';
-  if (i.accountName !== dto.accountName) return 'accountName';
-  return null;
 }

@@ -113,6 +113,35 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     expect(stored).toMatchObject({ status: 'delivered', attemptCount: 1, attempts: [{ attemptNo: 1, statusCode: 200, outcome: 'delivered', responseBody: 'ok' }] });
   });
 
+  it('concurrent attempts are recorded together, each once, with its own outcome; an attempt that cannot be recorded fails alone', async () => {
+    const target = await WebhookReceiver.start((_n, req) => ({ status: JSON.parse(req.rawBody).data.merchantTrxId === 'INV-RETRY' ? 500 : 200 }));
+    receiver = target;
+    const s = service();
+    const events = [];
+    for (let i = 0; i < 12; i++) events.push(await event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' }));
+    const deliveries = [];
+    for (const { event: e } of events) deliveries.push(await s.intake(e));
+    // Attempted at the same moment: their attempts are recorded in groups.
+    const outcomes = await Promise.all(deliveries.map((d) => s.attempt(d.id)));
+    expect(outcomes).toEqual(events.map((_, i) => (i % 3 === 0 ? 'retry' : 'delivered')));
+    for (const [i, d] of deliveries.entries()) {
+      const stored = await repo.findWithAttempts(d.id);
+      expect(stored).toMatchObject({ status: i % 3 === 0 ? 'pending' : 'delivered', attemptCount: 1, lastStatusCode: i % 3 === 0 ? 500 : 200 });
+      expect(stored?.attempts.map((a) => [a.attemptNo, a.outcome])).toEqual([[1, i % 3 === 0 ? 'retry' : 'delivered']]);
+    }
+
+    // Recorded at the same moment: one attempt already recorded (its key is taken) and two new ones.
+    const [taken, ...fresh] = await Promise.all(
+      [deliveries[1], deliveries[2], deliveries[4]].map(async (d) => (await repo.findWithAttempts(d.id)) as NonNullable<Awaited<ReturnType<typeof repo.findWithAttempts>>>),
+    );
+    const record = (d: typeof taken, attemptCount: number) =>
+      repo.recordAttempt({ ...d, attemptCount }, { startedAt: now, latencyMs: 5, statusCode: 200, error: null, responseBody: 'again', outcome: 'delivered', nextAttemptAt: null });
+    const results = await Promise.allSettled([record(taken, 1), ...fresh.map((d) => record(d, 2))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect((await repo.findWithAttempts(taken.id))?.attempts.map((a) => a.responseBody)).toEqual(['ok']);
+    for (const d of fresh) expect((await repo.findWithAttempts(d.id))?.attempts.map((a) => [a.attemptNo, a.responseBody])).toEqual([[1, 'ok'], [2, 'again']]);
+  });
+
   it('a failed disbursement carries fee 0, totalAmount = amount and the failure reason', async () => {
     receiver = await WebhookReceiver.start();
     const { event: e } = await event(receiver.url, { type: PayoutEventType.DisbursementFailed, status: 'failed', fee: '0', totalAmount: '10000000', successAt: null, failureReason: 'Rejected by the beneficiary bank' });

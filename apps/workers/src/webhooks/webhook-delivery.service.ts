@@ -48,7 +48,6 @@ export class WebhookDeliveryService {
     const d = await this.deliveries.claim(deliveryId, now, this.options.timeoutMs + this.options.leaseGraceMs);
     if (!d) return null;
     const timestamp = Math.floor(now.getTime() / 1000);
-    const secrets = await this.deliveries.signingSecrets(d.merchantId, now);
     const result = await postWebhook(
       d.url,
       d.body,
@@ -59,7 +58,7 @@ export class WebhookDeliveryService {
         'x-callback-event-type': d.eventType,
         'x-callback-timestamp': String(timestamp),
         'x-callback-attempt': String(d.attemptCount),
-        'x-callback-signature': signatureHeader(secrets, timestamp, d.body),
+        'x-callback-signature': signatureHeader(d.signingSecrets, timestamp, d.body),
       },
       this.options,
     );

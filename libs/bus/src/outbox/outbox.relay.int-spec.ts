@@ -131,6 +131,23 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     expect(Number(rows[0].unpublished)).toBe(0);
   });
 
+  it('lingers only under a trickle: a commit after an idle round goes out when notified, and stop() cuts a linger short', async () => {
+    const topic = h.topic('ledger.events');
+    const received = await collect(topic);
+    // Only notify() wakes this relay (the poll is 10 minutes), and a linger would last 10 minutes.
+    const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport: h.transport(), batchSize: 20, pollIntervalMs: 600_000, lingerMs: 600_000 });
+    relay.start();
+    await insertRows(topic, ['m1'], 1);
+    relay.notify();
+    await waitFor('the first row', () => received.length >= 1, 10_000);
+
+    await insertRows(topic, ['m1'], 1);
+    relay.notify(); // after a round that relayed one row: this wake-up lingers
+    await relay.stop();
+    const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NOT NULL');
+    expect(Number(rows[0].n)).toBeGreaterThanOrEqual(1);
+  });
+
   it('with two relays running at once, publishes every row exactly once and keeps per-key order', async () => {
     const topic = h.topic('ledger.events');
     const received = await collect(topic);

@@ -13,6 +13,13 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Wait between polls when the outbox is empty; `notify()` cuts it short, so this is only a safety net (default 5 s). */
   pollIntervalMs?: number;
+  /**
+   * After a round that relayed rows but no full batch (a steady trickle of commits), a wake-up
+   * waits this long before the next round, so the commits of a burst go out in one batch (one
+   * transaction) instead of one each. Never after an idle round: a lone commit goes out at once.
+   * 0 turns it off.
+   */
+  lingerMs?: number;
   /** Between attempts of a topic whose batch failed (each topic backs off on its own). */
   errorBackoff?: RetryBackoff;
   logger?: BusLogger;
@@ -26,6 +33,10 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly lingerMs: number;
+  /** Rows relayed since the last round began, and whether one of its batches was full. */
+  private relayedInRound = 0;
+  private fullBatchInRound = false;
   private readonly errorBackoff: RetryBackoff;
   private readonly logger: BusLogger;
   private loop: Promise<void> | null = null;
@@ -38,6 +49,7 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
+    this.lingerMs = options.lingerMs ?? 3;
     this.errorBackoff = options.errorBackoff ?? { initialMs: 200, maxMs: 10_000 };
     this.logger = options.logger ?? noopLogger;
   }
@@ -86,6 +98,8 @@ export class OutboxRelay {
         const seen = this.notifications;
         const published = await this.options.store.relayBatch(topic, this.batchSize, (rows) => this.publish(topic, rows));
         failures = 0;
+        this.relayedInRound += published;
+        if (published >= this.batchSize) this.fullBatchInRound = true;
         if (published < this.batchSize) {
           // A notify() while this batch was read found this lane busy and was not acted on: its rows
           // (of this topic or another) would wait for the next poll. Have the main loop look again now.
@@ -110,6 +124,11 @@ export class OutboxRelay {
   private async idle(ms: number): Promise<void> {
     // A notify() that arrived during the last poll means new rows: go again at once.
     if (!this.wake.signal.aborted) await sleep(ms, AbortSignal.any([this.stopping.signal, this.wake.signal]));
+    // Under a trickle of commits, let a few more come before the next round (a full batch means a backlog: no wait).
+    const trickle = this.relayedInRound > 0 && !this.fullBatchInRound;
+    this.relayedInRound = 0;
+    this.fullBatchInRound = false;
+    if (trickle && this.wake.signal.aborted && this.lingerMs > 0) await sleep(this.lingerMs, this.stopping.signal);
     if (this.wake.signal.aborted) this.wake = new AbortController();
   }
 

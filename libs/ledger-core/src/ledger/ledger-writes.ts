@@ -36,7 +36,8 @@ export interface BalanceRow {
  * statement of multi-row inserts and updates (unnest of arrays: the statement text, so its
  * prepared plan, is the same for any batch size): the events, the balance projections, the
  * decision records, the outbox rows (in decision order, so per merchant in order), and the
- * disbursements the decisions move out of `funding`, each announced with NOTIFY on commit.
+ * disbursements the decisions move out of `funding`, each announced on commit with NOTIFY
+ * `<id>:<pending|refused>` (the gateway answers the transfer from it without reading the row).
  * Projections a handler writes itself (pay-ins, settlements) run after, in decision order.
  */
 export class LedgerWrites {
@@ -134,8 +135,8 @@ export class LedgerWrites {
                updated_at = now()
           FROM unnest(${funding.map((f) => f.disbursementId)}::uuid[], ${funding.map((f) => f.to)}::text[]) AS f(id, target)
          WHERE d.id = f.id AND d.status = 'funding'
-        RETURNING d.id::text AS id
+        RETURNING d.id::text AS id, f.target
       )
-      SELECT pg_notify(${DISBURSEMENT_DECIDED_CHANNEL}::text, id) FROM funded`;
+      SELECT pg_notify(${DISBURSEMENT_DECIDED_CHANNEL}::text, id || ':' || target) FROM funded`;
   }
 }

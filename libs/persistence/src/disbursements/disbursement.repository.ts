@@ -1,9 +1,9 @@
-import type { LedgerCommand, LedgerOutcome } from '@pay/contracts';
+import { type DebitPayoutCommand, type LedgerCommand, type LedgerOutcome, Topic } from '@pay/contracts';
 import type { Minor } from '@pay/domain';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
 import { sql, type SqlClient, sqlClient } from '../client/sql';
-import { ledgerCommandMessage } from '../outbox/outbox-writer';
+import { ledgerCommandMessage, outboxHeaders } from '../outbox/outbox-writer';
 import type { Disbursement, DisbursementInquiry } from '../generated/prisma/client';
 
 export type { Disbursement, DisbursementInquiry };
@@ -37,6 +37,35 @@ export interface NewDisbursement {
   logId?: string;
 }
 
+/** A transfer as the merchant sent it; amount and fee of the record are the inquiry's. */
+export interface TransferRequest {
+  id: string;
+  merchantId: number;
+  merchantTrxId: string;
+  platformTrxId: string;
+  bankCode: string;
+  accountNo: string;
+  accountName: string;
+  amount: Minor;
+  notifyUrl: string;
+  logId?: string;
+}
+
+/** The inquiry fields a transfer must repeat, in the order a mismatch is reported. */
+export type InquiryField = 'accountNo' | 'bankCode' | 'amount' | 'accountName';
+
+/**
+ * What recordTransfer did, checked in this order: `live` (the merchantTrxId has a transfer that
+ * is not a refused attempt: the row), `notFound` (no inquiry of this merchant), `expired`,
+ * `mismatch` (the first field that differs), `used` (the inquiry pays for a live transfer: the
+ * row), `created` (the row), or `raced` (all checks passed but a concurrent request recorded
+ * the same merchantTrxId or inquiry first: nothing was written; read the winner).
+ */
+export type TransferVerdict =
+  | { kind: 'created' | 'live' | 'used'; disbursement: Disbursement }
+  | { kind: 'notFound' | 'expired' | 'raced' }
+  | { kind: 'mismatch'; field: InquiryField };
+
 /**
  * The gateway's reads and writes of inquiries and disbursements (money itself moves only in
  * the ledger). Plain pg: every inquiry and transfer runs these (docs/decisions/0010, 0011).
@@ -57,13 +86,6 @@ export class DisbursementRepository {
     return fromRow<DisbursementInquiry>(row);
   }
 
-  async findInquiry(merchantId: number, platformTrxId: string): Promise<DisbursementInquiry | null> {
-    const [row] = await this.db.query<Record<string, unknown>>(
-      sql`SELECT * FROM disbursement_inquiries WHERE platform_trx_id = ${platformTrxId} AND merchant_id = ${merchantId}`,
-    );
-    return row ? fromRow<DisbursementInquiry>(row) : null;
-  }
-
   /** The merchant's transfer with this merchantTrxId that is not a refused attempt. */
   async findLive(merchantId: number, merchantTrxId: string): Promise<Disbursement | null> {
     const [row] = await this.db.query<Record<string, unknown>>(
@@ -72,16 +94,74 @@ export class DisbursementRepository {
     return row ? fromRow<Disbursement>(row) : null;
   }
 
-  async findLiveByInquiry(platformTrxId: string): Promise<Disbursement | null> {
-    const [row] = await this.db.query<Record<string, unknown>>(
-      sql`SELECT * FROM disbursements WHERE platform_trx_id = ${platformTrxId} AND status <> 'refused' LIMIT 1`,
-    );
-    return row ? fromRow<Disbursement>(row) : null;
-  }
-
   async get(id: string): Promise<Disbursement | null> {
     const [row] = await this.db.query<Record<string, unknown>>(sql`SELECT * FROM disbursements WHERE id = ${id}::uuid`);
     return row ? fromRow<Disbursement>(row) : null;
+  }
+
+  /**
+   * A new transfer in one statement (one round trip, one transaction): checks the merchantTrxId
+   * is not live, the inquiry (the merchant's, unexpired, the same fields, not used by a live
+   * transfer), and only then records the transfer as `funding` with its debit command in the
+   * outbox (amount and fee taken from the inquiry), or says which check refused it.
+   * A concurrent insert of the same merchantTrxId or inquiry is skipped (ON CONFLICT DO NOTHING:
+   * the partial unique indexes are the arbiters), and then no command is written either.
+   */
+  async recordTransfer(t: TransferRequest, debit: Omit<DebitPayoutCommand, 'amount' | 'fee'>): Promise<TransferVerdict> {
+    const { type, commandId, merchantId, logId, issuedAt, payoutId } = debit;
+    const payload = JSON.stringify({ type, commandId, merchantId, logId, issuedAt, payoutId });
+    const headers = JSON.stringify(outboxHeaders(commandId, logId));
+    const rows = await this.db.query<Record<string, unknown>>(sql`
+      WITH live AS (
+        SELECT * FROM disbursements WHERE merchant_id = ${t.merchantId}::int AND merchant_trx_id = ${t.merchantTrxId}::text AND status <> 'refused' LIMIT 1
+      ), inquiry AS (
+        SELECT *, expires_at <= now() AS expired FROM disbursement_inquiries WHERE platform_trx_id = ${t.platformTrxId}::text AND merchant_id = ${t.merchantId}::int
+      ), used AS (
+        SELECT * FROM disbursements WHERE platform_trx_id = ${t.platformTrxId}::text AND status <> 'refused' LIMIT 1
+      ), verdict AS (
+        SELECT CASE
+          WHEN EXISTS (SELECT 1 FROM live) THEN 'live'
+          WHEN i.platform_trx_id IS NULL THEN 'notFound'
+          WHEN i.expired THEN 'expired'
+          WHEN i.account_no <> ${t.accountNo}::text THEN 'accountNo'
+          WHEN i.bank_code <> ${t.bankCode}::text THEN 'bankCode'
+          WHEN i.amount <> ${t.amount}::bigint THEN 'amount'
+          WHEN i.account_name <> ${t.accountName}::text THEN 'accountName'
+          WHEN EXISTS (SELECT 1 FROM used) THEN 'used'
+          ELSE 'create' END AS kind
+          FROM (SELECT 1) one LEFT JOIN inquiry i ON true
+      ), created AS (
+        INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id)
+        SELECT ${t.id}::uuid, ${t.merchantId}::int, ${t.merchantTrxId}::text, i.platform_trx_id, i.bank_code, i.account_no, i.account_name, i.amount, i.fee,
+               ${t.notifyUrl}::text, 'funding', ${t.logId ?? null}::text
+          FROM inquiry i, verdict v WHERE v.kind = 'create'
+        ON CONFLICT DO NOTHING
+        RETURNING *
+      ), command AS (
+        INSERT INTO outbox (topic, key, payload, headers)
+        SELECT ${Topic.LedgerCommands}::text, ${String(t.merchantId)}::text, ${payload}::jsonb || jsonb_build_object('amount', c.amount::text, 'fee', c.fee::text), ${headers}::jsonb
+          FROM created c
+      )
+      SELECT CASE WHEN v.kind = 'create' THEN (CASE WHEN d.id IS NULL THEN 'raced' ELSE 'created' END) ELSE v.kind END AS verdict, d.*
+        FROM verdict v
+        LEFT JOIN LATERAL (
+          SELECT * FROM created WHERE v.kind = 'create'
+          UNION ALL SELECT * FROM live WHERE v.kind = 'live'
+          UNION ALL SELECT * FROM used WHERE v.kind = 'used'
+        ) d ON true`);
+    const { verdict, ...row } = rows[0] as { verdict: string } & Record<string, unknown>;
+    switch (verdict) {
+      case 'created':
+      case 'live':
+      case 'used':
+        return { kind: verdict, disbursement: fromRow<Disbursement>(row) };
+      case 'notFound':
+      case 'expired':
+      case 'raced':
+        return { kind: verdict };
+      default:
+        return { kind: 'mismatch', field: verdict as InquiryField };
+    }
   }
 
   /**

@@ -44,17 +44,27 @@ export class PgOutboxStore {
     return rows.map((r) => r.topic);
   }
 
+  /**
+   * One transaction, three round trips: BEGIN; the lock, the batch and its marking in one
+   * statement (marked rows stay unpublished to everyone else until COMMIT, and a failed publish
+   * rolls the marking back); publish; COMMIT.
+   */
   async relayBatch(topic: string, limit: number, publish: (rows: OutboxRecord[]) => Promise<void>): Promise<number> {
     return inTransaction(
       this.pool,
       async (tx) => {
-        // The lock and the batch in one round trip: no rows when another relay holds this topic's lock.
+        // No rows when another relay holds this topic's lock.
         const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: unknown; headers: unknown }>(sql`
-          SELECT id, topic, key, payload, headers FROM outbox
-           WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_CLASS}::int, hashtext(${topic}::text)))
-             AND topic = ${topic}::text AND published_at IS NULL
-           ORDER BY id LIMIT ${limit}`);
+          UPDATE outbox SET published_at = now()
+           WHERE id IN (
+             SELECT id FROM outbox
+              WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_CLASS}::int, hashtext(${topic}::text)))
+                AND topic = ${topic}::text AND published_at IS NULL
+              ORDER BY id LIMIT ${limit})
+          RETURNING id, topic, key, payload, headers`);
         if (rows.length === 0) return 0;
+        // RETURNING has no order: publish in id order (so in order per key).
+        rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         // A publish that hangs must not hold the topic's lock for ever: give up, roll back, retry later.
         await withTimeout(
           publish(
@@ -68,8 +78,6 @@ export class PgOutboxStore {
           ),
           this.publishTimeoutMs,
         );
-        const ids = rows.map((r) => r.id);
-        await tx.execute(sql`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}::bigint[])`);
         return rows.length;
       },
       { timeoutMs: this.publishTimeoutMs },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { GroupWriter } from '../client/group-writer';
 import { fromRow } from '../client/rows';
 import { sql, sqlClient, type SqlClient, type SqlQuery } from '../client/sql';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/prisma/client';
@@ -17,6 +18,9 @@ export interface NewDelivery {
   logId?: string;
 }
 
+/** A delivery taken for an attempt, and the secrets to sign it with (the current one first). */
+export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[] };
+
 export interface AttemptRecord {
   startedAt: Date;
   latencyMs: number;
@@ -27,15 +31,54 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
+/** One attempt as written: the attempt row and the delivery's state after it. */
+interface RecordedAttempt {
+  deliveryId: string;
+  attemptNo: number;
+  startedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  outcome: AttemptRecord['outcome'];
+  nextAttemptAt: Date | null;
+  status: DeliveryStatus;
+  deliveredAt: Date | null;
+  updatedAt: Date;
+}
+
+function recorded(delivery: WebhookDelivery, attempt: AttemptRecord): RecordedAttempt {
+  return {
+    deliveryId: delivery.id,
+    attemptNo: delivery.attemptCount,
+    startedAt: attempt.startedAt,
+    latencyMs: attempt.latencyMs,
+    statusCode: attempt.statusCode,
+    error: attempt.error,
+    responseBody: attempt.responseBody,
+    outcome: attempt.outcome,
+    nextAttemptAt: attempt.nextAttemptAt,
+    status: attempt.outcome === 'retry' ? 'pending' : attempt.outcome,
+    deliveredAt: attempt.outcome === 'delivered' ? new Date(attempt.startedAt.getTime() + attempt.latencyMs) : null,
+    updatedAt: new Date(),
+  };
+}
+
 /**
  * Webhook deliveries and their attempts; the delivery row is the source of truth for retries.
  * Plain pg: every final disbursement status passes through here (docs/decisions/0010).
  */
 export class WebhookDeliveryRepository {
   private readonly db: SqlClient;
+  /** Attempts of concurrent deliveries are recorded together: one statement, one transaction. */
+  private readonly attempts: GroupWriter<RecordedAttempt>;
 
   constructor(pool: Pool) {
     this.db = sqlClient(pool);
+    this.attempts = new GroupWriter(
+      (items) => this.writeAttempts(items),
+      (item) => this.writeAttempt(item),
+    );
   }
 
   /** One delivery per event id: a redelivered event returns the existing one. */
@@ -53,32 +96,65 @@ export class WebhookDeliveryRepository {
 
   /**
    * Takes the delivery for one attempt if it is due (pending and next_attempt_at reached) or
-   * was left `delivering` by a worker that died (lease lapsed). Null when not claimable.
+   * was left `delivering` by a worker that died (lease lapsed), with the secrets to sign it
+   * with now (see signingSecrets), in one statement. Null when not claimable.
    */
-  async claim(id: string, now: Date, leaseMs: number): Promise<WebhookDelivery | null> {
-    return this.one(sql`
-      UPDATE webhook_deliveries
+  async claim(id: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const [row] = await this.db.query<Record<string, unknown> & { secret_current: string; secret_previous: string | null }>(sql`
+      UPDATE webhook_deliveries d
          SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
-             attempt_count = attempt_count + 1, cycle_attempts = cycle_attempts + 1, updated_at = ${now}
-       WHERE id = ${id}::uuid
-         AND ((status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now}))
-      RETURNING *`);
+             attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}
+        FROM merchants m
+       WHERE d.id = ${id}::uuid AND m.id = d.merchant_id
+         AND ((d.status = 'pending' AND d.next_attempt_at <= ${now}) OR (d.status = 'delivering' AND d.lease_until < ${now}))
+      RETURNING d.*, m.webhook_secret AS secret_current,
+                CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`);
+    if (!row) return null;
+    const { secret_current, secret_previous, ...delivery } = row;
+    return { ...fromRow<WebhookDelivery>(delivery), signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current] };
   }
 
-  /** Records the attempt and the delivery's new state in one statement (so in one transaction). */
-  async recordAttempt(delivery: WebhookDelivery, attempt: AttemptRecord): Promise<void> {
-    const status: DeliveryStatus = attempt.outcome === 'retry' ? 'pending' : attempt.outcome;
-    const deliveredAt = attempt.outcome === 'delivered' ? new Date(attempt.startedAt.getTime() + attempt.latencyMs) : null;
+  /**
+   * Records the attempt and the delivery's new state in one statement (so in one transaction),
+   * together with the attempts other deliveries are recording at the same moment; resolves once
+   * committed. The (delivery, attempt number) key is unique: an attempt is never recorded twice.
+   */
+  recordAttempt(delivery: WebhookDelivery, attempt: AttemptRecord): Promise<void> {
+    return this.attempts.add(recorded(delivery, attempt));
+  }
+
+  private async writeAttempt(a: RecordedAttempt): Promise<void> {
     await this.db.execute(sql`
       WITH attempt AS (
         INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, latency_ms, status_code, error, response_body, outcome, next_attempt_at)
-        VALUES (${delivery.id}::uuid, ${delivery.attemptCount}, ${attempt.startedAt}, ${attempt.latencyMs}, ${attempt.statusCode}, ${attempt.error},
-                ${attempt.responseBody}, ${attempt.outcome}, ${attempt.nextAttemptAt})
+        VALUES (${a.deliveryId}::uuid, ${a.attemptNo}, ${a.startedAt}, ${a.latencyMs}, ${a.statusCode}, ${a.error},
+                ${a.responseBody}, ${a.outcome}, ${a.nextAttemptAt})
       )
       UPDATE webhook_deliveries
-         SET status = ${status}, next_attempt_at = ${attempt.nextAttemptAt}, lease_until = NULL, last_attempt_at = ${attempt.startedAt},
-             last_status_code = ${attempt.statusCode}, last_error = ${attempt.error}, delivered_at = COALESCE(${deliveredAt}, delivered_at), updated_at = ${new Date()}
-       WHERE id = ${delivery.id}::uuid`);
+         SET status = ${a.status}, next_attempt_at = ${a.nextAttemptAt}, lease_until = NULL, last_attempt_at = ${a.startedAt},
+             last_status_code = ${a.statusCode}, last_error = ${a.error}, delivered_at = COALESCE(${a.deliveredAt}, delivered_at), updated_at = ${a.updatedAt}
+       WHERE id = ${a.deliveryId}::uuid`);
+  }
+
+  /** The same for many deliveries: one multi-row statement (arrays unnested in step). */
+  private async writeAttempts(items: RecordedAttempt[]): Promise<void> {
+    const rows = [...items].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : 1)); // the same lock order everywhere
+    const col = <K extends keyof RecordedAttempt>(k: K) => rows.map((r) => r[k]);
+    await this.db.execute(sql`
+      WITH input AS (
+        SELECT * FROM unnest(${col('deliveryId')}::uuid[], ${col('attemptNo')}::int[], ${col('startedAt')}::timestamptz[], ${col('latencyMs')}::int[],
+                             ${col('statusCode')}::int[], ${col('error')}::text[], ${col('responseBody')}::text[], ${col('outcome')}::text[],
+                             ${col('nextAttemptAt')}::timestamptz[], ${col('status')}::text[], ${col('deliveredAt')}::timestamptz[], ${col('updatedAt')}::timestamptz[])
+          AS t(delivery_id, attempt_no, started_at, latency_ms, status_code, error, response_body, outcome, next_attempt_at, status, delivered_at, updated_at)
+      ), attempt AS (
+        INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, latency_ms, status_code, error, response_body, outcome, next_attempt_at)
+        SELECT delivery_id, attempt_no, started_at, latency_ms, status_code, error, response_body, outcome, next_attempt_at FROM input
+      )
+      UPDATE webhook_deliveries d
+         SET status = i.status, next_attempt_at = i.next_attempt_at, lease_until = NULL, last_attempt_at = i.started_at,
+             last_status_code = i.status_code, last_error = i.error, delivered_at = COALESCE(i.delivered_at, d.delivered_at), updated_at = i.updated_at
+        FROM input i
+       WHERE d.id = i.delivery_id`);
   }
 
   /** Ids of deliveries due now (or abandoned by a dead worker), oldest first, with their attempt counts. */
