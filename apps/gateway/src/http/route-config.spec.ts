@@ -10,11 +10,15 @@ describe('AddRouteConfig', () => {
     class Routes {
       @AddRouteConfig({ a: 1 })
       @AddRouteConfig({ b: 2 })
-      first(): void {}
+      first(): string {
+        return 'first';
+      }
 
       @AddRouteConfig({ a: 1 })
       @RouteConfig({ c: 3 })
-      kept(): void {}
+      kept(): string {
+        return 'kept';
+      }
     }
     expect(configOf(Routes.prototype.first)).toEqual({ a: 1, b: 2 });
     expect(configOf(Routes.prototype.kept)).toEqual({ a: 1, c: 3 });
