@@ -1,14 +1,16 @@
 import { ErrorCode } from '@pay/contracts';
-import type { AuthenticatedMerchant, MerchantAuthRepository } from '@pay/persistence';
+import type { AuthenticatedMerchant, MerchantAuthRepository, MerchantBalance } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { wantsBalanceWithToken } from './balance-with-token';
 import type { RecentTokens } from './recent-tokens';
 
 export const TOKEN_HEADER = 'token';
 export const MERCHANT_API_PREFIX = '/api/v1/';
 
 const TOKEN_CHECK = Symbol('merchantTokenCheck');
-type WithTokenCheck = FastifyRequest & { [TOKEN_CHECK]?: Promise<AuthenticatedMerchant> };
+const BALANCE = Symbol('balanceReadWithToken');
+type WithTokenCheck = FastifyRequest & { [TOKEN_CHECK]?: Promise<AuthenticatedMerchant>; [BALANCE]?: MerchantBalance };
 
 /**
  * Spec section 5 and 7, the 401s: missing `token` header -> Token not found; unknown or revoked
@@ -31,10 +33,19 @@ export function tokenOf(req: FastifyRequest): string | undefined {
 async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository): Promise<AuthenticatedMerchant> {
   const token = tokenOf(req);
   if (!token) throw new ApiError(ErrorCode.TokenNotFound);
-  const lookup = await tokens.findByToken(token);
+  const lookup = await tokens.findByToken(token, { withBalance: wantsBalanceWithToken(req) });
   if (!lookup.found) throw new ApiError(ErrorCode.TokenNotValid);
   if (!lookup.merchant.isActive) throw new ApiError(ErrorCode.MerchantNotActive);
+  (req as WithTokenCheck)[BALANCE] = lookup.balance;
   return lookup.merchant;
+}
+
+/**
+ * The balance the request's token check read with the token (@BalanceWithToken routes), once
+ * the request is authenticated; undefined on other routes.
+ */
+export function balanceReadWithToken(req: FastifyRequest): MerchantBalance | undefined {
+  return (req as WithTokenCheck)[BALANCE];
 }
 
 /**

@@ -4,7 +4,9 @@ import { formatAmount } from '@pay/domain';
 import { BalanceRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
+import { BalanceWithToken } from '../auth/balance-with-token';
 import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
+import { balanceReadWithToken } from '../auth/merchant-token';
 import { ErrorResponse } from '../openapi/error-response';
 import { RateLimit } from '../rate-limit/rate-limit.decorator';
 
@@ -37,12 +39,14 @@ export class BalanceController {
 
   @Get('balance')
   @RateLimit('read')
+  @BalanceWithToken()
   @ApiOperation({ summary: 'Read the merchant balance (spec 4.1)', description: 'Read-only; values are live from the ledger projection.' })
   @ApiOkResponse({ type: BalanceResponse })
   @ApiUnauthorizedResponse({ type: ErrorResponse, description: 'Token not found | Token not valid | Merchant not active' })
   @ApiForbiddenResponse({ type: ErrorResponse, description: 'IP_NOT_ALLOWED: Access is not allowed from this IP address' })
   async balance(@Req() req: AuthenticatedRequest): Promise<Reply<{ balance: { available: number; pending: number } }>> {
-    const { available, pending } = await this.balances.get(req.merchant.id);
+    // Read with the token in one statement; the repository is the fallback should the route lose @BalanceWithToken.
+    const { available, pending } = balanceReadWithToken(req) ?? (await this.balances.get(req.merchant.id));
     return new Reply('Balance inquiry successful', { balance: { available: formatAmount(available), pending: formatAmount(pending) } });
   }
 }

@@ -81,6 +81,30 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     expect(revoked.body.message).toBe('Token not valid');
   });
 
+  it('reads the balance with the token on every request: a booking, a deactivation and a revocation show on the very next one', async () => {
+    // The token check and the balance are one statement (@BalanceWithToken): nothing of either is cached between requests.
+    const { merchant, token, tokenId, admin } = await createMerchant(prisma);
+    const get = () => request(http).get('/api/v1/payin/balance').set('token', token);
+    expect((await get()).body.data).toEqual({ balance: { available: 0, pending: 0 } });
+
+    const payinId = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(50000), parseAmount(500));
+    await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId: merchant.id, issuedAt: new Date().toISOString(), payinId, amount: '5000000', fee: '50000' });
+    const booked = await get();
+    expect(booked.status).toBe(200);
+    expect(booked.body.data).toEqual({ balance: { available: 0, pending: 49500 } });
+    expect(booked.headers['ratelimit-limit']).toBeDefined();
+
+    await admin.setActive(merchant.id, false);
+    expect((await get()).body).toEqual({ logId: expect.any(String), status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' });
+    await admin.setActive(merchant.id, true);
+    expect((await get()).status).toBe(200);
+
+    await admin.revokeToken(tokenId);
+    const revoked = await get();
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toEqual({ logId: expect.any(String), status: false, message: 'Token not valid', code: 'TOKEN_NOT_VALID' });
+  });
+
   it('a merchant may hold several tokens; revoking one leaves the others working', async () => {
     const { merchant, token, tokenId, admin } = await createMerchant(prisma);
     const second = await admin.issueToken(merchant.id, 'second');

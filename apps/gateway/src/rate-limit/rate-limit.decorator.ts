@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { ApiResponse } from '@nestjs/swagger';
+import { AddRouteConfig } from '../http/route-config';
 import { ErrorResponse } from '../openapi/error-response';
 import type { RateLimitClass } from './rate-limit.class';
 
@@ -27,7 +27,7 @@ const HEADERS = {
 export function RateLimit(cls: RateLimitClass): MethodDecorator {
   return applyDecorators(
     SetMetadata(RATE_LIMIT_CLASS, cls),
-    RouteConfig({ [ROUTE_CONFIG_KEY]: cls }),
+    AddRouteConfig({ [ROUTE_CONFIG_KEY]: cls }),
     ApiResponse({ status: 429, type: ErrorResponse, headers: HEADERS, description: `RATE_LIMITED: over the merchant's ${cls} limit; wait Retry-After seconds, then send the same request again` }),
   );
 }

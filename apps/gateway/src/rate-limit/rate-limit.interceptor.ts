@@ -10,7 +10,8 @@ import { RateLimiter } from './rate-limiter';
 /**
  * Applies @RateLimit(class) to the authenticated merchant. Interceptors run after the guards (the
  * merchant is known) and before the pipes and the handler, so a refused request is neither
- * validated nor touches the database.
+ * validated nor touches the database beyond its token check (on a @BalanceWithToken route that
+ * one statement has also read the balance, which a refusal does not show).
  */
 @Injectable()
 export class RateLimitInterceptor implements NestInterceptor {

@@ -57,6 +57,9 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       commandTimeout: settings.RATE_LIMIT_REDIS_TIMEOUT_MS,
       connectTimeout: STARTUP_WAIT_MS,
       lazyConnect: !settings.RATE_LIMIT_ENABLED,
+      // Every request sends one EVALSHA: those sent in the same event-loop turn leave in one write
+      // and their answers come back in one read, instead of a syscall pair each.
+      enableAutoPipelining: true,
     });
     this.redis.on('error', throttledWarn(logger, 'rate limiter redis: connection error (reconnecting; requests are served unlimited meanwhile)'));
     this.gcra = withGcra(this.redis);

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { sql, type SqlClient, sqlClient } from '../client/sql';
+import { type SqlClient, sqlClient } from '../client/sql';
 import { hashToken } from './token';
 
 export interface AuthenticatedMerchant {
@@ -24,7 +24,53 @@ export interface MerchantRateLimits {
   export: number | null;
 }
 
-export type TokenLookup = { found: true; merchant: AuthenticatedMerchant } | { found: false };
+/** The merchant's balance projection, as BalanceRepository.get reads it (minor units). */
+export interface MerchantBalance {
+  available: bigint;
+  pending: bigint;
+}
+
+export type TokenLookup = { found: true; merchant: AuthenticatedMerchant; balance?: MerchantBalance } | { found: false };
+
+/**
+ * The token and its merchant, and a coarse last-used stamp (at most once a minute, so a busy
+ * token does not write on every request). $1 is the token's SHA-256.
+ */
+const TOKEN_AND_MERCHANT = `
+  WITH t AS (
+    SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
+           m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat, m.created_at, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
+      FROM api_tokens a JOIN merchants m ON m.id = a.merchant_id
+     WHERE a.token_hash = $1
+  ), touched AS (
+    UPDATE api_tokens SET last_used_at = now()
+     WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
+       AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+  )
+  SELECT t.token_id, t.revoked, t.id, t.name, t.is_active, t.ip_allowlist_enabled, t.ip_allowlist, t.payout_fee_flat, t.created_at,
+         t.rate_limit_read, t.rate_limit_write, t.rate_limit_export`;
+
+const BY_TOKEN = `${TOKEN_AND_MERCHANT} FROM t`;
+
+/** The same, and the merchant's balance in the same statement (one snapshot): balance reads cost one round trip, not two. */
+const BY_TOKEN_WITH_BALANCE = `${TOKEN_AND_MERCHANT}, b.available, b.pending FROM t LEFT JOIN balances b ON b.merchant_id = t.id`;
+
+interface TokenRow {
+  token_id: string;
+  revoked: boolean;
+  id: number;
+  name: string;
+  is_active: boolean;
+  ip_allowlist_enabled: boolean;
+  ip_allowlist: string[];
+  payout_fee_flat: bigint;
+  created_at: Date;
+  rate_limit_read: number | null;
+  rate_limit_write: number | null;
+  rate_limit_export: number | null;
+  available?: bigint | null;
+  pending?: bigint | null;
+}
 
 /** Reads tokens live from Postgres, so a revocation or deactivation takes effect on the next request. */
 export class MerchantAuthRepository {
@@ -35,40 +81,27 @@ export class MerchantAuthRepository {
   }
 
   /**
-   * One round trip on the hot path of every request: the token and its merchant, and a coarse
-   * last-used stamp (at most once a minute, so a busy token does not write on every request).
+   * One round trip on the hot path of every request: the token and its merchant (and, with
+   * `withBalance`, the merchant's balance: the balance GET then needs no second statement).
    * Plain pg, prepared: this runs on every API call (docs/decisions/0010, 0011).
    */
-  async findByToken(token: string): Promise<TokenLookup> {
-    const rows = await this.db.query<{ token_id: string; revoked: boolean; id: number; name: string; is_active: boolean; ip_allowlist_enabled: boolean; ip_allowlist: string[]; payout_fee_flat: bigint; created_at: Date; rate_limit_read: number | null; rate_limit_write: number | null; rate_limit_export: number | null }>(
-      sql`
-      WITH t AS (
-        SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
-               m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat, m.created_at, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
-          FROM api_tokens a JOIN merchants m ON m.id = a.merchant_id
-         WHERE a.token_hash = ${hashToken(token)}
-      ), touched AS (
-        UPDATE api_tokens SET last_used_at = now()
-         WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
-           AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
-      )
-      SELECT token_id, revoked, id, name, is_active, ip_allowlist_enabled, ip_allowlist, payout_fee_flat, created_at, rate_limit_read, rate_limit_write, rate_limit_export FROM t`,
-    );
+  async findByToken(token: string, opts: { withBalance?: boolean } = {}): Promise<TokenLookup> {
+    const rows = await this.db.query<TokenRow>({ text: opts.withBalance ? BY_TOKEN_WITH_BALANCE : BY_TOKEN, values: [hashToken(token)] });
     const row = rows[0];
     if (!row || row.revoked) return { found: false };
-    return {
-      found: true,
-      merchant: {
-        id: row.id,
-        name: row.name,
-        isActive: row.is_active,
-        ipAllowlistEnabled: row.ip_allowlist_enabled,
-        ipAllowlist: row.ip_allowlist ?? [],
-        payoutFeeFlat: row.payout_fee_flat,
-        tokenId: row.token_id,
-        createdAt: row.created_at,
-        rateLimits: { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
-      },
+    const merchant: AuthenticatedMerchant = {
+      id: row.id,
+      name: row.name,
+      isActive: row.is_active,
+      ipAllowlistEnabled: row.ip_allowlist_enabled,
+      ipAllowlist: row.ip_allowlist ?? [],
+      payoutFeeFlat: row.payout_fee_flat,
+      tokenId: row.token_id,
+      createdAt: row.created_at,
+      rateLimits: { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
     };
+    if (!opts.withBalance) return { found: true, merchant };
+    // No projection row yet: a merchant nothing has been booked for (as BalanceRepository.get).
+    return { found: true, merchant, balance: { available: row.available ?? 0n, pending: row.pending ?? 0n } };
   }
 }
