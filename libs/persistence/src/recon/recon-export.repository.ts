@@ -153,8 +153,11 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
     ).rows;
     const totals: ReconTotals = { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) };
     // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
-    // Minor units times 0.01 is exact (a numeric of scale 2) and much cheaper than a numeric division.
-    const rupiah = (col: string) => `trim_scale((${col}) * 0.01)`;
+    // Whole Rupiah (nearly every amount) print as integers; the rest as an exact numeric times 0.01
+    // without trailing zeros. Numeric arithmetic on five columns of every row was the dearest part
+    // of the query (docs/decisions/0019); the text is the same either way.
+    const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
+    const rupiah = (col: string) => decimal(col, 100);
     const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
     // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
     const sql = `COPY (
@@ -162,7 +165,7 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
       SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
              CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
              ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
-             trim_scale(p.fee_pct_milli * 0.001) AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
+             ${decimal('p.fee_pct_milli', 1000)} AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
              ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
              ${text('p.rrn')} AS "rrn", ${text('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
         FROM payins p
