@@ -8,6 +8,8 @@ import type { Pool } from 'pg';
  */
 export interface HotQuery {
   name: string;
+  /** Run first in the same transaction, as the service does (e.g. SET LOCAL) */
+  setup?: string;
   statement(p: Record<string, unknown>, run: number): { text: string; values: unknown[] };
 }
 
@@ -123,10 +125,14 @@ export const HOT_QUERIES: HotQuery[] = [
     SELECT now() AS as_of, COUNT(*)::text AS n, COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
            COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees
       FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`, (p) => [p.reconMerchantId, p.reconFrom, p.reconTo]),
-  q('recon: export rows (the COPY query)', `
-    SELECT p.merchant_trx_id, p.platform_trx_id, m.name, p.status, p.amount, p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id
-      FROM payins p JOIN merchants m ON m.id = p.merchant_id
+  {
+    ...q('recon: export rows (the COPY query)', `
+    WITH merchant AS MATERIALIZED (SELECT name FROM merchants WHERE id = $1)
+    SELECT p.merchant_trx_id, p.platform_trx_id, (SELECT name FROM merchant), p.status, p.amount, p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id
+      FROM payins p
      WHERE p.merchant_id = $1 AND p.created_at >= $2 AND p.created_at < $3 ORDER BY p.created_at, p.id`, (p) => [p.reconMerchantId, p.reconFrom, p.reconTo]),
+    setup: 'SET LOCAL enable_sort = off',
+  },
   q('recon: is the file stale', `SELECT COUNT(*) FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3 AND updated_at > now() - interval '1 hour'`,
     (p) => [p.reconMerchantId, p.reconFrom, p.reconTo]),
 ];

@@ -41,6 +41,7 @@ async function explain(pool: Pool, q: HotQuery, params: Record<string, unknown>,
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    if (q.setup) await client.query(q.setup);
     // Twice: the first run warms the cache (a hot query's pages are in memory in production); the second is the one reported.
     const first = q.statement(params, 1);
     await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${first.text}`, values: first.values });
