@@ -64,49 +64,37 @@ export class ObjectStore {
   }
 
   /**
-   * Streams an object of unknown size as an S3 multipart upload, so memory stays flat however
-   * large the object: two part buffers of `partBytes`, allocated once, one filling from the
-   * stream while the other uploads (reading and uploading overlap; a part is never concatenated
-   * from chunks). (We drive the parts ourselves: the client's own stream upload first lists
-   * incomplete uploads, which s3rver does not implement, and buffers 64 MiB parts.)
+   * Streams an object of unknown size as an S3 multipart upload, one part of `partBytes` in
+   * memory at a time, so memory stays flat however large the object. (We drive the parts
+   * ourselves: the client's own stream upload first lists incomplete uploads, which s3rver
+   * does not implement, and buffers 64 MiB parts.)
    */
   async putStream(key: string, body: Readable, contentType: string, partBytes = 8 * 1024 * 1024): Promise<{ parts: number; bytes: number }> {
     const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
     const etags: { part: number; etag: string }[] = [];
-    const buffers = [Buffer.allocUnsafe(partBytes), Buffer.allocUnsafe(partBytes)];
-    let current = 0;
-    let filled = 0;
-    let parts = 0;
+    let chunks: Buffer[] = [];
+    let buffered = 0;
     let bytes = 0;
-    let inFlight: Promise<void> = Promise.resolve();
-    const send = async () => {
-      await inFlight; // the other buffer is free once its part is stored
-      const payload = buffers[current].subarray(0, filled);
-      const part = ++parts;
-      inFlight = this.client
-        .uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload)
-        .then(({ etag }) => void etags.push({ part, etag }));
-      inFlight.catch(() => undefined); // awaited by the next send or at the end
-      current = 1 - current;
-      filled = 0;
+    const flush = async () => {
+      const payload = Buffer.concat(chunks, buffered);
+      chunks = [];
+      buffered = 0;
+      const part = etags.length + 1;
+      const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload);
+      etags.push({ part, etag });
     };
     try {
       for await (const chunk of body) {
-        let buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        chunks.push(buf);
+        buffered += buf.length;
         bytes += buf.length;
-        while (buf.length > 0) {
-          const copied = buf.copy(buffers[current], filled);
-          filled += copied;
-          buf = buf.subarray(copied);
-          if (filled === partBytes) await send();
-        }
+        if (buffered >= partBytes) await flush();
       }
-      if (filled > 0 || parts === 0) await send();
-      await inFlight;
+      if (buffered > 0 || etags.length === 0) await flush();
       await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags);
-      return { parts, bytes };
+      return { parts: etags.length, bytes };
     } catch (err) {
-      await inFlight.catch(() => undefined);
       await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
       throw err;
     }
