@@ -1,18 +1,21 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, freePort, fundMerchant, repoRoot } from '@pay/testing';
+import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
 import { cpuPerUnit, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
+import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
 
 /**
  * GET /api/v1/payin/balance (token auth + live read) against the gateway process, beside a
  * bare Node http server in its own process doing the same balance SELECT: requests per second
  * and latency, and the ratio. Target: >= 0.5x the bare baseline.
- * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32]
+ * History mode (--history or BENCH_HISTORY=1): the same again on a database holding a realistic
+ * history (tools/bench/history.ts; the bench's merchant is one of its 10,000), then both side by side.
+ * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [--history]
  */
-const [SECONDS = 10, C = 32] = process.argv.slice(2).map(Number);
+const [SECONDS = 10, C = 32] = benchArgs().map(Number);
 
 const BASELINE = `
 const http = require('node:http'); const { Pool } = require('pg');
@@ -53,16 +56,46 @@ async function load(url: string, headers: Record<string, string>): Promise<{ rps
   return { rps: Math.round(latencies.length / SECONDS), p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors };
 }
 
+type Rows = Record<string, string | number>[];
+
 async function main(): Promise<void> {
+  const empty = await measure(false);
+  printResults('balance GET', empty.rows);
+  printResults('CPU ms per gateway balance request, by process', empty.cpuRows);
+  if (!historyMode()) return;
+  const history = await measure(true);
+  console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
+  printResults('balance GET, on the history', history.rows);
+  printResults('CPU ms per gateway balance request, by process, on the history', history.cpuRows);
+  printResults(
+    'balance: empty database vs history (target: history >= 0.8x empty)',
+    empty.rows.map((e, i) => ({
+      target: e.target,
+      emptyRps: e.rps,
+      historyRps: history.rows[i].rps,
+      ratio: (Number(history.rows[i].rps) / Number(e.rps)).toFixed(2),
+      emptyP50ms: e.p50ms,
+      historyP50ms: history.rows[i].p50ms,
+      emptyP99ms: e.p99ms,
+      historyP99ms: history.rows[i].p99ms,
+    })),
+  );
+}
+
+/** One run (bare baseline, then the gateway) on a new database, empty or first loaded with the history. */
+async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
-  const stack = await startBenchStack(databaseUrl);
+  let stack: LocalStack | undefined;
   const port = await freePort();
   try {
     const { merchant, token, admin } = await createMerchant(prisma);
     // The bench measures the gateway at full speed, not the merchant's rate limit (still checked on every request).
     await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
+    const loaded = withHistory ? await loadHistory(databaseUrl, [merchant.id]) : undefined;
     await fundMerchant(prisma, merchant.id, [1_000_000n]);
+    // Started once the data is in place, so no service works while the history loads.
+    stack = await startBenchStack(databaseUrl);
     const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise((resolve) => baseline.once('message', resolve));
     const bare = await load(`http://127.0.0.1:${port}/`, {});
@@ -70,13 +103,16 @@ async function main(): Promise<void> {
     const cpuBefore = sampleCpu(stack);
     const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });
     const cpu = cpuPerUnit(cpuBefore, sampleCpu(stack), gateway.rps * SECONDS);
-    printResults('balance GET', [
+    return {
+      load: loaded,
+      rows: [
       { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
       { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
-    ]);
-    printResults('CPU ms per gateway balance request, by process', [{ ...cpu }]);
+      ],
+      cpuRows: [{ ...cpu }],
+    };
   } finally {
-    await stack.stop();
+    await stack?.stop();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }

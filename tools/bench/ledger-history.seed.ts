@@ -1,13 +1,27 @@
-import type { PrismaClient } from '@pay/persistence';
+/** Runs one SQL statement and returns the rows it changed (a PrismaClient is one). */
+export interface SqlRunner {
+  $executeRawUnsafe(query: string): PromiseLike<number>;
+}
 
-/** How one merchant's history is made up, for `perMerchant` ledger events. */
-export function historyShape(perMerchant: number) {
+/** How one merchant's history is made up, for `perMerchant` ledger events (and `payouts` disbursements, when given). */
+export function historyShape(perMerchant: number, payouts?: number) {
   const batch = 100; // pay-ins per settlement
-  const payins = Math.floor(perMerchant * 0.7);
-  const settlements = Math.floor(payins / batch) - 1; // the last batch (and the rest) stays pending
-  const failed = Math.floor((perMerchant - payins - settlements) / 12);
-  const paid = perMerchant - payins - settlements - 2 * failed;
-  return { batch, payins, unpaidPayins: Math.floor(payins / 10), settlements, paid, failed, refused: 50 };
+  if (payouts === undefined) {
+    const payins = Math.floor(perMerchant * 0.7);
+    const settlements = Math.floor(payins / batch) - 1; // the last batch (and the rest) stays pending
+    const failed = Math.floor((perMerchant - payins - settlements) / 12);
+    const paid = perMerchant - payins - settlements - 2 * failed;
+    return { batch, payins, unpaidPayins: Math.floor(payins / 10), settlements, paid, failed, refused: 50 };
+  }
+  // A fixed number of disbursements (5 % refused, 6 % failed and refunded); pay-ins and their settlements make up the rest.
+  const refused = Math.round(payouts * 0.05);
+  const failed = Math.round(payouts * 0.06);
+  const paid = payouts - refused - failed;
+  const rest = perMerchant - paid - 2 * failed;
+  const settlements = Math.max(1, Math.floor(rest / (batch + 1)) - 1);
+  const payins = rest - settlements;
+  if (payins <= settlements * batch) throw new RangeError(`history shape: ${perMerchant} events cannot hold ${payouts} disbursements`);
+  return { batch, payins, unpaidPayins: Math.floor(payins / 10), settlements, paid, failed, refused };
 }
 
 /**
@@ -18,8 +32,13 @@ export function historyShape(perMerchant: number) {
  * decision per event, and balances equal to the fold. Fees follow the merchant's rate rule.
  * Ids are derived (md5 of a name) so every statement can recompute the others' keys.
  */
-export async function seedLedgerHistory(prisma: PrismaClient, merchantIds: number[], perMerchant: number): Promise<void> {
-  const h = historyShape(perMerchant);
+export async function seedLedgerHistory(
+  prisma: SqlRunner,
+  merchantIds: number[],
+  perMerchant: number,
+  options: { payouts?: number; vacuum?: boolean } = {},
+): Promise<void> {
+  const h = historyShape(perMerchant, options.payouts);
   const K = perMerchant;
   const merchants = `unnest(ARRAY[${merchantIds.join(',')}]::int[]) WITH ORDINALITY AS t(m, mi)`;
   const payinAmount = (i: string) => `(1000000 + (${i} % 50) * 20000)::bigint`;
@@ -90,5 +109,5 @@ export async function seedLedgerHistory(prisma: PrismaClient, merchantIds: numbe
       WHERE e.merchant_id = b.merchant_id`,
   ];
   for (const statement of statements) await prisma.$executeRawUnsafe(statement);
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE');
+  if (options.vacuum !== false) await prisma.$executeRawUnsafe('VACUUM ANALYZE');
 }

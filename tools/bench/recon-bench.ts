@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, repoRoot, waitFor } from '@pay/testing';
+import { insertBusyDay, reconDay } from './busy-day';
 import { runScript, startBenchStack } from './harness';
 
 /**
@@ -26,19 +26,11 @@ async function main(): Promise<void> {
   const csvFile = join(repoRoot(), 'tmp', 'recon-bench-copy.csv');
   try {
     const { merchant, token } = await createMerchant(prisma, { name: 'Toko "Bench", Jaya' });
-    const date = formatJakartaDateTime(new Date(Date.now() - 86_400_000)).slice(0, 10);
+    const { date, start: dayStart } = reconDay();
     // No export of a day before the merchant existed: this one has existed for a week.
     await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 7 * 86_400_000) } });
-    const dayStart = new Date(Date.parse(`${date}T00:00:00+07:00`));
     let t = process.hrtime.bigint();
-    await prisma.$executeRawUnsafe(`
-      INSERT INTO payins (id, merchant_id, merchant_trx_id, platform_trx_id, amount, fee, fee_pct_milli, fee_fixed, status, rrn, success_at, created_at, nmid, issuer, expires_at)
-      SELECT gen_random_uuid(), ${merchant.id}, 'ORD-' || g, 'QRBENCH' || lpad(g::text, 12, '0'), 5000000 + (g % 1000) * 100, 50000, 700, 15000,
-             CASE WHEN g % 10 = 0 THEN 'pending' ELSE 'success' END,
-             CASE WHEN g % 10 = 0 THEN NULL ELSE lpad(g::text, 12, '0') END,
-             CASE WHEN g % 10 = 0 THEN NULL ELSE $1::timestamptz + (g * interval '80 milliseconds') + interval '1 minute' END,
-             $1::timestamptz + (g * interval '80 milliseconds'), '${merchant.nmid}', 'DANA', $1::timestamptz + (g * interval '80 milliseconds') + interval '15 minutes'
-        FROM generate_series(1, ${N}) AS g`, dayStart);
+    await insertBusyDay(prisma, merchant.id, merchant.nmid, dayStart, N);
     console.log(`inserted ${N} pay-ins for ${date} in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
     await prisma.$executeRawUnsafe('ANALYZE payins');
 

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, TEST_PG_SERVER, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
 import { cpuPerUnit, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
+import { pgbenchTps } from './pgbench';
+import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
 
 /**
  * Disbursement under load, against the four services as processes (Redis Streams bus,
@@ -14,29 +15,52 @@ import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
  *  - end to end: transfer accepted -> final status -> webhook received by a local receiver.
  * Beside it, the ceiling measured in the same run: pgbench -N (simple update TPS) on this
  * machine's Postgres. Prints a table and JSON.
- * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16]
+ * History mode (--history or BENCH_HISTORY=1): the same run again on a database holding a
+ * realistic history (tools/bench/history.ts: 10,000 merchants, the bench's among them, 5M ledger
+ * events), then both figures side by side with their ratio.
+ * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [--history]
  */
-const args = process.argv.slice(2);
+const args = benchArgs();
 const PER_STEP = Number(args[0] ?? 400);
 const M = Number(args[1] ?? 20);
 const LEVELS = (args[2] ?? '4,8,16').split(',').map(Number);
 
-function pgbenchTps(): number {
-  const url = `${TEST_PG_SERVER}/${uniqueName('pgbench')}`;
-  const db = new URL(url).pathname.slice(1);
-  execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', db]);
-  try {
-    execFileSync('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', '-i', '-q', '-s', '4', db], { stdio: 'ignore' });
-    // -N: the simple-update mix (no branch/teller hot rows), the ceiling for independent writes.
-    const out = execFileSync('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', '-N', '-c', '8', '-j', '2', '-T', '10', db], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
-  } finally {
-    execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--force', db]);
-  }
-}
+
+type Rows = Record<string, string | number>[];
 
 async function main(): Promise<void> {
   const tps = pgbenchTps();
+  const empty = await measure(tps, false);
+  const title = 'transfer acceptance and end to end (accepted -> webhook received)';
+  const cpuTitle = 'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
+  printResults(title, empty.rows);
+  printResults(cpuTitle, empty.cpuRows);
+  if (!historyMode()) return;
+  const history = await measure(tps, true);
+  console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
+  printResults(`${title}, on the history`, history.rows);
+  printResults(`${cpuTitle}, on the history`, history.cpuRows);
+  // The same steps in the same process, one database empty, the other holding the history.
+  printResults(
+    'transfer: empty database vs history (target: history >= 0.8x empty)',
+    empty.rows.slice(1).map((e, i) => {
+      const h = history.rows[i + 1];
+      return {
+        concurrency: e.concurrency,
+        emptyPerSecond: e.acceptedPerSecond,
+        historyPerSecond: h.acceptedPerSecond,
+        ratio: (Number(h.acceptedPerSecond) / Number(e.acceptedPerSecond)).toFixed(2),
+        emptyPairP50ms: e.pairP50ms,
+        historyPairP50ms: h.pairP50ms,
+        emptyE2eP50ms: e.e2eP50ms,
+        historyE2eP50ms: h.e2eP50ms,
+      };
+    }),
+  );
+}
+
+/** One full run of the steps on a new database, empty or first loaded with the history. */
+async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
   const databaseUrl = await createTestDatabase('pay_bench');
   await ensureDatabase(databaseUrl);
   const prisma = createPrismaClient(databaseUrl, 4);
@@ -45,36 +69,43 @@ async function main(): Promise<void> {
     receivedAt.set(JSON.parse(req.rawBody).data.platformTrxId as string, Date.now());
     return { status: 200 };
   });
-  // The loops' own defaults: notifications move the work, their safety-net polls are long.
-  const stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' });
+  let stack: LocalStack | undefined;
   const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
   try {
     const tokens: string[] = [];
+    const merchantIds: number[] = [];
     for (let i = 0; i < M; i++) {
       const { merchant, token, admin } = await createMerchant(prisma);
       await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
-      await fundMerchant(prisma, merchant.id, [100_000_000_00n]);
       tokens.push(token);
+      merchantIds.push(merchant.id);
     }
+    // The bench's merchants are among the history's 10,000, with the same history as the others.
+    const load = withHistory ? await loadHistory(databaseUrl, merchantIds) : undefined;
+    for (const id of merchantIds) await fundMerchant(prisma, id, [100_000_000_00n]);
+    // Started once the data is in place, so no service works while the history loads.
+    // The loops' own defaults: notifications move the work, their safety-net polls are long.
+    stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' });
+    const running = stack;
     const post = async (path: string, token: string, body: object) => {
-      const res = await fetch(`${stack.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${running.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
     };
-    const rows: Record<string, string | number>[] = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
+    const rows: Rows = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
     // What the system costs doing nothing (pollers, heartbeats), per second, for comparison.
     // Postgres transactions committed in the bench database: round trips are what Postgres pays for.
     const pgTransactions = async () => {
       const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`;
       return Number(row.n);
     };
-    const idleBefore = sampleCpu(stack);
+    const idleBefore = sampleCpu(running);
     const idleXacts = await pgTransactions();
     await new Promise((r) => setTimeout(r, 5000));
     const cpuRows: Record<string, string | number>[] = [
-      { concurrency: 'idle, per second', ...cpuPerUnit(idleBefore, sampleCpu(stack), 5), pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5) },
+      { concurrency: 'idle, per second', ...cpuPerUnit(idleBefore, sampleCpu(running), 5), pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5) },
     ];
     for (const c of LEVELS) {
-      const cpuBefore = sampleCpu(stack);
+      const cpuBefore = sampleCpu(running);
       const xactsBefore = await pgTransactions();
       const latencies: number[] = [];
       const acceptedAt = new Map<string, number>();
@@ -98,7 +129,7 @@ async function main(): Promise<void> {
       const debits = (await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } })) - debitsBefore;
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
-      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(stack), debits), pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(running), debits), pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
@@ -115,10 +146,9 @@ async function main(): Promise<void> {
         e2eP99ms: Math.round(percentile(e2e, 99)),
       });
     }
-    printResults('transfer acceptance and end to end (accepted -> webhook received)', rows);
-    printResults('CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process', cpuRows);
+    return { rows, cpuRows, load };
   } finally {
-    await stack.stop();
+    await stack?.stop();
     await receiver.close();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);

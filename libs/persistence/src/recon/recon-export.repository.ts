@@ -121,9 +121,12 @@ export interface ReconTotals {
  * or line break, so a value cannot spill into a next cell. The platform's own columns (ids it
  * generates, status, amounts, times) never start with those characters and are left alone, so
  * amounts stay numbers.
+ * The first character is tested with ascii() (- = + @ tab CR: integers compared) and only a
+ * value starting with one of them meets the number regex: two regexes on each of five columns
+ * of every row were a quarter of the export's time (docs/decisions/0019).
  */
 function text(col: string): string {
-  return `CASE WHEN ${col} ~ '^[-=+@\\t\\r]' AND ${col} !~ '^[-+]?[0-9]+(\\.[0-9]+)?$' THEN '''' || ${col} ELSE ${col} END`;
+  return `CASE WHEN ascii(${col}) IN (45, 61, 43, 64, 9, 13) AND ${col} !~ '^[-+]?[0-9]+(\\.[0-9]+)?$' THEN '''' || ${col} ELSE ${col} END`;
 }
 
 /**
@@ -139,6 +142,11 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
   const client = await pool.connect();
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
+    // The day is read in order from payins_merchant_id_created_at_idx (merchant_id, created_at, id),
+    // never sorted: the planner underestimates a busy merchant's day on a large table (merchant and
+    // date are not independent) and took a bitmap scan and a sort, which spilled to disk and held
+    // back the first byte until the whole day was read (docs/decisions/0019). This transaction only.
+    await client.query('SET LOCAL enable_sort = off');
     const [{ as_of: asOf, n, gross, fees }] = (
       await client.query<{ as_of: Date; n: string; gross: string; fees: string }>(
         `SELECT now() AS as_of, COUNT(*)::text AS n,
@@ -150,16 +158,22 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
     ).rows;
     const totals: ReconTotals = { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) };
     // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
-    const rupiah = (col: string) => `trim_scale((${col})::numeric / 100)`;
+    // Whole Rupiah (nearly every amount) print as integers; the rest as an exact numeric times 0.01
+    // without trailing zeros. Numeric arithmetic on five columns of every row was the dearest part
+    // of the query (docs/decisions/0019); the text is the same either way.
+    const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
+    const rupiah = (col: string) => decimal(col, 100);
     const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
+    // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
     const sql = `COPY (
-      SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", ${text('m.name')} AS "merchantName",
+      WITH merchant AS MATERIALIZED (SELECT ${text('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
+      SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
              CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
              ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
-             trim_scale(p.fee_pct_milli::numeric / 1000) AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
+             ${decimal('p.fee_pct_milli', 1000)} AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
              ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
              ${text('p.rrn')} AS "rrn", ${text('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
-        FROM payins p JOIN merchants m ON m.id = p.merchant_id
+        FROM payins p
        WHERE p.merchant_id = ${Number(merchantId)}
          AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
        ORDER BY p.created_at, p.id

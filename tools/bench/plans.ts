@@ -1,0 +1,111 @@
+import { createPgPool, createPrismaClient, dropDatabase } from '@pay/persistence';
+import { createMerchant, createTestDatabase } from '@pay/testing';
+import type { Pool } from 'pg';
+import { insertBusyDay, reconDay } from './busy-day';
+import { benchArgs, describeLoad, loadHistory } from './history';
+import { runScript } from './harness';
+import { HOT_QUERIES, pickParameters, type HotQuery } from './hot-queries';
+
+/**
+ * The plan of every hot query on a database holding a realistic history (docs/decisions/0019):
+ * EXPLAIN (ANALYZE, BUFFERS) of each, inside a transaction rolled back (the writes too), printed
+ * as the plan's node types, its time and its buffers, with a flag on any Seq Scan of a big
+ * table (over 100,000 rows). Without a URL it loads the history (bench history mode) into a new
+ * database first; --keep leaves that database for later runs.
+ * Usage: npm run build && node dist/tools/bench/plans.js [databaseUrl] [--keep] [--verbose]
+ */
+const BIG_TABLE_ROWS = 100_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  out.push(plan);
+  for (const child of plan.Plans ?? []) nodes(child, out);
+  return out;
+}
+
+function describe(node: PlanNode): string {
+  const on = node['Index Name'] ? ` ${node['Index Name']}` : node['Relation Name'] ? ` ${node['Relation Name']}` : '';
+  return `${node['Node Type']}${on}`;
+}
+
+async function explain(pool: Pool, q: HotQuery, params: Record<string, unknown>, bigTables: Set<string>, verbose: boolean) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    if (q.setup) await client.query(q.setup);
+    // Twice: the first run warms the cache (a hot query's pages are in memory in production); the second is the one reported.
+    const first = q.statement(params, 1);
+    await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${first.text}`, values: first.values });
+    const { text, values } = q.statement(params, 2);
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }] }>({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, values });
+    const [result] = rows[0]['QUERY PLAN'];
+    const all = nodes(result.Plan);
+    const seqScans = all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] && bigTables.has(n['Relation Name'])).map((n) => n['Relation Name']);
+    if (verbose) {
+      const again = q.statement(params, 3);
+      const textPlan = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${again.text}`, values: again.values });
+      console.log(`\n-- ${q.name}\n${textPlan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+    }
+    return {
+      query: q.name,
+      plan: [...new Set(all.map(describe))].join(' > ').slice(0, 140),
+      ms: Number(result['Execution Time'].toFixed(3)),
+      buffers: (result.Plan['Shared Hit Blocks'] ?? 0) + (result.Plan['Shared Read Blocks'] ?? 0),
+      flag: seqScans.length ? `SEQ SCAN on big table: ${[...new Set(seqScans)].join(', ')}` : '',
+    };
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
+}
+
+async function main(): Promise<void> {
+  const args = benchArgs().filter((a) => !a.startsWith('--'));
+  const keep = process.argv.includes('--keep');
+  const verbose = process.argv.includes('--verbose');
+  let databaseUrl = args[0];
+  const created = !databaseUrl;
+  if (!databaseUrl) {
+    databaseUrl = await createTestDatabase('pay_plans');
+    const prisma = createPrismaClient(databaseUrl, 2);
+    try {
+      const { merchant } = await createMerchant(prisma, { name: 'Toko "Plans", Jaya' });
+      console.log(describeLoad(await loadHistory(databaseUrl, [merchant.id])));
+      // A busy day of the first merchant, for the recon export (the bench:recon shape, a fifth of its size).
+      const t = Date.now();
+      await insertBusyDay(prisma, merchant.id, merchant.nmid, reconDay().start, 200_000);
+      await prisma.$executeRawUnsafe('ANALYZE payins');
+      console.log(`busy day of 200,000 pay-ins in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    } finally {
+      await prisma.$disconnect();
+    }
+  }
+  const pool = createPgPool(databaseUrl, 2);
+  try {
+    const { rows: sizes } = await pool.query<{ relname: string; n: string }>(`SELECT relname, reltuples::bigint::text AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`);
+    const bigTables = new Set(sizes.filter((s) => Number(s.n) > BIG_TABLE_ROWS).map((s) => s.relname));
+    const params = await pickParameters(pool);
+    const rows = [];
+    for (const q of HOT_QUERIES) rows.push(await explain(pool, q, params, bigTables, verbose));
+    console.log(`\nhot query plans on ${sizes.filter((s) => bigTables.has(s.relname)).map((s) => `${s.relname} ${(Number(s.n) / 1e6).toFixed(2)}M`).join(', ')}`);
+    console.table(rows);
+    console.log(JSON.stringify({ benchmark: 'hot query plans', date: new Date().toISOString(), results: rows }));
+    const flagged = rows.filter((r) => r.flag);
+    console.log(flagged.length ? `${flagged.length} hot queries scan a big table: ${flagged.map((r) => r.query).join('; ')}` : 'no hot query scans a big table');
+    if (created && keep) console.log(`kept: ${databaseUrl}`);
+  } finally {
+    await pool.end();
+    if (created && !keep) await dropDatabase(databaseUrl);
+  }
+}
+
+runScript(main);
