@@ -38,18 +38,7 @@ export interface NewDisbursement {
 }
 
 /** A transfer as the merchant sent it; amount and fee of the record are the inquiry's. */
-export interface TransferRequest {
-  id: string;
-  merchantId: number;
-  merchantTrxId: string;
-  platformTrxId: string;
-  bankCode: string;
-  accountNo: string;
-  accountName: string;
-  amount: Minor;
-  notifyUrl: string;
-  logId?: string;
-}
+export type TransferRequest = Omit<NewDisbursement, 'fee'>;
 
 /** The inquiry fields a transfer must repeat, in the order a mismatch is reported. */
 export type InquiryField = 'accountNo' | 'bankCode' | 'amount' | 'accountName';
