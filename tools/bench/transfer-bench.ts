@@ -98,6 +98,8 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`;
       return Number(row.n);
     };
+    // Start-up work (the first settlement scan, JIT warm-up) is not idle cost: let it pass first.
+    await new Promise((r) => setTimeout(r, 5000));
     const idleBefore = sampleCpu(running);
     const idleXacts = await pgTransactions();
     await new Promise((r) => setTimeout(r, 5000));
