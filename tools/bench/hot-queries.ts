@@ -1,8 +1,10 @@
 import type { Pool } from 'pg';
+import { TOKEN_STATEMENTS } from '@pay/persistence';
 
 /**
- * The hot statements of the services, as written in their repositories on 2026-11-25 (copies:
- * the services build theirs with the `sql` tag; a changed statement belongs here too). Each
+ * The hot statements of the services, as written in their repositories on 2026-11-25 (copies
+ * where the services build theirs with the `sql` tag, so a changed statement belongs here too;
+ * the token lookups are imported as the gateway sends them). Each
  * takes the parameters picked from the data and the run number (1, 2, 3: a write inserts fresh
  * keys on every run, since the runs share one rolled-back transaction).
  */
@@ -17,18 +19,8 @@ const q = (name: string, text: string, values: (p: Record<string, unknown>, run:
 
 export const HOT_QUERIES: HotQuery[] = [
   // apps/gateway: every request (libs/persistence/src/merchants/merchant-auth.repository.ts)
-  q('gateway: token lookup', `
-    WITH t AS (
-      SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
-             m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat, m.created_at, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
-        FROM api_tokens a JOIN merchants m ON m.id = a.merchant_id
-       WHERE a.token_hash = $1
-    ), touched AS (
-      UPDATE api_tokens SET last_used_at = now()
-       WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
-         AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
-    )
-    SELECT * FROM t`, (p) => [p.tokenHash]),
+  q('gateway: token lookup', TOKEN_STATEMENTS.byToken, (p) => [p.tokenHash]),
+  q('gateway: token lookup with the balance (balance GET)', TOKEN_STATEMENTS.byTokenWithBalance, (p) => [p.tokenHash]),
   q('gateway: balance read', 'SELECT available, pending FROM balances WHERE merchant_id = $1', (p) => [p.merchantId]),
   // libs/persistence/src/disbursements/disbursement.repository.ts
   q('gateway: inquiry insert', `

@@ -4,7 +4,7 @@ export { createDatabaseClients, type DatabaseSettings } from './client/database-
 export { createPgPool, guardPool, inTransaction, sql, sqlClient, type IsolationLevel, type SqlClient, type SqlQuery } from './client/sql';
 export { applyMigrations, ensureDatabase, dropDatabase, MigrationError, type MigrationResult } from './migrations/migrate';
 export { MerchantAdmin, MerchantNotFoundError, type MerchantView } from './merchants/merchant-admin';
-export { MerchantAuthRepository, type AuthenticatedMerchant, type MerchantBalance, type MerchantRateLimits, type TokenLookup } from './merchants/merchant-auth.repository';
+export { MerchantAuthRepository, TOKEN_STATEMENTS, type AuthenticatedMerchant, type MerchantBalance, type MerchantRateLimits, type TokenLookup } from './merchants/merchant-auth.repository';
 export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';

@@ -55,6 +55,9 @@ const BY_TOKEN = `${TOKEN_AND_MERCHANT} FROM t`;
 /** The same, and the merchant's balance in the same statement (one snapshot): balance reads cost one round trip, not two. */
 const BY_TOKEN_WITH_BALANCE = `${TOKEN_AND_MERCHANT}, b.available, b.pending FROM t LEFT JOIN balances b ON b.merchant_id = t.id`;
 
+/** The statements as the gateway sends them, for tools that look at their plans (tools/bench/hot-queries.ts). */
+export const TOKEN_STATEMENTS = { byToken: BY_TOKEN, byTokenWithBalance: BY_TOKEN_WITH_BALANCE } as const;
+
 interface TokenRow {
   token_id: string;
   revoked: boolean;
