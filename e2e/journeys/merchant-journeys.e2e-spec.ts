@@ -31,6 +31,8 @@ describe('merchant journeys over HTTP', () => {
   }
   const api = (path: string, body?: object) => call(body ? 'POST' : 'GET', `/api/v1/${path}`, body, { token: merchant.token });
   const ops = (path: string, body?: object) => call('POST', `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
+  /** The ops API with any method (PUT, GET, DELETE), for the operator journeys. */
+  const operator = (method: string, path: string, body?: object) => call(method, `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
   const balance = async () => (await api('payin/balance')).body.data.balance as { available: number; pending: number };
   async function eventually<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -111,6 +113,35 @@ describe('merchant journeys over HTTP', () => {
     const csv = await (await fetch(ready.body.data.download)).text();
     const rows = parse(csv, { columns: true }) as Record<string, string>[];
     expect(rows.find((r) => r.merchantTrxId === 'E2E-PAYIN-1')).toMatchObject({ status: 'success', amount: '500000', netAmount: '496350' });
+  });
+
+  it('an operator changes the payout fee and the account inquiry quotes it', async () => {
+    const id = merchant.merchantId;
+    expect(await operator('PUT', `merchants/${id}/fees`, { payoutFee: 3000.5 })).toMatchObject({ status: 200, body: { data: { payoutFee: '3000.5' } } });
+    const quoted = await api('disbursement/account-inquiry', { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000 });
+    expect(quoted.body.data).toMatchObject({ fee: { amount: 3000.5, percentage: 0 }, totalAmount: 103000.5 });
+    expect((await operator('GET', `merchants/${id}`)).body.data).toMatchObject({ id, active: true, payoutFee: '3000.5' });
+    expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: -1 })).body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', errors: [{ field: 'payoutFee' }] });
+    expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: 2500 })).status).toBe(200);
+  });
+
+  it('an operator issues a second token, which works until revoked', async () => {
+    const issued = await operator('POST', `merchants/${merchant.merchantId}/tokens`, { label: 'journeys' });
+    expect(issued.status).toBe(201);
+    const second = { token: issued.body.data.token as string };
+    const withSecond = () => call('GET', '/api/v1/payin/balance', undefined, second);
+    expect((await withSecond()).status).toBe(200);
+    expect((await operator('DELETE', `tokens/${issued.body.data.id}`)).body).toMatchObject({ status: true, data: { id: issued.body.data.id } });
+    expect((await withSecond()).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
+    expect((await api('payin/balance')).status).toBe(200);
+  });
+
+  it('a deactivated merchant is refused until an operator activates it again', async () => {
+    const id = merchant.merchantId;
+    expect((await operator('POST', `merchants/${id}/deactivate`)).body.data.active).toBe(false);
+    expect(await api('payin/balance')).toMatchObject({ status: 401, body: { status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' } });
+    expect((await operator('POST', `merchants/${id}/activate`)).body.data.active).toBe(true);
+    expect((await api('payin/balance')).status).toBe(200);
   });
 
   if (webhookJourney) {

@@ -1,9 +1,9 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { formatAmountString, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
+import { formatAmountString } from '@pay/domain';
 import type { Pool } from 'pg';
 import { isMisconfiguration, isTransientFault } from '@pay/platform';
 import { registerDeadLetterCommands } from './dead-letter.commands';
-import { applyMigrations, createPgPool, createPrismaClient, DeadLetterRepository, describeBreach, describeDatabaseError, MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient, SettlementPlanner, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
+import { applyMigrations, createPgPool, createPrismaClient, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -22,20 +22,6 @@ export interface AdminIo {
   err: (line: string) => void;
 }
 
-const money = (value: string) => {
-  try {
-    return parseAmount(value);
-  } catch {
-    throw new InvalidArgumentError('expected an amount in Rupiah with at most two decimals, e.g. 2500 or 150.50');
-  }
-};
-const percent = (value: string) => {
-  try {
-    return percentToPctMilli(value);
-  } catch {
-    throw new InvalidArgumentError('expected a percentage between 0 and 100, e.g. 0.7');
-  }
-};
 const id = (value: string) => {
   if (!/^[1-9]\d{0,9}$/.test(value)) throw new InvalidArgumentError('expected a merchant id (a positive integer)');
   return Number(value);
@@ -46,20 +32,6 @@ const limitOrDefault = (value: string): number | 'default' => {
   if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError("expected a whole number of requests (1 or more) or 'default'");
   return Number(value);
 };
-
-function describeMerchant(m: MerchantView): Record<string, unknown> {
-  return {
-    id: m.id,
-    name: m.name,
-    active: m.isActive,
-    payinFee: { percentage: pctMilliToPercent(m.payinFeePctMilli), fixed: formatAmountString(m.payinFeeFixed) },
-    payoutFee: formatAmountString(m.payoutFeeFlat),
-    ipAllowlist: { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist },
-    qris: { nmid: m.nmid, mcc: m.mcc, criteria: m.merchantCriteria, city: m.city, postalCode: m.postalCode },
-    settlement: `T+${m.settlementDelayDays} at ${String(m.settlementHour).padStart(2, '0')}:00 Asia/Jakarta`,
-    rateLimits: { readPerSecond: m.rateLimitRead ?? 'default', writePerSecond: m.rateLimitWrite ?? 'default', exportsPerMinute: m.rateLimitExport ?? 'default' },
-  };
-}
 
 /**
  * The operators' CLI. Runs in-process against DATABASE_URL; every command prints a short
@@ -94,11 +66,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   merchant
     .command('create')
     .requiredOption('--name <name>', 'merchant name')
-    .option('--payin-fee-percent <pct>', 'QRIS fee percentage (0.7 = 0.7 %)', percent)
-    .option('--payin-fee-fixed <amount>', 'QRIS fixed fee in Rupiah', money)
-    .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah', money)
-    .action(async (o: { name: string; payinFeePercent?: number; payinFeeFixed?: bigint; payoutFee?: bigint }) => {
-      const m = await admin().create({ name: o.name, payinFeePctMilli: o.payinFeePercent, payinFeeFixed: o.payinFeeFixed, payoutFeeFlat: o.payoutFee });
+    .option('--payin-fee-percent <pct>', 'QRIS fee percentage (0.7 = 0.7 %)')
+    .option('--payin-fee-fixed <amount>', 'QRIS fixed fee in Rupiah')
+    .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah')
+    .action(async (o: { name: string; payinFeePercent?: string; payinFeeFixed?: string; payoutFee?: string }) => {
+      const { name, ...fees } = o;
+      const m = await admin().create({ name, ...(Object.values(fees).some((v) => v !== undefined) ? parseFeeInput(fees) : {}) });
       print(`created merchant ${m.id} "${m.name}"`, describeMerchant(m));
     });
   merchant.command('list').action(async () => {
@@ -119,14 +92,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   }
   merchant
     .command('set-fees <merchantId>')
-    .option('--payin-fee-percent <pct>', 'QRIS fee percentage (0.7 = 0.7 %)', percent)
-    .option('--payin-fee-fixed <amount>', 'QRIS fixed fee in Rupiah', money)
-    .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah', money)
-    .action(async (mid: string, o: { payinFeePercent?: number; payinFeeFixed?: bigint; payoutFee?: bigint }) => {
-      if (o.payinFeePercent === undefined && o.payinFeeFixed === undefined && o.payoutFee === undefined) {
-        throw new UsageError('give at least one of --payin-fee-percent, --payin-fee-fixed, --payout-fee');
-      }
-      const m = await admin().setFees(id(mid), { payinFeePctMilli: o.payinFeePercent, payinFeeFixed: o.payinFeeFixed, payoutFeeFlat: o.payoutFee });
+    .option('--payin-fee-percent <pct>', 'QRIS fee percentage (0.7 = 0.7 %)')
+    .option('--payin-fee-fixed <amount>', 'QRIS fixed fee in Rupiah')
+    .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah')
+    .action(async (mid: string, o: { payinFeePercent?: string; payinFeeFixed?: string; payoutFee?: string }) => {
+      const m = await admin().setFeesFromInput(id(mid), o);
       const d = describeMerchant(m);
       print(`merchant ${m.id} fees: pay-in ${JSON.stringify(d.payinFee)}, payout ${String(d.payoutFee)}`, d);
     });
@@ -140,13 +110,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--city <city>', 'merchant city (printed up to 15 characters)')
     .option('--postal-code <code>', '5 digits')
     .action(async (mid: string, o: { nmid?: string; mcc?: string; criteria?: string; city?: string; postalCode?: string }) => {
-      try {
-        const m = await admin().setQris(id(mid), { nmid: o.nmid, mcc: o.mcc, merchantCriteria: o.criteria, city: o.city, postalCode: o.postalCode });
-        print(`merchant ${m.id} QRIS: NMID ${m.nmid}, MCC ${m.mcc}, ${m.merchantCriteria}, ${m.city}`, describeMerchant(m));
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      const m = await admin().setQris(id(mid), { nmid: o.nmid, mcc: o.mcc, merchantCriteria: o.criteria, city: o.city, postalCode: o.postalCode });
+      print(`merchant ${m.id} QRIS: NMID ${m.nmid}, MCC ${m.mcc}, ${m.merchantCriteria}, ${m.city}`, describeMerchant(m));
     });
   merchant
     .command('set-settlement <merchantId>')
@@ -154,13 +119,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--delay-days <days>', 'settle pay-ins this many days after the day they succeeded (1 = T+1)', Number)
     .option('--hour <hour>', 'hour of the day the settlement runs, 0-23, Asia/Jakarta', Number)
     .action(async (mid: string, o: { delayDays?: number; hour?: number }) => {
-      try {
-        const m = await admin().setSettlementSchedule(id(mid), { delayDays: o.delayDays, hour: o.hour });
-        print(`merchant ${m.id} settles ${String(describeMerchant(m).settlement)}`, describeMerchant(m));
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      const m = await admin().setSettlementSchedule(id(mid), { delayDays: o.delayDays, hour: o.hour });
+      print(`merchant ${m.id} settles ${describeMerchant(m).settlement}`, describeMerchant(m));
     });
   merchant
     .command('set-rate-limits <merchantId>')
@@ -169,15 +129,9 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--write <perSecond>', 'QRIS codes, account inquiries and transfers per second', limitOrDefault)
     .option('--export <perMinute>', 'new recon exports per minute', limitOrDefault)
     .action(async (mid: string, o: { read?: number | 'default'; write?: number | 'default'; export?: number | 'default' }) => {
-      if (o.read === undefined && o.write === undefined && o.export === undefined) throw new UsageError('give at least one of --read, --write, --export');
       const stored = (v: number | 'default' | undefined) => (v === 'default' ? null : v);
-      try {
-        const m = await admin().setRateLimits(id(mid), { read: stored(o.read), write: stored(o.write), export: stored(o.export) });
-        print(`merchant ${m.id} rate limits: ${JSON.stringify(describeMerchant(m).rateLimits)}`, describeMerchant(m));
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      const m = await admin().setRateLimits(id(mid), { read: stored(o.read), write: stored(o.write), export: stored(o.export) });
+      print(`merchant ${m.id} rate limits: ${JSON.stringify(describeMerchant(m).rateLimits)}`, describeMerchant(m));
     });
 
   const settlement = program.command('settlement').description('settle successful pay-ins: pending -> available');
@@ -226,13 +180,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .command('set <merchantId> [entries...]')
     .description('replace the list (addresses or CIDR ranges, IPv4 or IPv6); it is enforced only once enabled')
     .action(async (mid: string, entries: string[]) => {
-      let m: MerchantView;
-      try {
-        m = await admin().setAllowlist(id(mid), entries);
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      const m = await admin().setAllowlist(id(mid), entries);
       print(`merchant ${m.id} allowlist: ${m.ipAllowlist.join(', ') || '(empty)'} (${m.ipAllowlistEnabled ? 'enabled' : 'not enabled'})`, describeMerchant(m));
     });
   for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
@@ -242,6 +190,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       print(`merchant ${m.id} allowlist ${enabled ? 'enabled' : 'disabled'}`, describeMerchant(m));
     });
   }
+  allowlist
+    .command('clear <merchantId>')
+    .description('empty the list and stop enforcing it')
+    .action(async (mid: string) => {
+      const m = await admin().clearAllowlist(id(mid));
+      print(`merchant ${m.id} allowlist cleared (not enabled)`, describeMerchant(m));
+    });
 
   const token = program.command('token').description('API tokens (only a hash is stored)');
   token
@@ -259,14 +214,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     );
   });
   token.command('revoke <tokenId>').action(async (tid: string) => {
-    if (!/^[0-9a-f-]{36}$/i.test(tid)) throw new UsageError('expected a token id (UUID) as printed by "token issue" or "token list"');
-    try {
-      const r = await admin().revokeToken(tid);
-      print(`token ${tid} revoked`, { id: tid, merchantId: r.merchantId, revokedAt: r.revokedAt });
-    } catch (err) {
-      if (err instanceof RangeError) throw new UsageError(err.message);
-      throw err;
-    }
+    const r = await admin().revokeToken(tid);
+    print(`token ${tid} revoked`, { id: tid, merchantId: r.merchantId, revokedAt: r.revokedAt });
   });
 
   const ledger = program.command('ledger').description('the ledger event store');
@@ -301,9 +250,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .command('rotate <merchantId>')
     .option('--grace-hours <hours>', 'keep signing with the old secret too for this long (0 = stop at once)', '24')
     .action(async (mid: string, o: { graceHours: string }) => {
-      const grace = Number(o.graceHours);
-      if (!Number.isFinite(grace) || grace < 0 || grace > 720) throw new UsageError('--grace-hours must be between 0 and 720');
-      const r = await admin().rotateWebhookSecret(id(mid), grace);
+      const r = await admin().rotateWebhookSecret(id(mid), Number(o.graceHours));
       const until = r.previousExpiresAt ? `the old secret also signs until ${r.previousExpiresAt.toISOString()}` : 'the old secret no longer signs';
       print(`new webhook secret for merchant ${mid} (${until}):\n${r.secret}`, { merchantId: Number(mid), secret: r.secret, previousExpiresAt: r.previousExpiresAt });
     });
@@ -363,7 +310,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
-    if (err instanceof UsageError || err instanceof MerchantNotFoundError) {
+    // MerchantInputError names the option's field (payoutFee for --payout-fee); the message says what is wrong.
+    if (err instanceof UsageError || err instanceof MerchantNotFoundError || err instanceof TokenNotFoundError || err instanceof MerchantInputError) {
       io.err(`error: ${err.message}`);
       return ExitCode.Usage;
     }

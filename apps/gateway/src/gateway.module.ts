@@ -23,6 +23,8 @@ import { PayinController } from './payin/payin.controller';
 import { QrisService } from './payin/qris.service';
 import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
+import { MerchantSettingsOpsController } from './ops/merchant-settings-ops.controller';
+import { TokenOpsController } from './ops/token-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
@@ -38,7 +40,7 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },

@@ -4,6 +4,7 @@ export { createDatabaseClients, type DatabaseSettings } from './client/database-
 export { createPgPool, guardPool, inTransaction, sql, sqlClient, type IsolationLevel, type SqlClient, type SqlQuery } from './client/sql';
 export { applyMigrations, ensureDatabase, dropDatabase, MigrationError, type MigrationResult } from './migrations/migrate';
 export { MerchantAdmin, MerchantNotFoundError, type MerchantView } from './merchants/merchant-admin';
+export { describeMerchant, type FeeInput, type MerchantDescription, MerchantInputError, parseFeeInput, TokenNotFoundError } from './merchants/merchant-input';
 export { MerchantAuthRepository, TOKEN_STATEMENTS, type AuthenticatedMerchant, type MerchantBalance, type MerchantRateLimits, type TokenLookup } from './merchants/merchant-auth.repository';
 export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';

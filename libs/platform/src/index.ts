@@ -9,7 +9,7 @@ export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsR
 export { runService } from './bootstrap/run-service';
 export { REQUIRED_NODE_VERSION, requireNodeVersion } from './bootstrap/node-version';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
-export { createValidationPipe } from './http/validation.pipe';
+export { createValidationPipe, type FieldError, fieldErrors, validationError } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore, storageEnvShape } from './storage/object-store';

@@ -118,7 +118,8 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
       [{ accountName: 'SOMEONE ELSE' }, 422, 'INQUIRY_MISMATCH', 'accountName does not match the account inquiry'],
       [{ notifyUrl: 'ftp://merchant.example/cb' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
       [{ notifyUrl: '/callback' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
-      [{ notifyUrl: undefined }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
+      [{ notifyUrl: undefined }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl is required'],
+      [{ notifyUrl: 'merchant.example/cb' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
     ];
     for (const [over, status, code, message] of cases) {
       const res = await post('transfer', token, transferBody(inq, over));

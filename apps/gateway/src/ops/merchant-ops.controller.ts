@@ -1,12 +1,14 @@
-import { Body, Controller, HttpCode, Inject, Param, ParseIntPipe, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { MerchantAdmin, MerchantNotFoundError, type PrismaClient, SettlementPlanner } from '@pay/persistence';
+import { describeMerchant, MerchantAdmin, type PrismaClient, SettlementPlanner } from '@pay/persistence';
 import { ErrorCode } from '@pay/contracts';
 import { ApiError, Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
-import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, Max, MaxLength } from 'class-validator';
+import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
 import { PRISMA } from '../gateway.tokens';
+import { AdminErrorsInterceptor, MerchantId } from './admin-errors';
 import { AdminTokenGuard } from './admin-auth';
+import { RateLimitsDto } from './dto/merchant-settings.dto';
 
 class CreateMerchantDto {
   @IsString()
@@ -27,62 +29,62 @@ class RunSettlementDto {
   cutoff?: Date;
 }
 
-/** A merchant's own rate limits; null goes back to the gateway's default, an absent field is left as it is. */
-class RateLimitsDto {
-  /** Reads per second */
-  @IsOptional()
-  @IsInt()
-  @IsPositive()
-  @Max(100_000)
-  read?: number | null;
-
-  /** Writes per second */
-  @IsOptional()
-  @IsInt()
-  @IsPositive()
-  @Max(100_000)
-  write?: number | null;
-
-  /** New recon exports per minute */
-  @IsOptional()
-  @IsInt()
-  @IsPositive()
-  @Max(100_000)
-  export?: number | null;
-}
-
 /**
  * Operator endpoints for onboarding and end-to-end suites run against a deployed stack: the
- * admin CLI's merchant creation and settlement run, over HTTP behind the admin token.
+ * admin CLI's merchant commands and settlement run, over HTTP behind the admin token. A
+ * merchant reads as `admin --json merchant show` prints it (describeMerchant).
  */
 @ApiExcludeController()
 @Controller('ops')
 @UseGuards(AdminTokenGuard)
+@UseInterceptors(AdminErrorsInterceptor)
 export class MerchantOpsController {
-  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
+  private readonly admin: MerchantAdmin;
+
+  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {
+    this.admin = new MerchantAdmin(prisma);
+  }
 
   /** A merchant with default fees, one API token (returned once) and its webhook secret. */
   @Post('merchants')
   @HttpCode(201)
   async create(@Body() dto: CreateMerchantDto) {
-    const admin = new MerchantAdmin(this.prisma);
-    const merchant = await admin.create({ name: dto.name });
-    const { token } = await admin.issueToken(merchant.id, 'ops api');
-    const { secret } = await admin.webhookSecret(merchant.id);
+    const merchant = await this.admin.create({ name: dto.name });
+    const { token } = await this.admin.issueToken(merchant.id, 'ops api');
+    const { secret } = await this.admin.webhookSecret(merchant.id);
     return new Reply('Merchant created', { merchantId: merchant.id, name: merchant.name, nmid: merchant.nmid, token, webhookSecret: secret });
+  }
+
+  @Get('merchants')
+  async list() {
+    const all = await this.admin.list();
+    return new Reply(`${all.length} merchant(s)`, all.map(describeMerchant));
+  }
+
+  @Get('merchants/:merchantId')
+  async show(@MerchantId() merchantId: number) {
+    return new Reply('Merchant found', describeMerchant(await this.admin.get(merchantId)));
+  }
+
+  /** An inactive merchant's every request is refused (401 MERCHANT_NOT_ACTIVE) from the next one on. */
+  @Post('merchants/:merchantId/activate')
+  @HttpCode(200)
+  async activate(@MerchantId() merchantId: number) {
+    return new Reply('Merchant activated', describeMerchant(await this.admin.setActive(merchantId, true)));
+  }
+
+  @Post('merchants/:merchantId/deactivate')
+  @HttpCode(200)
+  async deactivate(@MerchantId() merchantId: number) {
+    return new Reply('Merchant deactivated', describeMerchant(await this.admin.setActive(merchantId, false)));
   }
 
   /** Sets the merchant's own rate limits (README "Rate limits"); they apply from its next request. */
   @Put('merchants/:merchantId/rate-limits')
   @HttpCode(200)
-  async setRateLimits(@Param('merchantId', ParseIntPipe) merchantId: number, @Body() dto: RateLimitsDto) {
-    try {
-      const m = await new MerchantAdmin(this.prisma).setRateLimits(merchantId, dto);
-      return new Reply('Rate limits set', { merchantId: m.id, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } });
-    } catch (err) {
-      if (err instanceof MerchantNotFoundError) throw new ApiError(ErrorCode.NotFound, err.message);
-      throw err;
-    }
+  async setRateLimits(@MerchantId() merchantId: number, @Body() dto: RateLimitsDto) {
+    const m = await this.admin.setRateLimits(merchantId, dto);
+    return new Reply('Rate limits set', { merchantId: m.id, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } });
   }
 
   /** Requests the merchant's settlement for a cut-off now (the ledger credits it asynchronously). */
@@ -90,7 +92,7 @@ export class MerchantOpsController {
   @HttpCode(200)
   async runSettlement(@Body() dto: RunSettlementDto) {
     const cutoff = dto.cutoff ?? new Date();
-    if (cutoff.getTime() > Date.now()) throw new ApiError(ErrorCode.ValidationError, 'cutoff: must not be in the future', [{ field: 'cutoff', message: 'must not be in the future' }]);
+    if (cutoff.getTime() > Date.now()) throw new ApiError(ErrorCode.ValidationError, 'cutoff: cutoff must not be in the future', [{ field: 'cutoff', message: 'cutoff must not be in the future' }]);
     const planned = await new SettlementPlanner(this.prisma).plan(dto.merchantId, cutoff);
     return new Reply(planned ? 'Settlement requested' : 'Nothing to settle', planned ?? { merchantId: dto.merchantId, cutoffAt: cutoff, payinCount: 0, requested: false });
   }

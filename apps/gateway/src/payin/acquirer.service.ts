@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import { computeSignature, parseAmount, verifySignatureHeader } from '@pay/domain';
 import { type NoticeOutcome, type Payin, PayinRepository } from '@pay/persistence';
-import { ApiError, refuseControlCharacters } from '@pay/platform';
+import { ApiError, refuseControlCharacters, validationError } from '@pay/platform';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { GatewayConfig } from '../gateway.config';
@@ -76,10 +76,7 @@ export class AcquirerService {
     refuseControlCharacters(plain);
     const dto = plainToInstance(AcquirerNotificationDto, plain);
     const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
-    if (errors.length) {
-      const fieldErrors = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((message) => ({ field: e.property, message })));
-      throw new ApiError(ErrorCode.ValidationError, `${fieldErrors[0].field}: ${fieldErrors[0].message}`, fieldErrors);
-    }
+    if (errors.length) throw validationError(errors);
     return dto;
   }
 }

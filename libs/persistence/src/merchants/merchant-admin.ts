@@ -2,6 +2,7 @@ import { normaliseAllowlistEntry, type Minor } from '@pay/domain';
 import type { PrismaClient } from '../client/prisma';
 import { randomBytes } from 'node:crypto';
 import { generateToken } from './token';
+import { type FeeInput, MerchantInputError, parseFeeInput, TokenNotFoundError } from './merchant-input';
 
 export interface MerchantView {
   id: number;
@@ -25,19 +26,25 @@ export interface MerchantView {
   rateLimitExport: number | null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class MerchantNotFoundError extends Error {
   constructor(readonly merchantId: number) {
     super(`merchant ${merchantId} not found`);
   }
 }
 
-/** What operators do to merchants (admin CLI, local runner). Every method is one statement or one transaction. */
+/**
+ * What operators do to merchants (admin CLI, ops API, local runner). Every method is one statement
+ * or one transaction. Unknown merchant: MerchantNotFoundError; unknown token: TokenNotFoundError;
+ * bad input: MerchantInputError naming the field.
+ */
 export class MerchantAdmin {
   constructor(private readonly prisma: PrismaClient) {}
 
   async create(input: { name: string; payinFeePctMilli?: number; payinFeeFixed?: Minor; payoutFeeFlat?: Minor }): Promise<MerchantView> {
     const name = input.name.trim();
-    if (!name) throw new RangeError('merchant name must not be empty');
+    if (!name) throw new MerchantInputError('name', 'name must not be empty');
     return this.prisma.$transaction(async (tx) => {
       const merchant = await tx.merchant.create({
         data: {
@@ -72,6 +79,7 @@ export class MerchantAdmin {
   }
 
   async listTokens(merchantId: number) {
+    await this.get(merchantId);
     return this.prisma.apiToken.findMany({
       where: { merchantId },
       orderBy: { createdAt: 'asc' },
@@ -81,8 +89,10 @@ export class MerchantAdmin {
 
   /** Revoking is immediate: the gateway reads tokens live. Revoking twice is harmless. */
   async revokeToken(tokenId: string): Promise<{ merchantId: number; revokedAt: Date }> {
+    // Token ids are UUIDs: anything else cannot name one (and would be a type error in the query).
+    if (!UUID.test(tokenId)) throw new TokenNotFoundError(tokenId);
     const existing = await this.prisma.apiToken.findUnique({ where: { id: tokenId } });
-    if (!existing) throw new RangeError(`token ${tokenId} not found`);
+    if (!existing) throw new TokenNotFoundError(tokenId);
     if (existing.revokedAt) return { merchantId: existing.merchantId, revokedAt: existing.revokedAt };
     const row = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
     return { merchantId: row.merchantId, revokedAt: row.revokedAt ?? new Date() };
@@ -93,10 +103,31 @@ export class MerchantAdmin {
     return this.prisma.merchant.update({ where: { id: merchantId }, data: fees });
   }
 
-  async setAllowlist(merchantId: number, entries: string[]): Promise<MerchantView> {
-    const normalised = [...new Set(entries.map(normaliseAllowlistEntry))];
+  /** Fees as operators write them (percentage, Rupiah): see parseFeeInput. */
+  async setFeesFromInput(merchantId: number, input: FeeInput): Promise<MerchantView> {
+    return this.setFees(merchantId, parseFeeInput(input));
+  }
+
+  /** Replaces the list (addresses or CIDR ranges, normalised); `enabled`, when given, switches enforcement in the same statement. */
+  async setAllowlist(merchantId: number, entries: string[], enabled?: boolean): Promise<MerchantView> {
+    const normalised = [
+      ...new Set(
+        entries.map((entry) => {
+          try {
+            return normaliseAllowlistEntry(entry);
+          } catch (err) {
+            throw new MerchantInputError('entries', `entries: ${(err as Error).message}`);
+          }
+        }),
+      ),
+    ];
     await this.get(merchantId);
-    return this.prisma.merchant.update({ where: { id: merchantId }, data: { ipAllowlist: normalised } });
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { ipAllowlist: normalised, ipAllowlistEnabled: enabled } });
+  }
+
+  /** An empty list, not enforced: the merchant is reachable from anywhere again. */
+  async clearAllowlist(merchantId: number): Promise<MerchantView> {
+    return this.setAllowlist(merchantId, [], false);
   }
 
   async setAllowlistEnabled(merchantId: number, enabled: boolean): Promise<MerchantView> {
@@ -106,18 +137,21 @@ export class MerchantAdmin {
 
   /** QRIS identity printed into every code: NMID (from the acquirer), MCC, criteria, city, postal code. */
   async setQris(merchantId: number, qris: { nmid?: string; mcc?: string; merchantCriteria?: string; city?: string; postalCode?: string }): Promise<MerchantView> {
-    if (qris.nmid !== undefined && !/^ID\d{10,13}$/.test(qris.nmid)) throw new RangeError('nmid must be ID followed by 10 to 13 digits');
-    if (qris.mcc !== undefined && !/^\d{4}$/.test(qris.mcc)) throw new RangeError('mcc must be 4 digits');
-    if (qris.merchantCriteria !== undefined && !['UMI', 'UKE', 'UME', 'UBE', 'URE'].includes(qris.merchantCriteria)) throw new RangeError('criteria must be UMI, UKE, UME, UBE or URE');
-    if (qris.postalCode !== undefined && !/^\d{5}$/.test(qris.postalCode)) throw new RangeError('postal code must be 5 digits');
+    if (Object.values(qris).every((v) => v === undefined)) throw new MerchantInputError('nmid', 'give at least one of nmid, mcc, merchantCriteria, city, postalCode');
+    if (qris.nmid !== undefined && !/^ID\d{10,13}$/.test(qris.nmid)) throw new MerchantInputError('nmid', 'nmid must be ID followed by 10 to 13 digits');
+    if (qris.mcc !== undefined && !/^\d{4}$/.test(qris.mcc)) throw new MerchantInputError('mcc', 'mcc must be 4 digits');
+    if (qris.merchantCriteria !== undefined && !['UMI', 'UKE', 'UME', 'UBE', 'URE'].includes(qris.merchantCriteria)) throw new MerchantInputError('merchantCriteria', 'merchantCriteria must be UMI, UKE, UME, UBE or URE');
+    if (qris.city !== undefined && (qris.city.trim() === '' || qris.city.length > 100)) throw new MerchantInputError('city', 'city must be 1 to 100 characters');
+    if (qris.postalCode !== undefined && !/^\d{5}$/.test(qris.postalCode)) throw new MerchantInputError('postalCode', 'postalCode must be 5 digits');
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: qris });
   }
 
   /** Settlement schedule: T+delayDays at hour:00 Asia/Jakarta. */
   async setSettlementSchedule(merchantId: number, schedule: { delayDays?: number; hour?: number }): Promise<MerchantView> {
-    if (schedule.delayDays !== undefined && (!Number.isInteger(schedule.delayDays) || schedule.delayDays < 1 || schedule.delayDays > 30)) throw new RangeError('delay must be 1 to 30 days');
-    if (schedule.hour !== undefined && (!Number.isInteger(schedule.hour) || schedule.hour < 0 || schedule.hour > 23)) throw new RangeError('hour must be 0 to 23');
+    if (schedule.delayDays === undefined && schedule.hour === undefined) throw new MerchantInputError('delayDays', 'give at least one of delayDays, hour');
+    if (schedule.delayDays !== undefined && (!Number.isInteger(schedule.delayDays) || schedule.delayDays < 1 || schedule.delayDays > 30)) throw new MerchantInputError('delayDays', 'delayDays must be a whole number of days from 1 to 30');
+    if (schedule.hour !== undefined && (!Number.isInteger(schedule.hour) || schedule.hour < 0 || schedule.hour > 23)) throw new MerchantInputError('hour', 'hour must be a whole hour from 0 to 23');
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { settlementDelayDays: schedule.delayDays, settlementHour: schedule.hour } });
   }
@@ -127,8 +161,9 @@ export class MerchantAdmin {
    * exports per minute (export). null goes back to the gateway's default; undefined leaves a class as it is.
    */
   async setRateLimits(merchantId: number, limits: { read?: number | null; write?: number | null; export?: number | null }): Promise<MerchantView> {
+    if (limits.read === undefined && limits.write === undefined && limits.export === undefined) throw new MerchantInputError('read', 'give at least one of read, write, export');
     for (const [name, value] of Object.entries(limits)) {
-      if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000)) throw new RangeError(`${name} limit must be a whole number from 1 to 100000`);
+      if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000)) throw new MerchantInputError(name, `${name} limit must be a whole number from 1 to 100000`);
     }
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { rateLimitRead: limits.read, rateLimitWrite: limits.write, rateLimitExport: limits.export } });
@@ -153,6 +188,7 @@ export class MerchantAdmin {
    * `graceHours`, so the merchant can switch without losing a callback; 0 retires it at once.
    */
   async rotateWebhookSecret(merchantId: number, graceHours: number): Promise<{ secret: string; previousExpiresAt: Date | null }> {
+    if (!Number.isFinite(graceHours) || graceHours < 0 || graceHours > 720) throw new MerchantInputError('graceHours', 'graceHours must be between 0 and 720');
     const current = await this.webhookSecret(merchantId);
     const secret = `whsec_${randomBytes(32).toString('hex')}`;
     const previousExpiresAt = graceHours > 0 ? new Date(Date.now() + graceHours * 3_600_000) : null;

@@ -164,6 +164,8 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
     const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
     const rupiah = (col: string) => decimal(col, 100);
     const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
+    // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
+    const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${text(col)} END`;
     // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
     const sql = `COPY (
       WITH merchant AS MATERIALIZED (SELECT ${text('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
@@ -172,7 +174,7 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
              ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
              ${decimal('p.fee_pct_milli', 1000)} AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
              ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
-             ${text('p.rrn')} AS "rrn", ${text('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
+             ${paidOnly('p.rrn')} AS "rrn", ${paidOnly('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
         FROM payins p
        WHERE p.merchant_id = ${Number(merchantId)}
          AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'

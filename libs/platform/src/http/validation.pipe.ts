@@ -3,12 +3,43 @@ import { ErrorCode } from '@pay/contracts';
 import { ApiError } from '../errors/api-error';
 import { refuseControlCharacters } from './json-input';
 
-function flatten(errors: ValidationError[], parent = ''): { field: string; message: string }[] {
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * Which of a field's failed constraints speaks first: presence, then type, then the rest (length,
+ * range, format). class-validator reports them in registration order, which for stacked
+ * decorators is bottom-up, so a missing accountName used to read "must be shorter than...".
+ */
+const PRESENCE = new Set(['isDefined', 'isNotEmpty', 'isNotEmptyObject', 'whitelistValidation']);
+const TYPE = new Set(['isString', 'isNumber', 'isInt', 'isBoolean', 'isArray', 'isDate', 'isObject', 'isEnum', 'nestedValidation']);
+const rank = (constraint: string) => (PRESENCE.has(constraint) ? 0 : TYPE.has(constraint) ? 1 : 2);
+
+/** The one message that applies to a field; it always names the field (a custom message that does not is prefixed with it). */
+function fieldMessage(e: ValidationError): string | undefined {
+  const constraints = Object.entries(e.constraints ?? {});
+  if (constraints.length === 0) return undefined;
+  if (e.value === undefined) return `${e.property} is required`;
+  const [, message] = constraints.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c[0]) - rank(b.c[0]) || a.i - b.i)[0].c;
+  return message.includes(e.property) ? message : `${e.property} ${message}`;
+}
+
+/** class-validator's errors as the API reports them: one entry per offending field (nested as `a.b.0`), in body order. */
+export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
-    return [...own, ...flatten(e.children ?? [], field)];
+    const message = fieldMessage(e);
+    return [...(message ? [{ field, message }] : []), ...fieldErrors(e.children ?? [], field)];
   });
+}
+
+/** 400 VALIDATION_ERROR: the message is `<field>: <message>` of the first offending field; `errors` lists all of them. */
+export function validationError(errors: ValidationError[]): ApiError {
+  const all = fieldErrors(errors);
+  const first = all[0];
+  return new ApiError(ErrorCode.ValidationError, first ? `${first.field}: ${first.message}` : 'Request is not valid', all);
 }
 
 /** Every body, query and path parameter is refused when a string in it carries a control character, whatever its DTO says. */
@@ -28,11 +59,6 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) => {
-      const fieldErrors = flatten(errors);
-      const first = fieldErrors[0];
-      const message = first ? `${first.field}: ${first.message}` : 'Request is not valid';
-      return new ApiError(ErrorCode.ValidationError, message, fieldErrors);
-    },
+    exceptionFactory: validationError,
   });
 }

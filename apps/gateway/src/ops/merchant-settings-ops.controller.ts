@@ -1,0 +1,78 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Put, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { describeMerchant, MerchantAdmin, type MerchantView, type PrismaClient } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { PRISMA } from '../gateway.tokens';
+import { AdminErrorsInterceptor, MerchantId } from './admin-errors';
+import { AdminTokenGuard } from './admin-auth';
+import { AllowlistDto, FeesDto, QrisDto, SettlementScheduleDto } from './dto/merchant-settings.dto';
+
+const allowlistView = (m: MerchantView) => ({ merchantId: m.id, ...describeMerchant(m).ipAllowlist });
+
+/**
+ * A merchant's settings over HTTP (the CLI's `merchant set-fees|set-qris|set-settlement` and
+ * `allowlist ...`): the same MerchantAdmin methods, so the same rules and the same refusals.
+ * Each applies from the merchant's next request.
+ */
+@ApiExcludeController()
+@Controller('ops/merchants/:merchantId')
+@UseGuards(AdminTokenGuard)
+@UseInterceptors(AdminErrorsInterceptor)
+export class MerchantSettingsOpsController {
+  private readonly admin: MerchantAdmin;
+
+  constructor(@Inject(PRISMA) prisma: PrismaClient) {
+    this.admin = new MerchantAdmin(prisma);
+  }
+
+  @Put('fees')
+  @HttpCode(200)
+  async setFees(@MerchantId() merchantId: number, @Body() dto: FeesDto) {
+    return new Reply('Fees set', describeMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
+  }
+
+  @Put('qris')
+  @HttpCode(200)
+  async setQris(@MerchantId() merchantId: number, @Body() dto: QrisDto) {
+    return new Reply('QRIS identity set', describeMerchant(await this.admin.setQris(merchantId, dto)));
+  }
+
+  @Put('settlement-schedule')
+  @HttpCode(200)
+  async setSettlementSchedule(@MerchantId() merchantId: number, @Body() dto: SettlementScheduleDto) {
+    return new Reply('Settlement schedule set', describeMerchant(await this.admin.setSettlementSchedule(merchantId, dto)));
+  }
+
+  @Get('allowlist')
+  async showAllowlist(@MerchantId() merchantId: number) {
+    return new Reply('Allowlist found', allowlistView(await this.admin.get(merchantId)));
+  }
+
+  /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
+  @Put('allowlist')
+  @HttpCode(200)
+  async setAllowlist(@MerchantId() merchantId: number, @Body() dto: AllowlistDto) {
+    const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
+    return new Reply(m.ipAllowlistEnabled && m.ipAllowlist.length === 0 ? 'Allowlist set; it is enabled and empty, so every request of this merchant is refused' : 'Allowlist set', allowlistView(m));
+  }
+
+  @Post('allowlist/enable')
+  @HttpCode(200)
+  async enableAllowlist(@MerchantId() merchantId: number) {
+    const m = await this.admin.setAllowlistEnabled(merchantId, true);
+    return new Reply(m.ipAllowlist.length === 0 ? 'Allowlist enabled; it is empty, so every request of this merchant is refused' : 'Allowlist enabled', allowlistView(m));
+  }
+
+  @Post('allowlist/disable')
+  @HttpCode(200)
+  async disableAllowlist(@MerchantId() merchantId: number) {
+    return new Reply('Allowlist disabled', allowlistView(await this.admin.setAllowlistEnabled(merchantId, false)));
+  }
+
+  /** Empties the list and stops enforcing it. */
+  @Delete('allowlist')
+  @HttpCode(200)
+  async clearAllowlist(@MerchantId() merchantId: number) {
+    return new Reply('Allowlist cleared', allowlistView(await this.admin.clearAllowlist(merchantId)));
+  }
+}
