@@ -24,6 +24,7 @@ import { QrisService } from './payin/qris.service';
 import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
+import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
@@ -38,7 +39,7 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
