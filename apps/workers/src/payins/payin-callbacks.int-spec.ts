@@ -87,6 +87,19 @@ describe('pay-in callbacks, workers side: the expiry scan and delivery (real Pos
     expect(JSON.parse(req.rawBody).data.expiredAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it("the scan's lookup can read the partial index of pending codes by expiry (an idle scan is one index probe)", async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off'); // the test table is small: ask whether the index fits, not what is cheapest here
+      const { rows } = await client.query(`EXPLAIN SELECT id FROM payins WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT 500 FOR UPDATE SKIP LOCKED`);
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('payins_pending_expires_at_idx');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
   it('a paid pay-in (acquirer notification) is delivered as payin.succeeded to its own notifyUrl, retried like any callback, and resendable', async () => {
     receiver = await WebhookReceiver.start((n) => ({ status: n === 0 ? 503 : 200 }));
     const { merchant, secret } = await merchantWith('https://93.184.216.35/default-not-used');
