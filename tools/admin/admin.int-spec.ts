@@ -66,6 +66,18 @@ describe('admin CLI (real Postgres)', () => {
     expect(await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } })).toMatchObject({ rateLimitRead: null, rateLimitWrite: 200, rateLimitExport: 30 });
   });
 
+  it("sets and clears a merchant's default pay-in callback URL, refusing bad and private URLs", async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Toko Callback');
+    const id = String(JSON.parse(out).id);
+    expect((await admin('merchant', 'set-callback-url', id, 'https://93.184.216.34/callbacks/payin')).code).toBe(ExitCode.Ok);
+    expect(JSON.parse((await admin('--json', 'merchant', 'show', id)).out).payinCallbackUrl).toBe('https://93.184.216.34/callbacks/payin');
+    for (const bad of [[], ['ftp://example.com/cb'], ['http://10.0.0.5/cb'], ['https://93.184.216.34/cb', '--clear']]) {
+      expect((await admin('merchant', 'set-callback-url', id, ...bad)).code).toBe(ExitCode.Usage);
+    }
+    expect((await admin('merchant', 'set-callback-url', id, '--clear')).code).toBe(ExitCode.Ok);
+    expect((await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } })).payinCallbackUrl).toBeNull();
+  });
+
   it('refuses bad input with exit code 2 and a message, changing nothing', async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Kopi Kita');
     const id = String(JSON.parse(out).id);

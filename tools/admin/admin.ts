@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString } from '@pay/domain';
 import type { Pool } from 'pg';
-import { isMisconfiguration, isTransientFault } from '@pay/platform';
+import { checkWebhookTarget, isMisconfiguration, isNotifyUrl, isTransientFault, WebhookTargetRefused } from '@pay/platform';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { applyMigrations, createPgPool, createPrismaClient, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
@@ -239,7 +239,32 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       print([`ledger BREACH: ${report.breaches.length} breach(es) in ${scope}`, ...report.breaches.map((b) => `  ${describeBreach(b)}`), ...inFlight].join('\n'), report);
     });
 
-  const webhook = program.command('webhook').description('disbursement callbacks to notifyUrl');
+  merchant
+    .command('set-callback-url <merchantId> [url]')
+    .description("the merchant's default pay-in callback URL (a pay-in's own notifyUrl wins); --clear removes it")
+    .option('--clear', 'no default: pay-ins without notifyUrl get no callback')
+    .action(async (mid: string, url: string | undefined, o: { clear?: boolean }) => {
+      if (Boolean(url) === Boolean(o.clear)) throw new UsageError('give either a URL or --clear');
+      const target = url ?? null;
+      if (target) {
+        if (!isNotifyUrl(target)) throw new UsageError('the callback URL must be an absolute http or https URL of at most 2048 characters');
+        try {
+          await checkWebhookTarget(target, { allowLoopback: io.env.WEBHOOK_ALLOW_LOOPBACK === 'true' });
+        } catch (err) {
+          if (err instanceof WebhookTargetRefused) throw new UsageError(`${err.message}; callbacks go to public addresses only`);
+          throw err;
+        }
+      }
+      try {
+        const m = await admin().setPayinCallbackUrl(id(mid), target);
+        print(`merchant ${m.id} pay-in callback URL: ${m.payinCallbackUrl ?? '(none)'}`, describeMerchant(m));
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(err.message);
+        throw err;
+      }
+    });
+
+  const webhook = program.command('webhook').description('callbacks to notifyUrl: disbursements and pay-ins');
   const secret = webhook.command('secret').description("the merchant's webhook signing secret");
   secret.command('show <merchantId>').action(async (mid: string) => {
     const s = await admin().webhookSecret(id(mid));

@@ -100,6 +100,8 @@ export const HOT_QUERIES: HotQuery[] = [
   // libs/persistence/src/payins/payin.repository.ts
   q('gateway: payin inquiry', 'SELECT * FROM payins WHERE merchant_id = $1 AND merchant_trx_id = $2', (p) => [p.merchantId, p.payinTrxId]),
   q('gateway: payin notification lock', 'SELECT id::text FROM payins WHERE platform_trx_id = $1 FOR UPDATE', (p) => [p.payinPlatformTrxId]),
+  // libs/persistence/src/payins/payin-expiry.repository.ts: every PAYIN_EXPIRY_SCAN_INTERVAL_MS, mostly finding nothing
+  q('workers: payin expiry scan', `SELECT id FROM payins WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT 500 FOR UPDATE SKIP LOCKED`, () => []),
   q('gateway: payin record (new code)', `
     INSERT INTO payins (id, merchant_id, merchant_trx_id, platform_trx_id, amount, fee, fee_pct_milli, fee_fixed, status, expires_at)
     VALUES (gen_random_uuid(), $1, $2, $3, 1000000, 22000, 700, 15000, 'pending', now() + interval '15 minutes')`, (p, run) => [p.merchantId, `PLANS-${run}`, `QRPLANS${run}`]),

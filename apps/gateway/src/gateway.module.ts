@@ -26,6 +26,7 @@ import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { MerchantSettingsOpsController } from './ops/merchant-settings-ops.controller';
 import { TokenOpsController } from './ops/token-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
+import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
@@ -40,7 +41,7 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },

@@ -1,11 +1,12 @@
 import { NestFactory } from '@nestjs/core';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { createDatabaseClients, DeadLetterRepository, guardPool, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryRepository, WebhookScheduleRepository } from '@pay/persistence';
+import { createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryListener, WebhookDeliveryRepository, WebhookScheduleRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
+import { PayinExpiryLoop } from './payins/payin-expiry.loop';
 import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
@@ -15,7 +16,8 @@ import { WorkersModule } from './workers.module';
 
 /**
  * The BullMQ workers process (no public HTTP API): delivers each final disbursement status
- * (from payout.events) to the merchant's notifyUrl, signed and retried, and runs the
+ * (from payout.events) and each final pay-in status (written by the gateway and the expiry scan)
+ * to the merchant's callback URL, signed and retried; runs the pay-in expiry scan, the
  * settlement schedule and the recon CSV exports.
  */
 export async function startWorkers(config: WorkersConfig) {
@@ -50,6 +52,9 @@ export async function startWorkers(config: WorkersConfig) {
     concurrency: config.WEBHOOK_CONCURRENCY,
     dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
   });
+  // Pay-in callbacks are written by the gateway and the expiry scan: their commit wakes the dispatcher.
+  const deliveryListener = new WebhookDeliveryListener(config.DATABASE_URL, () => queue.wake(), throttledWarn(logger, 'postgres (webhook delivery listener): connection lost (reconnecting)'));
+  const expiry = new PayinExpiryLoop(new PayinExpiryRepository(pool), () => queue.wake(), logger, config.PAYIN_EXPIRY_SCAN_INTERVAL_MS);
   const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
     connection: redis,
     prefix: config.QUEUE_PREFIX,
@@ -72,6 +77,8 @@ export async function startWorkers(config: WorkersConfig) {
   archiver.registerMetrics(registry);
 
   queue.start();
+  await deliveryListener.start();
+  expiry.start();
   await settlements.start();
   await recon.start();
   // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
@@ -91,6 +98,8 @@ export async function startWorkers(config: WorkersConfig) {
       ops.shuttingDown();
       await app.close();
       await archiver.stop();
+      await expiry.stop();
+      await deliveryListener.stop();
       await queue.stop();
       await settlements.stop();
       await recon.stop();

@@ -26,6 +26,8 @@ export const workersConfigSchema = z
     WEBHOOK_LEASE_GRACE_MS: positiveInt().max(600_000).default(30_000),
     /** How often the settlement schedule is checked (each merchant settles T+n at its hour, Asia/Jakarta) */
     SETTLEMENT_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(60_000),
+    /** How often pending QRIS codes past their expiry are moved to `expired` (and their payin.expired callbacks written) */
+    PAYIN_EXPIRY_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(30_000),
     /** A recon export attempt whose CSV has not moved for this long is abandoned and retried */
     RECON_STALL_MS: positiveInt().min(1000).max(600_000).default(30_000),
     ...webhookEnv,

@@ -18,6 +18,8 @@ export { PgListener, type PgListenerHooks } from './client/pg-listener';
 export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord, type ClaimedDelivery } from './webhooks/webhook-delivery.repository';
 export { WebhookScheduleRepository, type DueDeliveries } from './webhooks/webhook-schedule.repository';
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
+export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
+export { WebhookDeliveryListener, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-listener';
 export { SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
 export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';
 export { DeadLetterRepository, deadLetterView, REPLAY_OF_HEADER, type ArchivedRecord, type DeadLetter, type DeadLetterFilter, type DeadLetterStatus, type ReplayResult } from './dead-letters/dead-letter.repository';

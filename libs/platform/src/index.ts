@@ -18,6 +18,7 @@ export { failFastRedis, pingRedisOnce, redisReadinessCheck, waitForRedis } from 
 export { errorText, roundFailureLog, throttledWarn, warnOnError } from './logging/throttled-warn';
 export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-dependency';
 export { IsAmount } from './http/is-amount.decorator';
+export { IsNotifyUrl, isNotifyUrl, NOTIFY_URL_MAX_LENGTH } from './http/is-notify-url.decorator';
 export { classifyFault, databaseInputRefusal, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';

@@ -3,9 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ledgerCommandId } from '@pay/contracts';
 import { formatAmountString, type Minor } from '@pay/domain';
 import { type AuthenticatedMerchant, type Disbursement, DisbursementRepository } from '@pay/persistence';
-import { ApiError, checkWebhookTarget, currentLogId, WebhookTargetRefused } from '@pay/platform';
+import { ApiError, currentLogId } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { assertNotifyUrlAllowed } from '../http/notify-url.check';
 import { AccountInquiryService } from './account-inquiry.service';
 import { type DecisionSubscription, DecisionWaiter } from './decision-waiter';
 import type { TransferDto } from './dto/disbursement.dto';
@@ -73,14 +74,8 @@ export class TransferService {
   }
 
   /** The callback may not point into our own network (SSRF); delivery checks again at connect time. */
-  private async checkNotifyUrl(url: string): Promise<void> {
-    try {
-      await checkWebhookTarget(url, { allowLoopback: this.config.WEBHOOK_ALLOW_LOOPBACK });
-    } catch (err) {
-      if (!(err instanceof WebhookTargetRefused)) throw err;
-      const message = `${err.message}; callbacks go to public addresses only`;
-      throw new ApiError(ErrorCode.NotifyUrlNotAllowed, `notifyUrl: ${message}`, [{ field: 'notifyUrl', message }]);
-    }
+  private checkNotifyUrl(url: string): Promise<void> {
+    return assertNotifyUrlAllowed(url, this.config.WEBHOOK_ALLOW_LOOPBACK);
   }
 
   /** A transfer recorded by an earlier (or concurrent) copy of the request: its decision, once made. */

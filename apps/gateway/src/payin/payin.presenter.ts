@@ -4,7 +4,7 @@ import type { Payin } from '@pay/persistence';
 /** Status a merchant sees: a pending code past its expiry reads `expired`. */
 export function payinStatus(p: Payin, now: Date): 'pending' | 'success' | 'failed' | 'expired' {
   if (p.status === 'pending' && p.expiresAt && p.expiresAt <= now) return 'expired';
-  return p.status as 'pending' | 'success' | 'failed';
+  return p.status as 'pending' | 'success' | 'failed' | 'expired';
 }
 
 export function payinFeeObject(p: Payin) {

@@ -7,6 +7,7 @@ import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
+import { assertNotifyUrlAllowed } from '../http/notify-url.check';
 import type { GenerateQrisDto } from './dto/payin.dto';
 
 /** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
@@ -25,6 +26,7 @@ export class QrisService {
       const message = `must be between 60 and ${this.config.QRIS_EXPIRY_MAX_SECONDS}`;
       throw new ApiError(ErrorCode.ValidationError, `expirySeconds: ${message}`, [{ field: 'expirySeconds', message }]);
     }
+    if (dto.notifyUrl) await assertNotifyUrlAllowed(dto.notifyUrl, this.config.WEBHOOK_ALLOW_LOOPBACK);
     const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     const now = new Date();
     const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
@@ -52,13 +54,14 @@ export class QrisService {
         nmid: merchant.nmid,
         qrisPayload: encodeQris(qris),
         expiresAt: new Date(now.getTime() + expirySeconds * 1000),
+        notifyUrl: dto.notifyUrl ?? null,
         logId: currentLogId(),
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // The same request again (a retry after a lost response) gets the code already made.
       const existing = await this.payins.find(merchantId, dto.merchantTrxId);
-      if (existing && existing.amount === amount && existing.status === 'pending') payin = existing;
+      if (existing && existing.amount === amount && existing.status === 'pending' && existing.notifyUrl === (dto.notifyUrl ?? null)) payin = existing;
       else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
     const qrImage = dto.withImage ? await toDataURL(payin.qrisPayload ?? '', { errorCorrectionLevel: 'M', margin: 2, width: 320 }) : undefined;

@@ -1,4 +1,5 @@
 import { normaliseAllowlistEntry, type Minor } from '@pay/domain';
+import { isNotifyUrl } from '@pay/platform';
 import type { PrismaClient } from '../client/prisma';
 import { randomBytes } from 'node:crypto';
 import { generateToken } from './token';
@@ -24,6 +25,8 @@ export interface MerchantView {
   rateLimitRead: number | null;
   rateLimitWrite: number | null;
   rateLimitExport: number | null;
+  /** Where pay-in callbacks go when the pay-in has no notifyUrl; null: no callback */
+  payinCallbackUrl: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -167,6 +170,16 @@ export class MerchantAdmin {
     }
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { rateLimitRead: limits.read, rateLimitWrite: limits.write, rateLimitExport: limits.export } });
+  }
+
+  /**
+   * The merchant's default pay-in callback URL (a pay-in's own notifyUrl wins); null clears it.
+   * The format is checked here; where it points is the caller's to check (and delivery's, again).
+   */
+  async setPayinCallbackUrl(merchantId: number, url: string | null): Promise<MerchantView> {
+    if (url !== null && !isNotifyUrl(url)) throw new RangeError('callback URL must be an absolute http or https URL of at most 2048 characters');
+    await this.get(merchantId);
+    return this.prisma.merchant.update({ where: { id: merchantId }, data: { payinCallbackUrl: url } });
   }
 
   async setActive(merchantId: number, active: boolean): Promise<MerchantView> {

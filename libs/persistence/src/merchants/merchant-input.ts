@@ -76,6 +76,7 @@ export function describeMerchant(m: MerchantView) {
       writePerSecond: m.rateLimitWrite ?? ('default' as const),
       exportsPerMinute: m.rateLimitExport ?? ('default' as const),
     },
+    payinCallbackUrl: m.payinCallbackUrl,
   };
 }
 

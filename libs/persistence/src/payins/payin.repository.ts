@@ -4,6 +4,8 @@ import type { Minor } from '@pay/domain';
 import { isUniqueViolation, type PrismaClient, type TransactionClient } from '../client/prisma';
 import { enqueueLedgerCommand } from '../outbox/outbox-writer';
 import type { Payin } from '../generated/prisma/client';
+import type { NewDelivery } from '../webhooks/webhook-delivery.repository';
+import { payinCallbackDelivery } from './payin-callback';
 
 export type { Payin };
 
@@ -18,6 +20,8 @@ export interface NewPayin {
   nmid: string;
   qrisPayload: string;
   expiresAt: Date;
+  /** Where this pay-in's callbacks go (else the merchant's default pay-in callback URL) */
+  notifyUrl?: string | null;
   logId?: string;
 }
 
@@ -52,7 +56,9 @@ export class PayinRepository {
   /**
    * Applies one acquirer notification in one transaction, recording it whatever the outcome.
    * A successful payment marks the pay-in success and puts the ledger's `payin.record` command
-   * in the outbox; the same notification again (same acquirer reference) changes nothing.
+   * in the outbox; an applied notification also writes the merchant's callback (payin.succeeded
+   * or payin.failed) in the same transaction; the same notification again (same acquirer
+   * reference) changes nothing.
    * `clockSkewMs` is how far the acquirer's clock may be from ours (see decide).
    */
   async applyNotice(n: AcquirerNotice, rawBody: string, now: Date, clockSkewMs: number): Promise<NoticeOutcome> {
@@ -99,7 +105,9 @@ export class PayinRepository {
   private decide(payin: Payin | null, n: AcquirerNotice, now: Date, clockSkewMs: number): NoticeOutcome | { outcome: 'accepted'; payin: Payin } {
     if (!payin) return { outcome: 'refused', reason: 'UNKNOWN_REFERENCE' };
     if (payin.acquirerReference === n.acquirerReference) return { outcome: 'duplicate', payin };
-    if (payin.status !== 'pending') return { outcome: 'refused', reason: 'ALREADY_FINAL', payin };
+    // An `expired` code (the expiry scan's) still takes a successful payment made before it
+    // expired (checked below): the money moved, the acquirer's word wins. Nothing else.
+    if (payin.status !== 'pending' && !(payin.status === 'expired' && n.status === 'success')) return { outcome: 'refused', reason: 'ALREADY_FINAL', payin };
     if (payin.amount !== n.amount) return { outcome: 'refused', reason: 'AMOUNT_MISMATCH', payin };
     // NaN too: ISO 8601 forms such as a week date (2026-W47) pass validation but are no instant.
     const paidAt = n.paidAt.getTime();
@@ -116,10 +124,12 @@ export class PayinRepository {
    */
   private async complete(tx: TransactionClient, payin: Payin, n: AcquirerNotice, now: Date): Promise<Payin> {
     if (n.status === 'failed') {
-      return tx.payin.update({
+      const failed = await tx.payin.update({
         where: { id: payin.id },
         data: { status: 'failed', acquirerReference: n.acquirerReference, issuer: n.issuer, failureReason: n.failureReason ?? 'Payment failed' },
       });
+      await this.callback(tx, failed, now, n.paidAt);
+      return failed;
     }
     const updated = await tx.payin.update({
       where: { id: payin.id },
@@ -136,6 +146,19 @@ export class PayinRepository {
       fee: payin.fee.toString(),
     };
     await enqueueLedgerCommand(tx, command);
+    await this.callback(tx, updated, now, n.paidAt);
     return updated;
   }
+
+  /** The merchant's callback of this final status, if it has somewhere to go; once per event id. */
+  private async callback(tx: TransactionClient, payin: Payin, now: Date, paidAt: Date): Promise<void> {
+    const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: payin.merchantId }, select: { name: true, payinCallbackUrl: true } });
+    const delivery = payinCallbackDelivery(payin, merchant, now, paidAt);
+    if (delivery) await tx.webhookDelivery.createMany({ data: [deliveryRow(delivery, now)], skipDuplicates: true });
+  }
+}
+
+function deliveryRow(d: NewDelivery, now: Date) {
+  const { logId, ...rest } = d;
+  return { id: randomUUID(), ...rest, logId: logId ?? null, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now };
 }

@@ -13,6 +13,8 @@ export interface NewDelivery {
   eventType: string;
   merchantId: number;
   disbursementId: string | null;
+  /** Set instead of disbursementId for a pay-in callback */
+  payinId?: string | null;
   url: string;
   body: string;
   logId?: string;
@@ -84,8 +86,8 @@ export class WebhookDeliveryRepository {
   /** One delivery per event id: a redelivered event returns the existing one. */
   async create(d: NewDelivery, now: Date): Promise<WebhookDelivery> {
     const created = await this.one(sql`
-      INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
-      VALUES (${randomUUID()}::uuid, ${d.eventId}, ${d.eventType}, ${d.merchantId}, ${d.disbursementId}::uuid, ${d.url}, ${d.body}, 'pending', ${now}, ${d.logId ?? null}, ${now}, ${now})
+      INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, payin_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
+      VALUES (${randomUUID()}::uuid, ${d.eventId}, ${d.eventType}, ${d.merchantId}, ${d.disbursementId}::uuid, ${d.payinId ?? null}::uuid, ${d.url}, ${d.body}, 'pending', ${now}, ${d.logId ?? null}, ${now}, ${now})
       ON CONFLICT (event_id) DO NOTHING
       RETURNING *`);
     if (created) return created;

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsAmount } from '@pay/platform';
+import { IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 const TRX_ID = /^[\x21-\x7E]+$/; // printable ASCII, no spaces
 const TRX_ID_MESSAGE = '$property must be 1 to 64 printable characters without spaces';
@@ -52,9 +52,7 @@ export class TransferDto extends AccountInquiryDto {
   platformTrxId!: string;
 
   @ApiProperty({ example: 'https://merchant.example/callbacks/disbursement', description: 'Absolute http(s) URL for the final status' })
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'notifyUrl must be an absolute http or https URL' })
+  @IsNotifyUrl()
   notifyUrl!: string;
 }
 

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsAmount } from '@pay/platform';
+import { IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 
@@ -31,6 +31,11 @@ export class GenerateQrisDto {
   @IsOptional()
   @IsBoolean()
   withImage?: boolean;
+
+  @ApiPropertyOptional({ example: 'https://merchant.example/callbacks/payin', description: "Absolute http(s) URL for this pay-in's callbacks (default: the merchant's pay-in callback URL)" })
+  @IsOptional()
+  @IsNotifyUrl()
+  notifyUrl?: string;
 }
 
 export class QrisInquiryDto {
