@@ -8,7 +8,7 @@ const ioPackages = [
 
 const common = [
   { sourceTag: 'scope:tool', onlyDependOnLibsWithTags: ['scope:lib'] },
-  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing', 'type:transport', 'type:data', 'type:rail'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing', 'type:transport', 'type:data', 'type:rail', 'type:client'] },
   { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ioPackages.filter((p) => p !== '@nestjs/*') },
@@ -27,6 +27,8 @@ const productionConstraints = [
   { sourceTag: 'app:gateway', notDependOnLibsWithTags: ['type:ledger'] },
   { sourceTag: 'app:payout', notDependOnLibsWithTags: ['type:ledger'] },
   { sourceTag: 'app:workers', notDependOnLibsWithTags: ['type:ledger'] },
+  // The merchant client is published on its own: it stands on openapi-fetch alone (its tests may use the platform's signer).
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: [], bannedExternalImports: ioPackages },
   ...common,
 ];
 // Tests may set up state through the ledger and the fixtures.

@@ -23,6 +23,6 @@ module.exports = {
   },
   transformIgnorePatterns: ['^(?!.*/node_modules/content-disposition/).*/node_modules/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing|bank-rail)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing|bank-rail|merchant-client)$': '<rootDir>/libs/$1/src/index.ts' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };
