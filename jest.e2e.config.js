@@ -7,6 +7,8 @@ module.exports = {
   testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/e2e-global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/e2e-global-teardown.ts',
+  // Every answer of the merchant API is checked against docs/openapi.json (libs/testing/src/http/openapi-contract.ts).
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/http/openapi-contract.setup.ts'],
   testTimeout: 120000,
   maxWorkers: 1,
 };

@@ -19,9 +19,10 @@ module.exports = {
       },
     ],
     // content-disposition 3 (under @fastify/static, for Bull Board) ships only ES modules, which Jest cannot require.
-    '/node_modules/content-disposition/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+    // So does @apidevtools/json-schema-ref-parser (under openapi-backend, for the OpenAPI contract check).
+    '/node_modules/(content-disposition|@apidevtools/json-schema-ref-parser)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['^(?!.*/node_modules/content-disposition/).*/node_modules/'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/(content-disposition|@apidevtools/json-schema-ref-parser)/).*/node_modules/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing|bank-rail|merchant-client)$': '<rootDir>/libs/$1/src/index.ts' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -27,6 +27,8 @@ ensure_built
 step() { printf '\n== %s\n' "$1"; }
 step "lint";       npm run --silent lint
 step "typecheck";  npm run --silent typecheck
+# The committed OpenAPI document (docs/openapi.json), recommended rules (redocly.yaml): 0 errors, 0 warnings.
+step "openapi lint"; npx redocly lint docs/openapi.json
 mkdir -p tmp
 step "unit";        npx jest -c jest.unit.config.js --ci --json --outputFile=tmp/jest-unit.json
 # Started here rather than first: its JVM would only sit beside lint and the type-check.

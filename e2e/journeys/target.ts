@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { LocalStack, repoRoot, testStackBus, testS3 } from '@pay/testing';
+import { LocalStack, merchantContract, registerContract, repoRoot, testStackBus, testS3 } from '@pay/testing';
 
 /**
  * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a
@@ -28,12 +28,15 @@ export async function resolveTarget(): Promise<Target> {
     const host = process.env.E2E_RECEIVER_HOST;
     const internal = new URL(process.env.E2E_INTERNAL_URL ?? remote);
     if (!process.env.E2E_INTERNAL_URL) internal.port = '3001';
+    const baseUrl = remote.replace(/\/$/, '');
+    // The deployment's answers are checked against docs/openapi.json too (a local stack registers itself).
+    const unregister = registerContract(baseUrl, merchantContract(repoRoot()));
     return {
-      baseUrl: remote.replace(/\/$/, ''),
+      baseUrl,
       internalUrl: internal.origin,
       adminToken,
       receiver: host ? { host, port: Number(process.env.E2E_RECEIVER_PORT ?? 4000) } : null,
-      stop: async () => undefined,
+      stop: async () => unregister(),
     };
   }
   const adminToken = `e2e_${randomBytes(24).toString('hex')}`;

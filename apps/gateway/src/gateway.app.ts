@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
@@ -10,6 +10,7 @@ import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { RecentTokens } from './auth/recent-tokens';
 import type { GatewayConfig } from './gateway.config';
 import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http/gateway-listeners';
+import { buildMerchantDocument } from './openapi/merchant-document';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
 import { registerLocalRefusal } from './rate-limit/local-refusal';
@@ -102,15 +103,8 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;
 
   if (config.SWAGGER_ENABLED) {
-    const document = SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Merchant Pay-in and Disbursement API')
-        .setDescription('QRIS pay-in, balance, disbursement and reconciliation. Every response carries a logId. See README for the full reference.')
-        .setVersion('v1')
-        .addApiKey({ type: 'apiKey', in: 'header', name: 'token' }, 'token')
-        .build(),
-    );
+    // The same document as docs/openapi.json (npm run openapi:export).
+    const document = buildMerchantDocument(app);
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   }
   await app.init();

@@ -1,26 +1,23 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, NotFoundException, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { formatAmountString, parseAmount } from '@pay/domain';
 import { PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
+import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
-import { ErrorResponse } from '../openapi/error-response';
+import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
+import { GeneratedQrisSchema, PayinSchema } from '../openapi/schemas';
 import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { AcquirerService } from './acquirer.service';
 import { GenerateQrisDto, QrisInquiryDto, SandboxPayDto } from './dto/payin.dto';
 import { presentGenerated, presentPayin } from './payin.presenter';
 import { QrisService } from './qris.service';
 
-@ApiTags('Pay-in')
-@ApiHeader({ name: TOKEN_HEADER, required: true, description: 'Merchant API token' })
-@ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_ERROR' })
-@ApiResponse({ status: 401, type: ErrorResponse, description: 'Token not found | Token not valid | Merchant not active' })
-@ApiResponse({ status: 403, type: ErrorResponse, description: 'IP_NOT_ALLOWED' })
+@ApiMerchant('Pay-in')
 @Controller('api/v1/payin/qris')
 @UseGuards(MerchantAuthGuard)
 export class PayinController {
@@ -34,10 +31,10 @@ export class PayinController {
   @Post('generate')
   @HttpCode(200)
   @RateLimit('write')
-  @ApiOperation({ summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)' })
+  @ApiOperation({ operationId: 'generateQris', summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)', description: 'The same request again (same merchantTrxId and amount, code still pending) returns the code already made.' })
   @ApiBody({ type: GenerateQrisDto })
-  @ApiResponse({ status: 200, description: 'QRIS generated' })
-  @ApiResponse({ status: 409, type: ErrorResponse, description: 'DUPLICATE_MERCHANT_TRX_ID' })
+  @ApiEnvelope(GeneratedQrisSchema, { message: 'QRIS generated' })
+  @ApiErrors(ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
   async generate(@Req() req: AuthenticatedRequest, @Body() dto: GenerateQrisDto) {
     const { payin, qrImage } = await this.qris.generate(req.merchant.id, dto);
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
@@ -46,10 +43,10 @@ export class PayinController {
   @Post('inquiry')
   @HttpCode(200)
   @RateLimit('read')
-  @ApiOperation({ summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)" })
+  @ApiOperation({ operationId: 'payinInquiry', summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)" })
   @ApiBody({ type: QrisInquiryDto })
-  @ApiResponse({ status: 200, description: 'Query success' })
-  @ApiResponse({ status: 404, type: ErrorResponse, description: 'TRANSACTION_NOT_FOUND' })
+  @ApiEnvelope(PayinSchema, { message: 'Query success' })
+  @ApiErrors(ErrorCode.TransactionNotFound)
   async inquiry(@Req() req: AuthenticatedRequest, @Body() dto: QrisInquiryDto) {
     const payin = await this.payins.find(req.merchant.id, dto.merchantTrxId);
     if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
@@ -59,8 +56,24 @@ export class PayinController {
   @Post('sandbox/pay')
   @HttpCode(200)
   @RateLimit('write')
-  @ApiOperation({ summary: 'Sandbox only: a simulated payer pays the code, through the acquirer notification path' })
+  @ApiOperation({
+    operationId: 'sandboxPay',
+    summary: 'Sandbox only: a simulated payer pays the code, through the acquirer notification path',
+    description: 'Absent (404 NOT_FOUND) when SANDBOX_MODE is off. The acquirer-notification refusals apply: another amount is 422 AMOUNT_MISMATCH, a paid or failed code 409 PAYIN_ALREADY_FINAL, an expired one 422 QR_EXPIRED.',
+  })
   @ApiBody({ type: SandboxPayDto })
+  @ApiEnvelope(PayinSchema, { message: 'Sandbox payment sent' })
+  @ApiErrors(
+    ErrorCode.NotFound,
+    ErrorCode.TransactionNotFound,
+    ErrorCode.PayinNotFound,
+    ErrorCode.PayinAlreadyFinal,
+    ErrorCode.AcquirerReferenceConflict,
+    ErrorCode.Conflict,
+    ErrorCode.AmountMismatch,
+    ErrorCode.QrExpired,
+    ErrorCode.PaidAtInvalid,
+  )
   async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();
     const payin = await this.payins.find(req.merchant.id, dto.merchantTrxId);

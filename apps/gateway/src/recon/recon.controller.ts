@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { parseReconDate } from '@pay/domain';
 import { type ReconExport, ReconExportRepository } from '@pay/persistence';
@@ -7,10 +7,11 @@ import { ApiError, type ObjectStore, Reply, type ReconExportProducer } from '@pa
 import { IsString } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { MerchantAuthGuard, TOKEN_HEADER } from '../auth/merchant-auth.guard';
+import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, OBJECT_STORE, RECON_PRODUCER } from '../gateway.tokens';
-import { ErrorResponse } from '../openapi/error-response';
+import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
+import { ReconExportJobSchema } from '../openapi/schemas';
 import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 
@@ -35,8 +36,7 @@ const OUTSTANDING_RETRY_AFTER_SECONDS = 10;
  * export budget (RATE_LIMIT_EXPORT_PER_MINUTE) and is refused while RECON_EXPORT_MAX_OUTSTANDING
  * of its exports are queued or running, so one merchant's backlog never delays another's export.
  */
-@ApiTags('Pay-in')
-@ApiHeader({ name: TOKEN_HEADER, required: true, description: 'Merchant API token' })
+@ApiMerchant('Reconciliation')
 @Controller('api/v1/payin')
 @UseGuards(MerchantAuthGuard)
 export class ReconController {
@@ -51,11 +51,15 @@ export class ReconController {
   @Post('reconFile')
   @HttpCode(200)
   @RateLimit('read')
-  @ApiOperation({ summary: 'Reconciliation CSV of one date (spec 4.6)' })
+  @ApiOperation({
+    operationId: 'exportRecon',
+    summary: 'Reconciliation CSV of one date (spec 4.6)',
+    description:
+      'First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.',
+  })
   @ApiBody({ type: ReconFileDto })
-  @ApiResponse({ status: 200, description: 'Export job queued | Export ready' })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_ERROR (date: format, in the future, or before the merchant account was created)' })
-  @ApiResponse({ status: 500, type: ErrorResponse, description: 'RECON_EXPORT_FAILED: send the request again to start a new export' })
+  @ApiEnvelope(ReconExportJobSchema, { message: ['Export job queued', 'Export ready'] })
+  @ApiErrors(ErrorCode.ReconExportFailed)
   async reconFile(@Req() req: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto) {
     const day = parseReconDate(dto.date, new Date(), req.merchant.createdAt);
     if (!day.ok) throw new ApiError(ErrorCode.ValidationError, `date: ${day.problem}`, [{ field: 'date', message: day.problem }]);

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { merchantContract, registerContract } from '../http/openapi-contract';
 import { LocalS3 } from '../s3/local-s3';
 import type { S3Server } from '../s3/s3-server';
 
@@ -101,6 +102,7 @@ export class LocalStack {
   private readonly ended = new WeakSet<ChildProcess>();
   readonly unexpectedExits: UnexpectedExit[] = [];
   private readonly root = repoRoot();
+  private unregisterContract: () => void = () => undefined;
 
   private constructor(
     private readonly opts: StackOptions,
@@ -117,6 +119,8 @@ export class LocalStack {
     if (opts.s3 && !opts.s3.running) await opts.s3.restart();
     const internalPort = opts.gatewayInternalPort || (await freePort());
     const stack = new LocalStack(opts, ports, internalPort, opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)));
+    // Its merchant API's answers are checked against docs/openapi.json wherever the checking fetch is installed (the e2e set-up).
+    stack.unregisterContract = registerContract(stack.gatewayUrl, merchantContract(stack.root));
     try {
       for (const s of SERVICES) await stack.startService(s);
     } catch (err) {
@@ -244,6 +248,7 @@ export class LocalStack {
   }
 
   async stop(): Promise<void> {
+    this.unregisterContract();
     await this.stopReplicas();
     await Promise.all(
       [...this.procs.entries()].map(async ([name, child]) => {
