@@ -42,7 +42,7 @@ const boundaries = (depConstraints) => ({
 });
 
 export default [
-  { ignores: ['**/node_modules', '**/dist', '**/tmp', '**/.nx', 'libs/persistence/src/generated/**', 'coverage'] },
+  { ignores: ['**/node_modules', '**/dist', '**/tmp', '**/.nx', 'libs/persistence/src/generated/**', 'libs/merchant-client/src/generated/**', 'coverage'] },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {

@@ -29,6 +29,12 @@ step "lint";       npm run --silent lint
 step "typecheck";  npm run --silent typecheck
 # The committed OpenAPI document (docs/openapi.json), recommended rules (redocly.yaml): 0 errors, 0 warnings.
 step "openapi lint"; npx redocly lint docs/openapi.json
+# The merchant client's types are what docs/openapi.json gives (npm run openapi:client regenerates
+# them), and the package builds and packs on its own (decision 0022).
+step "merchant client"
+npx openapi-typescript docs/openapi.json --default-non-nullable false -o libs/merchant-client/src/generated/merchant-api.ts --check
+npm run --silent client:build
+(cd dist/packages/merchant-client && npm pack --dry-run --silent > /dev/null)
 mkdir -p tmp
 step "unit";        npx jest -c jest.unit.config.js --ci --json --outputFile=tmp/jest-unit.json
 # Started here rather than first: its JVM would only sit beside lint and the type-check.

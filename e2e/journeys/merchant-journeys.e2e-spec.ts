@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { verifySignatureHeader } from '@pay/domain';
+import { constructCallbackEvent, createMerchantClient, type DisbursementCallback, type MerchantClient, type PayinCallback, unwrap } from '@pay/merchant-client';
 import { WebhookReceiver } from '@pay/testing';
 import { resolveTarget, type Target } from './target';
 
@@ -8,7 +8,8 @@ import { resolveTarget, type Target } from './target';
  * The merchant journeys over HTTP only, against the local stack or any deployed base URL
  * (E2E_BASE_URL + E2E_ADMIN_TOKEN): onboarding, balance, QRIS pay-in and sandbox payment,
  * settlement, account inquiry, transfers to success and to failure, disbursement inquiry, the
- * webhook, and the recon export.
+ * webhook, and the recon export. The merchant API is called through the typed merchant client
+ * (@pay/merchant-client), as a merchant's developer would; callbacks are checked with its verifier.
  */
 // Against a remote stack, the webhook journey needs a receiver the stack can reach (E2E_RECEIVER_HOST).
 const webhookJourney = !process.env.E2E_BASE_URL || Boolean(process.env.E2E_RECEIVER_HOST);
@@ -16,6 +17,7 @@ const webhookJourney = !process.env.E2E_BASE_URL || Boolean(process.env.E2E_RECE
 describe('merchant journeys over HTTP', () => {
   let target: Target;
   let merchant: { merchantId: number; token: string; webhookSecret: string; nmid: string };
+  let client: MerchantClient;
   let receiver: WebhookReceiver | undefined;
   let notifyUrl = 'https://merchant.example/callback';
   const jakartaToday = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
@@ -29,11 +31,10 @@ describe('merchant journeys over HTTP', () => {
     });
     return { status: res.status, body: await res.json() };
   }
-  const api = (path: string, body?: object) => call(body ? 'POST' : 'GET', `/api/v1/${path}`, body, { token: merchant.token });
   const ops = (path: string, body?: object) => call('POST', `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
   /** The ops API with any method (PUT, GET, DELETE), for the operator journeys. */
   const operator = (method: string, path: string, body?: object) => call(method, `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
-  const balance = async () => (await api('payin/balance')).body.data.balance as { available: number; pending: number };
+  const balance = async () => unwrap(await client.GET('/api/v1/payin/balance')).balance;
   async function eventually<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let last = await probe();
@@ -45,17 +46,17 @@ describe('merchant journeys over HTTP', () => {
     return last;
   }
   async function transfer(accountNo: string, amount: number) {
-    const inquiry = await api('disbursement/account-inquiry', { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo, bankCode: 'BCA', amount });
-    expect(inquiry.status).toBe(200);
-    expect(inquiry.body.message).toBe('Inquiry success');
-    const { fee: _fee, totalAmount: _total, ...fields } = inquiry.body.data;
-    const accepted = await api('disbursement/transfer', { ...fields, notifyUrl });
-    expect(accepted.status).toBe(200);
-    expect(accepted.body).toMatchObject({ message: 'Request diterima, akan segera diproses', data: { status: 'pending' } });
-    return fields.merchantTrxId as string;
+    const inquiry = await client.POST('/api/v1/disbursement/account-inquiry', { body: { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo, bankCode: 'BCA', amount } });
+    expect(inquiry.response.status).toBe(200);
+    expect(inquiry.data?.message).toBe('Inquiry success');
+    const { fee: _fee, totalAmount: _total, ...fields } = unwrap(inquiry);
+    const accepted = await client.POST('/api/v1/disbursement/transfer', { body: { ...fields, notifyUrl } });
+    expect(accepted.response.status).toBe(200);
+    expect(accepted.data).toMatchObject({ message: 'Request diterima, akan segera diproses', data: { status: 'pending' } });
+    return fields.merchantTrxId;
   }
   const finalStatus = (merchantTrxId: string) =>
-    eventually(`${merchantTrxId} final`, () => api('disbursement/inquiry', { merchantTrxId }), (r) => ['success', 'failed'].includes(r.body.data?.status));
+    eventually(`${merchantTrxId} final`, async () => unwrap(await client.POST('/api/v1/disbursement/inquiry', { body: { merchantTrxId } })), (d) => ['success', 'failed'].includes(d.status));
 
   beforeAll(async () => {
     target = await resolveTarget();
@@ -66,6 +67,7 @@ describe('merchant journeys over HTTP', () => {
     const created = await ops('merchants', { name: `E2E Toko ${randomUUID().slice(0, 6)}, "QA"` });
     expect(created.status).toBe(201);
     merchant = created.body.data;
+    client = createMerchantClient({ baseUrl: target.baseUrl, token: merchant.token });
   }, 120_000);
   afterAll(async () => {
     await receiver?.close();
@@ -73,17 +75,18 @@ describe('merchant journeys over HTTP', () => {
   });
 
   it('a new merchant sees a zero balance', async () => {
-    expect(await api('payin/balance')).toMatchObject({ status: 200, body: { status: true, message: 'Balance inquiry successful', data: { balance: { available: 0, pending: 0 } } } });
+    const res = await client.GET('/api/v1/payin/balance');
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ status: true, message: 'Balance inquiry successful', data: { balance: { available: 0, pending: 0 } } });
   });
 
   it('QRIS pay-in: generate, sandbox payment, inquiry success with rrn, pending rises by the net', async () => {
-    const generated = await api('payin/qris/generate', { merchantTrxId: 'E2E-PAYIN-1', amount: 500000 });
-    expect(generated.status).toBe(200);
-    expect(generated.body.data).toMatchObject({ amount: 500000, fee: { amount: 3650, percentage: 0.7, fixed: 150 }, netAmount: 496350, status: 'pending' });
-    expect(generated.body.data.qrisPayload).toMatch(/^000201010212.*6304[0-9A-F]{4}$/);
-    expect((await api('payin/qris/sandbox/pay', { merchantTrxId: 'E2E-PAYIN-1' })).status).toBe(200);
-    const inquiry = await api('payin/qris/inquiry', { merchantTrxId: 'E2E-PAYIN-1' });
-    expect(inquiry.body).toMatchObject({ message: 'Query success', data: { status: 'success', netAmount: 496350, additionalInfo: { nmid: merchant.nmid, rrn: expect.stringMatching(/^\d{12}$/) } } });
+    const generated = unwrap(await client.POST('/api/v1/payin/qris/generate', { body: { merchantTrxId: 'E2E-PAYIN-1', amount: 500000, notifyUrl } }));
+    expect(generated).toMatchObject({ amount: 500000, fee: { amount: 3650, percentage: 0.7, fixed: 150 }, netAmount: 496350, status: 'pending' });
+    expect(generated.qrisPayload).toMatch(/^000201010212.*6304[0-9A-F]{4}$/);
+    expect((await client.POST('/api/v1/payin/qris/sandbox/pay', { body: { merchantTrxId: 'E2E-PAYIN-1' } })).response.status).toBe(200);
+    const inquiry = await client.POST('/api/v1/payin/qris/inquiry', { body: { merchantTrxId: 'E2E-PAYIN-1' } });
+    expect(inquiry.data).toMatchObject({ message: 'Query success', data: { status: 'success', netAmount: 496350, additionalInfo: { nmid: merchant.nmid, rrn: expect.stringMatching(/^\d{12}$/) } } });
     await eventually('pending', balance, (b) => b.pending === 496350);
   });
 
@@ -97,20 +100,20 @@ describe('merchant journeys over HTTP', () => {
   it('a transfer to a valid account ends in success and costs amount + fee', async () => {
     const id = await transfer('1234567890', 100000);
     const done = await finalStatus(id);
-    expect(done.body.data).toMatchObject({ status: 'success', amount: 100000, fee: { amount: 2500, percentage: 0 }, totalAmount: 102500, success_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(done).toMatchObject({ status: 'success', amount: 100000, fee: { amount: 2500, percentage: 0 }, totalAmount: 102500, success_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
     expect(await balance()).toEqual({ available: 496350 - 102500, pending: 0 });
   });
 
   it('a transfer the bank rejects ends in failure, fee 0, and is refunded in full', async () => {
     const id = await transfer('0000000422', 50000);
     const done = await finalStatus(id);
-    expect(done.body.data).toMatchObject({ status: 'failed', fee: { amount: 0 }, totalAmount: 50000, success_at: null });
+    expect(done).toMatchObject({ status: 'failed', fee: { amount: 0 }, totalAmount: 50000, success_at: null });
     await eventually('refund', balance, (b) => b.available === 496350 - 102500);
   });
 
   it('the recon export of today contains the pay-in', async () => {
-    const ready = await eventually('export ready', () => api('payin/reconFile', { date: jakartaToday }), (r) => r.body.message === 'Export ready');
-    const csv = await (await fetch(ready.body.data.download)).text();
+    const ready = await eventually('export ready', () => client.POST('/api/v1/payin/reconFile', { body: { date: jakartaToday } }), (r) => r.data?.message === 'Export ready');
+    const csv = await (await fetch(unwrap(ready).download as string)).text();
     const rows = parse(csv, { columns: true }) as Record<string, string>[];
     expect(rows.find((r) => r.merchantTrxId === 'E2E-PAYIN-1')).toMatchObject({ status: 'success', amount: '500000', netAmount: '496350' });
   });
@@ -118,8 +121,8 @@ describe('merchant journeys over HTTP', () => {
   it('an operator changes the payout fee and the account inquiry quotes it', async () => {
     const id = merchant.merchantId;
     expect(await operator('PUT', `merchants/${id}/fees`, { payoutFee: 3000.5 })).toMatchObject({ status: 200, body: { data: { payoutFee: '3000.5' } } });
-    const quoted = await api('disbursement/account-inquiry', { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000 });
-    expect(quoted.body.data).toMatchObject({ fee: { amount: 3000.5, percentage: 0 }, totalAmount: 103000.5 });
+    const quoted = unwrap(await client.POST('/api/v1/disbursement/account-inquiry', { body: { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000 } }));
+    expect(quoted).toMatchObject({ fee: { amount: 3000.5, percentage: 0 }, totalAmount: 103000.5 });
     expect((await operator('GET', `merchants/${id}`)).body.data).toMatchObject({ id, active: true, payoutFee: '3000.5' });
     expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: -1 })).body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', errors: [{ field: 'payoutFee' }] });
     expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: 2500 })).status).toBe(200);
@@ -128,31 +131,33 @@ describe('merchant journeys over HTTP', () => {
   it('an operator issues a second token, which works until revoked', async () => {
     const issued = await operator('POST', `merchants/${merchant.merchantId}/tokens`, { label: 'journeys' });
     expect(issued.status).toBe(201);
-    const second = { token: issued.body.data.token as string };
-    const withSecond = () => call('GET', '/api/v1/payin/balance', undefined, second);
-    expect((await withSecond()).status).toBe(200);
+    const second = createMerchantClient({ baseUrl: target.baseUrl, token: issued.body.data.token as string });
+    expect((await second.GET('/api/v1/payin/balance')).response.status).toBe(200);
     expect((await operator('DELETE', `tokens/${issued.body.data.id}`)).body).toMatchObject({ status: true, data: { id: issued.body.data.id } });
-    expect((await withSecond()).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
-    expect((await api('payin/balance')).status).toBe(200);
+    // unwrap throws the API's refusal as a MerchantApiError carrying its code and logId.
+    await expect(second.GET('/api/v1/payin/balance').then(unwrap)).rejects.toMatchObject({ name: 'MerchantApiError', httpStatus: 401, code: 'TOKEN_NOT_VALID', logId: expect.any(String) });
+    expect((await client.GET('/api/v1/payin/balance')).response.status).toBe(200);
   });
 
   it('a deactivated merchant is refused until an operator activates it again', async () => {
     const id = merchant.merchantId;
     expect((await operator('POST', `merchants/${id}/deactivate`)).body.data.active).toBe(false);
-    expect(await api('payin/balance')).toMatchObject({ status: 401, body: { status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' } });
+    const refused = await client.GET('/api/v1/payin/balance');
+    expect(refused.response.status).toBe(401);
+    expect(refused.error).toMatchObject({ status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' });
     expect((await operator('POST', `merchants/${id}/activate`)).body.data.active).toBe(true);
-    expect((await api('payin/balance')).status).toBe(200);
+    expect((await client.GET('/api/v1/payin/balance')).response.status).toBe(200);
   });
 
   if (webhookJourney) {
-    it('each final transfer status reached the webhook receiver, signed', async () => {
+    it('the paid QRIS and each final transfer status reached the webhook receiver, signed', async () => {
       const got = receiver as WebhookReceiver;
-      await eventually('two callbacks', async () => got.requests.length, (n) => n >= 2);
-      const types = got.requests.map((r) => JSON.parse(r.rawBody).type).sort();
-      expect(types).toEqual(['disbursement.failed', 'disbursement.succeeded']);
-      for (const r of got.requests) {
-        expect(verifySignatureHeader(r.headers['x-callback-signature'] as string, r.rawBody, merchant.webhookSecret, Math.floor(Date.now() / 1000))).toBe(true);
-      }
+      await eventually('three callbacks', async () => got.requests.length, (n) => n >= 3);
+      // The client's verifier: a body that does not verify with the merchant's secret throws.
+      const events = got.requests.map((r) => constructCallbackEvent<DisbursementCallback | PayinCallback>(r.rawBody, r.headers['x-callback-signature'] as string, merchant.webhookSecret));
+      expect(events.map((e) => e.type).sort()).toEqual(['disbursement.failed', 'disbursement.succeeded', 'payin.succeeded']);
+      expect(events.find((e) => e.type === 'payin.succeeded')?.data).toMatchObject({ merchantTrxId: 'E2E-PAYIN-1', status: 'success', netAmount: 496350 });
+      expect(new Set(events.map((e) => e.id)).size).toBe(3);
     });
   }
 });

@@ -1,4 +1,11 @@
+import type { components } from './generated/merchant-api';
+
 export { createMerchantClient, unwrap, type MerchantClient, type MerchantClientOptions } from './client';
 export { CallbackSignatureError, MerchantApiError, type FieldError } from './errors';
 export { CALLBACK_SIGNATURE_HEADER, constructCallbackEvent, verifyCallbackSignature, type VerifyOptions } from './webhooks';
 export type { components, operations, paths } from './generated/merchant-api';
+
+/** The body POSTed to a transfer's notifyUrl once it is final. */
+export type DisbursementCallback = components['schemas']['DisbursementCallback'];
+/** The body POSTed to a pay-in's notifyUrl (or the merchant's default) once it is final. */
+export type PayinCallback = components['schemas']['PayinCallback'];

@@ -2,10 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TOKEN_HEADER } from '../auth/merchant-auth.guard';
 import { TOKEN_SECURITY } from './api-envelope.decorator';
-import { DISBURSEMENT_CALLBACKS } from './disbursement-callback';
-import { DisbursementCallbackSchema } from './schemas';
+import { DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
+import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
 
 const TRANSFER_PATH = '/api/v1/disbursement/transfer';
+const GENERATE_PATH = '/api/v1/payin/qris/generate';
 
 /**
  * The merchant API's OpenAPI document: the controllers of the public port (ops and internal
@@ -28,9 +29,12 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
     .addTag('Pay-in', 'QRIS pay-ins (spec 4.5) and the sandbox payer')
     .addTag('Reconciliation', 'The daily reconciliation CSV (spec 4.6)')
     .build();
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [DisbursementCallbackSchema] });
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [DisbursementCallbackSchema, PayinCallbackSchema] });
   const transfer = document.paths[TRANSFER_PATH]?.post;
   if (!transfer) throw new Error(`OpenAPI: ${TRANSFER_PATH} is missing; the notifyUrl callback has nowhere to go`);
   transfer.callbacks = DISBURSEMENT_CALLBACKS;
+  const generate = document.paths[GENERATE_PATH]?.post;
+  if (!generate) throw new Error(`OpenAPI: ${GENERATE_PATH} is missing; the pay-in callback has nowhere to go`);
+  generate.callbacks = PAYIN_CALLBACKS;
   return document;
 }

@@ -21,6 +21,7 @@ describe('docs/openapi.json', () => {
       for (const status of ['400', '401', '403', '413', '415', '429', '500', '503']) expect(op.responses[status]).toBeDefined();
     }
     expect(document.paths['/api/v1/disbursement/transfer'].post?.callbacks).toHaveProperty('disbursementFinal');
+    expect(document.paths['/api/v1/payin/qris/generate'].post?.callbacks).toHaveProperty('payinFinal');
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops') || p.startsWith('/internal'))).toBe(false);
   });
 });

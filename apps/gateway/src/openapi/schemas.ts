@@ -120,6 +120,24 @@ export class PayinSchema {
   @ApiProperty({ type: PayinAdditionalInfoSchema }) additionalInfo!: PayinAdditionalInfoSchema;
 }
 
+/** The pay-in callback's data: spec 2.7 plus expiredAt, issuer and paidAt, and failureReason on failure. */
+@ApiSchema({ name: 'PayinCallbackData' })
+export class PayinCallbackDataSchema extends PayinSchema {
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-22 19:45:00', description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta' }) expiredAt!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'OVO', description: 'The payer\'s issuer; null for payin.expired' }) issuer!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: '2026-11-22T12:31:05.000Z', description: "The acquirer's payment time (UTC); null for payin.expired" }) paidAt!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Payment declined by the issuer', description: 'On payin.failed only' }) failureReason?: string | null;
+}
+
+/** What is POSTed to the pay-in's notifyUrl (or the merchant's default) once it is final. */
+@ApiSchema({ name: 'PayinCallback' })
+export class PayinCallbackSchema {
+  @ApiProperty({ example: 'payin.5b0d3c9a.success', description: 'Stable across retries and resends: de-duplicate on it' }) id!: string;
+  @ApiProperty({ enum: ['payin.succeeded', 'payin.failed', 'payin.expired'], example: 'payin.succeeded' }) type!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.100Z' }) createdAt!: string;
+  @ApiProperty({ type: PayinCallbackDataSchema }) data!: PayinCallbackDataSchema;
+}
+
 /** Spec 2.8: note while queued, download once ready. */
 @ApiSchema({ name: 'ReconExportJob' })
 export class ReconExportJobSchema {

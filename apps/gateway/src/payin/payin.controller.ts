@@ -34,7 +34,7 @@ export class PayinController {
   @ApiOperation({ operationId: 'generateQris', summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)', description: 'The same request again (same merchantTrxId and amount, code still pending) returns the code already made.' })
   @ApiBody({ type: GenerateQrisDto })
   @ApiEnvelope(GeneratedQrisSchema, { message: 'QRIS generated' })
-  @ApiErrors(ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
+  @ApiErrors(ErrorCode.NotifyUrlNotAllowed, ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
   async generate(@Req() req: AuthenticatedRequest, @Body() dto: GenerateQrisDto) {
     const { payin, qrImage } = await this.qris.generate(req.merchant.id, dto);
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
