@@ -61,35 +61,41 @@ const DISBURSEMENT_STATUS: Record<DisbursementListStatus | 'any', string[]> = {
 };
 
 const UUID = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
-const MAX_UUID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
-const MAX_BIGINT = '9223372036854775807';
+interface IdRange {
+  type: 'uuid' | 'bigint';
+  min: string;
+  max: string;
+}
+const UUIDS: IdRange = { type: 'uuid', min: '00000000-0000-0000-0000-000000000000', max: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+const EVENT_IDS: IdRange = { type: 'bigint', min: '0', max: '9223372036854775807' };
 
 /**
  * The merchant's history lists: keyset pages over (created_at, id) descending, each an index
  * range scan of `limit` rows wherever the page starts (migration 20261126030000_history_lists).
- * Parameters $1..$5: merchant, from, to, and the position (created_at, id) to continue after;
- * absent bounds are ±infinity, so every filter combination is the same statement.
+ * Parameters: merchant, from, the upper bound (created_at, id) and the limit; absent bounds are
+ * ±infinity, so every filter combination is the same statement.
  */
 export class HistoryRepository {
   private readonly db: SqlClient;
 
-  constructor(pool: Pool) {
-    this.db = sqlClient(pool);
+  /** On the pool; or on any SqlClient (the bench's, which also explains the statements). */
+  constructor(db: Pool | SqlClient) {
+    this.db = 'execute' in db ? db : sqlClient(db);
   }
 
   async payins(w: ListWindow, status?: PayinListStatus): Promise<Payin[]> {
-    const rows = await this.db.query<Record<string, unknown>>(page('payins', 'created_at', [PAYIN_STATUS[status ?? 'any']], w, MAX_UUID));
+    const rows = await this.db.query<Record<string, unknown>>(page('payins', 'created_at', [PAYIN_STATUS[status ?? 'any']], w, UUIDS));
     return rows.map((r) => fromRow<Payin>(r));
   }
 
   async disbursements(w: ListWindow, status?: DisbursementListStatus): Promise<Disbursement[]> {
-    const rows = await this.db.query<Record<string, unknown>>(page('disbursements', 'created_at', DISBURSEMENT_STATUS[status ?? 'any'], w, MAX_UUID));
+    const rows = await this.db.query<Record<string, unknown>>(page('disbursements', 'created_at', DISBURSEMENT_STATUS[status ?? 'any'], w, UUIDS));
     return rows.map((r) => fromRow<Disbursement>(r));
   }
 
   /** Ledger events; created at is the event's occurred_at. The page is read first, then its 20 rows joined to their transactions. */
   async movements(w: ListWindow): Promise<BalanceMovement[]> {
-    const events = page('ledger_events', 'occurred_at', [''], w, MAX_BIGINT, 'id, seq, type, reference, available_delta, pending_delta, available_after, pending_after, occurred_at');
+    const events = page('ledger_events', 'occurred_at', [''], w, EVENT_IDS, 'id, seq, type, reference, available_delta, pending_delta, available_after, pending_after, occurred_at');
     const rows = await this.db.query<Record<string, unknown>>({
       text: `WITH page AS (${events.text})
         SELECT page.*, coalesce(p.merchant_trx_id, d.merchant_trx_id) AS merchant_trx_id, coalesce(p.platform_trx_id, d.platform_trx_id) AS platform_trx_id
@@ -105,15 +111,20 @@ export class HistoryRepository {
   }
 }
 
-/** One page of `table`: a UNION ALL of one ordered range per status condition when there are several. */
-function page(table: string, createdAt: string, conditions: string[], w: ListWindow, maxId: string, columns = '*'): SqlQuery {
-  const idType = maxId === MAX_BIGINT ? 'bigint' : 'uuid';
+/**
+ * One page of `table`: a UNION ALL of one ordered range per status condition when there are several.
+ * The upper bound is one row comparison, the tighter of the cursor and `to` (created_at < to is
+ * (created_at, id) < (to, the least id)): with two upper bounds on created_at the index scan may
+ * start from the looser one and read down to the other.
+ */
+function page(table: string, createdAt: string, conditions: string[], w: ListWindow, ids: IdRange, columns = '*'): SqlQuery {
   const range = (condition: string) => `
     SELECT ${columns} FROM ${table}
-     WHERE merchant_id = $1 AND ${createdAt} >= $2::timestamptz AND ${createdAt} < $3::timestamptz
-       AND (${createdAt}, id) < ($4::timestamptz, $5::${idType}) ${condition}
-     ORDER BY ${createdAt} DESC, id DESC LIMIT $6`;
-  const text = conditions.length === 1 ? range(conditions[0]) : `${conditions.map((c) => `(${range(c)})`).join(' UNION ALL ')} ORDER BY ${createdAt} DESC, id DESC LIMIT $6`;
-  const values = [w.merchantId, w.from ?? '-infinity', w.to ?? 'infinity', w.after?.createdAt ?? 'infinity', w.after?.id ?? maxId, w.limit];
+     WHERE merchant_id = $1 AND ${createdAt} >= $2::timestamptz AND (${createdAt}, id) < ($3::timestamptz, $4::${ids.type}) ${condition}
+     ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
+  const text = conditions.length === 1 ? range(conditions[0]) : `${conditions.map((c) => `(${range(c)})`).join(' UNION ALL ')} ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
+  const byTo = w.to ? { createdAt: w.to, id: ids.min } : undefined;
+  const upper = !byTo || (w.after && w.after.createdAt < byTo.createdAt) ? w.after : byTo;
+  const values = [w.merchantId, w.from ?? '-infinity', upper?.createdAt ?? 'infinity', upper?.id ?? ids.max, w.limit];
   return { text, values };
 }
