@@ -1,8 +1,7 @@
 import { Agent, request } from 'node:http';
-import { createPgPool, createPrismaClient, dropDatabase, HistoryRepository, type ListWindow, type SqlClient, type SqlQuery } from '@pay/persistence';
+import { createPgPool, createPrismaClient, dropDatabase, encodeCursor, HistoryRepository, type ListKind, type ListWindow, type SqlClient, type SqlQuery } from '@pay/persistence';
 import { createMerchant, createTestDatabase, type LocalStack } from '@pay/testing';
 import type { Pool } from 'pg';
-import { encodeCursor, type ListKind } from '../../apps/gateway/src/history/list-cursor';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { seedLists } from './lists-bench.seed';
 import { percentile, printResults } from './report';

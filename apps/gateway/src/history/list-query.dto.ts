@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import type { DisbursementListStatus, ListWindow, PayinListStatus } from '@pay/persistence';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
-import { decodeCursor, type ListKind } from './list-cursor';
+import { decodeCursor, type ListKind } from '@pay/persistence';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

@@ -1,4 +1,4 @@
-import type { ListPosition } from '@pay/persistence';
+import type { ListPosition } from './history.repository';
 
 /** The lists a cursor can belong to: a cursor of one list is refused by the others. */
 export type ListKind = 'payin' | 'disbursement' | 'movement';
