@@ -45,6 +45,25 @@ export async function seedLedgerHistory(
   const fee = (a: string) => `((${a} * 700 * 2 + 100000) / 200000 + 15000)`;
   const payoutAmount = (k: string) => `(500000 + (${k} % 40) * 10000)::bigint`;
   const eventId = (seq: string) => `(mi - 1) * ${K} + ${seq}`;
+  const events = [
+    `SELECT ${eventId('i')}, m, i, 'payin.record:' || pid, 'payin.recorded', pid, 0, a - ${fee('a')},
+            jsonb_build_object('payinId', pid, 'amount', a::text, 'fee', ${fee('a')}::text, 'net', (a - ${fee('a')})::text)
+       FROM ${merchants}, generate_series(1, ${h.payins}) i,
+            LATERAL (SELECT ${payinAmount('i')} AS a, md5('payin:' || m || ':' || i)::uuid::text AS pid) x`,
+    `SELECT ${eventId(`${h.payins} + j`)}, m, ${h.payins} + j, 'settlement.credit:' || s.id, 'settlement.credited', s.id::text, s.amount, -s.amount,
+            jsonb_build_object('settlementId', s.id, 'amount', s.amount::text, 'gross', s.gross::text, 'fees', s.fees::text, 'cutoffAt', null,
+                               'payinIds', (SELECT jsonb_agg(md5('payin:' || m || ':' || i)::uuid) FROM generate_series((j - 1) * ${h.batch} + 1, j * ${h.batch}) i))
+       FROM ${merchants}, generate_series(1, ${h.settlements}) j, settlements s
+      WHERE s.id = md5('settlement:' || m || ':' || j)::uuid`,
+    `SELECT ${eventId(`${h.payins + h.settlements} + k`)}, m, ${h.payins + h.settlements} + k, 'payout.debit:' || did, 'payout.debited', did, -(a + 250000), 0,
+            jsonb_build_object('payoutId', did, 'amount', a::text, 'fee', '250000', 'total', (a + 250000)::text)
+       FROM ${merchants}, generate_series(1, ${h.paid + h.failed}) k,
+            LATERAL (SELECT ${payoutAmount('k')} AS a, md5('disbursement:' || m || ':' || k)::uuid::text AS did) x`,
+    `SELECT ${eventId(`${h.payins + h.settlements + h.failed} + k`)}, m, ${h.payins + h.settlements + h.failed} + k, 'payout.refund:' || did, 'payout.refunded', did, a + 250000, 0,
+            jsonb_build_object('payoutId', did, 'refunded', (a + 250000)::text, 'reason', 'Rejected by the beneficiary bank')
+       FROM ${merchants}, generate_series(${h.paid + 1}, ${h.paid + h.failed}) k,
+            LATERAL (SELECT ${payoutAmount('k')} AS a, md5('disbursement:' || m || ':' || k)::uuid::text AS did) x`,
+  ];
   const statements = [
     `INSERT INTO settlements (id, merchant_id, amount, payin_count, gross, fees)
      SELECT md5('settlement:' || m || ':' || j)::uuid, m, SUM(a - ${fee('a')}), COUNT(*), SUM(a), SUM(${fee('a')})
@@ -72,28 +91,12 @@ export async function seedLedgerHistory(
             CASE WHEN st <> 'refused' THEN now() END, CASE WHEN st = 'success' THEN now() END, CASE WHEN st = 'failed' THEN now() END
        FROM ${merchants}, generate_series(1, ${h.paid + h.failed + h.refused}) k,
             LATERAL (SELECT CASE WHEN k <= ${h.paid} THEN 'success' WHEN k <= ${h.paid + h.failed} THEN 'failed' ELSE 'refused' END AS st) y`,
-    // The events, seq per merchant in this order: pay-ins, settlements, debits, refunds.
-    `INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
-     SELECT ${eventId('i')}, m, i, 'payin.record:' || pid, 'payin.recorded', pid, 0, a - ${fee('a')},
-            jsonb_build_object('payinId', pid, 'amount', a::text, 'fee', ${fee('a')}::text, 'net', (a - ${fee('a')})::text)
-       FROM ${merchants}, generate_series(1, ${h.payins}) i,
-            LATERAL (SELECT ${payinAmount('i')} AS a, md5('payin:' || m || ':' || i)::uuid::text AS pid) x`,
-    `INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
-     SELECT ${eventId(`${h.payins} + j`)}, m, ${h.payins} + j, 'settlement.credit:' || s.id, 'settlement.credited', s.id::text, s.amount, -s.amount,
-            jsonb_build_object('settlementId', s.id, 'amount', s.amount::text, 'gross', s.gross::text, 'fees', s.fees::text, 'cutoffAt', null,
-                               'payinIds', (SELECT jsonb_agg(md5('payin:' || m || ':' || i)::uuid) FROM generate_series((j - 1) * ${h.batch} + 1, j * ${h.batch}) i))
-       FROM ${merchants}, generate_series(1, ${h.settlements}) j, settlements s
-      WHERE s.id = md5('settlement:' || m || ':' || j)::uuid`,
-    `INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
-     SELECT ${eventId(`${h.payins + h.settlements} + k`)}, m, ${h.payins + h.settlements} + k, 'payout.debit:' || did, 'payout.debited', did, -(a + 250000), 0,
-            jsonb_build_object('payoutId', did, 'amount', a::text, 'fee', '250000', 'total', (a + 250000)::text)
-       FROM ${merchants}, generate_series(1, ${h.paid + h.failed}) k,
-            LATERAL (SELECT ${payoutAmount('k')} AS a, md5('disbursement:' || m || ':' || k)::uuid::text AS did) x`,
-    `INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
-     SELECT ${eventId(`${h.payins + h.settlements + h.failed} + k`)}, m, ${h.payins + h.settlements + h.failed} + k, 'payout.refund:' || did, 'payout.refunded', did, a + 250000, 0,
-            jsonb_build_object('payoutId', did, 'refunded', (a + 250000)::text, 'reason', 'Rejected by the beneficiary bank')
-       FROM ${merchants}, generate_series(${h.paid + 1}, ${h.paid + h.failed}) k,
-            LATERAL (SELECT ${payoutAmount('k')} AS a, md5('disbursement:' || m || ':' || k)::uuid::text AS did) x`,
+    // The events, seq per merchant in this order: pay-ins, settlements, debits, refunds; each with
+    // the balance it leaves (the running sum of the deltas, as the ledger writes it).
+    `INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, available_after, pending_after)
+     SELECT *, sum(available_delta) OVER w, sum(pending_delta) OVER w
+       FROM (${events.join('\n UNION ALL \n')}) AS ev(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
+     WINDOW w AS (PARTITION BY merchant_id ORDER BY seq)`,
     `SELECT setval('ledger_events_id_seq', (SELECT max(id) FROM ledger_events))`,
     `INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result)
      SELECT command_id, merchant_id, replace(replace(replace(replace(type, 'payin.recorded', 'payin.record'), 'settlement.credited', 'settlement.credit'),

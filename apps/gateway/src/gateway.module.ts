@@ -4,7 +4,7 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DeadLetterRepository, DisbursementRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DeadLetterRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -15,6 +15,7 @@ import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
+import { BalanceMovementsController, DisbursementListController, PayinListController } from './history/history.controllers';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
 import { AcquirerController } from './payin/acquirer.controller';
@@ -41,7 +42,7 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -49,6 +50,7 @@ export class GatewayModule {
         { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.pool) },
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
         { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
+        { provide: HistoryRepository, useFactory: () => new HistoryRepository(deps.pool) },
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },

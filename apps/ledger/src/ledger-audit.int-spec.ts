@@ -40,9 +40,9 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
     const [{ id }] = await prisma.$queryRaw<{ id: bigint }[]>`
       WITH b AS (
         UPDATE balances SET available = available + ${e.available}, pending = pending + ${e.pending}, last_seq = last_seq + 1
-         WHERE merchant_id = ${merchantId} RETURNING last_seq)
-      INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload)
-      SELECT ${merchantId}, last_seq, ${commandId}, ${e.type}, ${e.reference}, ${e.available}, ${e.pending}, '{}'::jsonb FROM b
+         WHERE merchant_id = ${merchantId} RETURNING last_seq, available, pending)
+      INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload)
+      SELECT ${merchantId}, last_seq, ${commandId}, ${e.type}, ${e.reference}, ${e.available}, ${e.pending}, available, pending, '{}'::jsonb FROM b
       RETURNING id`;
     if (e.decision !== false) {
       await prisma.$executeRaw`

@@ -22,4 +22,6 @@ export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.r
 export { WebhookDeliveryListener, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-listener';
 export { SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
 export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';
+export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
+export { HistoryRepository, type BalanceMovement, type DisbursementListStatus, type ListPosition, type ListWindow, type PayinListStatus } from './history/history.repository';
 export { DeadLetterRepository, deadLetterView, REPLAY_OF_HEADER, type ArchivedRecord, type DeadLetter, type DeadLetterFilter, type DeadLetterStatus, type ReplayResult } from './dead-letters/dead-letter.repository';

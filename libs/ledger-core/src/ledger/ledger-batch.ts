@@ -132,6 +132,8 @@ export class LedgerBatch {
       reference: decision.reference,
       availableDelta: decision.availableDelta,
       pendingDelta: decision.pendingDelta,
+      availableAfter: next.available,
+      pendingAfter: next.pending,
       payload: decision.payload,
       logId: command.logId ?? null,
     });

@@ -11,6 +11,9 @@ export interface EventRow {
   reference: string;
   availableDelta: bigint;
   pendingDelta: bigint;
+  /** The merchant's balance this event leaves (the list of balance movements reads it) */
+  availableAfter: bigint;
+  pendingAfter: bigint;
   payload: Record<string, unknown>;
   logId: string | null;
 }
@@ -100,13 +103,14 @@ export class LedgerWrites {
     const json = (v: unknown) => JSON.stringify(v);
     return sql`
       WITH events AS (
-        INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, log_id, occurred_at)
-        SELECT e.id, e.merchant_id, e.seq, e.command_id, e.type, e.reference, e.available_delta, e.pending_delta, e.payload, e.log_id, ${now}::timestamptz
+        INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id, occurred_at)
+        SELECT e.id, e.merchant_id, e.seq, e.command_id, e.type, e.reference, e.available_delta, e.pending_delta, e.available_after, e.pending_after, e.payload, e.log_id, ${now}::timestamptz
           FROM unnest(${events.map((e) => text(e.id))}::bigint[], ${events.map((e) => e.merchantId)}::int[], ${events.map((e) => text(e.seq))}::bigint[],
                       ${events.map((e) => e.commandId)}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.reference)}::text[],
                       ${events.map((e) => text(e.availableDelta))}::bigint[], ${events.map((e) => text(e.pendingDelta))}::bigint[],
+                      ${events.map((e) => text(e.availableAfter))}::bigint[], ${events.map((e) => text(e.pendingAfter))}::bigint[],
                       ${events.map((e) => json(e.payload))}::jsonb[], ${events.map((e) => e.logId)}::text[])
-            AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, payload, log_id)
+            AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id)
       ), projection AS (
         UPDATE balances b SET available = p.available, pending = p.pending, last_seq = p.last_seq, updated_at = ${now}::timestamptz
           FROM unnest(${balances.map(([m]) => m)}::int[], ${balances.map(([, b]) => text(b.available))}::bigint[],

@@ -1,0 +1,72 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+// Response shapes of the history lists, for the OpenAPI document only.
+
+class ListFee {
+  @ApiProperty({ example: 365 }) amount!: number;
+  @ApiProperty({ example: 0.7, description: 'Percent (0 for disbursements)' }) percentage!: number;
+  @ApiProperty({ example: 15 }) fixed!: number;
+}
+
+export class BalanceMovementItem {
+  @ApiProperty({ example: '81234', description: 'Ledger event id' }) id!: string;
+  @ApiProperty({ enum: ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'], example: 'payin.recorded' }) type!: string;
+  @ApiProperty({ example: 0, description: 'Signed change of available, Rupiah' }) availableChange!: number;
+  @ApiProperty({ example: 49635, description: 'Signed change of pending, Rupiah' }) pendingChange!: number;
+  @ApiProperty({ example: 150000, description: 'Available right after this movement' }) availableAfter!: number;
+  @ApiProperty({ example: 99270, description: 'Pending right after this movement' }) pendingAfter!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'ORDER-2026-0001', description: 'Of the pay-in or disbursement; null for a settlement' }) merchantTrxId!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'QR20261126ABCDEF' }) platformTrxId!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'settlement.credited only' }) settlementId!: string | null;
+  @ApiProperty({ example: '2026-11-26T03:04:05.678Z' }) createdAt!: string;
+}
+
+class TransactionItem {
+  @ApiProperty({ example: 17 }) idMerchant!: number;
+  @ApiProperty({ example: 'Toko Budi' }) merchantName!: string;
+  @ApiProperty({ example: 'ORDER-2026-0001' }) merchantTrxId!: string;
+  @ApiProperty({ example: 'QR20261126ABCDEF' }) platformTrxId!: string;
+  @ApiProperty({ example: 50000 }) amount!: number;
+  @ApiProperty({ type: ListFee }) fee!: ListFee;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-26 10:04:05', description: 'Asia/Jakarta' }) success_at!: string | null;
+  @ApiProperty({ example: '2026-11-26T03:04:05.678Z' }) createdAt!: string;
+}
+
+class PayinAdditionalInfo {
+  @ApiProperty({ type: String, nullable: true }) rrn!: string | null;
+  @ApiProperty({ type: String, nullable: true }) nmid!: string | null;
+}
+
+export class PayinListItem extends TransactionItem {
+  @ApiProperty({ example: 49635 }) netAmount!: number;
+  @ApiProperty({ enum: ['pending', 'success', 'failed', 'expired'] }) status!: string;
+  @ApiProperty({ type: PayinAdditionalInfo }) additionalInfo!: PayinAdditionalInfo;
+}
+
+export class DisbursementListItem extends TransactionItem {
+  @ApiProperty({ example: '1234567890' }) accountNo!: string;
+  @ApiProperty({ example: 'Budi' }) accountName!: string;
+  @ApiProperty({ example: 52500 }) totalAmount!: number;
+  @ApiProperty({ enum: ['pending', 'success', 'failed'] }) status!: string;
+}
+
+function pageOf<T>(item: new () => T, name: string) {
+  class PageData {
+    @ApiProperty({ type: [item] }) items!: T[];
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last page' }) nextCursor!: string | null;
+    @ApiProperty({ example: true }) hasMore!: boolean;
+  }
+  class PageResponse {
+    @ApiProperty({ example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' }) logId!: string;
+    @ApiProperty({ example: true }) status!: boolean;
+    @ApiProperty({ example: 'Query success' }) message!: string;
+    @ApiProperty({ type: PageData }) data!: PageData;
+  }
+  Object.defineProperty(PageData, 'name', { value: `${name}Page` });
+  Object.defineProperty(PageResponse, 'name', { value: `${name}PageResponse` });
+  return PageResponse;
+}
+
+export const BalanceMovementPageResponse = pageOf(BalanceMovementItem, 'BalanceMovement');
+export const PayinPageResponse = pageOf(PayinListItem, 'PayinList');
+export const DisbursementPageResponse = pageOf(DisbursementListItem, 'DisbursementList');
