@@ -1,21 +1,21 @@
 import { Controller, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { HistoryRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { BalanceMovementPageResponse, DisbursementPageResponse, PayinPageResponse } from './history.openapi';
+import { ApiMerchant } from '../openapi/api-envelope.decorator';
+import { BalanceMovementPage, DisbursementPage, PayinPage } from './history.openapi';
 import { type Page, presentDisbursementItem, presentMovement, presentPayinItem, toPage } from './history.presenter';
 import { DEFAULT_LIMIT, DisbursementListQuery, MovementListQuery, PayinListQuery } from './list-query.dto';
 import { ListRoute } from './list-routes';
 
 const MESSAGE = 'Query success';
 
-@ApiTags('Balance')
+@ApiMerchant('Balance')
 @Controller('api/v1/balance')
 export class BalanceMovementsController {
   constructor(private readonly history: HistoryRepository) {}
 
-  @ListRoute('movements', "The merchant's balance movements: every ledger event with the balance it left", BalanceMovementPageResponse)
+  @ListRoute('movements', 'listBalanceMovements', "The merchant's balance movements: every ledger event with the balance it left", BalanceMovementPage)
   async movements(@Req() req: AuthenticatedRequest, @Query() q: MovementListQuery): Promise<Reply<Page<ReturnType<typeof presentMovement>>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const rows = await this.history.movements(q.window(req.merchant.id, limit + 1));
@@ -23,12 +23,12 @@ export class BalanceMovementsController {
   }
 }
 
-@ApiTags('Pay-in')
+@ApiMerchant('Pay-in')
 @Controller('api/v1/payin')
 export class PayinListController {
   constructor(private readonly history: HistoryRepository) {}
 
-  @ListRoute('list', "The merchant's QRIS pay-ins, by status and creation time", PayinPageResponse)
+  @ListRoute('list', 'listPayins', "The merchant's QRIS pay-ins, by status and creation time", PayinPage)
   async list(@Req() req: AuthenticatedRequest, @Query() q: PayinListQuery): Promise<Reply<Page<ReturnType<typeof presentPayinItem>>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const rows = await this.history.payins(q.window(req.merchant.id, limit + 1), q.status);
@@ -37,12 +37,12 @@ export class PayinListController {
   }
 }
 
-@ApiTags('Disbursement')
+@ApiMerchant('Disbursement')
 @Controller('api/v1/disbursement')
 export class DisbursementListController {
   constructor(private readonly history: HistoryRepository) {}
 
-  @ListRoute('list', "The merchant's disbursements, by status and creation time (refused attempts are not transactions and are not listed)", DisbursementPageResponse)
+  @ListRoute('list', 'listDisbursements', "The merchant's disbursements, by status and creation time (refused attempts are not transactions and are not listed)", DisbursementPage)
   async list(@Req() req: AuthenticatedRequest, @Query() q: DisbursementListQuery): Promise<Reply<Page<ReturnType<typeof presentDisbursementItem>>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const rows = await this.history.disbursements(q.window(req.merchant.id, limit + 1), q.status);

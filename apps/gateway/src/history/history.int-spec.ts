@@ -235,8 +235,10 @@ describe('history lists: GET /api/v1/balance/movements, /api/v1/payin/list, /api
     const doc = (await request(http).get('/docs/openapi.json')).body;
     for (const path of ['/api/v1/balance/movements', '/api/v1/payin/list', '/api/v1/disbursement/list']) {
       const op = doc.paths[path].get;
-      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['token', 'limit', 'cursor', 'from', 'to']));
-      expect(op.responses['200'].content['application/json'].schema.$ref).toMatch(/PageResponse$/);
+      expect(op.security).toEqual([{ token: [] }]);
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor', 'from', 'to']));
+      expect(op.responses['200'].content['application/json'].schema.properties.data.$ref).toMatch(/Page$/);
+      expect(op.responses['400']).toBeDefined();
     }
     expect(doc.components.schemas.BalanceMovementPage.properties.items.items.$ref).toMatch(/BalanceMovementItem$/);
   });

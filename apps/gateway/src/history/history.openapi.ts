@@ -50,23 +50,17 @@ export class DisbursementListItem extends TransactionItem {
   @ApiProperty({ enum: ['pending', 'success', 'failed'] }) status!: string;
 }
 
+/** The `data` of a page of the given items (the envelope comes from ApiEnvelope). */
 function pageOf<T>(item: new () => T, name: string) {
   class PageData {
     @ApiProperty({ type: [item] }) items!: T[];
     @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last page' }) nextCursor!: string | null;
     @ApiProperty({ example: true }) hasMore!: boolean;
   }
-  class PageResponse {
-    @ApiProperty({ example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' }) logId!: string;
-    @ApiProperty({ example: true }) status!: boolean;
-    @ApiProperty({ example: 'Query success' }) message!: string;
-    @ApiProperty({ type: PageData }) data!: PageData;
-  }
   Object.defineProperty(PageData, 'name', { value: `${name}Page` });
-  Object.defineProperty(PageResponse, 'name', { value: `${name}PageResponse` });
-  return PageResponse;
+  return PageData;
 }
 
-export const BalanceMovementPageResponse = pageOf(BalanceMovementItem, 'BalanceMovement');
-export const PayinPageResponse = pageOf(PayinListItem, 'PayinList');
-export const DisbursementPageResponse = pageOf(DisbursementListItem, 'DisbursementList');
+export const BalanceMovementPage = pageOf(BalanceMovementItem, 'BalanceMovement');
+export const PayinPage = pageOf(PayinListItem, 'PayinList');
+export const DisbursementPage = pageOf(DisbursementListItem, 'DisbursementList');

@@ -14,7 +14,7 @@ describe('docs/openapi.json', () => {
   it('declares every merchant operation with a token, a typed 200 and its error statuses', async () => {
     const document = await generateMerchantDocument();
     const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
-    expect(operations.map((o) => o.op.operationId).sort()).toEqual(['accountInquiry', 'disbursementInquiry', 'exportRecon', 'generateQris', 'getBalance', 'payinInquiry', 'sandboxPay', 'transfer']);
+    expect(operations.map((o) => o.op.operationId).sort()).toEqual(['accountInquiry', 'disbursementInquiry', 'exportRecon', 'generateQris', 'getBalance', 'listBalanceMovements', 'listDisbursements', 'listPayins', 'payinInquiry', 'sandboxPay', 'transfer']);
     for (const { op } of operations) {
       expect(op.security).toEqual([{ token: [] }]);
       expect(op.responses['200'].content['application/json'].schema.properties.data.$ref).toMatch(/^#\/components\/schemas\//);
