@@ -118,6 +118,22 @@ describe('merchant journeys over HTTP', () => {
     expect(rows.find((r) => r.merchantTrxId === 'E2E-PAYIN-1')).toMatchObject({ status: 'success', amount: '500000', netAmount: '496350' });
   });
 
+  it('the history lists show the pay-in, both transfers and every balance movement, newest first', async () => {
+    const payins = unwrap(await client.GET('/api/v1/payin/list', { params: { query: { status: 'success' } } }));
+    expect(payins.items.map((p) => p.merchantTrxId)).toEqual(['E2E-PAYIN-1']);
+    const first = unwrap(await client.GET('/api/v1/disbursement/list', { params: { query: { limit: 1 } } }));
+    expect(first).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    const second = unwrap(await client.GET('/api/v1/disbursement/list', { params: { query: { limit: 1, cursor: first.nextCursor as string } } }));
+    expect(second).toMatchObject({ hasMore: false, nextCursor: null });
+    expect([...first.items, ...second.items].map((d) => d.status)).toEqual(['failed', 'success']);
+    const movements = unwrap(await client.GET('/api/v1/balance/movements'));
+    expect(movements.items[0]).toMatchObject({ type: 'payout.refunded', availableAfter: (await balance()).available, pendingAfter: 0 });
+    expect(movements.items.map((m) => m.type).sort()).toEqual(['payin.recorded', 'payout.debited', 'payout.debited', 'payout.refunded', 'settlement.credited']);
+    const refused = await client.GET('/api/v1/balance/movements', { params: { query: { limit: 101 } } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'limit' }] });
+  });
+
   it('an operator changes the payout fee and the account inquiry quotes it', async () => {
     const id = merchant.merchantId;
     expect(await operator('PUT', `merchants/${id}/fees`, { payoutFee: 3000.5 })).toMatchObject({ status: 200, body: { data: { payoutFee: '3000.5' } } });
