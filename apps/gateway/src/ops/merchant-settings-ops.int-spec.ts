@@ -103,8 +103,10 @@ describe('ops API: merchant settings, tokens and webhook secret (real Postgres a
 
   it('sets the QRIS identity and the settlement schedule with the CLI rules', async () => {
     const { merchant } = await createMerchant(gateway.prisma);
-    const qris = await request(ops).put(`/ops/merchants/${merchant.id}/qris`).set(auth).send({ nmid: 'ID1020021181745', mcc: '5812', merchantCriteria: 'UKE', city: 'Bandung', postalCode: '40115' });
-    expect(qris.body.data.qris).toEqual({ nmid: 'ID1020021181745', mcc: '5812', criteria: 'UKE', city: 'Bandung', postalCode: '40115' });
+    // NMIDs are unique across merchants, and other suites share this database: one of its own.
+    const nmid = `ID10200${String(Date.now()).slice(-8)}`;
+    const qris = await request(ops).put(`/ops/merchants/${merchant.id}/qris`).set(auth).send({ nmid, mcc: '5812', merchantCriteria: 'UKE', city: 'Bandung', postalCode: '40115' });
+    expect(qris.body.data.qris).toEqual({ nmid, mcc: '5812', criteria: 'UKE', city: 'Bandung', postalCode: '40115' });
     const badNmid = await request(ops).put(`/ops/merchants/${merchant.id}/qris`).set(auth).send({ nmid: 'XX1' });
     expect(badNmid.body).toMatchObject({ code: 'VALIDATION_ERROR', message: 'nmid: nmid must be ID followed by 10 to 13 digits' });
     expect((await request(ops).put(`/ops/merchants/${merchant.id}/qris`).set(auth).send({ merchantCriteria: 'BIG' })).body.message).toBe('merchantCriteria: merchantCriteria must be UMI, UKE, UME, UBE or URE');
@@ -113,7 +115,7 @@ describe('ops API: merchant settings, tokens and webhook secret (real Postgres a
     expect(schedule.body.data.settlement).toBe('T+2 at 09:00 Asia/Jakarta');
     expect((await request(ops).put(`/ops/merchants/${merchant.id}/settlement-schedule`).set(auth).send({ hour: 24 })).body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'hour', message: 'hour must be a whole hour from 0 to 23' }] });
     expect((await request(ops).put(`/ops/merchants/${merchant.id}/settlement-schedule`).set(auth).send({ delayDays: 'two' })).body.message).toBe('delayDays: delayDays must be an integer number');
-    expect(await gateway.prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } })).toMatchObject({ nmid: 'ID1020021181745', merchantCriteria: 'UKE', settlementDelayDays: 2, settlementHour: 9 });
+    expect(await gateway.prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } })).toMatchObject({ nmid, merchantCriteria: 'UKE', settlementDelayDays: 2, settlementHour: 9 });
   });
 
   it('the allowlist refuses an unlisted caller once enabled, permits a listed one, and clearing lets everyone in', async () => {
