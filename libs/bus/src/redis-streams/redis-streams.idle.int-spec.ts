@@ -20,7 +20,7 @@ describe('RedisStreamsTransport: an idle member blocks long yet answers at once'
   it('handles a record published while its read is blocked at once', async () => {
     const topic = h.topic('idle-wake');
     const handled: { record: IncomingRecord; at: number }[] = [];
-    await h.transport(SERVICE_TIMINGS).subscribe({ topic, group: 'g', handler: async (record) => void handled.push({ record, at: Date.now() }) });
+    await h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({ topic, group: 'g', handler: async (record) => void handled.push({ record, at: Date.now() }) });
     await delay(1_500); // the reader is blocked by now
     const publishedAt = Date.now();
     await h.transport().publish(topic, [{ key: 'k', value: 'v' }]);
@@ -31,7 +31,7 @@ describe('RedisStreamsTransport: an idle member blocks long yet answers at once'
 
   it('closes in well under a second while its read is blocked', async () => {
     const topic = h.topic('idle-close');
-    const sub = await h.transport(SERVICE_TIMINGS).subscribe({ topic, group: 'g', handler: async () => undefined });
+    const sub = await h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({ topic, group: 'g', handler: async () => undefined });
     await delay(1_500);
     const started = Date.now();
     await sub.close();
@@ -42,7 +42,7 @@ describe('RedisStreamsTransport: an idle member blocks long yet answers at once'
     const topic = h.topic('idle-rebalance');
     const handledBy = new Map<string, string[]>([['first', []], ['second', []]]);
     const subscribe = (member: string) =>
-      h.transport(SERVICE_TIMINGS).subscribe({ topic, group: 'g', consumerName: member, handler: async (r) => void handledBy.get(member)?.push(r.key) });
+      h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({ topic, group: 'g', consumerName: member, handler: async (r) => void handledBy.get(member)?.push(r.key) });
     await subscribe('first');
     await delay(1_500);
     const joinedAt = Date.now();
