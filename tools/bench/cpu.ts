@@ -6,7 +6,7 @@ export type CpuSample = Record<string, number>;
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function cpuMsOf(pid: number): number {
+export function cpuMsOf(pid: number): number {
   try {
     // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

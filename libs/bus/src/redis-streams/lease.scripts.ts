@@ -12,9 +12,13 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 `;
 
 // Compare-and-act so a member can never extend or delete a lease another member has taken since.
-const RENEW_LEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
+// Every lease of one member in one round trip: 1 where still held (and extended), 0 where taken or gone.
+const RENEW_LEASES = `
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then renewed[i] = redis.call('PEXPIRE', key, ARGV[2]) else renewed[i] = 0 end
+end
+return renewed
 `;
 
 const RELEASE_LEASE = `
@@ -37,8 +41,12 @@ export async function acquireLease(redis: Redis, leaseKey: string, member: strin
   return (await redis.set(leaseKey, member, 'PX', ttlMs, 'NX')) === 'OK';
 }
 
-export async function renewLease(redis: Redis, leaseKey: string, member: string, ttlMs: number): Promise<boolean> {
-  return Number(await redis.eval(RENEW_LEASE, 1, leaseKey, member, ttlMs)) === 1;
+/** Extends each lease this member still holds, in one script call per heartbeat (not one per partition); same order as `leaseKeys`. */
+export async function renewLeases(redis: Redis, leaseKeys: readonly string[], member: string, ttlMs: number): Promise<boolean[]> {
+  if (leaseKeys.length === 0) return [];
+  const reply: unknown = await redis.eval(RENEW_LEASES, leaseKeys.length, ...leaseKeys, member, ttlMs);
+  if (!Array.isArray(reply)) throw new TypeError('unexpected lease renewal reply');
+  return reply.map((n) => Number(n) === 1);
 }
 
 export async function releaseLease(redis: Redis, leaseKey: string, member: string): Promise<boolean> {

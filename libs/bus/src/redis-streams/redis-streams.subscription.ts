@@ -3,10 +3,14 @@ import { BusLogger, errorDetails } from '../logging/bus-logger.interface';
 import type { DeadLetterReason } from '../delivery/dead-letter';
 import { DeliveryPolicy, sleep } from '../delivery/delivery.policy';
 import { BatchHandler, IncomingRecord, RecordHandler, Subscription } from '../transport/bus-transport.interface';
-import { acquireLease, assignPartitions, heartbeatMember, leaveMembers, releaseLease, renewLease } from './lease.scripts';
+import { acquireLease, assignPartitions, heartbeatMember, leaveMembers, releaseLease, renewLeases } from './lease.scripts';
 import { PartitionWorker } from './partition.worker';
 import { RedisKeys } from './redis-keys';
 import { parseReadReply } from './redis-stream.codec';
+
+/** A wake-up retried every 10 ms for at most 1 s (a read Redis has not blocked yet is a matter of microseconds). */
+const WAKE_RETRY_MS = 10;
+const WAKE_ATTEMPTS = 100;
 
 export interface RedisStreamsSubscriptionConfig {
   topic: string;
@@ -44,6 +48,8 @@ export class RedisStreamsSubscription implements Subscription {
   private readLoop: Promise<void> | null = null;
   private blockingClientId: number | null = null;
   private reading = false;
+  /** Counts reads, so a wake-up aimed at one read never ends the next one. */
+  private readGeneration = 0;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -111,20 +117,22 @@ export class RedisStreamsSubscription implements Subscription {
     try {
       const members = await heartbeatMember(redis, keys.members(topic, group), consumer, leaseTtlMs);
       const desired = assignPartitions(members, consumer, partitions);
-      await Promise.all(
-        [...this.workers.values()]
-          .filter((w) => !w.lost)
-          .map(async (w) => {
-            const sentAt = Date.now();
-            if (await renewLease(redis, w.leaseKey, consumer, leaseTtlMs)) {
-              w.validUntil = sentAt + leaseTtlMs;
-              w.releasing = !desired.has(w.partition);
-            } else {
-              w.lost = true;
-              this.deps.logger.warn({ ...this.logFields(), partition: w.partition }, 'bus partition lease lost');
-            }
-          }),
-      );
+      const held = [...this.workers.values()].filter((w) => !w.lost);
+      const sentAt = Date.now();
+      const renewed = await renewLeases(redis, held.map((w) => w.leaseKey), consumer, leaseTtlMs);
+      let readerMustDrop = false;
+      held.forEach((w, i) => {
+        if (renewed[i]) {
+          w.validUntil = sentAt + leaseTtlMs;
+          w.releasing = !desired.has(w.partition);
+        } else {
+          w.lost = true;
+          this.deps.logger.warn({ ...this.logFields(), partition: w.partition }, 'bus partition lease lost');
+        }
+        readerMustDrop ||= w.lost || w.releasing;
+      });
+      // A read may be blocked on this partition's stream: end it, so the partition is dropped (and handed over) now.
+      if (readerMustDrop) void this.wakeReader();
       if (this.abort.signal.aborted) return;
       for (const p of desired) {
         if (this.workers.has(p)) continue;
@@ -175,10 +183,13 @@ export class RedisStreamsSubscription implements Subscription {
         continue;
       }
       const streams = readable.map((w) => w.stream);
+      // Checked after the last await: a close that came meanwhile must not wait out a whole BLOCK.
+      if (this.abort.signal.aborted) break;
       try {
         this.reading = true;
+        this.readGeneration += 1;
         const reply = await this.deps.blocking.call(
-          'XREADGROUP', 'GROUP', group, consumer, 'COUNT', readCount, 'BLOCK', blockMs, 'STREAMS', ...streams, ...streams.map(() => '>'),
+          'XREADGROUP', 'GROUP', group, consumer, 'COUNT', readCount, 'BLOCK', this.blockFor(readable), 'STREAMS', ...streams, ...streams.map(() => '>'),
         );
         this.reading = false;
         failures = 0;
@@ -211,10 +222,31 @@ export class RedisStreamsSubscription implements Subscription {
     }
   }
 
-  /** Ends the current BLOCK early (CLIENT UNBLOCK) so an idle partition is read again without waiting it out. */
+  /**
+   * How long the next read may block: up to blockMs (a publish ends it at once), but never past the
+   * soonest lease validity of the partitions it reads, less a margin, so a read always ends before
+   * another member could take over one of them (entries must not land in this member's pending
+   * list after the next owner reclaimed it).
+   */
+  private blockFor(readable: readonly PartitionWorker[]): number {
+    const margin = Math.min(1_000, Math.floor(this.cfg.leaseTtlMs / 10));
+    const soonest = Math.min(...readable.map((w) => w.validUntil));
+    return Math.max(1, Math.min(this.cfg.blockMs, soonest - Date.now() - margin));
+  }
+
+  /**
+   * Ends the current BLOCK early (CLIENT UNBLOCK) so an idle partition is read again, or a released one
+   * dropped, without waiting it out. The read goes over another connection, so Redis may not have
+   * blocked it yet when UNBLOCK arrives (the reply is 0): then it is tried again shortly, until that read ends.
+   */
   private async wakeReader(): Promise<void> {
-    if (!this.reading || this.blockingClientId === null) return;
-    await this.deps.redis.call('CLIENT', 'UNBLOCK', this.blockingClientId, 'TIMEOUT').catch(() => undefined);
+    const generation = this.readGeneration;
+    for (let attempt = 0; attempt < WAKE_ATTEMPTS && this.reading && this.readGeneration === generation; attempt++) {
+      if (this.blockingClientId === null) return;
+      const unblocked: unknown = await this.deps.redis.call('CLIENT', 'UNBLOCK', this.blockingClientId, 'TIMEOUT').catch(() => 0);
+      if (Number(unblocked) === 1) return;
+      await sleep(WAKE_RETRY_MS);
+    }
   }
 
   private async deleteConsumerIfIdle(): Promise<void> {

@@ -24,7 +24,11 @@ export interface RedisStreamsTransportOptions {
   /** Namespaces every key, so environments and test runs never see each other's data. */
   keyPrefix?: string;
   partitions?: number;
-  /** XREADGROUP BLOCK time; the reader is also woken early when a partition becomes free. */
+  /**
+   * Longest XREADGROUP BLOCK (default 30 s; a read never blocks past its partitions' lease validity
+   * either). A publish ends it at once, and the reader is woken early when a partition becomes free
+   * or is handed over, or the subscription closes: a long BLOCK costs no latency, only idle round trips saved.
+   */
   blockMs?: number;
   readCount?: number;
   /** How long a dead member keeps its partitions before another member takes them over. */
@@ -118,7 +122,7 @@ export class RedisStreamsTransport implements BusTransport {
         batchHandler: opts.batchHandler,
         maxBatch: opts.maxBatch ?? DEFAULT_MAX_BATCH,
         partitions: this.partitions,
-        blockMs: this.options.blockMs ?? 1_000,
+        blockMs: this.options.blockMs ?? 30_000,
         readCount: this.options.readCount ?? 50,
         leaseTtlMs: this.leaseTtlMs,
         heartbeatIntervalMs: this.options.heartbeatIntervalMs ?? Math.max(50, Math.floor(this.leaseTtlMs / 3)),
