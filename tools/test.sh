@@ -27,8 +27,9 @@ ensure_built
 step() { printf '\n== %s\n' "$1"; }
 step "lint";       npm run --silent lint
 step "typecheck";  npm run --silent typecheck
-# The committed OpenAPI document (docs/openapi.json), recommended rules (redocly.yaml): 0 errors, 0 warnings.
+# The committed OpenAPI documents (docs/openapi.json, docs/ops-openapi.json), recommended rules (redocly.yaml): 0 errors, 0 warnings.
 step "openapi lint"; npx redocly lint docs/openapi.json
+step "ops openapi lint"; npx redocly lint docs/ops-openapi.json
 # The merchant client's types are what docs/openapi.json gives (npm run openapi:client regenerates
 # them), and the package builds and packs on its own (decision 0022).
 step "merchant client"

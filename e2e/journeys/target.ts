@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { LocalStack, merchantContract, registerContract, repoRoot, testStackBus, testS3 } from '@pay/testing';
+import { LocalStack, merchantContract, opsContract, registerContract, repoRoot, testStackBus, testS3 } from '@pay/testing';
 
 /**
  * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a
@@ -29,8 +29,9 @@ export async function resolveTarget(): Promise<Target> {
     const internal = new URL(process.env.E2E_INTERNAL_URL ?? remote);
     if (!process.env.E2E_INTERNAL_URL) internal.port = '3001';
     const baseUrl = remote.replace(/\/$/, '');
-    // The deployment's answers are checked against docs/openapi.json too (a local stack registers itself).
-    const unregister = registerContract(baseUrl, merchantContract(repoRoot()));
+    // The deployment's answers are checked against docs/openapi.json and docs/ops-openapi.json too (a local stack registers itself).
+    const undo = [registerContract(baseUrl, merchantContract(repoRoot())), registerContract(internal.origin, opsContract(repoRoot()))];
+    const unregister = () => undo.forEach((u) => u());
     return {
       baseUrl,
       internalUrl: internal.origin,

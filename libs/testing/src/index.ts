@@ -17,4 +17,4 @@ export { createTestPki, type TestPki } from './infra/test-pki';
 export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chaos-env';
 export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';
 export { BusProbe, CONSUMPTIONS, type Consumption } from './chaos/bus-probe';
-export { installContractFetch, merchantContract, registerContract, takeContractViolations, uncheckedFetch, type ContractOptions } from './http/openapi-contract';
+export { closeSchemas, installContractFetch, merchantContract, opsContract, registerContract, takeContractViolations, uncheckedFetch, type ContractOptions } from './http/openapi-contract';

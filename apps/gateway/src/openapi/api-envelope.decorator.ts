@@ -14,13 +14,26 @@ export function ApiMerchant(tag: string) {
 
 const LOG_ID_HEADER: HeadersObject = { 'X-Log-Id': { description: 'The logId of the body', schema: { type: 'string', format: 'uuid' } } };
 
+export interface EnvelopeOptions {
+  /** The message(s) the answer carries (an enum in the document) */
+  message: string | string[];
+  /** Instead of the enum: a pattern for messages that count something ("3 merchant(s)"); `message` is the example */
+  messagePattern?: string;
+  description?: string;
+  /** `data` is a list of the class (default: one) */
+  isArray?: boolean;
+  /** Default 200 */
+  status?: number;
+}
+
 /** A 200 answer: the success envelope of spec 2.1 with `data` of the given class. */
-export function ApiEnvelope(data: Type<unknown>, options: { message: string | string[]; description?: string }) {
+export function ApiEnvelope(data: Type<unknown>, options: EnvelopeOptions) {
   const messages = Array.isArray(options.message) ? options.message : [options.message];
+  const ref = { $ref: getSchemaPath(data) };
   return applyDecorators(
     ApiExtraModels(data),
     ApiResponse({
-      status: 200,
+      status: options.status ?? 200,
       description: options.description ?? messages.join(' | '),
       headers: LOG_ID_HEADER,
       schema: {
@@ -29,8 +42,8 @@ export function ApiEnvelope(data: Type<unknown>, options: { message: string | st
         properties: {
           logId: { type: 'string', format: 'uuid', example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' },
           status: { type: 'boolean', enum: [true], example: true },
-          message: { type: 'string', enum: messages, example: messages[0] },
-          data: { $ref: getSchemaPath(data) },
+          message: options.messagePattern ? { type: 'string', pattern: options.messagePattern, example: messages[0] } : { type: 'string', enum: messages, example: messages[0] },
+          data: options.isArray ? { type: 'array', items: ref } : ref,
         },
       },
     }),
@@ -57,8 +70,13 @@ export const COMMON_ERRORS = [
  * `code` narrowed to the codes of that status. COMMON_ERRORS are always included.
  */
 export function ApiErrors(...codes: ErrorCode[]) {
+  return errorResponses(COMMON_ERRORS, codes);
+}
+
+/** ApiErrors with another set of always-included codes (the ops API, the acquirer). */
+export function errorResponses(common: readonly ErrorCode[], codes: readonly ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set([...COMMON_ERRORS, ...codes])) {
+  for (const code of new Set([...common, ...codes])) {
     const status = ERROR_HTTP_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

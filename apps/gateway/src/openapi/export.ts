@@ -1,12 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { generateMerchantDocument, OPENAPI_FILE, serializeDocument } from './generate-document';
+import { generateDocuments, OPENAPI_FILE, OPS_OPENAPI_FILE, serializeDocument } from './generate-document';
 
-/** npm run openapi:export: writes the merchant API's OpenAPI document to docs/openapi.json. */
+/** npm run openapi:export: writes the merchant API's document to docs/openapi.json, the internal port's to docs/ops-openapi.json. */
 async function main(): Promise<void> {
-  const target = resolve(process.cwd(), OPENAPI_FILE);
-  writeFileSync(target, serializeDocument(await generateMerchantDocument()));
-  process.stdout.write(`wrote ${OPENAPI_FILE}\n`);
+  const { merchant, ops } = await generateDocuments();
+  for (const [file, document] of [[OPENAPI_FILE, merchant], [OPS_OPENAPI_FILE, ops]] as const) {
+    writeFileSync(resolve(process.cwd(), file), serializeDocument(document));
+    process.stdout.write(`wrote ${file}\n`);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -3,14 +3,17 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { TOKEN_HEADER } from '../auth/merchant-auth.guard';
 import { TOKEN_SECURITY } from './api-envelope.decorator';
 import { DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
+import { keepPaths } from './document-paths';
 import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
 
 const TRANSFER_PATH = '/api/v1/disbursement/transfer';
 const GENERATE_PATH = '/api/v1/payin/qris/generate';
+/** The paths of this document; everything else is the internal port's. */
+export const MERCHANT_PATHS = ['/api/'] as const;
 
 /**
- * The merchant API's OpenAPI document: the controllers of the public port (ops and internal
- * ones are @ApiExcludeController). Served at /docs/openapi.json and committed as
+ * The merchant API's OpenAPI document: the paths of the public port, /api/ (the ops and
+ * acquirer paths of the internal port are in ops-document.ts). Served at /docs/openapi.json and committed as
  * docs/openapi.json (npm run openapi:export). The server is relative (`/`): the document is
  * served by the gateway it describes, so clients resolve it against where they fetched it, and
  * the committed file stays the same for every deployment.
@@ -36,5 +39,5 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
   const generate = document.paths[GENERATE_PATH]?.post;
   if (!generate) throw new Error(`OpenAPI: ${GENERATE_PATH} is missing; the pay-in callback has nowhere to go`);
   generate.callbacks = PAYIN_CALLBACKS;
-  return document;
+  return keepPaths(document, MERCHANT_PATHS);
 }

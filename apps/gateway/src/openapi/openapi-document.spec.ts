@@ -1,19 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateMerchantDocument, OPENAPI_FILE, serializeDocument } from './generate-document';
+import { generateDocuments, OPENAPI_FILE, OPS_OPENAPI_FILE, serializeDocument } from './generate-document';
 
-describe('docs/openapi.json', () => {
-  it('is what the code generates (no database needed to build it)', async () => {
-    const generated = serializeDocument(await generateMerchantDocument());
-    const committed = readFileSync(join(__dirname, '..', '..', '..', '..', OPENAPI_FILE), 'utf8');
-    if (committed !== generated) {
-      throw new Error(`${OPENAPI_FILE} differs from what the controllers generate. Regenerate and commit it: npm run build && npm run openapi:export`);
+const operationsOf = (document: { paths: Record<string, object> }) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generated document, field by field
+  Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op: op as any })));
+
+describe('the committed OpenAPI documents', () => {
+  let documents: Awaited<ReturnType<typeof generateDocuments>>;
+  beforeAll(async () => {
+    documents = await generateDocuments();
+  });
+
+  it.each([
+    [OPENAPI_FILE, 'merchant'],
+    [OPS_OPENAPI_FILE, 'ops'],
+  ] as const)('%s is what the code generates (no database needed to build it)', (file, which) => {
+    const committed = readFileSync(join(__dirname, '..', '..', '..', '..', file), 'utf8');
+    if (committed !== serializeDocument(documents[which])) {
+      throw new Error(`${file} differs from what the controllers generate. Regenerate and commit it: npm run build && npm run openapi:export`);
     }
   });
 
-  it('declares every merchant operation with a token, a typed 200 and its error statuses', async () => {
-    const document = await generateMerchantDocument();
-    const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+  it('declares every merchant operation with a token, a typed 200 and its error statuses', () => {
+    const document = documents.merchant;
+    const operations = operationsOf(document);
     expect(operations.map((o) => o.op.operationId).sort()).toEqual(['accountInquiry', 'disbursementInquiry', 'exportRecon', 'generateQris', 'getBalance', 'listBalanceMovements', 'listDisbursements', 'listPayins', 'payinInquiry', 'sandboxPay', 'transfer']);
     for (const { op } of operations) {
       expect(op.security).toEqual([{ token: [] }]);
@@ -23,5 +34,23 @@ describe('docs/openapi.json', () => {
     expect(document.paths['/api/v1/disbursement/transfer'].post?.callbacks).toHaveProperty('disbursementFinal');
     expect(document.paths['/api/v1/payin/qris/generate'].post?.callbacks).toHaveProperty('payinFinal');
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops') || p.startsWith('/internal'))).toBe(false);
+  });
+
+  it('declares every ops operation with the admin token, a typed success and 400, 401 and 404; the notification with its signature', () => {
+    const document = documents.ops;
+    const operations = operationsOf(document);
+    expect(Object.keys(document.paths).every((p) => p.startsWith('/ops/') || p.startsWith('/internal/'))).toBe(true);
+    expect(Object.keys(document.paths).some((p) => p.startsWith('/ops/queues'))).toBe(false);
+    expect(operations).toHaveLength(30);
+    for (const { path, op } of operations) {
+      expect(op.security).toEqual(path.startsWith('/internal/') ? [{ acquirerSignature: [] }] : [{ admin: [] }]);
+      const success = op.responses['200'] ?? op.responses['201'];
+      const data = success.content['application/json'].schema.properties.data;
+      expect(data.$ref ?? data.items.$ref).toMatch(/^#\/components\/schemas\//);
+      for (const status of ['400', '401', '500', '503']) expect(op.responses[status]).toBeDefined();
+      if (path.startsWith('/ops/')) expect(op.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['NOT_FOUND']);
+    }
+    expect(document.components?.securitySchemes).toMatchObject({ admin: { type: 'http', scheme: 'bearer' }, acquirerSignature: { type: 'apiKey', in: 'header', name: 'X-Acquirer-Signature' } });
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 });

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Param, ParseIntPipe, Put, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { MerchantAdmin, MerchantNotFoundError, type PrismaClient } from '@pay/persistence';
 import { ApiError, IsNotifyUrl, Reply } from '@pay/platform';
@@ -7,10 +7,14 @@ import { ValidateIf } from 'class-validator';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
 import { assertNotifyUrlAllowed } from '../http/notify-url.check';
+import { ApiEnvelope } from '../openapi/api-envelope.decorator';
+import { ApiOps } from '../openapi/ops-api.decorator';
 import { AdminTokenGuard } from './admin-auth';
+import { PayinCallbackUrlSchema } from './ops.schemas';
 
 class PayinCallbackUrlDto {
   /** The default pay-in callback URL; null clears it */
+  @ApiProperty({ type: String, nullable: true, format: 'uri', example: 'https://merchant.example/callbacks/payin', description: 'Absolute http(s) URL (not a private address); null clears it' })
   @ValidateIf((o: PayinCallbackUrlDto) => o.url !== null)
   @IsNotifyUrl('url')
   url!: string | null;
@@ -20,7 +24,7 @@ class PayinCallbackUrlDto {
  * Operators' callback settings (also in the admin CLI: `merchant set-callback-url`): the
  * merchant's default pay-in callback URL, used for pay-ins generated without a notifyUrl.
  */
-@ApiExcludeController()
+@ApiOps('Merchant settings')
 @Controller('ops/merchants')
 @UseGuards(AdminTokenGuard)
 export class CallbackOpsController {
@@ -31,6 +35,8 @@ export class CallbackOpsController {
 
   @Put(':merchantId/payin-callback-url')
   @HttpCode(200)
+  @ApiOperation({ operationId: 'setPayinCallbackUrl', summary: "Set or clear the merchant's default pay-in callback URL" })
+  @ApiEnvelope(PayinCallbackUrlSchema, { message: ['Pay-in callback URL set', 'Pay-in callback URL cleared'] })
   async setPayinCallbackUrl(@Param('merchantId', ParseIntPipe) merchantId: number, @Body() dto: PayinCallbackUrlDto) {
     if (dto.url !== null) await assertNotifyUrlAllowed(dto.url, this.config.WEBHOOK_ALLOW_LOOPBACK, 'url');
     try {

@@ -122,6 +122,11 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
 
     const shown = await request(ops).get(`/ops/webhooks/deliveries/${failed.eventId}`).set(auth);
     expect(shown.body.data).toMatchObject({ id: failed.id, status: 'pending', attempts: [] });
+    // An attempt's id is a bigint: answered as text (JSON has no bigint), as docs/ops-openapi.json says.
+    await gateway.prisma.webhookAttempt.create({ data: { deliveryId: dead.id, attemptNo: 1, startedAt: new Date(), latencyMs: 12, statusCode: 503, outcome: 'retry' } });
+    const attempted = await request(ops).get(`/ops/webhooks/deliveries/${dead.id}`).set(auth);
+    expect(attempted.status).toBe(200);
+    expect(attempted.body.data.attempts).toEqual([expect.objectContaining({ id: expect.stringMatching(/^\d+$/), attemptNo: 1, statusCode: 503, outcome: 'retry' })]);
   });
 
   it('serves Bull Board behind basic auth', async () => {

@@ -9,8 +9,11 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
  * document, answer a status the operation declares, and carry a body its schema accepts;
  * anything else fails the test, naming the request, the status and what did not match.
  *
- * One document per base URL: the merchant API (docs/openapi.json) on the gateway's public port;
- * another (say the ops API on the internal port) registers the same way.
+ * One document per base URL: the merchant API (docs/openapi.json) on the gateway's public port,
+ * the operations API and the acquirer's notification (docs/ops-openapi.json) on its internal port.
+ *
+ * Stricter than the document: its object schemas are read as closed (closeSchemas), so a field
+ * the code answers and the document does not name fails too; the document cannot drift.
  */
 
 export interface ContractOptions {
@@ -18,13 +21,50 @@ export interface ContractOptions {
   file: string;
   /** Named in failures */
   name: string;
-  /** Only requests under this path are checked (the public port also serves /healthz, /readyz, /docs) */
-  scope: string;
+  /** Only requests under this path (or these) are checked (the public port also serves /healthz, /readyz, /docs) */
+  scope: string | readonly string[];
+  /** Paths under the scope left unchecked (say a third-party UI mounted there) */
+  exclude?: readonly string[];
+}
+
+function inScope(path: string, { scope, exclude = [] }: ContractOptions): boolean {
+  const under = (prefix: string) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+  return (typeof scope === 'string' ? [scope] : scope).some((p) => path.startsWith(p)) && !exclude.some(under);
+}
+
+/**
+ * The document with every object schema that names its properties and says nothing of others
+ * closed (additionalProperties: false), so an answer carrying a field the document does not name
+ * fails. Not the inline parts directly inside allOf/anyOf/oneOf: there each part sees the whole
+ * object, so a closed part would refuse the fields of the others (the error envelopes are
+ * allOf [ErrorResponse, { code narrowed }]); a $ref'd part is closed as the schema it names.
+ * For the test check only: the committed documents stay open, as clients may add fields.
+ */
+export function closeSchemas<T>(node: T, role: 'schema' | 'part' | 'map' = 'schema'): T {
+  if (Array.isArray(node)) return node.map((item) => closeSchemas(item, role)) as T;
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    // Examples are values, not schemas; the entries of a `properties` map are schemas, the map itself is not one.
+    if (role !== 'map' && (key === 'example' || key === 'examples')) out[key] = value;
+    else out[key] = closeSchemas(value, role === 'map' ? 'schema' : key === 'properties' ? 'map' : ['allOf', 'anyOf', 'oneOf'].includes(key) ? 'part' : 'schema');
+  }
+  if (role === 'schema' && out.properties && typeof out.properties === 'object' && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out as T;
 }
 
 /** The merchant API, as committed in the repository at root (npm run openapi:export). */
 export function merchantContract(root: string): ContractOptions {
   return { file: join(root, 'docs', 'openapi.json'), name: 'merchant API (docs/openapi.json)', scope: '/api/' };
+}
+
+/**
+ * The gateway's internal port (docs/ops-openapi.json): /ops/ and /internal/. Bull Board under
+ * /ops/queues (HTML pages and their own JSON, basic auth) is not ours to describe, and /metrics,
+ * /healthz, /readyz are not in the scope.
+ */
+export function opsContract(root: string): ContractOptions {
+  return { file: join(root, 'docs', 'ops-openapi.json'), name: 'operations API (docs/ops-openapi.json)', scope: ['/ops/', '/internal/'], exclude: ['/ops/queues'] };
 }
 
 interface Contract extends ContractOptions {
@@ -45,7 +85,7 @@ const FORMATS = { uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 function load(file: string): Promise<OpenAPIBackend> {
   let api = documents.get(file);
   if (!api) {
-    const definition = JSON.parse(readFileSync(file, 'utf8')) as Document;
+    const definition = closeSchemas(JSON.parse(readFileSync(file, 'utf8')) as Document);
     const backend = new OpenAPIBackend({ definition, quick: true, validate: true, ajvOpts: { strict: false, formats: FORMATS } });
     api = backend.init();
     documents.set(file, api);
@@ -82,7 +122,7 @@ async function checkedFetch(input: string | URL | Request, init?: RequestInit): 
   const response = await originalFetch(input, init);
   const request = requestOf(input, init);
   const contract = contracts.get(request.url.origin);
-  if (!contract || !request.url.pathname.startsWith(contract.scope)) return response;
+  if (!contract || !inScope(request.url.pathname, contract)) return response;
   const problem = await check(await contract.api, request, response);
   if (problem) {
     const message = `Contract violation (${contract.name}): ${request.method} ${request.url.pathname} answered ${response.status}: ${problem}`;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { merchantContract, registerContract } from '../http/openapi-contract';
+import { merchantContract, opsContract, registerContract } from '../http/openapi-contract';
 import { LocalS3 } from '../s3/local-s3';
 import type { S3Server } from '../s3/s3-server';
 
@@ -119,8 +119,10 @@ export class LocalStack {
     if (opts.s3 && !opts.s3.running) await opts.s3.restart();
     const internalPort = opts.gatewayInternalPort || (await freePort());
     const stack = new LocalStack(opts, ports, internalPort, opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)));
-    // Its merchant API's answers are checked against docs/openapi.json wherever the checking fetch is installed (the e2e set-up).
-    stack.unregisterContract = registerContract(stack.gatewayUrl, merchantContract(stack.root));
+    // Its merchant API's answers are checked against docs/openapi.json, its internal port's (ops, acquirer) against
+    // docs/ops-openapi.json, wherever the checking fetch is installed (the e2e set-up).
+    const unregister = [registerContract(stack.gatewayUrl, merchantContract(stack.root)), registerContract(stack.internalUrl, opsContract(stack.root))];
+    stack.unregisterContract = () => unregister.forEach((undo) => undo());
     try {
       for (const s of SERVICES) await stack.startService(s);
     } catch (err) {
