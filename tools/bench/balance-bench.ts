@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
-import { cpuPerUnit, sampleCpu } from './cpu';
+import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
@@ -109,16 +109,20 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Row
     await new Promise((resolve) => baseline.once('message', resolve));
     const bare = await load(`http://127.0.0.1:${port}/`, {});
     baseline.kill();
+    // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
+    const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
     const cpuBefore = sampleCpu(stack);
+    const backendsBefore = await backends();
     const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });
     const cpu = cpuPerUnit(cpuBefore, sampleCpu(stack), gateway.rps * SECONDS);
+    const postgresBenchDb = Math.round((backendsMs(backendsBefore, await backends()) / (gateway.rps * SECONDS)) * 1000) / 1000;
     return {
       load: loaded,
       rows: [
       { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
       { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
       ],
-      cpuRows: [{ ...cpu }],
+      cpuRows: [{ ...cpu, postgresBenchDb }],
     };
   } finally {
     await stack?.stop();

@@ -1,4 +1,5 @@
 import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
+import { dueSettlementCutoff } from '@pay/domain';
 import { createMerchant, MIGRATIONS_DIR, TEST_PG_SERVER, uniqueName } from '@pay/testing';
 import { BENCH_RATE_LIMITS } from './harness';
 import { describeLoad, loadHistory, type HistoryLoad } from './history';
@@ -82,6 +83,13 @@ export async function cloneHistoryDatabase(name: string, count: number): Promise
                (SELECT reltuples::bigint FROM pg_class WHERE relname = 'disbursements') AS disbursements,
                (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox') AS outbox,
                (SELECT reltuples::bigint FROM pg_class WHERE relname = 'webhook_deliveries') AS webhooks`);
+      // The history's unsettled pay-ins succeeded when it was loaded: past the next cut-off (10:00
+      // WIB) they are all due, and the services' first settlement scan requests 10,000 settlements.
+      const {
+        rows: [due],
+      } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM merchants WHERE settlement_delay_days = 1 AND settlement_hour = 10 AND EXISTS (
+          SELECT 1 FROM payins WHERE merchant_id = merchants.id AND status = 'success' AND settlement_id IS NULL AND success_at < $1)`, [dueSettlementCutoff(new Date(), 1, 10)]);
+      if (Number(due.n) > 0) console.warn(`warning: the kept history ${name} is older than a settlement cut-off: ${due.n} merchants have a settlement due (reload it for comparable runs)`);
       const load: HistoryLoad = {
         seconds: Math.round((Date.now() - t) / 100) / 10,
         merchants: Number(c.merchants),
