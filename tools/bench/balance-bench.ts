@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
-import { cpuPerUnit, sampleCpu } from './cpu';
+import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
+import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
 
 /**
  * GET /api/v1/payin/balance (token auth + live read) against the gateway process, beside a
@@ -13,6 +14,7 @@ import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } f
  * and latency, and the ratio. Target: >= 0.5x the bare baseline.
  * History mode (--history or BENCH_HISTORY=1): the same again on a database holding a realistic
  * history (tools/bench/history.ts; the bench's merchant is one of its 10,000), then both side by side.
+ * BENCH_HISTORY_DB=<name> clones a history loaded once and kept (tools/bench/history-db.ts).
  * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [--history]
  */
 const [SECONDS = 10, C = 32] = benchArgs().map(Number);
@@ -84,15 +86,22 @@ async function main(): Promise<void> {
 
 /** One run (bare baseline, then the gateway) on a new database, empty or first loaded with the history. */
 async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
-  const databaseUrl = await createTestDatabase('pay_bench');
+  const kept = withHistory ? keptHistoryDatabase() : undefined;
+  const clone = kept ? await cloneHistoryDatabase(kept, 1) : undefined;
+  const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
   const prisma = createPrismaClient(databaseUrl, 2);
   let stack: LocalStack | undefined;
   const port = await freePort();
   try {
-    const { merchant, token, admin } = await createMerchant(prisma);
-    // The bench measures the gateway at full speed, not the merchant's rate limit (still checked on every request).
-    await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
-    const loaded = withHistory ? await loadHistory(databaseUrl, [merchant.id]) : undefined;
+    let merchant = { id: clone?.merchants[0].id as number };
+    let token = clone?.merchants[0].token as string;
+    if (!clone) {
+      const created = await createMerchant(prisma);
+      ({ merchant, token } = created);
+      // The bench measures the gateway at full speed, not the merchant's rate limit (still checked on every request).
+      await created.admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
+    }
+    const loaded = clone?.load ?? (withHistory ? await loadHistory(databaseUrl, [merchant.id]) : undefined);
     await fundMerchant(prisma, merchant.id, [1_000_000n]);
     // Started once the data is in place, so no service works while the history loads.
     stack = await startBenchStack(databaseUrl);
@@ -100,16 +109,20 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Row
     await new Promise((resolve) => baseline.once('message', resolve));
     const bare = await load(`http://127.0.0.1:${port}/`, {});
     baseline.kill();
+    // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
+    const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
     const cpuBefore = sampleCpu(stack);
+    const backendsBefore = await backends();
     const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });
     const cpu = cpuPerUnit(cpuBefore, sampleCpu(stack), gateway.rps * SECONDS);
+    const postgresBenchDb = Math.round((backendsMs(backendsBefore, await backends()) / (gateway.rps * SECONDS)) * 1000) / 1000;
     return {
       load: loaded,
       rows: [
       { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
       { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
       ],
-      cpuRows: [{ ...cpu }],
+      cpuRows: [{ ...cpu, postgresBenchDb }],
     };
   } finally {
     await stack?.stop();

@@ -55,3 +55,26 @@ export function cpuPerUnit(before: CpuSample, after: CpuSample, units: number): 
   out.totalWithoutLoadGenerator = Math.round(total * 100) / 100;
   return out;
 }
+
+/** CPU ms used so far by each backend (pid) of one database. */
+export type BackendSample = Map<number, number>;
+
+/**
+ * The CPU of one database's own Postgres backends (the services' connections, its autovacuum
+ * workers), apart from the machine's other Postgres work (other databases, other benches):
+ * `pids` lists them (pg_stat_activity where datname is the database). A backend that exits
+ * between two samples is missed; the services' pools keep theirs.
+ */
+export function sampleBackends(pids: number[]): BackendSample {
+  return new Map(pids.map((pid) => [pid, cpuMsOf(pid)]));
+}
+
+/** CPU ms the backends in `after` used since `before` (a backend new since then: all of its time). */
+export function backendsMs(before: BackendSample, after: BackendSample): number {
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/** The query listing a database's backends for sampleBackends (the asking connection left out). */
+export const DATABASE_BACKENDS_SQL = 'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()';

@@ -105,7 +105,17 @@ export const HOT_QUERIES: HotQuery[] = [
   q('gateway: payin record (new code)', `
     INSERT INTO payins (id, merchant_id, merchant_trx_id, platform_trx_id, amount, fee, fee_pct_milli, fee_fixed, status, expires_at)
     VALUES (gen_random_uuid(), $1, $2, $3, 1000000, 22000, 700, 15000, 'pending', now() + interval '15 minutes')`, (p, run) => [p.merchantId, `PLANS-${run}`, `QRPLANS${run}`]),
-  // libs/persistence/src/settlements/settlement-planner.ts (per merchant, every planning run)
+  // libs/persistence/src/settlements/settlement-planner.ts: every scan (SETTLEMENT_SCAN_INTERVAL_MS), one statement over all merchants
+  q('settlement scan: oldest unsettled pay-in of every merchant', `
+    SELECT m.id, m.settlement_delay_days AS "delayDays", m.settlement_hour AS hour, p.success_at AS oldest
+      FROM merchants m
+      CROSS JOIN LATERAL (
+        SELECT success_at FROM payins
+         WHERE merchant_id = m.id AND status = 'success' AND settlement_id IS NULL AND ledger_event_id IS NOT NULL
+         ORDER BY success_at LIMIT 1) p
+     WHERE $1::int IS NULL OR m.id = $1::int
+     ORDER BY m.id`, () => [null]),
+  // then per merchant with a pay-in before its cut-off, in its planning transaction
   q('settlement planner: already requested', `
     SELECT (SELECT COUNT(*) FROM settlements WHERE id = $1::uuid)
          + (SELECT COUNT(*) FROM ledger_commands WHERE command_id = $2)

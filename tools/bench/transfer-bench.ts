@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
-import { cpuPerUnit, sampleCpu } from './cpu';
+import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
+import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
 
 /**
  * Disbursement under load, against the four services as processes (Redis Streams bus,
@@ -17,7 +18,8 @@ import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } f
  * machine's Postgres. Prints a table and JSON.
  * History mode (--history or BENCH_HISTORY=1): the same run again on a database holding a
  * realistic history (tools/bench/history.ts: 10,000 merchants, the bench's among them, 5M ledger
- * events), then both figures side by side with their ratio.
+ * events), then both figures side by side with their ratio. BENCH_HISTORY_DB=<name> clones a
+ * history loaded once and kept (tools/bench/history-db.ts) instead of loading one (10-17 min).
  * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [--history]
  */
 const args = benchArgs();
@@ -61,7 +63,9 @@ async function main(): Promise<void> {
 
 /** One full run of the steps on a new database, empty or first loaded with the history. */
 async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
-  const databaseUrl = await createTestDatabase('pay_bench');
+  const kept = withHistory ? keptHistoryDatabase() : undefined;
+  const clone = kept ? await cloneHistoryDatabase(kept, M) : undefined;
+  const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
   await ensureDatabase(databaseUrl);
   const prisma = createPrismaClient(databaseUrl, 4);
   const receivedAt = new Map<string, number>();
@@ -72,16 +76,16 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
   let stack: LocalStack | undefined;
   const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
   try {
-    const tokens: string[] = [];
-    const merchantIds: number[] = [];
-    for (let i = 0; i < M; i++) {
+    const tokens: string[] = clone ? clone.merchants.map((m) => m.token) : [];
+    const merchantIds: number[] = clone ? clone.merchants.map((m) => m.id) : [];
+    for (let i = 0; !clone && i < M; i++) {
       const { merchant, token, admin } = await createMerchant(prisma);
       await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
       tokens.push(token);
       merchantIds.push(merchant.id);
     }
     // The bench's merchants are among the history's 10,000, with the same history as the others.
-    const load = withHistory ? await loadHistory(databaseUrl, merchantIds) : undefined;
+    const load = clone?.load ?? (withHistory ? await loadHistory(databaseUrl, merchantIds) : undefined);
     for (const id of merchantIds) await fundMerchant(prisma, id, [100_000_000_00n]);
     // Started once the data is in place, so no service works while the history loads.
     // The loops' own defaults: notifications move the work, their safety-net polls are long.
@@ -100,19 +104,30 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     };
     // Start-up work (the first settlement scan, JIT warm-up) is not idle cost: let it pass first.
     await new Promise((r) => setTimeout(r, 5000));
+    // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
+    const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
     const idleBefore = sampleCpu(running);
+    const idleBackends = await backends();
     const idleXacts = await pgTransactions();
     await new Promise((r) => setTimeout(r, 5000));
     const cpuRows: Record<string, string | number>[] = [
-      { concurrency: 'idle, per second', ...cpuPerUnit(idleBefore, sampleCpu(running), 5), pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5) },
+      {
+        concurrency: 'idle, per second',
+        ...cpuPerUnit(idleBefore, sampleCpu(running), 5),
+        postgresBenchDb: Math.round(backendsMs(idleBackends, await backends()) / 5),
+        pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5),
+      },
     ];
     for (const c of LEVELS) {
       const cpuBefore = sampleCpu(running);
+      const backendsBefore = await backends();
       const xactsBefore = await pgTransactions();
       const latencies: number[] = [];
       const acceptedAt = new Map<string, number>();
       let next = 0;
-      const debitsBefore = await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } });
+      // The debits of this step: events after a watermark (a primary key range), not a count of every
+      // debit (on the history a scan of 5M events, 730 MB read between steps).
+      const watermark = (await prisma.ledgerEvent.aggregate({ _max: { id: true } }))._max.id ?? 0n;
       const started = Date.now();
       await Promise.all(
         Array.from({ length: c }, async () => {
@@ -128,10 +143,10 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
         }),
       );
       const seconds = (Date.now() - started) / 1000;
-      const debits = (await prisma.ledgerEvent.count({ where: { type: 'payout.debited' } })) - debitsBefore;
+      const debits = await prisma.ledgerEvent.count({ where: { id: { gt: watermark }, type: 'payout.debited' } });
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
-      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(running), debits), pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(running), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, await backends()) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;

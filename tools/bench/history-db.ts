@@ -1,0 +1,123 @@
+import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
+import { dueSettlementCutoff } from '@pay/domain';
+import { createMerchant, MIGRATIONS_DIR, TEST_PG_SERVER, uniqueName } from '@pay/testing';
+import { BENCH_RATE_LIMITS } from './harness';
+import { describeLoad, loadHistory, type HistoryLoad } from './history';
+
+/**
+ * A history loaded once and kept (BENCH_HISTORY_DB=<name>): loading takes 10-17 minutes, cloning
+ * it (`CREATE DATABASE ... TEMPLATE`) seconds. The kept database holds, beside the history, the
+ * bench's own merchants (with their rate limits) and their API tokens in `bench_history_merchants`,
+ * so a bench run on a clone uses merchants that have the same history as the 9,980 others.
+ * Usage: npm run build && node dist/tools/bench/history-db.js <name> [benchMerchants=20]
+ */
+export const BENCH_HISTORY_MERCHANTS = 20;
+
+export interface BenchMerchant {
+  id: number;
+  token: string;
+}
+
+/** The kept history database named by BENCH_HISTORY_DB, if any. */
+export function keptHistoryDatabase(): string | undefined {
+  return process.env.BENCH_HISTORY_DB || undefined;
+}
+
+function urlOf(name: string): string {
+  return `${TEST_PG_SERVER.replace(/\/$/, '')}/${name}`;
+}
+
+/** Loads the history into a new database `name` with `count` bench merchants first; keeps it. */
+export async function loadHistoryDatabase(name: string, count = BENCH_HISTORY_MERCHANTS): Promise<HistoryLoad> {
+  const url = urlOf(name);
+  await ensureDatabase(url);
+  await applyMigrations(url, MIGRATIONS_DIR);
+  const prisma = createPrismaClient(url, 2);
+  const merchants: BenchMerchant[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const { merchant, token, admin } = await createMerchant(prisma);
+      await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
+      merchants.push({ id: merchant.id, token });
+    }
+  } finally {
+    await prisma.$disconnect();
+  }
+  const load = await loadHistory(url, merchants.map((m) => m.id));
+  const pool = createPgPool(url, 1);
+  try {
+    await pool.query('CREATE TABLE bench_history_merchants (merchant_id int PRIMARY KEY, token text NOT NULL)');
+    for (const m of merchants) await pool.query('INSERT INTO bench_history_merchants VALUES ($1, $2)', [m.id, m.token]);
+  } finally {
+    await pool.end();
+  }
+  return load;
+}
+
+/**
+ * A new database cloned from the kept history `name` (migrations newer than the history applied
+ * on the clone), with the bench merchants the history was loaded with, first `count` of them.
+ */
+export async function cloneHistoryDatabase(name: string, count: number): Promise<{ databaseUrl: string; merchants: BenchMerchant[]; load: HistoryLoad }> {
+  const t = Date.now();
+  const clone = uniqueName('pay_bench_hist');
+  const admin = createPgPool(urlOf('postgres'), 1);
+  try {
+    await admin.query(`CREATE DATABASE "${clone}" TEMPLATE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const databaseUrl = urlOf(clone);
+  try {
+    await applyMigrations(databaseUrl, MIGRATIONS_DIR);
+    const pool = createPgPool(databaseUrl, 1);
+    try {
+      const { rows } = await pool.query<BenchMerchant>('SELECT merchant_id AS id, token FROM bench_history_merchants ORDER BY merchant_id LIMIT $1', [count]);
+      if (rows.length < count) throw new Error(`the kept history ${name} has ${rows.length} bench merchants, ${count} asked`);
+      const {
+        rows: [c],
+      } = await pool.query<Record<string, string>>(`
+        SELECT (SELECT count(*) FROM merchants) AS merchants,
+               (SELECT reltuples::bigint FROM pg_class WHERE relname = 'ledger_events') AS events,
+               (SELECT reltuples::bigint FROM pg_class WHERE relname = 'payins') AS payins,
+               (SELECT reltuples::bigint FROM pg_class WHERE relname = 'disbursements') AS disbursements,
+               (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox') AS outbox,
+               (SELECT reltuples::bigint FROM pg_class WHERE relname = 'webhook_deliveries') AS webhooks`);
+      // The history's unsettled pay-ins succeeded when it was loaded: past the next cut-off (10:00
+      // WIB) they are all due, and the services' first settlement scan requests 10,000 settlements.
+      const {
+        rows: [due],
+      } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM merchants WHERE settlement_delay_days = 1 AND settlement_hour = 10 AND EXISTS (
+          SELECT 1 FROM payins WHERE merchant_id = merchants.id AND status = 'success' AND settlement_id IS NULL AND success_at < $1)`, [dueSettlementCutoff(new Date(), 1, 10)]);
+      if (Number(due.n) > 0) console.warn(`warning: the kept history ${name} is older than a settlement cut-off: ${due.n} merchants have a settlement due (reload it for comparable runs)`);
+      const load: HistoryLoad = {
+        seconds: Math.round((Date.now() - t) / 100) / 10,
+        merchants: Number(c.merchants),
+        events: Number(c.events),
+        payins: Number(c.payins),
+        disbursements: Number(c.disbursements),
+        outbox: Number(c.outbox),
+        webhookDeliveries: Number(c.webhooks),
+      };
+      return { databaseUrl, merchants: rows, load };
+    } finally {
+      await pool.end();
+    }
+  } catch (err) {
+    await dropDatabase(databaseUrl);
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const [name, count] = process.argv.slice(2);
+  if (!name) throw new Error('usage: node dist/tools/bench/history-db.js <name> [benchMerchants=20]');
+  console.log(`${describeLoad(await loadHistoryDatabase(name, Number(count ?? BENCH_HISTORY_MERCHANTS)))}; kept as ${name} (BENCH_HISTORY_DB=${name})`);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
