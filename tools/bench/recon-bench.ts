@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     const exportSeconds = Number(process.hrtime.bigint() - t) / 1e9;
     const job = await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } });
     const ready = await post();
+    if (!ready.data?.download) throw new Error(`export ${job.status} (${job.rowCount ?? 0} rows): ${JSON.stringify(ready)}`);
     const size = Number((await fetch(ready.data.download as string, { method: 'HEAD' })).headers.get('content-length'));
     console.log(`recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`);
     console.log(`ratio export / \\copy: ${(exportSeconds / copySeconds).toFixed(2)}x`);
