@@ -1,7 +1,7 @@
 import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { dueSettlementCutoff } from '@pay/domain';
 import { createMerchant, MIGRATIONS_DIR, TEST_PG_SERVER, uniqueName } from '@pay/testing';
-import { BENCH_RATE_LIMITS } from './harness';
+import { BENCH_RATE_LIMITS, runScript } from './harness';
 import { describeLoad, loadHistory, type HistoryLoad } from './history';
 
 /**
@@ -115,9 +115,4 @@ async function main(): Promise<void> {
   console.log(`${describeLoad(await loadHistoryDatabase(name, Number(count ?? BENCH_HISTORY_MERCHANTS)))}; kept as ${name} (BENCH_HISTORY_DB=${name})`);
 }
 
-if (require.main === module) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+if (require.main === module) runScript(main);

@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
-import { TOKEN_STATEMENTS } from '@pay/persistence';
+import { SETTLEMENT_SCAN_STATEMENT, TOKEN_STATEMENTS } from '@pay/persistence';
 
 /**
  * The hot statements of the services, as written in their repositories on 2026-11-25 (copies
  * where the services build theirs with the `sql` tag, so a changed statement belongs here too;
- * the token lookups are imported as the gateway sends them). Each
+ * the token lookups and the settlement scan are imported as the services send them). Each
  * takes the parameters picked from the data and the run number (1, 2, 3: a write inserts fresh
  * keys on every run, since the runs share one rolled-back transaction).
  */
@@ -106,15 +106,7 @@ export const HOT_QUERIES: HotQuery[] = [
     INSERT INTO payins (id, merchant_id, merchant_trx_id, platform_trx_id, amount, fee, fee_pct_milli, fee_fixed, status, expires_at)
     VALUES (gen_random_uuid(), $1, $2, $3, 1000000, 22000, 700, 15000, 'pending', now() + interval '15 minutes')`, (p, run) => [p.merchantId, `PLANS-${run}`, `QRPLANS${run}`]),
   // libs/persistence/src/settlements/settlement-planner.ts: every scan (SETTLEMENT_SCAN_INTERVAL_MS), one statement over all merchants
-  q('settlement scan: oldest unsettled pay-in of every merchant', `
-    SELECT m.id, m.settlement_delay_days AS "delayDays", m.settlement_hour AS hour, p.success_at AS oldest
-      FROM merchants m
-      CROSS JOIN LATERAL (
-        SELECT success_at FROM payins
-         WHERE merchant_id = m.id AND status = 'success' AND settlement_id IS NULL AND ledger_event_id IS NOT NULL
-         ORDER BY success_at LIMIT 1) p
-     WHERE $1::int IS NULL OR m.id = $1::int
-     ORDER BY m.id`, () => [null]),
+  q('settlement scan: oldest unsettled pay-in of every merchant', SETTLEMENT_SCAN_STATEMENT, () => [null]),
   // then per merchant with a pay-in before its cut-off, in its planning transaction
   q('settlement planner: already requested', `
     SELECT (SELECT COUNT(*) FROM settlements WHERE id = $1::uuid)

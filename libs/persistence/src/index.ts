@@ -20,7 +20,7 @@ export { WebhookScheduleRepository, type DueDeliveries } from './webhooks/webhoo
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
 export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
 export { WebhookDeliveryListener, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-listener';
-export { SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
+export { SETTLEMENT_SCAN_STATEMENT, SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
 export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
 export { HistoryRepository, type BalanceMovement, type DisbursementListStatus, type ListPosition, type ListWindow, type PayinListStatus } from './history/history.repository';

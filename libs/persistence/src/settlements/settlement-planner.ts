@@ -13,6 +13,20 @@ export interface PlannedSettlement {
 }
 
 /**
+ * The settlement scan's one statement ($1: one merchant, or null for all): each merchant's oldest
+ * recorded pay-in not yet settled. Exported for bench:plans, which plans it as sent.
+ */
+export const SETTLEMENT_SCAN_STATEMENT = `
+  SELECT m.id, m.settlement_delay_days AS "delayDays", m.settlement_hour AS hour, p.success_at AS oldest
+    FROM merchants m
+    CROSS JOIN LATERAL (
+      SELECT success_at FROM payins
+       WHERE merchant_id = m.id AND status = 'success' AND settlement_id IS NULL AND ledger_event_id IS NOT NULL
+       ORDER BY success_at LIMIT 1) p
+   WHERE $1::int IS NULL OR m.id = $1::int
+   ORDER BY m.id`;
+
+/**
  * Decides which settlements are due and asks the ledger to credit them (a `settlement.credit`
  * command in the outbox). The settlement id is derived from merchant and cut-off, so planning
  * the same cut-off again is the same command and changes nothing.
@@ -28,15 +42,7 @@ export class SettlementPlanner {
    * merchants with nothing due is then one statement, not 10,000 transactions (decision 0019).
    */
   async planDue(now: Date, onlyMerchantId?: number): Promise<PlannedSettlement[]> {
-    const merchants = await this.prisma.$queryRaw<{ id: number; delayDays: number; hour: number; oldest: Date }[]>`
-      SELECT m.id, m.settlement_delay_days AS "delayDays", m.settlement_hour AS hour, p.success_at AS oldest
-        FROM merchants m
-        CROSS JOIN LATERAL (
-          SELECT success_at FROM payins
-           WHERE merchant_id = m.id AND status = 'success' AND settlement_id IS NULL AND ledger_event_id IS NOT NULL
-           ORDER BY success_at LIMIT 1) p
-       WHERE ${onlyMerchantId ?? null}::int IS NULL OR m.id = ${onlyMerchantId ?? null}::int
-       ORDER BY m.id`;
+    const merchants = await this.prisma.$queryRawUnsafe<{ id: number; delayDays: number; hour: number; oldest: Date }[]>(SETTLEMENT_SCAN_STATEMENT, onlyMerchantId ?? null);
     const planned: PlannedSettlement[] = [];
     for (const m of merchants) {
       const cutoff = dueSettlementCutoff(now, m.delayDays, m.hour);
