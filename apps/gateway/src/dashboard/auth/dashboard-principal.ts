@@ -1,0 +1,32 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+
+/** Who a dashboard or console request is from: set by the session guards (decision 0023). */
+export interface DashboardPrincipal {
+  userId: number;
+  email: string;
+  role: 'merchant' | 'operator';
+  /** The merchant a merchant user belongs to; null for operators */
+  merchantId: number | null;
+  /** The session's CSRF token (sent back on sign-in and GET session) */
+  csrfToken: string;
+}
+
+const PRINCIPAL = Symbol('dashboardPrincipal');
+type WithPrincipal = FastifyRequest & { [PRINCIPAL]?: DashboardPrincipal };
+
+export function setPrincipal(req: FastifyRequest, principal: DashboardPrincipal): void {
+  (req as WithPrincipal)[PRINCIPAL] = principal;
+}
+
+export function principalOf(req: FastifyRequest): DashboardPrincipal {
+  const principal = (req as WithPrincipal)[PRINCIPAL];
+  if (!principal) throw new Error('no dashboard principal: the controller lacks its session guard');
+  return principal;
+}
+
+/** The signed-in user of a controller behind MerchantSessionGuard or OperatorSessionGuard. */
+export const Principal = createParamDecorator((_: unknown, ctx: ExecutionContext) => principalOf(ctx.switchToHttp().getRequest<FastifyRequest>()));
+
+/** A merchant user's merchant id (MerchantSessionGuard guarantees it is set). */
+export const SessionMerchantId = createParamDecorator((_: unknown, ctx: ExecutionContext) => principalOf(ctx.switchToHttp().getRequest<FastifyRequest>()).merchantId as number);
