@@ -37,6 +37,13 @@ export enum ErrorCode {
   BankUnavailable = 'BANK_UNAVAILABLE',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalError = 'INTERNAL_ERROR',
+  // The dashboard and the operator console (decision 0023)
+  SignInFailed = 'SIGN_IN_FAILED',
+  TotpRequired = 'TOTP_REQUIRED',
+  AccountLocked = 'ACCOUNT_LOCKED',
+  SessionRequired = 'SESSION_REQUIRED',
+  CsrfTokenInvalid = 'CSRF_TOKEN_INVALID',
+  SetupLinkInvalid = 'SETUP_LINK_INVALID',
 }
 
 export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
@@ -74,6 +81,12 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.BankUnavailable]: 503,
   [ErrorCode.ServiceUnavailable]: 503,
   [ErrorCode.InternalError]: 500,
+  [ErrorCode.SignInFailed]: 401,
+  [ErrorCode.TotpRequired]: 401,
+  [ErrorCode.AccountLocked]: 423,
+  [ErrorCode.SessionRequired]: 401,
+  [ErrorCode.CsrfTokenInvalid]: 403,
+  [ErrorCode.SetupLinkInvalid]: 400,
 };
 
 export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
@@ -96,6 +109,12 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.PaidAtInvalid]: "paidAt must lie between the code's creation and now",
   [ErrorCode.AcquirerReferenceConflict]: 'acquirerReference has already been used for another payment',
   [ErrorCode.Conflict]: 'The request conflicts with an existing record',
+  [ErrorCode.SignInFailed]: 'Email or password is wrong',
+  [ErrorCode.TotpRequired]: 'Enter the code from your authenticator app',
+  [ErrorCode.AccountLocked]: 'Too many failed sign-ins; try again later',
+  [ErrorCode.SessionRequired]: 'Sign in first',
+  [ErrorCode.CsrfTokenInvalid]: 'Missing or wrong X-CSRF-Token header',
+  [ErrorCode.SetupLinkInvalid]: 'This set-password link is not valid or has expired; ask an operator for a new one',
   [ErrorCode.SignatureInvalid]: 'Signature not valid',
   [ErrorCode.TransferProcessing]: 'Transfer is being processed; send the same request again to get its result',
   [ErrorCode.RateLimited]: 'Too many requests; retry after the number of seconds in the Retry-After header',
