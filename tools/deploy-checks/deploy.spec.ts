@@ -39,10 +39,12 @@ const REQUIRED_OVERLAYS = ['dev', 'staging', 'prod'];
 /** Settings of .env.example that Kubernetes does not set, and why. */
 const NOT_USED_ON_KUBERNETES: Record<string, string> = {
   BUS_REDIS_URL: 'read only by the Redis Streams bus; Kubernetes runs on Kafka (BUS_TRANSPORT=kafka)',
+  DASHBOARD_DIR: "the image's default (/app/dist/apps/dashboard, built with the code) is where the bundles are",
 };
 /** Settings of .env.example that docker-compose.yml does not set, and why. */
 const NOT_USED_IN_COMPOSE: Record<string, string> = {
   BUS_REDIS_URL: 'read only by the Redis Streams bus; the compose stack runs on Kafka (BUS_TRANSPORT=kafka)',
+  DASHBOARD_DIR: "the image's default (/app/dist/apps/dashboard, built with the code) is where the bundles are",
 };
 /** Secrets: never in the ConfigMap, always through secretKeyRef (payments-secrets). */
 const SECRET_SETTINGS = [

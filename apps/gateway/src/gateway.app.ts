@@ -8,6 +8,7 @@ import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { RecentTokens } from './auth/recent-tokens';
+import { registerDashboardBundles } from './dashboard/static/dashboard-static';
 import type { GatewayConfig } from './gateway.config';
 import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http/gateway-listeners';
 import { buildMerchantDocument } from './openapi/merchant-document';
@@ -101,6 +102,9 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
   // Nest's own handler would re-raise the signal after closing and race runService's exit(0).
   const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;
+
+  // The merchant dashboard's and the operator console's pages (their JSON APIs are Nest controllers).
+  await registerDashboardBundles(fastify, config.DASHBOARD_DIR, logger);
 
   if (config.SWAGGER_ENABLED) {
     // The same document as docs/openapi.json (npm run openapi:export).

@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import { railEnvShape } from '@pay/bank-rail';
 import { bindHost, bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
 import { z } from 'zod';
+import { defaultDashboardDir } from './dashboard/static/dashboard-dir';
 import { rateLimitEnvShape } from './rate-limit/rate-limit.config';
 import { refineServerLimits, serverLimitsEnvShape } from './http/server-limits';
 import { DEV_ACQUIRER_SECRET } from './security/published-secrets';
@@ -33,6 +35,15 @@ export const gatewayConfigSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   SWAGGER_ENABLED: bool().default(true),
+  /**
+   * The web app's builds (merchant/ served at /dashboard/, console/ at /console/). Default: the
+   * dist/apps/dashboard of the checkout or image the gateway runs from. A bundle missing there is
+   * not served (a warning at start-up), the rest of the gateway runs as usual.
+   */
+  DASHBOARD_DIR: z
+    .string()
+    .default(() => defaultDashboardDir())
+    .transform((dir) => resolve(dir)),
   /** Smallest and largest transfer, in Rupiah */
   PAYOUT_MIN_AMOUNT: positiveInt().default(10_000),
   PAYOUT_MAX_AMOUNT: positiveInt().default(250_000_000),
