@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 #
 # One image for every service; the command chooses the entry point (docs/decisions/0004):
-#   gateway  node dist/apps/gateway/src/main.js     (default CMD)
+#   gateway  node dist/apps/gateway/src/main.js     (default CMD; also serves dist/apps/dashboard)
 #   ledger   node dist/apps/ledger/src/main.js
 #   payout   node dist/apps/payout/src/main.js
 #   workers  node dist/apps/workers/src/main.js
@@ -35,14 +35,18 @@ RUN --mount=type=cache,target=/root/.npm \
     npm install --no-audit --no-fund --ignore-scripts
 COPY . .
 # The client is generated into libs/persistence/src/generated/prisma and compiled into
-# dist/ by swc together with everything else.
+# dist/ by swc together with everything else; the build also bundles the web app (Vite) into
+# dist/apps/dashboard, which the gateway serves (/dashboard/ public, /console/ internal): an
+# image without it would start and serve no dashboard, so the build stops here instead.
 RUN bash tools/prisma/generate.sh \
  && npm run build \
  && test -f dist/apps/gateway/src/main.js \
  && test -f dist/apps/ledger/src/main.js \
  && test -f dist/apps/payout/src/main.js \
  && test -f dist/apps/workers/src/main.js \
- && test -f dist/tools/admin/main.js
+ && test -f dist/tools/admin/main.js \
+ && test -f dist/apps/dashboard/merchant/index.html \
+ && test -f dist/apps/dashboard/console/index.html
 
 # --- production dependencies only (prisma CLI, swc, nx, jest... are devDependencies) -----
 FROM base AS prod-deps
