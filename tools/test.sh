@@ -3,7 +3,8 @@
 # another version), installs what is missing, starts PostgreSQL and Redis if they are down, then
 # lint (with Nx module boundaries), type-check, unit, integration (real Postgres + Redis, a
 # fresh database and key prefix per run) and end-to-end (the four services as processes), the
-# end-to-end suites twice: on Redis Streams, then on Kafka.
+# end-to-end suites twice: on Redis Streams, then on Kafka; the browser test of the dashboard and
+# the console (Debian's Chromium, installed when missing) on the Redis Streams pass only.
 # The end-to-end suites store recon files in S3Proxy (Maven Central, once, into .local/s3proxy),
 # which checks signatures and presigned-URL expiry; each pass starts one for its suites.
 # The bus contract runs on Redis Streams and on a real Kafka broker that this script installs
@@ -20,6 +21,7 @@ export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false TZ=UTC
 ensure_postgres
 ensure_redis
 ensure_docker_compose
+ensure_chromium
 ensure_kafka_installed
 ensure_s3proxy_installed
 ensure_built

@@ -43,6 +43,17 @@ ensure_docker_compose() {
   $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null
 }
 
+# The browser test (e2e/dashboard.e2e-spec.ts) drives Debian's Chromium through playwright-core,
+# whose own browser download is not available on these machines; install the package when it is
+# missing (CHROMIUM_PATH names another browser binary instead).
+ensure_chromium() {
+  if [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then return 0; fi
+  echo "installing chromium (Debian package) for the browser test" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+}
+
 # The Kafka broker's jars (tools/kafka/pom.xml, from Maven Central) into .local/kafka/lib;
 # does nothing when they are there already.
 ensure_kafka_installed() {
