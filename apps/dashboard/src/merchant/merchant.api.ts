@@ -1,0 +1,244 @@
+// The merchant dashboard API (/dashboard/api, decision 0023): every call and every answer's mapping
+// lives here, so the pages see stable types whatever the server names its fields.
+import type { ApiClient } from '../shared/api/api-client';
+import { bool, feeAmount, first, num, obj, optNum, optStr, page, str, type Raw } from '../shared/api/raw';
+
+export interface Overview {
+  available: number;
+  pending: number;
+  todayPayins: { count: number; amount: number };
+  todayPayouts: { count: number; amount: number };
+  days: { date: string; payins: number; payouts: number }[];
+}
+
+export interface Payin {
+  merchantTrxId: string;
+  platformTrxId: string;
+  amount: number;
+  fee: number | null;
+  netAmount: number | null;
+  status: string;
+  createdAt: string | null;
+  successAt: string | null;
+  expiresAt: string | null;
+  qrImage: string | null;
+  rrn: string | null;
+  nmid: string | null;
+}
+
+export interface CallbackAttempt {
+  at: string | null;
+  httpStatus: number | null;
+  latencyMs: number | null;
+  response: string | null;
+}
+
+export interface Payout {
+  merchantTrxId: string;
+  platformTrxId: string;
+  accountNo: string;
+  accountName: string;
+  bankCode: string;
+  amount: number;
+  fee: number | null;
+  totalAmount: number | null;
+  status: string;
+  createdAt: string | null;
+  successAt: string | null;
+  attempts: CallbackAttempt[];
+}
+
+export interface ReconJob {
+  jobId: string;
+  state: 'running' | 'ready' | 'failed';
+  downloadUrl: string | null;
+}
+
+export interface ApiToken {
+  id: string;
+  label: string;
+  createdAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  kind: string;
+  reference: string;
+  url: string;
+  attempts: number;
+  lastHttpStatus: number | null;
+  status: string;
+  createdAt: string | null;
+}
+
+export interface Developers {
+  tokens: ApiToken[];
+  callbackUrl: string | null;
+  allowlist: { enabled: boolean; entries: string[] };
+}
+
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+  qrImage: string;
+}
+
+export interface ListFilters {
+  status?: string;
+  from?: string;
+  to?: string;
+  merchantTrxId?: string;
+}
+
+function toPayin(r: Raw): Payin {
+  const info = obj(r.additionalInfo);
+  return {
+    merchantTrxId: str(r, 'merchantTrxId'),
+    platformTrxId: str(r, 'platformTrxId'),
+    amount: num(r, 'amount'),
+    fee: feeAmount(r),
+    netAmount: optNum(r, 'netAmount'),
+    status: str(r, 'status'),
+    createdAt: optStr(r, 'createdAt', 'created_at'),
+    successAt: optStr(r, 'success_at', 'successAt', 'paidAt'),
+    expiresAt: optStr(r, 'expiredAt', 'expiresAt'),
+    qrImage: optStr(r, 'qrImage', 'qrImageDataUrl', 'qr'),
+    rrn: optStr(info, 'rrn') ?? optStr(r, 'rrn'),
+    nmid: optStr(info, 'nmid') ?? optStr(r, 'nmid'),
+  };
+}
+
+function toAttempt(r: Raw): CallbackAttempt {
+  return {
+    at: optStr(r, 'attemptedAt', 'at', 'time', 'createdAt'),
+    httpStatus: optNum(r, 'httpStatus', 'statusCode', 'responseStatus'),
+    latencyMs: optNum(r, 'latencyMs', 'durationMs', 'latency'),
+    response: optStr(r, 'responseExcerpt', 'response', 'responseBody', 'error'),
+  };
+}
+
+function toPayout(r: Raw): Payout {
+  const attempts = first(r, 'callbackAttempts', 'attempts', 'callbacks');
+  return {
+    merchantTrxId: str(r, 'merchantTrxId'),
+    platformTrxId: str(r, 'platformTrxId'),
+    accountNo: str(r, 'accountNo'),
+    accountName: str(r, 'accountName'),
+    bankCode: str(r, 'bankCode'),
+    amount: num(r, 'amount'),
+    fee: feeAmount(r),
+    totalAmount: optNum(r, 'totalAmount'),
+    status: str(r, 'status'),
+    createdAt: optStr(r, 'createdAt'),
+    successAt: optStr(r, 'success_at', 'successAt'),
+    attempts: Array.isArray(attempts) ? attempts.map((a) => toAttempt(obj(a))) : [],
+  };
+}
+
+function toReconJob(r: Raw, jobId: string): ReconJob {
+  const state = str(r, 'state', 'status').toLowerCase();
+  const downloadUrl = optStr(r, 'download', 'downloadUrl', 'url');
+  return {
+    jobId: str(r, 'jobId', 'id') || jobId,
+    state: downloadUrl || ['ready', 'completed', 'done', 'success'].includes(state) ? 'ready' : ['failed', 'error'].includes(state) ? 'failed' : 'running',
+    downloadUrl,
+  };
+}
+
+function toToken(r: Raw): ApiToken {
+  return { id: str(r, 'id', 'tokenId'), label: str(r, 'label', 'name'), createdAt: optStr(r, 'createdAt', 'created'), revokedAt: optStr(r, 'revokedAt', 'revoked') };
+}
+
+export function toDelivery(r: Raw): Delivery {
+  return {
+    id: str(r, 'id', 'deliveryId'),
+    kind: str(r, 'kind', 'type', 'event'),
+    reference: str(r, 'merchantTrxId', 'reference', 'platformTrxId'),
+    url: str(r, 'url', 'callbackUrl', 'notifyUrl'),
+    attempts: num(r, 'attempts', 'attemptCount'),
+    lastHttpStatus: optNum(r, 'lastHttpStatus', 'lastStatusCode', 'httpStatus'),
+    status: str(r, 'status', 'state'),
+    createdAt: optStr(r, 'createdAt', 'lastAttemptAt'),
+  };
+}
+
+function toOverview(raw: unknown): Overview {
+  const r = obj(raw);
+  const balance = obj(r.balance);
+  const today = obj(r.today);
+  const pay = obj(first(today, 'payins') ?? r.todayPayins);
+  const out = obj(first(today, 'payouts', 'disbursements') ?? r.todayPayouts);
+  const days = first(r, 'days', 'last30Days', 'daily', 'series');
+  return {
+    available: num(balance, 'available', 'availableBalance') || num(r, 'available', 'availableBalance'),
+    pending: num(balance, 'pending', 'pendingBalance') || num(r, 'pending', 'pendingBalance'),
+    todayPayins: { count: num(pay, 'count'), amount: num(pay, 'amount') },
+    todayPayouts: { count: num(out, 'count'), amount: num(out, 'amount') },
+    days: Array.isArray(days)
+      ? days.map((d) => {
+          const x = obj(d);
+          return { date: str(x, 'date', 'day'), payins: num(obj(x.payins), 'amount') || num(x, 'payinAmount', 'payins'), payouts: num(obj(x.payouts), 'amount') || num(x, 'payoutAmount', 'payouts') };
+        })
+      : [],
+  };
+}
+
+/** A merchant transaction ID for a QR made by hand in the dashboard when none is typed. */
+export function dashboardTrxId(now = new Date()): string {
+  return `DASH-${now.getTime().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
+}
+
+const LIMIT = 25;
+const enc = encodeURIComponent;
+
+export function merchantApi(api: ApiClient) {
+  return {
+    overview: async () => toOverview(await api.get('/overview')),
+
+    payins: async (f: ListFilters, cursor: string | null) => page(await api.get('/payins', { ...f, cursor, limit: LIMIT }), toPayin),
+    payin: async (id: string) => toPayin(obj(await api.get(`/payins/${enc(id)}`))),
+    createPayin: async (body: { merchantTrxId: string; amount: number }) => toPayin(obj(await api.post('/payins', body))),
+    simulatePayin: (id: string) => api.post(`/payins/${enc(id)}/simulate`),
+
+    payouts: async (f: ListFilters, cursor: string | null) => page(await api.get('/payouts', { ...f, cursor, limit: LIMIT }), toPayout),
+    payout: async (id: string) => toPayout(obj(await api.get(`/payouts/${enc(id)}`))),
+    resendPayoutCallback: (id: string) => api.post(`/payouts/${enc(id)}/callback/resend`),
+
+    exportRecon: async (date: string) => {
+      const r = obj(await api.post('/recon', { date }));
+      return toReconJob(r, str(r, 'jobId', 'id'));
+    },
+    reconJob: async (jobId: string) => toReconJob(obj(await api.get(`/recon/${enc(jobId)}`)), jobId),
+
+    developers: async (): Promise<Developers> => {
+      const r = obj(await api.get('/developers'));
+      const allow = obj(r.allowlist);
+      const entries = first(allow, 'entries', 'cidrs', 'ips');
+      const tokens = first(r, 'tokens');
+      return {
+        tokens: Array.isArray(tokens) ? tokens.map((x) => toToken(obj(x))) : [],
+        callbackUrl: optStr(r, 'callbackUrl', 'payinCallbackUrl', 'defaultPayinCallbackUrl'),
+        allowlist: { enabled: bool(allow, 'enabled'), entries: Array.isArray(entries) ? entries.map((e) => (typeof e === 'string' ? e : str(obj(e), 'cidr', 'ip', 'entry'))) : [] },
+      };
+    },
+    createToken: async (label: string) => {
+      const r = obj(await api.post('/tokens', { label }));
+      return { token: toToken(r), secret: str(r, 'token', 'secret', 'value') };
+    },
+    revokeToken: (id: string) => api.delete(`/tokens/${enc(id)}`),
+    rotateWebhookSecret: async () => str(obj(await api.post('/webhook-secret/rotate')), 'secret', 'webhookSecret', 'value'),
+    saveCallbackUrl: (url: string | null) => api.put('/callback-url', { url }),
+    saveAllowlist: (enabled: boolean, entries: string[]) => api.put('/allowlist', { enabled, entries }),
+    deliveries: async () => page(await api.get('/deliveries'), toDelivery).items,
+
+    totpSetup: async (): Promise<TotpSetup> => {
+      const r = obj(await api.post('/totp/setup'));
+      return { secret: str(r, 'secret'), otpauthUrl: str(r, 'otpauthUrl', 'url', 'uri'), qrImage: str(r, 'qrImage', 'qr', 'qrDataUrl') };
+    },
+    totpEnable: (code: string) => api.post('/totp/enable', { code }),
+    totpDisable: (code: string) => api.post('/totp/disable', { code }),
+  };
+}
+
+export type MerchantApi = ReturnType<typeof merchantApi>;
