@@ -4,10 +4,15 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DeadLetterRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
+import { DashboardDevelopersController } from './dashboard/merchant/developers.controller';
+import { DashboardOverviewController } from './dashboard/merchant/overview.controller';
+import { DashboardPayinsController } from './dashboard/merchant/payins.controller';
+import { DashboardPayoutsController } from './dashboard/merchant/payouts.controller';
+import { DashboardReconController } from './dashboard/merchant/recon.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
 import { DisbursementController } from './disbursement/disbursement.controller';
@@ -15,6 +20,7 @@ import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
+import { ReconExportService } from './recon/recon-export.service';
 import { BalanceMovementsController, DisbursementListController, PayinListController } from './history/history.controllers';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
@@ -22,6 +28,8 @@ import { AcquirerController } from './payin/acquirer.controller';
 import { AcquirerService } from './payin/acquirer.service';
 import { PayinController } from './payin/payin.controller';
 import { QrisService } from './payin/qris.service';
+import { SandboxPayService } from './payin/sandbox-pay.service';
+import { PayinCallbackUrlService } from './settings/payin-callback-url.service';
 import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { MerchantSettingsOpsController } from './ops/merchant-settings-ops.controller';
@@ -42,7 +50,8 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController,
+        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -51,6 +60,8 @@ export class GatewayModule {
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
         { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
         { provide: HistoryRepository, useFactory: () => new HistoryRepository(deps.pool) },
+        { provide: OverviewRepository, useFactory: () => new OverviewRepository(deps.pool) },
+        { provide: DeliveryHistoryRepository, useFactory: () => new DeliveryHistoryRepository(deps.pool) },
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
@@ -60,6 +71,9 @@ export class GatewayModule {
         { provide: OBJECT_STORE, useValue: deps.store },
         { provide: RECON_PRODUCER, useValue: deps.reconProducer },
         QrisService,
+        SandboxPayService,
+        ReconExportService,
+        PayinCallbackUrlService,
         AcquirerService,
         AccountInquiryService,
         TransferService,
