@@ -188,6 +188,19 @@ export class WebhookDeliveryRepository {
     return rows.map((r) => fromRow<WebhookDelivery>(r));
   }
 
+  /** Recent deliveries, newest first, without their bodies (operators' list); `limit` 1 to 500 (default 100). */
+  async recent(filter: { merchantId?: number; status?: DeliveryStatus; limit?: number } = {}): Promise<Omit<WebhookDelivery, 'body'>[]> {
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
+    const rows = await this.db.query<Record<string, unknown>>(sql`
+      SELECT id, event_id, event_type, merchant_id, disbursement_id, payin_id, url, status, attempt_count, cycle_attempts, resend_count,
+             next_attempt_at, lease_until, last_attempt_at, last_status_code, last_error, delivered_at, log_id, created_at, updated_at
+        FROM webhook_deliveries
+       WHERE (${filter.merchantId ?? null}::int IS NULL OR merchant_id = ${filter.merchantId ?? null}::int)
+         AND (${filter.status ?? null}::text IS NULL OR status = ${filter.status ?? null}::text)
+       ORDER BY created_at DESC, id LIMIT ${limit}`);
+    return rows.map((r) => fromRow<Omit<WebhookDelivery, 'body'>>(r));
+  }
+
   async findWithAttempts(idOrEventId: string): Promise<(WebhookDelivery & { attempts: WebhookAttempt[] }) | null> {
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrEventId);
     const d = await this.one(
