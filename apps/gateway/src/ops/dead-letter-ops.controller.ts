@@ -9,7 +9,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator';
 import { ApiOps } from '../openapi/ops-api.decorator';
 import { AdminTokenGuard } from './admin-auth';
 import { DeadLetterSchema } from './ops.schemas';
-import { deadLetterId, replayDeadLetter } from './operator-actions';
+import { deadLetterId, deadLetterReplayReply } from './operator-actions';
 
 export class DeadLetterListQuery {
   @ApiPropertyOptional({ maxLength: 200, example: 'ledger.commands', description: 'Only this topic' })
@@ -69,7 +69,7 @@ export class DeadLetterOpsController {
   @ApiOperation({ operationId: 'replayDeadLetter', summary: 'Send an open dead letter back to its topic (400 when it is not open or its value is not JSON)' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter replayed' })
   async replay(@Param('id') id: string) {
-    return replayDeadLetter(this.letters, id);
+    return deadLetterReplayReply(await this.letters.replay(deadLetterId(id), new Date()));
   }
 
   @Post(':id/resolve')

@@ -1,6 +1,9 @@
 import { ErrorCode } from '@pay/contracts';
-import { type DeadLetterRepository, deadLetterView, type MerchantAdmin, type PrismaClient, SettlementPlanner, type WebhookDeliveryRepository } from '@pay/persistence';
+import { deadLetterView, type MerchantAdmin, type PrismaClient, type ReplayResult, SettlementPlanner, type WebhookDelivery } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
+
+const INT8_MAX = 9_223_372_036_854_775_807n;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Operator actions both the ops API (admin token) and the operator console (operator session)
@@ -25,13 +28,13 @@ export async function requestSettlement(prisma: PrismaClient, merchantId: number
 
 /** A dead letter's id from the path: anything that cannot be one is an unknown dead letter. */
 export function deadLetterId(id: string): bigint {
-  if (!/^[1-9]\d{0,18}$/.test(id)) throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
+  // Beyond int8 the query itself would fail: still just an unknown dead letter.
+  if (!/^[1-9]\d{0,18}$/.test(id) || BigInt(id) > INT8_MAX) throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
   return BigInt(id);
 }
 
-/** Sends an open dead letter back to its topic; 404 unknown, 400 not open or not JSON. */
-export async function replayDeadLetter(letters: DeadLetterRepository, id: string) {
-  const r = await letters.replay(deadLetterId(id), new Date());
+/** A replay's answer: 404 unknown, 400 not open or not JSON, the replayed letter otherwise. */
+export function deadLetterReplayReply(r: ReplayResult) {
   switch (r.outcome) {
     case 'not-found':
       throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
@@ -44,10 +47,14 @@ export async function replayDeadLetter(letters: DeadLetterRepository, id: string
   }
 }
 
-/** Delivers a callback again (same event id); 404 when unknown or while an attempt is in progress. */
-export async function resendWebhookDelivery(deliveries: WebhookDeliveryRepository, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found');
-  const d = await deliveries.resend(id, new Date());
+/** A webhook delivery's id from the path: anything that cannot be one is an unknown delivery. */
+export function webhookDeliveryId(id: string): string {
+  if (!UUID.test(id)) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found');
+  return id;
+}
+
+/** A resend's answer: 404 when the delivery is unknown or an attempt is in progress (nothing was resent). */
+export function webhookResendReply(d: WebhookDelivery | null) {
   if (!d) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found or an attempt is in progress');
   return new Reply('Delivery queued for resend', { id: d.id, eventId: d.eventId, status: d.status });
 }

@@ -9,7 +9,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator';
 import { ApiOps } from '../openapi/ops-api.decorator';
 import { AdminTokenGuard } from './admin-auth';
 import { WebhookDeliverySchema, WebhookResendFailedSchema, WebhookResendSchema } from './ops.schemas';
-import { resendWebhookDelivery } from './operator-actions';
+import { webhookDeliveryId, webhookResendReply } from './operator-actions';
 
 class ResendFailedDto {
   @ApiProperty({ example: 7 })
@@ -47,7 +47,7 @@ export class WebhookOpsController {
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiEnvelope(WebhookResendSchema, { message: 'Delivery queued for resend' })
   async resend(@Param('id') id: string) {
-    return resendWebhookDelivery(this.deliveries, id);
+    return webhookResendReply(await this.deliveries.resend(webhookDeliveryId(id), new Date()));
   }
 
   @Post('resend-failed')

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { sql, sqlClient, type SqlClient } from '../client/sql';
+import { inTransaction, sql, sqlClient, type SqlClient } from '../client/sql';
 
 /** One operator action, as the console writes it (decision 0023). */
 export interface NewOperatorAuditEntry {
@@ -59,8 +59,21 @@ const entryOf = (r: AuditRow): OperatorAuditEntry => ({
 export class OperatorAuditRepository {
   private readonly db: SqlClient;
 
-  constructor(pool: Pool) {
+  constructor(private readonly pool: Pool) {
     this.db = sqlClient(pool);
+  }
+
+  /**
+   * Runs `change` in a transaction and records the entry `entryFor` makes of its result in the
+   * same one; `entryFor` returns null for a refusal (nothing changed, nothing recorded).
+   */
+  async withChange<T>(change: (tx: SqlClient) => Promise<T>, entryFor: (result: T) => NewOperatorAuditEntry | null): Promise<T> {
+    return inTransaction(this.pool, async (tx) => {
+      const result = await change(tx);
+      const entry = entryFor(result);
+      if (entry) await this.record(entry, tx);
+      return result;
+    });
   }
 
   /** `db`: a transaction's client to write the row with the change, the pool otherwise. */

@@ -169,14 +169,17 @@ export class WebhookDeliveryRepository {
 
   /**
    * Sends a delivery again from the start of the retry schedule, keeping its event id and body.
-   * Refused while an attempt is in progress.
+   * Refused while an attempt is in progress. `db`: a caller's transaction, the pool otherwise.
    */
-  async resend(id: string, now: Date): Promise<WebhookDelivery | null> {
-    return this.one(sql`
+  async resend(id: string, now: Date, db: SqlClient = this.db): Promise<WebhookDelivery | null> {
+    return this.one(
+      sql`
       UPDATE webhook_deliveries
          SET status = 'pending', next_attempt_at = ${now}, cycle_attempts = 0, resend_count = resend_count + 1, lease_until = NULL, updated_at = ${now}
        WHERE id = ${id}::uuid AND status <> 'delivering'
-      RETURNING *`);
+      RETURNING *`,
+      db,
+    );
   }
 
   /** Failed or dead-lettered deliveries of a merchant created at or after `since`. */
@@ -230,8 +233,8 @@ export class WebhookDeliveryRepository {
     return m.name;
   }
 
-  private async one(q: SqlQuery): Promise<WebhookDelivery | null> {
-    const [row] = await this.db.query<Record<string, unknown>>(q);
+  private async one(q: SqlQuery, db: SqlClient = this.db): Promise<WebhookDelivery | null> {
+    const [row] = await db.query<Record<string, unknown>>(q);
     return row ? fromRow<WebhookDelivery>(row) : null;
   }
 }

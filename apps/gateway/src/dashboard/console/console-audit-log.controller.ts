@@ -9,7 +9,7 @@ import { OperatorSessionGuard } from '../auth/session.guards';
 export class AuditLogQuery {
   /** An entry id (the previous page's nextBefore): entries older than it */
   @IsOptional()
-  @Matches(/^[1-9]\d{0,18}$/, { message: 'before must be an audit entry id' })
+  @Matches(/^[1-9]\d{0,17}$/, { message: 'before must be an audit entry id' })
   before?: string;
 
   /** Default 50 */

@@ -1,6 +1,6 @@
 import { applyDecorators, type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { OperatorAuditRepository } from '@pay/persistence';
+import { type NewOperatorAuditEntry, OperatorAuditRepository } from '@pay/persistence';
 import { requestLogId } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { concatMap, from, type Observable } from 'rxjs';
@@ -27,11 +27,22 @@ export function withoutSecrets(body: Record<string, unknown>): Record<string, un
   return Object.fromEntries(Object.entries(body).filter(([name]) => !SECRET_FIELD.test(name)));
 }
 
+/** The audit entry of a console request: its operator, its logId and its body without secrets. */
+export function auditEntry(req: FastifyRequest, action: string, target: string): NewOperatorAuditEntry {
+  return { operatorUserId: principalOf(req).userId, action, target, details: withoutSecrets(bodyOf(req)), logId: requestLogId(req) };
+}
+
+function bodyOf(req: FastifyRequest): Record<string, unknown> {
+  return isRecord(req.body) ? req.body : {};
+}
+
 /**
  * Writes one operator_audit_log row once the handler has succeeded (operator, action, target,
  * the body without secrets, the request's logId). A refused request (an exception: validation,
- * 404, conflict) writes none. The row follows the change right after it rather than in its
- * transaction: the changes are MerchantAdmin's (Prisma) and the repositories' own transactions.
+ * 404, conflict) writes none. The row follows the change right after it: these changes are
+ * MerchantAdmin's (Prisma) or the settlement planner's, outside this pool's transactions. Changes
+ * that are one transaction on the pool (dead-letter replay, webhook resend) write their row in
+ * it instead, through OperatorAuditRepository.withChange and auditEntry.
  */
 @Injectable()
 export class ConsoleAuditInterceptor implements NestInterceptor {
@@ -48,10 +59,9 @@ export class ConsoleAuditInterceptor implements NestInterceptor {
       concatMap((answer: unknown) =>
         from(
           (async () => {
-            const body = isRecord(req.body) ? req.body : {};
             const data = isRecord(answer) && isRecord((answer as { data?: unknown }).data) ? (answer as { data: Record<string, unknown> }).data : {};
-            const target = spec.target({ params: (req.params ?? {}) as Record<string, string>, body, data });
-            await this.audit.record({ operatorUserId: principalOf(req).userId, action: spec.action, target, details: withoutSecrets(body), logId: requestLogId(req) });
+            const target = spec.target({ params: (req.params ?? {}) as Record<string, string>, body: bodyOf(req), data });
+            await this.audit.record(auditEntry(req, spec.action, target));
             return answer;
           })(),
         ),

@@ -1,18 +1,22 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DeadLetterRepository, deadLetterView } from '@pay/persistence';
+import { DeadLetterRepository, deadLetterView, OperatorAuditRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
+import type { FastifyRequest } from 'fastify';
 import { DeadLetterListQuery } from '../../ops/dead-letter-ops.controller';
-import { replayDeadLetter } from '../../ops/operator-actions';
+import { deadLetterId, deadLetterReplayReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { auditEntry } from './console-audit.interceptor';
 
 /** Dead letters as the ops API lists and replays them (decision 0013). */
 @ApiExcludeController()
 @Controller('console/api/dead-letters')
 @UseGuards(OperatorSessionGuard)
 export class ConsoleDeadLettersController {
-  constructor(@Inject(DeadLetterRepository) private readonly letters: DeadLetterRepository) {}
+  constructor(
+    @Inject(DeadLetterRepository) private readonly letters: DeadLetterRepository,
+    @Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository,
+  ) {}
 
   /** Default: the open ones. */
   @Get()
@@ -23,8 +27,13 @@ export class ConsoleDeadLettersController {
 
   @Post(':id/replay')
   @HttpCode(200)
-  @Audited('dead-letter.replay', ({ params }) => `dead-letter:${params.id}`)
-  async replay(@Param('id') id: string) {
-    return replayDeadLetter(this.letters, id);
+  async replay(@Param('id') id: string, @Req() req: FastifyRequest) {
+    const letterId = deadLetterId(id);
+    // The audit row is written in the replay's transaction: both or neither.
+    const result = await this.audit.withChange(
+      (tx) => this.letters.replayIn(tx, letterId, new Date()),
+      (r) => (r.outcome === 'replayed' ? auditEntry(req, 'dead-letter.replay', `dead-letter:${letterId}`) : null),
+    );
+    return deadLetterReplayReply(result);
   }
 }

@@ -1,12 +1,13 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { type DeliveryStatus, WebhookDeliveryRepository } from '@pay/persistence';
+import { type DeliveryStatus, OperatorAuditRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
-import { resendWebhookDelivery } from '../../ops/operator-actions';
+import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { auditEntry } from './console-audit.interceptor';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
 
@@ -35,7 +36,10 @@ export class DeliveryListQuery {
 @Controller('console/api/webhook-deliveries')
 @UseGuards(OperatorSessionGuard)
 export class ConsoleWebhooksController {
-  constructor(@Inject(WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(
+    @Inject(WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository,
+    @Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository,
+  ) {}
 
   /** Newest first, without bodies. */
   @Get()
@@ -46,8 +50,13 @@ export class ConsoleWebhooksController {
 
   @Post(':id/resend')
   @HttpCode(200)
-  @Audited('webhook-delivery.resend', ({ params }) => `webhook-delivery:${params.id}`)
-  async resend(@Param('id') id: string) {
-    return resendWebhookDelivery(this.deliveries, id);
+  async resend(@Param('id') id: string, @Req() req: FastifyRequest) {
+    const deliveryId = webhookDeliveryId(id);
+    // The audit row is written in the resend's transaction: both or neither.
+    const resent = await this.audit.withChange(
+      (tx) => this.deliveries.resend(deliveryId, new Date(), tx),
+      (d) => (d ? auditEntry(req, 'webhook-delivery.resend', `webhook-delivery:${deliveryId}`) : null),
+    );
+    return webhookResendReply(resent);
   }
 }
