@@ -4,7 +4,7 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OperatorAuditRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -38,6 +38,17 @@ import { WebhookOpsController } from './ops/webhook-ops.controller';
 import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { OperatorSessionGuard } from './dashboard/auth/session.guards';
+import { ConsoleAuditInterceptor } from './dashboard/console/console-audit.interceptor';
+import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
+import { ConsoleDeadLettersController } from './dashboard/console/console-dead-letters.controller';
+import { ConsoleMerchantSettingsController } from './dashboard/console/console-merchant-settings.controller';
+import { ConsoleMerchantsController } from './dashboard/console/console-merchants.controller';
+import { ConsoleSettlementsController } from './dashboard/console/console-settlements.controller';
+import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
+
+/** The operator console's JSON API (/console/api, internal port; decision 0023). */
+const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController];
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
@@ -51,7 +62,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController,
-        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController],
+        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController, ...CONSOLE_CONTROLLERS],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -62,6 +73,10 @@ export class GatewayModule {
         { provide: HistoryRepository, useFactory: () => new HistoryRepository(deps.pool) },
         { provide: OverviewRepository, useFactory: () => new OverviewRepository(deps.pool) },
         { provide: DeliveryHistoryRepository, useFactory: () => new DeliveryHistoryRepository(deps.pool) },
+        { provide: SettlementListRepository, useFactory: () => new SettlementListRepository(deps.pool) },
+        { provide: OperatorAuditRepository, useFactory: () => new OperatorAuditRepository(deps.pool) },
+        OperatorSessionGuard,
+        ConsoleAuditInterceptor,
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
