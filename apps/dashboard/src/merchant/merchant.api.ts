@@ -57,6 +57,7 @@ export interface ReconJob {
 export interface ApiToken {
   id: string;
   label: string;
+  prefix: string;
   createdAt: string | null;
   revokedAt: string | null;
 }
@@ -111,7 +112,7 @@ function toPayin(r: Raw): Payin {
 
 function toAttempt(r: Raw): CallbackAttempt {
   return {
-    at: optStr(r, 'attemptedAt', 'at', 'time', 'createdAt'),
+    at: optStr(r, 'attemptedAt', 'startedAt', 'at', 'time', 'createdAt'),
     httpStatus: optNum(r, 'httpStatus', 'statusCode', 'responseStatus'),
     latencyMs: optNum(r, 'latencyMs', 'durationMs', 'latency'),
     response: optStr(r, 'responseExcerpt', 'response', 'responseBody', 'error'),
@@ -147,17 +148,17 @@ function toReconJob(r: Raw, jobId: string): ReconJob {
 }
 
 function toToken(r: Raw): ApiToken {
-  return { id: str(r, 'id', 'tokenId'), label: str(r, 'label', 'name'), createdAt: optStr(r, 'createdAt', 'created'), revokedAt: optStr(r, 'revokedAt', 'revoked') };
+  return { id: str(r, 'id', 'tokenId'), label: str(r, 'label', 'name'), prefix: str(r, 'prefix'), createdAt: optStr(r, 'createdAt', 'created'), revokedAt: optStr(r, 'revokedAt', 'revoked') };
 }
 
 export function toDelivery(r: Raw): Delivery {
   return {
     id: str(r, 'id', 'deliveryId'),
-    kind: str(r, 'kind', 'type', 'event'),
-    reference: str(r, 'merchantTrxId', 'reference', 'platformTrxId'),
+    kind: str(r, 'kind', 'eventType', 'type', 'event'),
+    reference: str(r, 'merchantTrxId', 'reference', 'platformTrxId', 'eventId'),
     url: str(r, 'url', 'callbackUrl', 'notifyUrl'),
-    attempts: num(r, 'attempts', 'attemptCount'),
-    lastHttpStatus: optNum(r, 'lastHttpStatus', 'lastStatusCode', 'httpStatus'),
+    attempts: num(r, 'attemptCount', 'attempts'),
+    lastHttpStatus: optNum(r, 'lastHttpStatus', 'lastStatusCode', 'httpStatus', 'statusCode'),
     status: str(r, 'status', 'state'),
     createdAt: optStr(r, 'createdAt', 'lastAttemptAt'),
   };
