@@ -50,7 +50,7 @@ export function CreateMerchantDialog({ opened, onClose, onCreated }: { opened: b
                 {t('common.cancel')}
               </Button>
               <Button type="submit" loading={create.busy}>
-                {t('merchants.create')}
+                {t('common.create')}
               </Button>
             </Group>
           </Stack>

@@ -51,7 +51,7 @@ export default function DeadLettersPage() {
         opened={replaying !== null}
         title={t('deadLetters.replayTitle')}
         body={t('deadLetters.replayBody', { id: replaying?.id ?? '', topic: replaying?.topic ?? '' })}
-        confirmLabel={t('deadLetters.replay')}
+        confirmLabel={t('deadLetters.replayConfirm')}
         onClose={() => setReplaying(null)}
         onConfirm={async () => {
           setDone(false);

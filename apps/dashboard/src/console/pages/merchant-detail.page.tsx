@@ -145,7 +145,7 @@ export default function MerchantDetailPage() {
   return (
     <Stack>
       <Anchor component={Link} to="/merchants">
-        {t('merchants.backToList')}
+        {t('common.backToList')}
       </Anchor>
       <PageTitle>{t('merchants.detailTitle', { name: m?.name ?? merchantId })}</PageTitle>
       {loading && !m && <LoadingState />}

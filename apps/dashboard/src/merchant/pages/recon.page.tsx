@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { jakartaToday } from '../../shared/format/format';
@@ -71,11 +71,11 @@ export default function ReconPage() {
         </Alert>
       )}
       {job?.state === 'ready' && job.downloadUrl && (
-        <Alert color="teal" role="status">
-          <Anchor href={job.downloadUrl} download>
+        <Group role="status">
+          <Button component="a" href={job.downloadUrl} download>
             {t('recon.download')}
-          </Anchor>
-        </Alert>
+          </Button>
+        </Group>
       )}
     </Stack>
   );

@@ -6,7 +6,7 @@ export const en = {
     loading: 'Loading…', retry: 'Try again', loadMore: 'Load more', cancel: 'Cancel', close: 'Close', save: 'Save', copy: 'Copy', copied: 'Copied',
     empty: 'Nothing here yet.', errorTitle: 'Something went wrong', notFound: 'Page not found', backHome: 'Back to the start',
     status: 'Status', all: 'All', from: 'From', to: 'To', apply: 'Apply', yes: 'Yes', no: 'No', active: 'Active', inactive: 'Inactive',
-    shownOnce: 'Shown only once: copy it now.', saved: 'Saved.', createdAt: 'Created', actions: 'Actions', amount: 'Amount', none: 'None',
+    shownOnce: 'Shown only once: copy it now.', create: 'Create', backToList: 'Back to the list', saved: 'Saved.', createdAt: 'Created', actions: 'Actions', amount: 'Amount', none: 'None',
   },
   status: { pending: 'Pending', success: 'Success', failed: 'Failed', expired: 'Expired', processing: 'Processing', ready: 'Ready', running: 'Running', queued: 'Queued', delivered: 'Delivered', dead: 'Dead', active: 'Active', inactive: 'Inactive', open: 'Open', replayed: 'Replayed', resolved: 'Resolved', delivering: 'Delivering', retry: 'Retrying' },
   errors: {
@@ -37,11 +37,11 @@ export const en = {
   payins: {
     title: 'Pay-ins', tableLabel: 'Pay-ins', search: 'Search by merchant transaction ID', createQr: 'Create QR', createTitle: 'Create a QRIS code', amount: 'Amount', merchantTrxId: 'Merchant transaction ID', merchantTrxIdHint: 'Optional: one is made for you when empty', create: 'Create',
     platformTrxId: 'Platform transaction ID', fee: 'Fee', net: 'Net amount', createdAt: 'Created', paidAt: 'Paid at', expiresAt: 'Expires at', empty: 'No pay-ins match.',
-    detailTitle: 'Pay-in {{id}}', qrAlt: 'QRIS code', qrGone: 'The QR code is no longer payable.', simulate: 'Simulate payment', simulated: 'Payment simulated.', back: 'Back to pay-ins', rrn: 'RRN', nmid: 'NMID',
+    detailTitle: 'Pay-in {{id}}', qrAlt: 'QRIS code', qrGone: 'The QR code is no longer payable.', simulate: 'Simulate payment', simulated: 'Payment simulated.', rrn: 'RRN', nmid: 'NMID',
   },
   payouts: {
     title: 'Payouts', tableLabel: 'Payouts', search: 'Search by merchant transaction ID', empty: 'No payouts match.', merchantTrxId: 'Merchant transaction ID', account: 'Account', bank: 'Bank', total: 'Total', fee: 'Fee', createdAt: 'Created', successAt: 'Completed at',
-    detailTitle: 'Payout {{id}}', attempts: 'Callback attempts', attemptTime: 'Time', httpStatus: 'HTTP status', latency: 'Latency', latencyMs: '{{ms}} ms', response: 'Response', noAttempts: 'No callback attempts yet.', resend: 'Resend callback', resent: 'The callback is queued again.', back: 'Back to payouts', noResponse: 'No response',
+    detailTitle: 'Payout {{id}}', attempts: 'Callback attempts', attemptTime: 'Time', httpStatus: 'HTTP status', latency: 'Latency', latencyMs: '{{ms}} ms', response: 'Response', noAttempts: 'No callback attempts yet.', resend: 'Resend callback', resent: 'The callback is queued again.', noResponse: 'No response',
   },
   recon: { title: 'Reconciliation', intro: 'Export the transactions of one day (Asia/Jakarta) as a file.', date: 'Date', export: 'Export', preparing: 'Preparing the file…', download: 'Download', failed: 'The export failed.', job: 'Job {{id}}' },
   developers: {
@@ -54,14 +54,14 @@ export const en = {
   },
   merchants: {
     title: 'Merchants', tableLabel: 'Merchants', name: 'Name', id: 'ID', balance: 'Available balance', pending: 'Pending balance', state: 'State', activate: 'Activate', deactivate: 'Deactivate', create: 'Create merchant', createTitle: 'Create a merchant', empty: 'No merchants yet.',
-    created: 'Merchant created', token: 'API token', webhookSecret: 'Webhook secret', details: 'Details', backToList: 'Back to merchants', detailTitle: 'Merchant {{name}}',
+    created: 'Merchant created', token: 'API token', webhookSecret: 'Webhook secret', details: 'Details', detailTitle: 'Merchant {{name}}',
     fees: 'Fees', payinFeePercent: 'Pay-in fee (%)', payinFeeFixed: 'Pay-in fee, fixed (Rp)', payoutFee: 'Payout fee (Rp)', saveFees: 'Save fees',
     qris: 'QRIS identity', nmid: 'NMID', criteria: 'Merchant criteria (UMI, UKE, UME, UBE, URE)', city: 'City', postalCode: 'Postal code', mcc: 'Merchant category code', saveQris: 'Save QRIS identity',
     schedule: 'Settlement schedule', scheduleNow: 'Now: {{value}}', scheduleDelayDays: 'Delay in days (T+N)', scheduleHour: 'Hour (Asia/Jakarta, 0 to 23)', saveSchedule: 'Save schedule', merchantNameLabel: 'Merchant name', callbackUrl: 'Pay-in callback URL', users: 'Dashboard users',
     inviteUser: 'Invite user', inviteEmail: 'User email', invite: 'Send invite', inviteLink: 'Set-password link', inviteLinkHint: 'Give this link to the user; it works once, for 72 hours.',
   },
   settlements: { title: 'Settlements', tableLabel: 'Settlements', merchant: 'Merchant', amount: 'Amount', count: 'Pay-ins', status: 'Status', createdAt: 'Created', settledAt: 'Settled at', empty: 'No settlements yet.' },
-  deadLetters: { title: 'Dead letters', tableLabel: 'Dead letters', topic: 'Topic', reason: 'Reason', createdAt: 'Created', replay: 'Replay', replayTitle: 'Replay this message?', replayBody: 'The message {{id}} is sent again to {{topic}}.', replayed: 'Replayed.', empty: 'No dead letters.', replayedAt: 'Replayed at' },
+  deadLetters: { title: 'Dead letters', tableLabel: 'Dead letters', topic: 'Topic', reason: 'Reason', createdAt: 'Created', replay: 'Replay', replayConfirm: 'Replay message', replayTitle: 'Replay this message?', replayBody: 'The message {{id}} is sent again to {{topic}}.', replayed: 'Replayed.', empty: 'No dead letters.', replayedAt: 'Replayed at' },
   deliveries: { title: 'Webhook deliveries', tableLabel: 'Webhook deliveries', merchant: 'Merchant', kind: 'Kind', reference: 'Reference', url: 'URL', attempts: 'Attempts', lastStatus: 'Last HTTP status', state: 'State', resend: 'Resend', resent: 'Queued again.', empty: 'No deliveries.' },
   audit: { title: 'Audit log', tableLabel: 'Audit log', time: 'Time', operator: 'Operator', action: 'Action', target: 'Target', details: 'Details', logId: 'Log ID', empty: 'No actions recorded yet.' },
 };

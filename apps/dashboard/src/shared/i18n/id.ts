@@ -8,7 +8,7 @@ export const id: Resources = {
     loading: 'Memuat…', retry: 'Coba lagi', loadMore: 'Muat lebih banyak', cancel: 'Batal', close: 'Tutup', save: 'Simpan', copy: 'Salin', copied: 'Tersalin',
     empty: 'Belum ada data.', errorTitle: 'Terjadi kesalahan', notFound: 'Halaman tidak ditemukan', backHome: 'Kembali ke awal',
     status: 'Status', all: 'Semua', from: 'Dari', to: 'Sampai', apply: 'Terapkan', yes: 'Ya', no: 'Tidak', active: 'Aktif', inactive: 'Nonaktif',
-    shownOnce: 'Hanya ditampilkan sekali: salin sekarang.', saved: 'Tersimpan.', createdAt: 'Dibuat', actions: 'Aksi', amount: 'Jumlah', none: 'Tidak ada',
+    shownOnce: 'Hanya ditampilkan sekali: salin sekarang.', create: 'Buat', backToList: 'Kembali ke daftar', saved: 'Tersimpan.', createdAt: 'Dibuat', actions: 'Aksi', amount: 'Jumlah', none: 'Tidak ada',
   },
   status: { pending: 'Menunggu', success: 'Berhasil', failed: 'Gagal', expired: 'Kedaluwarsa', processing: 'Diproses', ready: 'Siap', running: 'Berjalan', queued: 'Dalam antrean', delivered: 'Terkirim', dead: 'Mati', active: 'Aktif', inactive: 'Nonaktif', open: 'Terbuka', replayed: 'Diputar ulang', resolved: 'Diselesaikan', delivering: 'Sedang dikirim', retry: 'Dicoba lagi' },
   errors: {
@@ -39,11 +39,11 @@ export const id: Resources = {
   payins: {
     title: 'Pembayaran masuk', tableLabel: 'Pembayaran masuk', search: 'Cari berdasarkan ID transaksi merchant', createQr: 'Buat QR', createTitle: 'Buat kode QRIS', amount: 'Jumlah', merchantTrxId: 'ID transaksi merchant', merchantTrxIdHint: 'Opsional: dibuatkan otomatis jika kosong', create: 'Buat',
     platformTrxId: 'ID transaksi platform', fee: 'Biaya', net: 'Jumlah bersih', createdAt: 'Dibuat', paidAt: 'Dibayar pada', expiresAt: 'Kedaluwarsa pada', empty: 'Tidak ada pembayaran masuk yang cocok.',
-    detailTitle: 'Pembayaran masuk {{id}}', qrAlt: 'Kode QRIS', qrGone: 'Kode QR ini tidak dapat dibayar lagi.', simulate: 'Simulasikan pembayaran', simulated: 'Pembayaran disimulasikan.', back: 'Kembali ke pembayaran masuk', rrn: 'RRN', nmid: 'NMID',
+    detailTitle: 'Pembayaran masuk {{id}}', qrAlt: 'Kode QRIS', qrGone: 'Kode QR ini tidak dapat dibayar lagi.', simulate: 'Simulasikan pembayaran', simulated: 'Pembayaran disimulasikan.', rrn: 'RRN', nmid: 'NMID',
   },
   payouts: {
     title: 'Pencairan', tableLabel: 'Pencairan', search: 'Cari berdasarkan ID transaksi merchant', empty: 'Tidak ada pencairan yang cocok.', merchantTrxId: 'ID transaksi merchant', account: 'Rekening', bank: 'Bank', total: 'Total', fee: 'Biaya', createdAt: 'Dibuat', successAt: 'Selesai pada',
-    detailTitle: 'Pencairan {{id}}', attempts: 'Percobaan callback', attemptTime: 'Waktu', httpStatus: 'Status HTTP', latency: 'Latensi', latencyMs: '{{ms}} md', response: 'Respons', noAttempts: 'Belum ada percobaan callback.', resend: 'Kirim ulang callback', resent: 'Callback masuk antrean lagi.', back: 'Kembali ke pencairan', noResponse: 'Tanpa respons',
+    detailTitle: 'Pencairan {{id}}', attempts: 'Percobaan callback', attemptTime: 'Waktu', httpStatus: 'Status HTTP', latency: 'Latensi', latencyMs: '{{ms}} md', response: 'Respons', noAttempts: 'Belum ada percobaan callback.', resend: 'Kirim ulang callback', resent: 'Callback masuk antrean lagi.', noResponse: 'Tanpa respons',
   },
   recon: { title: 'Rekonsiliasi', intro: 'Ekspor transaksi satu hari (Asia/Jakarta) sebagai berkas.', date: 'Tanggal', export: 'Ekspor', preparing: 'Menyiapkan berkas…', download: 'Unduh', failed: 'Ekspor gagal.', job: 'Tugas {{id}}' },
   developers: {
@@ -56,14 +56,14 @@ export const id: Resources = {
   },
   merchants: {
     title: 'Merchant', tableLabel: 'Merchant', name: 'Nama', id: 'ID', balance: 'Saldo tersedia', pending: 'Saldo tertunda', state: 'Keadaan', activate: 'Aktifkan', deactivate: 'Nonaktifkan', create: 'Buat merchant', createTitle: 'Buat merchant', empty: 'Belum ada merchant.',
-    created: 'Merchant dibuat', token: 'Token API', webhookSecret: 'Kunci webhook', details: 'Detail', backToList: 'Kembali ke merchant', detailTitle: 'Merchant {{name}}',
+    created: 'Merchant dibuat', token: 'Token API', webhookSecret: 'Kunci webhook', details: 'Detail', detailTitle: 'Merchant {{name}}',
     fees: 'Biaya', payinFeePercent: 'Biaya pembayaran masuk (%)', payinFeeFixed: 'Biaya pembayaran masuk, tetap (Rp)', payoutFee: 'Biaya pencairan (Rp)', saveFees: 'Simpan biaya',
     qris: 'Identitas QRIS', nmid: 'NMID', criteria: 'Kriteria merchant (UMI, UKE, UME, UBE, URE)', city: 'Kota', postalCode: 'Kode pos', mcc: 'Kode kategori merchant', saveQris: 'Simpan identitas QRIS',
     schedule: 'Jadwal penyelesaian dana', scheduleNow: 'Saat ini: {{value}}', scheduleDelayDays: 'Tunda dalam hari (T+N)', scheduleHour: 'Jam (Asia/Jakarta, 0 sampai 23)', saveSchedule: 'Simpan jadwal', merchantNameLabel: 'Nama merchant', callbackUrl: 'URL callback pembayaran masuk', users: 'Pengguna dasbor',
     inviteUser: 'Undang pengguna', inviteEmail: 'Email pengguna', invite: 'Kirim undangan', inviteLink: 'Tautan atur kata sandi', inviteLinkHint: 'Berikan tautan ini kepada pengguna; berlaku sekali, selama 72 jam.',
   },
   settlements: { title: 'Penyelesaian dana', tableLabel: 'Penyelesaian dana', merchant: 'Merchant', amount: 'Jumlah', count: 'Pembayaran masuk', status: 'Status', createdAt: 'Dibuat', settledAt: 'Diselesaikan pada', empty: 'Belum ada penyelesaian dana.' },
-  deadLetters: { title: 'Pesan gagal', tableLabel: 'Pesan gagal', topic: 'Topik', reason: 'Alasan', createdAt: 'Dibuat', replay: 'Putar ulang', replayTitle: 'Putar ulang pesan ini?', replayBody: 'Pesan {{id}} dikirim lagi ke {{topic}}.', replayed: 'Diputar ulang.', empty: 'Tidak ada pesan gagal.', replayedAt: 'Diputar ulang pada' },
+  deadLetters: { title: 'Pesan gagal', tableLabel: 'Pesan gagal', topic: 'Topik', reason: 'Alasan', createdAt: 'Dibuat', replay: 'Putar ulang', replayConfirm: 'Putar ulang pesan', replayTitle: 'Putar ulang pesan ini?', replayBody: 'Pesan {{id}} dikirim lagi ke {{topic}}.', replayed: 'Diputar ulang.', empty: 'Tidak ada pesan gagal.', replayedAt: 'Diputar ulang pada' },
   deliveries: { title: 'Pengiriman webhook', tableLabel: 'Pengiriman webhook', merchant: 'Merchant', kind: 'Jenis', reference: 'Referensi', url: 'URL', attempts: 'Percobaan', lastStatus: 'Status HTTP terakhir', state: 'Keadaan', resend: 'Kirim ulang', resent: 'Masuk antrean lagi.', empty: 'Tidak ada pengiriman.' },
   audit: { title: 'Log audit', tableLabel: 'Log audit', time: 'Waktu', operator: 'Operator', action: 'Aksi', target: 'Target', details: 'Detail', logId: 'ID log', empty: 'Belum ada aksi tercatat.' },
 };
