@@ -1,5 +1,6 @@
-// The operator console API (/console/api, decision 0023): every call and every answer's mapping lives
-// here. Merchant objects follow the ops API's describeMerchant (libs/persistence), plus a balance.
+// The operator console API (/console/api, decision 0023, as on wt/console at 9d7a041): every call and
+// every answer's mapping lives here. Merchants are the ops API's describeMerchant plus a balance; the
+// lists are arrays with a limit (no cursor), except the audit log (`before` / `nextBefore`).
 import type { ApiClient } from '../shared/api/api-client';
 import { bool, first, num, obj, optNum, optStr, page, str, type Raw } from '../shared/api/raw';
 
@@ -29,11 +30,13 @@ export interface MerchantCreated {
 export interface Settlement {
   id: string;
   merchant: string;
+  /** Net: what was credited */
   amount: number | null;
+  gross: number | null;
+  fees: number | null;
   payinCount: number | null;
-  status: string;
+  cutoffAt: string | null;
   createdAt: string | null;
-  settledAt: string | null;
 }
 
 export interface DeadLetter {
@@ -114,11 +117,12 @@ function toSettlement(r: Raw): Settlement {
   return {
     id: str(r, 'id', 'settlementId'),
     merchant: str(r, 'merchantName', 'merchant', 'merchantId'),
-    amount: optNum(r, 'netAmount', 'amount', 'totalAmount'),
+    amount: optNum(r, 'amount', 'netAmount'),
+    gross: optNum(r, 'gross'),
+    fees: optNum(r, 'fees'),
     payinCount: optNum(r, 'payinCount', 'count'),
-    status: str(r, 'status', 'state'),
-    createdAt: optStr(r, 'createdAt', 'cutoffAt'),
-    settledAt: optStr(r, 'settledAt', 'completedAt'),
+    cutoffAt: optStr(r, 'cutoffAt'),
+    createdAt: optStr(r, 'createdAt'),
   };
 }
 
@@ -162,12 +166,13 @@ function toAudit(r: Raw): AuditEntry {
 }
 
 const enc = encodeURIComponent;
-const LIMIT = 50;
+const LIMIT = 100;
 
 export function consoleApi(api: ApiClient) {
   const merchant = async (id: string) => toMerchant(obj(await api.get(`/merchants/${enc(id)}`)));
   return {
-    merchants: async (cursor: string | null) => page(await api.get('/merchants', { cursor, limit: LIMIT }), toMerchant),
+    // Lists without a cursor: `_cursor` is always null (useCursorList's first page).
+    merchants: async (_cursor: string | null) => page(await api.get('/merchants'), toMerchant),
     merchant,
     createMerchant: async (name: string): Promise<MerchantCreated> => {
       const r = obj(await api.post('/merchants', { name }));
@@ -175,19 +180,23 @@ export function consoleApi(api: ApiClient) {
     },
     setActive: (id: string, active: boolean) => api.post(`/merchants/${enc(id)}/${active ? 'activate' : 'deactivate'}`),
     saveFees: (id: string, fees: Fees) => api.put(`/merchants/${enc(id)}/fees`, fees),
-    saveQris: (id: string, qris: QrisIdentity) => api.put(`/merchants/${enc(id)}/qris`, qris),
+    saveQris: (id: string, qris: QrisIdentity) => api.put(`/merchants/${enc(id)}/qris-identity`, qris),
     saveSchedule: (id: string, schedule: { delayDays: number; hour: number }) => api.put(`/merchants/${enc(id)}/settlement-schedule`, schedule),
     inviteUser: async (id: string, email: string) => {
       const r = obj(await api.post(`/merchants/${enc(id)}/users`, { email }));
       return str(r, 'setPasswordUrl', 'link', 'url', 'setPasswordLink');
     },
 
-    settlements: async (cursor: string | null) => page(await api.get('/settlements', { cursor, limit: LIMIT }), toSettlement),
-    deadLetters: async (cursor: string | null) => page(await api.get('/dead-letters', { cursor, limit: LIMIT }), toDeadLetter),
+    settlements: async (_cursor: string | null) => page(await api.get('/settlements', { limit: LIMIT }), toSettlement),
+    deadLetters: async (_cursor: string | null) => page(await api.get('/dead-letters', { limit: LIMIT }), toDeadLetter),
     replayDeadLetter: (id: string) => api.post(`/dead-letters/${enc(id)}/replay`),
-    deliveries: async (cursor: string | null) => page(await api.get('/webhook-deliveries', { cursor, limit: LIMIT }), toDelivery),
+    deliveries: async (_cursor: string | null) => page(await api.get('/webhook-deliveries', { limit: LIMIT }), toDelivery),
     resendDelivery: (id: string) => api.post(`/webhook-deliveries/${enc(id)}/resend`),
-    auditLog: async (cursor: string | null) => page(await api.get('/audit-log', { cursor, limit: LIMIT }), toAudit),
+    auditLog: async (before: string | null) => {
+      const r = obj(await api.get('/audit-log', { before, limit: LIMIT }));
+      const entries = first(r, 'entries', 'items');
+      return { items: Array.isArray(entries) ? entries.map((e) => toAudit(obj(e))) : [], nextCursor: optStr(r, 'nextBefore', 'nextCursor') };
+    },
   };
 }
 

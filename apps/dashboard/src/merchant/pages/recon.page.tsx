@@ -65,6 +65,11 @@ export default function ReconPage() {
             setPollError(null);
             if (job) setJob({ ...job });
           }} />}
+      {job?.state === 'stale' && (
+        <Alert color="blue" role="status">
+          {t('recon.stale')}
+        </Alert>
+      )}
       {job?.state === 'failed' && (
         <Alert color="red" role="alert">
           {t('recon.failed')}

@@ -48,6 +48,7 @@ export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onCha
               <Table.Tr>
                 <Table.Th scope="col">{t('developers.label')}</Table.Th>
                 <Table.Th scope="col">{t('developers.created')}</Table.Th>
+                <Table.Th scope="col">{t('developers.lastUsed')}</Table.Th>
                 <Table.Th scope="col">{t('common.status')}</Table.Th>
                 <Table.Th scope="col">{t('common.actions')}</Table.Th>
               </Table.Tr>
@@ -59,6 +60,7 @@ export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onCha
                     {tok.label || tok.id} {tok.prefix && <Code>{tok.prefix}…</Code>}
                   </Table.Td>
                   <Table.Td>{formatDateTime(tok.createdAt, i18n.language)}</Table.Td>
+                  <Table.Td>{formatDateTime(tok.lastUsedAt, i18n.language)}</Table.Td>
                   <Table.Td>{tok.revokedAt ? `${t('developers.revoked')} ${formatDateTime(tok.revokedAt, i18n.language)}` : <StatusBadge status="active" />}</Table.Td>
                   <Table.Td>
                     {!tok.revokedAt && (
