@@ -1,5 +1,5 @@
-// The merchant dashboard API (/dashboard/api, decision 0023): every call and every answer's mapping
-// lives here, so the pages see stable types whatever the server names its fields.
+// The merchant dashboard API (/dashboard/api, decision 0023 "What they answer", as on wt/merchant at
+// 880d61c): every call and every answer's mapping lives here, so the pages see stable types.
 import type { ApiClient } from '../shared/api/api-client';
 import { bool, feeAmount, first, num, obj, optNum, optStr, page, str, type Raw } from '../shared/api/raw';
 
@@ -50,14 +50,17 @@ export interface Payout {
 
 export interface ReconJob {
   jobId: string;
-  state: 'running' | 'ready' | 'failed';
+  /** stale: built, but a pay-in of that day changed since (export the day again) */
+  state: 'running' | 'ready' | 'failed' | 'stale';
   downloadUrl: string | null;
 }
 
 export interface ApiToken {
   id: string;
   label: string;
+  prefix: string;
   createdAt: string | null;
+  lastUsedAt: string | null;
   revokedAt: string | null;
 }
 
@@ -111,15 +114,22 @@ function toPayin(r: Raw): Payin {
 
 function toAttempt(r: Raw): CallbackAttempt {
   return {
-    at: optStr(r, 'attemptedAt', 'at', 'time', 'createdAt'),
+    at: optStr(r, 'attemptedAt', 'startedAt', 'at', 'time', 'createdAt'),
     httpStatus: optNum(r, 'httpStatus', 'statusCode', 'responseStatus'),
     latencyMs: optNum(r, 'latencyMs', 'durationMs', 'latency'),
     response: optStr(r, 'responseExcerpt', 'response', 'responseBody', 'error'),
   };
 }
 
+/** Every attempt of every callback delivery of the payout (`callbacks: [{ attempts: [...] }]`), oldest first. */
+function callbackAttempts(r: Raw): CallbackAttempt[] {
+  const callbacks = first(r, 'callbacks');
+  const direct = first(r, 'callbackAttempts', 'attempts');
+  const raw = Array.isArray(callbacks) ? callbacks.flatMap((c) => { const a = obj(c).attempts; return Array.isArray(a) ? a : []; }) : Array.isArray(direct) ? direct : [];
+  return raw.map((a) => toAttempt(obj(a))).sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+}
+
 function toPayout(r: Raw): Payout {
-  const attempts = first(r, 'callbackAttempts', 'attempts', 'callbacks');
   return {
     merchantTrxId: str(r, 'merchantTrxId'),
     platformTrxId: str(r, 'platformTrxId'),
@@ -132,7 +142,7 @@ function toPayout(r: Raw): Payout {
     status: str(r, 'status'),
     createdAt: optStr(r, 'createdAt'),
     successAt: optStr(r, 'success_at', 'successAt'),
-    attempts: Array.isArray(attempts) ? attempts.map((a) => toAttempt(obj(a))) : [],
+    attempts: callbackAttempts(r),
   };
 }
 
@@ -141,23 +151,24 @@ function toReconJob(r: Raw, jobId: string): ReconJob {
   const downloadUrl = optStr(r, 'download', 'downloadUrl', 'url');
   return {
     jobId: str(r, 'jobId', 'id') || jobId,
-    state: downloadUrl || ['ready', 'completed', 'done', 'success'].includes(state) ? 'ready' : ['failed', 'error'].includes(state) ? 'failed' : 'running',
+    state: state === 'stale' ? 'stale' : downloadUrl || state === 'ready' ? 'ready' : state === 'failed' ? 'failed' : 'running',
     downloadUrl,
   };
 }
 
 function toToken(r: Raw): ApiToken {
-  return { id: str(r, 'id', 'tokenId'), label: str(r, 'label', 'name'), createdAt: optStr(r, 'createdAt', 'created'), revokedAt: optStr(r, 'revokedAt', 'revoked') };
+  return { id: str(r, 'id', 'tokenId'), label: str(r, 'label', 'name'), prefix: str(r, 'prefix'), createdAt: optStr(r, 'createdAt', 'created'), lastUsedAt: optStr(r, 'lastUsedAt'), revokedAt: optStr(r, 'revokedAt', 'revoked') };
 }
 
 export function toDelivery(r: Raw): Delivery {
+  const last = obj(r.lastAttempt);
   return {
     id: str(r, 'id', 'deliveryId'),
-    kind: str(r, 'kind', 'type', 'event'),
-    reference: str(r, 'merchantTrxId', 'reference', 'platformTrxId'),
+    kind: str(r, 'kind', 'eventType', 'type', 'event'),
+    reference: str(r, 'merchantTrxId', 'reference', 'platformTrxId', 'eventId'),
     url: str(r, 'url', 'callbackUrl', 'notifyUrl'),
-    attempts: num(r, 'attempts', 'attemptCount'),
-    lastHttpStatus: optNum(r, 'lastHttpStatus', 'lastStatusCode', 'httpStatus'),
+    attempts: num(r, 'attemptCount', 'attempts'),
+    lastHttpStatus: optNum(last, 'httpStatus', 'statusCode') ?? optNum(r, 'lastHttpStatus', 'lastStatusCode'),
     status: str(r, 'status', 'state'),
     createdAt: optStr(r, 'createdAt', 'lastAttemptAt'),
   };
@@ -184,24 +195,38 @@ function toOverview(raw: unknown): Overview {
   };
 }
 
-/** A merchant transaction ID for a QR made by hand in the dashboard when none is typed. */
-export function dashboardTrxId(now = new Date()): string {
-  return `DASH-${now.getTime().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
+/** The next day of a YYYY-MM-DD date. */
+function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Form filters -> the list query: days are Asia/Jakarta days, `to` is inclusive here and exclusive there. */
+export function listQuery(f: ListFilters): Record<string, string | undefined> {
+  return {
+    status: f.status || undefined,
+    from: f.from ? `${f.from}T00:00:00+07:00` : undefined,
+    to: f.to ? `${nextDay(f.to)}T00:00:00+07:00` : undefined,
+    merchantTrxId: f.merchantTrxId || undefined,
+  };
 }
 
 const LIMIT = 25;
+const DELIVERIES_LIMIT = 50;
 const enc = encodeURIComponent;
 
 export function merchantApi(api: ApiClient) {
   return {
     overview: async () => toOverview(await api.get('/overview')),
 
-    payins: async (f: ListFilters, cursor: string | null) => page(await api.get('/payins', { ...f, cursor, limit: LIMIT }), toPayin),
+    payins: async (f: ListFilters, cursor: string | null) => page(await api.get('/payins', { ...listQuery(f), cursor, limit: LIMIT }), toPayin),
     payin: async (id: string) => toPayin(obj(await api.get(`/payins/${enc(id)}`))),
-    createPayin: async (body: { merchantTrxId: string; amount: number }) => toPayin(obj(await api.post('/payins', body))),
+    /** Without merchantTrxId the server makes one (DASH- and 16 hex digits). */
+    createPayin: async (body: { merchantTrxId?: string; amount: number }) => toPayin(obj(await api.post('/payins', body))),
     simulatePayin: (id: string) => api.post(`/payins/${enc(id)}/simulate`),
 
-    payouts: async (f: ListFilters, cursor: string | null) => page(await api.get('/payouts', { ...f, cursor, limit: LIMIT }), toPayout),
+    payouts: async (f: ListFilters, cursor: string | null) => page(await api.get('/payouts', { ...listQuery(f), cursor, limit: LIMIT }), toPayout),
     payout: async (id: string) => toPayout(obj(await api.get(`/payouts/${enc(id)}`))),
     resendPayoutCallback: (id: string) => api.post(`/payouts/${enc(id)}/callback/resend`),
 
@@ -230,7 +255,7 @@ export function merchantApi(api: ApiClient) {
     rotateWebhookSecret: async () => str(obj(await api.post('/webhook-secret/rotate')), 'secret', 'webhookSecret', 'value'),
     saveCallbackUrl: (url: string | null) => api.put('/callback-url', { url }),
     saveAllowlist: (enabled: boolean, entries: string[]) => api.put('/allowlist', { enabled, entries }),
-    deliveries: async () => page(await api.get('/deliveries'), toDelivery).items,
+    deliveries: async () => page(await api.get('/deliveries', { limit: DELIVERIES_LIMIT }), toDelivery).items,
 
     totpSetup: async (): Promise<TotpSetup> => {
       const r = obj(await api.post('/totp/setup'));

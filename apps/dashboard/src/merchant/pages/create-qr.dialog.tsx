@@ -2,7 +2,7 @@ import { Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/co
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError, fieldError } from '../../shared/ui/states';
-import { dashboardTrxId, type Payin } from '../merchant.api';
+import type { Payin } from '../merchant.api';
 import { useMerchantApi } from '../use-merchant-api';
 
 /** "Create QR": amount and an optional merchant transaction ID; on success the caller opens the detail. */
@@ -23,7 +23,8 @@ export function CreateQrDialog({ opened, onClose, onCreated }: { opened: boolean
     setBusy(true);
     setError(null);
     try {
-      const payin = await api.createPayin({ merchantTrxId: trxId.trim() || dashboardTrxId(), amount: amount as number });
+      const id = trxId.trim();
+      const payin = await api.createPayin({ amount: amount as number, ...(id ? { merchantTrxId: id } : {}) });
       setAmount('');
       setTrxId('');
       setChecked(false);

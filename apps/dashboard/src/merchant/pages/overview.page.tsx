@@ -44,7 +44,7 @@ export default function OverviewPage() {
             <Figure label={t('overview.todayPayins')} amount={data.todayPayins.amount} detail={t('overview.count', { count: data.todayPayins.count })} />
             <Figure label={t('overview.todayPayouts')} amount={data.todayPayouts.amount} detail={t('overview.count', { count: data.todayPayouts.count })} />
           </SimpleGrid>
-          <Paper withBorder p="md" radius="md" component="section" aria-labelledby="chart-title">
+          <Paper withBorder p="md" radius="md" component="section">
             <Title order={2} size="h4" id="chart-title" mb="sm">
               {t('overview.chartTitle')}
             </Title>

@@ -63,7 +63,7 @@ export default function PayinDetailPage() {
   return (
     <Stack>
       <Anchor component={Link} to="/payins">
-        {t('payins.back')}
+        {t('common.backToList')}
       </Anchor>
       <PageTitle>{t('payins.detailTitle', { id: merchantTrxId })}</PageTitle>
       {loading && !p && <LoadingState />}

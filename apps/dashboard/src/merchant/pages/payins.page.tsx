@@ -34,7 +34,8 @@ export default function PayinsPage() {
           navigate(`/payins/${encodeURIComponent(p.merchantTrxId)}`);
         }}
       />
-      <ListFilters statuses={['pending', 'success', 'failed', 'expired']} searchLabel={t('payins.search')} onApply={setFilters} />
+      {/* Unmounted while the dialog is open: its "Merchant transaction ID" field must be the only input of that name. */}
+      {!creating && <ListFilters statuses={['pending', 'success', 'failed', 'expired']} searchLabel={t('payins.search')} initial={filters} onApply={setFilters} />}
       {list.error !== null && <ErrorState error={list.error} onRetry={list.reload} />}
       <Table.ScrollContainer minWidth={720}>
         <Table striped highlightOnHover aria-label={t('payins.tableLabel')}>

@@ -36,7 +36,7 @@ export default function PayoutDetailPage() {
   return (
     <Stack>
       <Anchor component={Link} to="/payouts">
-        {t('payouts.back')}
+        {t('common.backToList')}
       </Anchor>
       <PageTitle>{t('payouts.detailTitle', { id: merchantTrxId })}</PageTitle>
       {loading && !p && <LoadingState />}
@@ -72,7 +72,7 @@ export default function PayoutDetailPage() {
               </Table.Tbody>
             </Table>
           </Paper>
-          <Paper withBorder p="md" radius="md" component="section" aria-labelledby="attempts-title">
+          <Paper withBorder p="md" radius="md" component="section">
             <Title order={2} size="h4" id="attempts-title" mb="sm">
               {t('payouts.attempts')}
             </Title>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { jakartaToday } from '../../shared/format/format';
@@ -65,17 +65,22 @@ export default function ReconPage() {
             setPollError(null);
             if (job) setJob({ ...job });
           }} />}
+      {job?.state === 'stale' && (
+        <Alert color="blue" role="status">
+          {t('recon.stale')}
+        </Alert>
+      )}
       {job?.state === 'failed' && (
         <Alert color="red" role="alert">
           {t('recon.failed')}
         </Alert>
       )}
       {job?.state === 'ready' && job.downloadUrl && (
-        <Alert color="teal" role="status">
-          <Anchor href={job.downloadUrl} download>
+        <Group role="status">
+          <Button component="a" href={job.downloadUrl} download>
             {t('recon.download')}
-          </Anchor>
-        </Alert>
+          </Button>
+        </Group>
       )}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -55,7 +55,8 @@ export default function SetPasswordPage({ titleKey }: { titleKey: string }) {
         <form onSubmit={submit} noValidate>
           <Stack>
             <FormError error={error} fields={['password']} />
-            <PasswordInput
+            <TextInput
+              type="password"
               label={t('auth.newPassword')}
               description={t('auth.passwordHint')}
               autoComplete="new-password"
@@ -66,7 +67,7 @@ export default function SetPasswordPage({ titleKey }: { titleKey: string }) {
               onChange={(e) => setPassword(e.currentTarget.value)}
               error={(checked && passwordProblem) || fieldError(error, 'password')}
             />
-            <PasswordInput label={t('auth.confirmPassword')} autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={checked && confirmProblem} />
+            <TextInput type="password" label={t('auth.confirmPassword')} autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={checked && confirmProblem} />
             <Button type="submit" loading={busy}>
               {t('auth.setPassword')}
             </Button>

@@ -1,4 +1,4 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -51,7 +51,7 @@ export default function SignInPage({ titleKey }: { titleKey: string }) {
             </Alert>
           )}
           <TextInput label={t('auth.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(error, 'email')} />
-          <PasswordInput label={t('auth.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(error, 'password')} />
+          <TextInput type="password" label={t('auth.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(error, 'password')} />
           {needTotp && (
             <TextInput label={t('auth.totp')} description={t('auth.totpHint')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required autoFocus value={totp} onChange={(e) => setTotp(e.currentTarget.value)} error={fieldError(error, 'totp')} />
           )}

@@ -1,5 +1,6 @@
 // Money and time as the merchant reads them: Rupiah, Asia/Jakarta.
-const rupiah = new Intl.NumberFormat('id-ID', { style: 'currency', currency: 'IDR' });
+// Whole Rupiah show no decimals (ICU versions differ on IDR's default digits); a fee's fraction shows to the sen.
+const rupiah = new Intl.NumberFormat('id-ID', { style: 'currency', currency: 'IDR', minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
 export const TIME_ZONE = 'Asia/Jakarta';
 

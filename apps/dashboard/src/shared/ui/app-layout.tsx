@@ -51,7 +51,7 @@ export function AppLayout({ titleKey, nav }: { titleKey: string; nav: NavItem[] 
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('app.mainNav')}>
         {nav.map((item) => (
-          <NavLink key={item.to} component={RouterNavLink} to={item.to} end={item.to === '/'} label={t(item.labelKey)} onClick={close} active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)} />
+          <NavLink key={item.to} variant="filled" component={RouterNavLink} to={item.to} end={item.to === '/'} label={t(item.labelKey)} onClick={close} active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main id="main">

@@ -12,9 +12,9 @@ export interface Filters {
 export const NO_FILTERS: Filters = { status: '', from: '', to: '', merchantTrxId: '' };
 
 /** Status, date range (Asia/Jakarta days) and merchant transaction ID search; applied on submit. */
-export function ListFilters({ statuses, searchLabel, onApply }: { statuses: string[]; searchLabel: string; onApply(f: Filters): void }) {
+export function ListFilters({ statuses, searchLabel, initial = NO_FILTERS, onApply }: { statuses: string[]; searchLabel: string; initial?: Filters; onApply(f: Filters): void }) {
   const { t } = useTranslation();
-  const [f, setF] = useState<Filters>(NO_FILTERS);
+  const [f, setF] = useState<Filters>(initial);
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value });
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -13,7 +13,7 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
   // The contract's badge text is the API status itself (English); Indonesian readers get the translation.
   const text = testId && i18n.language === 'en' ? status : t(`status.${status}`, { defaultValue: status });
   return (
-    <Badge variant="filled" color={COLORS[status] ?? 'gray.8'} data-testid={testId} data-status={status}>
+    <Badge variant="filled" color={COLORS[status] ?? 'gray.8'} data-testid={testId} data-status={status} styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } }}>
       {text}
     </Badge>
   );

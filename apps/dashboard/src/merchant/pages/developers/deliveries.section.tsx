@@ -31,7 +31,7 @@ export function DeliveriesSection() {
             {(data ?? []).map((d) => (
               <Table.Tr key={d.id}>
                 <Table.Td>{formatDateTime(d.createdAt, i18n.language)}</Table.Td>
-                <Table.Td>{d.kind}</Table.Td>
+                <Table.Td>{t(`developers.kinds.${d.kind}`, { defaultValue: d.kind })}</Table.Td>
                 <Table.Td>{d.reference}</Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{d.url}</Table.Td>
                 <Table.Td>{d.attempts}</Table.Td>

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Code, Group, Stack, Table, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../shared/format/format';
@@ -48,6 +48,7 @@ export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onCha
               <Table.Tr>
                 <Table.Th scope="col">{t('developers.label')}</Table.Th>
                 <Table.Th scope="col">{t('developers.created')}</Table.Th>
+                <Table.Th scope="col">{t('developers.lastUsed')}</Table.Th>
                 <Table.Th scope="col">{t('common.status')}</Table.Th>
                 <Table.Th scope="col">{t('common.actions')}</Table.Th>
               </Table.Tr>
@@ -55,8 +56,11 @@ export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onCha
             <Table.Tbody>
               {tokens.map((tok) => (
                 <Table.Tr key={tok.id}>
-                  <Table.Td>{tok.label || tok.id}</Table.Td>
+                  <Table.Td>
+                    {tok.label || tok.id} {tok.prefix && <Code>{tok.prefix}…</Code>}
+                  </Table.Td>
                   <Table.Td>{formatDateTime(tok.createdAt, i18n.language)}</Table.Td>
+                  <Table.Td>{formatDateTime(tok.lastUsedAt, i18n.language)}</Table.Td>
                   <Table.Td>{tok.revokedAt ? `${t('developers.revoked')} ${formatDateTime(tok.revokedAt, i18n.language)}` : <StatusBadge status="active" />}</Table.Td>
                   <Table.Td>
                     {!tok.revokedAt && (
