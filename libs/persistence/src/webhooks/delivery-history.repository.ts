@@ -21,8 +21,9 @@ const STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
 export class DeliveryHistoryRepository {
   private readonly db: SqlClient;
 
-  constructor(pool: Pool) {
-    this.db = sqlClient(pool);
+  /** On the pool; or on any SqlClient (a spec's, which also explains the statements). */
+  constructor(db: Pool | SqlClient) {
+    this.db = 'execute' in db ? db : sqlClient(db);
   }
 
   /** The transaction's deliveries, oldest first, each with its attempts in order. */

@@ -155,7 +155,8 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
       deliveries.create({ eventId: `evt-${randomUUID()}`, eventType, merchantId, ...subject, url: PUBLIC_URL, body: '{}' }, at);
     const payout = await make(merchant.id, { disbursementId: disbursement.id, payinId: null }, 'disbursement.success', new Date(Date.now() - 60_000));
     const claimed = await deliveries.claim(payout.id, new Date(), 60_000);
-    await deliveries.recordAttempt(claimed!, { startedAt: new Date(), latencyMs: 87, statusCode: 200, error: null, responseBody: 'OK', outcome: 'delivered', nextAttemptAt: null });
+    if (!claimed) throw new Error('delivery not claimable');
+    await deliveries.recordAttempt(claimed, { startedAt: new Date(), latencyMs: 87, statusCode: 200, error: null, responseBody: 'OK', outcome: 'delivered', nextAttemptAt: null });
     const payin = await make(merchant.id, { disbursementId: null, payinId }, 'payin.succeeded', new Date());
     await make(other.merchant.id, { disbursementId: null, payinId: otherPayin }, 'payin.succeeded', new Date());
 

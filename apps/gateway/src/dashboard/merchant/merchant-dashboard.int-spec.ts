@@ -190,7 +190,8 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
       expect((await api.get('/payins', { merchantTrxId: 'LIST-3', status: 'success' })).body.data.items).toEqual([]);
       expect((await api.get('/payins', { to: new Date(Date.now() - 3_600_000).toISOString() })).body.data.items).toEqual([]);
 
-      for (const query of [{ limit: 101 }, { limit: 0 }, { cursor: 'garbage!' }, { status: 'refused' }, { from: 'yesterday' }, { merchantTrxId: 'has space' }, { merchantId: 1 }]) {
+      const badQueries: Record<string, string | number>[] = [{ limit: 101 }, { limit: 0 }, { cursor: 'garbage!' }, { status: 'refused' }, { from: 'yesterday' }, { merchantTrxId: 'has space' }, { merchantId: 1 }];
+      for (const query of badQueries) {
         const res = await api.get('/payins', query);
         expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
       }
@@ -273,17 +274,22 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
       const bJob = (await b.api.post('/recon', { date: jakartaToday() })).body.data.jobId as string;
 
       expect((await a.api.get('/payins/SAME-1')).body.data).toMatchObject({ idMerchant: a.merchant.id, amount: 10000 });
-      const notFound = [
-        await a.api.get('/payins/B-ONLY'),
-        await a.api.post('/payins/B-ONLY/simulate'),
-        await a.api.get(`/payouts/${bPayout.merchantTrxId}`),
-        await a.api.post(`/payouts/${bPayout.merchantTrxId}/callback/resend`),
-        await a.api.delete(`/tokens/${b.tokenId}`),
-        await a.api.get(`/recon/${bJob}`),
+      const notFound: [string, Promise<request.Response>][] = [
+        ['pay-in', a.api.get('/payins/B-ONLY')],
+        ['simulate', a.api.post('/payins/B-ONLY/simulate')],
+        ['payout', a.api.get(`/payouts/${bPayout.merchantTrxId}`)],
+        ['resend', a.api.post(`/payouts/${bPayout.merchantTrxId}/callback/resend`)],
+        ['revoke', a.api.delete(`/tokens/${b.tokenId}`)],
+        ['recon job', a.api.get(`/recon/${bJob}`)],
       ];
-      for (const res of notFound) expect({ path: res.req.path, status: res.status }).toEqual({ path: res.req.path, status: 404 });
+      const answers = [];
+      for (const [what, res] of notFound) {
+        const { status, body } = await res;
+        expect({ what, status }).toEqual({ what, status: 404 });
+        answers.push(body);
+      }
       const never = await a.api.get('/payins/NEVER-MADE');
-      expect({ code: notFound[0].body.code, message: notFound[0].body.message }).toEqual({ code: never.body.code, message: never.body.message });
+      expect({ code: answers[0].code, message: answers[0].message }).toEqual({ code: never.body.code, message: never.body.message });
 
       expect((await prisma.payin.findFirstOrThrow({ where: { merchantId: b.merchant.id, merchantTrxId: 'B-ONLY' } })).status).toBe('pending');
       expect((await prisma.apiToken.findUniqueOrThrow({ where: { id: b.tokenId } })).revokedAt).toBeNull();

@@ -1,8 +1,8 @@
-import { createPgPool, createPrismaClient, OverviewRepository, type PrismaClient } from '@pay/persistence';
+import { createPgPool, createPrismaClient, DeliveryHistoryRepository, OverviewRepository, type PrismaClient, type SqlClient, type SqlQuery, sqlClient, WebhookDeliveryRepository } from '@pay/persistence';
 import { createDisbursement, createMerchant, fundMerchant, insertPayin } from '@pay/testing';
 import type { Pool } from 'pg';
 
-describe('OverviewRepository (real Postgres)', () => {
+describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real Postgres)', () => {
   let prisma: PrismaClient;
   let pool: Pool;
   let repo: OverviewRepository;
@@ -92,5 +92,47 @@ describe('OverviewRepository (real Postgres)', () => {
     const { merchant } = await createMerchant(prisma);
     const days = await repo.daily(merchant.id, new Date(), 30);
     expect(days.every((d) => d.payinAmount === 0n && d.payoutAmount === 0n && d.payinCount === 0 && d.payoutCount === 0)).toBe(true);
+  });
+
+  it("reads a transaction's deliveries through its index and the recent ones as a merge of the status ranges, never a scan of the table", async () => {
+    const { merchant } = await createMerchant(prisma);
+    const deliveries = new WebhookDeliveryRepository(pool);
+    const ids = await fundMerchant(prisma, merchant.id, [1_000_00n]);
+    await prisma.$executeRaw`
+      INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, payin_id, url, body, status, created_at, updated_at)
+      SELECT gen_random_uuid(), 'bulk-' || md5(random()::text), 'payin.succeeded', ${merchant.id}, CASE WHEN g = 1 THEN ${ids[0]}::uuid END, 'https://93.184.216.34/cb', '{}',
+             (ARRAY['pending', 'delivering', 'delivered', 'failed', 'dead'])[1 + g % 5], now() - make_interval(secs => g), now()
+        FROM generate_series(1, 3000) g`;
+    const newest = await deliveries.create({ eventId: `evt-${Date.now()}`, eventType: 'payin.succeeded', merchantId: merchant.id, disbursementId: null, payinId: ids[0], url: 'https://93.184.216.34/cb', body: '{}' }, new Date());
+    await pool.query('ANALYZE webhook_deliveries');
+    const plans: string[] = [];
+    const client = await pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const db = sqlClient(pool);
+      // Runs each statement, and keeps its plan on the connection where seq scans are discouraged.
+      const explaining: SqlClient = {
+        query: async <T>(q: SqlQuery) => {
+          plans.push((await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.text}`, q.values)).rows.map((r) => r['QUERY PLAN']).join('\n'));
+          return db.query<T>(q);
+        },
+        execute: (q: SqlQuery) => db.execute(q),
+      };
+      const history = new DeliveryHistoryRepository(explaining);
+      const recent = await history.recent(merchant.id, 20);
+      expect(recent.map((d) => d.id)[0]).toBe(newest.id);
+      expect(recent).toHaveLength(20);
+      expect(plans[0]).toMatch(/Merge Append/);
+      expect(plans[0]).not.toMatch(/Seq Scan on webhook_deliveries/);
+      const own = await history.ofTransaction(merchant.id, { payinId: ids[0] });
+      expect(own.map((d) => d.id)).toContain(newest.id);
+      expect(own).toHaveLength(2);
+      expect(plans[1]).toMatch(/webhook_deliveries_payin_id_idx/);
+      const other = await createMerchant(prisma);
+      expect(await history.ofTransaction(other.merchant.id, { payinId: ids[0] })).toEqual([]);
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 });
