@@ -2,8 +2,8 @@
 # The whole system on this machine, on the Node.js of .nvmrc: installs, builds, migrates, starts
 # gateway, ledger, payout and workers as separate processes on the Redis Streams bus
 # (BUS_TRANSPORT=kafka: on a Kafka broker of its own, installed from Maven Central on first use,
-# or on KAFKA_BROKERS), seeds a demo merchant and prints its token and a curl line. Ctrl-C stops
-# everything.
+# or on KAFKA_BROKERS), seeds a demo merchant and prints its token and a curl line, and the
+# dashboard's and console's URLs with a demo user's sign-in for each. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lib/node.sh

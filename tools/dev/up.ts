@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
 import { requireNodeVersion } from '@pay/platform';
-import { KafkaBroker, LocalStack, repoRoot, seedDemoMerchant, type StackBus } from '@pay/testing';
+import { KafkaBroker, LocalStack, repoRoot, seedDemoDashboardUsers, seedDemoMerchant, type StackBus } from '@pay/testing';
 
 const env = process.env;
 const root = repoRoot();
@@ -14,6 +14,11 @@ const logDir = join(root, '.local', 'logs');
 const adminToken = env.ADMIN_TOKEN ?? `local_${randomBytes(24).toString('hex')}`;
 // Redis Streams unless BUS_TRANSPORT=kafka; then KAFKA_BROKERS, or a broker of its own in .local/kafka/dev.
 const busTransport = env.BUS_TRANSPORT ?? 'redis-streams';
+const gatewayPort = Number(env.GATEWAY_PORT ?? 3000);
+const gatewayInternalPort = Number(env.GATEWAY_INTERNAL_PORT ?? 3001);
+// The session cookies are Secure: browsers take them over plain http from localhost (a local address) only.
+const dashboardUrl = `http://localhost:${gatewayPort}/dashboard/`;
+const consoleUrl = `http://localhost:${gatewayInternalPort}/console/`;
 
 /** The bus of the local stack, and the broker started for it (stopped with the stack). */
 async function startBus(): Promise<{ bus: StackBus; broker: KafkaBroker | null; where: string }> {
@@ -37,10 +42,11 @@ async function main(): Promise<void> {
     busKeyPrefix,
     bus,
     logDir,
-    ports: { gateway: Number(env.GATEWAY_PORT ?? 3000), ledger: 9101, payout: 9102, workers: 9103 },
-    gatewayInternalPort: Number(env.GATEWAY_INTERNAL_PORT ?? 3001),
-    // Recon files survive restarts of the local runner.
-    env: { ADMIN_TOKEN: adminToken },
+    ports: { gateway: gatewayPort, ledger: 9101, payout: 9102, workers: 9103 },
+    gatewayInternalPort,
+    // Recon files survive restarts of the local runner. Set-password links (admin user create)
+    // point at the pages as this machine's browser reaches them.
+    env: { ADMIN_TOKEN: adminToken, DASHBOARD_PUBLIC_URL: dashboardUrl, CONSOLE_PUBLIC_URL: consoleUrl },
     s3Port: 9000,
     s3Directory: join(root, '.local', 's3'),
   }).catch(async (err: unknown) => {
@@ -58,6 +64,7 @@ async function main(): Promise<void> {
 
   const prisma = createPrismaClient(databaseUrl, 2);
   const demo = await seedDemoMerchant(prisma, stack.gatewayUrl);
+  const signIns = await seedDemoDashboardUsers(prisma, demo.merchantId);
   await prisma.$disconnect();
 
   const base = stack.gatewayUrl.replace('127.0.0.1', 'localhost');
@@ -78,6 +85,12 @@ The payments platform is running.
 Demo merchant #${demo.merchantId} "${demo.name}", token (shown once):
 
   ${demo.token}
+
+Merchant dashboard  ${dashboardUrl}
+  sign in as ${signIns.merchant.email}  password ${signIns.merchant.password}
+Operator console    ${consoleUrl}   (internal port: operators only)
+  sign in as ${signIns.operator.email}  password ${signIns.operator.password}
+(New passwords on every start; more users: npm run admin -- user create --help)
 
 Try it:
 

@@ -3,6 +3,7 @@ export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATION
 export { LocalStack, SERVICES, type ServiceName, type StackOptions, type StackBus, type UnexpectedExit, freePort, repoRoot } from './stack/local-stack';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
+export { seedDemoDashboardUsers, DEMO_MERCHANT_USER_EMAIL, DEMO_OPERATOR_EMAIL, type DemoSignIn } from './seed/demo-dashboard-users';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export { LocalS3, LOCAL_S3_CREDENTIALS } from './s3/local-s3';
 export { S3Proxy, S3PROXY_CREDENTIALS, S3PROXY_VERSION, type S3ProxyOptions } from './s3/s3-proxy';
