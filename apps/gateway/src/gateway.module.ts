@@ -4,7 +4,7 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -15,6 +15,10 @@ import { DashboardPayoutsController } from './dashboard/merchant/payouts.control
 import { DashboardReconController } from './dashboard/merchant/recon.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
+import { DASHBOARD_CLOCK, DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
+import { MerchantSessionGuard, OperatorSessionGuard } from './dashboard/auth/session.guards';
+import { ConsoleSessionController, DashboardSessionController } from './dashboard/auth/session.controllers';
+import { DashboardUserOpsController } from './ops/dashboard-user-ops.controller';
 import { DisbursementController } from './disbursement/disbursement.controller';
 import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
@@ -50,7 +54,7 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController,
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController,
         DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
@@ -81,6 +85,15 @@ export class GatewayModule {
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
         MerchantAuthGuard,
+        // The dashboard's and console's users and sessions (decision 0023).
+        { provide: DashboardUserRepository, useFactory: () => new DashboardUserRepository(deps.pool) },
+        { provide: DashboardSessionRepository, useFactory: () => new DashboardSessionRepository(deps.pool) },
+        { provide: DashboardPasswordLinkRepository, useFactory: () => new DashboardPasswordLinkRepository(deps.pool) },
+        { provide: DashboardUserAdmin, useFactory: () => new DashboardUserAdmin(deps.pool, { dashboard: deps.config.DASHBOARD_PUBLIC_URL, console: deps.config.CONSOLE_PUBLIC_URL }) },
+        { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
+        DashboardAuthService,
+        MerchantSessionGuard,
+        OperatorSessionGuard,
         { provide: RateLimiter, useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry), inject: [METRICS_REGISTRY] },
         { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
       ],
