@@ -1,21 +1,19 @@
+import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { LedgerCommand } from '@pay/contracts';
 import { type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createDisbursement, createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
+import { createDisbursement, createMerchant, fundMerchant, ledgerFor, type DashboardSignIn, signedInMerchantUser } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../../gateway.app';
 import { gatewayConfigSchema } from '../../gateway.config';
 
-interface DashboardSession {
-  cookie: string;
-  csrfToken: string;
-}
+type DashboardSession = Pick<DashboardSignIn, 'cookie' | 'csrfToken'>;
 
-/** A signed-in merchant user (TEMPORARY local stand-in until the auth helper of wt/auth is merged). */
-async function signIn(_http: App, _prisma: PrismaClient, merchantId: number): Promise<DashboardSession> {
-  return { cookie: `test-merchant=${merchantId}`, csrfToken: `csrf-${merchantId}` };
+/** A new merchant user of the merchant, signed in over HTTP (the auth work's helper). */
+function signIn(http: App, prisma: PrismaClient, merchantId: number): Promise<DashboardSession> {
+  return signedInMerchantUser(prisma, http as Server, merchantId);
 }
 
 /** Today in Asia/Jakarta, YYYY-MM-DD. */
