@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,8 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { createTransport, deadLetterTopic, DLQ_HEADERS } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { formatAmount, formatJakartaDateTime, parseAmount } from '@pay/domain';
-import { createPgPool, createPrismaClient, DashboardUserAdmin, type PrismaClient } from '@pay/persistence';
-import type { Pool } from 'pg';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createMerchant, freePort, insertPayin, ledgerCommand, LocalStack, repoRoot, testBus, testS3, waitFor } from '@pay/testing';
 import { type Browser, type BrowserContext, type Cookie, chromium, type Page } from 'playwright-core';
 
@@ -60,7 +60,6 @@ interface AxeFinding {
 
   let stack: LocalStack;
   let prisma: PrismaClient;
-  let pool: Pool;
   let browser: Browser;
   let dashboardUrl: string;
   let consoleUrl: string;
@@ -97,7 +96,6 @@ interface AxeFinding {
       env: { BUS_LEASE_TTL_MS: '2000', SANDBOX_MODE: 'true', ADMIN_TOKEN, DASHBOARD_PUBLIC_URL: dashboardUrl, CONSOLE_PUBLIC_URL: consoleUrl },
     });
     prisma = createPrismaClient(databaseUrl, 4);
-    pool = createPgPool(databaseUrl, 2);
     mkdirSync(screenshots, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
@@ -105,22 +103,27 @@ interface AxeFinding {
     await browser?.close();
     await stack?.stop();
     await prisma?.$disconnect();
-    await pool?.end();
   });
 
   // --- helpers ------------------------------------------------------------------------------
 
   /**
-   * A dashboard user as operators create one: DashboardUserAdmin, behind `admin user create`, POST
-   * /ops/dashboard-users and the console. A merchant user when `merchantId` is given, else an
-   * operator. Returns the token of its one-time set-password link.
+   * A dashboard user as operators create one, with the admin CLI (`admin user create`, a process
+   * of its own): a merchant user when `merchantId` is given, else an operator. Returns the token
+   * of the one-time set-password link it prints.
    */
-  async function createUser(email: string, merchantId?: number): Promise<string> {
-    const admin = new DashboardUserAdmin(pool, { dashboard: dashboardUrl, console: consoleUrl });
-    const { setPasswordUrl } = await admin.create({ email, role: merchantId === undefined ? 'operator' : 'merchant', merchantId });
+  function createUser(email: string, merchantId?: number): string {
+    const args = ['user', 'create', ...(merchantId === undefined ? ['--operator'] : ['--merchant', String(merchantId)]), '--email', email];
+    const cli = spawnSync(process.execPath, [join(root, 'dist', 'tools', 'admin', 'main.js'), ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, DASHBOARD_PUBLIC_URL: dashboardUrl, CONSOLE_PUBLIC_URL: consoleUrl },
+      encoding: 'utf8',
+    });
+    if (cli.status !== 0) throw new Error(`admin ${args.join(' ')} exited ${cli.status}:\n${cli.stdout}${cli.stderr}`);
     // The link points where the pages are.
-    expect(setPasswordUrl.startsWith(merchantId === undefined ? consoleUrl : dashboardUrl)).toBe(true);
-    return /#\/set-password\/([A-Za-z0-9_-]+)$/.exec(setPasswordUrl)?.[1] ?? '';
+    const base = (merchantId === undefined ? consoleUrl : dashboardUrl).replace(/\/$/, '');
+    const token = new RegExp(`${base.replace(/[.:/]/g, '\\$&')}/#/set-password/([A-Za-z0-9_-]+)`).exec(cli.stdout)?.[1];
+    if (!token) throw new Error(`admin ${args.join(' ')} printed no set-password link to ${base}:\n${cli.stdout}`);
+    return token;
   }
 
   async function newContext(cookies: Cookie[] = []): Promise<BrowserContext> {
@@ -226,7 +229,7 @@ interface AxeFinding {
   it('a merchant user sets a password, signs in, sees the balance, creates a QR, pays it, sees it in the list and the balance, exports and downloads the recon file, issues and revokes a token', async () => {
     const a = await createMerchant(prisma, { name: `Toko Browser ${run}` });
     Object.assign(merchantA, { merchantId: a.merchant.id, name: a.merchant.name });
-    const link = await createUser(merchantA.email, a.merchant.id);
+    const link = createUser(merchantA.email, a.merchant.id);
 
     merchantContext = await newContext();
     const page = (merchantPage = await merchantContext.newPage());
@@ -327,7 +330,7 @@ interface AxeFinding {
     expect(paidTrxId).not.toBe('');
     const b = await createMerchant(prisma, { name: `Toko Lain ${run}` });
     merchantB.merchantId = b.merchant.id;
-    const link = await createUser(merchantB.email, b.merchant.id);
+    const link = createUser(merchantB.email, b.merchant.id);
     const set = await fetch(`${stack.gatewayUrl}/dashboard/api/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link, password: PASSWORD }) });
     expect(set.status).toBe(200);
 
@@ -412,7 +415,7 @@ interface AxeFinding {
     await waitFor(async () => (await letters()).some((d) => d.key === String(c.merchant.id)), 20_000, 'dead letter archived');
     const letter = (await letters()).find((d) => d.key === String(c.merchant.id)) as Letter;
 
-    const link = await createUser(operator.email);
+    const link = createUser(operator.email);
     const context = await newContext();
     const page = await context.newPage();
     await setPassword(page, consoleUrl, link, operator.email, 'console-set-password');
