@@ -46,7 +46,7 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parser: tseslint.parser },
     rules: {
       '@nx/enforce-module-boundaries': ['error', boundaries(productionConstraints)],

@@ -1,0 +1,33 @@
+import { Code } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../shared/format/format';
+import { DataTable, ListFooter } from '../../shared/ui/data-table';
+import { PageTitle } from '../../shared/ui/page-title';
+import { useCursorList } from '../../shared/ui/use-async';
+import { useConsoleApi } from '../use-console-api';
+
+export default function AuditLogPage() {
+  const { t, i18n } = useTranslation();
+  const api = useConsoleApi();
+  const list = useCursorList((cursor) => api.auditLog(cursor), [api]);
+  return (
+    <>
+      <PageTitle>{t('audit.title')}</PageTitle>
+      <DataTable
+        label={t('audit.tableLabel')}
+        minWidth={900}
+        rows={list.items}
+        rowKey={(a) => a.id}
+        columns={[
+          { header: t('audit.time'), cell: (a) => formatDateTime(a.at, i18n.language) },
+          { header: t('audit.operator'), cell: (a) => a.operator },
+          { header: t('audit.action'), cell: (a) => <Code>{a.action}</Code> },
+          { header: t('audit.target'), cell: (a) => a.target },
+          { header: t('audit.details'), cell: (a) => a.details && <Code style={{ wordBreak: 'break-all' }}>{a.details}</Code> },
+          { header: t('audit.logId'), cell: (a) => a.logId },
+        ]}
+      />
+      <ListFooter list={list} emptyText={t('audit.empty')} />
+    </>
+  );
+}

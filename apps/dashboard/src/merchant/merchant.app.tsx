@@ -1,0 +1,31 @@
+import { lazy } from 'react';
+import { mountApp } from '../shared/app-root';
+
+const OverviewPage = lazy(() => import('./pages/overview.page'));
+const PayinsPage = lazy(() => import('./pages/payins.page'));
+const PayinDetailPage = lazy(() => import('./pages/payin-detail.page'));
+const PayoutsPage = lazy(() => import('./pages/payouts.page'));
+const PayoutDetailPage = lazy(() => import('./pages/payout-detail.page'));
+const ReconPage = lazy(() => import('./pages/recon.page'));
+const DevelopersPage = lazy(() => import('./pages/developers.page'));
+
+mountApp({
+  apiBase: '/dashboard/api',
+  titleKey: 'app.merchantTitle',
+  nav: [
+    { to: '/', labelKey: 'nav.overview' },
+    { to: '/payins', labelKey: 'nav.payins' },
+    { to: '/payouts', labelKey: 'nav.payouts' },
+    { to: '/reconciliation', labelKey: 'nav.reconciliation' },
+    { to: '/developers', labelKey: 'nav.developers' },
+  ],
+  pages: [
+    { index: true, element: <OverviewPage /> },
+    { path: 'payins', element: <PayinsPage /> },
+    { path: 'payins/:merchantTrxId', element: <PayinDetailPage /> },
+    { path: 'payouts', element: <PayoutsPage /> },
+    { path: 'payouts/:merchantTrxId', element: <PayoutDetailPage /> },
+    { path: 'reconciliation', element: <ReconPage /> },
+    { path: 'developers', element: <DevelopersPage /> },
+  ],
+});

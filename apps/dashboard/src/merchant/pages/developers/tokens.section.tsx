@@ -1,0 +1,93 @@
+import { Button, Code, Group, Stack, Table, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../shared/format/format';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { OnceSecret } from '../../../shared/ui/secret';
+import { Section } from '../../../shared/ui/section';
+import { EmptyText, FormError, fieldError } from '../../../shared/ui/states';
+import { StatusBadge } from '../../../shared/ui/status-badge';
+import { useAction } from '../../../shared/ui/use-async';
+import type { ApiToken } from '../../merchant.api';
+import { useMerchantApi } from '../../use-merchant-api';
+
+export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onChanged(): void }) {
+  const { t, i18n } = useTranslation();
+  const api = useMerchantApi();
+  const [label, setLabel] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
+  const create = useAction(api.createToken);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const result = await create.run(label.trim());
+    if (result) {
+      setCreated(result.value.secret);
+      setLabel('');
+      onChanged();
+    }
+  };
+
+  return (
+    <Section title={t('developers.tokens')}>
+      <Stack>
+        <form onSubmit={submit} noValidate>
+          <Group align="flex-end">
+            <TextInput label={t('developers.tokenLabel')} required maxLength={100} value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={fieldError(create.error, 'label')} />
+            <Button type="submit" loading={create.busy}>
+              {t('developers.createToken')}
+            </Button>
+          </Group>
+        </form>
+        <FormError error={create.error} fields={['label']} />
+        {created && <OnceSecret label={t('developers.newToken')} value={created} testId="new-token" />}
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped aria-label={t('developers.tokensLabel')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('developers.label')}</Table.Th>
+                <Table.Th scope="col">{t('developers.created')}</Table.Th>
+                <Table.Th scope="col">{t('developers.lastUsed')}</Table.Th>
+                <Table.Th scope="col">{t('common.status')}</Table.Th>
+                <Table.Th scope="col">{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {tokens.map((tok) => (
+                <Table.Tr key={tok.id}>
+                  <Table.Td>
+                    {tok.label || tok.id} {tok.prefix && <Code>{tok.prefix}…</Code>}
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(tok.createdAt, i18n.language)}</Table.Td>
+                  <Table.Td>{formatDateTime(tok.lastUsedAt, i18n.language)}</Table.Td>
+                  <Table.Td>{tok.revokedAt ? `${t('developers.revoked')} ${formatDateTime(tok.revokedAt, i18n.language)}` : <StatusBadge status="active" />}</Table.Td>
+                  <Table.Td>
+                    {!tok.revokedAt && (
+                      <Button size="xs" variant="outline" color="red.9" onClick={() => setRevoking(tok)}>
+                        {t('developers.revoke')}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {tokens.length === 0 && <EmptyText>{t('developers.noTokens')}</EmptyText>}
+      </Stack>
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={t('developers.revokeTitle')}
+        body={t('developers.revokeBody', { label: revoking?.label ?? '' })}
+        confirmLabel={t('developers.revokeToken')}
+        danger
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (revoking) await api.revokeToken(revoking.id);
+          onChanged();
+        }}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,72 @@
+import { AreaChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { Card, Paper, SimpleGrid, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatRupiah, formatShortDay } from '../../shared/format/format';
+import { PageTitle } from '../../shared/ui/page-title';
+import { ErrorState, LoadingState } from '../../shared/ui/states';
+import { useAsync } from '../../shared/ui/use-async';
+import { useMerchantApi } from '../use-merchant-api';
+
+function Figure({ label, amount, detail, testId }: { label: string; amount: number; detail?: string; testId?: string }) {
+  return (
+    <Card withBorder padding="md" radius="md">
+      <Text size="sm" c="gray.8">
+        {label}
+      </Text>
+      <Text fz="xl" fw={700} data-testid={testId} data-amount={testId ? String(amount) : undefined}>
+        {formatRupiah(amount)}
+      </Text>
+      {detail && (
+        <Text size="sm" c="gray.8">
+          {detail}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+export default function OverviewPage() {
+  const { t, i18n } = useTranslation();
+  const api = useMerchantApi();
+  const { data, error, loading, reload } = useAsync(() => api.overview(), [api]);
+
+  return (
+    <>
+      <PageTitle>{t('overview.title')}</PageTitle>
+      {loading && !data && <LoadingState />}
+      {error !== null && <ErrorState error={error} onRetry={reload} />}
+      {data && (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mb="lg">
+            <Figure label={t('overview.available')} amount={data.available} testId="balance-available" />
+            <Figure label={t('overview.pending')} amount={data.pending} testId="balance-pending" />
+            <Figure label={t('overview.todayPayins')} amount={data.todayPayins.amount} detail={t('overview.count', { count: data.todayPayins.count })} />
+            <Figure label={t('overview.todayPayouts')} amount={data.todayPayouts.amount} detail={t('overview.count', { count: data.todayPayouts.count })} />
+          </SimpleGrid>
+          <Paper withBorder p="md" radius="md" component="section">
+            <Title order={2} size="h4" id="chart-title" mb="sm">
+              {t('overview.chartTitle')}
+            </Title>
+            <figure data-testid="overview-chart" style={{ margin: 0 }}>
+              <VisuallyHidden component="figcaption">{t('overview.chartLabel')}</VisuallyHidden>
+              <AreaChart
+                h={280}
+                data={data.days.map((d) => ({ day: formatShortDay(d.date, i18n.language), payins: d.payins, payouts: d.payouts }))}
+                dataKey="day"
+                series={[
+                  { name: 'payins', label: t('overview.payins'), color: 'blue.8' },
+                  { name: 'payouts', label: t('overview.payouts'), color: 'grape.8' },
+                ]}
+                curveType="monotone"
+                withLegend
+                valueFormatter={(v) => formatRupiah(v)}
+                yAxisProps={{ width: 110 }}
+              />
+            </figure>
+          </Paper>
+        </>
+      )}
+    </>
+  );
+}

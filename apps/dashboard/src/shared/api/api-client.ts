@@ -1,0 +1,83 @@
+import { ApiError, type FieldError } from './api-error';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface ApiClientOptions {
+  /** `/dashboard/api` or `/console/api` */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** The session's CSRF token, sent on every state-changing request */
+  csrfToken: () => string | null;
+  /** Called on 401 SESSION_REQUIRED (expired or revoked session): the app goes to sign-in */
+  onSessionRequired: () => void;
+}
+
+export interface ApiClient {
+  get<T>(path: string, query?: Query): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body?: unknown): Promise<T>;
+  delete<T>(path: string): Promise<T>;
+}
+
+const UNSAFE: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
+}
+
+interface Envelope {
+  status?: boolean;
+  message?: string;
+  data?: unknown;
+  code?: string;
+  errors?: FieldError[];
+}
+
+/**
+ * fetch for the dashboard and console APIs: same-origin cookies, JSON, the CSRF header on
+ * state-changing calls, the platform envelope unwrapped (data on success, ApiError otherwise).
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const csrf = UNSAFE.has(method) ? options.csrfToken() : null;
+    if (csrf) headers['X-CSRF-Token'] = csrf;
+    let res: Response;
+    try {
+      res = await doFetch(buildUrl(options.baseUrl, path, query), {
+        method,
+        credentials: 'same-origin',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached');
+    }
+    let envelope: Envelope | null = null;
+    try {
+      envelope = (await res.json()) as Envelope;
+    } catch {
+      envelope = null;
+    }
+    if (res.ok && envelope && envelope.status !== false) return envelope.data as T;
+    const code = envelope?.code ?? (res.ok ? 'BAD_RESPONSE' : `HTTP_${res.status}`);
+    const retryAfter = Number(res.headers.get('Retry-After'));
+    const error = new ApiError(res.status, code, envelope?.message ?? res.statusText, Array.isArray(envelope?.errors) ? envelope.errors : [], Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+    if (res.status === 401 && code === 'SESSION_REQUIRED') options.onSessionRequired();
+    throw error;
+  }
+
+  return {
+    get: (path, query) => request('GET', path, undefined, query),
+    post: (path, body) => request('POST', path, body ?? {}),
+    put: (path, body) => request('PUT', path, body ?? {}),
+    delete: (path) => request('DELETE', path),
+  };
+}

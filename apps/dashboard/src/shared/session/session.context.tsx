@@ -1,0 +1,84 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createApiClient, type ApiClient } from '../api/api-client';
+import { isApiError } from '../api/api-error';
+import { toSession, type Session } from './session.mapping';
+
+type SessionState = { status: 'loading' } | { status: 'signed-out'; reason?: 'expired' } | { status: 'signed-in'; session: Session };
+
+interface SessionContextValue {
+  api: ApiClient;
+  state: SessionState;
+  /** After sign-in (its answer is the session) */
+  signedIn(raw: unknown): void;
+  signOut(): Promise<void>;
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null);
+
+export function SessionProvider({ baseUrl, children }: { baseUrl: string; children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const csrf = useRef<string | null>(null);
+
+  const api = useMemo(
+    () =>
+      createApiClient({
+        baseUrl,
+        csrfToken: () => csrf.current,
+        onSessionRequired: () => {
+          csrf.current = null;
+          setState({ status: 'signed-out', reason: 'expired' });
+        },
+      }),
+    [baseUrl],
+  );
+
+  const signedIn = useCallback((raw: unknown) => {
+    const session = toSession(raw);
+    csrf.current = session.csrfToken;
+    setState({ status: 'signed-in', session });
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      signedIn(await api.get('/session'));
+    } catch (e) {
+      if (!isApiError(e, 'SESSION_REQUIRED')) throw e;
+      csrf.current = null;
+      setState({ status: 'signed-out' });
+    }
+  }, [api, signedIn]);
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.delete('/session');
+    } finally {
+      csrf.current = null;
+      setState({ status: 'signed-out' });
+    }
+  }, [api]);
+
+  useEffect(() => {
+    refresh().catch(() => setState({ status: 'signed-out' }));
+  }, [refresh]);
+
+  const value = useMemo(() => ({ api, state, signedIn, signOut, refresh }), [api, state, signedIn, signOut, refresh]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSessionContext(): SessionContextValue {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSessionContext outside SessionProvider');
+  return ctx;
+}
+
+export function useApi(): ApiClient {
+  return useSessionContext().api;
+}
+
+/** The signed-in session (only inside the signed-in layout). */
+export function useSession(): Session {
+  const { state } = useSessionContext();
+  if (state.status !== 'signed-in') throw new Error('useSession without a session');
+  return state.session;
+}

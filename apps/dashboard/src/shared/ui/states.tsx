@@ -1,0 +1,68 @@
+import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../api/api-error';
+
+/** A translated message for an API error: the code's text when we have one, the server's message otherwise. */
+export function errorText(t: TFunction, error: unknown): string {
+  if (isApiError(error)) {
+    if (error.code === 'ACCOUNT_LOCKED') {
+      return error.retryAfterSeconds ? t('errors.ACCOUNT_LOCKED', { minutes: Math.ceil(error.retryAfterSeconds / 60) }) : t('errors.ACCOUNT_LOCKED_NO_TIME');
+    }
+    const key = `errors.${error.code}`;
+    return t(key, { defaultValue: error.message });
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function LoadingState() {
+  const { t } = useTranslation();
+  return (
+    <Center py="xl" role="status" aria-live="polite">
+      <Group gap="sm">
+        <Loader size="sm" aria-hidden="true" />
+        <Text>{t('common.loading')}</Text>
+      </Group>
+    </Center>
+  );
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="red" title={t('common.errorTitle')} role="alert">
+      <Text>{errorText(t, error)}</Text>
+      {onRetry && (
+        <Button mt="sm" variant="outline" color="red" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>
+      )}
+    </Alert>
+  );
+}
+
+export function EmptyText({ children }: { children: string }) {
+  return (
+    <Text py="md" c="gray.8">
+      {children}
+    </Text>
+  );
+}
+
+/** A form's error that belongs to no one field. */
+export function FormError({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  // When every problem is shown next to its field, one general line is enough.
+  const onlyFieldErrors = isApiError(error) && error.errors.length > 0 && error.errors.every((e) => fields.some((f) => e.field === f || e.field.endsWith(`.${f}`)));
+  return (
+    <Alert color="red" role="alert">
+      {onlyFieldErrors ? t('errors.VALIDATION_ERROR') : errorText(t, error)}
+    </Alert>
+  );
+}
+
+/** The message for one field from a failed call's `errors`, for an input's `error` prop. */
+export function fieldError(error: unknown, field: string): string | undefined {
+  return isApiError(error) ? error.fieldMessage(field) : undefined;
+}
