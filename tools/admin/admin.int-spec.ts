@@ -1,5 +1,5 @@
 import { createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
-import { fundMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
+import { createDashboardUser, fundMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
 import { ExitCode, runAdmin } from './admin';
 
 describe('admin CLI (real Postgres)', () => {
@@ -174,5 +174,72 @@ describe('admin CLI (real Postgres)', () => {
     expect(err).toHaveLength(1);
     expect(err[0]).not.toContain('\n');
     expect(err[0]).toMatch(/^error: cannot use the database at DATABASE_URL=postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none: .*(ECONNREFUSED|can't reach)/i);
+  });
+  describe('dashboard users', () => {
+    const linkToken = (out: string) => out.trim().split('\n').pop()?.split('/').pop() ?? '';
+    const links = (userId: number) => prisma.$queryRaw<{ token_hash: string; used_at: Date | null }[]>`SELECT token_hash, used_at FROM dashboard_password_links WHERE user_id = ${userId} ORDER BY created_at, token_hash`;
+
+    it('creates a merchant user and an operator, each with a one-time set-password link (only its hash stored)', async () => {
+      const m = JSON.parse((await admin('--json', 'merchant', 'create', '--name', 'Toko Dashboard')).out);
+      const created = await admin('user', 'create', '--merchant', String(m.id), '--email', 'Owner@Toko-Dashboard.example');
+      expect(created.code).toBe(ExitCode.Ok);
+      expect(created.out).toMatch(/^created merchant user \d+ owner@toko-dashboard\.example \(merchant \d+\); one-time set-password link/);
+      expect(created.out.split('\n')[1]).toMatch(/^http:\/\/localhost:3000\/dashboard\/#\/set-password\/[A-Za-z0-9_-]{43}$/);
+      const [row] = await prisma.$queryRaw<{ id: bigint; role: string; merchant_id: number; password_hash: string | null }[]>`SELECT * FROM dashboard_users WHERE email = 'owner@toko-dashboard.example'`;
+      expect(row).toMatchObject({ role: 'merchant', merchant_id: m.id, password_hash: null });
+      expect((await links(Number(row.id))).map((l) => l.token_hash)).toEqual([hashToken(linkToken(created.out))]);
+
+      const out: string[] = [];
+      const code = await runAdmin(['--json', 'user', 'create', '--operator', '--email', 'ops-cli@pay.example'], {
+        env: { DATABASE_URL: process.env.DATABASE_URL, CONSOLE_PUBLIC_URL: 'https://console.pay.internal/console' },
+        out: (l) => out.push(l),
+        err: () => undefined,
+      });
+      expect(code).toBe(ExitCode.Ok);
+      expect(JSON.parse(out.join(''))).toMatchObject({ email: 'ops-cli@pay.example', role: 'operator', merchantId: null, setPasswordUrl: expect.stringMatching(/^https:\/\/console\.pay\.internal\/console\/#\/set-password\/[A-Za-z0-9_-]{43}$/) });
+
+      const listed = JSON.parse((await admin('--json', 'user', 'list')).out);
+      expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ email: 'owner@toko-dashboard.example', role: 'merchant', merchantId: m.id, passwordSet: false, totpEnabled: false, lockedUntil: null })]));
+    });
+
+    it.each([
+      [['user', 'create', '--email', 'a@b.example'], 'give either --merchant <id> or --operator'],
+      [['user', 'create', '--operator', '--merchant', '1', '--email', 'a@b.example'], 'give either --merchant <id> or --operator'],
+      [['user', 'create', '--operator', '--email', 'not-an-email'], 'email must be an email address'],
+      [['user', 'create', '--merchant', '2000000000', '--email', 'a@b.example'], 'merchant 2000000000 not found'],
+      [['user', 'create', '--merchant', 'x', '--email', 'a@b.example'], '--merchant: expected a merchant id'],
+      [['user', 'reset-link', '--email', 'nobody@nowhere.example'], 'dashboard user nobody@nowhere.example not found'],
+      [['user', 'unlock', '--email', 'nobody@nowhere.example'], 'dashboard user nobody@nowhere.example not found'],
+    ])('refuses %j with exit code 2', async (argv, message) => {
+      const r = await admin(...argv);
+      expect(r.code).toBe(ExitCode.Usage);
+      expect(r.err).toContain(message);
+    });
+
+    it('refuses a second user with the same email, whatever its case', async () => {
+      expect((await admin('user', 'create', '--operator', '--email', 'twice@pay.example')).code).toBe(ExitCode.Ok);
+      const again = await admin('user', 'create', '--operator', '--email', 'TWICE@pay.example');
+      expect(again.code).toBe(ExitCode.Usage);
+      expect(again.err).toBe('error: a user with email twice@pay.example already exists');
+    });
+
+    it('reset-link replaces the unused link; unlock clears a lockout', async () => {
+      const user = await createDashboardUser(prisma);
+      await prisma.$executeRaw`UPDATE dashboard_users SET failed_sign_ins = 3, locked_until = now() + interval '10 minutes' WHERE id = ${user.userId}`;
+      expect(JSON.parse((await admin('--json', 'user', 'list')).out).find((u: { userId: number }) => u.userId === user.userId).lockedUntil).not.toBeNull();
+      const first = await admin('user', 'reset-link', '--email', user.email.toUpperCase());
+      expect(first.code).toBe(ExitCode.Ok);
+      const second = await admin('user', 'reset-link', '--email', user.email);
+      const rows = await links(user.userId);
+      expect(rows).toHaveLength(2);
+      expect(rows.find((l) => l.token_hash === hashToken(linkToken(first.out)))?.used_at).not.toBeNull();
+      expect(rows.find((l) => l.token_hash === hashToken(linkToken(second.out)))?.used_at).toBeNull();
+
+      const unlocked = await admin('user', 'unlock', '--email', user.email);
+      expect(unlocked.code).toBe(ExitCode.Ok);
+      expect(unlocked.out).toBe(`user ${user.userId} ${user.email} unlocked`);
+      const [row] = await prisma.$queryRaw<{ failed_sign_ins: number; locked_until: Date | null }[]>`SELECT failed_sign_ins, locked_until FROM dashboard_users WHERE id = ${user.userId}`;
+      expect(row).toEqual({ failed_sign_ins: 0, locked_until: null });
+    });
   });
 });

@@ -3,7 +3,8 @@ import { formatAmountString } from '@pay/domain';
 import type { Pool } from 'pg';
 import { checkWebhookTarget, isMisconfiguration, isNotifyUrl, isTransientFault, WebhookTargetRefused } from '@pay/platform';
 import { registerDeadLetterCommands } from './dead-letter.commands';
-import { applyMigrations, createPgPool, createPrismaClient, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
+import { registerUserCommands } from './user.commands';
+import { applyMigrations, createPgPool, createPrismaClient, DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -321,6 +322,21 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     },
   });
 
+  registerUserCommands(program, {
+    users: () => new DashboardUserAdmin(pg(), { dashboard: io.env.DASHBOARD_PUBLIC_URL || DEFAULT_DASHBOARD_PUBLIC_URL, console: io.env.CONSOLE_PUBLIC_URL || DEFAULT_CONSOLE_PUBLIC_URL }),
+    merchantId: (value) => {
+      try {
+        return id(value);
+      } catch (err) {
+        throw new UsageError(`--merchant: ${(err as Error).message}`);
+      }
+    },
+    print,
+    usage: (message) => {
+      throw new UsageError(message);
+    },
+  });
+
   program
     .command('migrate')
     .description('apply pending SQL migrations (records them like prisma migrate deploy)')
@@ -336,7 +352,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     // MerchantInputError names the option's field (payoutFee for --payout-fee); the message says what is wrong.
-    if (err instanceof UsageError || err instanceof MerchantNotFoundError || err instanceof TokenNotFoundError || err instanceof MerchantInputError) {
+    if (err instanceof UsageError || err instanceof MerchantNotFoundError || err instanceof TokenNotFoundError || err instanceof MerchantInputError || err instanceof DashboardUserInputError || err instanceof DashboardUserNotFoundError) {
       io.err(`error: ${err.message}`);
       return ExitCode.Usage;
     }

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
@@ -75,6 +76,8 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
     // Keeps req.rawBody: acquirer notifications are verified over the exact bytes received.
     rawBody: true,
   });
+  // The dashboard's and console's session cookies (decision 0023); nothing else reads cookies.
+  await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);

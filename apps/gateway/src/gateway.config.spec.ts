@@ -40,6 +40,13 @@ describe('gateway configuration: secrets and listeners', () => {
     }
   });
 
+  it('refuses DASHBOARD_COOKIE_SECURE=false in production; Secure cookies by default', () => {
+    expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, DASHBOARD_COOKIE_SECURE: 'false' })).toContain('DASHBOARD_COOKIE_SECURE: must not be false when NODE_ENV=production');
+    expect(loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).DASHBOARD_COOKIE_SECURE).toBe(true);
+    expect(loadConfig(gatewayConfigSchema, { ...base, DASHBOARD_COOKIE_SECURE: 'false' }).DASHBOARD_COOKIE_SECURE).toBe(false);
+    expect(problems({ DASHBOARD_PUBLIC_URL: 'not a url' })).toContain('DASHBOARD_PUBLIC_URL');
+  });
+
   it('refuses the sandbox payer in production, whatever the secrets', () => {
     expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, SANDBOX_MODE: 'true' })).toContain('SANDBOX_MODE: must not be true when NODE_ENV=production');
     expect(loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).SANDBOX_MODE).toBe(false);

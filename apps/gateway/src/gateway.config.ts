@@ -1,5 +1,6 @@
 import { railEnvShape } from '@pay/bank-rail';
 import { bindHost, bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
+import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/persistence';
 import { z } from 'zod';
 import { rateLimitEnvShape } from './rate-limit/rate-limit.config';
 import { refineServerLimits, serverLimitsEnvShape } from './http/server-limits';
@@ -69,10 +70,19 @@ export const gatewayConfigSchema = z.object({
   REDIS_URL: commonEnv.REDIS_URL,
   QUEUE_PREFIX: z.string().min(1).default('bull'),
   ...rateLimitEnvShape,
+  /**
+   * The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost
+   * too); false only for a browser reaching a non-local http:// address in development. Refused in production.
+   */
+  DASHBOARD_COOKIE_SECURE: bool().default(true),
+  /** Where the merchant dashboard and the operator console are served: set-password links (POST /ops/dashboard-users) point there */
+  DASHBOARD_PUBLIC_URL: z.string().url().default(DEFAULT_DASHBOARD_PUBLIC_URL),
+  CONSOLE_PUBLIC_URL: z.string().url().default(DEFAULT_CONSOLE_PUBLIC_URL),
 }).superRefine((c, ctx) => {
   if (c.ADMIN_TOKEN_PREVIOUS.length && !c.ADMIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN_PREVIOUS'], message: 'needs ADMIN_TOKEN (the token rotated to)' });
   if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
   refuseLoopbackInProduction(c, ctx);
+  if (c.NODE_ENV === 'production' && !c.DASHBOARD_COOKIE_SECURE) ctx.addIssue({ code: 'custom', path: ['DASHBOARD_COOKIE_SECURE'], message: 'must not be false when NODE_ENV=production' });
   refuseWeakSecrets(c, ctx);
   refineServerLimits(c, ctx);
   if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT) ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });

@@ -4,12 +4,16 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DeadLetterRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, PayinRepository, type PrismaClient, ReconExportRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OperatorAuditRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
+import { DASHBOARD_CLOCK, DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
+import { MerchantSessionGuard, OperatorSessionGuard } from './dashboard/auth/session.guards';
+import { ConsoleSessionController, DashboardSessionController } from './dashboard/auth/session.controllers';
+import { DashboardUserOpsController } from './ops/dashboard-user-ops.controller';
 import { DisbursementController } from './disbursement/disbursement.controller';
 import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
@@ -30,6 +34,17 @@ import { WebhookOpsController } from './ops/webhook-ops.controller';
 import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { ConsoleAuditInterceptor } from './dashboard/console/console-audit.interceptor';
+import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
+import { ConsoleDeadLettersController } from './dashboard/console/console-dead-letters.controller';
+import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
+import { ConsoleMerchantSettingsController } from './dashboard/console/console-merchant-settings.controller';
+import { ConsoleMerchantsController } from './dashboard/console/console-merchants.controller';
+import { ConsoleSettlementsController } from './dashboard/console/console-settlements.controller';
+import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
+
+/** The operator console's JSON API (/console/api, internal port; decision 0023). */
+const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleMerchantUsersController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController];
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
@@ -42,7 +57,7 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController, ...CONSOLE_CONTROLLERS],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -51,6 +66,9 @@ export class GatewayModule {
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
         { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
         { provide: HistoryRepository, useFactory: () => new HistoryRepository(deps.pool) },
+        { provide: SettlementListRepository, useFactory: () => new SettlementListRepository(deps.pool) },
+        { provide: OperatorAuditRepository, useFactory: () => new OperatorAuditRepository(deps.pool) },
+        ConsoleAuditInterceptor,
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
@@ -67,6 +85,15 @@ export class GatewayModule {
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
         MerchantAuthGuard,
+        // The dashboard's and console's users and sessions (decision 0023).
+        { provide: DashboardUserRepository, useFactory: () => new DashboardUserRepository(deps.pool) },
+        { provide: DashboardSessionRepository, useFactory: () => new DashboardSessionRepository(deps.pool) },
+        { provide: DashboardPasswordLinkRepository, useFactory: () => new DashboardPasswordLinkRepository(deps.pool) },
+        { provide: DashboardUserAdmin, useFactory: () => new DashboardUserAdmin(deps.pool, { dashboard: deps.config.DASHBOARD_PUBLIC_URL, console: deps.config.CONSOLE_PUBLIC_URL }) },
+        { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
+        DashboardAuthService,
+        MerchantSessionGuard,
+        OperatorSessionGuard,
         { provide: RateLimiter, useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry), inject: [METRICS_REGISTRY] },
         { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
       ],

@@ -20,8 +20,15 @@ export { WebhookScheduleRepository, type DueDeliveries } from './webhooks/webhoo
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
 export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
 export { WebhookDeliveryListener, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-listener';
+export { SettlementListRepository, type Settlement } from './settlements/settlement-list.repository';
 export { SETTLEMENT_SCAN_STATEMENT, SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
 export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
 export { HistoryRepository, type BalanceMovement, type DisbursementListStatus, type ListPosition, type ListWindow, type PayinListStatus } from './history/history.repository';
 export { DeadLetterRepository, deadLetterView, REPLAY_OF_HEADER, type ArchivedRecord, type DeadLetter, type DeadLetterFilter, type DeadLetterStatus, type ReplayResult } from './dead-letters/dead-letter.repository';
+export { DashboardUserRepository, LOCKOUT_FAILURES, LOCKOUT_MS, normaliseEmail, type DashboardRole, type DashboardUser } from './dashboard/dashboard-user.repository';
+export { DashboardPasswordLinkRepository, PASSWORD_LINK_TTL_MS } from './dashboard/dashboard-password-link.repository';
+export { DashboardSessionRepository, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, type DashboardSession } from './dashboard/dashboard-session.repository';
+export { DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, describeDashboardUser, setPasswordUrl, type DashboardUrls, type DashboardUserLink, type DashboardUserView } from './dashboard/dashboard-user-admin';
+export { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './dashboard/password';
+export { OperatorAuditRepository, type NewOperatorAuditEntry, type OperatorAuditEntry, type OperatorAuditPage } from './dashboard/operator-audit.repository';

@@ -18,3 +18,4 @@ export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chao
 export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';
 export { BusProbe, CONSUMPTIONS, type Consumption } from './chaos/bus-probe';
 export { closeSchemas, installContractFetch, merchantContract, opsContract, registerContract, takeContractViolations, uncheckedFetch, type ContractOptions } from './http/openapi-contract';
+export { createDashboardUser, signInDashboard, signedInMerchantUser, signedInOperator, TEST_DASHBOARD_PASSWORD, type DashboardSignIn, type TestDashboardUser } from './dashboard/dashboard-users';

@@ -39,6 +39,8 @@ describe('gateway ports: the public port never serves /internal, /ops or /metric
     ['get', '/ops/queues/api/queues'],
     ['get', '/metrics'],
     ['get', '/metrics?x=1'],
+    ['post', '/console/api/session'],
+    ['get', '/Console/api/session'],
   ] as const)('public port: %s %s answers as an unknown route does', async (method, path) => {
     const res = await request(pub)[method](path).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({});
     const unknown = await request(pub)[method]('/no-such-route').send({});

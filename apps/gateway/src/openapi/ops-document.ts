@@ -38,6 +38,7 @@ export function buildOpsDocument(app: INestApplication): OpenAPIObject {
     .addTag('Webhooks', 'Callback deliveries: inspect, resend')
     .addTag('Dead letters', 'Messages no consumer could process: list, replay, resolve')
     .addTag('Ledger', 'The ledger audit')
+    .addTag('Dashboard users', "The merchant dashboard's and operator console's users: create, set-password links, unlock")
     .addTag('Acquirer', "The QRIS acquirer's payment notifications")
     .build();
   return keepPaths(SwaggerModule.createDocument(app, config), OPS_PATHS);

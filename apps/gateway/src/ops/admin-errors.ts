@@ -1,13 +1,14 @@
 import { type CallHandler, createParamDecorator, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
-import { MerchantInputError, MerchantNotFoundError, TokenNotFoundError } from '@pay/persistence';
+import { DashboardUserInputError, DashboardUserNotFoundError, MerchantInputError, MerchantNotFoundError, TokenNotFoundError } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { catchError, type Observable, throwError } from 'rxjs';
 
-/** MerchantAdmin's errors as the ops API answers them: unknown merchant or token 404, refused input 400 naming the field. */
+/** MerchantAdmin's and DashboardUserAdmin's errors as the ops API answers them: unknown merchant or token 404, refused input 400 naming the field. */
 export function toApiError(err: unknown): unknown {
-  if (err instanceof MerchantNotFoundError || err instanceof TokenNotFoundError) return new ApiError(ErrorCode.NotFound, err.message);
+  if (err instanceof MerchantNotFoundError || err instanceof TokenNotFoundError || err instanceof DashboardUserNotFoundError) return new ApiError(ErrorCode.NotFound, err.message);
+  if (err instanceof DashboardUserInputError) return err.conflict ? new ApiError(ErrorCode.Conflict, err.message) : new ApiError(ErrorCode.ValidationError, `${err.field}: ${err.message}`, [{ field: err.field, message: err.message }]);
   if (err instanceof MerchantInputError) return new ApiError(ErrorCode.ValidationError, `${err.field}: ${err.message}`, [{ field: err.field, message: err.message }]);
   return err;
 }

@@ -9,8 +9,9 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator';
 import { ApiOps } from '../openapi/ops-api.decorator';
 import { AdminTokenGuard } from './admin-auth';
 import { DeadLetterSchema } from './ops.schemas';
+import { deadLetterId, deadLetterReplayReply } from './operator-actions';
 
-class ListQuery {
+export class DeadLetterListQuery {
   @ApiPropertyOptional({ maxLength: 200, example: 'ledger.commands', description: 'Only this topic' })
   @IsOptional()
   @IsString()
@@ -39,11 +40,6 @@ class ResolveDto {
   note!: string;
 }
 
-function letterId(id: string): bigint {
-  if (!/^[1-9]\d{0,18}$/.test(id)) throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
-  return BigInt(id);
-}
-
 /** Operators' dead-letter endpoints (also in the admin CLI: `admin dlq ...`); the runbook is in the README. */
 @ApiOps('Dead letters')
 @Controller('ops/dead-letters')
@@ -54,7 +50,7 @@ export class DeadLetterOpsController {
   @Get()
   @ApiOperation({ operationId: 'listDeadLetters', summary: 'Archived dead letters, newest first' })
   @ApiEnvelope(DeadLetterSchema, { message: '1 dead letter(s)', messagePattern: '^\\d+ dead letter\\(s\\)$', isArray: true })
-  async list(@Query() q: ListQuery) {
+  async list(@Query() q: DeadLetterListQuery) {
     const letters = await this.letters.list({ topic: q.topic, status: q.status, limit: q.limit });
     return new Reply(`${letters.length} dead letter(s)`, letters.map((d) => deadLetterView(d)));
   }
@@ -63,7 +59,7 @@ export class DeadLetterOpsController {
   @ApiOperation({ operationId: 'getDeadLetter', summary: 'One dead letter' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter found' })
   async show(@Param('id') id: string) {
-    const d = await this.letters.get(letterId(id));
+    const d = await this.letters.get(deadLetterId(id));
     if (!d) throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
     return new Reply('Dead letter found', deadLetterView(d));
   }
@@ -73,17 +69,7 @@ export class DeadLetterOpsController {
   @ApiOperation({ operationId: 'replayDeadLetter', summary: 'Send an open dead letter back to its topic (400 when it is not open or its value is not JSON)' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter replayed' })
   async replay(@Param('id') id: string) {
-    const r = await this.letters.replay(letterId(id), new Date());
-    switch (r.outcome) {
-      case 'not-found':
-        throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
-      case 'not-open':
-        throw new ApiError(ErrorCode.ValidationError, `Dead letter is ${r.deadLetter.status} already`);
-      case 'not-json':
-        throw new ApiError(ErrorCode.ValidationError, 'Dead letter value is not JSON and can never be processed; resolve it instead');
-      case 'replayed':
-        return new Reply('Dead letter replayed', deadLetterView(r.deadLetter));
-    }
+    return deadLetterReplayReply(await this.letters.replay(deadLetterId(id), new Date()));
   }
 
   @Post(':id/resolve')
@@ -91,7 +77,7 @@ export class DeadLetterOpsController {
   @ApiOperation({ operationId: 'resolveDeadLetter', summary: 'Close an open dead letter without replaying it' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter resolved' })
   async resolve(@Param('id') id: string, @Body() dto: ResolveDto) {
-    const d = await this.letters.resolve(letterId(id), dto.note, new Date());
+    const d = await this.letters.resolve(deadLetterId(id), dto.note, new Date());
     if (!d) throw new ApiError(ErrorCode.NotFound, 'Open dead letter not found');
     return new Reply('Dead letter resolved', deadLetterView(d));
   }

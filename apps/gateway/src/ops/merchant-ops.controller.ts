@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { describeMerchant, MerchantAdmin, type PrismaClient, SettlementPlanner } from '@pay/persistence';
-import { ErrorCode } from '@pay/contracts';
-import { ApiError, Reply } from '@pay/platform';
+import { describeMerchant, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
 import { PRISMA } from '../gateway.tokens';
+import { onboardMerchant, requestSettlement } from './operator-actions';
 import { AdminErrorsInterceptor, MerchantId } from './admin-errors';
 import { AdminTokenGuard } from './admin-auth';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator';
@@ -13,7 +13,7 @@ import { ApiMerchantIdParam, ApiOps } from '../openapi/ops-api.decorator';
 import { RateLimitsDto } from './dto/merchant-settings.dto';
 import { MerchantCreatedSchema, MerchantDescriptionSchema, MerchantRateLimitsSetSchema, SettlementRunSchema } from './ops.schemas';
 
-class CreateMerchantDto {
+export class CreateMerchantDto {
   @ApiProperty({ example: 'Toko Sinar Jaya', maxLength: 100 })
   @IsString()
   @IsNotEmpty()
@@ -21,7 +21,7 @@ class CreateMerchantDto {
   name!: string;
 }
 
-class RunSettlementDto {
+export class RunSettlementDto {
   @ApiProperty({ example: 7 })
   @IsInt()
   @IsPositive()
@@ -57,10 +57,7 @@ export class MerchantOpsController {
   @ApiOperation({ operationId: 'createMerchant', summary: 'Create a merchant with default fees, an API token (shown only now) and its webhook secret' })
   @ApiEnvelope(MerchantCreatedSchema, { message: 'Merchant created', status: 201 })
   async create(@Body() dto: CreateMerchantDto) {
-    const merchant = await this.admin.create({ name: dto.name });
-    const { token } = await this.admin.issueToken(merchant.id, 'ops api');
-    const { secret } = await this.admin.webhookSecret(merchant.id);
-    return new Reply('Merchant created', { merchantId: merchant.id, name: merchant.name, nmid: merchant.nmid, token, webhookSecret: secret });
+    return onboardMerchant(this.admin, dto.name, 'ops api');
   }
 
   @Get('merchants')
@@ -115,9 +112,6 @@ export class MerchantOpsController {
   @ApiOperation({ operationId: 'runSettlement', summary: "Request a merchant's settlement for a cut-off now (the ledger credits it asynchronously)" })
   @ApiEnvelope(SettlementRunSchema, { message: ['Settlement requested', 'Nothing to settle'] })
   async runSettlement(@Body() dto: RunSettlementDto) {
-    const cutoff = dto.cutoff ?? new Date();
-    if (cutoff.getTime() > Date.now()) throw new ApiError(ErrorCode.ValidationError, 'cutoff: cutoff must not be in the future', [{ field: 'cutoff', message: 'cutoff must not be in the future' }]);
-    const planned = await new SettlementPlanner(this.prisma).plan(dto.merchantId, cutoff);
-    return new Reply(planned ? 'Settlement requested' : 'Nothing to settle', planned ?? { merchantId: dto.merchantId, cutoffAt: cutoff, payinCount: 0, requested: false });
+    return requestSettlement(this.prisma, dto.merchantId, dto.cutoff);
   }
 }

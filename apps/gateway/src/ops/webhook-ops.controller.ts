@@ -9,6 +9,7 @@ import { ApiEnvelope } from '../openapi/api-envelope.decorator';
 import { ApiOps } from '../openapi/ops-api.decorator';
 import { AdminTokenGuard } from './admin-auth';
 import { WebhookDeliverySchema, WebhookResendFailedSchema, WebhookResendSchema } from './ops.schemas';
+import { webhookDeliveryId, webhookResendReply } from './operator-actions';
 
 class ResendFailedDto {
   @ApiProperty({ example: 7 })
@@ -46,10 +47,7 @@ export class WebhookOpsController {
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiEnvelope(WebhookResendSchema, { message: 'Delivery queued for resend' })
   async resend(@Param('id') id: string) {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found');
-    const d = await this.deliveries.resend(id, new Date());
-    if (!d) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found or an attempt is in progress');
-    return new Reply('Delivery queued for resend', { id: d.id, eventId: d.eventId, status: d.status });
+    return webhookResendReply(await this.deliveries.resend(webhookDeliveryId(id), new Date()));
   }
 
   @Post('resend-failed')

@@ -83,22 +83,25 @@ export class DeadLetterRepository {
   }
 
   async replay(id: bigint, now: Date): Promise<ReplayResult> {
-    return inTransaction(this.pool, async (tx) => {
-      const [row] = await tx.query<Record<string, unknown>>(sql`SELECT * FROM dead_letters WHERE id = ${id} FOR UPDATE`);
-      if (!row) return { outcome: 'not-found' };
-      const letter = fromRow<DeadLetter>(row);
-      if (letter.status !== 'open') return { outcome: 'not-open', deadLetter: letter };
-      // The outbox carries JSON payloads; a value that is not JSON can never be processed, so there is nothing to replay.
-      if (!isJson(letter.value)) return { outcome: 'not-json', deadLetter: letter };
-      const headers = Object.fromEntries(Object.entries(letter.headers as Record<string, string>).filter(([name]) => !DROPPED_HEADER.test(name)));
-      headers[REPLAY_OF_HEADER] = letter.id.toString();
-      const [outbox] = await tx.query<{ id: bigint }>(sql`
-        INSERT INTO outbox (topic, key, payload, headers) VALUES (${letter.topic}, ${letter.key}, ${letter.value}::jsonb, ${JSON.stringify(headers)}::jsonb)
-        RETURNING id`);
-      const [updated] = await tx.query<Record<string, unknown>>(sql`
-        UPDATE dead_letters SET status = 'replayed', replayed_at = ${now}, replay_outbox_id = ${outbox.id} WHERE id = ${id} RETURNING *`);
-      return { outcome: 'replayed', deadLetter: fromRow<DeadLetter>(updated) };
-    });
+    return inTransaction(this.pool, (tx) => this.replayIn(tx, id, now));
+  }
+
+  /** replay inside the caller's transaction (the console writes its audit row in the same one). */
+  async replayIn(tx: SqlClient, id: bigint, now: Date): Promise<ReplayResult> {
+    const [row] = await tx.query<Record<string, unknown>>(sql`SELECT * FROM dead_letters WHERE id = ${id} FOR UPDATE`);
+    if (!row) return { outcome: 'not-found' };
+    const letter = fromRow<DeadLetter>(row);
+    if (letter.status !== 'open') return { outcome: 'not-open', deadLetter: letter };
+    // The outbox carries JSON payloads; a value that is not JSON can never be processed, so there is nothing to replay.
+    if (!isJson(letter.value)) return { outcome: 'not-json', deadLetter: letter };
+    const headers = Object.fromEntries(Object.entries(letter.headers as Record<string, string>).filter(([name]) => !DROPPED_HEADER.test(name)));
+    headers[REPLAY_OF_HEADER] = letter.id.toString();
+    const [outbox] = await tx.query<{ id: bigint }>(sql`
+      INSERT INTO outbox (topic, key, payload, headers) VALUES (${letter.topic}, ${letter.key}, ${letter.value}::jsonb, ${JSON.stringify(headers)}::jsonb)
+      RETURNING id`);
+    const [updated] = await tx.query<Record<string, unknown>>(sql`
+      UPDATE dead_letters SET status = 'replayed', replayed_at = ${now}, replay_outbox_id = ${outbox.id} WHERE id = ${id} RETURNING *`);
+    return { outcome: 'replayed', deadLetter: fromRow<DeadLetter>(updated) };
   }
 
   /** Closes a dead letter without replaying it (it was handled another way); the note says how. */

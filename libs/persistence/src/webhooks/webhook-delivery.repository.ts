@@ -169,14 +169,17 @@ export class WebhookDeliveryRepository {
 
   /**
    * Sends a delivery again from the start of the retry schedule, keeping its event id and body.
-   * Refused while an attempt is in progress.
+   * Refused while an attempt is in progress. `db`: a caller's transaction, the pool otherwise.
    */
-  async resend(id: string, now: Date): Promise<WebhookDelivery | null> {
-    return this.one(sql`
+  async resend(id: string, now: Date, db: SqlClient = this.db): Promise<WebhookDelivery | null> {
+    return this.one(
+      sql`
       UPDATE webhook_deliveries
          SET status = 'pending', next_attempt_at = ${now}, cycle_attempts = 0, resend_count = resend_count + 1, lease_until = NULL, updated_at = ${now}
        WHERE id = ${id}::uuid AND status <> 'delivering'
-      RETURNING *`);
+      RETURNING *`,
+      db,
+    );
   }
 
   /** Failed or dead-lettered deliveries of a merchant created at or after `since`. */
@@ -186,6 +189,19 @@ export class WebhookDeliveryRepository {
        WHERE merchant_id = ${merchantId} AND status IN ('failed', 'dead') AND created_at >= ${since}
        ORDER BY created_at`);
     return rows.map((r) => fromRow<WebhookDelivery>(r));
+  }
+
+  /** Recent deliveries, newest first, without their bodies (operators' list); `limit` 1 to 500 (default 100). */
+  async recent(filter: { merchantId?: number; status?: DeliveryStatus; limit?: number } = {}): Promise<Omit<WebhookDelivery, 'body'>[]> {
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
+    const rows = await this.db.query<Record<string, unknown>>(sql`
+      SELECT id, event_id, event_type, merchant_id, disbursement_id, payin_id, url, status, attempt_count, cycle_attempts, resend_count,
+             next_attempt_at, lease_until, last_attempt_at, last_status_code, last_error, delivered_at, log_id, created_at, updated_at
+        FROM webhook_deliveries
+       WHERE (${filter.merchantId ?? null}::int IS NULL OR merchant_id = ${filter.merchantId ?? null}::int)
+         AND (${filter.status ?? null}::text IS NULL OR status = ${filter.status ?? null}::text)
+       ORDER BY created_at DESC, id LIMIT ${limit}`);
+    return rows.map((r) => fromRow<Omit<WebhookDelivery, 'body'>>(r));
   }
 
   async findWithAttempts(idOrEventId: string): Promise<(WebhookDelivery & { attempts: WebhookAttempt[] }) | null> {
@@ -217,8 +233,8 @@ export class WebhookDeliveryRepository {
     return m.name;
   }
 
-  private async one(q: SqlQuery): Promise<WebhookDelivery | null> {
-    const [row] = await this.db.query<Record<string, unknown>>(q);
+  private async one(q: SqlQuery, db: SqlClient = this.db): Promise<WebhookDelivery | null> {
+    const [row] = await db.query<Record<string, unknown>>(q);
     return row ? fromRow<WebhookDelivery>(row) : null;
   }
 }

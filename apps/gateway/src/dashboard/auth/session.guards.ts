@@ -1,21 +1,54 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import { ApiError } from '@pay/platform';
+import type { FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { DashboardAuthService } from './dashboard-auth.service';
+import { setPrincipal } from './dashboard-principal';
+import { type Audience, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf } from './session-cookies';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /**
- * PLACEHOLDER (replaced by the auth work of issue 17): the merchant dashboard's session guard.
- * Reads the pay_dash_session cookie, checks the session and CSRF token, and sets the principal
- * (setPrincipal) of a merchant user; refuses operators.
+ * A session guard (decision 0023): the audience's cookie must name a live session of a user of
+ * its role (not disabled; a merchant user's merchant active), else 401 SESSION_REQUIRED. A
+ * foreign Origin, or a state-changing method without the session's X-CSRF-Token, is 403
+ * CSRF_TOKEN_INVALID. Sets the request's principal.
  */
+async function guard(context: ExecutionContext, auth: DashboardAuthService, audience: Audience): Promise<boolean> {
+  const req = context.switchToHttp().getRequest<FastifyRequest>();
+  if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+  const session = await auth.authenticate(audience, sessionCookieOf(req, audience));
+  if (!SAFE_METHODS.has(req.method)) {
+    const header = req.headers['x-csrf-token'];
+    if (typeof header !== 'string' || !sameToken(header, session.csrfToken)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+  }
+  setPrincipal(req, { userId: session.userId, email: session.email, role: session.role, merchantId: session.merchantId, csrfToken: session.csrfToken });
+  return true;
+}
+
+/** The merchant dashboard's guard (/dashboard/api): pay_dash_session, merchant users only. */
 @Injectable()
 export class MerchantSessionGuard implements CanActivate {
-  canActivate(_context: ExecutionContext): boolean {
-    throw new Error('MerchantSessionGuard: not built yet');
+  constructor(private readonly auth: DashboardAuthService) {}
+
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    return guard(context, this.auth, MERCHANT_AUDIENCE);
   }
 }
 
-/** PLACEHOLDER: the operator console's session guard (pay_console_session), operators only. */
+/** The operator console's guard (/console/api): pay_console_session, operators only. */
 @Injectable()
 export class OperatorSessionGuard implements CanActivate {
-  canActivate(_context: ExecutionContext): boolean {
-    throw new Error('OperatorSessionGuard: not built yet');
+  constructor(private readonly auth: DashboardAuthService) {}
+
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    return guard(context, this.auth, OPERATOR_AUDIENCE);
   }
 }

@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import { type DashboardSession, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserRepository, hashPassword, passwordProblem, verifyPassword } from '@pay/persistence';
+import { ApiError } from '@pay/platform';
+import type { DashboardPrincipal } from './dashboard-principal';
+import type { Audience } from './session-cookies';
+import { newTotpSecret, totpCodeMatches, totpEnrolment, type TotpEnrolment } from './totp';
+
+/** The time the dashboard's auth runs on (a provider, so tests can move it). */
+export const DASHBOARD_CLOCK = Symbol('DASHBOARD_CLOCK');
+export type Clock = () => Date;
+
+/** 423 ACCOUNT_LOCKED, and the seconds left (the controller sends them as Retry-After). */
+export class AccountLockedError extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(ErrorCode.AccountLocked);
+  }
+}
+
+export interface SignIn {
+  email: string;
+  password: string;
+  totp?: string;
+}
+
+/**
+ * Sign-in, sessions, set-password links and TOTP for both audiences (decision 0023). Every
+ * wrong answer looks the same (401 SIGN_IN_FAILED) and costs the same argon2 work.
+ */
+@Injectable()
+export class DashboardAuthService {
+  constructor(
+    private readonly users: DashboardUserRepository,
+    private readonly sessions: DashboardSessionRepository,
+    private readonly links: DashboardPasswordLinkRepository,
+    @Inject(DASHBOARD_CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** A new session for the user of these credentials, or the refusal. */
+  async signIn(audience: Audience, input: SignIn): Promise<{ token: string; session: DashboardSession }> {
+    const now = this.clock();
+    const user = await this.users.findByEmail(input.email);
+    if (user?.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));
+    // An unknown email, or a user who never set a password, is verified against a dummy hash: same work, same answer.
+    const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
+    if (!user) throw new ApiError(ErrorCode.SignInFailed);
+    if (!passwordOk) return this.fail(user.id, now);
+    // A right password of a disabled user, or of the other audience's user, is still a wrong sign-in here (not counted: nothing was guessed).
+    if (user.disabledAt !== null || user.role !== audience.role) throw new ApiError(ErrorCode.SignInFailed);
+    if (user.totpEnabledAt !== null && user.totpSecret !== null) {
+      if (input.totp === undefined || input.totp === '') throw new ApiError(ErrorCode.TotpRequired);
+      if (!totpCodeMatches(user.totpSecret, input.totp, now)) return this.fail(user.id, now);
+    }
+    await this.users.resetFailures(user.id);
+    const { token } = await this.sessions.create(user.id, now);
+    return { token, session: await this.authenticate(audience, token) };
+  }
+
+  /** The live session of a cookie value for this audience, or 401 SESSION_REQUIRED. */
+  async authenticate(audience: Audience, token: string | undefined): Promise<DashboardSession> {
+    const session = token ? await this.sessions.find(token, this.clock()) : undefined;
+    if (!session || session.role !== audience.role || session.disabled || !session.merchantActive) throw new ApiError(ErrorCode.SessionRequired);
+    return session;
+  }
+
+  async signOut(token: string | undefined): Promise<void> {
+    if (token) await this.sessions.revoke(token, this.clock());
+  }
+
+  /** Sets the password from a one-time link (the link of a user of this audience); 400 SETUP_LINK_INVALID otherwise. */
+  async setPassword(audience: Audience, linkToken: string, password: string): Promise<void> {
+    const problem = passwordProblem(password);
+    if (problem) throw new ApiError(ErrorCode.ValidationError, `password: ${problem}`, [{ field: 'password', message: problem }]);
+    const hash = await hashPassword(password);
+    const userId = await this.links.consume(linkToken, audience.role, hash, this.clock());
+    if (userId === undefined) throw new ApiError(ErrorCode.SetupLinkInvalid);
+  }
+
+  /** A new secret, not yet in force (totp/enable with a code turns it on); 409 while TOTP is on. */
+  async totpSetup(principal: DashboardPrincipal): Promise<TotpEnrolment> {
+    const secret = newTotpSecret();
+    if (!(await this.users.setPendingTotpSecret(principal.userId, secret))) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is already on; turn it off first');
+    return totpEnrolment(secret, principal.email);
+  }
+
+  /** Turns TOTP on with a code of the secret from totp/setup; a wrong code is 400 VALIDATION_ERROR. */
+  async totpEnable(principal: DashboardPrincipal, code: string): Promise<void> {
+    const user = await this.users.findById(principal.userId);
+    if (!user?.totpSecret || user.totpEnabledAt !== null) throw new ApiError(ErrorCode.Conflict, user?.totpEnabledAt ? 'Two-factor sign-in is already on' : 'Start with totp/setup');
+    if (!totpCodeMatches(user.totpSecret, code, this.clock())) throw wrongCode();
+    if (!(await this.users.enableTotp(user.id, user.totpSecret, this.clock()))) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in changed meanwhile; start again');
+  }
+
+  /** Turns TOTP off with a current code. */
+  async totpDisable(principal: DashboardPrincipal, code: string): Promise<void> {
+    const user = await this.users.findById(principal.userId);
+    if (!user?.totpSecret || user.totpEnabledAt === null) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is not on');
+    if (!totpCodeMatches(user.totpSecret, code, this.clock())) throw wrongCode();
+    await this.users.disableTotp(user.id);
+  }
+
+  /** A wrong password or code: counted; the failure that reaches the limit answers 423 at once. */
+  private async fail(userId: number, now: Date): Promise<never> {
+    const { lockedUntil } = await this.users.recordFailure(userId, now);
+    if (lockedUntil) throw new AccountLockedError(secondsUntil(lockedUntil, now));
+    throw new ApiError(ErrorCode.SignInFailed);
+  }
+}
+
+function secondsUntil(until: Date, now: Date): number {
+  return Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+}
+
+function wrongCode(): ApiError {
+  return new ApiError(ErrorCode.ValidationError, 'code: the code is wrong or has expired', [{ field: 'code', message: 'the code is wrong or has expired' }]);
+}

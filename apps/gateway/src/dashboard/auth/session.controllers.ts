@@ -1,0 +1,116 @@
+import { Body, type CanActivate, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, type Type, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import type { DashboardSession } from '@pay/persistence';
+import { ApiError, Reply } from '@pay/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { AccountLockedError, DashboardAuthService } from './dashboard-auth.service';
+import { type DashboardPrincipal, Principal } from './dashboard-principal';
+import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
+import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
+import { SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
+
+/** GET session's answer (decision 0023), also sign-in's. */
+export interface SessionView {
+  user: { id: number; email: string; role: 'merchant' | 'operator'; totpEnabled: boolean };
+  merchant: { id: number; name: string } | null;
+  csrfToken: string;
+  sandbox: boolean;
+}
+
+/**
+ * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
+ * link, TOTP. Built twice (merchant dashboard, operator console); no rate limit applies to sign-in
+ * (rate limits are per merchant token): the lockout is the brute-force defence.
+ */
+function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
+  class SessionEndpoints {
+    constructor(
+      readonly auth: DashboardAuthService,
+      @Inject(GATEWAY_CONFIG) readonly config: GatewayConfig,
+    ) {}
+
+    @Post('session')
+    @HttpCode(200)
+    async signIn(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: SignInDto) {
+      // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
+      if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+      try {
+        const { token, session } = await this.auth.signIn(audience, dto);
+        setSessionCookie(reply, audience, token, { secure: this.config.DASHBOARD_COOKIE_SECURE });
+        return new Reply('Signed in', this.view(session));
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
+    }
+
+    @Get('session')
+    @UseGuards(SessionGuard)
+    async current(@Req() req: FastifyRequest) {
+      return new Reply('Signed in', this.view(await this.auth.authenticate(audience, sessionCookieOf(req, audience))));
+    }
+
+    @Delete('session')
+    @UseGuards(SessionGuard)
+    async signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+      await this.auth.signOut(sessionCookieOf(req, audience));
+      clearSessionCookie(reply, audience, { secure: this.config.DASHBOARD_COOKIE_SECURE });
+      return new Reply('Signed out', null);
+    }
+
+    /** From a one-time link: no session. */
+    @Post('password')
+    @HttpCode(200)
+    async setPassword(@Req() req: FastifyRequest, @Body() dto: SetPasswordDto) {
+      if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+      await this.auth.setPassword(audience, dto.token, dto.password);
+      return new Reply('Password set; sign in with it', null);
+    }
+
+    @Post('totp/setup')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    async totpSetup(@Principal() principal: DashboardPrincipal) {
+      return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
+    }
+
+    @Post('totp/enable')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    async totpEnable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
+      await this.auth.totpEnable(principal, dto.code);
+      return new Reply('Two-factor sign-in is on', { totpEnabled: true });
+    }
+
+    @Post('totp/disable')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    async totpDisable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
+      await this.auth.totpDisable(principal, dto.code);
+      return new Reply('Two-factor sign-in is off', { totpEnabled: false });
+    }
+
+    view(s: DashboardSession): SessionView {
+      return {
+        user: { id: s.userId, email: s.email, role: s.role, totpEnabled: s.totpEnabled },
+        merchant: s.merchantId !== null ? { id: s.merchantId, name: s.merchantName ?? '' } : null,
+        csrfToken: s.csrfToken,
+        sandbox: this.config.SANDBOX_MODE,
+      };
+    }
+  }
+  return SessionEndpoints;
+}
+
+/** /dashboard/api/session, password, totp/* (public port; merchant users). */
+@ApiExcludeController()
+@Controller('dashboard/api')
+export class DashboardSessionController extends sessionEndpoints(MERCHANT_AUDIENCE, MerchantSessionGuard) {}
+
+/** /console/api/session, password, totp/* (internal port; operators). */
+@ApiExcludeController()
+@Controller('console/api')
+export class ConsoleSessionController extends sessionEndpoints(OPERATOR_AUDIENCE, OperatorSessionGuard) {}

@@ -1,0 +1,48 @@
+import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { OperatorAuditRepository } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { OperatorSessionGuard } from '../auth/session.guards';
+
+export class AuditLogQuery {
+  /** An entry id (the previous page's nextBefore): entries older than it */
+  @IsOptional()
+  @Matches(/^[1-9]\d{0,17}$/, { message: 'before must be an audit entry id' })
+  before?: string;
+
+  /** Default 50 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  operatorUserId?: number;
+
+  /** e.g. merchant:7 */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  target?: string;
+}
+
+/** What operators did, newest first. */
+@ApiExcludeController()
+@Controller('console/api/audit-log')
+@UseGuards(OperatorSessionGuard)
+export class ConsoleAuditLogController {
+  constructor(@Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository) {}
+
+  @Get()
+  async list(@Query() q: AuditLogQuery) {
+    const page = await this.audit.list({ before: q.before === undefined ? undefined : BigInt(q.before), limit: q.limit, operatorUserId: q.operatorUserId, target: q.target });
+    return new Reply(`${page.entries.length} audit entry(ies)`, page);
+  }
+}

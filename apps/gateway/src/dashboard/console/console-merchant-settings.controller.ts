@@ -1,0 +1,45 @@
+import { Body, Controller, HttpCode, Inject, Put, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { describeMerchant, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { PRISMA } from '../../gateway.tokens';
+import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
+import { FeesDto, QrisDto, SettlementScheduleDto } from '../../ops/dto/merchant-settings.dto';
+import { OperatorSessionGuard } from '../auth/session.guards';
+import { Audited } from './console-audit.interceptor';
+
+const merchantTarget = ({ params }: { params: Record<string, string> }) => `merchant:${params.merchantId}`;
+
+/** A merchant's settings from the console: the ops API's MerchantAdmin methods, so the same rules and refusals. */
+@ApiExcludeController()
+@Controller('console/api/merchants/:merchantId')
+@UseGuards(OperatorSessionGuard)
+@UseInterceptors(AdminErrorsInterceptor)
+export class ConsoleMerchantSettingsController {
+  private readonly admin: MerchantAdmin;
+
+  constructor(@Inject(PRISMA) prisma: PrismaClient) {
+    this.admin = new MerchantAdmin(prisma);
+  }
+
+  @Put('fees')
+  @HttpCode(200)
+  @Audited('merchant.fees', merchantTarget)
+  async setFees(@MerchantId() merchantId: number, @Body() dto: FeesDto) {
+    return new Reply('Fees set', describeMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
+  }
+
+  @Put('qris-identity')
+  @HttpCode(200)
+  @Audited('merchant.qris-identity', merchantTarget)
+  async setQris(@MerchantId() merchantId: number, @Body() dto: QrisDto) {
+    return new Reply('QRIS identity set', describeMerchant(await this.admin.setQris(merchantId, dto)));
+  }
+
+  @Put('settlement-schedule')
+  @HttpCode(200)
+  @Audited('merchant.settlement-schedule', merchantTarget)
+  async setSettlementSchedule(@MerchantId() merchantId: number, @Body() dto: SettlementScheduleDto) {
+    return new Reply('Settlement schedule set', describeMerchant(await this.admin.setSettlementSchedule(merchantId, dto)));
+  }
+}

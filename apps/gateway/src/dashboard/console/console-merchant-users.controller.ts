@@ -1,0 +1,32 @@
+import { Body, Controller, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { DashboardUserAdmin } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { IsString, MaxLength } from 'class-validator';
+import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
+import { OperatorSessionGuard } from '../auth/session.guards';
+import { Audited } from './console-audit.interceptor';
+
+export class CreateMerchantUserDto {
+  /** Stored lower-cased; one user per email */
+  @IsString()
+  @MaxLength(254)
+  email!: string;
+}
+
+/** Merchant dashboard users, created by operators only (decision 0023): DashboardUserAdmin, as the CLI and the ops API. */
+@ApiExcludeController()
+@Controller('console/api/merchants/:merchantId/users')
+@UseGuards(OperatorSessionGuard)
+@UseInterceptors(AdminErrorsInterceptor)
+export class ConsoleMerchantUsersController {
+  constructor(@Inject(DashboardUserAdmin) private readonly users: DashboardUserAdmin) {}
+
+  /** The user and its one-time set-password link (valid 72 h), shown only in this answer. */
+  @Post()
+  @HttpCode(201)
+  @Audited('merchant-user.create', ({ params }) => `merchant:${params.merchantId}`)
+  async create(@MerchantId() merchantId: number, @Body() dto: CreateMerchantUserDto) {
+    return new Reply('Merchant user created; the set-password link is shown only now', await this.users.create({ email: dto.email, role: 'merchant', merchantId }));
+  }
+}

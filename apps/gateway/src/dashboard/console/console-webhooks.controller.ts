@@ -1,0 +1,62 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { type DeliveryStatus, OperatorAuditRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
+import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-actions';
+import { OperatorSessionGuard } from '../auth/session.guards';
+import { auditEntry } from './console-audit.interceptor';
+
+const STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
+
+export class DeliveryListQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  merchantId?: number;
+
+  @IsOptional()
+  @IsIn(STATUSES)
+  status?: DeliveryStatus;
+
+  /** Default 100 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
+
+/** Callback deliveries (disbursement and pay-in), and the ops API's resend. */
+@ApiExcludeController()
+@Controller('console/api/webhook-deliveries')
+@UseGuards(OperatorSessionGuard)
+export class ConsoleWebhooksController {
+  constructor(
+    @Inject(WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository,
+    @Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository,
+  ) {}
+
+  /** Newest first, without bodies. */
+  @Get()
+  async list(@Query() q: DeliveryListQuery) {
+    const recent = await this.deliveries.recent({ merchantId: q.merchantId, status: q.status, limit: q.limit });
+    return new Reply(`${recent.length} delivery(ies)`, recent);
+  }
+
+  @Post(':id/resend')
+  @HttpCode(200)
+  async resend(@Param('id') id: string, @Req() req: FastifyRequest) {
+    const deliveryId = webhookDeliveryId(id);
+    // The audit row is written in the resend's transaction: both or neither.
+    const resent = await this.audit.withChange(
+      (tx) => this.deliveries.resend(deliveryId, new Date(), tx),
+      (d) => (d ? auditEntry(req, 'webhook-delivery.resend', `webhook-delivery:${deliveryId}`) : null),
+    );
+    return webhookResendReply(resent);
+  }
+}

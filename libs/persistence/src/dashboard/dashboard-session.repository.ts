@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
+import { sql, type SqlClient, sqlClient } from '../client/sql';
+import { hashToken } from '../merchants/token';
+import type { DashboardRole } from './dashboard-user.repository';
+
+/** Idle timeout, absolute lifetime, and how often a session's last_seen_at is written (decision 0023). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
+export const SESSION_TOUCH_MS = 60_000;
+
+/** A live session with what the guards need of its user and merchant. */
+export interface DashboardSession {
+  userId: number;
+  email: string;
+  role: DashboardRole;
+  merchantId: number | null;
+  merchantName: string | null;
+  /** False for an inactive merchant; true for operators */
+  merchantActive: boolean;
+  disabled: boolean;
+  totpEnabled: boolean;
+  csrfToken: string;
+}
+
+interface SessionRow {
+  user_id: bigint;
+  email: string;
+  role: DashboardRole;
+  merchant_id: number | null;
+  merchant_name: string | null;
+  merchant_active: boolean | null;
+  disabled_at: Date | null;
+  totp_enabled_at: Date | null;
+  csrf_token: string;
+  last_seen_at: Date;
+}
+
+/** Sessions (table dashboard_sessions): the cookie carries 256 random bits, the row only their SHA-256. */
+export class DashboardSessionRepository {
+  private readonly db: SqlClient;
+
+  constructor(pool: Pool) {
+    this.db = sqlClient(pool);
+  }
+
+  /** A new session: the cookie value (shown once) and its CSRF token. */
+  async create(userId: number, now: Date): Promise<{ token: string; csrfToken: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const csrfToken = randomBytes(32).toString('base64url');
+    await this.db.execute(
+      sql`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
+          VALUES (${hashToken(token)}, ${userId}, ${csrfToken}, ${now}, ${now}, ${new Date(now.getTime() + SESSION_ABSOLUTE_MS)})`,
+    );
+    return { token, csrfToken };
+  }
+
+  /**
+   * The session of a cookie value when it is neither revoked, past its absolute expiry, nor idle
+   * longer than SESSION_IDLE_MS; its last_seen_at moves to `now` at most once a SESSION_TOUCH_MS.
+   */
+  async find(token: string, now: Date): Promise<DashboardSession | undefined> {
+    const idHash = hashToken(token);
+    const [row] = await this.db.query<SessionRow>(
+      sql`SELECT s.user_id, s.csrf_token, s.last_seen_at, u.email, u.role, u.merchant_id, u.disabled_at, u.totp_enabled_at,
+                 m.name AS merchant_name, m.is_active AS merchant_active
+            FROM dashboard_sessions s
+            JOIN dashboard_users u ON u.id = s.user_id
+            LEFT JOIN merchants m ON m.id = u.merchant_id
+           WHERE s.id_hash = ${idHash} AND s.revoked_at IS NULL AND s.expires_at > ${now} AND s.last_seen_at > ${new Date(now.getTime() - SESSION_IDLE_MS)}`,
+    );
+    if (!row) return undefined;
+    if (now.getTime() - row.last_seen_at.getTime() >= SESSION_TOUCH_MS) {
+      await this.db.execute(sql`UPDATE dashboard_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash} AND last_seen_at < ${now}`);
+    }
+    return {
+      userId: Number(row.user_id),
+      email: row.email,
+      role: row.role,
+      merchantId: row.merchant_id,
+      merchantName: row.merchant_name,
+      merchantActive: row.role === 'operator' || row.merchant_active === true,
+      disabled: row.disabled_at !== null,
+      totpEnabled: row.totp_enabled_at !== null,
+      csrfToken: row.csrf_token,
+    };
+  }
+
+  /** Sign-out: the session of this cookie value stops working (idempotent). */
+  async revoke(token: string, now: Date): Promise<void> {
+    await this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`);
+  }
+
+  /** Every session of a user stops working (password set, user disabled). */
+  async revokeAllOf(userId: number, now: Date): Promise<number> {
+    return this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL`);
+  }
+}

@@ -1,0 +1,152 @@
+import type { Pool } from 'pg';
+import { inTransaction, sql, sqlClient } from '../client/sql';
+import { MerchantNotFoundError } from '../merchants/merchant-admin';
+import { DashboardPasswordLinkRepository } from './dashboard-password-link.repository';
+import { type DashboardRole, type DashboardUser, DashboardUserRepository, normaliseEmail } from './dashboard-user.repository';
+
+/** Where set-password links point when DASHBOARD_PUBLIC_URL / CONSOLE_PUBLIC_URL are not set. */
+export const DEFAULT_DASHBOARD_PUBLIC_URL = 'http://localhost:3000/dashboard';
+export const DEFAULT_CONSOLE_PUBLIC_URL = 'http://localhost:3001/console';
+
+/** The web apps' base URLs, which set-password links are built on. */
+export interface DashboardUrls {
+  dashboard: string;
+  console: string;
+}
+
+/** `<base>/#/set-password/<token>`: the merchant dashboard for merchant users, the console for operators. */
+export function setPasswordUrl(urls: DashboardUrls, role: DashboardRole, token: string): string {
+  return `${(role === 'merchant' ? urls.dashboard : urls.console).replace(/\/+$/, '')}/#/set-password/${token}`;
+}
+
+/** Operator input refused, naming the field; `conflict` when the email is already a user's. */
+export class DashboardUserInputError extends RangeError {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly conflict = false,
+  ) {
+    super(message);
+    this.name = 'DashboardUserInputError';
+  }
+}
+
+export class DashboardUserNotFoundError extends Error {
+  constructor(key: number | string) {
+    super(`dashboard user ${key} not found`);
+    this.name = 'DashboardUserNotFoundError';
+  }
+}
+
+/** A user as operators see it (never a hash or a secret). */
+export interface DashboardUserView {
+  userId: number;
+  email: string;
+  role: DashboardRole;
+  merchantId: number | null;
+  passwordSet: boolean;
+  totpEnabled: boolean;
+  lockedUntil: Date | null;
+  disabled: boolean;
+  createdAt: Date;
+}
+
+/** A user and its new one-time set-password link (shown once). */
+export interface DashboardUserLink {
+  userId: number;
+  email: string;
+  role: DashboardRole;
+  merchantId: number | null;
+  setPasswordUrl: string;
+}
+
+export function describeDashboardUser(u: DashboardUser, now: Date = new Date()): DashboardUserView {
+  return {
+    userId: u.id,
+    email: u.email,
+    role: u.role,
+    merchantId: u.merchantId,
+    passwordSet: u.passwordHash !== null,
+    totpEnabled: u.totpEnabledAt !== null,
+    lockedUntil: u.lockedUntil && u.lockedUntil > now ? u.lockedUntil : null,
+    disabled: u.disabledAt !== null,
+    createdAt: u.createdAt,
+  };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Creating dashboard and console users, the one place the admin CLI (`admin user ...`), the ops
+ * API (/ops/dashboard-users) and the console call: a user never gets a password from an
+ * operator, only a one-time link to set one.
+ */
+export class DashboardUserAdmin {
+  private readonly users: DashboardUserRepository;
+  private readonly links: DashboardPasswordLinkRepository;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly urls: DashboardUrls,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.users = new DashboardUserRepository(pool);
+    this.links = new DashboardPasswordLinkRepository(pool);
+  }
+
+  async create(input: { email: string; role: DashboardRole; merchantId?: number | null }): Promise<DashboardUserLink> {
+    const email = normaliseEmail(input.email);
+    if (email.length > 254 || !EMAIL.test(email)) throw new DashboardUserInputError('email', 'email must be an email address');
+    if (input.role !== 'merchant' && input.role !== 'operator') throw new DashboardUserInputError('role', "role must be 'merchant' or 'operator'");
+    const merchantId = input.merchantId ?? null;
+    if (input.role === 'merchant' && merchantId === null) throw new DashboardUserInputError('merchantId', 'a merchant user needs merchantId');
+    if (input.role === 'operator' && merchantId !== null) throw new DashboardUserInputError('merchantId', 'an operator belongs to no merchant: leave merchantId out');
+    if (merchantId !== null && !(await this.merchantExists(merchantId))) throw new MerchantNotFoundError(merchantId);
+    const now = this.clock();
+    try {
+      return await inTransaction(this.pool, async (tx) => {
+        const user = await this.users.insert(tx, { email, role: input.role, merchantId });
+        const token = await this.links.create(tx, user.id, now);
+        return this.linkOf(user, token);
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw new DashboardUserInputError('email', `a user with email ${email} already exists`, true);
+      throw err;
+    }
+  }
+
+  /** A new set-password link (earlier unused ones stop working); the password stays until the link is used. */
+  async resetLink(key: number | string): Promise<DashboardUserLink> {
+    const user = await this.get(key);
+    const token = await inTransaction(this.pool, (tx) => this.links.create(tx, user.id, this.clock()));
+    return this.linkOf(user, token);
+  }
+
+  /** Clears a lockout (and the failure count). */
+  async unlock(key: number | string): Promise<DashboardUserView> {
+    const user = await this.get(key);
+    await this.users.unlock(user.id);
+    return describeDashboardUser(await this.get(user.id), this.clock());
+  }
+
+  async list(): Promise<DashboardUserView[]> {
+    const now = this.clock();
+    return (await this.users.list()).map((u) => describeDashboardUser(u, now));
+  }
+
+  /** A user by id or by email. */
+  async get(key: number | string): Promise<DashboardUser> {
+    const user = typeof key === 'number' ? await this.users.findById(key) : await this.users.findByEmail(key);
+    if (!user) throw new DashboardUserNotFoundError(key);
+    return user;
+  }
+
+  private linkOf(user: DashboardUser, token: string): DashboardUserLink {
+    return { userId: user.id, email: user.email, role: user.role, merchantId: user.merchantId, setPasswordUrl: setPasswordUrl(this.urls, user.role, token) };
+  }
+
+  private async merchantExists(merchantId: number): Promise<boolean> {
+    if (!Number.isInteger(merchantId) || merchantId < 1 || merchantId > 2_147_483_647) return false;
+    return (await sqlClient(this.pool).query(sql`SELECT 1 FROM merchants WHERE id = ${merchantId}`)).length === 1;
+  }
+}

@@ -1,0 +1,123 @@
+import type { Pool } from 'pg';
+import { sql, type SqlClient, sqlClient } from '../client/sql';
+
+export type DashboardRole = 'merchant' | 'operator';
+
+export interface DashboardUser {
+  id: number;
+  email: string;
+  role: DashboardRole;
+  merchantId: number | null;
+  passwordHash: string | null;
+  totpSecret: string | null;
+  totpEnabledAt: Date | null;
+  failedSignIns: number;
+  lockedUntil: Date | null;
+  disabledAt: Date | null;
+  createdAt: Date;
+}
+
+interface UserRow {
+  id: bigint;
+  email: string;
+  role: DashboardRole;
+  merchant_id: number | null;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled_at: Date | null;
+  failed_sign_ins: number;
+  locked_until: Date | null;
+  disabled_at: Date | null;
+  created_at: Date;
+}
+
+const toUser = (r: UserRow): DashboardUser => ({
+  id: Number(r.id),
+  email: r.email,
+  role: r.role,
+  merchantId: r.merchant_id,
+  passwordHash: r.password_hash,
+  totpSecret: r.totp_secret,
+  totpEnabledAt: r.totp_enabled_at,
+  failedSignIns: r.failed_sign_ins,
+  lockedUntil: r.locked_until,
+  disabledAt: r.disabled_at,
+  createdAt: r.created_at,
+});
+
+/** Consecutive failed sign-ins that lock a user, and for how long (decision 0023). */
+export const LOCKOUT_FAILURES = 5;
+export const LOCKOUT_MS = 15 * 60_000;
+
+/** Emails are compared and stored lower-cased and trimmed. */
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Dashboard and console users (table dashboard_users), through plain SQL. */
+export class DashboardUserRepository {
+  private readonly db: SqlClient;
+
+  constructor(pool: Pool) {
+    this.db = sqlClient(pool);
+  }
+
+  async insert(tx: SqlClient, user: { email: string; role: DashboardRole; merchantId: number | null; passwordHash?: string | null }): Promise<DashboardUser> {
+    const [row] = await tx.query<UserRow>(
+      sql`INSERT INTO dashboard_users (email, role, merchant_id, password_hash) VALUES (${normaliseEmail(user.email)}, ${user.role}, ${user.merchantId}, ${user.passwordHash ?? null}) RETURNING *`,
+    );
+    return toUser(row);
+  }
+
+  async findByEmail(email: string): Promise<DashboardUser | undefined> {
+    const [row] = await this.db.query<UserRow>(sql`SELECT * FROM dashboard_users WHERE email = ${normaliseEmail(email)}`);
+    return row && toUser(row);
+  }
+
+  async findById(id: number): Promise<DashboardUser | undefined> {
+    const [row] = await this.db.query<UserRow>(sql`SELECT * FROM dashboard_users WHERE id = ${id}`);
+    return row && toUser(row);
+  }
+
+  async list(): Promise<DashboardUser[]> {
+    return (await this.db.query<UserRow>(sql`SELECT * FROM dashboard_users ORDER BY id`)).map(toUser);
+  }
+
+  /**
+   * One more consecutive failure; the LOCKOUT_FAILURES-th locks the user until now + LOCKOUT_MS
+   * (and starts the count again). One statement, so concurrent failures each count.
+   */
+  async recordFailure(userId: number, now: Date): Promise<{ lockedUntil: Date | null }> {
+    const lockUntil = new Date(now.getTime() + LOCKOUT_MS);
+    const [row] = await this.db.query<{ locked_until: Date | null }>(
+      sql`UPDATE dashboard_users
+             SET failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= ${LOCKOUT_FAILURES} THEN 0 ELSE failed_sign_ins + 1 END,
+                 locked_until = CASE WHEN failed_sign_ins + 1 >= ${LOCKOUT_FAILURES} THEN ${lockUntil}::timestamptz ELSE locked_until END
+           WHERE id = ${userId}
+       RETURNING locked_until`,
+    );
+    const lockedUntil = row?.locked_until ?? null;
+    return { lockedUntil: lockedUntil && lockedUntil > now ? lockedUntil : null };
+  }
+
+  /** A successful sign-in: the failure count starts again. */
+  async resetFailures(userId: number): Promise<void> {
+    await this.db.execute(sql`UPDATE dashboard_users SET failed_sign_ins = 0 WHERE id = ${userId} AND failed_sign_ins <> 0`);
+  }
+
+  /** Clears a lockout and the failure count; false when there is no such user. */
+  async unlock(userId: number): Promise<boolean> {
+    return (await this.db.execute(sql`UPDATE dashboard_users SET failed_sign_ins = 0, locked_until = NULL WHERE id = ${userId}`)) === 1;
+  }
+
+  /** A new secret waiting for its first code (totp/setup); refused (false) while TOTP is on. */
+  async setPendingTotpSecret(userId: number, secret: string): Promise<boolean> {
+    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_secret = ${secret} WHERE id = ${userId} AND totp_enabled_at IS NULL`)) === 1;
+  }
+
+  async enableTotp(userId: number, secret: string, now: Date): Promise<boolean> {
+    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_enabled_at = ${now} WHERE id = ${userId} AND totp_secret = ${secret} AND totp_enabled_at IS NULL`)) === 1;
+  }
+
+  async disableTotp(userId: number): Promise<boolean> {
+    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_enabled_at = NULL, totp_secret = NULL WHERE id = ${userId} AND totp_enabled_at IS NOT NULL`)) === 1;
+  }
+}
