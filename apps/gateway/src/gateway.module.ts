@@ -4,10 +4,15 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OperatorAuditRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OperatorAuditRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
+import { DashboardDevelopersController } from './dashboard/merchant/developers.controller';
+import { DashboardOverviewController } from './dashboard/merchant/overview.controller';
+import { DashboardPayinsController } from './dashboard/merchant/payins.controller';
+import { DashboardPayoutsController } from './dashboard/merchant/payouts.controller';
+import { DashboardReconController } from './dashboard/merchant/recon.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
 import { DASHBOARD_CLOCK, DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
@@ -19,6 +24,7 @@ import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
+import { ReconExportService } from './recon/recon-export.service';
 import { BalanceMovementsController, DisbursementListController, PayinListController } from './history/history.controllers';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
@@ -26,6 +32,8 @@ import { AcquirerController } from './payin/acquirer.controller';
 import { AcquirerService } from './payin/acquirer.service';
 import { PayinController } from './payin/payin.controller';
 import { QrisService } from './payin/qris.service';
+import { SandboxPayService } from './payin/sandbox-pay.service';
+import { PayinCallbackUrlService } from './settings/payin-callback-url.service';
 import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { MerchantSettingsOpsController } from './ops/merchant-settings-ops.controller';
@@ -37,14 +45,13 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 import { ConsoleAuditInterceptor } from './dashboard/console/console-audit.interceptor';
 import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
 import { ConsoleDeadLettersController } from './dashboard/console/console-dead-letters.controller';
-import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
 import { ConsoleMerchantSettingsController } from './dashboard/console/console-merchant-settings.controller';
 import { ConsoleMerchantsController } from './dashboard/console/console-merchants.controller';
 import { ConsoleSettlementsController } from './dashboard/console/console-settlements.controller';
 import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
 
 /** The operator console's JSON API (/console/api, internal port; decision 0023). */
-const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleMerchantUsersController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController];
+const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController];
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
@@ -57,7 +64,8 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController, ...CONSOLE_CONTROLLERS],
+      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController,
+        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController, ...CONSOLE_CONTROLLERS],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -66,6 +74,8 @@ export class GatewayModule {
         { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
         { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
         { provide: HistoryRepository, useFactory: () => new HistoryRepository(deps.pool) },
+        { provide: OverviewRepository, useFactory: () => new OverviewRepository(deps.pool) },
+        { provide: DeliveryHistoryRepository, useFactory: () => new DeliveryHistoryRepository(deps.pool) },
         { provide: SettlementListRepository, useFactory: () => new SettlementListRepository(deps.pool) },
         { provide: OperatorAuditRepository, useFactory: () => new OperatorAuditRepository(deps.pool) },
         ConsoleAuditInterceptor,
@@ -78,6 +88,9 @@ export class GatewayModule {
         { provide: OBJECT_STORE, useValue: deps.store },
         { provide: RECON_PRODUCER, useValue: deps.reconProducer },
         QrisService,
+        SandboxPayService,
+        ReconExportService,
+        PayinCallbackUrlService,
         AcquirerService,
         AccountInquiryService,
         TransferService,

@@ -16,6 +16,7 @@ export { PayoutRepository, type ClaimedBatch, type PayoutOutcome } from './payou
 export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
 export { PgListener, type PgListenerHooks } from './client/pg-listener';
 export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord, type ClaimedDelivery } from './webhooks/webhook-delivery.repository';
+export { DeliveryHistoryRepository, type DeliverySubject, type RecentDelivery } from './webhooks/delivery-history.repository';
 export { WebhookScheduleRepository, type DueDeliveries } from './webhooks/webhook-schedule.repository';
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
 export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
@@ -26,6 +27,7 @@ export { ReconExportRepository, streamReconCsv, RECON_COLUMNS, type ReconExport,
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
 export { HistoryRepository, type BalanceMovement, type DisbursementListStatus, type ListPosition, type ListWindow, type PayinListStatus } from './history/history.repository';
 export { DeadLetterRepository, deadLetterView, REPLAY_OF_HEADER, type ArchivedRecord, type DeadLetter, type DeadLetterFilter, type DeadLetterStatus, type ReplayResult } from './dead-letters/dead-letter.repository';
+export { OverviewRepository, type DayTotals } from './dashboard/overview.repository';
 export { DashboardUserRepository, LOCKOUT_FAILURES, LOCKOUT_MS, normaliseEmail, type DashboardRole, type DashboardUser } from './dashboard/dashboard-user.repository';
 export { DashboardPasswordLinkRepository, PASSWORD_LINK_TTL_MS } from './dashboard/dashboard-password-link.repository';
 export { DashboardSessionRepository, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, type DashboardSession } from './dashboard/dashboard-session.repository';

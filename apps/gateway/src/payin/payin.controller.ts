@@ -1,8 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, NotFoundException, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
-import { formatAmountString, parseAmount } from '@pay/domain';
 import { PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
@@ -12,7 +10,7 @@ import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
 import { GeneratedQrisSchema, PayinSchema } from '../openapi/schemas';
 import { RateLimit } from '../rate-limit/rate-limit.decorator';
-import { AcquirerService } from './acquirer.service';
+import { SandboxPayService } from './sandbox-pay.service';
 import { GenerateQrisDto, QrisInquiryDto, SandboxPayDto } from './dto/payin.dto';
 import { presentGenerated, presentPayin } from './payin.presenter';
 import { QrisService } from './qris.service';
@@ -24,7 +22,7 @@ export class PayinController {
   constructor(
     private readonly qris: QrisService,
     private readonly payins: PayinRepository,
-    private readonly acquirer: AcquirerService,
+    private readonly sandbox: SandboxPayService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -76,19 +74,7 @@ export class PayinController {
   )
   async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();
-    const payin = await this.payins.find(req.merchant.id, dto.merchantTrxId);
-    if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
-    const rawBody = JSON.stringify({
-      acquirerReference: `SBX-${randomUUID()}`,
-      platformTrxId: payin.platformTrxId,
-      amount: Number(formatAmountString(dto.amount !== undefined ? parseAmount(dto.amount) : payin.amount)),
-      status: dto.status ?? 'success',
-      rrn: [...randomBytes(12)].map((b) => String(b % 10)).join(''),
-      issuer: dto.issuer ?? 'DANA',
-      paidAt: new Date().toISOString(),
-      ...(dto.status === 'failed' ? { failureReason: 'Payer cancelled the payment' } : {}),
-    });
-    const { payin: paid } = await this.acquirer.receive(rawBody, this.acquirer.sign(rawBody));
+    const paid = await this.sandbox.pay(req.merchant.id, dto.merchantTrxId, dto);
     return new Reply('Sandbox payment sent', presentPayin(paid, req.merchant, new Date()));
   }
 }

@@ -10,6 +10,11 @@ import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
 import { assertNotifyUrlAllowed } from '../http/notify-url.check';
 import type { GenerateQrisDto } from './dto/payin.dto';
 
+/** The QR code of a QRIS payload as a PNG data URL. */
+export function qrImageOf(payload: string): Promise<string> {
+  return toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+}
+
 /** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
 @Injectable()
 export class QrisService {
@@ -64,7 +69,7 @@ export class QrisService {
       if (existing && existing.amount === amount && existing.status === 'pending' && existing.notifyUrl === (dto.notifyUrl ?? null)) payin = existing;
       else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
-    const qrImage = dto.withImage ? await toDataURL(payin.qrisPayload ?? '', { errorCorrectionLevel: 'M', margin: 2, width: 320 }) : undefined;
+    const qrImage = dto.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;
     return { payin, qrImage };
   }
 

@@ -84,7 +84,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * and, over the limit, throws 429 RATE_LIMITED with Retry-After. Served unchecked (no headers)
    * when limits are off or the limiter is unavailable.
    */
-  async enforce(merchant: AuthenticatedMerchant, cls: RateLimitClass, reply: FastifyReply): Promise<void> {
+  async enforce(merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>, cls: RateLimitClass, reply: FastifyReply): Promise<void> {
     const key = standingKey(merchant.id, cls);
     const sentAt = Date.now();
     const standing = this.standings.refusal(key, sentAt);
@@ -130,7 +130,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     throw new ApiError(ErrorCode.RateLimited, message);
   }
 
-  private async consume(merchant: AuthenticatedMerchant, cls: RateLimitClass): Promise<RateLimitDecision | null> {
+  private async consume(merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>, cls: RateLimitClass): Promise<RateLimitDecision | null> {
     if (!this.settings.RATE_LIMIT_ENABLED) return null;
     const policy = policyFor(cls, merchant.rateLimits, this.settings);
     try {

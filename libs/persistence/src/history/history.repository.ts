@@ -21,6 +21,8 @@ export interface ListWindow {
   after?: ListPosition;
   from?: Date;
   to?: Date;
+  /** Only the row with this merchantTrxId (an exact match: the (merchant, merchantTrxId) unique key finds it) */
+  merchantTrxId?: string;
 }
 
 /** A pay-in's status as the merchant sees it (a pending code past its expiry is `expired`). */
@@ -118,13 +120,15 @@ export class HistoryRepository {
  * start from the looser one and read down to the other.
  */
 function page(table: string, createdAt: string, conditions: string[], w: ListWindow, ids: IdRange, columns = '*'): SqlQuery {
+  // The search is its own statement (one more parameter), so the lists without it keep their plans.
+  const byTrxId = w.merchantTrxId === undefined ? '' : 'AND merchant_trx_id = $6';
   const range = (condition: string) => `
     SELECT ${columns} FROM ${table}
-     WHERE merchant_id = $1 AND ${createdAt} >= $2::timestamptz AND (${createdAt}, id) < ($3::timestamptz, $4::${ids.type}) ${condition}
+     WHERE merchant_id = $1 AND ${createdAt} >= $2::timestamptz AND (${createdAt}, id) < ($3::timestamptz, $4::${ids.type}) ${condition} ${byTrxId}
      ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
   const text = conditions.length === 1 ? range(conditions[0]) : `${conditions.map((c) => `(${range(c)})`).join(' UNION ALL ')} ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
   const byTo = w.to ? { createdAt: w.to, id: ids.min } : undefined;
   const upper = !byTo || (w.after && w.after.createdAt < byTo.createdAt) ? w.after : byTo;
   const values = [w.merchantId, w.from ?? '-infinity', upper?.createdAt ?? 'infinity', upper?.id ?? ids.max, w.limit];
-  return { text, values };
+  return { text, values: w.merchantTrxId === undefined ? values : [...values, w.merchantTrxId] };
 }

@@ -90,12 +90,15 @@ export class MerchantAdmin {
     });
   }
 
-  /** Revoking is immediate: the gateway reads tokens live. Revoking twice is harmless. */
-  async revokeToken(tokenId: string): Promise<{ merchantId: number; revokedAt: Date }> {
+  /**
+   * Revoking is immediate: the gateway reads tokens live. Revoking twice is harmless. With
+   * `ofMerchant` (the merchant's own dashboard), a token of another merchant is not found.
+   */
+  async revokeToken(tokenId: string, ofMerchant?: number): Promise<{ merchantId: number; revokedAt: Date }> {
     // Token ids are UUIDs: anything else cannot name one (and would be a type error in the query).
     if (!UUID.test(tokenId)) throw new TokenNotFoundError(tokenId);
     const existing = await this.prisma.apiToken.findUnique({ where: { id: tokenId } });
-    if (!existing) throw new TokenNotFoundError(tokenId);
+    if (!existing || (ofMerchant !== undefined && existing.merchantId !== ofMerchant)) throw new TokenNotFoundError(tokenId);
     if (existing.revokedAt) return { merchantId: existing.merchantId, revokedAt: existing.revokedAt };
     const row = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
     return { merchantId: row.merchantId, revokedAt: row.revokedAt ?? new Date() };

@@ -1,0 +1,102 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { DeliveryHistoryRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PRISMA } from '../../gateway.tokens';
+import { AdminErrorsInterceptor } from '../../ops/admin-errors';
+import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../ops/dto/merchant-settings.dto';
+import { PayinCallbackUrlDto } from '../../ops/dto/payin-callback-url.dto';
+import { PayinCallbackUrlService } from '../../settings/payin-callback-url.service';
+import { SessionMerchantId } from '../auth/dashboard-principal';
+import { MerchantSessionGuard } from '../auth/session.guards';
+import { presentRecentDelivery } from './dashboard.presenter';
+
+/** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
+const DEFAULT_GRACE_HOURS = 24;
+
+class DeliveriesQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+/**
+ * The merchant's integration settings: API tokens, the webhook secret, the default pay-in callback
+ * URL, the IP allowlist of its API tokens, and recent callback deliveries. The same MerchantAdmin
+ * methods as the ops API, so the same rules; MerchantAdmin's refusals answer as there (404, 400).
+ */
+@Controller('dashboard/api')
+@UseGuards(MerchantSessionGuard)
+@UseInterceptors(AdminErrorsInterceptor)
+@ApiExcludeController()
+export class DashboardDevelopersController {
+  private readonly admin: MerchantAdmin;
+
+  constructor(
+    @Inject(PRISMA) prisma: PrismaClient,
+    private readonly callbackUrl: PayinCallbackUrlService,
+    private readonly deliveries: DeliveryHistoryRepository,
+  ) {
+    this.admin = new MerchantAdmin(prisma);
+  }
+
+  @Get('developers')
+  async show(@SessionMerchantId() merchantId: number) {
+    const [merchant, tokens] = await Promise.all([this.admin.get(merchantId), this.admin.listTokens(merchantId)]);
+    return new Reply('Developer settings', {
+      tokens: tokens.map((t) => ({ id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null })),
+      payinCallbackUrl: merchant.payinCallbackUrl,
+      allowlist: { enabled: merchant.ipAllowlistEnabled, entries: merchant.ipAllowlist },
+    });
+  }
+
+  @Post('tokens')
+  @HttpCode(201)
+  async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto) {
+    const t = await this.admin.issueToken(merchantId, dto.label ?? '');
+    return new Reply('Token issued; it is shown only now', { id: t.id, label: dto.label ?? '', prefix: t.prefix, token: t.token });
+  }
+
+  /** Only the merchant's own: another merchant's token id is not found, like an unknown one. */
+  @Delete('tokens/:id')
+  @HttpCode(200)
+  async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string) {
+    const r = await this.admin.revokeToken(id, merchantId);
+    return new Reply('Token revoked', { id, revokedAt: r.revokedAt.toISOString() });
+  }
+
+  /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
+  @Post('webhook-secret/rotate')
+  @HttpCode(200)
+  async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto) {
+    const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
+    return new Reply('Webhook secret rotated; it is shown only now', { secret: r.secret, previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null });
+  }
+
+  @Put('callback-url')
+  @HttpCode(200)
+  async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto) {
+    const m = await this.callbackUrl.set(merchantId, dto.url);
+    return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', { payinCallbackUrl: m.payinCallbackUrl });
+  }
+
+  /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
+  @Put('allowlist')
+  @HttpCode(200)
+  async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto) {
+    const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
+    const message = m.ipAllowlistEnabled && m.ipAllowlist.length === 0 ? 'Allowlist set; it is enabled and empty, so every API request with your tokens is refused' : 'Allowlist set';
+    return new Reply(message, { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist });
+  }
+
+  @Get('deliveries')
+  async recentDeliveries(@SessionMerchantId() merchantId: number, @Query() q: DeliveriesQuery) {
+    const rows = await this.deliveries.recent(merchantId, q.limit ?? 50);
+    return new Reply('Query success', { items: rows.map(presentRecentDelivery) });
+  }
+}

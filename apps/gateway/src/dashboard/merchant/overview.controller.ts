@@ -1,0 +1,38 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { formatAmount } from '@pay/domain';
+import { BalanceRepository, OverviewRepository } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { SessionMerchantId } from '../auth/dashboard-principal';
+import { MerchantSessionGuard } from '../auth/session.guards';
+import { presentDay } from './dashboard.presenter';
+
+/** Days in the overview's chart, today (Asia/Jakarta) included. */
+const DAYS = 30;
+
+/** The dashboard's first page: the balance, today's totals and the last 30 days (days are Asia/Jakarta days). */
+@Controller('dashboard/api')
+@UseGuards(MerchantSessionGuard)
+@ApiExcludeController()
+export class DashboardOverviewController {
+  constructor(
+    private readonly balances: BalanceRepository,
+    private readonly overview: OverviewRepository,
+  ) {}
+
+  @Get('overview')
+  async show(@SessionMerchantId() merchantId: number) {
+    const [balance, days] = await Promise.all([this.balances.get(merchantId), this.overview.daily(merchantId, new Date(), DAYS)]);
+    const today = days[days.length - 1];
+    return new Reply('Overview', {
+      balance: { available: formatAmount(balance.available), pending: formatAmount(balance.pending) },
+      today: {
+        date: today.date,
+        timeZone: 'Asia/Jakarta',
+        payins: { count: today.payinCount, amount: formatAmount(today.payinAmount) },
+        payouts: { count: today.payoutCount, amount: formatAmount(today.payoutAmount) },
+      },
+      daily: days.map(presentDay),
+    });
+  }
+}

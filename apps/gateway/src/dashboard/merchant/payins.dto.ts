@@ -1,0 +1,22 @@
+import { IsAmount } from '@pay/platform';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+/** A QRIS code made from the dashboard; without a merchantTrxId, one is made up (DASH-...). */
+export class CreateDashboardPayinDto {
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(/^[\x21-\x7E]+$/, { message: '$property must be 1 to 64 printable characters without spaces' })
+  merchantTrxId?: string;
+
+  @IsAmount()
+  amount!: number;
+}
+
+/** The sandbox payer's outcome (default success). */
+export class SimulatePayinDto {
+  @IsOptional()
+  @IsIn(['success', 'failed'])
+  status?: 'success' | 'failed';
+}

@@ -1,0 +1,66 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import { DeliveryHistoryRepository, type Disbursement, DisbursementRepository, HistoryRepository, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import { ApiError, Reply } from '@pay/platform';
+import { PRISMA } from '../../gateway.tokens';
+import { presentDisbursementItem, toPage } from '../../history/history.presenter';
+import { DEFAULT_LIMIT } from '../../history/list-query.dto';
+import { SessionMerchantId } from '../auth/dashboard-principal';
+import { MerchantSessionGuard } from '../auth/session.guards';
+import { DashboardPayoutListQuery } from './dashboard-list-query.dto';
+import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
+
+/** The merchant's payouts (disbursements): list, detail with every callback attempt, resend of the final callback. */
+@Controller('dashboard/api')
+@UseGuards(MerchantSessionGuard)
+@ApiExcludeController()
+export class DashboardPayoutsController {
+  constructor(
+    private readonly history: HistoryRepository,
+    private readonly disbursements: DisbursementRepository,
+    private readonly deliveryHistory: DeliveryHistoryRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+  ) {}
+
+  @Get('payouts')
+  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayoutListQuery) {
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    const [merchant, rows] = await Promise.all([new MerchantAdmin(this.prisma).get(merchantId), this.history.disbursements(q.window(merchantId, limit + 1), q.status)]);
+    return new Reply('Query success', toPage('disbursement', rows, limit, (d) => d, (d) => presentDisbursementItem(d, merchant)));
+  }
+
+  @Get('payouts/:merchantTrxId')
+  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
+    const d = await this.find(merchantId, merchantTrxId);
+    const [merchant, callbacks] = await Promise.all([new MerchantAdmin(this.prisma).get(merchantId), this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id })]);
+    return new Reply('Query success', {
+      ...presentDisbursementItem(d, merchant),
+      bankCode: d.bankCode,
+      notifyUrl: d.notifyUrl,
+      failureReason: d.failureReason,
+      failed_at: jakartaOrNull(d.failedAt),
+      callbacks: callbacks.map(presentDeliveryWithAttempts),
+    });
+  }
+
+  /** Its latest callback again (same event id and body), from the start of the retry schedule. */
+  @Post('payouts/:merchantTrxId/callback/resend')
+  @HttpCode(200)
+  async resend(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
+    const d = await this.find(merchantId, merchantTrxId);
+    const callbacks = await this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id });
+    const latest = callbacks[callbacks.length - 1];
+    if (!latest) throw new ApiError(ErrorCode.NotFound, 'This payout has no callback yet: it is sent once the payout is final');
+    const resent = await this.deliveries.resend(latest.id, new Date());
+    if (!resent) throw new ApiError(ErrorCode.Conflict, 'A callback attempt is in progress; try again in a moment');
+    return new Reply('Callback queued for resend', { deliveryId: resent.id, eventId: resent.eventId, status: resent.status });
+  }
+
+  private async find(merchantId: number, merchantTrxId: string): Promise<Disbursement> {
+    const d = await this.disbursements.findLive(merchantId, merchantTrxId);
+    if (!d) throw new ApiError(ErrorCode.TransactionNotFound);
+    return d;
+  }
+}

@@ -1,0 +1,40 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import type { PrismaClient } from '@pay/persistence';
+import { ApiError, Reply } from '@pay/platform';
+import type { FastifyReply } from 'fastify';
+import { PRISMA } from '../../gateway.tokens';
+import { reconDateOf, ReconExportService } from '../../recon/recon-export.service';
+import { ReconFileDto } from '../../recon/recon-file.dto';
+import { SessionMerchantId } from '../auth/dashboard-principal';
+import { MerchantSessionGuard } from '../auth/session.guards';
+
+/** Recon exports from the dashboard: the same jobs, budget and cap as the API's reconFile. */
+@Controller('dashboard/api')
+@UseGuards(MerchantSessionGuard)
+@ApiExcludeController()
+export class DashboardReconController {
+  constructor(
+    private readonly recon: ReconExportService,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+  ) {}
+
+  @Post('recon')
+  @HttpCode(200)
+  async request(@SessionMerchantId() merchantId: number, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto) {
+    const m = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { id: true, createdAt: true, rateLimitRead: true, rateLimitWrite: true, rateLimitExport: true } });
+    const merchant = { id: m.id, createdAt: m.createdAt, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } };
+    const r = await this.recon.request(merchant, dto.date, reply);
+    if (r.status === 'ready') return new Reply('Export ready', { jobId: r.export.id, date: reconDateOf(r.export), status: r.status, download: r.download });
+    return new Reply('Export job queued', { jobId: r.export.id, date: reconDateOf(r.export), status: r.status });
+  }
+
+  @Get('recon/:jobId')
+  async status(@SessionMerchantId() merchantId: number, @Param('jobId') jobId: string) {
+    const job = await this.recon.job(merchantId, jobId);
+    if (!job) throw new ApiError(ErrorCode.NotFound, 'Export job not found');
+    const data = { jobId: job.export.id, date: reconDateOf(job.export), status: job.status };
+    return new Reply('Export job found', job.status === 'ready' ? { ...data, download: job.download } : data);
+  }
+}
