@@ -15,6 +15,8 @@ export interface DashboardUser {
   lockedUntil: Date | null;
   disabledAt: Date | null;
   createdAt: Date;
+  /** A merchant user's merchant is active; always true for operators */
+  merchantActive: boolean;
 }
 
 interface UserRow {
@@ -29,6 +31,7 @@ interface UserRow {
   locked_until: Date | null;
   disabled_at: Date | null;
   created_at: Date;
+  merchant_active: boolean | null;
 }
 
 const toUser = (r: UserRow): DashboardUser => ({
@@ -43,6 +46,7 @@ const toUser = (r: UserRow): DashboardUser => ({
   lockedUntil: r.locked_until,
   disabledAt: r.disabled_at,
   createdAt: r.created_at,
+  merchantActive: r.role === 'operator' || r.merchant_active === true,
 });
 
 /** Consecutive failed sign-ins that lock a user, and for how long (decision 0023). */
@@ -62,23 +66,23 @@ export class DashboardUserRepository {
 
   async insert(tx: SqlClient, user: { email: string; role: DashboardRole; merchantId: number | null; passwordHash?: string | null }): Promise<DashboardUser> {
     const [row] = await tx.query<UserRow>(
-      sql`INSERT INTO dashboard_users (email, role, merchant_id, password_hash) VALUES (${normaliseEmail(user.email)}, ${user.role}, ${user.merchantId}, ${user.passwordHash ?? null}) RETURNING *`,
+      sql`INSERT INTO dashboard_users (email, role, merchant_id, password_hash) VALUES (${normaliseEmail(user.email)}, ${user.role}, ${user.merchantId}, ${user.passwordHash ?? null}) RETURNING *, true AS merchant_active`,
     );
     return toUser(row);
   }
 
   async findByEmail(email: string): Promise<DashboardUser | undefined> {
-    const [row] = await this.db.query<UserRow>(sql`SELECT * FROM dashboard_users WHERE email = ${normaliseEmail(email)}`);
+    const [row] = await this.db.query<UserRow>(sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.email = ${normaliseEmail(email)}`);
     return row && toUser(row);
   }
 
   async findById(id: number): Promise<DashboardUser | undefined> {
-    const [row] = await this.db.query<UserRow>(sql`SELECT * FROM dashboard_users WHERE id = ${id}`);
+    const [row] = await this.db.query<UserRow>(sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.id = ${id}`);
     return row && toUser(row);
   }
 
   async list(): Promise<DashboardUser[]> {
-    return (await this.db.query<UserRow>(sql`SELECT * FROM dashboard_users ORDER BY id`)).map(toUser);
+    return (await this.db.query<UserRow>(sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id ORDER BY u.id`)).map(toUser);
   }
 
   /**

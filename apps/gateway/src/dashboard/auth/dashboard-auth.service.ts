@@ -51,6 +51,8 @@ export class DashboardAuthService {
       if (input.totp === undefined || input.totp === '') throw new ApiError(ErrorCode.TotpRequired);
       if (!totpCodeMatches(user.totpSecret, input.totp, now)) return this.fail(user.id, now);
     }
+    // The merchant's users are told why, once they have proved who they are; no session is made.
+    if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
     await this.users.resetFailures(user.id);
     const { token } = await this.sessions.create(user.id, now);
     return { token, session: await this.authenticate(audience, token) };

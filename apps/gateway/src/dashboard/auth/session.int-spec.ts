@@ -243,6 +243,10 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
         expect(res.body).toMatchObject({ status: false, code: 'SESSION_REQUIRED' });
       }
       expect((await request(internal).get('/console/api/session').set('cookie', operator.cookie)).status).toBe(200);
+      // A disabled user's sessions stop working at once; its password no longer signs in.
+      await gateway.prisma.$executeRaw`UPDATE dashboard_users SET disabled_at = now() WHERE id = ${operator.userId}`;
+      expect((await request(internal).get('/console/api/session').set('cookie', operator.cookie)).body.code).toBe('SESSION_REQUIRED');
+      expect((await request(internal).post('/console/api/session').send({ email: operator.email, password: operator.password })).body.code).toBe('SIGN_IN_FAILED');
     });
 
     it('refuses a session idle for 30 minutes, one past 12 hours, and a deactivated merchant', async () => {
@@ -262,6 +266,11 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
 
       await merchants.setActive(merchant.id, false);
       expect((await request(pub).get('/dashboard/api/session').set('cookie', active.cookie)).body.code).toBe('SESSION_REQUIRED');
+      // Its users cannot sign in again either: told why (after the password), with no session made.
+      const refused = await request(pub).post('/dashboard/api/session').send({ email: active.email, password: active.password });
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe('MERCHANT_NOT_ACTIVE');
+      expect(refused.headers['set-cookie']).toBeUndefined();
     });
 
     it('sign-out revokes the session and clears the cookie', async () => {
