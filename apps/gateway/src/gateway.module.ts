@@ -43,6 +43,7 @@ import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { ConsoleAuditInterceptor } from './dashboard/console/console-audit.interceptor';
+import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
 import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
 import { ConsoleDeadLettersController } from './dashboard/console/console-dead-letters.controller';
 import { ConsoleMerchantSettingsController } from './dashboard/console/console-merchant-settings.controller';
@@ -51,7 +52,7 @@ import { ConsoleSettlementsController } from './dashboard/console/console-settle
 import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
 
 /** The operator console's JSON API (/console/api, internal port; decision 0023). */
-const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController];
+const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController, ConsoleMerchantUsersController];
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
