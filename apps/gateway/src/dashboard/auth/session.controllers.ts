@@ -6,6 +6,7 @@ import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 import { AccountLockedError, DashboardAuthService } from './dashboard-auth.service';
 import { type DashboardPrincipal, Principal } from './dashboard-principal';
 import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
@@ -22,8 +23,10 @@ export interface SessionView {
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
- * link, TOTP. Built twice (merchant dashboard, operator console); no rate limit applies to sign-in
- * (rate limits are per merchant token): the lockout is the brute-force defence.
+ * link, TOTP. Built twice (merchant dashboard, operator console). No rate limit applies to sign-in,
+ * set-password or sign-out (no merchant is known, or signing out must always work): the lockout
+ * is sign-in's brute-force defence. A merchant user's GET session (read) and TOTP changes (write)
+ * spend the merchant's budget; operators have none.
  */
 function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
   class SessionEndpoints {
@@ -49,6 +52,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Get('session')
     @UseGuards(SessionGuard)
+    @RateLimit('read')
     async current(@Req() req: FastifyRequest) {
       return new Reply('Signed in', this.view(await this.auth.authenticate(audience, sessionCookieOf(req, audience))));
     }
@@ -73,6 +77,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Post('totp/setup')
     @HttpCode(200)
     @UseGuards(SessionGuard)
+    @RateLimit('write')
     async totpSetup(@Principal() principal: DashboardPrincipal) {
       return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
     }
@@ -80,6 +85,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Post('totp/enable')
     @HttpCode(200)
     @UseGuards(SessionGuard)
+    @RateLimit('write')
     async totpEnable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
       await this.auth.totpEnable(principal, dto.code);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
@@ -88,6 +94,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Post('totp/disable')
     @HttpCode(200)
     @UseGuards(SessionGuard)
+    @RateLimit('write')
     async totpDisable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
       await this.auth.totpDisable(principal, dto.code);
       return new Reply('Two-factor sign-in is off', { totpEnabled: false });
