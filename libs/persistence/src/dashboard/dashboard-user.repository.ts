@@ -153,4 +153,14 @@ export class DashboardUserRepository {
       )) === 1
     );
   }
+
+  /** Disables the user (a user disabled already keeps its first disabled_at); false when there is no such user. */
+  async disable(tx: SqlClient, userId: number, now: Date): Promise<boolean> {
+    return (await tx.execute(sql`UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, ${now}) WHERE id = ${userId}`)) === 1;
+  }
+
+  /** Enables the user again; false when there is no such user. */
+  async enable(userId: number): Promise<boolean> {
+    return (await this.db.execute(sql`UPDATE dashboard_users SET disabled_at = NULL WHERE id = ${userId}`)) === 1;
+  }
 }
