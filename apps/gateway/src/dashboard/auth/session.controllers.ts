@@ -42,6 +42,9 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
       try {
         const { token, session } = await this.auth.signIn(audience, dto);
+        // A new sign-in replaces the browser's session: the one its cookie named (if any) ends, so a
+        // cookie value someone else saw or planted before the sign-in is worth nothing after it.
+        await this.auth.signOut(sessionCookieOf(req, audience));
         setSessionCookie(reply, audience, token, { secure: this.config.DASHBOARD_COOKIE_SECURE });
         return new Reply('Signed in', this.view(session));
       } catch (err) {
