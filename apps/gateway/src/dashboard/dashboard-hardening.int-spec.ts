@@ -197,6 +197,25 @@ describe('dashboard and console hardening (real Postgres and Redis)', () => {
       const [row] = await prisma.$queryRaw<{ totp_enabled_at: Date | null }[]>`SELECT totp_enabled_at FROM dashboard_users WHERE id = ${user.userId}`;
       expect(row.totp_enabled_at).not.toBeNull();
     });
+
+    it('wrong codes on totp/disable count towards the lockout: a stolen session cannot guess its way past the second factor', async () => {
+      const { merchant } = await createMerchant(prisma);
+      const secret = newSecret();
+      const user = await createDashboardUser(prisma, { merchantId: merchant.id, totpSecret: secret });
+      const api = dash(await signInDashboard(pub, user, codeOf(secret)));
+      const wrong = codeOf(secret, Date.now() - 10 * 60_000) === codeOf(secret) ? '123456' : codeOf(secret, Date.now() - 10 * 60_000);
+      for (let i = 0; i < 4; i++) expect((await api.post('/totp/disable', { code: wrong })).body.code).toBe('VALIDATION_ERROR');
+      const fifth = await api.post('/totp/disable', { code: wrong });
+      expect(fifth.status).toBe(423);
+      expect(fifth.body.code).toBe('ACCOUNT_LOCKED');
+      expect(Number(fifth.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      // Locked: even the right (unused) code does not turn it off, and sign-in is locked too.
+      const right = await api.post('/totp/disable', { code: codeOf(secret, Date.now() + 30_000) });
+      expect(right.status).toBe(423);
+      const [row] = await prisma.$queryRaw<{ totp_enabled_at: Date | null }[]>`SELECT totp_enabled_at FROM dashboard_users WHERE id = ${user.userId}`;
+      expect(row.totp_enabled_at).not.toBeNull();
+      expect((await signIn(user, codeOf(secret, Date.now() + 30_000))).status).toBe(423);
+    });
   });
 
   describe('disabling users', () => {

@@ -102,13 +102,24 @@ export class DashboardAuthService {
     }
   }
 
-  /** Turns TOTP off with a current code. */
+  /**
+   * Turns TOTP off with a current, unused code. A wrong code counts as a failed sign-in, and while
+   * the user is locked this answers 423 too: whoever holds a stolen session must not be able to
+   * guess codes until the second factor is gone (5 guesses per lockout instead of the write rate limit's).
+   */
   async totpDisable(principal: DashboardPrincipal, code: string): Promise<void> {
+    const now = this.clock();
     const user = await this.users.findById(principal.userId);
     if (!user?.totpSecret || user.totpEnabledAt === null) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is not on');
-    const step = totpStepOf(user.totpSecret, code, this.clock());
+    if (user.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));
+    const step = totpStepOf(user.totpSecret, code, now);
     // A code already used (at sign-in, say) does not turn TOTP off: it may have been seen.
-    if (step === null || !(await this.users.disableTotp(user.id, user.totpSecret, step))) throw wrongCode();
+    if (step === null || !(await this.users.disableTotp(user.id, user.totpSecret, step))) {
+      const { lockedUntil } = await this.users.recordFailure(user.id, now);
+      if (lockedUntil) throw new AccountLockedError(secondsUntil(lockedUntil, now));
+      throw wrongCode();
+    }
+    await this.users.resetFailures(user.id);
   }
 
   /** A wrong password or code: counted; the failure that reaches the limit answers 423 at once. */

@@ -98,8 +98,13 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
-    async totpDisable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
-      await this.auth.totpDisable(principal, dto.code);
+    async totpDisable(@Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto) {
+      try {
+        await this.auth.totpDisable(principal, dto.code);
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
       return new Reply('Two-factor sign-in is off', { totpEnabled: false });
     }
 
