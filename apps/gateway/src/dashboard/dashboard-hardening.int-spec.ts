@@ -103,7 +103,7 @@ describe('dashboard and console hardening (real Postgres and Redis)', () => {
       await new MerchantAdmin(prisma).setRateLimits(merchant.id, { read: 500, write: 40 });
       const user = await signedInMerchantUser(prisma, pub, merchant.id);
       const api = dash(user);
-      const reads = ['/overview', '/payins', '/payins/NOPE', '/payouts', '/payouts/NOPE', `/recon/${randomUUID()}`, '/developers', '/deliveries', '/session'];
+      const reads = ['/overview', '/payins', '/payins/NOPE', '/payouts', '/payouts/NOPE', `/recon/${randomUUID()}`, '/developers', '/deliveries'];
       for (const path of reads) {
         const res = await api.get(path);
         expect([path, res.headers['ratelimit-policy']]).toEqual([path, '500;w=1']);
@@ -123,6 +123,8 @@ describe('dashboard and console hardening (real Postgres and Redis)', () => {
         const res = await req;
         expect([name, res.status < 500, res.headers['ratelimit-policy']]).toEqual([name, true, '40;w=1']);
       }
+      // Who-am-I, sign-in and sign-out spend nothing: the web app must tell signed-in from signed-out whatever the budget.
+      expect((await api.get('/session')).headers['ratelimit-policy']).toBeUndefined();
     });
 
     it('a read beyond the read limit is 429 RATE_LIMITED, whichever route spent it', async () => {

@@ -24,9 +24,10 @@ export interface SessionView {
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
  * link, TOTP. Built twice (merchant dashboard, operator console). No rate limit applies to sign-in,
- * set-password or sign-out (no merchant is known, or signing out must always work): the lockout
- * is sign-in's brute-force defence. A merchant user's GET session (read) and TOTP changes (write)
- * spend the merchant's budget; operators have none.
+ * set-password, who-am-I or sign-out (no merchant is known yet, or the web app must be able to
+ * tell signed-in from signed-out while its merchant's integration is at its limit): the lockout
+ * is sign-in's brute-force defence. A merchant user's TOTP changes spend the merchant's write
+ * budget; operators have none.
  */
 function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
   class SessionEndpoints {
@@ -55,7 +56,6 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Get('session')
     @UseGuards(SessionGuard)
-    @RateLimit('read')
     async current(@Req() req: FastifyRequest) {
       return new Reply('Signed in', this.view(await this.auth.authenticate(audience, sessionCookieOf(req, audience))));
     }
