@@ -220,6 +220,22 @@ describe('dashboard and console hardening (real Postgres and Redis)', () => {
     });
   });
 
+  it("turning TOTP on or off ends the user's other sessions, not the one that did it", async () => {
+    const { merchant } = await createMerchant(prisma);
+    const user = await signedInMerchantUser(prisma, pub, merchant.id);
+    const stolen = await signInDashboard(pub, user);
+    const api = dash(user);
+    const { secret } = (await api.post('/totp/setup')).body.data as { secret: string };
+    expect((await api.post('/totp/enable', { code: codeOf(secret, Date.now() - 30_000) })).status).toBe(200);
+    expect((await dash(stolen).get('/overview')).body.code).toBe('SESSION_REQUIRED');
+    expect((await api.get('/overview')).status).toBe(200);
+
+    const other = await signInDashboard(pub, user, codeOf(secret));
+    expect((await api.post('/totp/disable', { code: codeOf(secret, Date.now() + 30_000) })).status).toBe(200);
+    expect((await dash(other).get('/overview')).body.code).toBe('SESSION_REQUIRED');
+    expect((await api.get('/overview')).status).toBe(200);
+  });
+
   describe('disabling users', () => {
     it('ops API: disable ends the sessions at once and sign-in fails; enable lets the user sign in again (old sessions stay ended)', async () => {
       const { merchant } = await createMerchant(prisma);

@@ -98,6 +98,11 @@ export class DashboardSessionRepository {
     await this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`);
   }
 
+  /** Every session of a user but the one of `keepToken` stops working (TOTP turned on or off from that session). */
+  async revokeOthersOf(userId: number, keepToken: string, now: Date): Promise<number> {
+    return this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND id_hash <> ${hashToken(keepToken)}`);
+  }
+
   /** Every session of a user stops working (password set, user disabled); `db`: a transaction's client, else the pool. */
   async revokeAllOf(userId: number, now: Date, db: SqlClient = this.db): Promise<number> {
     return db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL`);

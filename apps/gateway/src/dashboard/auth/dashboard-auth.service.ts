@@ -87,8 +87,8 @@ export class DashboardAuthService {
     return totpEnrolment(secret, principal.email);
   }
 
-  /** Turns TOTP on with a code of the secret from totp/setup; a wrong code is 400 VALIDATION_ERROR. */
-  async totpEnable(principal: DashboardPrincipal, code: string): Promise<void> {
+  /** Turns TOTP on with a code of the secret from totp/setup (a wrong code is 400 VALIDATION_ERROR); the user's other sessions end. */
+  async totpEnable(principal: DashboardPrincipal, code: string, sessionToken: string): Promise<void> {
     const user = await this.users.findById(principal.userId);
     if (!user?.totpSecret || user.totpEnabledAt !== null) throw new ApiError(ErrorCode.Conflict, user?.totpEnabledAt ? 'Two-factor sign-in is already on' : 'Start with totp/setup');
     const now = this.clock();
@@ -100,6 +100,7 @@ export class DashboardAuthService {
       if (again?.totpSecret === user.totpSecret && again.totpEnabledAt === null) throw wrongCode();
       throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in changed meanwhile; start again');
     }
+    await this.endOtherSessions(user.id, sessionToken, now);
   }
 
   /**
@@ -107,7 +108,7 @@ export class DashboardAuthService {
    * the user is locked this answers 423 too: whoever holds a stolen session must not be able to
    * guess codes until the second factor is gone (5 guesses per lockout instead of the write rate limit's).
    */
-  async totpDisable(principal: DashboardPrincipal, code: string): Promise<void> {
+  async totpDisable(principal: DashboardPrincipal, code: string, sessionToken: string): Promise<void> {
     const now = this.clock();
     const user = await this.users.findById(principal.userId);
     if (!user?.totpSecret || user.totpEnabledAt === null) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is not on');
@@ -120,6 +121,15 @@ export class DashboardAuthService {
       throw wrongCode();
     }
     await this.users.resetFailures(user.id);
+    await this.endOtherSessions(user.id, sessionToken, now);
+  }
+
+  /**
+   * A change of the second factor signs the user out everywhere else: a session someone stole
+   * before TOTP was turned on must not outlive it, and turning it off is done by one session only.
+   */
+  private async endOtherSessions(userId: number, sessionToken: string, now: Date): Promise<void> {
+    await this.sessions.revokeOthersOf(userId, sessionToken, now);
   }
 
   /** A wrong password or code: counted; the failure that reaches the limit answers 423 at once. */

@@ -89,8 +89,8 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
-    async totpEnable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
-      await this.auth.totpEnable(principal, dto.code);
+    async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
+      await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
     }
 
@@ -98,9 +98,9 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
-    async totpDisable(@Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto) {
+    async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto) {
       try {
-        await this.auth.totpDisable(principal, dto.code);
+        await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
       } catch (err) {
         if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
         throw err;
