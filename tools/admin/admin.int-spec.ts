@@ -210,6 +210,8 @@ describe('admin CLI (real Postgres)', () => {
       [['user', 'create', '--merchant', 'x', '--email', 'a@b.example'], '--merchant: expected a merchant id'],
       [['user', 'reset-link', '--email', 'nobody@nowhere.example'], 'dashboard user nobody@nowhere.example not found'],
       [['user', 'unlock', '--email', 'nobody@nowhere.example'], 'dashboard user nobody@nowhere.example not found'],
+      [['user', 'disable', '--email', 'nobody@nowhere.example'], 'dashboard user nobody@nowhere.example not found'],
+      [['user', 'enable', '--email', 'nobody@nowhere.example'], 'dashboard user nobody@nowhere.example not found'],
     ])('refuses %j with exit code 2', async (argv, message) => {
       const r = await admin(...argv);
       expect(r.code).toBe(ExitCode.Usage);
@@ -240,6 +242,29 @@ describe('admin CLI (real Postgres)', () => {
       expect(unlocked.out).toBe(`user ${user.userId} ${user.email} unlocked`);
       const [row] = await prisma.$queryRaw<{ failed_sign_ins: number; locked_until: Date | null }[]>`SELECT failed_sign_ins, locked_until FROM dashboard_users WHERE id = ${user.userId}`;
       expect(row).toEqual({ failed_sign_ins: 0, locked_until: null });
+    });
+
+    it('disable ends the user\'s sessions and unused links at once; enable lets it sign in again', async () => {
+      const user = await createDashboardUser(prisma);
+      await prisma.$executeRaw`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at) VALUES (${hashToken(`cli-${user.userId}`)}, ${user.userId}, 'csrf', now() + interval '1 hour')`;
+      const link = await admin('user', 'reset-link', '--email', user.email);
+      const disabled = await admin('user', 'disable', '--email', user.email.toUpperCase());
+      expect(disabled.code).toBe(ExitCode.Ok);
+      expect(disabled.out).toBe(`user ${user.userId} ${user.email} disabled; its sessions are ended`);
+      const [row] = await prisma.$queryRaw<{ disabled_at: Date | null }[]>`SELECT disabled_at FROM dashboard_users WHERE id = ${user.userId}`;
+      expect(row.disabled_at).not.toBeNull();
+      const sessions = await prisma.$queryRaw<{ revoked_at: Date | null }[]>`SELECT revoked_at FROM dashboard_sessions WHERE user_id = ${user.userId}`;
+      expect(sessions).toHaveLength(1);
+      expect(sessions[0].revoked_at).not.toBeNull();
+      expect((await links(user.userId)).find((l) => l.token_hash === hashToken(linkToken(link.out)))?.used_at).not.toBeNull();
+      expect(JSON.parse((await admin('--json', 'user', 'list')).out).find((u: { userId: number }) => u.userId === user.userId)).toMatchObject({ disabled: true });
+      expect((await admin('user', 'list')).out).toMatch(new RegExp(`^${user.userId}\\t.*\\tdisabled\\t`, 'm'));
+
+      const enabled = await admin('--json', 'user', 'enable', '--email', user.email);
+      expect(enabled.code).toBe(ExitCode.Ok);
+      expect(JSON.parse(enabled.out)).toMatchObject({ userId: user.userId, disabled: false });
+      // Its sessions stay ended.
+      expect((await prisma.$queryRaw<{ revoked_at: Date | null }[]>`SELECT revoked_at FROM dashboard_sessions WHERE user_id = ${user.userId}`)[0].revoked_at).not.toBeNull();
     });
   });
 });

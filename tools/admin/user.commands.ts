@@ -24,7 +24,7 @@ const line = (u: DashboardUserView): string =>
   ].join('\t');
 
 /**
- * `user create | reset-link | unlock | list`: the merchant dashboard's and operator console's
+ * `user create | reset-link | unlock | disable | enable | list`: the merchant dashboard's and operator console's
  * users (decision 0023). A user is given a one-time link to set a password, never a password.
  */
 export function registerUserCommands(program: Command, ctx: UserCommandContext): void {
@@ -55,6 +55,22 @@ export function registerUserCommands(program: Command, ctx: UserCommandContext):
     .action(async (o: { email: string }) => {
       const u = await ctx.users().unlock(o.email);
       ctx.print(`user ${u.userId} ${u.email} unlocked`, u);
+    });
+  user
+    .command('disable')
+    .description("disable a user: sign-in stops working, the user's sessions end at once, unused set-password links stop working")
+    .requiredOption('--email <email>', "the user's email")
+    .action(async (o: { email: string }) => {
+      const u = await ctx.users().disable(o.email);
+      ctx.print(`user ${u.userId} ${u.email} disabled; its sessions are ended`, u);
+    });
+  user
+    .command('enable')
+    .description('let a disabled user sign in again (its earlier sessions stay ended)')
+    .requiredOption('--email <email>', "the user's email")
+    .action(async (o: { email: string }) => {
+      const u = await ctx.users().enable(o.email);
+      ctx.print(`user ${u.userId} ${u.email} enabled`, u);
     });
   user.command('list').action(async () => {
     const all = await ctx.users().list();

@@ -8,6 +8,7 @@ import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
+import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
 import { RecentTokens } from './auth/recent-tokens';
 import { registerDashboardBundles } from './dashboard/static/dashboard-static';
 import type { GatewayConfig } from './gateway.config';
@@ -82,6 +83,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   const fastify = app.getHttpAdapter().getInstance();
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
+  registerSessionApiHeaders(fastify);
   // Before any other hook: an internal route on the public port is not there at all.
   refuseInternalRoutesOnPublicPort(fastify);
   // A known path with another method: 405 before the token is asked for (only unmatched requests).

@@ -43,16 +43,17 @@ import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { ConsoleAuditInterceptor } from './dashboard/console/console-audit.interceptor';
+import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
+import { ConsoleUsersController } from './dashboard/console/console-users.controller';
 import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
 import { ConsoleDeadLettersController } from './dashboard/console/console-dead-letters.controller';
-import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
 import { ConsoleMerchantSettingsController } from './dashboard/console/console-merchant-settings.controller';
 import { ConsoleMerchantsController } from './dashboard/console/console-merchants.controller';
 import { ConsoleSettlementsController } from './dashboard/console/console-settlements.controller';
 import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
 
 /** The operator console's JSON API (/console/api, internal port; decision 0023). */
-const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleMerchantUsersController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController];
+const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController, ConsoleMerchantUsersController, ConsoleUsersController];
 import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})

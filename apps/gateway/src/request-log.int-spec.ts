@@ -1,10 +1,13 @@
 import { MerchantAdmin } from '@pay/persistence';
 import { createLogger, loadConfig } from '@pay/platform';
-import { createMerchant } from '@pay/testing';
+import { createDashboardUser, createMerchant, signedInMerchantUser, signedInOperator } from '@pay/testing';
+import type { Server } from 'node:http';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
 import { gatewayConfigSchema } from './gateway.config';
+
+const ADMIN_TOKEN = 'adm_log_0123456789abcdef0123456789abcdef';
 
 /**
  * A merchant that sends its token in the query string (?token=) instead of the header must not
@@ -16,7 +19,7 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
   const lines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'info', RATE_LIMIT_REFUSAL_DELAY_MS: '0' });
+    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'info', RATE_LIMIT_REFUSAL_DELAY_MS: '0', ADMIN_TOKEN });
     gateway = await createGatewayApp(config, createLogger('gateway', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) }));
     http = gateway.app.getHttpServer();
   });
@@ -47,6 +50,59 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
       expect(access).toMatchObject({ status, path: expect.stringMatching(/^\/api\/v1\/payin\/[a-z/-]+\?token=\[REDACTED\]&secret_key=\[REDACTED\]&page=2$/) });
       // 401, 404 and 400 also leave an error-log line from the exception filter, redacted the same way.
       if (status !== 200) expect(logged.find((l) => l.msg === 'request refused')).toMatchObject({ status, path: expect.stringContaining('?token=[REDACTED]&') });
+    }
+  });
+
+  it('never logs what dashboard and console bodies carry: passwords, TOTP secrets and codes, new tokens, webhook secrets, set-password links, session cookies', async () => {
+    const { merchant } = await createMerchant(gateway.prisma);
+    const pub = http as Server;
+    const internal = gateway.internalServer;
+    const user = await signedInMerchantUser(gateway.prisma, pub, merchant.id);
+    const operator = await signedInOperator(gateway.prisma, internal);
+    const secrets: string[] = [user.password, user.cookie.split('=')[1], user.csrfToken, operator.cookie.split('=')[1], operator.csrfToken];
+    const logIds: string[] = [];
+    const sent = async (req: request.Test) => {
+      const res = await req;
+      logIds.push(res.headers['x-log-id'] as string);
+      return res;
+    };
+    // Wrong passwords (a typo of the real one is as secret as the real one), right and wrong.
+    const typo = `${user.password}!`;
+    secrets.push(typo);
+    expect((await sent(request(http).post('/dashboard/api/session').send({ email: user.email, password: typo }))).status).toBe(401);
+    expect((await sent(request(http).post('/dashboard/api/session').send({ email: user.email, password: user.password }))).status).toBe(200);
+    // A password that breaks the policy (400 naming the field) and a link that is not one.
+    const tooShort = 'short-pw-1';
+    secrets.push(tooShort);
+    expect((await sent(request(http).post('/dashboard/api/password').send({ token: 'not-a-link-token-at-all', password: tooShort }))).status).toBe(400);
+    // New token, webhook secret, TOTP secret, a wrong and a right code.
+    const token = await sent(request(http).post('/dashboard/api/tokens').set(user.headers).send({ label: 'log check' }));
+    expect(token.status).toBe(201);
+    secrets.push(token.body.data.token);
+    const rotated = await sent(request(http).post('/dashboard/api/webhook-secret/rotate').set(user.headers).send({}));
+    expect(rotated.status).toBe(200);
+    secrets.push(rotated.body.data.secret);
+    const setup = await sent(request(http).post('/dashboard/api/totp/setup').set(user.headers).send({}));
+    secrets.push(setup.body.data.secret);
+    expect((await sent(request(http).post('/dashboard/api/totp/enable').set(user.headers).send({ code: 'abcdef' }))).status).toBe(400);
+    // The console: a merchant user's set-password link, a merchant's first token and webhook secret.
+    const created = await sent(request(internal).post(`/console/api/merchants/${merchant.id}/users`).set(operator.headers).send({ email: `log-${Date.now()}@toko.example` }));
+    expect(created.status).toBe(201);
+    secrets.push(created.body.data.setPasswordUrl.split('/').pop());
+    const onboarded = await sent(request(internal).post('/console/api/merchants').set(operator.headers).send({ name: 'Toko Log' }));
+    expect(onboarded.status).toBe(201);
+    secrets.push(...Object.values(onboarded.body.data as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.length >= 32));
+    // An operator with a known password too.
+    const other = await createDashboardUser(gateway.prisma, { password: 'console operator password 1' });
+    secrets.push(other.password);
+    expect((await sent(request(internal).post('/console/api/session').send({ email: other.email, password: other.password }))).status).toBe(200);
+
+    const logged = (await Promise.all(logIds.map((id) => linesOf(id)))).flat();
+    expect(logged.filter((l) => l.msg === 'request')).toHaveLength(logIds.length);
+    const text = JSON.stringify(lines);
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThanOrEqual(8);
+      expect(text).not.toContain(secret);
     }
   });
 

@@ -41,7 +41,7 @@ describe('the committed OpenAPI documents', () => {
     const operations = operationsOf(document);
     expect(Object.keys(document.paths).every((p) => p.startsWith('/ops/') || p.startsWith('/internal/'))).toBe(true);
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops/queues'))).toBe(false);
-    expect(operations).toHaveLength(34);
+    expect(operations).toHaveLength(36);
     for (const { path, op } of operations) {
       expect(op.security).toEqual(path.startsWith('/internal/') ? [{ acquirerSignature: [] }] : [{ admin: [] }]);
       const success = op.responses['200'] ?? op.responses['201'];

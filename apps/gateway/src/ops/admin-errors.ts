@@ -34,3 +34,10 @@ export const MerchantId = createParamDecorator((_data: unknown, ctx: ExecutionCo
   if (!(id <= INT4_MAX)) throw new ApiError(ErrorCode.NotFound, /^\d+$/.test(raw) ? `merchant ${raw} not found` : 'merchant not found');
   return id;
 });
+
+/** The `:userId` path parameter (a dashboard user); anything that cannot be a user id is an unknown user, 404. */
+export const UserId = createParamDecorator((_data: unknown, ctx: ExecutionContext): number => {
+  const raw = ctx.switchToHttp().getRequest<FastifyRequest<{ Params: { userId?: string } }>>().params.userId ?? '';
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ApiError(ErrorCode.NotFound, 'dashboard user not found');
+  return Number(raw);
+});

@@ -1,13 +1,12 @@
-import { Body, Controller, createParamDecorator, type ExecutionContext, Get, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { DashboardUserAdmin } from '@pay/persistence';
-import { ApiError, Reply } from '@pay/platform';
+import { Reply } from '@pay/platform';
 import { IsIn, IsInt, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
-import type { FastifyRequest } from 'fastify';
 import { ApiEnvelope, errorResponses } from '../openapi/api-envelope.decorator';
 import { ApiOps, OPS_COMMON_ERRORS } from '../openapi/ops-api.decorator';
-import { AdminErrorsInterceptor } from './admin-errors';
+import { AdminErrorsInterceptor, UserId } from './admin-errors';
 import { AdminTokenGuard } from './admin-auth';
 
 class CreateDashboardUserDto {
@@ -53,12 +52,6 @@ class DashboardUserSchema {
   @ApiProperty({ type: String, format: 'date-time', example: '2026-11-27T02:00:00.000Z' }) createdAt!: string;
 }
 
-/** The `:userId` path parameter; anything that cannot be a user id is an unknown user, 404. */
-const UserId = createParamDecorator((_data: unknown, ctx: ExecutionContext): number => {
-  const raw = ctx.switchToHttp().getRequest<FastifyRequest<{ Params: { userId?: string } }>>().params.userId ?? '';
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ApiError(ErrorCode.NotFound, 'dashboard user not found');
-  return Number(raw);
-});
 const ApiUserIdParam = () => ApiParam({ name: 'userId', schema: { type: 'integer', minimum: 1 }, example: 12, description: 'Anything that is not a user id answers 404 NOT_FOUND' });
 
 /**
@@ -105,5 +98,27 @@ export class DashboardUserOpsController {
   @ApiEnvelope(DashboardUserSchema, { message: 'Dashboard user unlocked' })
   async unlock(@UserId() userId: number) {
     return new Reply('Dashboard user unlocked', await this.users.unlock(userId));
+  }
+
+  @Post(':userId/disable')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'disableDashboardUser',
+    summary: 'Disable a user: sign-in stops working, every session of the user ends at once, unused set-password links stop working',
+    description: 'Disabling a disabled user changes nothing. Enable the user again with enableDashboardUser.',
+  })
+  @ApiUserIdParam()
+  @ApiEnvelope(DashboardUserSchema, { message: 'Dashboard user disabled' })
+  async disable(@UserId() userId: number) {
+    return new Reply('Dashboard user disabled', await this.users.disable(userId));
+  }
+
+  @Post(':userId/enable')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'enableDashboardUser', summary: 'Let a disabled user sign in again (its earlier sessions stay ended)' })
+  @ApiUserIdParam()
+  @ApiEnvelope(DashboardUserSchema, { message: 'Dashboard user enabled' })
+  async enable(@UserId() userId: number) {
+    return new Reply('Dashboard user enabled', await this.users.enable(userId));
   }
 }

@@ -1,6 +1,6 @@
 import type { MerchantAuthRepository } from '@pay/persistence';
 import type { FastifyInstance } from 'fastify';
-import { authenticateToken, tokenOf } from '../auth/merchant-token';
+import { authenticateToken, MERCHANT_API_PREFIX, tokenOf } from '../auth/merchant-token';
 import type { RecentTokens } from '../auth/recent-tokens';
 import { rateLimitClassOf } from './rate-limit.decorator';
 import type { RateLimiter } from './rate-limiter';
@@ -25,7 +25,8 @@ export function registerReadConcurrencyLimit(fastify: FastifyInstance, opts: { l
     else inFlight.delete(merchantId);
   };
   fastify.addHook('onRequest', async (req, reply) => {
-    if (rateLimitClassOf(req) !== 'read') return;
+    // API tokens only: a dashboard read (/dashboard/api) has its session, not a token, and is rate-limited by RateLimitInterceptor.
+    if (rateLimitClassOf(req) !== 'read' || !req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
     const token = tokenOf(req);
     if (!token) return;
     let merchantId = opts.recent.merchantOf(token);

@@ -26,6 +26,11 @@ export class DashboardPasswordLinkRepository {
     return token;
   }
 
+  /** The user's unused links stop working (the user is disabled). */
+  async expireAllOf(tx: SqlClient, userId: number, now: Date): Promise<void> {
+    await tx.execute(sql`UPDATE dashboard_password_links SET used_at = ${now} WHERE user_id = ${userId} AND used_at IS NULL`);
+  }
+
   /**
    * Uses the link once: when it exists, is unused, unexpired and belongs to a user of `role`,
    * sets that user's password, clears a lockout, revokes the user's sessions and answers the

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { sql, type SqlClient, sqlClient } from '../client/sql';
+import type { MerchantRateLimits } from '../merchants/merchant-auth.repository';
 import { hashToken } from '../merchants/token';
 import type { DashboardRole } from './dashboard-user.repository';
 
@@ -18,6 +19,8 @@ export interface DashboardSession {
   merchantName: string | null;
   /** False for an inactive merchant; true for operators */
   merchantActive: boolean;
+  /** A merchant user's merchant's own rate limits (the dashboard spends the merchant's API budget); null for operators */
+  merchantRateLimits: MerchantRateLimits | null;
   disabled: boolean;
   totpEnabled: boolean;
   csrfToken: string;
@@ -30,6 +33,9 @@ interface SessionRow {
   merchant_id: number | null;
   merchant_name: string | null;
   merchant_active: boolean | null;
+  rate_limit_read: number | null;
+  rate_limit_write: number | null;
+  rate_limit_export: number | null;
   disabled_at: Date | null;
   totp_enabled_at: Date | null;
   csrf_token: string;
@@ -63,7 +69,7 @@ export class DashboardSessionRepository {
     const idHash = hashToken(token);
     const [row] = await this.db.query<SessionRow>(
       sql`SELECT s.user_id, s.csrf_token, s.last_seen_at, u.email, u.role, u.merchant_id, u.disabled_at, u.totp_enabled_at,
-                 m.name AS merchant_name, m.is_active AS merchant_active
+                 m.name AS merchant_name, m.is_active AS merchant_active, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
             FROM dashboard_sessions s
             JOIN dashboard_users u ON u.id = s.user_id
             LEFT JOIN merchants m ON m.id = u.merchant_id
@@ -80,6 +86,7 @@ export class DashboardSessionRepository {
       merchantId: row.merchant_id,
       merchantName: row.merchant_name,
       merchantActive: row.role === 'operator' || row.merchant_active === true,
+      merchantRateLimits: row.merchant_id === null ? null : { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
       disabled: row.disabled_at !== null,
       totpEnabled: row.totp_enabled_at !== null,
       csrfToken: row.csrf_token,
@@ -91,8 +98,13 @@ export class DashboardSessionRepository {
     await this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`);
   }
 
-  /** Every session of a user stops working (password set, user disabled). */
-  async revokeAllOf(userId: number, now: Date): Promise<number> {
-    return this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL`);
+  /** Every session of a user but the one of `keepToken` stops working (TOTP turned on or off from that session). */
+  async revokeOthersOf(userId: number, keepToken: string, now: Date): Promise<number> {
+    return this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND id_hash <> ${hashToken(keepToken)}`);
+  }
+
+  /** Every session of a user stops working (password set, user disabled); `db`: a transaction's client, else the pool. */
+  async revokeAllOf(userId: number, now: Date, db: SqlClient = this.db): Promise<number> {
+    return db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL`);
   }
 }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { inTransaction, sql, sqlClient } from '../client/sql';
 import { MerchantNotFoundError } from '../merchants/merchant-admin';
 import { DashboardPasswordLinkRepository } from './dashboard-password-link.repository';
+import { DashboardSessionRepository } from './dashboard-session.repository';
 import { type DashboardRole, type DashboardUser, DashboardUserRepository, normaliseEmail } from './dashboard-user.repository';
 
 /** Where set-password links point when DASHBOARD_PUBLIC_URL / CONSOLE_PUBLIC_URL are not set. */
@@ -84,6 +85,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export class DashboardUserAdmin {
   private readonly users: DashboardUserRepository;
   private readonly links: DashboardPasswordLinkRepository;
+  private readonly sessions: DashboardSessionRepository;
 
   constructor(
     private readonly pool: Pool,
@@ -92,6 +94,7 @@ export class DashboardUserAdmin {
   ) {
     this.users = new DashboardUserRepository(pool);
     this.links = new DashboardPasswordLinkRepository(pool);
+    this.sessions = new DashboardSessionRepository(pool);
   }
 
   async create(input: { email: string; role: DashboardRole; merchantId?: number | null }): Promise<DashboardUserLink> {
@@ -126,6 +129,29 @@ export class DashboardUserAdmin {
   async unlock(key: number | string): Promise<DashboardUserView> {
     const user = await this.get(key);
     await this.users.unlock(user.id);
+    return describeDashboardUser(await this.get(user.id), this.clock());
+  }
+
+  /**
+   * Disables the user: in one transaction, sign-in stops working, every session of the user is
+   * revoked (its next request is 401 SESSION_REQUIRED) and its unused set-password links are used
+   * up (enabling the user again does not bring them back). Disabling a disabled user changes nothing.
+   */
+  async disable(key: number | string): Promise<DashboardUserView> {
+    const user = await this.get(key);
+    const now = this.clock();
+    await inTransaction(this.pool, async (tx) => {
+      await this.users.disable(tx, user.id, now);
+      await this.sessions.revokeAllOf(user.id, now, tx);
+      await this.links.expireAllOf(tx, user.id, now);
+    });
+    return describeDashboardUser(await this.get(user.id), now);
+  }
+
+  /** Lets a disabled user sign in again (with its password; its old sessions stay revoked). */
+  async enable(key: number | string): Promise<DashboardUserView> {
+    const user = await this.get(key);
+    await this.users.enable(user.id);
     return describeDashboardUser(await this.get(user.id), this.clock());
   }
 

@@ -114,14 +114,53 @@ export class DashboardUserRepository {
 
   /** A new secret waiting for its first code (totp/setup); refused (false) while TOTP is on. */
   async setPendingTotpSecret(userId: number, secret: string): Promise<boolean> {
-    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_secret = ${secret} WHERE id = ${userId} AND totp_enabled_at IS NULL`)) === 1;
+    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_secret = ${secret}, totp_last_step = NULL WHERE id = ${userId} AND totp_enabled_at IS NULL`)) === 1;
   }
 
-  async enableTotp(userId: number, secret: string, now: Date): Promise<boolean> {
-    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_enabled_at = ${now} WHERE id = ${userId} AND totp_secret = ${secret} AND totp_enabled_at IS NULL`)) === 1;
+  /**
+   * Accepts a TOTP code of time step `step` (unix seconds / 30) of `secret`, once: true when the
+   * user's TOTP is on with that secret and no code of this step or a later one was accepted
+   * before. One conditional UPDATE, so of two requests with the same code exactly one gets true.
+   */
+  async useTotpStep(userId: number, secret: string, step: number): Promise<boolean> {
+    return (
+      (await this.db.execute(
+        sql`UPDATE dashboard_users SET totp_last_step = ${step}
+             WHERE id = ${userId} AND totp_secret = ${secret} AND totp_enabled_at IS NOT NULL
+               AND (totp_last_step IS NULL OR totp_last_step < ${step})`,
+      )) === 1
+    );
   }
 
-  async disableTotp(userId: number): Promise<boolean> {
-    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_enabled_at = NULL, totp_secret = NULL WHERE id = ${userId} AND totp_enabled_at IS NOT NULL`)) === 1;
+  /** Turns TOTP on with the pending secret; the confirming code's step counts as used. */
+  async enableTotp(userId: number, secret: string, now: Date, step: number): Promise<boolean> {
+    return (
+      (await this.db.execute(
+        sql`UPDATE dashboard_users SET totp_enabled_at = ${now}, totp_last_step = ${step}
+             WHERE id = ${userId} AND totp_secret = ${secret} AND totp_enabled_at IS NULL
+               AND (totp_last_step IS NULL OR totp_last_step < ${step})`,
+      )) === 1
+    );
+  }
+
+  /** Turns TOTP off with a code of step `step` of `secret`, unless that step (or a later one) was already used. */
+  async disableTotp(userId: number, secret: string, step: number): Promise<boolean> {
+    return (
+      (await this.db.execute(
+        sql`UPDATE dashboard_users SET totp_enabled_at = NULL, totp_secret = NULL, totp_last_step = NULL
+             WHERE id = ${userId} AND totp_secret = ${secret} AND totp_enabled_at IS NOT NULL
+               AND (totp_last_step IS NULL OR totp_last_step < ${step})`,
+      )) === 1
+    );
+  }
+
+  /** Disables the user (a user disabled already keeps its first disabled_at); false when there is no such user. */
+  async disable(tx: SqlClient, userId: number, now: Date): Promise<boolean> {
+    return (await tx.execute(sql`UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, ${now}) WHERE id = ${userId}`)) === 1;
+  }
+
+  /** Enables the user again; false when there is no such user. */
+  async enable(userId: number): Promise<boolean> {
+    return (await this.db.execute(sql`UPDATE dashboard_users SET disabled_at = NULL WHERE id = ${userId}`)) === 1;
   }
 }

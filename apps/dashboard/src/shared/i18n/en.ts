@@ -15,6 +15,7 @@ export const en = {
     ACCOUNT_LOCKED: 'This account is locked after too many failed attempts. Try again in {{minutes}} minutes.',
     ACCOUNT_LOCKED_NO_TIME: 'This account is locked after too many failed attempts. Try again later.',
     SESSION_REQUIRED: 'Your session has ended. Please sign in again.',
+    RATE_LIMITED: 'Too many requests for your account right now (your API integration shares this limit). Wait a moment and try again.',
     CSRF_TOKEN_INVALID: 'Your session has changed. Reload the page and try again.',
     SETUP_LINK_INVALID: 'This link is invalid, used or expired. Ask your administrator for a new one.',
     NETWORK_ERROR: 'The server cannot be reached. Check your connection.',

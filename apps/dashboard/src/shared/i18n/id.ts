@@ -17,6 +17,7 @@ export const id: Resources = {
     ACCOUNT_LOCKED: 'Akun ini dikunci setelah terlalu banyak percobaan gagal. Coba lagi dalam {{minutes}} menit.',
     ACCOUNT_LOCKED_NO_TIME: 'Akun ini dikunci setelah terlalu banyak percobaan gagal. Coba lagi nanti.',
     SESSION_REQUIRED: 'Sesi Anda telah berakhir. Silakan masuk lagi.',
+    RATE_LIMITED: 'Terlalu banyak permintaan untuk akun Anda saat ini (integrasi API Anda berbagi batas ini). Tunggu sebentar lalu coba lagi.',
     CSRF_TOKEN_INVALID: 'Sesi Anda berubah. Muat ulang halaman lalu coba lagi.',
     SETUP_LINK_INVALID: 'Tautan ini tidak valid, sudah dipakai, atau kedaluwarsa. Minta tautan baru kepada administrator.',
     NETWORK_ERROR: 'Server tidak dapat dihubungi. Periksa koneksi Anda.',

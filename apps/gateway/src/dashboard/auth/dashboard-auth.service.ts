@@ -4,7 +4,7 @@ import { type DashboardSession, DashboardPasswordLinkRepository, DashboardSessio
 import { ApiError } from '@pay/platform';
 import type { DashboardPrincipal } from './dashboard-principal';
 import type { Audience } from './session-cookies';
-import { newTotpSecret, totpCodeMatches, totpEnrolment, type TotpEnrolment } from './totp';
+import { newTotpSecret, totpEnrolment, type TotpEnrolment, totpStepOf } from './totp';
 
 /** The time the dashboard's auth runs on (a provider, so tests can move it). */
 export const DASHBOARD_CLOCK = Symbol('DASHBOARD_CLOCK');
@@ -49,7 +49,9 @@ export class DashboardAuthService {
     if (user.disabledAt !== null || user.role !== audience.role) throw new ApiError(ErrorCode.SignInFailed);
     if (user.totpEnabledAt !== null && user.totpSecret !== null) {
       if (input.totp === undefined || input.totp === '') throw new ApiError(ErrorCode.TotpRequired);
-      if (!totpCodeMatches(user.totpSecret, input.totp, now)) return this.fail(user.id, now);
+      // A code is used once: a replayed one (or the loser of two sign-ins sent with it at once) is a wrong code.
+      const step = totpStepOf(user.totpSecret, input.totp, now);
+      if (step === null || !(await this.users.useTotpStep(user.id, user.totpSecret, step))) return this.fail(user.id, now);
     }
     // The merchant's users are told why, once they have proved who they are; no session is made.
     if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
@@ -85,20 +87,49 @@ export class DashboardAuthService {
     return totpEnrolment(secret, principal.email);
   }
 
-  /** Turns TOTP on with a code of the secret from totp/setup; a wrong code is 400 VALIDATION_ERROR. */
-  async totpEnable(principal: DashboardPrincipal, code: string): Promise<void> {
+  /** Turns TOTP on with a code of the secret from totp/setup (a wrong code is 400 VALIDATION_ERROR); the user's other sessions end. */
+  async totpEnable(principal: DashboardPrincipal, code: string, sessionToken: string): Promise<void> {
     const user = await this.users.findById(principal.userId);
     if (!user?.totpSecret || user.totpEnabledAt !== null) throw new ApiError(ErrorCode.Conflict, user?.totpEnabledAt ? 'Two-factor sign-in is already on' : 'Start with totp/setup');
-    if (!totpCodeMatches(user.totpSecret, code, this.clock())) throw wrongCode();
-    if (!(await this.users.enableTotp(user.id, user.totpSecret, this.clock()))) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in changed meanwhile; start again');
+    const now = this.clock();
+    const step = totpStepOf(user.totpSecret, code, now);
+    if (step === null) throw wrongCode();
+    if (!(await this.users.enableTotp(user.id, user.totpSecret, now, step))) {
+      // Either the code was used already, or TOTP changed meanwhile: say which.
+      const again = await this.users.findById(user.id);
+      if (again?.totpSecret === user.totpSecret && again.totpEnabledAt === null) throw wrongCode();
+      throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in changed meanwhile; start again');
+    }
+    await this.endOtherSessions(user.id, sessionToken, now);
   }
 
-  /** Turns TOTP off with a current code. */
-  async totpDisable(principal: DashboardPrincipal, code: string): Promise<void> {
+  /**
+   * Turns TOTP off with a current, unused code. A wrong code counts as a failed sign-in, and while
+   * the user is locked this answers 423 too: whoever holds a stolen session must not be able to
+   * guess codes until the second factor is gone (5 guesses per lockout instead of the write rate limit's).
+   */
+  async totpDisable(principal: DashboardPrincipal, code: string, sessionToken: string): Promise<void> {
+    const now = this.clock();
     const user = await this.users.findById(principal.userId);
     if (!user?.totpSecret || user.totpEnabledAt === null) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is not on');
-    if (!totpCodeMatches(user.totpSecret, code, this.clock())) throw wrongCode();
-    await this.users.disableTotp(user.id);
+    if (user.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));
+    const step = totpStepOf(user.totpSecret, code, now);
+    // A code already used (at sign-in, say) does not turn TOTP off: it may have been seen.
+    if (step === null || !(await this.users.disableTotp(user.id, user.totpSecret, step))) {
+      const { lockedUntil } = await this.users.recordFailure(user.id, now);
+      if (lockedUntil) throw new AccountLockedError(secondsUntil(lockedUntil, now));
+      throw wrongCode();
+    }
+    await this.users.resetFailures(user.id);
+    await this.endOtherSessions(user.id, sessionToken, now);
+  }
+
+  /**
+   * A change of the second factor signs the user out everywhere else: a session someone stole
+   * before TOTP was turned on must not outlive it, and turning it off is done by one session only.
+   */
+  private async endOtherSessions(userId: number, sessionToken: string, now: Date): Promise<void> {
+    await this.sessions.revokeOthersOf(userId, sessionToken, now);
   }
 
   /** A wrong password or code: counted; the failure that reaches the limit answers 423 at once. */

@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { MerchantRateLimits } from '@pay/persistence';
 import type { FastifyRequest } from 'fastify';
 
 /** Who a dashboard or console request is from: set by the session guards (decision 0023). */
@@ -8,6 +9,8 @@ export interface DashboardPrincipal {
   role: 'merchant' | 'operator';
   /** The merchant a merchant user belongs to; null for operators */
   merchantId: number | null;
+  /** The merchant's own rate limits (null: the default), read with the session; null for operators */
+  rateLimits: MerchantRateLimits | null;
   /** The session's CSRF token (sent back on sign-in and GET session) */
   csrfToken: string;
 }
@@ -23,6 +26,17 @@ export function principalOf(req: FastifyRequest): DashboardPrincipal {
   const principal = (req as WithPrincipal)[PRINCIPAL];
   if (!principal) throw new Error('no dashboard principal: the controller lacks its session guard');
   return principal;
+}
+
+/**
+ * The merchant a merchant user's request is charged to (RateLimitInterceptor): the dashboard
+ * spends the same per-merchant budget as the merchant's API tokens. Undefined without a merchant
+ * session (no guard ran, or an operator).
+ */
+export function dashboardMerchantOf(req: FastifyRequest): { id: number; rateLimits: MerchantRateLimits } | undefined {
+  const principal = (req as WithPrincipal)[PRINCIPAL];
+  if (!principal || principal.merchantId === null || principal.rateLimits === null) return undefined;
+  return { id: principal.merchantId, rateLimits: principal.rateLimits };
 }
 
 /** The signed-in user of a controller behind MerchantSessionGuard or OperatorSessionGuard. */

@@ -6,6 +6,7 @@ import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 import { AccountLockedError, DashboardAuthService } from './dashboard-auth.service';
 import { type DashboardPrincipal, Principal } from './dashboard-principal';
 import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
@@ -22,8 +23,11 @@ export interface SessionView {
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
- * link, TOTP. Built twice (merchant dashboard, operator console); no rate limit applies to sign-in
- * (rate limits are per merchant token): the lockout is the brute-force defence.
+ * link, TOTP. Built twice (merchant dashboard, operator console). No rate limit applies to sign-in,
+ * set-password, who-am-I or sign-out (no merchant is known yet, or the web app must be able to
+ * tell signed-in from signed-out while its merchant's integration is at its limit): the lockout
+ * is sign-in's brute-force defence. A merchant user's TOTP changes spend the merchant's write
+ * budget; operators have none.
  */
 function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
   class SessionEndpoints {
@@ -39,6 +43,9 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
       try {
         const { token, session } = await this.auth.signIn(audience, dto);
+        // A new sign-in replaces the browser's session: the one its cookie named (if any) ends, so a
+        // cookie value someone else saw or planted before the sign-in is worth nothing after it.
+        await this.auth.signOut(sessionCookieOf(req, audience));
         setSessionCookie(reply, audience, token, { secure: this.config.DASHBOARD_COOKIE_SECURE });
         return new Reply('Signed in', this.view(session));
       } catch (err) {
@@ -73,6 +80,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Post('totp/setup')
     @HttpCode(200)
     @UseGuards(SessionGuard)
+    @RateLimit('write')
     async totpSetup(@Principal() principal: DashboardPrincipal) {
       return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
     }
@@ -80,16 +88,23 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Post('totp/enable')
     @HttpCode(200)
     @UseGuards(SessionGuard)
-    async totpEnable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
-      await this.auth.totpEnable(principal, dto.code);
+    @RateLimit('write')
+    async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
+      await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
     }
 
     @Post('totp/disable')
     @HttpCode(200)
     @UseGuards(SessionGuard)
-    async totpDisable(@Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
-      await this.auth.totpDisable(principal, dto.code);
+    @RateLimit('write')
+    async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto) {
+      try {
+        await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
       return new Reply('Two-factor sign-in is off', { totpEnabled: false });
     }
 

@@ -29,7 +29,7 @@ async function guard(context: ExecutionContext, auth: DashboardAuthService, audi
     const header = req.headers['x-csrf-token'];
     if (typeof header !== 'string' || !sameToken(header, session.csrfToken)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
   }
-  setPrincipal(req, { userId: session.userId, email: session.email, role: session.role, merchantId: session.merchantId, csrfToken: session.csrfToken });
+  setPrincipal(req, { userId: session.userId, email: session.email, role: session.role, merchantId: session.merchantId, rateLimits: session.merchantRateLimits, csrfToken: session.csrfToken });
   return true;
 }
 

@@ -182,7 +182,8 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
       // Not in force until confirmed.
       expect((await signInDashboard(pub, user)).csrfToken).toBeTruthy();
       expect((await request(pub).post('/dashboard/api/totp/enable').set(user.headers).send({ code: '000000' === codeOf(secret) ? '111111' : '000000' })).status).toBe(400);
-      const enabled = await request(pub).post('/dashboard/api/totp/enable').set(user.headers).send({ code: codeOf(secret) });
+      // Each code is used once (the step before, this one, the step after: all accepted, ±1 step), so each step gets its own.
+      const enabled = await request(pub).post('/dashboard/api/totp/enable').set(user.headers).send({ code: codeOf(secret, Date.now() - 30_000) });
       expect(enabled.status).toBe(200);
       expect((await userRow(user.userId)).totp_enabled_at).not.toBeNull();
       expect((await request(pub).post('/dashboard/api/totp/setup').set(user.headers)).status).toBe(409);
@@ -200,7 +201,7 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
       expect(ok.status).toBe(200);
       expect(ok.body.data.user.totpEnabled).toBe(true);
 
-      const disabled = await request(pub).post('/dashboard/api/totp/disable').set(user.headers).send({ code: codeOf(secret) });
+      const disabled = await request(pub).post('/dashboard/api/totp/disable').set(user.headers).send({ code: codeOf(secret, Date.now() + 30_000) });
       expect(disabled.status).toBe(200);
       expect((await signIn()).status).toBe(200);
     });

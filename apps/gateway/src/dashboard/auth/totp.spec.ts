@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { newTotpSecret, totpCodeMatches, totpEnrolment } from './totp';
+import { newTotpSecret, totpCodeMatches, totpEnrolment, totpStepOf } from './totp';
 
 describe('TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step)', () => {
   const secret = newTotpSecret();
@@ -14,6 +14,14 @@ describe('TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step)', () => {
     const fixed = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     const fixedAt = (ms: number) => new TOTP({ secret: Secret.fromBase32(fixed), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
     expect(totpCodeMatches(fixed, fixedAt(at.getTime() - 90_000), at)).toBe(false);
+  });
+
+  it('names the time step (unix seconds / 30) of the accepted code, which the caller accepts once', () => {
+    const step = Math.floor(at.getTime() / 30_000);
+    expect(totpStepOf(secret, codeAt(at.getTime()), at)).toBe(step);
+    expect(totpStepOf(secret, codeAt(at.getTime() - 30_000), at)).toBe(step - 1);
+    expect(totpStepOf(secret, codeAt(at.getTime() + 30_000), at)).toBe(step + 1);
+    expect(totpStepOf(secret, 'abcdef', at)).toBeNull();
   });
 
   it.each([undefined, '', '12345', '1234567', 'abcdef', ' 123456'])('refuses %p', (code) => {

@@ -24,8 +24,18 @@ export async function totpEnrolment(secret: string, email: string): Promise<Totp
   return { secret, url, qr: await toDataURL(url, { errorCorrectionLevel: 'M', margin: 1, width: 240 }) };
 }
 
-/** Whether `code` is the secret's code for `now` (± one step). Anything but 6 digits is not. */
+/**
+ * The time step (unix seconds / 30) whose code `code` is, when it is the secret's code for `now`
+ * (± one step); null otherwise, and for anything but 6 digits. The caller accepts a step only
+ * once per user (DashboardUserRepository.useTotpStep): a code is single-use.
+ */
+export function totpStepOf(secret: string, code: string | undefined, now: Date): number | null {
+  if (!code || !/^\d{6}$/.test(code)) return null;
+  const delta = TOTP.validate({ ...PARAMS, token: code, secret: Secret.fromBase32(secret), timestamp: now.getTime(), window: WINDOW });
+  return delta === null ? null : Math.floor(now.getTime() / 1000 / PARAMS.period) + delta;
+}
+
+/** Whether `code` is the secret's code for `now` (± one step), used or not. */
 export function totpCodeMatches(secret: string, code: string | undefined, now: Date): boolean {
-  if (!code || !/^\d{6}$/.test(code)) return false;
-  return TOTP.validate({ ...PARAMS, token: code, secret: Secret.fromBase32(secret), timestamp: now.getTime(), window: WINDOW }) !== null;
+  return totpStepOf(secret, code, now) !== null;
 }

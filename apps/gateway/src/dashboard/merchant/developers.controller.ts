@@ -12,6 +12,7 @@ import { PayinCallbackUrlService } from '../../settings/payin-callback-url.servi
 import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 
 /** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
 const DEFAULT_GRACE_HOURS = 24;
@@ -45,6 +46,7 @@ export class DashboardDevelopersController {
     this.admin = new MerchantAdmin(prisma);
   }
 
+  @RateLimit('read')
   @Get('developers')
   async show(@SessionMerchantId() merchantId: number) {
     const [merchant, tokens] = await Promise.all([this.admin.get(merchantId), this.admin.listTokens(merchantId)]);
@@ -55,6 +57,7 @@ export class DashboardDevelopersController {
     });
   }
 
+  @RateLimit('write')
   @Post('tokens')
   @HttpCode(201)
   async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto) {
@@ -63,6 +66,7 @@ export class DashboardDevelopersController {
   }
 
   /** Only the merchant's own: another merchant's token id is not found, like an unknown one. */
+  @RateLimit('write')
   @Delete('tokens/:id')
   @HttpCode(200)
   async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string) {
@@ -71,6 +75,7 @@ export class DashboardDevelopersController {
   }
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
+  @RateLimit('write')
   @Post('webhook-secret/rotate')
   @HttpCode(200)
   async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto) {
@@ -78,6 +83,7 @@ export class DashboardDevelopersController {
     return new Reply('Webhook secret rotated; it is shown only now', { secret: r.secret, previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null });
   }
 
+  @RateLimit('write')
   @Put('callback-url')
   @HttpCode(200)
   async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto) {
@@ -86,6 +92,7 @@ export class DashboardDevelopersController {
   }
 
   /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
+  @RateLimit('write')
   @Put('allowlist')
   @HttpCode(200)
   async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto) {
@@ -94,6 +101,7 @@ export class DashboardDevelopersController {
     return new Reply(message, { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist });
   }
 
+  @RateLimit('read')
   @Get('deliveries')
   async recentDeliveries(@SessionMerchantId() merchantId: number, @Query() q: DeliveriesQuery) {
     const rows = await this.deliveries.recent(merchantId, q.limit ?? 50);

@@ -6,6 +6,7 @@ import { Reply } from '@pay/platform';
 import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
 import { presentDay } from './dashboard.presenter';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 
 /** Days in the overview's chart, today (Asia/Jakarta) included. */
 const DAYS = 30;
@@ -20,6 +21,7 @@ export class DashboardOverviewController {
     private readonly overview: OverviewRepository,
   ) {}
 
+  @RateLimit('read')
   @Get('overview')
   async show(@SessionMerchantId() merchantId: number) {
     const [balance, days] = await Promise.all([this.balances.get(merchantId), this.overview.daily(merchantId, new Date(), DAYS)]);

@@ -16,6 +16,7 @@ import { MerchantSessionGuard } from '../auth/session.guards';
 import { DashboardPayinListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
 import { CreateDashboardPayinDto, SimulatePayinDto } from './payins.dto';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 
 /** The merchant's QRIS pay-ins: list, detail (with the QR while it can be paid), create, and in the sandbox, pay. */
 @Controller('dashboard/api')
@@ -32,6 +33,7 @@ export class DashboardPayinsController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
+  @RateLimit('read')
   @Get('payins')
   async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayinListQuery) {
     const limit = q.limit ?? DEFAULT_LIMIT;
@@ -40,12 +42,14 @@ export class DashboardPayinsController {
     return new Reply('Query success', toPage('payin', rows, limit, (p) => p, (p) => presentPayinItem(p, merchant, now)));
   }
 
+  @RateLimit('read')
   @Get('payins/:merchantTrxId')
   async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
     const payin = await this.find(merchantId, merchantTrxId);
     return new Reply('Query success', await this.detail(payin, await this.merchant(merchantId)));
   }
 
+  @RateLimit('write')
   @Post('payins')
   @HttpCode(201)
   async create(@SessionMerchantId() merchantId: number, @Body() dto: CreateDashboardPayinDto) {
@@ -54,6 +58,7 @@ export class DashboardPayinsController {
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
   }
 
+  @RateLimit('write')
   @Post('payins/:merchantTrxId/simulate')
   @HttpCode(200)
   async simulate(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string, @Body() dto: SimulatePayinDto) {

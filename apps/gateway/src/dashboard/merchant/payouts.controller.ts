@@ -10,6 +10,7 @@ import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
 import { DashboardPayoutListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 
 /** The merchant's payouts (disbursements): list, detail with every callback attempt, resend of the final callback. */
 @Controller('dashboard/api')
@@ -24,6 +25,7 @@ export class DashboardPayoutsController {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
   ) {}
 
+  @RateLimit('read')
   @Get('payouts')
   async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayoutListQuery) {
     const limit = q.limit ?? DEFAULT_LIMIT;
@@ -31,6 +33,7 @@ export class DashboardPayoutsController {
     return new Reply('Query success', toPage('disbursement', rows, limit, (d) => d, (d) => presentDisbursementItem(d, merchant)));
   }
 
+  @RateLimit('read')
   @Get('payouts/:merchantTrxId')
   async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
     const d = await this.find(merchantId, merchantTrxId);
@@ -46,6 +49,7 @@ export class DashboardPayoutsController {
   }
 
   /** Its latest callback again (same event id and body), from the start of the retry schedule. */
+  @RateLimit('write')
   @Post('payouts/:merchantTrxId/callback/resend')
   @HttpCode(200)
   async resend(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {

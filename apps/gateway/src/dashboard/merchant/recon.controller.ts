@@ -9,6 +9,7 @@ import { reconDateOf, ReconExportService } from '../../recon/recon-export.servic
 import { ReconFileDto } from '../../recon/recon-file.dto';
 import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
+import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 
 /** Recon exports from the dashboard: the same jobs, budget and cap as the API's reconFile. */
 @Controller('dashboard/api')
@@ -20,6 +21,7 @@ export class DashboardReconController {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
   ) {}
 
+  @RateLimit('read')
   @Post('recon')
   @HttpCode(200)
   async request(@SessionMerchantId() merchantId: number, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto) {
@@ -30,6 +32,7 @@ export class DashboardReconController {
     return new Reply('Export job queued', { jobId: r.export.id, date: reconDateOf(r.export), status: r.status });
   }
 
+  @RateLimit('read')
   @Get('recon/:jobId')
   async status(@SessionMerchantId() merchantId: number, @Param('jobId') jobId: string) {
     const job = await this.recon.job(merchantId, jobId);

@@ -1,0 +1,44 @@
+import { Controller, Get, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import { DashboardUserAdmin } from '@pay/persistence';
+import { ApiError, Reply } from '@pay/platform';
+import { AdminErrorsInterceptor, UserId } from '../../ops/admin-errors';
+import { type DashboardPrincipal, Principal } from '../auth/dashboard-principal';
+import { OperatorSessionGuard } from '../auth/session.guards';
+import { Audited } from './console-audit.interceptor';
+
+/**
+ * Dashboard and console users as operators see them (never a hash or a secret), and disabling or
+ * enabling one: DashboardUserAdmin, as the CLI's `admin user disable|enable` and the ops API.
+ * Disabling ends the user's sessions at once. An operator cannot disable itself (the console
+ * would lock out the last operator that way); the CLI can.
+ */
+@ApiExcludeController()
+@Controller('console/api/users')
+@UseGuards(OperatorSessionGuard)
+@UseInterceptors(AdminErrorsInterceptor)
+export class ConsoleUsersController {
+  constructor(@Inject(DashboardUserAdmin) private readonly users: DashboardUserAdmin) {}
+
+  @Get()
+  async list() {
+    const users = await this.users.list();
+    return new Reply(`${users.length} user(s)`, users);
+  }
+
+  @Post(':userId/disable')
+  @HttpCode(200)
+  @Audited('dashboard-user.disable', ({ params }) => `dashboard-user:${params.userId}`)
+  async disable(@Principal() principal: DashboardPrincipal, @UserId() userId: number) {
+    if (userId === principal.userId) throw new ApiError(ErrorCode.Conflict, 'You cannot disable your own user; ask another operator');
+    return new Reply('Dashboard user disabled', await this.users.disable(userId));
+  }
+
+  @Post(':userId/enable')
+  @HttpCode(200)
+  @Audited('dashboard-user.enable', ({ params }) => `dashboard-user:${params.userId}`)
+  async enable(@UserId() userId: number) {
+    return new Reply('Dashboard user enabled', await this.users.enable(userId));
+  }
+}
