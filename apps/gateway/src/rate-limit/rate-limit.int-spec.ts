@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { QueueName } from '@pay/contracts';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
-import { loadConfig } from '@pay/platform';
+import { createLogger, loadConfig } from '@pay/platform';
 import { createMerchant, PrivateRedis } from '@pay/testing';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { Registry } from 'prom-client';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
+import { RateLimiter } from './rate-limiter';
 
 const ADMIN_TOKEN = 'adm_rate_0123456789abcdef0123456789abcdef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -318,5 +320,26 @@ describe("a merchant's reads in flight are capped per replica, so its burst cann
     for (const socket of held) socket.destroy();
     await sleep(200);
     expect((await balanceOf(a.token)).status).toBe(200);
+  });
+});
+
+describe('the limiter never stops the gateway from starting', () => {
+  it('starts (after its short wait) when its Redis accepts the connection but answers nothing in time', async () => {
+    // A peer that accepts and stays silent: ioredis' ready check runs into the 100 ms command
+    // timeout and the connection emits 'error' before it is ever ready (a loaded machine, a hung Redis).
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}/0`, RATE_LIMIT_REDIS_TIMEOUT_MS: '100' });
+    const limiter = new RateLimiter(config, createLogger('gateway', 'fatal'), new Registry());
+    const errors: unknown[] = [];
+    try {
+      await limiter.onModuleInit().catch((err: unknown) => errors.push(err));
+      expect(errors).toEqual([]);
+    } finally {
+      limiter.onModuleDestroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant } from '@pay/persistence';
@@ -68,11 +67,22 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     this.unavailable = new Counter({ name: 'rate_limiter_unavailable_total', help: 'Requests served without a rate-limit check because the limiter Redis failed or was slow (fail open)', registers: [registry] });
   }
 
-  /** Waits a little for Redis, so the first requests after start-up are limited too. */
+  /**
+   * Waits a little for Redis, so the first requests after start-up are limited too. Never fails:
+   * the limiter fails open, so a slow or absent Redis (its connection's errors, e.g. a ready check
+   * over the 100 ms command timeout on a loaded machine) must not stop the gateway from starting.
+   * Not `events.once(redis, 'ready')`: that rejects on the first 'error' event.
+   */
   async onModuleInit(): Promise<void> {
     if (!this.settings.RATE_LIMIT_ENABLED || this.redis.status === 'ready') return;
-    const timer = new Promise((resolve) => setTimeout(resolve, STARTUP_WAIT_MS).unref());
-    await Promise.race([once(this.redis, 'ready'), timer]);
+    let onReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    this.redis.once('ready', onReady);
+    let timeout: NodeJS.Timeout | undefined;
+    const timer = new Promise<void>((resolve) => (timeout = setTimeout(resolve, STARTUP_WAIT_MS).unref()));
+    await Promise.race([ready, timer]);
+    clearTimeout(timeout);
+    this.redis.off('ready', onReady);
   }
 
   onModuleDestroy(): void {
