@@ -18,6 +18,8 @@ const common = [
   { sourceTag: 'type:ledger', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'] },
   { sourceTag: 'type:rail', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data', 'type:ledger', 'type:transport', 'type:rail'] },
+  // The web app runs in a browser: it shares the API contract with the gateway, nothing else.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
 ];
 
 // Production code: apps use libs only; only the ledger app may write money (type:ledger),

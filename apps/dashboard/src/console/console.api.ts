@@ -1,8 +1,25 @@
-// The operator console API (/console/api, decision 0023, as on wt/console at 9d7a041): every call and
-// every answer's mapping lives here. Merchants are the ops API's describeMerchant plus a balance; the
-// lists are arrays with a limit (no cursor), except the audit log (`before` / `nextBefore`).
+// The operator console API (/console/api, decision 0023): every call, typed by the contract the
+// gateway answers with (@pay/contracts/dashboard), and each answer's view for the pages. Merchants are
+// the ops API's describeMerchant plus a balance; the lists are arrays with a limit (no cursor), except
+// the audit log (`before` / `nextBefore`).
+import type {
+  AuditEntryView,
+  AuditLogPageView,
+  ConsoleDeadLetterView,
+  ConsoleMerchantView,
+  ConsoleMerchantWithBalanceView,
+  ConsoleSettlementView,
+  ConsoleWebhookDeliveryView,
+  CreateMerchantBody,
+  CreateMerchantUserBody,
+  FeesBody,
+  MerchantCreatedView,
+  MerchantUserCreatedView,
+  QrisIdentityBody,
+  SettlementScheduleBody,
+  WebhookResentView,
+} from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
-import { bool, first, num, obj, optNum, optStr, page, str, type Raw } from '../shared/api/raw';
 
 export interface Merchant {
   id: string;
@@ -84,118 +101,89 @@ export interface QrisIdentity {
   postalCode: string;
 }
 
-function toMerchant(r: Raw): Merchant {
-  const balance = obj(r.balance);
-  const payinFee = obj(r.payinFee);
-  const qris = obj(r.qris);
-  const schedule = obj(first(r, 'settlementSchedule', 'schedule'));
-  const settlement = first(r, 'settlement');
+function toMerchant(r: ConsoleMerchantWithBalanceView): Merchant {
+  const schedule = parseSchedule(r.settlement);
   return {
-    id: str(r, 'id', 'merchantId'),
-    name: str(r, 'name'),
-    active: bool(r, 'active', 'isActive'),
-    available: optNum(balance, 'available') ?? optNum(r, 'available', 'availableBalance'),
-    pending: optNum(balance, 'pending') ?? optNum(r, 'pending', 'pendingBalance'),
-    payinFeePercent: optNum(payinFee, 'percentage') ?? optNum(r, 'payinFeePercent'),
-    payinFeeFixed: optNum(payinFee, 'fixed') ?? optNum(r, 'payinFeeFixed'),
-    payoutFee: optNum(r, 'payoutFee'),
-    qris: { nmid: str(qris, 'nmid'), mcc: str(qris, 'mcc'), criteria: str(qris, 'criteria', 'merchantCriteria'), city: str(qris, 'city'), postalCode: str(qris, 'postalCode') },
-    settlement: typeof settlement === 'string' ? settlement : '',
-    delayDays: optNum(schedule, 'delayDays') ?? optNum(r, 'settlementDelayDays'),
-    hour: optNum(schedule, 'hour') ?? optNum(r, 'settlementHour'),
-    callbackUrl: optStr(r, 'payinCallbackUrl', 'callbackUrl'),
+    id: String(r.id),
+    name: r.name,
+    active: r.active,
+    available: r.balance.available,
+    pending: r.balance.pending,
+    payinFeePercent: r.payinFee.percentage,
+    payinFeeFixed: r.payinFee.fixed,
+    payoutFee: r.payoutFee,
+    qris: { nmid: r.qris.nmid, mcc: r.qris.mcc, criteria: r.qris.criteria, city: r.qris.city, postalCode: r.qris.postalCode ?? '' },
+    settlement: r.settlement,
+    delayDays: schedule.delayDays,
+    hour: schedule.hour,
+    callbackUrl: r.payinCallbackUrl,
   };
 }
 
-/** "T+1 at 08:00 Asia/Jakarta" (describeMerchant's text) -> delay and hour, when the API gives no numbers. */
+/** "T+1 at 08:00 Asia/Jakarta" (describeMerchant's text) -> delay and hour. */
 export function parseSchedule(text: string): { delayDays: number | null; hour: number | null } {
   const m = /^T\+(\d+) at (\d{1,2}):00/.exec(text);
   return m ? { delayDays: Number(m[1]), hour: Number(m[2]) } : { delayDays: null, hour: null };
 }
 
-function toSettlement(r: Raw): Settlement {
+function toSettlement(r: ConsoleSettlementView): Settlement {
+  return { id: r.id, merchant: String(r.merchantId), amount: r.amount, gross: r.gross, fees: r.fees, payinCount: r.payinCount, cutoffAt: r.cutoffAt, createdAt: r.createdAt };
+}
+
+function toDeadLetter(r: ConsoleDeadLetterView): DeadLetter {
+  return { id: r.id, topic: r.topic, error: r.error, status: r.status, deadLetteredAt: r.deadLetteredAt, replayedAt: r.replayedAt };
+}
+
+function toDelivery(r: ConsoleWebhookDeliveryView): WebhookDelivery {
   return {
-    id: str(r, 'id', 'settlementId'),
-    merchant: str(r, 'merchantName', 'merchant', 'merchantId'),
-    amount: optNum(r, 'amount', 'netAmount'),
-    gross: optNum(r, 'gross'),
-    fees: optNum(r, 'fees'),
-    payinCount: optNum(r, 'payinCount', 'count'),
-    cutoffAt: optStr(r, 'cutoffAt'),
-    createdAt: optStr(r, 'createdAt'),
+    id: r.id,
+    merchant: String(r.merchantId),
+    kind: r.eventType,
+    reference: r.eventId,
+    url: r.url,
+    attempts: r.attemptCount,
+    lastHttpStatus: r.lastStatusCode,
+    status: r.status,
+    createdAt: r.createdAt,
   };
 }
 
-function toDeadLetter(r: Raw): DeadLetter {
-  return {
-    id: str(r, 'id'),
-    topic: str(r, 'topic', 'dlqTopic'),
-    error: str(r, 'error', 'reason'),
-    status: str(r, 'status'),
-    deadLetteredAt: optStr(r, 'deadLetteredAt', 'archivedAt', 'createdAt'),
-    replayedAt: optStr(r, 'replayedAt'),
-  };
+function toAudit(r: AuditEntryView): AuditEntry {
+  return { id: r.id, at: r.at, operator: r.operatorEmail, action: r.action, target: r.target, details: JSON.stringify(r.details), logId: r.logId ?? '' };
 }
 
-function toDelivery(r: Raw): WebhookDelivery {
-  return {
-    id: str(r, 'id'),
-    merchant: str(r, 'merchantName', 'merchantId'),
-    kind: str(r, 'eventType', 'kind', 'type'),
-    reference: str(r, 'merchantTrxId', 'eventId', 'reference'),
-    url: str(r, 'url'),
-    attempts: num(r, 'attemptCount', 'attempts'),
-    lastHttpStatus: optNum(r, 'lastStatusCode', 'lastHttpStatus', 'statusCode'),
-    status: str(r, 'status'),
-    createdAt: optStr(r, 'createdAt', 'lastAttemptAt'),
-  };
-}
-
-function toAudit(r: Raw): AuditEntry {
-  const details = first(r, 'details');
-  const operator = obj(r.operator);
-  return {
-    id: str(r, 'id'),
-    at: optStr(r, 'createdAt', 'at', 'time'),
-    operator: str(r, 'operatorEmail', 'email') || str(operator, 'email') || str(r, 'operatorUserId', 'operatorId'),
-    action: str(r, 'action'),
-    target: str(r, 'target'),
-    details: details === undefined ? '' : typeof details === 'string' ? details : JSON.stringify(details),
-    logId: str(r, 'logId'),
-  };
+/** An array answer as one page of useCursorList: these lists have a limit, no cursor. */
+function onePage<T, V>(rows: T[], map: (row: T) => V): { items: V[]; nextCursor: string | null } {
+  return { items: rows.map(map), nextCursor: null };
 }
 
 const enc = encodeURIComponent;
 const LIMIT = 100;
 
 export function consoleApi(api: ApiClient) {
-  const merchant = async (id: string) => toMerchant(obj(await api.get(`/merchants/${enc(id)}`)));
+  const merchant = async (id: string) => toMerchant(await api.get<ConsoleMerchantWithBalanceView>(`/merchants/${enc(id)}`));
   return {
     // Lists without a cursor: `_cursor` is always null (useCursorList's first page).
-    merchants: async (_cursor: string | null) => page(await api.get('/merchants'), toMerchant),
+    merchants: async (_cursor: string | null) => onePage(await api.get<ConsoleMerchantWithBalanceView[]>('/merchants'), toMerchant),
     merchant,
     createMerchant: async (name: string): Promise<MerchantCreated> => {
-      const r = obj(await api.post('/merchants', { name }));
-      return { id: str(r, 'merchantId', 'id'), name: str(r, 'name'), token: str(r, 'token'), webhookSecret: str(r, 'webhookSecret', 'secret') };
+      const r = await api.post<MerchantCreatedView>('/merchants', { name } satisfies CreateMerchantBody);
+      return { id: String(r.merchantId), name: r.name, token: r.token, webhookSecret: r.webhookSecret };
     },
-    setActive: (id: string, active: boolean) => api.post(`/merchants/${enc(id)}/${active ? 'activate' : 'deactivate'}`),
-    saveFees: (id: string, fees: Fees) => api.put(`/merchants/${enc(id)}/fees`, fees),
-    saveQris: (id: string, qris: QrisIdentity) => api.put(`/merchants/${enc(id)}/qris-identity`, qris),
-    saveSchedule: (id: string, schedule: { delayDays: number; hour: number }) => api.put(`/merchants/${enc(id)}/settlement-schedule`, schedule),
-    inviteUser: async (id: string, email: string) => {
-      const r = obj(await api.post(`/merchants/${enc(id)}/users`, { email }));
-      return str(r, 'setPasswordUrl', 'link', 'url', 'setPasswordLink');
-    },
+    setActive: (id: string, active: boolean) => api.post<ConsoleMerchantView>(`/merchants/${enc(id)}/${active ? 'activate' : 'deactivate'}`),
+    saveFees: (id: string, fees: Fees) => api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/fees`, fees satisfies FeesBody),
+    saveQris: (id: string, qris: QrisIdentity) => api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/qris-identity`, qris satisfies QrisIdentityBody),
+    saveSchedule: (id: string, schedule: { delayDays: number; hour: number }) => api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/settlement-schedule`, schedule satisfies SettlementScheduleBody),
+    inviteUser: async (id: string, email: string) => (await api.post<MerchantUserCreatedView>(`/merchants/${enc(id)}/users`, { email } satisfies CreateMerchantUserBody)).setPasswordUrl,
 
-    settlements: async (_cursor: string | null) => page(await api.get('/settlements', { limit: LIMIT }), toSettlement),
-    deadLetters: async (_cursor: string | null) => page(await api.get('/dead-letters', { limit: LIMIT }), toDeadLetter),
-    replayDeadLetter: (id: string) => api.post(`/dead-letters/${enc(id)}/replay`),
-    deliveries: async (_cursor: string | null) => page(await api.get('/webhook-deliveries', { limit: LIMIT }), toDelivery),
-    resendDelivery: (id: string) => api.post(`/webhook-deliveries/${enc(id)}/resend`),
+    settlements: async (_cursor: string | null) => onePage(await api.get<ConsoleSettlementView[]>('/settlements', { limit: LIMIT }), toSettlement),
+    deadLetters: async (_cursor: string | null) => onePage(await api.get<ConsoleDeadLetterView[]>('/dead-letters', { limit: LIMIT }), toDeadLetter),
+    replayDeadLetter: (id: string) => api.post<ConsoleDeadLetterView>(`/dead-letters/${enc(id)}/replay`),
+    deliveries: async (_cursor: string | null) => onePage(await api.get<ConsoleWebhookDeliveryView[]>('/webhook-deliveries', { limit: LIMIT }), toDelivery),
+    resendDelivery: (id: string) => api.post<WebhookResentView>(`/webhook-deliveries/${enc(id)}/resend`),
     auditLog: async (before: string | null) => {
-      const r = obj(await api.get('/audit-log', { before, limit: LIMIT }));
-      const entries = first(r, 'entries', 'items');
-      return { items: Array.isArray(entries) ? entries.map((e) => toAudit(obj(e))) : [], nextCursor: optStr(r, 'nextBefore', 'nextCursor') };
+      const r = await api.get<AuditLogPageView>('/audit-log', { before, limit: LIMIT });
+      return { items: r.entries.map(toAudit), nextCursor: r.nextBefore };
     },
   };
 }

@@ -1,7 +1,35 @@
-// The merchant dashboard API (/dashboard/api, decision 0023 "What they answer", as on wt/merchant at
-// 880d61c): every call and every answer's mapping lives here, so the pages see stable types.
+// The merchant dashboard API (/dashboard/api, decision 0023 "What they answer"): every call, typed by
+// the contract the gateway answers with (@pay/contracts/dashboard), and each answer's view for the pages.
+import type {
+  AllowlistBody,
+  AllowlistView,
+  ApiTokenView,
+  CallbackAttemptView,
+  CallbackResendView,
+  CallbackUrlBody,
+  CallbackUrlView,
+  CreatePayinBody,
+  DevelopersView,
+  HistoryPage,
+  IssueTokenBody,
+  OverviewView,
+  PayinDetailView,
+  PayinGeneratedView,
+  PayinListItemView,
+  PayoutDetailView,
+  PayoutListItemView,
+  RecentDeliveriesView,
+  RecentDeliveryView,
+  ReconBody,
+  ReconJobView,
+  TokenIssuedView,
+  TokenRevokedView,
+  TotpCodeBody,
+  TotpSetupView,
+  TotpStateView,
+  WebhookSecretRotatedView,
+} from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
-import { bool, feeAmount, first, num, obj, optNum, optStr, page, str, type Raw } from '../shared/api/raw';
 
 export interface Overview {
   available: number;
@@ -94,105 +122,97 @@ export interface ListFilters {
   merchantTrxId?: string;
 }
 
-function toPayin(r: Raw): Payin {
-  const info = obj(r.additionalInfo);
+function toPayin(r: PayinListItemView | PayinDetailView): Payin {
   return {
-    merchantTrxId: str(r, 'merchantTrxId'),
-    platformTrxId: str(r, 'platformTrxId'),
-    amount: num(r, 'amount'),
-    fee: feeAmount(r),
-    netAmount: optNum(r, 'netAmount'),
-    status: str(r, 'status'),
-    createdAt: optStr(r, 'createdAt', 'created_at'),
-    successAt: optStr(r, 'success_at', 'successAt', 'paidAt'),
-    expiresAt: optStr(r, 'expiredAt', 'expiresAt'),
-    qrImage: optStr(r, 'qrImage', 'qrImageDataUrl', 'qr'),
-    rrn: optStr(info, 'rrn') ?? optStr(r, 'rrn'),
-    nmid: optStr(info, 'nmid') ?? optStr(r, 'nmid'),
+    merchantTrxId: r.merchantTrxId,
+    platformTrxId: r.platformTrxId,
+    amount: r.amount,
+    fee: r.fee.amount,
+    netAmount: r.netAmount,
+    status: r.status,
+    createdAt: r.createdAt,
+    successAt: r.success_at,
+    expiresAt: 'expiredAt' in r ? r.expiredAt : null,
+    qrImage: 'qrImage' in r ? r.qrImage : null,
+    rrn: r.additionalInfo.rrn,
+    nmid: r.additionalInfo.nmid,
   };
 }
 
-function toAttempt(r: Raw): CallbackAttempt {
+/** The generate answer: no creation time, success time or acquirer references yet. */
+function toGenerated(r: PayinGeneratedView): Payin {
   return {
-    at: optStr(r, 'attemptedAt', 'startedAt', 'at', 'time', 'createdAt'),
-    httpStatus: optNum(r, 'httpStatus', 'statusCode', 'responseStatus'),
-    latencyMs: optNum(r, 'latencyMs', 'durationMs', 'latency'),
-    response: optStr(r, 'responseExcerpt', 'response', 'responseBody', 'error'),
+    merchantTrxId: r.merchantTrxId,
+    platformTrxId: r.platformTrxId,
+    amount: r.amount,
+    fee: r.fee.amount,
+    netAmount: r.netAmount,
+    status: r.status,
+    createdAt: null,
+    successAt: null,
+    expiresAt: r.expiredAt,
+    qrImage: r.qrImage ?? null,
+    rrn: null,
+    nmid: null,
   };
 }
 
-/** Every attempt of every callback delivery of the payout (`callbacks: [{ attempts: [...] }]`), oldest first. */
-function callbackAttempts(r: Raw): CallbackAttempt[] {
-  const callbacks = first(r, 'callbacks');
-  const direct = first(r, 'callbackAttempts', 'attempts');
-  const raw = Array.isArray(callbacks) ? callbacks.flatMap((c) => { const a = obj(c).attempts; return Array.isArray(a) ? a : []; }) : Array.isArray(direct) ? direct : [];
-  return raw.map((a) => toAttempt(obj(a))).sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+function toAttempt(a: CallbackAttemptView): CallbackAttempt {
+  return { at: a.at, httpStatus: a.httpStatus, latencyMs: a.latencyMs, response: a.responseExcerpt ?? a.error };
 }
 
-function toPayout(r: Raw): Payout {
+function toPayout(r: PayoutListItemView | PayoutDetailView): Payout {
+  // Every attempt of every callback of the payout, oldest first.
+  const attempts = 'callbacks' in r ? r.callbacks.flatMap((c) => c.attempts).sort((a, b) => a.at.localeCompare(b.at)) : [];
   return {
-    merchantTrxId: str(r, 'merchantTrxId'),
-    platformTrxId: str(r, 'platformTrxId'),
-    accountNo: str(r, 'accountNo'),
-    accountName: str(r, 'accountName'),
-    bankCode: str(r, 'bankCode'),
-    amount: num(r, 'amount'),
-    fee: feeAmount(r),
-    totalAmount: optNum(r, 'totalAmount'),
-    status: str(r, 'status'),
-    createdAt: optStr(r, 'createdAt'),
-    successAt: optStr(r, 'success_at', 'successAt'),
-    attempts: callbackAttempts(r),
+    merchantTrxId: r.merchantTrxId,
+    platformTrxId: r.platformTrxId,
+    accountNo: r.accountNo,
+    accountName: r.accountName,
+    bankCode: 'bankCode' in r ? r.bankCode : '',
+    amount: r.amount,
+    fee: r.fee.amount,
+    totalAmount: r.totalAmount,
+    status: r.status ?? '',
+    createdAt: r.createdAt,
+    successAt: r.success_at,
+    attempts: attempts.map(toAttempt),
   };
 }
 
-function toReconJob(r: Raw, jobId: string): ReconJob {
-  const state = str(r, 'state', 'status').toLowerCase();
-  const downloadUrl = optStr(r, 'download', 'downloadUrl', 'url');
+function toReconJob(r: ReconJobView): ReconJob {
+  return { jobId: r.jobId, state: r.status === 'queued' ? 'running' : r.status, downloadUrl: r.download ?? null };
+}
+
+function toToken(t: ApiTokenView): ApiToken {
+  return { id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt };
+}
+
+export function toDelivery(r: RecentDeliveryView): Delivery {
   return {
-    jobId: str(r, 'jobId', 'id') || jobId,
-    state: state === 'stale' ? 'stale' : downloadUrl || state === 'ready' ? 'ready' : state === 'failed' ? 'failed' : 'running',
-    downloadUrl,
+    id: r.id,
+    kind: r.kind,
+    reference: r.merchantTrxId ?? r.eventId,
+    url: r.url,
+    attempts: r.attemptCount,
+    lastHttpStatus: r.lastAttempt?.httpStatus ?? null,
+    status: r.status,
+    createdAt: r.createdAt,
   };
 }
 
-function toToken(r: Raw): ApiToken {
-  return { id: str(r, 'id', 'tokenId'), label: str(r, 'label', 'name'), prefix: str(r, 'prefix'), createdAt: optStr(r, 'createdAt', 'created'), lastUsedAt: optStr(r, 'lastUsedAt'), revokedAt: optStr(r, 'revokedAt', 'revoked') };
-}
-
-export function toDelivery(r: Raw): Delivery {
-  const last = obj(r.lastAttempt);
+function toOverview(r: OverviewView): Overview {
   return {
-    id: str(r, 'id', 'deliveryId'),
-    kind: str(r, 'kind', 'eventType', 'type', 'event'),
-    reference: str(r, 'merchantTrxId', 'reference', 'platformTrxId', 'eventId'),
-    url: str(r, 'url', 'callbackUrl', 'notifyUrl'),
-    attempts: num(r, 'attemptCount', 'attempts'),
-    lastHttpStatus: optNum(last, 'httpStatus', 'statusCode') ?? optNum(r, 'lastHttpStatus', 'lastStatusCode'),
-    status: str(r, 'status', 'state'),
-    createdAt: optStr(r, 'createdAt', 'lastAttemptAt'),
+    available: r.balance.available,
+    pending: r.balance.pending,
+    todayPayins: r.today.payins,
+    todayPayouts: r.today.payouts,
+    days: r.daily.map((d) => ({ date: d.date, payins: d.payinAmount, payouts: d.payoutAmount })),
   };
 }
 
-function toOverview(raw: unknown): Overview {
-  const r = obj(raw);
-  const balance = obj(r.balance);
-  const today = obj(r.today);
-  const pay = obj(first(today, 'payins') ?? r.todayPayins);
-  const out = obj(first(today, 'payouts', 'disbursements') ?? r.todayPayouts);
-  const days = first(r, 'days', 'last30Days', 'daily', 'series');
-  return {
-    available: num(balance, 'available', 'availableBalance') || num(r, 'available', 'availableBalance'),
-    pending: num(balance, 'pending', 'pendingBalance') || num(r, 'pending', 'pendingBalance'),
-    todayPayins: { count: num(pay, 'count'), amount: num(pay, 'amount') },
-    todayPayouts: { count: num(out, 'count'), amount: num(out, 'amount') },
-    days: Array.isArray(days)
-      ? days.map((d) => {
-          const x = obj(d);
-          return { date: str(x, 'date', 'day'), payins: num(obj(x.payins), 'amount') || num(x, 'payinAmount', 'payins'), payouts: num(obj(x.payouts), 'amount') || num(x, 'payoutAmount', 'payouts') };
-        })
-      : [],
-  };
+function page<T, V>(p: HistoryPage<T>, map: (item: T) => V): { items: V[]; nextCursor: string | null } {
+  return { items: p.items.map(map), nextCursor: p.nextCursor };
 }
 
 /** The next day of a YYYY-MM-DD date. */
@@ -218,51 +238,41 @@ const enc = encodeURIComponent;
 
 export function merchantApi(api: ApiClient) {
   return {
-    overview: async () => toOverview(await api.get('/overview')),
+    overview: async () => toOverview(await api.get<OverviewView>('/overview')),
 
-    payins: async (f: ListFilters, cursor: string | null) => page(await api.get('/payins', { ...listQuery(f), cursor, limit: LIMIT }), toPayin),
-    payin: async (id: string) => toPayin(obj(await api.get(`/payins/${enc(id)}`))),
+    payins: async (f: ListFilters, cursor: string | null) => page(await api.get<HistoryPage<PayinListItemView>>('/payins', { ...listQuery(f), cursor, limit: LIMIT }), toPayin),
+    payin: async (id: string) => toPayin(await api.get<PayinDetailView>(`/payins/${enc(id)}`)),
     /** Without merchantTrxId the server makes one (DASH- and 16 hex digits). */
-    createPayin: async (body: { merchantTrxId?: string; amount: number }) => toPayin(obj(await api.post('/payins', body))),
-    simulatePayin: (id: string) => api.post(`/payins/${enc(id)}/simulate`),
+    createPayin: async (body: CreatePayinBody) => toGenerated(await api.post<PayinGeneratedView>('/payins', body)),
+    simulatePayin: (id: string) => api.post<PayinDetailView>(`/payins/${enc(id)}/simulate`),
 
-    payouts: async (f: ListFilters, cursor: string | null) => page(await api.get('/payouts', { ...listQuery(f), cursor, limit: LIMIT }), toPayout),
-    payout: async (id: string) => toPayout(obj(await api.get(`/payouts/${enc(id)}`))),
-    resendPayoutCallback: (id: string) => api.post(`/payouts/${enc(id)}/callback/resend`),
+    payouts: async (f: ListFilters, cursor: string | null) => page(await api.get<HistoryPage<PayoutListItemView>>('/payouts', { ...listQuery(f), cursor, limit: LIMIT }), toPayout),
+    payout: async (id: string) => toPayout(await api.get<PayoutDetailView>(`/payouts/${enc(id)}`)),
+    resendPayoutCallback: (id: string) => api.post<CallbackResendView>(`/payouts/${enc(id)}/callback/resend`),
 
-    exportRecon: async (date: string) => {
-      const r = obj(await api.post('/recon', { date }));
-      return toReconJob(r, str(r, 'jobId', 'id'));
-    },
-    reconJob: async (jobId: string) => toReconJob(obj(await api.get(`/recon/${enc(jobId)}`)), jobId),
+    exportRecon: async (date: string) => toReconJob(await api.post<ReconJobView>('/recon', { date } satisfies ReconBody)),
+    reconJob: async (jobId: string) => toReconJob(await api.get<ReconJobView>(`/recon/${enc(jobId)}`)),
 
     developers: async (): Promise<Developers> => {
-      const r = obj(await api.get('/developers'));
-      const allow = obj(r.allowlist);
-      const entries = first(allow, 'entries', 'cidrs', 'ips');
-      const tokens = first(r, 'tokens');
-      return {
-        tokens: Array.isArray(tokens) ? tokens.map((x) => toToken(obj(x))) : [],
-        callbackUrl: optStr(r, 'callbackUrl', 'payinCallbackUrl', 'defaultPayinCallbackUrl'),
-        allowlist: { enabled: bool(allow, 'enabled'), entries: Array.isArray(entries) ? entries.map((e) => (typeof e === 'string' ? e : str(obj(e), 'cidr', 'ip', 'entry'))) : [] },
-      };
+      const r = await api.get<DevelopersView>('/developers');
+      return { tokens: r.tokens.map(toToken), callbackUrl: r.payinCallbackUrl, allowlist: r.allowlist };
     },
     createToken: async (label: string) => {
-      const r = obj(await api.post('/tokens', { label }));
-      return { token: toToken(r), secret: str(r, 'token', 'secret', 'value') };
+      const r = await api.post<TokenIssuedView>('/tokens', { label } satisfies IssueTokenBody);
+      return { token: { id: r.id, label: r.label, prefix: r.prefix, createdAt: null, lastUsedAt: null, revokedAt: null }, secret: r.token };
     },
-    revokeToken: (id: string) => api.delete(`/tokens/${enc(id)}`),
-    rotateWebhookSecret: async () => str(obj(await api.post('/webhook-secret/rotate')), 'secret', 'webhookSecret', 'value'),
-    saveCallbackUrl: (url: string | null) => api.put('/callback-url', { url }),
-    saveAllowlist: (enabled: boolean, entries: string[]) => api.put('/allowlist', { enabled, entries }),
-    deliveries: async () => page(await api.get('/deliveries', { limit: DELIVERIES_LIMIT }), toDelivery).items,
+    revokeToken: (id: string) => api.delete<TokenRevokedView>(`/tokens/${enc(id)}`),
+    rotateWebhookSecret: async () => (await api.post<WebhookSecretRotatedView>('/webhook-secret/rotate')).secret,
+    saveCallbackUrl: (url: string | null) => api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
+    saveAllowlist: (enabled: boolean, entries: string[]) => api.put<AllowlistView>('/allowlist', { enabled, entries } satisfies AllowlistBody),
+    deliveries: async () => (await api.get<RecentDeliveriesView>('/deliveries', { limit: DELIVERIES_LIMIT })).items.map(toDelivery),
 
     totpSetup: async (): Promise<TotpSetup> => {
-      const r = obj(await api.post('/totp/setup'));
-      return { secret: str(r, 'secret'), otpauthUrl: str(r, 'otpauthUrl', 'url', 'uri'), qrImage: str(r, 'qrImage', 'qr', 'qrDataUrl') };
+      const r = await api.post<TotpSetupView>('/totp/setup');
+      return { secret: r.secret, otpauthUrl: r.url, qrImage: r.qr };
     },
-    totpEnable: (code: string) => api.post('/totp/enable', { code }),
-    totpDisable: (code: string) => api.post('/totp/disable', { code }),
+    totpEnable: (code: string) => api.post<TotpStateView>('/totp/enable', { code } satisfies TotpCodeBody),
+    totpDisable: (code: string) => api.post<TotpStateView>('/totp/disable', { code } satisfies TotpCodeBody),
   };
 }
 

@@ -24,8 +24,13 @@ export interface OperatorAuditEntry {
   at: Date;
 }
 
+/** A listed entry also names the operator by email (dashboard_users). */
+export interface OperatorAuditListEntry extends OperatorAuditEntry {
+  operatorEmail: string;
+}
+
 export interface OperatorAuditPage {
-  entries: OperatorAuditEntry[];
+  entries: OperatorAuditListEntry[];
   /** Pass as `before` for the next (older) page; null on the last page */
   nextBefore: string | null;
 }
@@ -41,6 +46,8 @@ interface AuditRow {
 }
 
 const MAX_LIMIT = 200;
+
+const listEntryOf = (r: AuditRow & { operator_email: string }): OperatorAuditListEntry => ({ ...entryOf(r), operatorEmail: r.operator_email });
 
 const entryOf = (r: AuditRow): OperatorAuditEntry => ({
   id: r.id.toString(),
@@ -88,13 +95,15 @@ export class OperatorAuditRepository {
   /** Newest first; `before` (an id) continues an earlier page; `limit` 1 to 200 (default 50). */
   async list(filter: { before?: bigint; limit?: number; operatorUserId?: number; target?: string } = {}): Promise<OperatorAuditPage> {
     const limit = Math.min(Math.max(filter.limit ?? 50, 1), MAX_LIMIT);
-    const rows = await this.db.query<AuditRow>(sql`
-      SELECT id, operator_user_id, action, target, details, log_id::text, at FROM operator_audit_log
-       WHERE (${filter.before ?? null}::bigint IS NULL OR id < ${filter.before ?? null}::bigint)
-         AND (${filter.operatorUserId ?? null}::bigint IS NULL OR operator_user_id = ${filter.operatorUserId ?? null}::bigint)
-         AND (${filter.target ?? null}::text IS NULL OR target = ${filter.target ?? null}::text)
-       ORDER BY id DESC LIMIT ${limit + 1}`);
-    const entries = rows.slice(0, limit).map(entryOf);
+    // operator_user_id is a foreign key to dashboard_users: every entry has its operator.
+    const rows = await this.db.query<AuditRow & { operator_email: string }>(sql`
+      SELECT a.id, a.operator_user_id, u.email AS operator_email, a.action, a.target, a.details, a.log_id::text, a.at
+        FROM operator_audit_log a JOIN dashboard_users u ON u.id = a.operator_user_id
+       WHERE (${filter.before ?? null}::bigint IS NULL OR a.id < ${filter.before ?? null}::bigint)
+         AND (${filter.operatorUserId ?? null}::bigint IS NULL OR a.operator_user_id = ${filter.operatorUserId ?? null}::bigint)
+         AND (${filter.target ?? null}::text IS NULL OR a.target = ${filter.target ?? null}::text)
+       ORDER BY a.id DESC LIMIT ${limit + 1}`);
+    const entries = rows.slice(0, limit).map(listEntryOf);
     return { entries, nextBefore: rows.length > limit ? entries[entries.length - 1].id : null };
   }
 }

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { SetPasswordBody } from '@pay/contracts/dashboard';
 import { Link, useParams } from 'react-router';
 import { useApi } from '../session/session.context';
 import { FormError, fieldError } from '../ui/states';
@@ -31,7 +32,7 @@ export default function SetPasswordPage({ titleKey }: { titleKey: string }) {
     setBusy(true);
     setError(null);
     try {
-      await api.post('/password', { token, password });
+      await api.post('/password', { token, password } satisfies SetPasswordBody);
       setDone(true);
     } catch (err) {
       setError(err);

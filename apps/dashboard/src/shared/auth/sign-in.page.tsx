@@ -1,6 +1,7 @@
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { SessionView, SignInBody } from '@pay/contracts/dashboard';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../api/api-error';
 import { useSessionContext } from '../session/session.context';
@@ -29,7 +30,8 @@ export default function SignInPage({ titleKey }: { titleKey: string }) {
     setBusy(true);
     setError(null);
     try {
-      const session = await api.post('/session', { email: email.trim(), password, ...(needTotp && totp ? { totp: totp.trim() } : {}) });
+      const body: SignInBody = { email: email.trim(), password, ...(needTotp && totp ? { totp: totp.trim() } : {}) };
+      const session = await api.post<SessionView>('/session', body);
       signedIn(session);
       navigate(from.from && from.from !== '/sign-in' ? from.from : '/', { replace: true });
     } catch (err) {

@@ -1,3 +1,4 @@
+import type { SessionView } from '@pay/contracts/dashboard';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApiClient, type ApiClient } from '../api/api-client';
 import { isApiError } from '../api/api-error';
@@ -9,7 +10,7 @@ interface SessionContextValue {
   api: ApiClient;
   state: SessionState;
   /** After sign-in (its answer is the session) */
-  signedIn(raw: unknown): void;
+  signedIn(answer: SessionView): void;
   signOut(): Promise<void>;
   refresh(): Promise<void>;
 }
@@ -33,15 +34,15 @@ export function SessionProvider({ baseUrl, children }: { baseUrl: string; childr
     [baseUrl],
   );
 
-  const signedIn = useCallback((raw: unknown) => {
-    const session = toSession(raw);
+  const signedIn = useCallback((answer: SessionView) => {
+    const session = toSession(answer);
     csrf.current = session.csrfToken;
     setState({ status: 'signed-in', session });
   }, []);
 
   const refresh = useCallback(async () => {
     try {
-      signedIn(await api.get('/session'));
+      signedIn(await api.get<SessionView>('/session'));
     } catch (e) {
       if (!isApiError(e, 'SESSION_REQUIRED')) throw e;
       csrf.current = null;

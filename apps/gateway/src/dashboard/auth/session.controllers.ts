@@ -1,6 +1,7 @@
 import { Body, type CanActivate, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, type Type, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
+import type { SessionView, TotpSetupView, TotpStateView } from '@pay/contracts/dashboard';
 import type { DashboardSession } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,14 +13,6 @@ import { type DashboardPrincipal, Principal } from './dashboard-principal';
 import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
 import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
 import { SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
-
-/** GET session's answer (decision 0023), also sign-in's. */
-export interface SessionView {
-  user: { id: number; email: string; role: 'merchant' | 'operator'; totpEnabled: boolean };
-  merchant: { id: number; name: string } | null;
-  csrfToken: string;
-  sandbox: boolean;
-}
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
@@ -38,7 +31,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Post('session')
     @HttpCode(200)
-    async signIn(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: SignInDto) {
+    async signIn(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: SignInDto): Promise<Reply<SessionView>> {
       // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
       try {
@@ -56,7 +49,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Get('session')
     @UseGuards(SessionGuard)
-    async current(@Req() req: FastifyRequest) {
+    async current(@Req() req: FastifyRequest): Promise<Reply<SessionView>> {
       return new Reply('Signed in', this.view(await this.auth.authenticate(audience, sessionCookieOf(req, audience))));
     }
 
@@ -81,7 +74,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
-    async totpSetup(@Principal() principal: DashboardPrincipal) {
+    async totpSetup(@Principal() principal: DashboardPrincipal): Promise<Reply<TotpSetupView>> {
       return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
     }
 
@@ -89,7 +82,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
-    async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
+    async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
       await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
     }
@@ -98,7 +91,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
-    async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto) {
+    async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
       try {
         await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
       } catch (err) {

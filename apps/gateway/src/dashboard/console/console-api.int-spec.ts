@@ -79,7 +79,7 @@ describe('operator console API (real Postgres and Redis)', () => {
     expect(shown.body).toMatchObject({
       status: true,
       message: 'Merchant found',
-      data: { id: merchant.id, name: 'Toko Console', active: true, payinFee: { percentage: 1.25, fixed: '150' }, payoutFee: '3000.5', balance: { available: '0', pending: '0' } },
+      data: { id: merchant.id, name: 'Toko Console', active: true, payinFee: { percentage: 1.25, fixed: 150 }, payoutFee: 3000.5, balance: { available: 0, pending: 0 } },
     });
     const listed = await get('/merchants');
     expect(listed.body.message).toMatch(/^\d+ merchant\(s\)$/);
@@ -160,7 +160,7 @@ describe('operator console API (real Postgres and Redis)', () => {
     const outbox = await gateway.prisma.outbox.findUniqueOrThrow({ where: { id: BigInt(replayed.body.data.replayOutboxId) } });
     expect(outbox.payload).toEqual(command);
     await ledgerFor(gateway.prisma).apply(outbox.payload as unknown as LedgerCommand);
-    expect((await get(`/merchants/${merchant.id}`)).body.data.balance).toEqual({ available: '0', pending: '49500' });
+    expect((await get(`/merchants/${merchant.id}`)).body.data.balance).toEqual({ available: 0, pending: 49500 });
 
     const again = await post(`/dead-letters/${id}/replay`);
     expect(again.body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', message: 'Dead letter is replayed already' });
@@ -170,14 +170,14 @@ describe('operator console API (real Postgres and Redis)', () => {
   it('lists webhook deliveries by merchant and status, and resends one', async () => {
     const { merchant } = await createMerchant(gateway.prisma);
     const mk = (status: string) =>
-      gateway.prisma.webhookDelivery.create({ data: { id: randomUUID(), eventId: `evt-${randomUUID()}`, eventType: 'disbursement.failed', merchantId: merchant.id, url: 'https://merchant.example/cb', body: '{}', status, attemptCount: 3, cycleAttempts: 3 } });
+      gateway.prisma.webhookDelivery.create({ data: { id: randomUUID(), eventId: `evt-${randomUUID()}`, eventType: 'disbursement.failed', merchantId: merchant.id, url: 'https://merchant.example/cb', body: '{}', status, attemptCount: 3, cycleAttempts: 3, lastStatusCode: 502 } });
     const dead = await mk('dead');
     const delivered = await mk('delivered');
     const all = await get(`/webhook-deliveries?merchantId=${merchant.id}`);
     expect(all.body.data.map((d: { id: string }) => d.id).sort()).toEqual([dead.id, delivered.id].sort());
     expect(all.body.data[0]).not.toHaveProperty('body');
     const deadOnly = await get(`/webhook-deliveries?merchantId=${merchant.id}&status=dead`);
-    expect(deadOnly.body.data).toEqual([expect.objectContaining({ id: dead.id, eventId: dead.eventId, merchantId: merchant.id, status: 'dead', attemptCount: 3 })]);
+    expect(deadOnly.body.data).toEqual([expect.objectContaining({ id: dead.id, eventId: dead.eventId, merchantId: merchant.id, status: 'dead', attemptCount: 3, lastStatusCode: 502, createdAt: dead.createdAt.toISOString() })]);
 
     const resent = await post(`/webhook-deliveries/${dead.id}/resend`);
     expect(resent.body).toMatchObject({ status: true, message: 'Delivery queued for resend', data: { id: dead.id, eventId: dead.eventId, status: 'pending' } });
@@ -191,7 +191,7 @@ describe('operator console API (real Postgres and Redis)', () => {
     expect(await auditOf(`merchant:${merchant.id}`)).toEqual([expect.objectContaining({ action: 'settlement.run', details: { merchantId: merchant.id } })]);
     await gateway.prisma.settlement.create({ data: { id: randomUUID(), merchantId: merchant.id, amount: 99_000n, gross: 100_000n, fees: 1_000n, payinCount: 2, cutoffAt: new Date() } });
     const listed = await get(`/settlements?merchantId=${merchant.id}`);
-    expect(listed.body).toMatchObject({ status: true, message: '1 settlement(s)', data: [{ merchantId: merchant.id, amount: '990', gross: '1000', fees: '10', payinCount: 2 }] });
+    expect(listed.body).toMatchObject({ status: true, message: '1 settlement(s)', data: [{ merchantId: merchant.id, amount: 990, gross: 1000, fees: 10, payinCount: 2 }] });
   });
 
   it('creates a merchant dashboard user with a one-time set-password link; a second one with the same email is a conflict', async () => {
@@ -244,7 +244,7 @@ describe('operator console API (real Postgres and Redis)', () => {
     const first = await get(`/audit-log?target=merchant:${merchant.id}&limit=2`);
     expect(first.body).toMatchObject({ status: true, message: '2 audit entry(ies)' });
     expect(first.body.data.entries.map((e: { details: { hour: number } }) => e.details.hour)).toEqual([3, 2]);
-    expect(first.body.data.entries[0]).toEqual({ id: expect.any(String), operatorUserId: operator.userId, action: 'merchant.settlement-schedule', target: `merchant:${merchant.id}`, details: { hour: 3 }, logId: expect.any(String), at: expect.any(String) });
+    expect(first.body.data.entries[0]).toEqual({ id: expect.any(String), operatorUserId: operator.userId, operatorEmail: operator.email, action: 'merchant.settlement-schedule', target: `merchant:${merchant.id}`, details: { hour: 3 }, logId: expect.any(String), at: expect.any(String) });
     const second = await get(`/audit-log?target=merchant:${merchant.id}&limit=2&before=${first.body.data.nextBefore}`);
     expect(second.body.data).toMatchObject({ entries: [{ details: { hour: 1 } }], nextBefore: null });
   });

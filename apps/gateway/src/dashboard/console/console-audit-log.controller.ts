@@ -1,10 +1,12 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { AuditLogPageView } from '@pay/contracts/dashboard';
 import { OperatorAuditRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { OperatorSessionGuard } from '../auth/session.guards';
+import { presentAuditPage } from './console.presenter';
 
 export class AuditLogQuery {
   /** An entry id (the previous page's nextBefore): entries older than it */
@@ -41,8 +43,8 @@ export class ConsoleAuditLogController {
   constructor(@Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository) {}
 
   @Get()
-  async list(@Query() q: AuditLogQuery) {
+  async list(@Query() q: AuditLogQuery): Promise<Reply<AuditLogPageView>> {
     const page = await this.audit.list({ before: q.before === undefined ? undefined : BigInt(q.before), limit: q.limit, operatorUserId: q.operatorUserId, target: q.target });
-    return new Reply(`${page.entries.length} audit entry(ies)`, page);
+    return new Reply(`${page.entries.length} audit entry(ies)`, presentAuditPage(page));
   }
 }

@@ -1,12 +1,14 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DeadLetterRepository, deadLetterView, OperatorAuditRepository } from '@pay/persistence';
+import type { ConsoleDeadLetterView } from '@pay/contracts/dashboard';
+import { DeadLetterRepository, OperatorAuditRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { DeadLetterListQuery } from '../../ops/dead-letter-ops.controller';
 import { deadLetterId, deadLetterReplayReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { auditEntry } from './console-audit.interceptor';
+import { presentDeadLetter } from './console.presenter';
 
 /** Dead letters as the ops API lists and replays them (decision 0013). */
 @ApiExcludeController()
@@ -20,20 +22,23 @@ export class ConsoleDeadLettersController {
 
   /** Default: the open ones. */
   @Get()
-  async list(@Query() q: DeadLetterListQuery) {
+  async list(@Query() q: DeadLetterListQuery): Promise<Reply<ConsoleDeadLetterView[]>> {
     const letters = await this.letters.list({ topic: q.topic, status: q.status, limit: q.limit });
-    return new Reply(`${letters.length} dead letter(s)`, letters.map((d) => deadLetterView(d)));
+    return new Reply(`${letters.length} dead letter(s)`, letters.map(presentDeadLetter));
   }
 
   @Post(':id/replay')
   @HttpCode(200)
-  async replay(@Param('id') id: string, @Req() req: FastifyRequest) {
+  async replay(@Param('id') id: string, @Req() req: FastifyRequest): Promise<Reply<ConsoleDeadLetterView>> {
     const letterId = deadLetterId(id);
     // The audit row is written in the replay's transaction: both or neither.
     const result = await this.audit.withChange(
       (tx) => this.letters.replayIn(tx, letterId, new Date()),
       (r) => (r.outcome === 'replayed' ? auditEntry(req, 'dead-letter.replay', `dead-letter:${letterId}`) : null),
     );
-    return deadLetterReplayReply(result);
+    // The ops API's refusals (404, 400) are thrown here; what is left was replayed.
+    const { message } = deadLetterReplayReply(result);
+    if (result.outcome !== 'replayed') throw new Error(`unreachable: a ${result.outcome} replay was answered`);
+    return new Reply(message, presentDeadLetter(result.deadLetter));
   }
 }

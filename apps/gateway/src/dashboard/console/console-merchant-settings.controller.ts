@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Inject, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { describeMerchant, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import type { ConsoleMerchantView } from '@pay/contracts/dashboard';
+import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
 import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
 import { FeesDto, QrisDto, SettlementScheduleDto } from '../../ops/dto/merchant-settings.dto';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { consoleMerchant } from './console.presenter';
 
 const merchantTarget = ({ params }: { params: Record<string, string> }) => `merchant:${params.merchantId}`;
 
@@ -25,21 +27,21 @@ export class ConsoleMerchantSettingsController {
   @Put('fees')
   @HttpCode(200)
   @Audited('merchant.fees', merchantTarget)
-  async setFees(@MerchantId() merchantId: number, @Body() dto: FeesDto) {
-    return new Reply('Fees set', describeMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
+  async setFees(@MerchantId() merchantId: number, @Body() dto: FeesDto): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply('Fees set', consoleMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
   }
 
   @Put('qris-identity')
   @HttpCode(200)
   @Audited('merchant.qris-identity', merchantTarget)
-  async setQris(@MerchantId() merchantId: number, @Body() dto: QrisDto) {
-    return new Reply('QRIS identity set', describeMerchant(await this.admin.setQris(merchantId, dto)));
+  async setQris(@MerchantId() merchantId: number, @Body() dto: QrisDto): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply('QRIS identity set', consoleMerchant(await this.admin.setQris(merchantId, dto)));
   }
 
   @Put('settlement-schedule')
   @HttpCode(200)
   @Audited('merchant.settlement-schedule', merchantTarget)
-  async setSettlementSchedule(@MerchantId() merchantId: number, @Body() dto: SettlementScheduleDto) {
-    return new Reply('Settlement schedule set', describeMerchant(await this.admin.setSettlementSchedule(merchantId, dto)));
+  async setSettlementSchedule(@MerchantId() merchantId: number, @Body() dto: SettlementScheduleDto): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply('Settlement schedule set', consoleMerchant(await this.admin.setSettlementSchedule(merchantId, dto)));
   }
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { MerchantUserCreatedView } from '@pay/contracts/dashboard';
 import { DashboardUserAdmin } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { IsString, MaxLength } from 'class-validator';
@@ -26,7 +27,7 @@ export class ConsoleMerchantUsersController {
   @Post()
   @HttpCode(201)
   @Audited('merchant-user.create', ({ params }) => `merchant:${params.merchantId}`)
-  async create(@MerchantId() merchantId: number, @Body() dto: CreateMerchantUserDto) {
+  async create(@MerchantId() merchantId: number, @Body() dto: CreateMerchantUserDto): Promise<Reply<MerchantUserCreatedView>> {
     return new Reply('Merchant user created; the set-password link is shown only now', await this.users.create({ email: dto.email, role: 'merchant', merchantId }));
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { formatAmountString, type Minor } from '@pay/domain';
-import { BalanceRepository, describeMerchant, MerchantAdmin, type MerchantView, type PrismaClient } from '@pay/persistence';
+import type { ConsoleMerchantView, ConsoleMerchantWithBalanceView, MerchantCreatedView } from '@pay/contracts/dashboard';
+import { BalanceRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
 import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
@@ -9,13 +9,8 @@ import { CreateMerchantDto } from '../../ops/merchant-ops.controller';
 import { onboardMerchant } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { consoleMerchant, consoleMerchantWithBalance } from './console.presenter';
 
-const NO_BALANCE = { available: 0n, pending: 0n };
-
-/** A merchant as the ops API describes it, with its balance (Rupiah as decimal strings, as the fees). */
-function merchantWithBalance(m: MerchantView, balance: { available: Minor; pending: Minor } = NO_BALANCE) {
-  return { ...describeMerchant(m), balance: { available: formatAmountString(balance.available), pending: formatAmountString(balance.pending) } };
-}
 
 /** The console's merchants: the ops API's MerchantAdmin, behind an operator session, every change audited. */
 @ApiExcludeController()
@@ -33,36 +28,36 @@ export class ConsoleMerchantsController {
   }
 
   @Get('merchants')
-  async list() {
+  async list(): Promise<Reply<ConsoleMerchantWithBalanceView[]>> {
     const [all, balances] = await Promise.all([this.admin.list(), this.balances.all()]);
-    return new Reply(`${all.length} merchant(s)`, all.map((m) => merchantWithBalance(m, balances.get(m.id))));
+    return new Reply(`${all.length} merchant(s)`, all.map((m) => consoleMerchantWithBalance(m, balances.get(m.id))));
   }
 
   @Get('merchants/:merchantId')
-  async show(@MerchantId() merchantId: number) {
+  async show(@MerchantId() merchantId: number): Promise<Reply<ConsoleMerchantWithBalanceView>> {
     const m = await this.admin.get(merchantId);
-    return new Reply('Merchant found', merchantWithBalance(m, await this.balances.get(merchantId)));
+    return new Reply('Merchant found', consoleMerchantWithBalance(m, await this.balances.get(merchantId)));
   }
 
   /** The first API token and the webhook secret are in this answer only. */
   @Post('merchants')
   @HttpCode(201)
   @Audited('merchant.create', ({ data }) => `merchant:${String(data.merchantId)}`)
-  async create(@Body() dto: CreateMerchantDto) {
+  async create(@Body() dto: CreateMerchantDto): Promise<Reply<MerchantCreatedView>> {
     return onboardMerchant(this.admin, dto.name, 'console');
   }
 
   @Post('merchants/:merchantId/activate')
   @HttpCode(200)
   @Audited('merchant.activate', ({ params }) => `merchant:${params.merchantId}`)
-  async activate(@MerchantId() merchantId: number) {
-    return new Reply('Merchant activated', describeMerchant(await this.admin.setActive(merchantId, true)));
+  async activate(@MerchantId() merchantId: number): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply('Merchant activated', consoleMerchant(await this.admin.setActive(merchantId, true)));
   }
 
   @Post('merchants/:merchantId/deactivate')
   @HttpCode(200)
   @Audited('merchant.deactivate', ({ params }) => `merchant:${params.merchantId}`)
-  async deactivate(@MerchantId() merchantId: number) {
-    return new Reply('Merchant deactivated', describeMerchant(await this.admin.setActive(merchantId, false)));
+  async deactivate(@MerchantId() merchantId: number): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply('Merchant deactivated', consoleMerchant(await this.admin.setActive(merchantId, false)));
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { formatAmountString } from '@pay/domain';
-import { type PrismaClient, type Settlement, SettlementListRepository } from '@pay/persistence';
+import type { ConsoleSettlementView } from '@pay/contracts/dashboard';
+import { type PrismaClient, SettlementListRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
@@ -10,6 +10,7 @@ import { RunSettlementDto } from '../../ops/merchant-ops.controller';
 import { requestSettlement } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { presentSettlement } from './console.presenter';
 
 export class SettlementListQuery {
   @IsOptional()
@@ -27,19 +28,6 @@ export class SettlementListQuery {
   limit?: number;
 }
 
-const money = (minor: bigint | null) => (minor === null ? null : formatAmountString(minor));
-
-const settlementView = (s: Settlement) => ({
-  id: s.id,
-  merchantId: s.merchantId,
-  amount: money(s.amount),
-  gross: money(s.gross),
-  fees: money(s.fees),
-  payinCount: s.payinCount,
-  cutoffAt: s.cutoffAt,
-  createdAt: s.createdAt,
-});
-
 /** Settlements the ledger credited, and the ops API's settlement run. */
 @ApiExcludeController()
 @Controller('console/api/settlements')
@@ -51,9 +39,9 @@ export class ConsoleSettlementsController {
   ) {}
 
   @Get()
-  async list(@Query() q: SettlementListQuery) {
+  async list(@Query() q: SettlementListQuery): Promise<Reply<ConsoleSettlementView[]>> {
     const recent = await this.settlements.recent({ merchantId: q.merchantId, limit: q.limit });
-    return new Reply(`${recent.length} settlement(s)`, recent.map(settlementView));
+    return new Reply(`${recent.length} settlement(s)`, recent.map(presentSettlement));
   }
 
   /** Requests the merchant's settlement for a cut-off now (default now); the ledger credits it asynchronously. */

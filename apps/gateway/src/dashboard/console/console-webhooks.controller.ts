@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { ConsoleWebhookDeliveryView, WebhookResentView } from '@pay/contracts/dashboard';
 import { type DeliveryStatus, OperatorAuditRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
@@ -8,6 +9,7 @@ import { IsIn, IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { auditEntry } from './console-audit.interceptor';
+import { presentWebhookDelivery } from './console.presenter';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
 
@@ -43,14 +45,14 @@ export class ConsoleWebhooksController {
 
   /** Newest first, without bodies. */
   @Get()
-  async list(@Query() q: DeliveryListQuery) {
+  async list(@Query() q: DeliveryListQuery): Promise<Reply<ConsoleWebhookDeliveryView[]>> {
     const recent = await this.deliveries.recent({ merchantId: q.merchantId, status: q.status, limit: q.limit });
-    return new Reply(`${recent.length} delivery(ies)`, recent);
+    return new Reply(`${recent.length} delivery(ies)`, recent.map(presentWebhookDelivery));
   }
 
   @Post(':id/resend')
   @HttpCode(200)
-  async resend(@Param('id') id: string, @Req() req: FastifyRequest) {
+  async resend(@Param('id') id: string, @Req() req: FastifyRequest): Promise<Reply<WebhookResentView>> {
     const deliveryId = webhookDeliveryId(id);
     // The audit row is written in the resend's transaction: both or neither.
     const resent = await this.audit.withChange(

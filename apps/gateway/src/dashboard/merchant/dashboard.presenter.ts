@@ -1,11 +1,12 @@
 import { formatAmount, formatJakartaDateTime } from '@pay/domain';
+import type { CallbackAttemptView, CallbackDeliveryFields, CallbackDeliveryView, DayTotalsView, RecentDeliveryView } from '@pay/contracts/dashboard';
 import type { DayTotals, RecentDelivery, WebhookAttempt, WebhookDelivery } from '@pay/persistence';
 
 /** Enough of a response body to tell what the merchant's server said. */
 const EXCERPT_CHARS = 300;
 
 /** One callback attempt: when, what came back, how long it took. */
-export function presentAttempt(a: WebhookAttempt) {
+export function presentAttempt(a: WebhookAttempt): CallbackAttemptView {
   return {
     attemptNo: a.attemptNo,
     at: a.startedAt.toISOString(),
@@ -17,7 +18,7 @@ export function presentAttempt(a: WebhookAttempt) {
   };
 }
 
-function deliveryFields(d: WebhookDelivery) {
+function deliveryFields(d: WebhookDelivery): CallbackDeliveryFields {
   return {
     id: d.id,
     eventId: d.eventId,
@@ -33,21 +34,21 @@ function deliveryFields(d: WebhookDelivery) {
 }
 
 /** A delivery of one transaction, with every attempt, oldest first. */
-export function presentDeliveryWithAttempts(d: WebhookDelivery & { attempts: WebhookAttempt[] }) {
+export function presentDeliveryWithAttempts(d: WebhookDelivery & { attempts: WebhookAttempt[] }): CallbackDeliveryView {
   return { ...deliveryFields(d), attempts: d.attempts.map(presentAttempt) };
 }
 
 /** A row of the recent deliveries: what it is about and its last attempt. */
-export function presentRecentDelivery(d: RecentDelivery) {
+export function presentRecentDelivery(d: RecentDelivery): RecentDeliveryView {
   return {
     ...deliveryFields(d),
-    kind: d.disbursementId ? ('payout' as const) : ('payin' as const),
+    kind: d.disbursementId ? 'payout' : 'payin',
     merchantTrxId: d.merchantTrxId,
     lastAttempt: d.lastAttempt ? presentAttempt(d.lastAttempt) : null,
   };
 }
 
-export function presentDay(d: DayTotals) {
+export function presentDay(d: DayTotals): DayTotalsView {
   return { date: d.date, payinAmount: formatAmount(d.payinAmount), payinCount: d.payinCount, payoutAmount: formatAmount(d.payoutAmount), payoutCount: d.payoutCount };
 }
 

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { AllowlistView, CallbackUrlView, DevelopersView, RecentDeliveriesView, TokenIssuedView, TokenRevokedView, WebhookSecretRotatedView } from '@pay/contracts/dashboard';
 import { DeliveryHistoryRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
@@ -48,7 +49,7 @@ export class DashboardDevelopersController {
 
   @RateLimit('read')
   @Get('developers')
-  async show(@SessionMerchantId() merchantId: number) {
+  async show(@SessionMerchantId() merchantId: number): Promise<Reply<DevelopersView>> {
     const [merchant, tokens] = await Promise.all([this.admin.get(merchantId), this.admin.listTokens(merchantId)]);
     return new Reply('Developer settings', {
       tokens: tokens.map((t) => ({ id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null })),
@@ -60,7 +61,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @Post('tokens')
   @HttpCode(201)
-  async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto) {
+  async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto): Promise<Reply<TokenIssuedView>> {
     const t = await this.admin.issueToken(merchantId, dto.label ?? '');
     return new Reply('Token issued; it is shown only now', { id: t.id, label: dto.label ?? '', prefix: t.prefix, token: t.token });
   }
@@ -69,7 +70,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @Delete('tokens/:id')
   @HttpCode(200)
-  async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string) {
+  async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string): Promise<Reply<TokenRevokedView>> {
     const r = await this.admin.revokeToken(id, merchantId);
     return new Reply('Token revoked', { id, revokedAt: r.revokedAt.toISOString() });
   }
@@ -78,7 +79,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @Post('webhook-secret/rotate')
   @HttpCode(200)
-  async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto) {
+  async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto): Promise<Reply<WebhookSecretRotatedView>> {
     const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
     return new Reply('Webhook secret rotated; it is shown only now', { secret: r.secret, previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null });
   }
@@ -86,7 +87,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @Put('callback-url')
   @HttpCode(200)
-  async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto) {
+  async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto): Promise<Reply<CallbackUrlView>> {
     const m = await this.callbackUrl.set(merchantId, dto.url);
     return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', { payinCallbackUrl: m.payinCallbackUrl });
   }
@@ -95,7 +96,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @Put('allowlist')
   @HttpCode(200)
-  async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto) {
+  async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto): Promise<Reply<AllowlistView>> {
     const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
     const message = m.ipAllowlistEnabled && m.ipAllowlist.length === 0 ? 'Allowlist set; it is enabled and empty, so every API request with your tokens is refused' : 'Allowlist set';
     return new Reply(message, { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist });
@@ -103,7 +104,7 @@ export class DashboardDevelopersController {
 
   @RateLimit('read')
   @Get('deliveries')
-  async recentDeliveries(@SessionMerchantId() merchantId: number, @Query() q: DeliveriesQuery) {
+  async recentDeliveries(@SessionMerchantId() merchantId: number, @Query() q: DeliveriesQuery): Promise<Reply<RecentDeliveriesView>> {
     const rows = await this.deliveries.recent(merchantId, q.limit ?? 50);
     return new Reply('Query success', { items: rows.map(presentRecentDelivery) });
   }

@@ -1,5 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { OverviewView } from '@pay/contracts/dashboard';
 import { formatAmount } from '@pay/domain';
 import { BalanceRepository, OverviewRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
@@ -23,7 +24,7 @@ export class DashboardOverviewController {
 
   @RateLimit('read')
   @Get('overview')
-  async show(@SessionMerchantId() merchantId: number) {
+  async show(@SessionMerchantId() merchantId: number): Promise<Reply<OverviewView>> {
     const [balance, days] = await Promise.all([this.balances.get(merchantId), this.overview.daily(merchantId, new Date(), DAYS)]);
     const today = days[days.length - 1];
     return new Reply('Overview', {

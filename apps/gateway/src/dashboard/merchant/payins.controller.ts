@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
+import type { HistoryPage, PayinDetailView, PayinGeneratedView, PayinListItemView } from '@pay/contracts/dashboard';
 import { DeliveryHistoryRepository, HistoryRepository, MerchantAdmin, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
@@ -35,7 +36,7 @@ export class DashboardPayinsController {
 
   @RateLimit('read')
   @Get('payins')
-  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayinListQuery) {
+  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayinListQuery): Promise<Reply<HistoryPage<PayinListItemView>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const [merchant, rows] = await Promise.all([this.merchant(merchantId), this.history.payins(q.window(merchantId, limit + 1), q.status)]);
     const now = new Date();
@@ -44,7 +45,7 @@ export class DashboardPayinsController {
 
   @RateLimit('read')
   @Get('payins/:merchantTrxId')
-  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
+  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<PayinDetailView>> {
     const payin = await this.find(merchantId, merchantTrxId);
     return new Reply('Query success', await this.detail(payin, await this.merchant(merchantId)));
   }
@@ -52,7 +53,7 @@ export class DashboardPayinsController {
   @RateLimit('write')
   @Post('payins')
   @HttpCode(201)
-  async create(@SessionMerchantId() merchantId: number, @Body() dto: CreateDashboardPayinDto) {
+  async create(@SessionMerchantId() merchantId: number, @Body() dto: CreateDashboardPayinDto): Promise<Reply<PayinGeneratedView>> {
     const merchantTrxId = dto.merchantTrxId ?? `DASH-${randomBytes(8).toString('hex').toUpperCase()}`;
     const { payin, qrImage } = await this.qris.generate(merchantId, { merchantTrxId, amount: dto.amount, withImage: true });
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
@@ -61,7 +62,7 @@ export class DashboardPayinsController {
   @RateLimit('write')
   @Post('payins/:merchantTrxId/simulate')
   @HttpCode(200)
-  async simulate(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string, @Body() dto: SimulatePayinDto) {
+  async simulate(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string, @Body() dto: SimulatePayinDto): Promise<Reply<PayinDetailView>> {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();
     const paid = await this.sandbox.pay(merchantId, merchantTrxId, { status: dto.status });
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
@@ -78,7 +79,7 @@ export class DashboardPayinsController {
   }
 
   /** The list's fields, the code (and its image while it can be paid), and its callbacks. */
-  private async detail(payin: Payin, merchant: { id: number; name: string }) {
+  private async detail(payin: Payin, merchant: { id: number; name: string }): Promise<PayinDetailView> {
     const now = new Date();
     const payable = payinStatus(payin, now) === 'pending' && payin.qrisPayload !== null;
     const [qrImage, callbacks] = await Promise.all([

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
+import type { CallbackResendView, HistoryPage, PayoutDetailView, PayoutListItemView } from '@pay/contracts/dashboard';
 import { DeliveryHistoryRepository, type Disbursement, DisbursementRepository, HistoryRepository, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
@@ -27,7 +28,7 @@ export class DashboardPayoutsController {
 
   @RateLimit('read')
   @Get('payouts')
-  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayoutListQuery) {
+  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayoutListQuery): Promise<Reply<HistoryPage<PayoutListItemView>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const [merchant, rows] = await Promise.all([new MerchantAdmin(this.prisma).get(merchantId), this.history.disbursements(q.window(merchantId, limit + 1), q.status)]);
     return new Reply('Query success', toPage('disbursement', rows, limit, (d) => d, (d) => presentDisbursementItem(d, merchant)));
@@ -35,7 +36,7 @@ export class DashboardPayoutsController {
 
   @RateLimit('read')
   @Get('payouts/:merchantTrxId')
-  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
+  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<PayoutDetailView>> {
     const d = await this.find(merchantId, merchantTrxId);
     const [merchant, callbacks] = await Promise.all([new MerchantAdmin(this.prisma).get(merchantId), this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id })]);
     return new Reply('Query success', {
@@ -52,7 +53,7 @@ export class DashboardPayoutsController {
   @RateLimit('write')
   @Post('payouts/:merchantTrxId/callback/resend')
   @HttpCode(200)
-  async resend(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string) {
+  async resend(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<CallbackResendView>> {
     const d = await this.find(merchantId, merchantTrxId);
     const callbacks = await this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id });
     const latest = callbacks[callbacks.length - 1];

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
+import type { ReconJobView } from '@pay/contracts/dashboard';
 import type { PrismaClient } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
@@ -24,7 +25,7 @@ export class DashboardReconController {
   @RateLimit('read')
   @Post('recon')
   @HttpCode(200)
-  async request(@SessionMerchantId() merchantId: number, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto) {
+  async request(@SessionMerchantId() merchantId: number, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto): Promise<Reply<ReconJobView>> {
     const m = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { id: true, createdAt: true, rateLimitRead: true, rateLimitWrite: true, rateLimitExport: true } });
     const merchant = { id: m.id, createdAt: m.createdAt, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } };
     const r = await this.recon.request(merchant, dto.date, reply);
@@ -34,10 +35,10 @@ export class DashboardReconController {
 
   @RateLimit('read')
   @Get('recon/:jobId')
-  async status(@SessionMerchantId() merchantId: number, @Param('jobId') jobId: string) {
+  async status(@SessionMerchantId() merchantId: number, @Param('jobId') jobId: string): Promise<Reply<ReconJobView>> {
     const job = await this.recon.job(merchantId, jobId);
     if (!job) throw new ApiError(ErrorCode.NotFound, 'Export job not found');
-    const data = { jobId: job.export.id, date: reconDateOf(job.export), status: job.status };
+    const data: ReconJobView = { jobId: job.export.id, date: reconDateOf(job.export), status: job.status };
     return new Reply('Export job found', job.status === 'ready' ? { ...data, download: job.download } : data);
   }
 }

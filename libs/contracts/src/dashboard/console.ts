@@ -1,0 +1,163 @@
+// The operator console API (`/console/api`, decision 0023): the `data` of its answers and its
+// request bodies. Amounts are Rupiah as numbers, as in the merchant dashboard; times ISO 8601 UTC.
+// The lists are arrays with a limit (no cursor), except the audit log (`before` / `nextBefore`).
+
+/** A merchant as the ops API describes it (describeMerchant), amounts as numbers. */
+export interface ConsoleMerchantView {
+  id: number;
+  name: string;
+  active: boolean;
+  /** percentage: 0.7 = 0.7 %; fixed in Rupiah */
+  payinFee: { percentage: number; fixed: number };
+  /** Flat disbursement fee in Rupiah */
+  payoutFee: number;
+  ipAllowlist: { enabled: boolean; entries: string[] };
+  qris: { nmid: string; mcc: string; criteria: string; city: string; postalCode: string | null };
+  /** e.g. "T+1 at 08:00 Asia/Jakarta" */
+  settlement: string;
+  rateLimits: { readPerSecond: number | 'default'; writePerSecond: number | 'default'; exportsPerMinute: number | 'default' };
+  payinCallbackUrl: string | null;
+}
+
+/** `GET /merchants` (an array of these) and `GET /merchants/:id` */
+export interface ConsoleMerchantWithBalanceView extends ConsoleMerchantView {
+  balance: { available: number; pending: number };
+}
+
+export interface CreateMerchantBody {
+  name: string;
+}
+
+/** `POST /merchants`: the first API token and the webhook secret are shown only here */
+export interface MerchantCreatedView {
+  merchantId: number;
+  name: string;
+  nmid: string;
+  token: string;
+  webhookSecret: string;
+}
+
+/** `PUT /merchants/:id/fees`: at least one; answered with ConsoleMerchantView */
+export interface FeesBody {
+  payinFeePercent?: number;
+  payinFeeFixed?: number;
+  payoutFee?: number;
+}
+
+/** `PUT /merchants/:id/qris-identity`: answered with ConsoleMerchantView */
+export interface QrisIdentityBody {
+  nmid?: string;
+  mcc?: string;
+  merchantCriteria?: string;
+  city?: string;
+  postalCode?: string;
+}
+
+/** `PUT /merchants/:id/settlement-schedule`: answered with ConsoleMerchantView */
+export interface SettlementScheduleBody {
+  delayDays?: number;
+  hour?: number;
+}
+
+/** `POST /merchants/:id/users` */
+export interface CreateMerchantUserBody {
+  email: string;
+}
+
+/** `POST /merchants/:id/users`: the set-password link is shown only here (valid 72 h) */
+export interface MerchantUserCreatedView {
+  userId: number;
+  email: string;
+  role: 'merchant' | 'operator';
+  merchantId: number | null;
+  setPasswordUrl: string;
+}
+
+/** A row of `GET /settlements` */
+export interface ConsoleSettlementView {
+  id: string;
+  merchantId: number;
+  /** Net: what was credited */
+  amount: number;
+  gross: number | null;
+  fees: number | null;
+  payinCount: number;
+  cutoffAt: string | null;
+  createdAt: string;
+}
+
+/** A row of `GET /dead-letters`, and `POST /dead-letters/:id/replay` */
+export interface ConsoleDeadLetterView {
+  id: string;
+  dlqTopic: string;
+  dlqRecordId: string;
+  topic: string;
+  originalId: string;
+  consumerGroup: string;
+  key: string;
+  /** Parsed when it is JSON, the text otherwise */
+  value: unknown;
+  headers: unknown;
+  fault: string;
+  error: string;
+  deliveryCount: number;
+  deadLetteredAt: string;
+  archivedAt: string;
+  status: string;
+  replayedAt: string | null;
+  replayOutboxId: string | null;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+/** A row of `GET /webhook-deliveries` (without the body) */
+export interface ConsoleWebhookDeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  merchantId: number;
+  disbursementId: string | null;
+  payinId: string | null;
+  url: string;
+  status: string;
+  attemptCount: number;
+  cycleAttempts: number;
+  resendCount: number;
+  nextAttemptAt: string | null;
+  leaseUntil: string | null;
+  lastAttemptAt: string | null;
+  /** HTTP status of the last attempt */
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  logId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /webhook-deliveries/:id/resend` */
+export interface WebhookResentView {
+  id: string;
+  eventId: string;
+  status: string;
+}
+
+export interface AuditEntryView {
+  id: string;
+  operatorUserId: number;
+  /** The operator's email (dashboard_users) */
+  operatorEmail: string;
+  action: string;
+  /** `<kind>:<id>`, e.g. merchant:7 */
+  target: string;
+  details: Record<string, unknown>;
+  logId: string | null;
+  at: string;
+}
+
+/** `GET /audit-log?before&limit&operatorUserId&target`, newest first */
+export interface AuditLogPageView {
+  entries: AuditEntryView[];
+  /** Pass as `before` for the next (older) page; null on the last page */
+  nextBefore: string | null;
+}

@@ -1,0 +1,260 @@
+// The merchant dashboard API (`/dashboard/api`, decision 0023 "What they answer"): the `data` of its
+// answers and its request bodies. Amounts are Rupiah as numbers, as the merchant API writes them;
+// `…At` fields are ISO 8601 UTC; `success_at`, `failed_at`, `expiredAt` are Asia/Jakarta
+// `YYYY-MM-DD HH:MM:SS`, as in the merchant API.
+
+/** A history page (opaque cursor). */
+export interface HistoryPage<T> {
+  items: T[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** The merchant API's fee object: what was charged, and the rule. */
+export interface FeeView {
+  amount: number;
+  percentage: number;
+  fixed: number;
+}
+
+export type PayinStatus = 'pending' | 'success' | 'failed' | 'expired';
+export type PayoutStatus = 'pending' | 'success' | 'failed';
+
+// ---- overview
+
+export interface DayTotalsView {
+  /** YYYY-MM-DD, an Asia/Jakarta day */
+  date: string;
+  payinAmount: number;
+  payinCount: number;
+  payoutAmount: number;
+  payoutCount: number;
+}
+
+/** `GET /overview` */
+export interface OverviewView {
+  balance: { available: number; pending: number };
+  today: {
+    date: string;
+    timeZone: 'Asia/Jakarta';
+    payins: { count: number; amount: number };
+    payouts: { count: number; amount: number };
+  };
+  /** 30 days, oldest first, today last */
+  daily: DayTotalsView[];
+}
+
+// ---- callbacks
+
+export interface CallbackAttemptView {
+  attemptNo: number;
+  at: string;
+  httpStatus: number | null;
+  latencyMs: number | null;
+  /** The first 300 characters of the response body */
+  responseExcerpt: string | null;
+  error: string | null;
+  outcome: string;
+}
+
+export interface CallbackDeliveryFields {
+  id: string;
+  eventId: string;
+  eventType: string;
+  url: string;
+  status: string;
+  attemptCount: number;
+  resendCount: number;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+/** A callback of one transaction, with every attempt, oldest first. */
+export interface CallbackDeliveryView extends CallbackDeliveryFields {
+  attempts: CallbackAttemptView[];
+}
+
+/** A row of `GET /deliveries` */
+export interface RecentDeliveryView extends CallbackDeliveryFields {
+  kind: 'payout' | 'payin';
+  merchantTrxId: string | null;
+  lastAttempt: CallbackAttemptView | null;
+}
+
+/** `GET /deliveries?limit` */
+export interface RecentDeliveriesView {
+  items: RecentDeliveryView[];
+}
+
+// ---- pay-ins
+
+/** A row of `GET /payins` (the API's `GET /api/v1/payin/list` item) */
+export interface PayinListItemView {
+  idMerchant: number;
+  merchantName: string;
+  merchantTrxId: string;
+  platformTrxId: string;
+  amount: number;
+  fee: FeeView;
+  netAmount: number;
+  status: PayinStatus;
+  success_at: string | null;
+  additionalInfo: { rrn: string | null; nmid: string | null };
+  createdAt: string;
+}
+
+/** `GET /payins/:merchantTrxId`, `POST /payins/:merchantTrxId/simulate` */
+export interface PayinDetailView extends PayinListItemView {
+  /** The QRIS payload */
+  qrString: string | null;
+  /** PNG data URL while the code is pending and unexpired, else null */
+  qrImage: string | null;
+  expiredAt: string | null;
+  issuer: string | null;
+  failureReason: string | null;
+  notifyUrl: string | null;
+  callbacks: CallbackDeliveryView[];
+}
+
+/** `POST /payins`: the API's generate answer, with the image */
+export interface PayinGeneratedView {
+  merchantTrxId: string;
+  platformTrxId: string;
+  amount: number;
+  fee: FeeView;
+  netAmount: number;
+  status: PayinStatus;
+  qrisPayload: string | null;
+  expiredAt: string | null;
+  qrImage?: string;
+}
+
+export interface CreatePayinBody {
+  /** Without it the server makes one: DASH- and 16 hex digits */
+  merchantTrxId?: string;
+  amount: number;
+}
+
+export interface SimulatePayinBody {
+  status?: 'success' | 'failed';
+}
+
+// ---- payouts
+
+/** A row of `GET /payouts` (the API's `GET /api/v1/disbursement/list` item) */
+export interface PayoutListItemView {
+  idMerchant: number;
+  merchantName: string;
+  merchantTrxId: string;
+  platformTrxId: string;
+  accountNo: string;
+  accountName: string;
+  amount: number;
+  fee: FeeView;
+  totalAmount: number;
+  status: PayoutStatus | null;
+  success_at: string | null;
+  createdAt: string;
+}
+
+/** `GET /payouts/:merchantTrxId` */
+export interface PayoutDetailView extends PayoutListItemView {
+  bankCode: string;
+  notifyUrl: string;
+  failureReason: string | null;
+  failed_at: string | null;
+  callbacks: CallbackDeliveryView[];
+}
+
+/** `POST /payouts/:merchantTrxId/callback/resend` */
+export interface CallbackResendView {
+  deliveryId: string;
+  eventId: string;
+  status: string;
+}
+
+// ---- recon
+
+export type ReconJobStatus = 'queued' | 'running' | 'ready' | 'failed' | 'stale';
+
+/** `POST /recon` (queued or ready) and `GET /recon/:jobId`; `stale`: a pay-in of that day changed since */
+export interface ReconJobView {
+  jobId: string;
+  date: string;
+  status: ReconJobStatus;
+  /** Only when ready */
+  download?: string;
+}
+
+export interface ReconBody {
+  /** YYYY-MM-DD */
+  date: string;
+}
+
+// ---- developers
+
+export interface ApiTokenView {
+  id: string;
+  label: string;
+  /** The token's first characters (only its hash is stored) */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface AllowlistView {
+  enabled: boolean;
+  entries: string[];
+}
+
+/** `GET /developers` */
+export interface DevelopersView {
+  tokens: ApiTokenView[];
+  payinCallbackUrl: string | null;
+  allowlist: AllowlistView;
+}
+
+export interface IssueTokenBody {
+  label?: string;
+}
+
+/** `POST /tokens`: the token is shown only here */
+export interface TokenIssuedView {
+  id: string;
+  label: string;
+  prefix: string;
+  token: string;
+}
+
+/** `DELETE /tokens/:id` */
+export interface TokenRevokedView {
+  id: string;
+  revokedAt: string;
+}
+
+export interface RotateWebhookSecretBody {
+  graceHours?: number;
+}
+
+/** `POST /webhook-secret/rotate`: the secret is shown only here */
+export interface WebhookSecretRotatedView {
+  secret: string;
+  previousExpiresAt: string | null;
+}
+
+/** `PUT /callback-url`; null clears it */
+export interface CallbackUrlBody {
+  url: string | null;
+}
+
+export interface CallbackUrlView {
+  payinCallbackUrl: string | null;
+}
+
+/** `PUT /allowlist`, answered with the normalised list (AllowlistView) */
+export interface AllowlistBody {
+  enabled?: boolean;
+  entries: string[];
+}
