@@ -11,7 +11,8 @@ import { AccountLockedError, DashboardAuthService } from './dashboard-auth.servi
 import { type DashboardPrincipal, Principal } from './dashboard-principal';
 import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
 import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
-import { SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
+import { RequiresRecentAuth } from './requires-recent-auth.decorator';
+import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
 
 /** GET session's answer (decision 0023), also sign-in's. */
 export interface SessionView {
@@ -68,6 +69,22 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       return new Reply('Signed out', null);
     }
 
+    /**
+     * Step-up: the password (and TOTP code, when on) again, and sensitive actions work for the next
+     * 10 minutes. Sign-in's checks and lockout; no rate limit, as sign-in (the lockout is the defence).
+     */
+    @Post('session/confirm')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    async confirm(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ConfirmPasswordDto) {
+      try {
+        return new Reply('Password confirmed', this.view(await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, dto)));
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
+    }
+
     /** From a one-time link: no session. */
     @Post('password')
     @HttpCode(200)
@@ -81,6 +98,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
+    @RequiresRecentAuth()
     async totpSetup(@Principal() principal: DashboardPrincipal) {
       return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
     }
@@ -89,6 +107,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
+    @RequiresRecentAuth()
     async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto) {
       await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
@@ -98,6 +117,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
+    @RequiresRecentAuth()
     async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto) {
       try {
         await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);

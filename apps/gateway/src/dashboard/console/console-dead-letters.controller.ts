@@ -7,6 +7,7 @@ import { DeadLetterListQuery } from '../../ops/dead-letter-ops.controller';
 import { deadLetterId, deadLetterReplayReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { auditEntry } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 /** Dead letters as the ops API lists and replays them (decision 0013). */
 @ApiExcludeController()
@@ -25,6 +26,7 @@ export class ConsoleDeadLettersController {
     return new Reply(`${letters.length} dead letter(s)`, letters.map((d) => deadLetterView(d)));
   }
 
+  @RequiresRecentAuth()
   @Post(':id/replay')
   @HttpCode(200)
   async replay(@Param('id') id: string, @Req() req: FastifyRequest) {

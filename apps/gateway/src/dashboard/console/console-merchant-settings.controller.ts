@@ -7,6 +7,7 @@ import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
 import { FeesDto, QrisDto, SettlementScheduleDto } from '../../ops/dto/merchant-settings.dto';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 const merchantTarget = ({ params }: { params: Record<string, string> }) => `merchant:${params.merchantId}`;
 
@@ -22,6 +23,7 @@ export class ConsoleMerchantSettingsController {
     this.admin = new MerchantAdmin(prisma);
   }
 
+  @RequiresRecentAuth()
   @Put('fees')
   @HttpCode(200)
   @Audited('merchant.fees', merchantTarget)
@@ -29,6 +31,7 @@ export class ConsoleMerchantSettingsController {
     return new Reply('Fees set', describeMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
   }
 
+  @RequiresRecentAuth()
   @Put('qris-identity')
   @HttpCode(200)
   @Audited('merchant.qris-identity', merchantTarget)
@@ -36,6 +39,7 @@ export class ConsoleMerchantSettingsController {
     return new Reply('QRIS identity set', describeMerchant(await this.admin.setQris(merchantId, dto)));
   }
 
+  @RequiresRecentAuth()
   @Put('settlement-schedule')
   @HttpCode(200)
   @Audited('merchant.settlement-schedule', merchantTarget)

@@ -9,6 +9,7 @@ import { CreateMerchantDto } from '../../ops/merchant-ops.controller';
 import { onboardMerchant } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 const NO_BALANCE = { available: 0n, pending: 0n };
 
@@ -45,6 +46,7 @@ export class ConsoleMerchantsController {
   }
 
   /** The first API token and the webhook secret are in this answer only. */
+  @RequiresRecentAuth()
   @Post('merchants')
   @HttpCode(201)
   @Audited('merchant.create', ({ data }) => `merchant:${String(data.merchantId)}`)
@@ -52,6 +54,7 @@ export class ConsoleMerchantsController {
     return onboardMerchant(this.admin, dto.name, 'console');
   }
 
+  @RequiresRecentAuth()
   @Post('merchants/:merchantId/activate')
   @HttpCode(200)
   @Audited('merchant.activate', ({ params }) => `merchant:${params.merchantId}`)
@@ -59,6 +62,7 @@ export class ConsoleMerchantsController {
     return new Reply('Merchant activated', describeMerchant(await this.admin.setActive(merchantId, true)));
   }
 
+  @RequiresRecentAuth()
   @Post('merchants/:merchantId/deactivate')
   @HttpCode(200)
   @Audited('merchant.deactivate', ({ params }) => `merchant:${params.merchantId}`)

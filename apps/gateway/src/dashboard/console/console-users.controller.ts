@@ -7,6 +7,7 @@ import { AdminErrorsInterceptor, UserId } from '../../ops/admin-errors';
 import { type DashboardPrincipal, Principal } from '../auth/dashboard-principal';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 /**
  * Dashboard and console users as operators see them (never a hash or a secret), and disabling or
@@ -27,6 +28,7 @@ export class ConsoleUsersController {
     return new Reply(`${users.length} user(s)`, users);
   }
 
+  @RequiresRecentAuth()
   @Post(':userId/disable')
   @HttpCode(200)
   @Audited('dashboard-user.disable', ({ params }) => `dashboard-user:${params.userId}`)
@@ -35,6 +37,7 @@ export class ConsoleUsersController {
     return new Reply('Dashboard user disabled', await this.users.disable(userId));
   }
 
+  @RequiresRecentAuth()
   @Post(':userId/enable')
   @HttpCode(200)
   @Audited('dashboard-user.enable', ({ params }) => `dashboard-user:${params.userId}`)

@@ -8,6 +8,7 @@ import { IsIn, IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { auditEntry } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
 
@@ -48,6 +49,7 @@ export class ConsoleWebhooksController {
     return new Reply(`${recent.length} delivery(ies)`, recent);
   }
 
+  @RequiresRecentAuth()
   @Post(':id/resend')
   @HttpCode(200)
   async resend(@Param('id') id: string, @Req() req: FastifyRequest) {

@@ -13,6 +13,7 @@ import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 /** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
 const DEFAULT_GRACE_HOURS = 24;
@@ -58,6 +59,7 @@ export class DashboardDevelopersController {
   }
 
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Post('tokens')
   @HttpCode(201)
   async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto) {
@@ -67,6 +69,7 @@ export class DashboardDevelopersController {
 
   /** Only the merchant's own: another merchant's token id is not found, like an unknown one. */
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Delete('tokens/:id')
   @HttpCode(200)
   async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string) {
@@ -76,6 +79,7 @@ export class DashboardDevelopersController {
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Post('webhook-secret/rotate')
   @HttpCode(200)
   async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto) {
@@ -84,6 +88,7 @@ export class DashboardDevelopersController {
   }
 
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Put('callback-url')
   @HttpCode(200)
   async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto) {
@@ -93,6 +98,7 @@ export class DashboardDevelopersController {
 
   /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Put('allowlist')
   @HttpCode(200)
   async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto) {
