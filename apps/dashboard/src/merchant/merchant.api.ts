@@ -262,7 +262,8 @@ export function merchantApi(api: ApiClient) {
       return { secret: str(r, 'secret'), otpauthUrl: str(r, 'otpauthUrl', 'url', 'uri'), qrImage: str(r, 'qrImage', 'qr', 'qrDataUrl') };
     },
     totpEnable: (code: string) => api.post('/totp/enable', { code }),
-    totpDisable: (code: string) => api.post('/totp/disable', { code }),
+    // The step-up's own code may use up this one: after confirming, the user enters a new code (not sent again).
+    totpDisable: (code: string) => api.post('/totp/disable', { code }, { afterReauth: 'fail' }),
   };
 }
 
