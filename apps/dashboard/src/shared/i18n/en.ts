@@ -69,7 +69,7 @@ export const en = {
   users: {
     title: 'Users', tableLabel: 'Dashboard and console users', email: 'Email', role: 'Role', merchant: 'Merchant', totp: 'TOTP on', lockedUntil: 'Locked until', disabled: 'Disabled',
     disable: 'Disable', enable: 'Enable', disableTitle: 'Disable {{email}}?', disableBody: 'The user is signed out everywhere at once and cannot sign in until enabled again.',
-    enableTitle: 'Enable {{email}}?', enableBody: 'The user can sign in again with its password.', roles: { merchant: 'Merchant', operator: 'Operator' }, empty: 'No users yet.',
+    enableTitle: 'Enable {{email}}?', enableBody: 'The user can sign in again with its password.', roles: { merchant: 'Merchant', operator: 'Operator' }, empty: 'No users yet.', disabledDone: '{{email}} is disabled and signed out everywhere.', enabledDone: '{{email}} can sign in again.',
   },
   settlements: { title: 'Settlements', tableLabel: 'Settlements', merchant: 'Merchant', gross: 'Gross', fees: 'Fees', amount: 'Credited (net)', count: 'Pay-ins', cutoffAt: 'Cut-off', createdAt: 'Created', empty: 'No settlements yet.' },
   deadLetters: { title: 'Dead letters', tableLabel: 'Dead letters', topic: 'Topic', reason: 'Reason', createdAt: 'Created', replay: 'Replay', replayConfirm: 'Replay message', replayTitle: 'Replay this message?', replayBody: 'The message {{id}} is sent again to {{topic}}.', replayed: 'Replayed.', empty: 'No dead letters.', replayedAt: 'Replayed at' },

@@ -71,7 +71,7 @@ export const id: Resources = {
   users: {
     title: 'Pengguna', tableLabel: 'Pengguna dasbor dan konsol', email: 'Email', role: 'Peran', merchant: 'Merchant', totp: 'TOTP aktif', lockedUntil: 'Terkunci sampai', disabled: 'Dinonaktifkan',
     disable: 'Nonaktifkan', enable: 'Aktifkan', disableTitle: 'Nonaktifkan {{email}}?', disableBody: 'Pengguna langsung dikeluarkan dari semua sesi dan tidak dapat masuk sampai diaktifkan kembali.',
-    enableTitle: 'Aktifkan {{email}}?', enableBody: 'Pengguna dapat masuk lagi dengan kata sandinya.', roles: { merchant: 'Merchant', operator: 'Operator' }, empty: 'Belum ada pengguna.',
+    enableTitle: 'Aktifkan {{email}}?', enableBody: 'Pengguna dapat masuk lagi dengan kata sandinya.', roles: { merchant: 'Merchant', operator: 'Operator' }, empty: 'Belum ada pengguna.', disabledDone: '{{email}} dinonaktifkan dan dikeluarkan dari semua sesi.', enabledDone: '{{email}} dapat masuk lagi.',
   },
   settlements: { title: 'Penyelesaian dana', tableLabel: 'Penyelesaian dana', merchant: 'Merchant', gross: 'Bruto', fees: 'Biaya', amount: 'Dikreditkan (neto)', count: 'Pembayaran masuk', cutoffAt: 'Batas waktu', createdAt: 'Dibuat', empty: 'Belum ada penyelesaian dana.' },
   deadLetters: { title: 'Pesan gagal', tableLabel: 'Pesan gagal', topic: 'Topik', reason: 'Alasan', createdAt: 'Dibuat', replay: 'Putar ulang', replayConfirm: 'Putar ulang pesan', replayTitle: 'Putar ulang pesan ini?', replayBody: 'Pesan {{id}} dikirim lagi ke {{topic}}.', replayed: 'Diputar ulang.', empty: 'Tidak ada pesan gagal.', replayedAt: 'Diputar ulang pada' },
