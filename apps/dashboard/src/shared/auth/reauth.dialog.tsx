@@ -50,6 +50,12 @@ export function ReauthDialog() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // An empty answer would still count as a failed attempt on the server: ask for it here.
+    const missing = [...(password === '' ? ['password'] : []), ...(needTotp && totp.trim() === '' ? ['totp'] : [])];
+    if (missing.length > 0) {
+      setError(new ApiError(0, 'VALIDATION_ERROR', t('errors.required'), missing.map((field) => ({ field, message: t('errors.required') }))));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
