@@ -31,6 +31,6 @@ export { OverviewRepository, type DayTotals } from './dashboard/overview.reposit
 export { OperatorAuditRepository, type NewOperatorAuditEntry, type OperatorAuditEntry, type OperatorAuditListEntry, type OperatorAuditPage } from './dashboard/operator-audit.repository';
 export { DashboardUserRepository, LOCKOUT_FAILURES, LOCKOUT_MS, normaliseEmail, type DashboardRole, type DashboardUser } from './dashboard/dashboard-user.repository';
 export { DashboardPasswordLinkRepository, PASSWORD_LINK_TTL_MS } from './dashboard/dashboard-password-link.repository';
-export { DashboardSessionRepository, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, type DashboardSession } from './dashboard/dashboard-session.repository';
+export { DashboardSessionRepository, REAUTH_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, type DashboardSession } from './dashboard/dashboard-session.repository';
 export { DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, describeDashboardUser, setPasswordUrl, type DashboardUrls, type DashboardUserLink, type DashboardUserView } from './dashboard/dashboard-user-admin';
 export { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './dashboard/password';

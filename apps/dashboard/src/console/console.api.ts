@@ -153,7 +153,7 @@ function toAudit(r: AuditEntryView): AuditEntry {
 }
 
 /** An array answer as one page of useCursorList: these lists have a limit, no cursor. */
-function onePage<T, V>(rows: T[], map: (row: T) => V): { items: V[]; nextCursor: string | null } {
+export function onePage<T, V>(rows: T[], map: (row: T) => V): { items: V[]; nextCursor: string | null } {
   return { items: rows.map(map), nextCursor: null };
 }
 

@@ -4,6 +4,7 @@ import { mountApp } from '../shared/app-root';
 
 const MerchantsPage = lazy(() => import('./pages/merchants.page'));
 const MerchantDetailPage = lazy(() => import('./pages/merchant-detail.page'));
+const UsersPage = lazy(() => import('./pages/users.page'));
 const SettlementsPage = lazy(() => import('./pages/settlements.page'));
 const DeadLettersPage = lazy(() => import('./pages/dead-letters.page'));
 const DeliveriesPage = lazy(() => import('./pages/deliveries.page'));
@@ -14,6 +15,7 @@ mountApp({
   titleKey: 'app.consoleTitle',
   nav: [
     { to: '/merchants', labelKey: 'nav.merchants' },
+    { to: '/users', labelKey: 'nav.users' },
     { to: '/settlements', labelKey: 'nav.settlements' },
     { to: '/dead-letters', labelKey: 'nav.deadLetters' },
     { to: '/webhook-deliveries', labelKey: 'nav.webhookDeliveries' },
@@ -23,6 +25,7 @@ mountApp({
     { index: true, element: <Navigate to="/merchants" replace /> },
     { path: 'merchants', element: <MerchantsPage /> },
     { path: 'merchants/:merchantId', element: <MerchantDetailPage /> },
+    { path: 'users', element: <UsersPage /> },
     { path: 'settlements', element: <SettlementsPage /> },
     { path: 'dead-letters', element: <DeadLettersPage /> },
     { path: 'webhook-deliveries', element: <DeliveriesPage /> },

@@ -272,7 +272,8 @@ export function merchantApi(api: ApiClient) {
       return { secret: r.secret, otpauthUrl: r.url, qrImage: r.qr };
     },
     totpEnable: (code: string) => api.post<TotpStateView>('/totp/enable', { code } satisfies TotpCodeBody),
-    totpDisable: (code: string) => api.post<TotpStateView>('/totp/disable', { code } satisfies TotpCodeBody),
+    // The step-up's own code may use up this one: after confirming, the user enters a new code (not sent again).
+    totpDisable: (code: string) => api.post<TotpStateView>('/totp/disable', { code } satisfies TotpCodeBody, { afterReauth: 'fail' }),
   };
 }
 

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import { createHashRouter, Link, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { ReauthDialog } from './auth/reauth.dialog';
 import { initI18n } from './i18n/i18n';
 import { SessionProvider } from './session/session.context';
 import { AppLayout, type NavItem } from './ui/app-layout';
@@ -52,6 +53,7 @@ export function mountApp(app: AppDefinition): void {
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         <SessionProvider baseUrl={app.apiBase}>
           <RouterProvider router={router} />
+          <ReauthDialog />
         </SessionProvider>
       </MantineProvider>
     </StrictMode>,

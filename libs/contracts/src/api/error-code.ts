@@ -42,6 +42,7 @@ export enum ErrorCode {
   TotpRequired = 'TOTP_REQUIRED',
   AccountLocked = 'ACCOUNT_LOCKED',
   SessionRequired = 'SESSION_REQUIRED',
+  ReauthRequired = 'REAUTH_REQUIRED',
   CsrfTokenInvalid = 'CSRF_TOKEN_INVALID',
   SetupLinkInvalid = 'SETUP_LINK_INVALID',
 }
@@ -85,6 +86,7 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.TotpRequired]: 401,
   [ErrorCode.AccountLocked]: 423,
   [ErrorCode.SessionRequired]: 401,
+  [ErrorCode.ReauthRequired]: 401,
   [ErrorCode.CsrfTokenInvalid]: 403,
   [ErrorCode.SetupLinkInvalid]: 400,
 };
@@ -113,6 +115,7 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.TotpRequired]: 'Enter the code from your authenticator app',
   [ErrorCode.AccountLocked]: 'Too many failed sign-ins; try again later',
   [ErrorCode.SessionRequired]: 'Sign in first',
+  [ErrorCode.ReauthRequired]: 'Confirm your password to continue',
   [ErrorCode.CsrfTokenInvalid]: 'Missing or wrong X-CSRF-Token header',
   [ErrorCode.SetupLinkInvalid]: 'This set-password link is not valid or has expired; ask an operator for a new one',
   [ErrorCode.SignatureInvalid]: 'Signature not valid',

@@ -161,3 +161,17 @@ export interface AuditLogPageView {
   /** Pass as `before` for the next (older) page; null on the last page */
   nextBefore: string | null;
 }
+
+/** `GET /users` (every dashboard and console user), `POST /users/:userId/disable|enable`: never a hash or a secret */
+export interface ConsoleUserView {
+  userId: number;
+  email: string;
+  role: 'merchant' | 'operator';
+  merchantId: number | null;
+  passwordSet: boolean;
+  totpEnabled: boolean;
+  /** ISO time while a lockout lasts; null otherwise */
+  lockedUntil: string | null;
+  disabled: boolean;
+  createdAt: string;
+}

@@ -9,6 +9,8 @@ import type { DashboardRole } from './dashboard-user.repository';
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
 export const SESSION_TOUCH_MS = 60_000;
+/** How recently the password must have been proved for the actions marked @RequiresRecentAuth() (decision 0023). */
+export const REAUTH_WINDOW_MS = 10 * 60_000;
 
 /** A live session with what the guards need of its user and merchant. */
 export interface DashboardSession {
@@ -24,6 +26,8 @@ export interface DashboardSession {
   disabled: boolean;
   totpEnabled: boolean;
   csrfToken: string;
+  /** When the user last proved its password (sign-in, or confirming it since): sensitive actions want it recent */
+  authenticatedAt: Date;
 }
 
 interface SessionRow {
@@ -40,6 +44,7 @@ interface SessionRow {
   totp_enabled_at: Date | null;
   csrf_token: string;
   last_seen_at: Date;
+  authenticated_at: Date;
 }
 
 /** Sessions (table dashboard_sessions): the cookie carries 256 random bits, the row only their SHA-256. */
@@ -55,8 +60,8 @@ export class DashboardSessionRepository {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
     await this.db.execute(
-      sql`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
-          VALUES (${hashToken(token)}, ${userId}, ${csrfToken}, ${now}, ${now}, ${new Date(now.getTime() + SESSION_ABSOLUTE_MS)})`,
+      sql`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, created_at, last_seen_at, authenticated_at, expires_at)
+          VALUES (${hashToken(token)}, ${userId}, ${csrfToken}, ${now}, ${now}, ${now}, ${new Date(now.getTime() + SESSION_ABSOLUTE_MS)})`,
     );
     return { token, csrfToken };
   }
@@ -68,7 +73,7 @@ export class DashboardSessionRepository {
   async find(token: string, now: Date): Promise<DashboardSession | undefined> {
     const idHash = hashToken(token);
     const [row] = await this.db.query<SessionRow>(
-      sql`SELECT s.user_id, s.csrf_token, s.last_seen_at, u.email, u.role, u.merchant_id, u.disabled_at, u.totp_enabled_at,
+      sql`SELECT s.user_id, s.csrf_token, s.last_seen_at, s.authenticated_at, u.email, u.role, u.merchant_id, u.disabled_at, u.totp_enabled_at,
                  m.name AS merchant_name, m.is_active AS merchant_active, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
             FROM dashboard_sessions s
             JOIN dashboard_users u ON u.id = s.user_id
@@ -90,7 +95,13 @@ export class DashboardSessionRepository {
       disabled: row.disabled_at !== null,
       totpEnabled: row.totp_enabled_at !== null,
       csrfToken: row.csrf_token,
+      authenticatedAt: row.authenticated_at,
     };
+  }
+
+  /** The user of this live session proved its password again (POST .../session/confirm). */
+  async markAuthenticated(token: string, now: Date): Promise<void> {
+    await this.db.execute(sql`UPDATE dashboard_sessions SET authenticated_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`);
   }
 
   /** Sign-out: the session of this cookie value stops working (idempotent). */

@@ -1,4 +1,4 @@
-import { createApiClient } from './api-client';
+import { createApiClient, REAUTH_CANCELLED, REAUTH_CONFIRMED } from './api-client';
 import { ApiError } from './api-error';
 
 interface Call {
@@ -71,5 +71,65 @@ describe('createApiClient', () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch);
     await expect(api.get('/session')).rejects.toMatchObject({ code: 'NETWORK_ERROR', httpStatus: 0 });
+  });
+
+  describe('step-up (401 REAUTH_REQUIRED)', () => {
+    const reauth = { logId: 'l', status: false, message: 'Confirm your password to continue', code: 'REAUTH_REQUIRED' };
+    const created = { logId: 'l', status: true, message: 'ok', data: { id: 't1' } };
+
+    /** Answers the given envelopes in turn (401 for REAUTH_REQUIRED, 200 otherwise). */
+    function scripted(...bodies: Record<string, unknown>[]) {
+      const calls: Call[] = [];
+      const fn = async (url: string | URL | Request, init?: RequestInit) => {
+        calls.push({ url: String(url), init: init ?? {} });
+        const body = bodies[Math.min(calls.length - 1, bodies.length - 1)];
+        return new Response(JSON.stringify(body), { status: body.code === 'REAUTH_REQUIRED' ? 401 : 200, headers: { 'Content-Type': 'application/json' } });
+      };
+      return { fn: fn as typeof fetch, calls };
+    }
+    const withReauth = (f: typeof fetch, answer: boolean) => {
+      const onReauthRequired = jest.fn(async () => answer);
+      const onSessionRequired = jest.fn();
+      return { api: createApiClient({ baseUrl: '/dashboard/api', fetch: f, csrfToken: () => 'csrf-1', onSessionRequired, onReauthRequired }), onReauthRequired, onSessionRequired };
+    };
+
+    it('asks to confirm, then sends the same call again once confirmed', async () => {
+      const { fn, calls } = scripted(reauth, created);
+      const { api, onReauthRequired, onSessionRequired } = withReauth(fn, true);
+      await expect(api.post('/tokens', { label: 'ci' })).resolves.toEqual({ id: 't1' });
+      expect(onReauthRequired).toHaveBeenCalledTimes(1);
+      expect(onSessionRequired).not.toHaveBeenCalled();
+      expect(calls).toHaveLength(2);
+      expect(calls[1]).toEqual(calls[0]);
+      expect(calls[1].init).toMatchObject({ method: 'POST', body: '{"label":"ci"}' });
+    });
+
+    it('cancelled: the call fails with REAUTH_CANCELLED and is not sent again', async () => {
+      const { fn, calls } = scripted(reauth, created);
+      const { api } = withReauth(fn, false);
+      await expect(api.delete('/tokens/t1')).rejects.toMatchObject({ code: REAUTH_CANCELLED });
+      expect(calls).toHaveLength(1);
+    });
+
+    it('asks once per call: a second REAUTH_REQUIRED is the caller\'s error', async () => {
+      const { fn, calls } = scripted(reauth, reauth, created);
+      const { api, onReauthRequired } = withReauth(fn, true);
+      await expect(api.put('/allowlist', { entries: [] })).rejects.toMatchObject({ code: 'REAUTH_REQUIRED', httpStatus: 401 });
+      expect(onReauthRequired).toHaveBeenCalledTimes(1);
+      expect(calls).toHaveLength(2);
+    });
+
+    it("afterReauth 'fail': confirmed, but not sent again (its one-time code may be used up)", async () => {
+      const { fn, calls } = scripted(reauth, created);
+      const { api, onReauthRequired } = withReauth(fn, true);
+      await expect(api.post('/totp/disable', { code: '123456' }, { afterReauth: 'fail' })).rejects.toMatchObject({ code: REAUTH_CONFIRMED });
+      expect(onReauthRequired).toHaveBeenCalledTimes(1);
+      expect(calls).toHaveLength(1);
+    });
+
+    it('without onReauthRequired the REAUTH_REQUIRED error is thrown as is', async () => {
+      const { fn } = scripted(reauth);
+      await expect(client(fn).api.post('/tokens', {})).rejects.toMatchObject({ code: 'REAUTH_REQUIRED' });
+    });
   });
 });

@@ -11,14 +11,33 @@ export interface ApiClientOptions {
   csrfToken: () => string | null;
   /** Called on 401 SESSION_REQUIRED (expired or revoked session): the app goes to sign-in */
   onSessionRequired: () => void;
+  /**
+   * Called on 401 REAUTH_REQUIRED (a sensitive action, the password last proved over 10 minutes
+   * ago): asks the user to confirm its password; true once confirmed (the call is then sent again,
+   * once), false when the user cancelled (the call fails with REAUTH_CANCELLED, nothing changed).
+   */
+  onReauthRequired?: () => Promise<boolean>;
+}
+
+export interface CallOptions {
+  /**
+   * What to do with a call refused 401 REAUTH_REQUIRED once the password is confirmed: send it
+   * again (the default), or not (it fails with REAUTH_CONFIRMED): for a call whose body carries a
+   * one-time code that the confirmation itself may have used up (totp/disable).
+   */
+  afterReauth?: 'retry' | 'fail';
 }
 
 export interface ApiClient {
   get<T>(path: string, query?: Query): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
-  put<T>(path: string, body?: unknown): Promise<T>;
-  delete<T>(path: string): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>;
+  put<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>;
+  delete<T>(path: string, options?: CallOptions): Promise<T>;
 }
+
+/** Codes of the client's own making (never the server's): the user cancelled a step-up, or confirmed one for a call not sent again. */
+export const REAUTH_CANCELLED = 'REAUTH_CANCELLED';
+export const REAUTH_CONFIRMED = 'REAUTH_CONFIRMED';
 
 const UNSAFE: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -44,7 +63,22 @@ interface Envelope {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+  /**
+   * One call; on 401 REAUTH_REQUIRED the user confirms its password (onReauthRequired) and the
+   * call goes out once more: a second REAUTH_REQUIRED is the caller's to show, not another prompt.
+   */
+  async function request<T>(method: Method, path: string, body?: unknown, query?: Query, callOptions: CallOptions = {}): Promise<T> {
+    try {
+      return await send<T>(method, path, body, query);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== 'REAUTH_REQUIRED' || !options.onReauthRequired) throw e;
+      if (!(await options.onReauthRequired())) throw new ApiError(401, REAUTH_CANCELLED, 'Cancelled');
+      if (callOptions.afterReauth === 'fail') throw new ApiError(401, REAUTH_CONFIRMED, 'Password confirmed; send it again');
+      return send<T>(method, path, body, query);
+    }
+  }
+
+  async function send<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const csrf = UNSAFE.has(method) ? options.csrfToken() : null;
@@ -76,8 +110,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     get: (path, query) => request('GET', path, undefined, query),
-    post: (path, body) => request('POST', path, body ?? {}),
-    put: (path, body) => request('PUT', path, body ?? {}),
-    delete: (path) => request('DELETE', path),
+    post: (path, body, callOptions) => request('POST', path, body ?? {}, undefined, callOptions),
+    put: (path, body, callOptions) => request('PUT', path, body ?? {}, undefined, callOptions),
+    delete: (path, callOptions) => request('DELETE', path, undefined, undefined, callOptions),
   };
 }

@@ -13,6 +13,10 @@ interface SessionContextValue {
   signedIn(answer: SessionView): void;
   signOut(): Promise<void>;
   refresh(): Promise<void>;
+  /** A step-up is waiting for the user (a call answered 401 REAUTH_REQUIRED): ReauthDialog shows */
+  reauthPending: boolean;
+  /** ReauthDialog's answer: confirmed (the waiting calls are sent again) or cancelled (they fail) */
+  settleReauth(confirmed: boolean): void;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
@@ -20,6 +24,26 @@ const SessionContext = createContext<SessionContextValue | null>(null);
 export function SessionProvider({ baseUrl, children }: { baseUrl: string; children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
   const csrf = useRef<string | null>(null);
+  // One prompt for every call refused meanwhile: they all wait for the same answer.
+  const reauth = useRef<{ promise: Promise<boolean>; resolve: (confirmed: boolean) => void } | null>(null);
+  const [reauthPending, setReauthPending] = useState(false);
+
+  const askToReauth = useCallback((): Promise<boolean> => {
+    if (!reauth.current) {
+      let resolve: (confirmed: boolean) => void = () => undefined;
+      const promise = new Promise<boolean>((r) => (resolve = r));
+      reauth.current = { promise, resolve };
+      setReauthPending(true);
+    }
+    return reauth.current.promise;
+  }, []);
+
+  const settleReauth = useCallback((confirmed: boolean) => {
+    const waiting = reauth.current;
+    reauth.current = null;
+    setReauthPending(false);
+    waiting?.resolve(confirmed);
+  }, []);
 
   const api = useMemo(
     () =>
@@ -28,10 +52,13 @@ export function SessionProvider({ baseUrl, children }: { baseUrl: string; childr
         csrfToken: () => csrf.current,
         onSessionRequired: () => {
           csrf.current = null;
+          // Calls waiting for a step-up fail (cancelled): the sign-in page takes over.
+          settleReauth(false);
           setState({ status: 'signed-out', reason: 'expired' });
         },
+        onReauthRequired: askToReauth,
       }),
-    [baseUrl],
+    [baseUrl, askToReauth, settleReauth],
   );
 
   const signedIn = useCallback((answer: SessionView) => {
@@ -55,15 +82,16 @@ export function SessionProvider({ baseUrl, children }: { baseUrl: string; childr
       await api.delete('/session');
     } finally {
       csrf.current = null;
+      settleReauth(false);
       setState({ status: 'signed-out' });
     }
-  }, [api]);
+  }, [api, settleReauth]);
 
   useEffect(() => {
     refresh().catch(() => setState({ status: 'signed-out' }));
   }, [refresh]);
 
-  const value = useMemo(() => ({ api, state, signedIn, signOut, refresh }), [api, state, signedIn, signOut, refresh]);
+  const value = useMemo(() => ({ api, state, signedIn, signOut, refresh, reauthPending, settleReauth }), [api, state, signedIn, signOut, refresh, reauthPending, settleReauth]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -1,6 +1,7 @@
 import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { REAUTH_CANCELLED } from '../api/api-client';
 import { isApiError } from '../api/api-error';
 
 /** A translated message for an API error: the code's text when we have one, the server's message otherwise. */
@@ -52,7 +53,8 @@ export function EmptyText({ children }: { children: string }) {
 /** A form's error that belongs to no one field. */
 export function FormError({ error, fields = [] }: { error: unknown; fields?: string[] }) {
   const { t } = useTranslation();
-  if (!error) return null;
+  // A step-up the user cancelled changed nothing and needs no message.
+  if (!error || isApiError(error, REAUTH_CANCELLED)) return null;
   // When every problem is shown next to its field, one general line is enough.
   const onlyFieldErrors = isApiError(error) && error.errors.length > 0 && error.errors.every((e) => fields.some((f) => e.field === f || e.field.endsWith(`.${f}`)));
   return (

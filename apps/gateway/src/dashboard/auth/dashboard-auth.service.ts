@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
-import { type DashboardSession, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserRepository, hashPassword, passwordProblem, verifyPassword } from '@pay/persistence';
+import { type DashboardSession, type DashboardUser, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserRepository, hashPassword, passwordProblem, REAUTH_WINDOW_MS, verifyPassword } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { DashboardPrincipal } from './dashboard-principal';
 import type { Audience } from './session-cookies';
@@ -39,7 +39,37 @@ export class DashboardAuthService {
   /** A new session for the user of these credentials, or the refusal. */
   async signIn(audience: Audience, input: SignIn): Promise<{ token: string; session: DashboardSession }> {
     const now = this.clock();
-    const user = await this.users.findByEmail(input.email);
+    const user = await this.checkCredentials(audience, await this.users.findByEmail(input.email), input, now);
+    // The merchant's users are told why, once they have proved who they are; no session is made.
+    if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
+    await this.users.resetFailures(user.id);
+    const { token } = await this.sessions.create(user.id, now);
+    return { token, session: await this.authenticate(audience, token) };
+  }
+
+  /**
+   * Step-up: the signed-in user proves its password (and TOTP code, when on) again, and the
+   * session counts as freshly authenticated (the actions marked @RequiresRecentAuth() want that
+   * within REAUTH_WINDOW_MS). The same checks as sign-in, so the same answers and the same lockout.
+   */
+  async confirm(audience: Audience, principal: DashboardPrincipal, sessionToken: string, input: Omit<SignIn, 'email'>): Promise<DashboardSession> {
+    const now = this.clock();
+    const user = await this.checkCredentials(audience, await this.users.findById(principal.userId), input, now);
+    await this.users.resetFailures(user.id);
+    await this.sessions.markAuthenticated(sessionToken, now);
+    return this.authenticate(audience, sessionToken);
+  }
+
+  /** 401 REAUTH_REQUIRED unless the session's password was proved within REAUTH_WINDOW_MS. */
+  requireRecentAuth(session: DashboardSession): void {
+    if (this.clock().getTime() - session.authenticatedAt.getTime() > REAUTH_WINDOW_MS) throw new ApiError(ErrorCode.ReauthRequired);
+  }
+
+  /**
+   * Sign-in's and confirm's check of a password (and TOTP code): the user, or the refusal. A wrong
+   * password or code counts towards the lockout; a locked user is refused even with the right ones.
+   */
+  private async checkCredentials(audience: Audience, user: DashboardUser | undefined, input: Omit<SignIn, 'email'>, now: Date): Promise<DashboardUser> {
     if (user?.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));
     // An unknown email, or a user who never set a password, is verified against a dummy hash: same work, same answer.
     const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
@@ -53,11 +83,7 @@ export class DashboardAuthService {
       const step = totpStepOf(user.totpSecret, input.totp, now);
       if (step === null || !(await this.users.useTotpStep(user.id, user.totpSecret, step))) return this.fail(user.id, now);
     }
-    // The merchant's users are told why, once they have proved who they are; no session is made.
-    if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
-    await this.users.resetFailures(user.id);
-    const { token } = await this.sessions.create(user.id, now);
-    return { token, session: await this.authenticate(audience, token) };
+    return user;
   }
 
   /** The live session of a cookie value for this audience, or 401 SESSION_REQUIRED. */

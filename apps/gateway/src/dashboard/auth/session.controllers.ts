@@ -12,7 +12,8 @@ import { AccountLockedError, DashboardAuthService } from './dashboard-auth.servi
 import { type DashboardPrincipal, Principal } from './dashboard-principal';
 import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
 import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
-import { SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
+import { RequiresRecentAuth } from './requires-recent-auth.decorator';
+import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
@@ -61,6 +62,22 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       return new Reply('Signed out', null);
     }
 
+    /**
+     * Step-up: the password (and TOTP code, when on) again, and sensitive actions work for the next
+     * 10 minutes. Sign-in's checks and lockout; no rate limit, as sign-in (the lockout is the defence).
+     */
+    @Post('session/confirm')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    async confirm(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ConfirmPasswordDto) {
+      try {
+        return new Reply('Password confirmed', this.view(await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, dto)));
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
+    }
+
     /** From a one-time link: no session. */
     @Post('password')
     @HttpCode(200)
@@ -74,6 +91,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
+    @RequiresRecentAuth()
     async totpSetup(@Principal() principal: DashboardPrincipal): Promise<Reply<TotpSetupView>> {
       return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
     }
@@ -82,6 +100,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
+    @RequiresRecentAuth()
     async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
       await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
@@ -91,6 +110,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @HttpCode(200)
     @UseGuards(SessionGuard)
     @RateLimit('write')
+    @RequiresRecentAuth()
     async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
       try {
         await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);

@@ -19,6 +19,18 @@ export class SignInDto {
   totp?: string;
 }
 
+/** POST .../session/confirm: the signed-in user's password again (and the code, once TOTP is on). */
+export class ConfirmPasswordDto {
+  @IsString()
+  @MaxLength(512)
+  password!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  totp?: string;
+}
+
 export class SetPasswordDto {
   @IsString()
   @MinLength(1)

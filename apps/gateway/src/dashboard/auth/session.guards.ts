@@ -1,10 +1,12 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ErrorCode } from '@pay/contracts';
 import { ApiError } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { DashboardAuthService } from './dashboard-auth.service';
 import { setPrincipal } from './dashboard-principal';
+import { REQUIRES_RECENT_AUTH } from './requires-recent-auth.decorator';
 import { type Audience, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf } from './session-cookies';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -19,9 +21,11 @@ function sameToken(given: string, expected: string): boolean {
  * A session guard (decision 0023): the audience's cookie must name a live session of a user of
  * its role (not disabled; a merchant user's merchant active), else 401 SESSION_REQUIRED. A
  * foreign Origin, or a state-changing method without the session's X-CSRF-Token, is 403
- * CSRF_TOKEN_INVALID. Sets the request's principal.
+ * CSRF_TOKEN_INVALID. A handler marked @RequiresRecentAuth() also wants the password proved within
+ * the last 10 minutes, else 401 REAUTH_REQUIRED (checked last: a forged request learns nothing).
+ * Sets the request's principal.
  */
-async function guard(context: ExecutionContext, auth: DashboardAuthService, audience: Audience): Promise<boolean> {
+async function guard(context: ExecutionContext, auth: DashboardAuthService, reflector: Reflector, audience: Audience): Promise<boolean> {
   const req = context.switchToHttp().getRequest<FastifyRequest>();
   if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
   const session = await auth.authenticate(audience, sessionCookieOf(req, audience));
@@ -29,6 +33,7 @@ async function guard(context: ExecutionContext, auth: DashboardAuthService, audi
     const header = req.headers['x-csrf-token'];
     if (typeof header !== 'string' || !sameToken(header, session.csrfToken)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
   }
+  if (reflector.getAllAndOverride<boolean | undefined>(REQUIRES_RECENT_AUTH, [context.getHandler(), context.getClass()])) auth.requireRecentAuth(session);
   setPrincipal(req, { userId: session.userId, email: session.email, role: session.role, merchantId: session.merchantId, rateLimits: session.merchantRateLimits, csrfToken: session.csrfToken });
   return true;
 }
@@ -36,19 +41,25 @@ async function guard(context: ExecutionContext, auth: DashboardAuthService, audi
 /** The merchant dashboard's guard (/dashboard/api): pay_dash_session, merchant users only. */
 @Injectable()
 export class MerchantSessionGuard implements CanActivate {
-  constructor(private readonly auth: DashboardAuthService) {}
+  constructor(
+    private readonly auth: DashboardAuthService,
+    @Inject(Reflector) private readonly reflector: Reflector,
+  ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> {
-    return guard(context, this.auth, MERCHANT_AUDIENCE);
+    return guard(context, this.auth, this.reflector, MERCHANT_AUDIENCE);
   }
 }
 
 /** The operator console's guard (/console/api): pay_console_session, operators only. */
 @Injectable()
 export class OperatorSessionGuard implements CanActivate {
-  constructor(private readonly auth: DashboardAuthService) {}
+  constructor(
+    private readonly auth: DashboardAuthService,
+    @Inject(Reflector) private readonly reflector: Reflector,
+  ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> {
-    return guard(context, this.auth, OPERATOR_AUDIENCE);
+    return guard(context, this.auth, this.reflector, OPERATOR_AUDIENCE);
   }
 }

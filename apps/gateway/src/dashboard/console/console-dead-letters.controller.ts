@@ -9,6 +9,7 @@ import { deadLetterId, deadLetterReplayReply } from '../../ops/operator-actions'
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { auditEntry } from './console-audit.interceptor';
 import { presentDeadLetter } from './console.presenter';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 /** Dead letters as the ops API lists and replays them (decision 0013). */
 @ApiExcludeController()
@@ -27,6 +28,7 @@ export class ConsoleDeadLettersController {
     return new Reply(`${letters.length} dead letter(s)`, letters.map(presentDeadLetter));
   }
 
+  @RequiresRecentAuth()
   @Post(':id/replay')
   @HttpCode(200)
   async replay(@Param('id') id: string, @Req() req: FastifyRequest): Promise<Reply<ConsoleDeadLetterView>> {

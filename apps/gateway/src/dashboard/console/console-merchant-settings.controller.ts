@@ -9,6 +9,7 @@ import { FeesDto, QrisDto, SettlementScheduleDto } from '../../ops/dto/merchant-
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
 import { consoleMerchant } from './console.presenter';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 const merchantTarget = ({ params }: { params: Record<string, string> }) => `merchant:${params.merchantId}`;
 
@@ -24,6 +25,7 @@ export class ConsoleMerchantSettingsController {
     this.admin = new MerchantAdmin(prisma);
   }
 
+  @RequiresRecentAuth()
   @Put('fees')
   @HttpCode(200)
   @Audited('merchant.fees', merchantTarget)
@@ -31,6 +33,7 @@ export class ConsoleMerchantSettingsController {
     return new Reply('Fees set', consoleMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
   }
 
+  @RequiresRecentAuth()
   @Put('qris-identity')
   @HttpCode(200)
   @Audited('merchant.qris-identity', merchantTarget)
@@ -38,6 +41,7 @@ export class ConsoleMerchantSettingsController {
     return new Reply('QRIS identity set', consoleMerchant(await this.admin.setQris(merchantId, dto)));
   }
 
+  @RequiresRecentAuth()
   @Put('settlement-schedule')
   @HttpCode(200)
   @Audited('merchant.settlement-schedule', merchantTarget)

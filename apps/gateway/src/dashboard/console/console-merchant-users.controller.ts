@@ -7,6 +7,7 @@ import { IsString, MaxLength } from 'class-validator';
 import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 export class CreateMerchantUserDto {
   /** Stored lower-cased; one user per email */
@@ -24,6 +25,7 @@ export class ConsoleMerchantUsersController {
   constructor(@Inject(DashboardUserAdmin) private readonly users: DashboardUserAdmin) {}
 
   /** The user and its one-time set-password link (valid 72 h), shown only in this answer. */
+  @RequiresRecentAuth()
   @Post()
   @HttpCode(201)
   @Audited('merchant-user.create', ({ params }) => `merchant:${params.merchantId}`)

@@ -10,6 +10,7 @@ import { onboardMerchant } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
 import { consoleMerchant, consoleMerchantWithBalance } from './console.presenter';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 
 /** The console's merchants: the ops API's MerchantAdmin, behind an operator session, every change audited. */
@@ -40,6 +41,7 @@ export class ConsoleMerchantsController {
   }
 
   /** The first API token and the webhook secret are in this answer only. */
+  @RequiresRecentAuth()
   @Post('merchants')
   @HttpCode(201)
   @Audited('merchant.create', ({ data }) => `merchant:${String(data.merchantId)}`)
@@ -47,6 +49,7 @@ export class ConsoleMerchantsController {
     return onboardMerchant(this.admin, dto.name, 'console');
   }
 
+  @RequiresRecentAuth()
   @Post('merchants/:merchantId/activate')
   @HttpCode(200)
   @Audited('merchant.activate', ({ params }) => `merchant:${params.merchantId}`)
@@ -54,6 +57,7 @@ export class ConsoleMerchantsController {
     return new Reply('Merchant activated', consoleMerchant(await this.admin.setActive(merchantId, true)));
   }
 
+  @RequiresRecentAuth()
   @Post('merchants/:merchantId/deactivate')
   @HttpCode(200)
   @Audited('merchant.deactivate', ({ params }) => `merchant:${params.merchantId}`)

@@ -11,6 +11,7 @@ import { requestSettlement } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
 import { presentSettlement } from './console.presenter';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 export class SettlementListQuery {
   @IsOptional()
@@ -45,6 +46,7 @@ export class ConsoleSettlementsController {
   }
 
   /** Requests the merchant's settlement for a cut-off now (default now); the ledger credits it asynchronously. */
+  @RequiresRecentAuth()
   @Post('run')
   @HttpCode(200)
   @Audited('settlement.run', ({ body }) => `merchant:${String(body.merchantId)}`)

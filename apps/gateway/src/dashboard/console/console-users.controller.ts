@@ -1,12 +1,15 @@
 import { Controller, Get, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
+import type { ConsoleUserView } from '@pay/contracts/dashboard';
 import { DashboardUserAdmin } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { AdminErrorsInterceptor, UserId } from '../../ops/admin-errors';
 import { type DashboardPrincipal, Principal } from '../auth/dashboard-principal';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from './console-audit.interceptor';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { presentConsoleUser } from './console.presenter';
 
 /**
  * Dashboard and console users as operators see them (never a hash or a secret), and disabling or
@@ -22,23 +25,25 @@ export class ConsoleUsersController {
   constructor(@Inject(DashboardUserAdmin) private readonly users: DashboardUserAdmin) {}
 
   @Get()
-  async list() {
+  async list(): Promise<Reply<ConsoleUserView[]>> {
     const users = await this.users.list();
-    return new Reply(`${users.length} user(s)`, users);
+    return new Reply(`${users.length} user(s)`, users.map(presentConsoleUser));
   }
 
+  @RequiresRecentAuth()
   @Post(':userId/disable')
   @HttpCode(200)
   @Audited('dashboard-user.disable', ({ params }) => `dashboard-user:${params.userId}`)
-  async disable(@Principal() principal: DashboardPrincipal, @UserId() userId: number) {
+  async disable(@Principal() principal: DashboardPrincipal, @UserId() userId: number): Promise<Reply<ConsoleUserView>> {
     if (userId === principal.userId) throw new ApiError(ErrorCode.Conflict, 'You cannot disable your own user; ask another operator');
-    return new Reply('Dashboard user disabled', await this.users.disable(userId));
+    return new Reply('Dashboard user disabled', presentConsoleUser(await this.users.disable(userId)));
   }
 
+  @RequiresRecentAuth()
   @Post(':userId/enable')
   @HttpCode(200)
   @Audited('dashboard-user.enable', ({ params }) => `dashboard-user:${params.userId}`)
-  async enable(@UserId() userId: number) {
-    return new Reply('Dashboard user enabled', await this.users.enable(userId));
+  async enable(@UserId() userId: number): Promise<Reply<ConsoleUserView>> {
+    return new Reply('Dashboard user enabled', presentConsoleUser(await this.users.enable(userId)));
   }
 }

@@ -10,6 +10,7 @@ import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-action
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { auditEntry } from './console-audit.interceptor';
 import { presentWebhookDelivery } from './console.presenter';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
 
@@ -50,6 +51,7 @@ export class ConsoleWebhooksController {
     return new Reply(`${recent.length} delivery(ies)`, recent.map(presentWebhookDelivery));
   }
 
+  @RequiresRecentAuth()
   @Post(':id/resend')
   @HttpCode(200)
   async resend(@Param('id') id: string, @Req() req: FastifyRequest): Promise<Reply<WebhookResentView>> {

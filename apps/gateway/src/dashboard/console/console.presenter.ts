@@ -1,6 +1,6 @@
-import type { AuditEntryView, AuditLogPageView, ConsoleDeadLetterView, ConsoleMerchantView, ConsoleMerchantWithBalanceView, ConsoleSettlementView, ConsoleWebhookDeliveryView } from '@pay/contracts/dashboard';
+import type { AuditEntryView, AuditLogPageView, ConsoleDeadLetterView, ConsoleUserView, ConsoleMerchantView, ConsoleMerchantWithBalanceView, ConsoleSettlementView, ConsoleWebhookDeliveryView } from '@pay/contracts/dashboard';
 import { formatAmount, type Minor } from '@pay/domain';
-import { type DeadLetter, describeMerchant, type MerchantView, type OperatorAuditPage, type Settlement, type WebhookDelivery } from '@pay/persistence';
+import { type DashboardUserView, type DeadLetter, describeMerchant, type MerchantView, type OperatorAuditPage, type Settlement, type WebhookDelivery } from '@pay/persistence';
 
 const NO_BALANCE = { available: 0n, pending: 0n };
 
@@ -93,4 +93,8 @@ export function presentWebhookDelivery(d: Omit<WebhookDelivery, 'body'>): Consol
 export function presentAuditPage(page: OperatorAuditPage): AuditLogPageView {
   const entries = page.entries.map((e): AuditEntryView => ({ ...e, at: e.at.toISOString() }));
   return { entries, nextBefore: page.nextBefore };
+}
+
+export function presentConsoleUser(u: DashboardUserView): ConsoleUserView {
+  return { ...u, lockedUntil: u.lockedUntil?.toISOString() ?? null, createdAt: u.createdAt.toISOString() };
 }

@@ -14,6 +14,7 @@ import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 /** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
 const DEFAULT_GRACE_HOURS = 24;
@@ -59,6 +60,7 @@ export class DashboardDevelopersController {
   }
 
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Post('tokens')
   @HttpCode(201)
   async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto): Promise<Reply<TokenIssuedView>> {
@@ -68,6 +70,7 @@ export class DashboardDevelopersController {
 
   /** Only the merchant's own: another merchant's token id is not found, like an unknown one. */
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Delete('tokens/:id')
   @HttpCode(200)
   async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string): Promise<Reply<TokenRevokedView>> {
@@ -77,6 +80,7 @@ export class DashboardDevelopersController {
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Post('webhook-secret/rotate')
   @HttpCode(200)
   async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto): Promise<Reply<WebhookSecretRotatedView>> {
@@ -85,6 +89,7 @@ export class DashboardDevelopersController {
   }
 
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Put('callback-url')
   @HttpCode(200)
   async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto): Promise<Reply<CallbackUrlView>> {
@@ -94,6 +99,7 @@ export class DashboardDevelopersController {
 
   /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
   @RateLimit('write')
+  @RequiresRecentAuth()
   @Put('allowlist')
   @HttpCode(200)
   async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto): Promise<Reply<AllowlistView>> {

@@ -1,0 +1,36 @@
+// The console's users (GET /console/api/users, POST /console/api/users/:userId/disable|enable;
+// decision 0023, "Disabling users"): DashboardUserAdmin's view, never a hash or a secret. Its own
+// file, beside console.api.ts, typed by the same contract.
+import type { ConsoleUserView } from '@pay/contracts/dashboard';
+import type { ApiClient } from '../shared/api/api-client';
+import { onePage } from './console.api';
+
+export interface ConsoleUser {
+  id: string;
+  email: string;
+  role: 'merchant' | 'operator';
+  merchantId: string | null;
+  totpEnabled: boolean;
+  lockedUntil: string | null;
+  disabled: boolean;
+}
+
+function toUser(u: ConsoleUserView): ConsoleUser {
+  return {
+    id: String(u.userId),
+    email: u.email,
+    role: u.role,
+    merchantId: u.merchantId === null ? null : String(u.merchantId),
+    totpEnabled: u.totpEnabled,
+    lockedUntil: u.lockedUntil,
+    disabled: u.disabled,
+  };
+}
+
+export function consoleUsersApi(api: ApiClient) {
+  return {
+    // No cursor: the API lists every user (`_cursor` is always null, useCursorList's first page).
+    users: async (_cursor: string | null) => onePage(await api.get<ConsoleUserView[]>('/users'), toUser),
+    setDisabled: async (id: string, disabled: boolean) => toUser(await api.post<ConsoleUserView>(`/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`)),
+  };
+}

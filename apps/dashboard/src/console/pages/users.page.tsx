@@ -1,0 +1,80 @@
+import { Alert, Anchor, Badge, Button } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatDateTime } from '../../shared/format/format';
+import { useApi } from '../../shared/session/session.context';
+import { ConfirmDialog } from '../../shared/ui/confirm-dialog';
+import { DataTable, ListFooter } from '../../shared/ui/data-table';
+import { PageTitle } from '../../shared/ui/page-title';
+import { useCursorList } from '../../shared/ui/use-async';
+import { type ConsoleUser, consoleUsersApi } from '../console-users.api';
+
+/** Dashboard and console users; disabling one signs it out everywhere (the API refuses an operator's own user). */
+export default function UsersPage() {
+  const { t, i18n } = useTranslation();
+  const rawApi = useApi();
+  const api = useMemo(() => consoleUsersApi(rawApi), [rawApi]);
+  const list = useCursorList((cursor) => api.users(cursor), [api]);
+  const [changing, setChanging] = useState<ConsoleUser | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const yesNo = (v: boolean) => (v ? t('common.yes') : t('common.no'));
+
+  return (
+    <>
+      <PageTitle>{t('users.title')}</PageTitle>
+      {done && (
+        <Alert color="teal" role="status" mb="md">
+          {done}
+        </Alert>
+      )}
+      <DataTable
+        label={t('users.tableLabel')}
+        rows={list.items}
+        rowKey={(u) => u.id}
+        columns={[
+          { header: t('users.email'), cell: (u) => u.email },
+          { header: t('users.role'), cell: (u) => t(`users.roles.${u.role}`) },
+          {
+            header: t('users.merchant'),
+            cell: (u) =>
+              u.merchantId ? (
+                <Anchor component={Link} to={`/merchants/${encodeURIComponent(u.merchantId)}`}>
+                  {u.merchantId}
+                </Anchor>
+              ) : (
+                '—'
+              ),
+          },
+          { header: t('users.totp'), cell: (u) => yesNo(u.totpEnabled) },
+          { header: t('users.lockedUntil'), cell: (u) => (u.lockedUntil ? formatDateTime(u.lockedUntil, i18n.language) : '—') },
+          { header: t('users.disabled'), cell: (u) => (u.disabled ? <Badge color="red.9">{t('common.yes')}</Badge> : t('common.no')) },
+          {
+            header: t('common.actions'),
+            cell: (u) => (
+              <Button size="xs" variant="outline" color={u.disabled ? undefined : 'red.9'} onClick={() => setChanging(u)}>
+                {u.disabled ? t('users.enable') : t('users.disable')}
+              </Button>
+            ),
+          },
+        ]}
+      />
+      <ListFooter list={list} emptyText={t('users.empty')} />
+      <ConfirmDialog
+        opened={changing !== null}
+        title={changing?.disabled ? t('users.enableTitle', { email: changing.email }) : t('users.disableTitle', { email: changing?.email ?? '' })}
+        body={changing?.disabled ? t('users.enableBody') : t('users.disableBody')}
+        confirmLabel={changing?.disabled ? t('users.enable') : t('users.disable')}
+        danger={!changing?.disabled}
+        onClose={() => setChanging(null)}
+        onConfirm={async () => {
+          if (!changing) return;
+          setDone(null);
+          const user = await api.setDisabled(changing.id, !changing.disabled);
+          setDone(t(user.disabled ? 'users.disabledDone' : 'users.enabledDone', { email: user.email }));
+          list.reload();
+        }}
+      />
+    </>
+  );
+}
