@@ -246,7 +246,7 @@ describe('admin CLI (real Postgres)', () => {
 
     it('disable ends the user\'s sessions and unused links at once; enable lets it sign in again', async () => {
       const user = await createDashboardUser(prisma);
-      await prisma.$executeRaw`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at) VALUES (${hashToken(`cli-${user.userId}`)}, ${user.userId}, 'csrf', now() + interval '1 hour')`;
+      await prisma.$executeRaw`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at, authenticated_at) VALUES (${hashToken(`cli-${user.userId}`)}, ${user.userId}, 'csrf', now() + interval '1 hour', now())`;
       const link = await admin('user', 'reset-link', '--email', user.email);
       const disabled = await admin('user', 'disable', '--email', user.email.toUpperCase());
       expect(disabled.code).toBe(ExitCode.Ok);
