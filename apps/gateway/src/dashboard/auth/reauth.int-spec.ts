@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
-import { loadConfig } from '@pay/platform';
 import { createDashboardUser, createMerchant, type DashboardSignIn, signInDashboard, signedInMerchantUser, signedInOperator } from '@pay/testing';
 import { Secret, TOTP } from 'otpauth';
 import request from 'supertest';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import type { GatewayApp } from '../../gateway.app';
+import { startTestGateway } from '../../testing/test-gateway';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const cookieValue = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
@@ -17,15 +16,7 @@ describe('step-up: sensitive dashboard and console actions want the password pro
   let internal: Server;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(
-      loadConfig(gatewayConfigSchema, {
-        DATABASE_URL: process.env.DATABASE_URL,
-        REDIS_URL: process.env.TEST_REDIS_URL,
-        QUEUE_PREFIX: `${process.env.TEST_REDIS_PREFIX}bull`,
-        LOG_LEVEL: 'fatal',
-        RAIL_SANDBOX_LATENCY_MS: '0',
-      }),
-    );
+    gateway = await startTestGateway();
     pub = gateway.app.getHttpServer();
     internal = gateway.internalServer;
   });

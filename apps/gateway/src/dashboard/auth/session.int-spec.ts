@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
-import { loadConfig } from '@pay/platform';
 import { createDashboardUser, createMerchant, signInDashboard, signedInMerchantUser, signedInOperator, TEST_DASHBOARD_PASSWORD } from '@pay/testing';
 import { Secret, TOTP } from 'otpauth';
 import request from 'supertest';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import type { GatewayApp } from '../../gateway.app';
+import { startTestGateway } from '../../testing/test-gateway';
 
 const ADMIN_TOKEN = 'adm_0123456789abcdef0123456789abcdef';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -22,18 +21,11 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
   let internal: Server;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(
-      loadConfig(gatewayConfigSchema, {
-        DATABASE_URL: process.env.DATABASE_URL,
-        REDIS_URL: process.env.TEST_REDIS_URL,
-        QUEUE_PREFIX: `${process.env.TEST_REDIS_PREFIX}bull`,
-        LOG_LEVEL: 'fatal',
-        RAIL_SANDBOX_LATENCY_MS: '0',
-        ADMIN_TOKEN,
-        DASHBOARD_PUBLIC_URL: 'https://dash.example/dashboard',
-        CONSOLE_PUBLIC_URL: 'http://console.internal/console/',
-      }),
-    );
+    gateway = await startTestGateway({
+      ADMIN_TOKEN,
+      DASHBOARD_PUBLIC_URL: 'https://dash.example/dashboard',
+      CONSOLE_PUBLIC_URL: 'http://console.internal/console/',
+    });
     pub = gateway.app.getHttpServer();
     internal = gateway.internalServer;
   });

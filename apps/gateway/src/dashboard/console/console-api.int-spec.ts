@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { parseAmount } from '@pay/domain';
 import type { LedgerCommand } from '@pay/contracts';
 import { createPgPool } from '@pay/persistence';
-import { loadConfig } from '@pay/platform';
 import { createMerchant, type DashboardSignIn, insertPayin, ledgerCommand, ledgerFor, signedInMerchantUser, signedInOperator, type TestDashboardUser } from '@pay/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import type { GatewayApp } from '../../gateway.app';
+import { startTestGateway } from '../../testing/test-gateway';
 
 
 interface AuditRow {
@@ -28,15 +27,7 @@ describe('operator console API (real Postgres and Redis)', () => {
   let operator: TestDashboardUser & DashboardSignIn;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(
-      loadConfig(gatewayConfigSchema, {
-        DATABASE_URL: process.env.DATABASE_URL,
-        REDIS_URL: process.env.TEST_REDIS_URL,
-        QUEUE_PREFIX: `${process.env.TEST_REDIS_PREFIX}bull`,
-        LOG_LEVEL: 'fatal',
-        RAIL_SANDBOX_LATENCY_MS: '0',
-      }),
-    );
+    gateway = await startTestGateway();
     http = gateway.app.getHttpServer();
     internal = gateway.internalServer;
     pool = createPgPool(process.env.DATABASE_URL as string, 2);

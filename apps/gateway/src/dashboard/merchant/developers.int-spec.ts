@@ -1,12 +1,11 @@
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
-import { loadConfig } from '@pay/platform';
 import { createDisbursement, createMerchant, fundMerchant, insertPayin, type DashboardSignIn, signedInMerchantUser } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import type { GatewayApp } from '../../gateway.app';
+import { startTestGateway } from '../../testing/test-gateway';
 
 type DashboardSession = Pick<DashboardSignIn, 'cookie' | 'csrfToken'>;
 
@@ -23,7 +22,7 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', SWAGGER_ENABLED: 'true' }));
+    gateway = await startTestGateway({ SWAGGER_ENABLED: 'true' });
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
   });

@@ -2,12 +2,11 @@ import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { LedgerCommand } from '@pay/contracts';
 import { type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
-import { loadConfig } from '@pay/platform';
 import { createDisbursement, createMerchant, fundMerchant, ledgerFor, type DashboardSignIn, signedInMerchantUser } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import type { GatewayApp } from '../../gateway.app';
+import { startTestGateway } from '../../testing/test-gateway';
 
 type DashboardSession = Pick<DashboardSignIn, 'cookie' | 'csrfToken'>;
 
@@ -26,15 +25,9 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
   let deliveries: WebhookDeliveryRepository;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(
-      loadConfig(gatewayConfigSchema, {
-        DATABASE_URL: process.env.DATABASE_URL,
-        REDIS_URL: process.env.TEST_REDIS_URL,
-        QUEUE_PREFIX: `${process.env.TEST_REDIS_PREFIX}bull`,
-        LOG_LEVEL: 'fatal',
-        SANDBOX_MODE: 'true',
-      }),
-    );
+    gateway = await startTestGateway({
+      SANDBOX_MODE: 'true',
+    });
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
     deliveries = gateway.app.get(WebhookDeliveryRepository);
@@ -311,7 +304,7 @@ describe('merchant dashboard API with SANDBOX_MODE off', () => {
   let gateway: GatewayApp;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', SANDBOX_MODE: 'false' }));
+    gateway = await startTestGateway({ SANDBOX_MODE: 'false' });
   });
   afterAll(() => gateway.close());
 

@@ -1,0 +1,20 @@
+import { loadConfig } from '@pay/platform';
+import { createGatewayApp, type GatewayApp } from '../gateway.app';
+import { gatewayConfigSchema } from '../gateway.config';
+
+/**
+ * A gateway for an integration spec, on the run's database, Redis and key prefix (the global
+ * set-up's), with quiet logs and a sandbox rail without latency; `env` adds or overrides settings.
+ */
+export function startTestGateway(env: Record<string, string | undefined> = {}): Promise<GatewayApp> {
+  return createGatewayApp(
+    loadConfig(gatewayConfigSchema, {
+      DATABASE_URL: process.env.DATABASE_URL,
+      REDIS_URL: process.env.TEST_REDIS_URL,
+      QUEUE_PREFIX: `${process.env.TEST_REDIS_PREFIX}bull`,
+      LOG_LEVEL: 'fatal',
+      RAIL_SANDBOX_LATENCY_MS: '0',
+      ...env,
+    }),
+  );
+}
