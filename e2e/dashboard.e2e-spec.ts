@@ -8,7 +8,7 @@ import { createTransport, deadLetterTopic, DLQ_HEADERS } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { formatAmount, formatJakartaDateTime, parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, freePort, insertPayin, ledgerCommand, LocalStack, repoRoot, testBus, testS3, waitFor } from '@pay/testing';
+import { createMerchant, firstRenderWatcher, freePort, insertPayin, ledgerCommand, LocalStack, type Ready, repoRoot, testBus, testS3, waitFor } from '@pay/testing';
 import { type Browser, type BrowserContext, type Cookie, chromium, type Page } from 'playwright-core';
 
 /**
@@ -23,17 +23,15 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-/** The issue's targets, per page: JavaScript transferred (gzip) and first meaningful render. */
+/**
+ * The issue's target, per page: JavaScript transferred (gzip), a count of bytes, the same on every
+ * run. First render is measured and printed here, not asserted: a timed test is flaky on a shared
+ * machine; speed (first render < 1000 ms) is measured by `npm run bench:dashboard`, against its floor.
+ */
 const MAX_JS_GZIP_BYTES = 300 * 1024;
-const MAX_FIRST_RENDER_MS = 1000;
 const PASSWORD = 'correct horse battery staple';
 const ADMIN_TOKEN = 'e2e-dashboard-admin-token-0123456789abcdef';
 
-/** What makes a page "rendered": the first visible element matching `css` (and containing `text`). */
-interface Ready {
-  css: string;
-  text?: string;
-}
 interface Measurement {
   page: string;
   firstRenderMs: number;
@@ -501,31 +499,13 @@ interface AxeFinding {
     expect(browserErrors).toEqual([]);
   });
 
-  it(`every page renders within ${MAX_FIRST_RENDER_MS} ms and loads under ${MAX_JS_GZIP_BYTES / 1024} KB of gzipped JavaScript (the issue's targets)`, () => {
+  // First render is printed, not asserted (speed is measured by npm run bench:dashboard); the JavaScript is.
+  it(`every page loads under ${MAX_JS_GZIP_BYTES / 1024} KB of gzipped JavaScript (the issue's target); first render printed`, () => {
     const kb = (n: number) => (n / 1024).toFixed(1);
     const rows = measurements.map((m) => `  ${m.page.padEnd(28)} ${String(m.firstRenderMs).padStart(6)} ms ${String(m.jsFiles).padStart(4)} ${kb(m.jsBytes).padStart(9)} KB ${kb(m.jsGzipBytes).padStart(8)} KB`);
     console.log(`cold load per page (Chromium ${browser.version()}):\n  ${'page'.padEnd(28)} ${'first render'.padStart(9)} ${'js'.padStart(4)} ${'raw'.padStart(12)} ${'gzip'.padStart(11)}\n${rows.join('\n')}`);
     expect(measurements.length).toBe(13);
-    const slow = measurements.filter((m) => m.firstRenderMs >= MAX_FIRST_RENDER_MS).map((m) => `${m.page}: ${m.firstRenderMs} ms`);
     const heavy = measurements.filter((m) => m.jsGzipBytes >= MAX_JS_GZIP_BYTES).map((m) => `${m.page}: ${kb(m.jsGzipBytes)} KB gzip`);
-    expect({ slow, heavy }).toEqual({ slow: [], heavy: [] });
+    expect(heavy).toEqual([]);
   });
 });
-
-/**
- * Runs before the page's own scripts: records performance.now() (time since navigation start) on
- * the first animation frame in which an element matching `ready` is laid out. A plain script
- * string, so no test-side transpilation reaches the browser.
- */
-function firstRenderWatcher(ready: Ready): string {
-  return `(() => {
-    const ready = ${JSON.stringify(ready)};
-    const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-    const check = () => {
-      const found = Array.prototype.some.call(document.querySelectorAll(ready.css), (el) => visible(el) && (!ready.text || (el.textContent || '').includes(ready.text)));
-      if (found) { window.__firstRender = performance.now(); return; }
-      requestAnimationFrame(check);
-    };
-    requestAnimationFrame(check);
-  })();`;
-}

@@ -20,3 +20,4 @@ export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './c
 export { BusProbe, CONSUMPTIONS, type Consumption } from './chaos/bus-probe';
 export { closeSchemas, installContractFetch, merchantContract, opsContract, registerContract, takeContractViolations, uncheckedFetch, type ContractOptions } from './http/openapi-contract';
 export { createDashboardUser, signInDashboard, signedInMerchantUser, signedInOperator, TEST_DASHBOARD_PASSWORD, type DashboardSignIn, type TestDashboardUser } from './dashboard/dashboard-users';
+export { firstRenderWatcher, type Ready } from './browser/first-render';
