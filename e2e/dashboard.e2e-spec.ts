@@ -9,6 +9,7 @@ import { Topic } from '@pay/contracts';
 import { formatAmount, formatJakartaDateTime, parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createMerchant, firstRenderWatcher, freePort, insertPayin, ledgerCommand, LocalStack, type Ready, repoRoot, testBus, testS3, waitFor } from '@pay/testing';
+import { Secret, TOTP } from 'otpauth';
 import { type Browser, type BrowserContext, type Cookie, chromium, type Page } from 'playwright-core';
 
 /**
@@ -16,6 +17,8 @@ import { type Browser, type BrowserContext, type Cookie, chromium, type Page } f
  * playwright-core) against the four services as processes, finding things by the accessible names
  * of decision 0023. Every page is screenshot (tmp/screenshots/<name>.png) and checked with axe;
  * each page's first render and the JavaScript it loads are measured on a cold load and printed.
+ * After the main flow, users of their own take three more paths: two-factor sign-in, the password
+ * confirmation (step-up) dialog, and the switch to Bahasa Indonesia and back.
  *
  * The browser sees the same pages on either bus: this runs on the Redis Streams pass only.
  */
@@ -31,6 +34,18 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const MAX_JS_GZIP_BYTES = 300 * 1024;
 const PASSWORD = 'correct horse battery staple';
 const ADMIN_TOKEN = 'e2e-dashboard-admin-token-0123456789abcdef';
+/** RFC 6238 as the gateway checks it (decision 0023): SHA-1, 6 digits, 30 s steps. */
+const TOTP_PERIOD_MS = 30_000;
+const totpCode = (secret: string, step: number) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: step * TOTP_PERIOD_MS });
+const totpStepNow = () => Math.floor(Date.now() / TOTP_PERIOD_MS);
+/** The Indonesian strings the browser test reads (a part of apps/dashboard/src/shared/i18n/id.ts). */
+interface IndonesianStrings {
+  lang: { switchTo: string };
+  auth: { signOut: string };
+  nav: Record<'overview' | 'payins' | 'payouts' | 'reconciliation' | 'developers', string>;
+  overview: { title: string; available: string };
+  developers: { title: string; tokenLabel: string; createToken: string };
+}
 
 interface Measurement {
   page: string;
@@ -174,6 +189,11 @@ interface AxeFinding {
 
   const amountOf = async (page: Page, testId: string): Promise<number> => Number(await page.getByTestId(testId).getAttribute('data-amount'));
 
+  /** The page shows this message in an alert (role alert). */
+  async function expectAlert(page: Page, text: string): Promise<void> {
+    await page.getByRole('alert').filter({ hasText: text }).waitFor();
+  }
+
   /** The hash route a navigation link points at (e.g. `#/payins`). */
   async function routeOf(page: Page, link: string): Promise<string> {
     const href = await page.getByRole('link', { name: link, exact: true }).getAttribute('href');
@@ -221,6 +241,19 @@ interface AxeFinding {
   async function merchantApi(path: string, token: string): Promise<Response> {
     return fetch(`${stack.gatewayUrl}/api/v1/payin/${path}`, { headers: { token } });
   }
+
+  /** A merchant of its own and a user of it whose password is set (over HTTP: the set-password page is driven above). */
+  async function merchantUser(kind: string): Promise<{ email: string; merchantId: number }> {
+    const { merchant } = await createMerchant(prisma, { name: `Toko ${kind} ${run}` });
+    const email = `merchant-${kind}-${run}@example.test`;
+    const link = createUser(email, merchant.id);
+    const set = await fetch(`${stack.gatewayUrl}/dashboard/api/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link, password: PASSWORD }) });
+    expect(set.status).toBe(200);
+    return { email, merchantId: merchant.id };
+  }
+
+  const userRow = async (email: string) =>
+    (await prisma.$queryRaw<{ failed_sign_ins: number; totp_enabled_at: Date | null; totp_last_step: bigint | null }[]>`SELECT failed_sign_ins, totp_enabled_at, totp_last_step FROM dashboard_users WHERE email = ${email}`)[0];
 
   // --- the merchant dashboard ---------------------------------------------------------------
 
@@ -485,6 +518,186 @@ interface AxeFinding {
     expect((await fetch(`${stack.internalUrl}/console/api/session`, { headers: { cookie: `pay_console_session=${session?.value}` } })).status).toBe(401);
     await context.close();
   }, 240_000);
+
+  // --- after the flow above: two-factor sign-in, the step-up dialog, Bahasa Indonesia ---------
+
+  it('two-factor sign-in: a merchant user enrols TOTP on the Developers page, signs out; sign-in asks for the code, refuses a wrong or used one, accepts a fresh one', async () => {
+    const user = await merchantUser('2fa');
+    const context = await newContext();
+    try {
+      const page = await context.newPage();
+      await signIn(page, dashboardUrl, user.email);
+      await page.getByTestId('balance-available').waitFor();
+      await page.getByRole('link', { name: 'Developers', exact: true }).click();
+
+      // "Scan" the code: the secret the page shows beside the QR is what an authenticator app reads from it.
+      await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+      await page.getByRole('img', { name: 'Authenticator QR code' }).waitFor();
+      const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      await checkPage(page, 'merchant-totp-setup');
+      const enableStep = totpStepNow();
+      const enableCode = totpCode(secret, enableStep);
+      await page.getByLabel('Code from the app').fill(enableCode);
+      await page.getByRole('button', { name: 'Turn on' }).click();
+      await page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }).waitFor();
+      expect((await userRow(user.email)).totp_enabled_at).toBeInstanceOf(Date);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+      // The password alone: the page asks for the code (not a failure).
+      await signIn(page, dashboardUrl, user.email);
+      const code = page.getByLabel('Authentication code');
+      await code.waitFor();
+      await expectAlert(page, 'Enter the code from your authenticator app.');
+      await checkPage(page, 'merchant-sign-in-totp');
+      expect((await userRow(user.email)).failed_sign_ins).toBe(0);
+
+      // A wrong code: refused, visibly, and counted.
+      // Not the code of any step the sign-in could accept (nor of the step after).
+      const acceptable = [-1, 0, 1, 2, 3].map((d) => totpCode(secret, enableStep + d));
+      let wrong = enableCode;
+      while (acceptable.includes(wrong)) wrong = String((Number(wrong) + 137_731) % 1_000_000).padStart(6, '0');
+      await code.fill(wrong);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await waitFor(async () => (await userRow(user.email)).failed_sign_ins === 1, 10_000, 'the wrong code counted');
+      await expectAlert(page, 'Email or password is wrong.');
+      // The code that turned TOTP on has been used: refused too (a code works once).
+      await code.fill(enableCode);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await waitFor(async () => (await userRow(user.email)).failed_sign_ins === 2, 10_000, 'the used code counted');
+      await expectAlert(page, 'Email or password is wrong.');
+      expect(await page.getByTestId('balance-available').count()).toBe(0);
+
+      // A code of a later step than the one used (the next step's code is accepted within the ±1 step window).
+      const signInStep = Math.max(enableStep + 1, totpStepNow());
+      await code.fill(totpCode(secret, signInStep));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('balance-available').waitFor();
+      const row = await userRow(user.email);
+      expect(row.totp_enabled_at).toBeInstanceOf(Date);
+      expect(row.failed_sign_ins).toBe(0);
+      expect(row.totp_last_step).toBe(BigInt(signInStep));
+      await page.getByRole('link', { name: 'Developers', exact: true }).click();
+      await page.getByText('Two-factor authentication is on.').waitFor();
+      await page.getByRole('button', { name: 'Turn off two-factor authentication' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('password confirmation: 11 minutes after sign-in, creating a token asks for the password; Cancel creates nothing, a wrong password is shown and counted, the right one creates a token that works', async () => {
+    const user = await merchantUser('stepup');
+    const tokenCount = async () => (await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM api_tokens WHERE merchant_id = ${user.merchantId}`)[0].n;
+    const context = await newContext();
+    try {
+      const page = await context.newPage();
+      await signIn(page, dashboardUrl, user.email);
+      await page.getByTestId('balance-available').waitFor();
+      await page.getByRole('link', { name: 'Developers', exact: true }).click();
+      await page.getByRole('button', { name: 'Create token' }).waitFor();
+
+      // The session's last proof of the password, 11 minutes ago (the window is 10).
+      const moved = await prisma.$executeRaw`UPDATE dashboard_sessions SET authenticated_at = now() - interval '11 minutes'
+        WHERE user_id = (SELECT id FROM dashboard_users WHERE email = ${user.email}) AND revoked_at IS NULL`;
+      expect(moved).toBe(1);
+      const before = await tokenCount();
+
+      const label = `stepup-${run}`;
+      await page.getByLabel('Token label').fill(label);
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Confirm your password' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // Cancelled: no token, nothing shown, no error either (nothing changed).
+      expect(await tokenCount()).toBe(before);
+      expect(await page.getByTestId('new-token').count()).toBe(0);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect((await userRow(user.email)).failed_sign_ins).toBe(0);
+
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await dialog.waitFor();
+      await dialog.getByLabel('Password').fill('not the password at all');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'The password or code is wrong.' }).waitFor();
+      expect((await userRow(user.email)).failed_sign_ins).toBe(1);
+      expect(await tokenCount()).toBe(before);
+      await checkPage(page, 'merchant-confirm-password');
+
+      await dialog.getByLabel('Password').fill(PASSWORD);
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // The refused call is sent again: the token is made and shown once.
+      const token = (await page.getByTestId('new-token').innerText()).trim();
+      expect(token.length).toBeGreaterThanOrEqual(32);
+      expect(await tokenCount()).toBe(before + 1n);
+      await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: label }).waitFor();
+      expect((await userRow(user.email)).failed_sign_ins).toBe(0);
+      const balance = await merchantApi('balance', token);
+      expect(balance.status).toBe(200);
+      expect(await balance.json()).toMatchObject({ status: true });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('Bahasa Indonesia: the switch changes the navigation, the page title and <html lang>, survives a reload, and "English" switches back', async () => {
+    // The app's own strings, so a changed translation needs no second edit here.
+    const { id } = (await import(join(root, 'apps', 'dashboard', 'src', 'shared', 'i18n', 'id.ts'))) as { id: IndonesianStrings };
+    const navKeys = ['overview', 'payins', 'payouts', 'reconciliation', 'developers'] as const;
+    const english = { overview: 'Overview', payins: 'Pay-ins', payouts: 'Payouts', reconciliation: 'Reconciliation', developers: 'Developers' };
+    const user = await merchantUser('bahasa');
+    const context = await newContext();
+    try {
+      const page = await context.newPage();
+      const htmlLang = () => page.locator('html').getAttribute('lang');
+      // The language kept in the browser's localStorage for the dashboard's origin.
+      const stored = async () =>
+        (await context.storageState()).origins.find((o) => o.origin === new URL(dashboardUrl).origin)?.localStorage.find((e) => e.name === 'pay.dashboard.language')?.value;
+      const navIs = async (names: Record<(typeof navKeys)[number], string>) => {
+        for (const key of navKeys) await page.getByRole('navigation').getByRole('link', { name: names[key], exact: true }).waitFor();
+      };
+      await signIn(page, dashboardUrl, user.email);
+      await page.getByTestId('balance-available').waitFor();
+      expect(await htmlLang()).toBe('en');
+
+      await page.getByRole('button', { name: 'Bahasa Indonesia' }).click();
+      await navIs(id.nav);
+      expect(await page.getByRole('link', { name: 'Overview', exact: true }).count()).toBe(0);
+      await page.getByRole('heading', { level: 1, name: id.overview.title }).waitFor();
+      await page.getByText(id.overview.available).first().waitFor();
+      await page.getByRole('button', { name: id.auth.signOut, exact: true }).waitFor();
+      expect(await htmlLang()).toBe('id');
+      expect(await stored()).toBe('id');
+
+      await page.getByRole('link', { name: id.nav.developers, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: id.developers.title }).waitFor();
+      await page.getByLabel(id.developers.tokenLabel).waitFor();
+      expect(await page.title()).toBe(id.developers.title);
+      await checkPage(page, 'merchant-developers-id');
+
+      // The choice is remembered in this browser.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: id.developers.title }).waitFor();
+      await navIs(id.nav);
+      await page.getByRole('button', { name: id.developers.createToken }).waitFor();
+      expect(await htmlLang()).toBe('id');
+
+      await page.getByRole('button', { name: id.lang.switchTo }).click();
+      await navIs(english);
+      await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+      await page.getByRole('button', { name: 'Bahasa Indonesia' }).waitFor();
+      expect(await htmlLang()).toBe('en');
+      expect(await stored()).toBe('en');
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+      expect(await htmlLang()).toBe('en');
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 
   // --- every page ---------------------------------------------------------------------------
 
