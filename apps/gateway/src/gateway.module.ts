@@ -4,11 +4,12 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, OperatorAuditRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, AuditLogRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
 import { DashboardDevelopersController } from './dashboard/merchant/developers.controller';
+import { DashboardActivityController } from './dashboard/merchant/activity.controller';
 import { DashboardOverviewController } from './dashboard/merchant/overview.controller';
 import { DashboardPayinsController } from './dashboard/merchant/payins.controller';
 import { DashboardPayoutsController } from './dashboard/merchant/payouts.controller';
@@ -42,7 +43,7 @@ import { WebhookOpsController } from './ops/webhook-ops.controller';
 import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
-import { ConsoleAuditInterceptor } from './dashboard/console/console-audit.interceptor';
+import { AuditInterceptor } from './dashboard/audit/audit.interceptor';
 import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
 import { ConsoleUsersController } from './dashboard/console/console-users.controller';
 import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
@@ -67,7 +68,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController,
-        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController, ...CONSOLE_CONTROLLERS],
+        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController, DashboardActivityController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController, ...CONSOLE_CONTROLLERS],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -79,8 +80,8 @@ export class GatewayModule {
         { provide: OverviewRepository, useFactory: () => new OverviewRepository(deps.pool) },
         { provide: DeliveryHistoryRepository, useFactory: () => new DeliveryHistoryRepository(deps.pool) },
         { provide: SettlementListRepository, useFactory: () => new SettlementListRepository(deps.pool) },
-        { provide: OperatorAuditRepository, useFactory: () => new OperatorAuditRepository(deps.pool) },
-        ConsoleAuditInterceptor,
+        { provide: AuditLogRepository, useFactory: () => new AuditLogRepository(deps.pool) },
+        AuditInterceptor,
         { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },

@@ -28,7 +28,7 @@ export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor
 export { HistoryRepository, type BalanceMovement, type DisbursementListStatus, type ListPosition, type ListWindow, type PayinListStatus } from './history/history.repository';
 export { DeadLetterRepository, deadLetterView, REPLAY_OF_HEADER, type ArchivedRecord, type DeadLetter, type DeadLetterFilter, type DeadLetterStatus, type ReplayResult } from './dead-letters/dead-letter.repository';
 export { OverviewRepository, type DayTotals } from './dashboard/overview.repository';
-export { OperatorAuditRepository, type NewOperatorAuditEntry, type OperatorAuditEntry, type OperatorAuditListEntry, type OperatorAuditPage } from './dashboard/operator-audit.repository';
+export { AuditLogRepository, type AuditEntry, type AuditListEntry, type AuditPage, type NewAuditEntry } from './dashboard/audit-log.repository';
 export { DashboardUserRepository, LOCKOUT_FAILURES, LOCKOUT_MS, normaliseEmail, type DashboardRole, type DashboardUser } from './dashboard/dashboard-user.repository';
 export { DashboardPasswordLinkRepository, PASSWORD_LINK_TTL_MS } from './dashboard/dashboard-password-link.repository';
 export { DashboardSessionRepository, REAUTH_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, type DashboardSession } from './dashboard/dashboard-session.repository';

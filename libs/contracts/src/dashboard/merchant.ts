@@ -258,3 +258,31 @@ export interface AllowlistBody {
   enabled?: boolean;
   entries: string[];
 }
+
+/**
+ * One entry of the merchant's activity log: a change made by one of its dashboard users, or a
+ * sign-in, a refused sign-in or a sign-out. Actions: `token.create`, `token.revoke`,
+ * `webhook-secret.rotate`, `callback-url.set`, `allowlist.set`, `totp.setup`, `totp.enable`,
+ * `totp.disable`, `payin.create`, `payin.simulate`, `payout.callback-resend`, `recon.export`,
+ * `session.sign-in`, `session.sign-in-failed`, `session.sign-out`.
+ */
+export interface ActivityEntryView {
+  id: string;
+  userId: number;
+  /** The acting user's email */
+  userEmail: string;
+  action: string;
+  /** `<kind>:<id>` (`token:12`, `payin:INV-1`, `user:3`) or a setting (`allowlist`, `callback-url`, `webhook-secret`) */
+  target: string;
+  /** The request's input without any password, secret, token or code; `{ reason }` for a refused sign-in */
+  details: Record<string, unknown>;
+  logId: string | null;
+  at: string;
+}
+
+/** `GET /activity?before&limit` (limit 1 to 200, default 50), newest first */
+export interface ActivityPageView {
+  entries: ActivityEntryView[];
+  /** Pass as `before` for the next (older) page; null on the last page */
+  nextBefore: string | null;
+}

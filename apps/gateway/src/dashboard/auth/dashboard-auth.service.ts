@@ -36,12 +36,23 @@ export class DashboardAuthService {
     @Inject(DASHBOARD_CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** A new session for the user of these credentials, or the refusal. */
-  async signIn(audience: Audience, input: SignIn): Promise<{ token: string; session: DashboardSession }> {
+  /**
+   * A new session for the user of these credentials, or the refusal. `onRefused` hears of a refusal
+   * of a known user (not an unknown email, not the TOTP_REQUIRED step of a two-factor sign-in),
+   * before it is thrown: the merchant's activity log lists it.
+   */
+  async signIn(audience: Audience, input: SignIn, onRefused?: (user: DashboardUser, refusal: ApiError) => Promise<void>): Promise<{ token: string; session: DashboardSession }> {
     const now = this.clock();
-    const user = await this.checkCredentials(audience, await this.users.findByEmail(input.email), input, now);
-    // The merchant's users are told why, once they have proved who they are; no session is made.
-    if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
+    const known = await this.users.findByEmail(input.email);
+    let user: DashboardUser;
+    try {
+      user = await this.checkCredentials(audience, known, input, now);
+      // The merchant's users are told why, once they have proved who they are; no session is made.
+      if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
+    } catch (err) {
+      if (known && onRefused && err instanceof ApiError && err.code !== ErrorCode.TotpRequired) await onRefused(known, err);
+      throw err;
+    }
     await this.users.resetFailures(user.id);
     const { token } = await this.sessions.create(user.id, now);
     return { token, session: await this.authenticate(audience, token) };

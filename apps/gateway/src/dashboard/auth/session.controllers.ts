@@ -2,8 +2,8 @@ import { Body, type CanActivate, Controller, Delete, Get, HttpCode, Inject, Post
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { SessionView, TotpSetupView, TotpStateView } from '@pay/contracts/dashboard';
-import type { DashboardSession } from '@pay/persistence';
-import { ApiError, Reply } from '@pay/platform';
+import { AuditLogRepository, type DashboardSession, type DashboardUser } from '@pay/persistence';
+import { ApiError, Reply, requestLogId } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
@@ -14,6 +14,7 @@ import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, 
 import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
 import { RequiresRecentAuth } from './requires-recent-auth.decorator';
 import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
+import { Audited, type AuditSubject } from '../audit/audit.interceptor';
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
@@ -28,6 +29,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     constructor(
       readonly auth: DashboardAuthService,
       @Inject(GATEWAY_CONFIG) readonly config: GatewayConfig,
+      @Inject(AuditLogRepository) readonly audit: AuditLogRepository,
     ) {}
 
     @Post('session')
@@ -36,7 +38,10 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
       try {
-        const { token, session } = await this.auth.signIn(audience, dto);
+        const { token, session } = await this.auth.signIn(audience, dto, (user, refusal) => this.recordSignInRefused(req, user, refusal));
+        if (session.merchantId !== null) {
+          await this.audit.record({ operatorUserId: session.userId, merchantId: session.merchantId, action: 'session.sign-in', target: `user:${session.userId}`, details: {}, logId: requestLogId(req) });
+        }
         // A new sign-in replaces the browser's session: the one its cookie named (if any) ends, so a
         // cookie value someone else saw or planted before the sign-in is worth nothing after it.
         await this.auth.signOut(sessionCookieOf(req, audience));
@@ -56,8 +61,11 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Delete('session')
     @UseGuards(SessionGuard)
-    async signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    async signOut(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
       await this.auth.signOut(sessionCookieOf(req, audience));
+      if (principal.merchantId !== null) {
+        await this.audit.record({ operatorUserId: principal.userId, merchantId: principal.merchantId, action: 'session.sign-out', target: `user:${principal.userId}`, details: {}, logId: requestLogId(req) });
+      }
       clearSessionCookie(reply, audience, { secure: this.config.DASHBOARD_COOKIE_SECURE });
       return new Reply('Signed out', null);
     }
@@ -92,6 +100,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @UseGuards(SessionGuard)
     @RateLimit('write')
     @RequiresRecentAuth()
+    @Audited('totp.setup', userTarget, { merchantUsersOnly: true })
     async totpSetup(@Principal() principal: DashboardPrincipal): Promise<Reply<TotpSetupView>> {
       return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
     }
@@ -101,6 +110,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @UseGuards(SessionGuard)
     @RateLimit('write')
     @RequiresRecentAuth()
+    @Audited('totp.enable', userTarget, { merchantUsersOnly: true })
     async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
       await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
@@ -111,6 +121,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @UseGuards(SessionGuard)
     @RateLimit('write')
     @RequiresRecentAuth()
+    @Audited('totp.disable', userTarget, { merchantUsersOnly: true })
     async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
       try {
         await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
@@ -119,6 +130,16 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
         throw err;
       }
       return new Reply('Two-factor sign-in is off', { totpEnabled: false });
+    }
+
+    /**
+     * A merchant user's refused sign-in (wrong password or code, locked, disabled, merchant
+     * inactive) goes to its merchant's activity log, with the refusal's code and nothing typed.
+     * Operators' sign-ins are not the console's audit log's (it lists changes).
+     */
+    async recordSignInRefused(req: FastifyRequest, user: DashboardUser, refusal: ApiError): Promise<void> {
+      if (audience.role !== 'merchant' || user.role !== 'merchant' || user.merchantId === null) return;
+      await this.audit.record({ operatorUserId: user.id, merchantId: user.merchantId, action: 'session.sign-in-failed', target: `user:${user.id}`, details: { reason: refusal.code }, logId: requestLogId(req) });
     }
 
     view(s: DashboardSession): SessionView {
@@ -131,6 +152,11 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     }
   }
   return SessionEndpoints;
+}
+
+/** The TOTP routes' audit target: the user whose second factor changed. */
+function userTarget({ principal }: AuditSubject): string {
+  return `user:${principal.userId}`;
 }
 
 /** /dashboard/api/session, password, totp/* (public port; merchant users). */

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { AuditLogPageView } from '@pay/contracts/dashboard';
-import { OperatorAuditRepository } from '@pay/persistence';
+import { AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
@@ -40,7 +40,7 @@ export class AuditLogQuery {
 @Controller('console/api/audit-log')
 @UseGuards(OperatorSessionGuard)
 export class ConsoleAuditLogController {
-  constructor(@Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository) {}
+  constructor(@Inject(AuditLogRepository) private readonly audit: AuditLogRepository) {}
 
   @Get()
   async list(@Query() q: AuditLogQuery): Promise<Reply<AuditLogPageView>> {

@@ -1,13 +1,13 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ConsoleDeadLetterView } from '@pay/contracts/dashboard';
-import { DeadLetterRepository, OperatorAuditRepository } from '@pay/persistence';
+import { DeadLetterRepository, AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { DeadLetterListQuery } from '../../ops/dead-letter-ops.controller';
 import { deadLetterId, deadLetterReplayReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { auditEntry } from './console-audit.interceptor';
+import { auditEntry } from '../audit/audit.interceptor';
 import { presentDeadLetter } from './console.presenter';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
@@ -18,7 +18,7 @@ import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 export class ConsoleDeadLettersController {
   constructor(
     @Inject(DeadLetterRepository) private readonly letters: DeadLetterRepository,
-    @Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository,
+    @Inject(AuditLogRepository) private readonly audit: AuditLogRepository,
   ) {}
 
   /** Default: the open ones. */

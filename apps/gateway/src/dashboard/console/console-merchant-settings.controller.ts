@@ -7,7 +7,7 @@ import { PRISMA } from '../../gateway.tokens';
 import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
 import { FeesDto, QrisDto, SettlementScheduleDto } from '../../ops/dto/merchant-settings.dto';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { Audited } from '../audit/audit.interceptor';
 import { consoleMerchant } from './console.presenter';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 

@@ -6,7 +6,7 @@ import { Reply } from '@pay/platform';
 import { IsString, MaxLength } from 'class-validator';
 import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { Audited } from '../audit/audit.interceptor';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
 export class CreateMerchantUserDto {

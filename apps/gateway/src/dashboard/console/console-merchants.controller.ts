@@ -8,7 +8,7 @@ import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
 import { CreateMerchantDto } from '../../ops/merchant-ops.controller';
 import { onboardMerchant } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { Audited } from '../audit/audit.interceptor';
 import { consoleMerchant, consoleMerchantWithBalance } from './console.presenter';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 

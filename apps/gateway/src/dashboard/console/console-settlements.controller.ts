@@ -9,7 +9,7 @@ import { PRISMA } from '../../gateway.tokens';
 import { RunSettlementDto } from '../../ops/merchant-ops.controller';
 import { requestSettlement } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { Audited } from '../audit/audit.interceptor';
 import { presentSettlement } from './console.presenter';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 

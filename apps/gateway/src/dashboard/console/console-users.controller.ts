@@ -7,7 +7,7 @@ import { ApiError, Reply } from '@pay/platform';
 import { AdminErrorsInterceptor, UserId } from '../../ops/admin-errors';
 import { type DashboardPrincipal, Principal } from '../auth/dashboard-principal';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from './console-audit.interceptor';
+import { Audited } from '../audit/audit.interceptor';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 import { presentConsoleUser } from './console.presenter';
 

@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ConsoleWebhookDeliveryView, WebhookResentView } from '@pay/contracts/dashboard';
-import { type DeliveryStatus, OperatorAuditRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { type DeliveryStatus, AuditLogRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-actions';
 import { OperatorSessionGuard } from '../auth/session.guards';
-import { auditEntry } from './console-audit.interceptor';
+import { auditEntry } from '../audit/audit.interceptor';
 import { presentWebhookDelivery } from './console.presenter';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
 
@@ -41,7 +41,7 @@ export class DeliveryListQuery {
 export class ConsoleWebhooksController {
   constructor(
     @Inject(WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository,
-    @Inject(OperatorAuditRepository) private readonly audit: OperatorAuditRepository,
+    @Inject(AuditLogRepository) private readonly audit: AuditLogRepository,
   ) {}
 
   /** Newest first, without bodies. */

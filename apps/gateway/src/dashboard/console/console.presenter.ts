@@ -1,6 +1,6 @@
 import type { AuditEntryView, AuditLogPageView, ConsoleDeadLetterView, ConsoleUserView, ConsoleMerchantView, ConsoleMerchantWithBalanceView, ConsoleSettlementView, ConsoleWebhookDeliveryView } from '@pay/contracts/dashboard';
 import { formatAmount, type Minor } from '@pay/domain';
-import { type DashboardUserView, type DeadLetter, describeMerchant, type MerchantView, type OperatorAuditPage, type Settlement, type WebhookDelivery } from '@pay/persistence';
+import { type DashboardUserView, type DeadLetter, describeMerchant, type MerchantView, type AuditPage, type Settlement, type WebhookDelivery } from '@pay/persistence';
 
 const NO_BALANCE = { available: 0n, pending: 0n };
 
@@ -90,8 +90,9 @@ export function presentWebhookDelivery(d: Omit<WebhookDelivery, 'body'>): Consol
   };
 }
 
-export function presentAuditPage(page: OperatorAuditPage): AuditLogPageView {
-  const entries = page.entries.map((e): AuditEntryView => ({ ...e, at: e.at.toISOString() }));
+export function presentAuditPage(page: AuditPage): AuditLogPageView {
+  // merchantId is always null here (the console's audit log lists operators' rows only): not sent.
+  const entries = page.entries.map(({ merchantId: _merchantId, ...e }): AuditEntryView => ({ ...e, at: e.at.toISOString() }));
   return { entries, nextBefore: page.nextBefore };
 }
 

@@ -15,6 +15,7 @@ import { MerchantSessionGuard } from '../auth/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { Audited } from '../audit/audit.interceptor';
 
 /** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
 const DEFAULT_GRACE_HOURS = 24;
@@ -62,6 +63,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Post('tokens')
+  @Audited('token.create', ({ data }) => `token:${String(data.id)}`)
   @HttpCode(201)
   async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto): Promise<Reply<TokenIssuedView>> {
     const t = await this.admin.issueToken(merchantId, dto.label ?? '');
@@ -72,6 +74,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Delete('tokens/:id')
+  @Audited('token.revoke', ({ params }) => `token:${params.id}`)
   @HttpCode(200)
   async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string): Promise<Reply<TokenRevokedView>> {
     const r = await this.admin.revokeToken(id, merchantId);
@@ -82,6 +85,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Post('webhook-secret/rotate')
+  @Audited('webhook-secret.rotate', () => 'webhook-secret')
   @HttpCode(200)
   async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto): Promise<Reply<WebhookSecretRotatedView>> {
     const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
@@ -91,6 +95,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Put('callback-url')
+  @Audited('callback-url.set', () => 'callback-url')
   @HttpCode(200)
   async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto): Promise<Reply<CallbackUrlView>> {
     const m = await this.callbackUrl.set(merchantId, dto.url);
@@ -101,6 +106,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Put('allowlist')
+  @Audited('allowlist.set', () => 'allowlist')
   @HttpCode(200)
   async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto): Promise<Reply<AllowlistView>> {
     const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);

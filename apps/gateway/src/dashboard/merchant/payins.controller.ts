@@ -18,6 +18,7 @@ import { DashboardPayinListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
 import { CreateDashboardPayinDto, SimulatePayinDto } from './payins.dto';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { Audited } from '../audit/audit.interceptor';
 
 /** The merchant's QRIS pay-ins: list, detail (with the QR while it can be paid), create, and in the sandbox, pay. */
 @Controller('dashboard/api')
@@ -52,6 +53,7 @@ export class DashboardPayinsController {
 
   @RateLimit('write')
   @Post('payins')
+  @Audited('payin.create', ({ data }) => `payin:${String(data.merchantTrxId)}`)
   @HttpCode(201)
   async create(@SessionMerchantId() merchantId: number, @Body() dto: CreateDashboardPayinDto): Promise<Reply<PayinGeneratedView>> {
     const merchantTrxId = dto.merchantTrxId ?? `DASH-${randomBytes(8).toString('hex').toUpperCase()}`;
@@ -61,6 +63,7 @@ export class DashboardPayinsController {
 
   @RateLimit('write')
   @Post('payins/:merchantTrxId/simulate')
+  @Audited('payin.simulate', ({ params }) => `payin:${params.merchantTrxId}`)
   @HttpCode(200)
   async simulate(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string, @Body() dto: SimulatePayinDto): Promise<Reply<PayinDetailView>> {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();

@@ -12,6 +12,7 @@ import { MerchantSessionGuard } from '../auth/session.guards';
 import { DashboardPayoutListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { Audited } from '../audit/audit.interceptor';
 
 /** The merchant's payouts (disbursements): list, detail with every callback attempt, resend of the final callback. */
 @Controller('dashboard/api')
@@ -52,6 +53,7 @@ export class DashboardPayoutsController {
   /** Its latest callback again (same event id and body), from the start of the retry schedule. */
   @RateLimit('write')
   @Post('payouts/:merchantTrxId/callback/resend')
+  @Audited('payout.callback-resend', ({ params }) => `payout:${params.merchantTrxId}`)
   @HttpCode(200)
   async resend(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<CallbackResendView>> {
     const d = await this.find(merchantId, merchantTrxId);

@@ -11,6 +11,7 @@ import { ReconFileDto } from '../../recon/recon-file.dto';
 import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { Audited } from '../audit/audit.interceptor';
 
 /** Recon exports from the dashboard: the same jobs, budget and cap as the API's reconFile. */
 @Controller('dashboard/api')
@@ -24,6 +25,7 @@ export class DashboardReconController {
 
   @RateLimit('read')
   @Post('recon')
+  @Audited('recon.export', ({ data }) => `recon:${String(data.date)}`)
   @HttpCode(200)
   async request(@SessionMerchantId() merchantId: number, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto): Promise<Reply<ReconJobView>> {
     const m = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { id: true, createdAt: true, rateLimitRead: true, rateLimitWrite: true, rateLimitExport: true } });
