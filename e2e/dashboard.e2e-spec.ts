@@ -355,6 +355,13 @@ interface AxeFinding {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await waitFor(async () => (await merchantApi('balance', token)).status === 401, 10_000, 'revoked token refused');
+
+    // The Activity page lists the token's creation by this user, never the token itself.
+    await page.getByRole('link', { name: 'Activity', exact: true }).click();
+    const activity = page.getByRole('table', { name: 'Activity' });
+    await activity.getByRole('row').filter({ hasText: 'Created an API token' }).filter({ hasText: merchantA.email }).first().waitFor();
+    expect(await activity.innerText()).not.toContain(token);
+    await checkPage(page, 'merchant-activity');
   }, 240_000);
 
   it('tenant isolation from the browser: another merchant gets 404 for its pay-in; a merchant session is refused by the console API', async () => {

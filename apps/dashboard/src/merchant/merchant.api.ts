@@ -1,6 +1,8 @@
 // The merchant dashboard API (/dashboard/api, decision 0023 "What they answer"): every call, typed by
 // the contract the gateway answers with (@pay/contracts/dashboard), and each answer's view for the pages.
 import type {
+  ActivityEntryView,
+  ActivityPageView,
   AllowlistBody,
   AllowlistView,
   ApiTokenView,
@@ -107,6 +109,19 @@ export interface Developers {
   tokens: ApiToken[];
   callbackUrl: string | null;
   allowlist: { enabled: boolean; entries: string[] };
+}
+
+/** One entry of the merchant's activity log: who did what, to what, when. */
+export interface ActivityEntry {
+  id: string;
+  at: string | null;
+  user: string;
+  action: string;
+  target: string;
+}
+
+export function toActivity(r: ActivityEntryView): ActivityEntry {
+  return { id: r.id, at: r.at, user: r.userEmail, action: r.action, target: r.target };
 }
 
 export interface TotpSetup {
@@ -266,6 +281,12 @@ export function merchantApi(api: ApiClient) {
     saveCallbackUrl: (url: string | null) => api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
     saveAllowlist: (enabled: boolean, entries: string[]) => api.put<AllowlistView>('/allowlist', { enabled, entries } satisfies AllowlistBody),
     deliveries: async () => (await api.get<RecentDeliveriesView>('/deliveries', { limit: DELIVERIES_LIMIT })).items.map(toDelivery),
+
+    /** Newest first; `before` is the previous page's nextBefore. */
+    activity: async (before: string | null) => {
+      const r = await api.get<ActivityPageView>('/activity', { before, limit: LIMIT });
+      return { items: r.entries.map(toActivity), nextCursor: r.nextBefore };
+    },
 
     totpSetup: async (): Promise<TotpSetup> => {
       const r = await api.post<TotpSetupView>('/totp/setup');

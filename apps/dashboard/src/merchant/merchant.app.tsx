@@ -8,6 +8,7 @@ const PayoutsPage = lazy(() => import('./pages/payouts.page'));
 const PayoutDetailPage = lazy(() => import('./pages/payout-detail.page'));
 const ReconPage = lazy(() => import('./pages/recon.page'));
 const DevelopersPage = lazy(() => import('./pages/developers.page'));
+const ActivityPage = lazy(() => import('./pages/activity.page'));
 
 mountApp({
   apiBase: '/dashboard/api',
@@ -18,6 +19,7 @@ mountApp({
     { to: '/payouts', labelKey: 'nav.payouts' },
     { to: '/reconciliation', labelKey: 'nav.reconciliation' },
     { to: '/developers', labelKey: 'nav.developers' },
+    { to: '/activity', labelKey: 'nav.activity' },
   ],
   pages: [
     { index: true, element: <OverviewPage /> },
@@ -27,5 +29,6 @@ mountApp({
     { path: 'payouts/:merchantTrxId', element: <PayoutDetailPage /> },
     { path: 'reconciliation', element: <ReconPage /> },
     { path: 'developers', element: <DevelopersPage /> },
+    { path: 'activity', element: <ActivityPage /> },
   ],
 });

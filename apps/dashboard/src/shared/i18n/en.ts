@@ -35,7 +35,7 @@ export const en = {
     passwordSet: 'Your password is set. You can sign in now.', goToSignIn: 'Go to sign in',
   },
   reauth: { title: 'Confirm your password', intro: 'For your security, enter your password again before this change.', confirm: 'Confirm' },
-  nav: { overview: 'Overview', payins: 'Pay-ins', payouts: 'Payouts', reconciliation: 'Reconciliation', developers: 'Developers', merchants: 'Merchants', users: 'Users', settlements: 'Settlements', deadLetters: 'Dead letters', webhookDeliveries: 'Webhook deliveries', auditLog: 'Audit log' },
+  nav: { overview: 'Overview', payins: 'Pay-ins', payouts: 'Payouts', reconciliation: 'Reconciliation', developers: 'Developers', activity: 'Activity', merchants: 'Merchants', users: 'Users', settlements: 'Settlements', deadLetters: 'Dead letters', webhookDeliveries: 'Webhook deliveries', auditLog: 'Audit log' },
   overview: {
     title: 'Overview', available: 'Available balance', pending: 'Pending balance', todayPayins: "Today's pay-ins", todayPayouts: "Today's payouts", count_one: '{{count}} transaction', count_other: '{{count}} transactions',
     chartTitle: 'Last 30 days', chartLabel: 'Pay-ins and payouts per day over the last 30 days', payins: 'Pay-ins', payouts: 'Payouts', day: 'Day',
@@ -74,6 +74,15 @@ export const en = {
   settlements: { title: 'Settlements', tableLabel: 'Settlements', merchant: 'Merchant', gross: 'Gross', fees: 'Fees', amount: 'Credited (net)', count: 'Pay-ins', cutoffAt: 'Cut-off', createdAt: 'Created', empty: 'No settlements yet.' },
   deadLetters: { title: 'Dead letters', tableLabel: 'Dead letters', topic: 'Topic', reason: 'Reason', createdAt: 'Created', replay: 'Replay', replayConfirm: 'Replay message', replayTitle: 'Replay this message?', replayBody: 'The message {{id}} is sent again to {{topic}}.', replayed: 'Replayed.', empty: 'No dead letters.', replayedAt: 'Replayed at' },
   deliveries: { title: 'Webhook deliveries', tableLabel: 'Webhook deliveries', merchant: 'Merchant', kind: 'Kind', reference: 'Reference', url: 'URL', attempts: 'Attempts', lastStatus: 'Last HTTP status', state: 'State', resend: 'Resend', resent: 'Queued again.', empty: 'No deliveries.' },
+  activity: {
+    title: 'Activity', intro: 'What the users of this dashboard did: changes, sign-ins and sign-outs, newest first.', tableLabel: 'Activity', time: 'Time', user: 'User', action: 'Action', target: 'Target', empty: 'No activity recorded yet.',
+    actions: {
+      token_create: 'Created an API token', token_revoke: 'Revoked an API token', webhook_secret_rotate: 'Rotated the webhook secret', callback_url_set: 'Changed the callback URL', allowlist_set: 'Changed the IP allowlist',
+      totp_setup: 'Started two-factor set-up', totp_enable: 'Turned two-factor authentication on', totp_disable: 'Turned two-factor authentication off',
+      payin_create: 'Created a QR code', payin_simulate: 'Simulated a payment', payout_callback_resend: 'Resent a payout callback', recon_export: 'Exported a reconciliation file',
+      session_sign_in: 'Signed in', session_sign_in_failed: 'Sign-in refused', session_sign_out: 'Signed out',
+    },
+  },
   audit: { title: 'Audit log', tableLabel: 'Audit log', time: 'Time', operator: 'Operator', action: 'Action', target: 'Target', details: 'Details', logId: 'Log ID', empty: 'No actions recorded yet.' },
 };
 

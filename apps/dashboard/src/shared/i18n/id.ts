@@ -37,7 +37,7 @@ export const id: Resources = {
     passwordSet: 'Kata sandi Anda sudah diatur. Silakan masuk.', goToSignIn: 'Ke halaman masuk',
   },
   reauth: { title: 'Konfirmasi kata sandi Anda', intro: 'Demi keamanan, masukkan kembali kata sandi Anda sebelum perubahan ini.', confirm: 'Konfirmasi' },
-  nav: { overview: 'Ringkasan', payins: 'Pembayaran masuk', payouts: 'Pencairan', reconciliation: 'Rekonsiliasi', developers: 'Pengembang', merchants: 'Merchant', users: 'Pengguna', settlements: 'Penyelesaian dana', deadLetters: 'Pesan gagal', webhookDeliveries: 'Pengiriman webhook', auditLog: 'Log audit' },
+  nav: { overview: 'Ringkasan', payins: 'Pembayaran masuk', payouts: 'Pencairan', reconciliation: 'Rekonsiliasi', developers: 'Pengembang', activity: 'Aktivitas', merchants: 'Merchant', users: 'Pengguna', settlements: 'Penyelesaian dana', deadLetters: 'Pesan gagal', webhookDeliveries: 'Pengiriman webhook', auditLog: 'Log audit' },
   overview: {
     title: 'Ringkasan', available: 'Saldo tersedia', pending: 'Saldo tertunda', todayPayins: 'Pembayaran masuk hari ini', todayPayouts: 'Pencairan hari ini', count_one: '{{count}} transaksi', count_other: '{{count}} transaksi',
     chartTitle: '30 hari terakhir', chartLabel: 'Pembayaran masuk dan pencairan per hari selama 30 hari terakhir', payins: 'Pembayaran masuk', payouts: 'Pencairan', day: 'Hari',
@@ -76,5 +76,14 @@ export const id: Resources = {
   settlements: { title: 'Penyelesaian dana', tableLabel: 'Penyelesaian dana', merchant: 'Merchant', gross: 'Bruto', fees: 'Biaya', amount: 'Dikreditkan (neto)', count: 'Pembayaran masuk', cutoffAt: 'Batas waktu', createdAt: 'Dibuat', empty: 'Belum ada penyelesaian dana.' },
   deadLetters: { title: 'Pesan gagal', tableLabel: 'Pesan gagal', topic: 'Topik', reason: 'Alasan', createdAt: 'Dibuat', replay: 'Putar ulang', replayConfirm: 'Putar ulang pesan', replayTitle: 'Putar ulang pesan ini?', replayBody: 'Pesan {{id}} dikirim lagi ke {{topic}}.', replayed: 'Diputar ulang.', empty: 'Tidak ada pesan gagal.', replayedAt: 'Diputar ulang pada' },
   deliveries: { title: 'Pengiriman webhook', tableLabel: 'Pengiriman webhook', merchant: 'Merchant', kind: 'Jenis', reference: 'Referensi', url: 'URL', attempts: 'Percobaan', lastStatus: 'Status HTTP terakhir', state: 'Keadaan', resend: 'Kirim ulang', resent: 'Masuk antrean lagi.', empty: 'Tidak ada pengiriman.' },
+  activity: {
+    title: 'Aktivitas', intro: 'Apa yang dilakukan pengguna dasbor ini: perubahan, masuk dan keluar, terbaru lebih dulu.', tableLabel: 'Aktivitas', time: 'Waktu', user: 'Pengguna', action: 'Aksi', target: 'Target', empty: 'Belum ada aktivitas tercatat.',
+    actions: {
+      token_create: 'Membuat token API', token_revoke: 'Mencabut token API', webhook_secret_rotate: 'Mengganti secret webhook', callback_url_set: 'Mengubah URL callback', allowlist_set: 'Mengubah daftar IP yang diizinkan',
+      totp_setup: 'Memulai pengaturan autentikasi dua faktor', totp_enable: 'Mengaktifkan autentikasi dua faktor', totp_disable: 'Menonaktifkan autentikasi dua faktor',
+      payin_create: 'Membuat kode QR', payin_simulate: 'Menyimulasikan pembayaran', payout_callback_resend: 'Mengirim ulang callback pencairan', recon_export: 'Mengekspor file rekonsiliasi',
+      session_sign_in: 'Masuk', session_sign_in_failed: 'Gagal masuk', session_sign_out: 'Keluar',
+    },
+  },
   audit: { title: 'Log audit', tableLabel: 'Log audit', time: 'Waktu', operator: 'Operator', action: 'Aksi', target: 'Target', details: 'Detail', logId: 'ID log', empty: 'Belum ada aksi tercatat.' },
 };
