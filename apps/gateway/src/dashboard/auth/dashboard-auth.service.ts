@@ -38,8 +38,8 @@ export class DashboardAuthService {
 
   /**
    * A new session for the user of these credentials, or the refusal. `onRefused` hears of a refusal
-   * of a known user (not an unknown email, not the TOTP_REQUIRED step of a two-factor sign-in),
-   * before it is thrown: the merchant's activity log lists it.
+   * of a known user (not an unknown email, not the TOTP_REQUIRED step of a two-factor sign-in, not
+   * an attempt while the user is locked), before it is thrown: the merchant's activity log lists it.
    */
   async signIn(audience: Audience, input: SignIn, onRefused?: (user: DashboardUser, refusal: ApiError) => Promise<void>): Promise<{ token: string; session: DashboardSession }> {
     const now = this.clock();
@@ -50,7 +50,10 @@ export class DashboardAuthService {
       // The merchant's users are told why, once they have proved who they are; no session is made.
       if (!user.merchantActive) throw new ApiError(ErrorCode.MerchantNotActive);
     } catch (err) {
-      if (known && onRefused && err instanceof ApiError && err.code !== ErrorCode.TotpRequired) await onRefused(known, err);
+      // Not while the user was already locked: those attempts cost no argon2 work, and anyone who
+      // knows the email could fill the merchant's log with them. At most 5 failures a lockout are listed.
+      const alreadyLocked = Boolean(known?.lockedUntil && known.lockedUntil > now);
+      if (known && onRefused && !alreadyLocked && err instanceof ApiError && err.code !== ErrorCode.TotpRequired) await onRefused(known, err);
       throw err;
     }
     await this.users.resetFailures(user.id);

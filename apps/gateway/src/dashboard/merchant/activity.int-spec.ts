@@ -137,7 +137,7 @@ describe('merchant activity log (real Postgres)', () => {
     expect((await gateway.prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM operator_audit_log WHERE log_id = ANY($1::uuid[])', logIds))[0].n).toBe(0);
   });
 
-  it('lists sign-ins, refused sign-ins of its known users and sign-outs; not an unknown email, not the TOTP step', async () => {
+  it('lists sign-ins, refused sign-ins of its known users and sign-outs; not an unknown email, not the TOTP step, not attempts while locked', async () => {
     const { merchant } = await createMerchant(gateway.prisma);
     const user = await createDashboardUser(gateway.prisma, { merchantId: merchant.id });
     const wrong = await request(pub).post('/dashboard/api/session').send({ email: user.email, password: 'not the password at all' });
@@ -157,6 +157,14 @@ describe('merchant activity log (real Postgres)', () => {
     ]);
     expect(JSON.stringify(rows)).not.toContain('not the password at all');
     expect(await rowsOfLog(unknown.body.logId)).toEqual([]);
+
+    // Five wrong passwords lock the user (the fifth answers 423, listed); attempts while locked are not listed.
+    const locked = await createDashboardUser(gateway.prisma, { merchantId: merchant.id });
+    const codes: string[] = [];
+    for (let i = 0; i < 7; i += 1) codes.push((await request(pub).post('/dashboard/api/session').send({ email: locked.email, password: 'wrong wrong wrong' })).body.code);
+    expect(codes).toEqual(['SIGN_IN_FAILED', 'SIGN_IN_FAILED', 'SIGN_IN_FAILED', 'SIGN_IN_FAILED', 'ACCOUNT_LOCKED', 'ACCOUNT_LOCKED', 'ACCOUNT_LOCKED']);
+    const lockedRows = (await rowsOf(merchant.id)).filter((r) => r.target === `user:${locked.userId}`);
+    expect(lockedRows.map((r) => r.details.reason)).toEqual(['SIGN_IN_FAILED', 'SIGN_IN_FAILED', 'SIGN_IN_FAILED', 'SIGN_IN_FAILED', 'ACCOUNT_LOCKED']);
 
     const secret = new Secret({ size: 20 }).base32;
     const twoFactor = await createDashboardUser(gateway.prisma, { merchantId: merchant.id, totpSecret: secret });
