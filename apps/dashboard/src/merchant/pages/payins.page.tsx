@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Table } from '@mantine/core';
+import { Anchor, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
 import { ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
 import { PageTitle } from '../../shared/ui/page-title';
-import { EmptyText, ErrorState, LoadingState } from '../../shared/ui/states';
+import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
@@ -36,46 +36,27 @@ export default function PayinsPage() {
       />
       {/* Unmounted while the dialog is open: its "Merchant transaction ID" field must be the only input of that name. */}
       {!creating && <ListFilters statuses={['pending', 'success', 'failed', 'expired']} searchLabel={t('payins.search')} initial={filters} onApply={setFilters} />}
-      {list.error !== null && <ErrorState error={list.error} onRetry={list.reload} />}
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped highlightOnHover aria-label={t('payins.tableLabel')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('payins.merchantTrxId')}</Table.Th>
-              <Table.Th scope="col">{t('payins.amount')}</Table.Th>
-              <Table.Th scope="col">{t('payins.fee')}</Table.Th>
-              <Table.Th scope="col">{t('common.status')}</Table.Th>
-              <Table.Th scope="col">{t('payins.createdAt')}</Table.Th>
-              <Table.Th scope="col">{t('payins.paidAt')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.items.map((p) => (
-              <Table.Tr key={p.merchantTrxId}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/payins/${encodeURIComponent(p.merchantTrxId)}`}>
-                    {p.merchantTrxId}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{formatRupiah(p.amount)}</Table.Td>
-                <Table.Td>{formatRupiah(p.fee)}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={p.status} />
-                </Table.Td>
-                <Table.Td>{formatDateTime(p.createdAt, i18n.language)}</Table.Td>
-                <Table.Td>{formatDateTime(p.successAt, i18n.language)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {list.loading && <LoadingState />}
-      {!list.loading && list.error === null && list.items.length === 0 && <EmptyText>{t('payins.empty')}</EmptyText>}
-      {list.nextCursor && !list.loading && (
-        <Button variant="outline" mt="md" onClick={list.loadMore}>
-          {t('common.loadMore')}
-        </Button>
-      )}
+      <DataTable
+        label={t('payins.tableLabel')}
+        rows={list.items}
+        rowKey={(p) => p.merchantTrxId}
+        columns={[
+          {
+            header: t('payins.merchantTrxId'),
+            cell: (p) => (
+              <Anchor component={Link} to={`/payins/${encodeURIComponent(p.merchantTrxId)}`}>
+                {p.merchantTrxId}
+              </Anchor>
+            ),
+          },
+          { header: t('payins.amount'), cell: (p) => formatRupiah(p.amount) },
+          { header: t('payins.fee'), cell: (p) => formatRupiah(p.fee) },
+          { header: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
+          { header: t('payins.createdAt'), cell: (p) => formatDateTime(p.createdAt, i18n.language) },
+          { header: t('payins.paidAt'), cell: (p) => formatDateTime(p.successAt, i18n.language) },
+        ]}
+      />
+      <ListFooter list={list} emptyText={t('payins.empty')} />
     </>
   );
 }
