@@ -4,24 +4,12 @@ import type { AuditLogPageView } from '@pay/contracts/dashboard';
 import { AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
 import { OperatorSessionGuard } from '../auth/session.guards';
 import { presentAuditPage } from './console.presenter';
+import { AuditPageQuery } from '../audit/audit-page.query';
 
-export class AuditLogQuery {
-  /** An entry id (the previous page's nextBefore): entries older than it */
-  @IsOptional()
-  @Matches(/^[1-9]\d{0,17}$/, { message: 'before must be an audit entry id' })
-  before?: string;
-
-  /** Default 50 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
+export class AuditLogQuery extends AuditPageQuery {
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -3,26 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { ActivityPageView } from '@pay/contracts/dashboard';
 import { AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 import { SessionMerchantId } from '../auth/dashboard-principal';
 import { MerchantSessionGuard } from '../auth/session.guards';
-
-export class ActivityQuery {
-  /** An entry id (the previous page's nextBefore): entries older than it */
-  @IsOptional()
-  @Matches(/^[1-9]\d{0,17}$/, { message: 'before must be an activity entry id' })
-  before?: string;
-
-  /** Default 50 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-}
+import { AuditPageQuery } from '../audit/audit-page.query';
 
 /** What the merchant's dashboard users did (the audit rows of its merchant), newest first. */
 @Controller('dashboard/api')
@@ -33,7 +17,7 @@ export class DashboardActivityController {
 
   @RateLimit('read')
   @Get('activity')
-  async list(@SessionMerchantId() merchantId: number, @Query() q: ActivityQuery): Promise<Reply<ActivityPageView>> {
+  async list(@SessionMerchantId() merchantId: number, @Query() q: AuditPageQuery): Promise<Reply<ActivityPageView>> {
     const page = await this.audit.listForMerchant(merchantId, { before: q.before === undefined ? undefined : BigInt(q.before), limit: q.limit });
     return new Reply(`${page.entries.length} activity entry(ies)`, {
       entries: page.entries.map((e) => ({ id: e.id, userId: e.operatorUserId, userEmail: e.operatorEmail, action: e.action, target: e.target, details: e.details, logId: e.logId, at: e.at.toISOString() })),
