@@ -18,7 +18,7 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
   const registry = createMetricsRegistry('ledger');
   const busFailure = watchBusFailure();
   const transport = createServiceTransport(bus, { logger, registry, onFailure: busFailure.onFailure });
-  // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.commands.
+  // It consumes ledger.commands; its relay publishes the commands and its own events at once, and any other topic at its safety-net poll.
   const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
   topics.start();
   const ops = await startOpsAndWait('ledger', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport), topics] });
@@ -37,11 +37,13 @@ export async function startLedger(config: LedgerConfig, opts: { consumerName?: s
     batchSize: config.OUTBOX_BATCH_SIZE,
     pollIntervalMs: config.OUTBOX_POLL_MS,
     lingerMs: config.OUTBOX_LINGER_MS,
+    // Woken for its own input and output; every other topic only at its safety-net poll.
+    wakeTopics: [Topic.LedgerCommands, Topic.LedgerEvents],
     logger,
   });
   await app.listen();
   relay.start();
-  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
+  const listener = new OutboxListener(config.DATABASE_URL, (topic) => relay.notify(topic), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
 

@@ -46,12 +46,13 @@ export async function startPayout(config: PayoutConfig) {
   app.useGlobalFilters(new BusErrorFilter());
   const outbox = new PgOutboxStore(pool);
   outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
-  const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, lingerMs: config.OUTBOX_LINGER_MS, logger });
+  // Woken for its own outcomes; every other topic (the ledger relays the commands) only at its safety-net poll.
+  const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, lingerMs: config.OUTBOX_LINGER_MS, wakeTopics: [Topic.PayoutEvents], logger });
   await app.listen();
   await decided.start();
   poller.start();
   relay.start();
-  const listener = new OutboxListener(config.DATABASE_URL, () => relay.notify(), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
+  const listener = new OutboxListener(config.DATABASE_URL, (topic) => relay.notify(topic), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT }, 'payout started');
   return {

@@ -148,6 +148,58 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     expect(Number(rows[0].n)).toBeGreaterThanOrEqual(1);
   });
 
+  it('a notification naming one of its topics relays that topic at once; another topic waits for the safety-net poll', async () => {
+    const mine = h.topic('ledger.events');
+    const theirs = h.topic('payout.events');
+    const [receivedMine, receivedTheirs] = [await collect(mine), await collect(theirs)];
+    let listed = 0;
+    const store = new PgOutboxStore(pool);
+    const counting: OutboxStore = { pendingTopics: () => ((listed += 1), store.pendingTopics()), relayBatch: (t, n, p) => store.relayBatch(t, n, p) };
+    const relay = new OutboxRelay({ store: counting, transport: h.transport(), batchSize: 20, pollIntervalMs: 600_000, wakeTopics: [mine] });
+    relays.push(relay);
+    relay.start();
+    await waitFor('the first listing', () => listed === 1, 5_000);
+
+    await insertRows(mine, ['m1'], 2);
+    await insertRows(theirs, ['m1'], 2);
+    relay.notify(theirs);
+    relay.notify(mine);
+    await waitFor('its own topic', () => receivedMine.length === 2, 5_000);
+    await delay(150);
+    expect(receivedTheirs).toHaveLength(0);
+    expect(listed).toBe(1); // no listing of every topic for a named one
+
+    relay.notify(); // a notification without a topic (a reconnected LISTEN): every pending topic
+    await waitFor('the other topic', () => receivedTheirs.length === 2, 5_000);
+    expect(listed).toBe(2);
+  });
+
+  it('rows committed while a batch of their topic is read are relayed by the same lane right after it', async () => {
+    const topic = h.topic('ledger.events');
+    const received = await collect(topic);
+    const bus = h.transport();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let publishes = 0;
+    const gated: Pick<BusTransport, 'publish'> = {
+      publish: async (t, records) => {
+        if (publishes++ === 0) await gate;
+        await bus.publish(t, records);
+      },
+    };
+    const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport: gated, batchSize: 20, pollIntervalMs: 600_000, lingerMs: 0, wakeTopics: [topic] });
+    relays.push(relay);
+    relay.start();
+    await insertRows(topic, ['m1'], 1);
+    relay.notify(topic);
+    await waitFor('the first batch in publish', () => publishes === 1, 5_000);
+    await insertRows(topic, ['m1'], 1);
+    relay.notify(topic); // heard while the lane is busy
+    release();
+    await waitFor('both rows', () => received.length === 2, 5_000);
+    expect(outboxIds(received)).toEqual([1, 2]);
+  });
+
   it('with two relays running at once, publishes every row exactly once and keeps per-key order', async () => {
     const topic = h.topic('ledger.events');
     const received = await collect(topic);

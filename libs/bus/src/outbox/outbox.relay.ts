@@ -11,12 +11,22 @@ export interface OutboxRelayOptions {
   store: OutboxStore;
   transport: Pick<BusTransport, 'publish'>;
   batchSize?: number;
-  /** Wait between polls when the outbox is empty; `notify()` cuts it short, so this is only a safety net (default 5 s). */
+  /**
+   * The safety net: every this often (default 5 s) the relay lists every topic with unpublished
+   * rows and relays them, whoever usually does. Notifications do the everyday work.
+   */
   pollIntervalMs?: number;
   /**
-   * After a round that relayed rows but no full batch (a steady trickle of commits), a wake-up
-   * waits this long before the next round, so the commits of a burst go out in one batch (one
-   * transaction) instead of one each. Never after an idle round: a lone commit goes out at once.
+   * The topics a notification wakes this relay for (default: every topic). Each service relays
+   * the topics it is the natural home of at once, and the others only at its safety-net poll, so
+   * one commit wakes one relay rather than every relay of every service (which would each spend
+   * a transaction finding the topic's lock taken).
+   */
+  wakeTopics?: readonly string[];
+  /**
+   * After a batch of a topic that was no full batch, a notification that came in while it was
+   * read waits this long before the next batch, so the commits of a burst go out in one batch (one
+   * transaction) instead of one each. Never after an idle spell: a lone commit goes out at once.
    * 0 turns it off.
    */
   lingerMs?: number;
@@ -25,31 +35,37 @@ export interface OutboxRelayOptions {
   logger?: BusLogger;
 }
 
+/** A topic being relayed, and whether rows were announced for it since its last batch was read. */
+interface Lane {
+  dirty: boolean;
+  done: Promise<void>;
+}
+
 /**
  * Moves committed outbox rows to the bus, at least once, in id order per topic (so per key).
  * Each topic with rows waiting gets a lane of its own that publishes and marks its batches: a
  * topic the broker refuses backs off and retries while the other topics go on.
+ * A notification names its topic (the outbox trigger's payload): that topic's lane runs, with
+ * no listing of the others; a notification without one (a reconnected LISTEN) and the
+ * safety-net poll list every pending topic.
  */
 export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly lingerMs: number;
-  /** Rows relayed since the last round began, and whether one of its batches was full. */
-  private relayedInRound = 0;
-  private fullBatchInRound = false;
+  private readonly wakeTopics: ReadonlySet<string> | null;
   private readonly errorBackoff: RetryBackoff;
   private readonly logger: BusLogger;
   private loop: Promise<void> | null = null;
-  private readonly lanes = new Map<string, Promise<void>>();
+  private readonly lanes = new Map<string, Lane>();
   private stopping = new AbortController();
   private wake = new AbortController();
-  /** Bumped by each notify(): a lane can tell that rows were committed after its last batch was read. */
-  private notifications = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
     this.lingerMs = options.lingerMs ?? 3;
+    this.wakeTopics = options.wakeTopics ? new Set(options.wakeTopics) : null;
     this.errorBackoff = options.errorBackoff ?? { initialMs: 200, maxMs: 10_000 };
     this.logger = options.logger ?? noopLogger;
   }
@@ -60,29 +76,33 @@ export class OutboxRelay {
     this.loop = this.run();
   }
 
-  /** Wakes an idle relay at once, e.g. from a LISTEN/NOTIFY callback after a commit that wrote outbox rows. */
-  notify(): void {
-    this.notifications += 1;
-    this.wake.abort();
+  /**
+   * Rows were committed: of `topic` (relayed now if it is one this relay wakes for, else left to
+   * its owner and the safety net), or of unknown topics (every pending topic is listed now).
+   */
+  notify(topic?: string): void {
+    if (this.stopping.signal.aborted || !this.loop) return;
+    if (!topic) this.wake.abort();
+    else if (!this.wakeTopics || this.wakeTopics.has(topic)) this.relay(topic);
   }
 
   /** Lets the batches in progress finish (publish + mark), then returns. */
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.loop;
-    await Promise.all(this.lanes.values());
+    await Promise.all([...this.lanes.values()].map((l) => l.done));
     this.loop = null;
   }
 
+  /** The safety net: lists every pending topic at start, on a notification without a topic, and every poll interval. */
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping.signal.aborted) {
       try {
-        for (const topic of await this.options.store.pendingTopics()) {
-          if (!this.lanes.has(topic)) this.lanes.set(topic, this.drain(topic).finally(() => this.lanes.delete(topic)));
-        }
+        if (this.wake.signal.aborted) this.wake = new AbortController();
+        for (const topic of await this.options.store.pendingTopics()) this.relay(topic);
         failures = 0;
-        await this.idle(this.pollIntervalMs);
+        await sleep(this.pollIntervalMs, AbortSignal.any([this.stopping.signal, this.wake.signal]));
       } catch (error) {
         failures += 1;
         await this.backOff(error, failures, 'outbox relay could not list the pending topics');
@@ -90,22 +110,39 @@ export class OutboxRelay {
     }
   }
 
-  /** Relays `topic` until it has no full batch left; a failed batch is retried, with backoff, by this lane only. */
-  private async drain(topic: string): Promise<void> {
+  /** Runs `topic`'s lane, or tells the running one to read again once its batch is done. */
+  private relay(topic: string): void {
+    const running = this.lanes.get(topic);
+    if (running) {
+      running.dirty = true;
+      return;
+    }
+    const lane: Lane = { dirty: false, done: Promise.resolve() };
+    this.lanes.set(topic, lane);
+    lane.done = this.drain(topic, lane).finally(() => {
+      if (this.lanes.get(topic) === lane) this.lanes.delete(topic);
+    });
+  }
+
+  /**
+   * Relays `topic` until a batch finds no backlog and nothing new was announced meanwhile; a
+   * failed batch is retried, with backoff, by this lane only.
+   */
+  private async drain(topic: string, lane: Lane): Promise<void> {
     let failures = 0;
     while (!this.stopping.signal.aborted) {
       try {
-        const seen = this.notifications;
+        lane.dirty = false;
         const published = await this.options.store.relayBatch(topic, this.batchSize, (rows) => this.publish(topic, rows));
         failures = 0;
-        this.relayedInRound += published;
-        if (published >= this.batchSize) this.fullBatchInRound = true;
-        if (published < this.batchSize) {
-          // A notify() while this batch was read found this lane busy and was not acted on: its rows
-          // (of this topic or another) would wait for the next poll. Have the main loop look again now.
-          if (this.notifications !== seen) this.wake.abort();
+        if (published >= this.batchSize) continue; // a backlog: no wait
+        if (!lane.dirty) {
+          // Gone from the map in the same turn as the decision: a notification from now on starts a new lane.
+          this.lanes.delete(topic);
           return;
         }
+        // Rows were committed while this batch was read: under a trickle, let a few more come.
+        if (published > 0 && this.lingerMs > 0) await sleep(this.lingerMs, this.stopping.signal);
       } catch (error) {
         failures += 1;
         await this.backOff(error, failures, 'outbox relay batch failed; this topic retries, the others go on', topic);
@@ -119,17 +156,6 @@ export class OutboxRelay {
     const level = classifyFault(error) === 'transient' ? 'warn' : 'error';
     this.logger[level]({ err: errorDetails(error), topic, failures, retryInMs: delay }, message);
     await sleep(delay, this.stopping.signal);
-  }
-
-  private async idle(ms: number): Promise<void> {
-    // A notify() that arrived during the last poll means new rows: go again at once.
-    if (!this.wake.signal.aborted) await sleep(ms, AbortSignal.any([this.stopping.signal, this.wake.signal]));
-    // Under a trickle of commits, let a few more come before the next round (a full batch means a backlog: no wait).
-    const trickle = this.relayedInRound > 0 && !this.fullBatchInRound;
-    this.relayedInRound = 0;
-    this.fullBatchInRound = false;
-    if (trickle && this.wake.signal.aborted && this.lingerMs > 0) await sleep(this.lingerMs, this.stopping.signal);
-    if (this.wake.signal.aborted) this.wake = new AbortController();
   }
 
   private publish(topic: string, rows: OutboxRow[]): Promise<void> {

@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import { Registry } from 'prom-client';
 import { createPgPool, inTransaction, sqlClient } from '../client/sql';
 import { applyMigrations, dropDatabase, ensureDatabase } from '../migrations/migrate';
+import { OUTBOX_CHANNEL, OutboxListener } from './outbox-listener';
 import { enqueueLedgerCommandSql, writeOutbox } from './outbox-writer';
 import { type OutboxRecord, PgOutboxStore } from './pg-outbox.store';
 
@@ -150,5 +151,26 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 0, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 0 });
     expect((await values('outbox_oldest_age_seconds'))[Topic.LedgerCommands]).toBe(0);
     expect(warnings).toEqual([]);
+  });
+  it('a committed transaction notifies each topic it wrote once, by name; a rolled back one notifies nothing', async () => {
+    const heard: string[] = [];
+    const listener = new OutboxListener(url.toString(), (topic) => void heard.push(topic ?? '(none)'));
+    await listener.start();
+    try {
+      await inTransaction(pool, async (tx) => {
+        await enqueueLedgerCommandSql(tx, command(7, 10));
+        await enqueueLedgerCommandSql(tx, command(8, 11));
+        await writeOutbox(tx, { topic: Topic.PayoutEvents, key: '7', payload: { eventId: 'e-2' }, headers: {} });
+      });
+      await inTransaction(pool, async (tx) => {
+        await enqueueLedgerCommandSql(tx, command(9, 12));
+        throw new Error('rolled back');
+      }).catch(() => undefined);
+      await sqlClient(pool).execute({ text: 'SELECT pg_notify($1, $2)', values: [OUTBOX_CHANNEL, 'marker'] });
+      for (let i = 0; i < 50 && !heard.includes('marker'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(heard.sort()).toEqual([Topic.LedgerCommands, Topic.PayoutEvents, 'marker'].sort());
+    } finally {
+      await listener.stop();
+    }
   });
 });

@@ -54,14 +54,15 @@ export class PgOutboxStore {
       this.pool,
       async (tx) => {
         // No rows when another relay holds this topic's lock.
-        const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: unknown; headers: unknown }>(sql`
+        // The payload as text: published as it is, never parsed into objects and serialised again.
+        const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: string; headers: unknown }>(sql`
           UPDATE outbox SET published_at = now()
            WHERE id IN (
              SELECT id FROM outbox
               WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_CLASS}::int, hashtext(${topic}::text)))
                 AND topic = ${topic}::text AND published_at IS NULL
               ORDER BY id LIMIT ${limit})
-          RETURNING id, topic, key, payload, headers`);
+          RETURNING id, topic, key, payload::text AS payload, headers`);
         if (rows.length === 0) return 0;
         // RETURNING has no order: publish in id order (so in order per key).
         rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -72,7 +73,7 @@ export class PgOutboxStore {
               id: r.id,
               topic: r.topic,
               key: r.key,
-              payload: JSON.stringify(r.payload),
+              payload: r.payload,
               headers: (r.headers ?? {}) as Record<string, string>,
             })),
           ),
