@@ -1,7 +1,6 @@
-import { NestFactory } from '@nestjs/core';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
-import { ConsumerGroup, Topic } from '@pay/contracts';
-import { createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryListener, WebhookDeliveryRepository, WebhookScheduleRepository } from '@pay/persistence';
+import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
+import { Topic } from '@pay/contracts';
+import { createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryListener, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -10,15 +9,15 @@ import { PayinExpiryLoop } from './payins/payin-expiry.loop';
 import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
-import { WebhookQueue } from './webhooks/webhook.queue';
+import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import type { WorkersConfig } from './workers.config';
-import { WorkersModule } from './workers.module';
 
 /**
- * The BullMQ workers process (no public HTTP API): delivers each final disbursement status
- * (from payout.events) and each final pay-in status (written by the gateway and the expiry scan)
- * to the merchant's callback URL, signed and retried; runs the pay-in expiry scan, the
- * settlement schedule and the recon CSV exports.
+ * The workers process (no public HTTP API): delivers each final disbursement status (written by
+ * the payout service) and each final pay-in status (written by the gateway and the expiry scan)
+ * to the merchant's callback URL, signed and retried, straight from the delivery rows (decision
+ * 0024); runs the pay-in expiry scan, and, on BullMQ, the settlement schedule and the recon CSV
+ * exports; archives every dead-letter topic.
  */
 export async function startWorkers(config: WorkersConfig) {
   const logger = createLogger('workers', config.LOG_LEVEL);
@@ -29,14 +28,14 @@ export async function startWorkers(config: WorkersConfig) {
   const registry = createMetricsRegistry('workers');
   const busFailure = watchBusFailure();
   const transport = createServiceTransport(busConfigFromEnv(config, 'workers'), { logger, registry, onFailure: busFailure.onFailure });
-  // It consumes payout.events (dead-lettering to its .dlq) and, in the archiver, every .dlq.
-  const topics = new TopicReadiness(transport, [...withDeadLetterTopics([Topic.PayoutEvents]), ...Object.values(Topic).filter((t) => t !== Topic.PayoutEvents).map(deadLetterTopic)], { logger });
+  // It consumes every .dlq (the archiver).
+  const topics = new TopicReadiness(transport, Object.values(Topic).map(deadLetterTopic), { logger });
   topics.start();
   const ops = await startOpsAndWait('workers', config, { prisma, registry, redisUrl: config.REDIS_URL, checks: [storeCheck, busReadinessCheck(transport), topics], logger });
   await waitForDependency('object storage', () => store.ensureBucket(), { logger });
-  // BullMQ's connection (maxRetriesPerRequest: null, as BullMQ needs): ioredis reconnects by
-  // itself forever and commands wait for it, so queues and workers pick up where they were once
-  // Redis is back; BullMQ duplicates it for each worker's blocking connection.
+  // BullMQ's connection (settlement, recon; maxRetriesPerRequest: null, as BullMQ needs): ioredis
+  // reconnects by itself forever and commands wait for it, so queues and workers pick up where
+  // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
   const redis = warnOnError(new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }), logger, 'redis (workers)');
 
   const deliveries = new WebhookDeliveryRepository(pool);
@@ -46,15 +45,10 @@ export async function startWorkers(config: WorkersConfig) {
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
     leaseGraceMs: config.WEBHOOK_LEASE_GRACE_MS,
   });
-  const queue = new WebhookQueue(service, new WebhookScheduleRepository(pool), logger, {
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
-  });
-  // Pay-in callbacks are written by the gateway and the expiry scan: their commit wakes the dispatcher.
-  const deliveryListener = new WebhookDeliveryListener(config.DATABASE_URL, () => queue.wake(), throttledWarn(logger, 'postgres (webhook delivery listener): connection lost (reconnecting)'));
-  const expiry = new PayinExpiryLoop(new PayinExpiryRepository(pool), () => queue.wake(), logger, config.PAYIN_EXPIRY_SCAN_INTERVAL_MS);
+  const dispatcher = new WebhookDispatcher(deliveries, service, logger, { concurrency: config.WEBHOOK_CONCURRENCY, safetyIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS });
+  // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
+  const deliveryListener = new WebhookDeliveryListener(config.DATABASE_URL, () => dispatcher.wake(), throttledWarn(logger, 'postgres (webhook delivery listener): connection lost (reconnecting)'));
+  const expiry = new PayinExpiryLoop(new PayinExpiryRepository(pool), () => dispatcher.wake(), logger, config.PAYIN_EXPIRY_SCAN_INTERVAL_MS);
   const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
     connection: redis,
     prefix: config.QUEUE_PREFIX,
@@ -67,16 +61,10 @@ export async function startWorkers(config: WorkersConfig) {
     throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
   );
   const recon = new ReconExportQueue(new ReconExportRepository(prisma), streamingPool, store, logger, { connection: redis, prefix: config.QUEUE_PREFIX }, undefined, config.RECON_STALL_MS);
-  const app = await NestFactory.createMicroservice(WorkersModule.register({ service, queue }), {
-    strategy: new BusServer({ transport, group: ConsumerGroup.Workers }),
-    logger: false,
-    abortOnError: false,
-  });
-  app.useGlobalFilters(new BusErrorFilter());
   const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
   archiver.registerMetrics(registry);
 
-  queue.start();
+  dispatcher.start();
   await deliveryListener.start();
   expiry.start();
   await settlements.start();
@@ -84,23 +72,17 @@ export async function startWorkers(config: WorkersConfig) {
   // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
   // whenever the connection is ready again (idempotent when they survived).
   const reschedule = throttledWarn(logger, 'could not re-create the repeatable jobs after Redis came back; next reconnect retries');
-  // The same for the webhook jobs it may have lost: dispatch what is due now, not at the next safety-net round.
-  redis.on('ready', () => {
-    void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule);
-    queue.wake();
-  });
-  await app.listen();
+  redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
   await archiver.start();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
   return {
     failure: busFailure.failure,
     stop: async () => {
       ops.shuttingDown();
-      await app.close();
       await archiver.stop();
       await expiry.stop();
       await deliveryListener.stop();
-      await queue.stop();
+      await dispatcher.stop();
       await settlements.stop();
       await recon.stop();
       await streamingPool.end();

@@ -18,8 +18,8 @@ export const workersConfigSchema = z
     /** Parallel webhook attempts per workers process */
     WEBHOOK_CONCURRENCY: positiveInt().max(200).default(20),
     /**
-     * The dispatcher's safety-net round (resends from the ops API, abandoned attempts, jobs Redis
-     * lost); scheduled retries are dispatched when they fall due, not at this interval
+     * The dispatcher's safety-net round (a lost notification, attempts abandoned by a worker that
+     * died); new deliveries and resends wake it at commit, scheduled retries are claimed when due
      */
     WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(5_000),
     /** Added to WEBHOOK_TIMEOUT_MS: after that an attempt whose worker died is taken over */

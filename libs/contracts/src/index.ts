@@ -14,4 +14,4 @@ export {
 export { LedgerEventType, type LedgerEventMessage, type LedgerOutcome } from './ledger-events/ledger-event';
 export { ErrorCode, ERROR_HTTP_STATUS, ERROR_MESSAGE, type ErrorEnvelope, type SuccessEnvelope } from './api/error-code';
 export { PayoutEventType, type PayoutEventMessage } from './payout-events/payout-event';
-export { QueueName, type WebhookDeliveryJob, type SettlementScanJob, type ReconExportJob } from './queues/queues';
+export { QueueName, type SettlementScanJob, type ReconExportJob } from './queues/queues';

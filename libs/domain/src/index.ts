@@ -8,6 +8,7 @@ export { formatJakartaDateTime } from './time/jakarta-time';
 export { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_MAX_ATTEMPTS, type ResponseClass, classifyResponse, nextAttemptDelayMs, parseRetryAfter } from './webhooks/retry-schedule';
 export { computeSignature, signatureHeader, verifySignatureHeader } from './webhooks/signature';
 export { isAllowedWebhookAddress } from './webhooks/target-address';
+export { DisbursementCallbackType, type DisbursementCallbackFacts, type DisbursementFinalStatus, disbursementCallbackBody, disbursementCallbackEventId, disbursementCallbackType } from './webhooks/disbursement-callback';
 export { PayinCallbackType, type PayinCallbackFacts, type PayinFinalStatus, payinCallbackBody, payinCallbackEventId, payinCallbackType } from './webhooks/payin-callback';
 export { crc16CcittFalse } from './qris/crc16';
 export { type QrisPayment, QRIS_GUID, encodeQris, decodeQris, hasValidCrc, fitField } from './qris/qris-payload';

@@ -93,8 +93,9 @@ export async function createDisbursement(
   await disbursements.createFunding({ ...fields, id, platformTrxId: inquiry.platformTrxId, notifyUrl: 'http://127.0.0.1:9/callback' }, debit);
   if (o.outcome === 'funding') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: null };
   const decided = await ledgerFor(prisma).apply(debit);
-  const pending = (await disbursements.get(id)) as Disbursement;
   const payouts = new PayoutRepository(poolFor(prisma));
+  // Claimed as the payout service claims it (leased, submission recorded, with the merchant's name).
+  const { claimed: [pending] } = await payouts.claimDue(1, 30_000, [id]);
   if (o.outcome === 'success') await payouts.complete([{ kind: 'success', disbursement: pending, railReference: `RAIL-${id.slice(0, 8)}`, at: new Date() }]);
   if (o.outcome === 'failed') {
     await payouts.complete([{ kind: 'failed', disbursement: pending, railReference: null, reason: 'Rejected by the beneficiary bank', at: new Date() }]);

@@ -138,6 +138,7 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     expect(page.text).toContain('<html');
     const api = await request(ops).get('/ops/queues/api/queues').auth('admin', ADMIN_TOKEN);
     expect(api.status).toBe(200);
-    expect(JSON.stringify(api.body)).toContain('webhook-delivery');
+    expect(JSON.stringify(api.body)).toContain('recon-export');
+    expect(JSON.stringify(api.body)).toContain('settlement');
   });
 });

@@ -14,6 +14,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
   let processor: PayoutProcessor;
   let rail: SandboxBankRail;
   let merchantId: number;
+  let merchantName: string;
   const options = { batchSize: 16, leaseMs: 30_000, timeoutRetryMs: 2_000 };
 
   beforeAll(async () => {
@@ -22,7 +23,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     payouts = new PayoutRepository(pool);
     rail = new SandboxBankRail(pool, { latencyMs: 0, delayMs: 60_000 });
     processor = new PayoutProcessor(payouts, rail, createLogger('test', 'fatal'), options);
-    merchantId = (await createMerchant(prisma)).merchant.id;
+    ({ id: merchantId, name: merchantName } = (await createMerchant(prisma)).merchant);
   });
   afterAll(async () => {
     await prisma.$disconnect();
@@ -43,15 +44,19 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     return id;
   }
 
+  const callbacksOf = (id: string) => prisma.webhookDelivery.findMany({ where: { disbursementId: id }, orderBy: { createdAt: 'asc' } });
   const outboxOf = (id: string) =>
     prisma.outbox.findMany({ where: { OR: [{ payload: { path: ['payoutId'], equals: id } }, { payload: { path: ['disbursementId'], equals: id } }] }, orderBy: { id: 'asc' } });
 
-  it('claims a due disbursement with every field of the model, and leases it', async () => {
+  it('claims a due disbursement with every field of the model, leases it and records its submission in the same statement', async () => {
     const id = await pendingDisbursement();
     const { claimed: [claimed] } = await payouts.claimDue(16, 30_000, [id]);
-    expect(claimed).toMatchObject({ id, merchantId, bankCode: 'BCA', accountNo: '1234567890', amount: 10000000n, fee: 250000n, status: 'pending', submitAttempts: 0, submittedAt: null, logId: `log-${id}` });
+    expect(claimed).toMatchObject({ id, merchantId, merchantName, bankCode: 'BCA', accountNo: '1234567890', amount: 10000000n, fee: 250000n, status: 'pending', submitAttempts: 1, priorSubmittedAt: null, logId: `log-${id}` });
+    expect(claimed.submittedAt).toBeInstanceOf(Date);
     expect(claimed.leaseUntil?.getTime()).toBeGreaterThan(Date.now() + 25_000);
-    expect(Object.keys(claimed).sort()).toEqual(Object.keys((await prisma.disbursement.findUniqueOrThrow({ where: { id } })) as object).sort());
+    const row = await prisma.disbursement.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ submitAttempts: 1, submittedAt: claimed.submittedAt });
+    expect(Object.keys(claimed).sort()).toEqual([...Object.keys(row as object), 'merchantName', 'priorSubmittedAt'].sort());
     // Leased: no other worker gets it until the lease lapses or is let go.
     expect((await payouts.claimDue(16, 30_000, [id])).claimed).toEqual([]);
     // A recheck lets the lease go; a future one is reported as the next due time.
@@ -60,7 +65,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect((await payouts.claimDue(16, 30_000, [id])).nextDueAt?.getTime()).toBeLessThanOrEqual(later.getTime());
     await payouts.complete([{ kind: 'recheck', disbursement: claimed, at: new Date(Date.now() - 1000), railReference: 'REF-1' }]);
     const { claimed: [again] } = await payouts.claimDue(16, 30_000, [id]);
-    expect(again).toMatchObject({ id, railReference: 'REF-1' });
+    // Submitted before this claim: the rail is asked first, and no second submission is counted yet.
+    expect(again).toMatchObject({ id, railReference: 'REF-1', priorSubmittedAt: claimed.submittedAt, submitAttempts: 1 });
   });
 
   it('pays a disbursement out once and announces the success in the same transaction', async () => {
@@ -91,10 +97,22 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       },
     });
 
+    // The merchant's callback is written in the same transaction: its delivery row, due now, with the body to sign.
+    const callbacks = await callbacksOf(id);
+    expect(callbacks).toHaveLength(1);
+    expect(callbacks[0]).toMatchObject({ eventId: `disbursement.${id}.success`, eventType: 'disbursement.succeeded', merchantId, url: 'https://merchant.example/cb', status: 'pending', attemptCount: 0, logId: `log-${id}` });
+    expect(callbacks[0].nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(JSON.parse(callbacks[0].body)).toMatchObject({
+      id: `disbursement.${id}.success`,
+      type: 'disbursement.succeeded',
+      data: { idMerchant: merchantId, merchantName, amount: 100000, fee: { amount: 2500, percentage: 0, fixed: 2500 }, totalAmount: 102500, status: 'success' },
+    });
+
     // Final: nothing more to do, and finalising again changes nothing.
     expect((await processor.processDue([id])).claimed).toBe(0);
-    expect(await payouts.complete([{ kind: 'success', disbursement: { ...d, status: 'pending' }, railReference: 'OTHER', at: new Date() }])).toEqual(new Set());
+    expect(await payouts.complete([{ kind: 'success', disbursement: { ...d, status: 'pending', priorSubmittedAt: d.submittedAt, merchantName: 'x' }, railReference: 'OTHER', at: new Date() }])).toEqual(new Set());
     expect(await outboxOf(id)).toHaveLength(1);
+    expect(await callbacksOf(id)).toHaveLength(1);
   });
 
   it('records a rejected transfer as failed with the refund command before the outcome event', async () => {
@@ -109,6 +127,10 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       payload: { type: 'payout.refund', commandId: ledgerCommandId.payoutRefund(id), merchantId, payoutId: id, reason: 'Rejected by the beneficiary bank' },
     });
     expect(rows[1].payload).toMatchObject({ type: PayoutEventType.DisbursementFailed, status: 'failed', fee: '0', feeFixed: '250000', totalAmount: '10000000', failureReason: 'Rejected by the beneficiary bank' });
+    const [callback, ...more] = await callbacksOf(id);
+    expect(more).toHaveLength(0);
+    expect(callback).toMatchObject({ eventId: `disbursement.${id}.failed`, eventType: 'disbursement.failed', status: 'pending' });
+    expect(JSON.parse(callback.body).data).toMatchObject({ status: 'failed', fee: { amount: 0, fixed: 2500 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' });
   });
 
   it('after a rail timeout asks the rail again later instead of submitting twice', async () => {
@@ -124,6 +146,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending', submitAttempts: 1, railReference: expect.stringMatching(/^SBX/) });
     expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1 });
     expect(await outboxOf(id)).toHaveLength(0);
+    expect(await callbacksOf(id)).toHaveLength(0);
   });
 
   it('advances a batch with mixed outcomes in one round: each ends right, with exactly one event and one refund where due', async () => {
@@ -147,6 +170,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       expect((await outboxOf(id)).map((r) => (r.headers as Record<string, string>)['message-id'])).toEqual([ledgerCommandId.payoutRefund(id), `disbursement.${id}.failed`]);
     }
     for (const id of processing) expect(await outboxOf(id)).toHaveLength(0);
+    for (const id of [...ok, ...rejected]) expect(await callbacksOf(id)).toHaveLength(1);
+    for (const id of processing) expect(await callbacksOf(id)).toHaveLength(0);
     for (const id of all) expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1 });
 
     // Nothing of the batch is due again now.
@@ -196,6 +221,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect(first.size + second.size).toBe(2);
     expect((await outboxOf(failing)).map((r) => r.topic)).toEqual([Topic.LedgerCommands, Topic.PayoutEvents]);
     expect((await outboxOf(paying)).map((r) => r.topic)).toEqual([Topic.PayoutEvents]);
+    expect((await callbacksOf(failing)).map((c) => c.eventId)).toEqual([`disbursement.${failing}.failed`]);
+    expect((await callbacksOf(paying)).map((c) => c.eventId)).toEqual([`disbursement.${paying}.success`]);
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: failing } })).toMatchObject({ status: 'failed' });
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: paying } })).toMatchObject({ status: 'success', railReference: 'SBX-S' });
   });

@@ -1,5 +1,5 @@
 import { type BankRail, RailTimeoutError, type TransferStatus } from '@pay/bank-rail';
-import type { Disbursement, PayoutOutcome, PayoutRepository } from '@pay/persistence';
+import type { ClaimedDisbursement, PayoutOutcome, PayoutRepository } from '@pay/persistence';
 import { type Logger, type RoundResult, runWithLogId } from '@pay/platform';
 
 export interface PayoutProcessorOptions {
@@ -13,8 +13,9 @@ export interface PayoutProcessorOptions {
 
 /**
  * Drives debited disbursements pending -> success | failed through the bank rail, a batch at a
- * time: one statement claims the batch, one records the submissions, the rail is called for
- * each in parallel, and one statement records every outcome (with the events and refunds).
+ * time: one statement claims the batch and records its submissions, the rail is called for
+ * each in parallel, and one statement records every outcome (with the events, refunds and the
+ * merchants' callbacks).
  * Every step is safe to repeat: the rail is called with the disbursement id as idempotency
  * key, the submission is recorded before the call, and after a crash (lease expired) the
  * next worker asks the rail for the transfer's status before submitting again.
@@ -32,14 +33,13 @@ export class PayoutProcessor {
    * a full batch was taken (more may wait) and when the earliest known recheck falls due.
    */
   async processDue(onlyIds?: string[]): Promise<RoundResult & { claimed: number }> {
+    // The claim also records the submission of whatever it claims that was never submitted.
     const { claimed, nextDueAt } = await this.payouts.claimDue(this.options.batchSize, this.options.leaseMs, onlyIds);
     if (claimed.length === 0) return { claimed: 0, nextDueAt };
 
     // Transfers the rail may already have (submitted before a crash or a timeout): ask first.
-    const known = await Promise.all(claimed.map((d) => (d.submittedAt ? this.ask(d, () => this.rail.transferStatus(d.id)) : Promise.resolve(null))));
+    const known = await Promise.all(claimed.map((d) => (d.priorSubmittedAt ? this.ask(d, () => this.rail.transferStatus(d.id)) : Promise.resolve(null))));
     const toSubmit = claimed.filter((_d, i) => known[i] === null);
-    // One statement records every submission before any of them is sent.
-    await this.payouts.markSubmitting(toSubmit.map((d) => d.id));
     const submitted = await Promise.all(
       toSubmit.map((d) =>
         this.ask(d, async () => {
@@ -50,7 +50,7 @@ export class PayoutProcessor {
       ),
     );
     const answers = new Map<string, Answer>(toSubmit.map((d, i) => [d.id, submitted[i] as Answer]));
-    const outcomes = claimed.map((d, i) => this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)));
+    const outcomes = claimed.map((d, i) => ({ ...this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)), resubmitted: answers.has(d.id) && d.priorSubmittedAt !== null }));
 
     const finalised = await this.payouts.complete(outcomes);
     for (const o of outcomes) this.logOutcome(o, finalised.has(o.disbursement.id));
@@ -60,7 +60,7 @@ export class PayoutProcessor {
   }
 
   /** A rail call whose failure concerns only this disbursement: it is asked again later, the batch goes on. */
-  private async ask(d: Disbursement, call: () => Promise<TransferStatus | null>): Promise<Answer> {
+  private async ask(d: ClaimedDisbursement, call: () => Promise<TransferStatus | null>): Promise<Answer> {
     try {
       return await call();
     } catch (err) {
@@ -72,7 +72,7 @@ export class PayoutProcessor {
     }
   }
 
-  private outcome(d: Disbursement, answer: Answer): PayoutOutcome {
+  private outcome(d: ClaimedDisbursement, answer: Answer): PayoutOutcome {
     if (answer === RAIL_ERROR || answer === null) return { kind: 'recheck', disbursement: d, at: new Date(Date.now() + this.options.timeoutRetryMs) };
     switch (answer.state) {
       case 'processing':

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type PayoutEventMessage, PayoutEventType } from '@pay/contracts';
-import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '@pay/domain';
+import { type DisbursementCallbackFacts, disbursementCallbackBody, disbursementCallbackEventId, disbursementCallbackType, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '@pay/domain';
 import { createPgPool, createPrismaClient, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
 import type { Pool } from 'pg';
 import { createLogger } from '@pay/platform';
@@ -41,45 +40,45 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     await pool.end();
   });
 
-  async function event(url: string, over: Partial<PayoutEventMessage> = {}): Promise<{ event: PayoutEventMessage; merchantId: number; secret: string }> {
+  /** A final disbursement status as the payout service writes its callback (the delivery row, due now). */
+  async function event(url: string, over: Partial<DisbursementCallbackFacts> = {}): Promise<{ event: DisbursementCallbackFacts & { eventId: string; url: string }; merchantId: number; secret: string }> {
     const { merchant } = await createMerchant(prisma, { name: 'Toko "Kopi", Jaya' });
-    const id = randomUUID();
-    const e: PayoutEventMessage = {
-      eventId: `disbursement.${id}.success`,
-      type: PayoutEventType.DisbursementSucceeded,
-      disbursementId: id,
+    const facts: DisbursementCallbackFacts = {
+      disbursementId: randomUUID(),
       merchantId: merchant.id,
+      merchantName: merchant.name,
       merchantTrxId: 'INV-77',
       platformTrxId: 'DSB20261122AAAABBBBCCCC',
       bankCode: 'BCA',
       accountNo: '1234567890',
       accountName: 'BUDI SANTOSO',
-      amount: '10000000',
-      fee: '250000',
-      feeFixed: '250000',
-      totalAmount: '10250000',
+      amount: 10_000_000n,
+      feeFixed: 250_000n,
       status: 'success',
-      successAt: '2026-11-22T12:31:05.000Z',
+      successAt: new Date('2026-11-22T12:31:05.000Z'),
       failureReason: null,
-      notifyUrl: url,
-      occurredAt: '2026-11-22T12:31:05.100Z',
+      occurredAt: new Date('2026-11-22T12:31:05.100Z'),
       ...over,
     };
     const { secret } = await new MerchantAdmin(prisma).webhookSecret(merchant.id);
-    return { event: e, merchantId: merchant.id, secret };
+    return { event: { ...facts, eventId: disbursementCallbackEventId(facts.disbursementId, facts.status), url }, merchantId: merchant.id, secret };
   }
+
+  /** The delivery row, as the payout service writes it in the transaction of the final status (one per event id). */
+  const intake = (e: DisbursementCallbackFacts & { eventId: string; url: string }) =>
+    repo.create({ eventId: e.eventId, eventType: disbursementCallbackType(e.status), merchantId: e.merchantId, disbursementId: e.disbursementId, url: e.url, body: disbursementCallbackBody(e) }, now);
 
   const advanceTo = (at: Date | null) => {
     if (!at) throw new Error('no next attempt');
     now = at;
   };
 
-  it('delivers one signed POST per final status; the README snippet verifies the raw body; a redelivered event is not sent twice', async () => {
+  it('delivers one signed POST per final status; the README snippet verifies the raw body; the same event twice is one delivery, sent once', async () => {
     receiver = await WebhookReceiver.start();
     const { event: e, merchantId, secret } = await event(receiver.url);
     const s = service();
-    const d = await s.intake(e);
-    expect(await s.intake(e)).toMatchObject({ id: d.id }); // the same event again: same delivery
+    const d = await intake(e);
+    expect(await intake(e)).toMatchObject({ id: d.id }); // the same event again: same delivery
     expect(await s.attempt(d.id)).toBe('delivered');
     expect(await s.attempt(d.id)).toBeNull();
 
@@ -120,7 +119,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     const events = [];
     for (let i = 0; i < 12; i++) events.push(await event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' }));
     const deliveries = [];
-    for (const { event: e } of events) deliveries.push(await s.intake(e));
+    for (const { event: e } of events) deliveries.push(await intake(e));
     // Attempted at the same moment: their attempts are recorded in groups.
     const outcomes = await Promise.all(deliveries.map((d) => s.attempt(d.id)));
     expect(outcomes).toEqual(events.map((_, i) => (i % 3 === 0 ? 'retry' : 'delivered')));
@@ -144,9 +143,9 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
 
   it('a failed disbursement carries fee 0, totalAmount = amount and the failure reason', async () => {
     receiver = await WebhookReceiver.start();
-    const { event: e } = await event(receiver.url, { type: PayoutEventType.DisbursementFailed, status: 'failed', fee: '0', totalAmount: '10000000', successAt: null, failureReason: 'Rejected by the beneficiary bank' });
+    const { event: e } = await event(receiver.url, { status: 'failed', successAt: null, failureReason: 'Rejected by the beneficiary bank' });
     const s = service();
-    await s.attempt((await s.intake(e)).id);
+    await s.attempt((await intake(e)).id);
     expect(JSON.parse(receiver.requests[0].rawBody).data).toMatchObject({ status: 'failed', fee: { amount: 0, percentage: 0, fixed: 2500 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' });
   });
 
@@ -154,7 +153,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     receiver = await WebhookReceiver.start((n) => ({ status: n < 2 ? 500 : 200, body: n < 2 ? 'boom' : 'ok' }));
     const { event: e } = await event(receiver.url);
     const s = service();
-    const d = await s.intake(e);
+    const d = await intake(e);
     expect(await s.attempt(d.id)).toBe('retry');
     expect(await s.attempt(d.id)).toBeNull(); // not due yet
     let row = await repo.findWithAttempts(d.id);
@@ -182,7 +181,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     receiver = await WebhookReceiver.start((n) => ({ status: n === 0 ? 400 : 200 }));
     const { event: e } = await event(receiver.url);
     const s = service();
-    const d = await s.intake(e);
+    const d = await intake(e);
     expect(await s.attempt(d.id)).toBe('failed');
     expect(await s.attempt(d.id)).toBeNull();
     expect(receiver.requests).toHaveLength(1);
@@ -198,7 +197,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     receiver = await WebhookReceiver.start(() => 'hang');
     const { event: e } = await event(receiver.url);
     const s = service({ timeoutMs: 150 });
-    const d = await s.intake(e);
+    const d = await intake(e);
     const start = now.getTime();
     const attemptTimes: number[] = [];
     for (let i = 0; i < WEBHOOK_MAX_ATTEMPTS; i++) {
@@ -220,7 +219,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     receiver = await WebhookReceiver.start((n) => (n === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 }));
     const { event: e } = await event(receiver.url);
     const s = service();
-    const d = await s.intake(e);
+    const d = await intake(e);
     expect(await s.attempt(d.id)).toBe('retry');
     expect((await repo.findWithAttempts(d.id))?.nextAttemptAt?.getTime()).toBe(now.getTime() + 3_600_000);
   });
@@ -229,7 +228,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     receiver = await WebhookReceiver.start(() => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' }, body: 'x'.repeat(5000) }));
     const { event: e } = await event(receiver.url);
     const s = service();
-    const d = await s.intake(e);
+    const d = await intake(e);
     expect(await s.attempt(d.id)).toBe('failed');
     const row = await repo.findWithAttempts(d.id);
     expect(row?.attempts[0]).toMatchObject({ statusCode: 302, outcome: 'failed' });
@@ -242,7 +241,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     const port = new URL(receiver.url).port;
     const embedding = [`http://[::127.0.0.1]:${port}/cb`, `http://[::ffff:127.0.0.1]:${port}/cb`, 'http://[::a9fe:a9fe]/latest/meta-data', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::1]/'];
     for (const url of ['http://10.0.0.1/cb', 'http://169.254.169.254/latest/meta-data', `http://localhost:${port}/cb`, receiver.url, ...embedding]) {
-      const d = await strict.intake((await event(url)).event);
+      const d = await intake((await event(url)).event);
       expect(await strict.attempt(d.id)).toBe('failed');
       expect((await repo.findWithAttempts(d.id))?.attempts[0].error).toMatch(/private or reserved address/);
     }
@@ -254,7 +253,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     const { event: e, merchantId, secret: old } = await event(receiver.url);
     const { secret: fresh } = await new MerchantAdmin(prisma).rotateWebhookSecret(merchantId, 24);
     const s = service();
-    await s.attempt((await s.intake(e)).id);
+    await s.attempt((await intake(e)).id);
     const [req] = receiver.requests;
     const header = req.headers['x-callback-signature'] as string;
     expect(header.match(/v1=/g)).toHaveLength(2);

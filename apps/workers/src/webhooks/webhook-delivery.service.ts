@@ -1,8 +1,6 @@
-import type { PayoutEventMessage } from '@pay/contracts';
 import { classifyResponse, nextAttemptDelayMs, parseRetryAfter, signatureHeader } from '@pay/domain';
-import type { AttemptRecord, WebhookDelivery, WebhookDeliveryRepository } from '@pay/persistence';
+import type { AttemptRecord, ClaimedDelivery, WebhookDeliveryRepository } from '@pay/persistence';
 import type { Logger } from '@pay/platform';
-import { webhookBody } from './webhook.payload';
 import { postWebhook, type SendOptions } from './webhook.sender';
 
 export interface DeliveryOptions extends SendOptions {
@@ -13,8 +11,9 @@ export interface DeliveryOptions extends SendOptions {
 const STORED_RESPONSE_CHARS = 1024;
 
 /**
- * Delivers one webhook attempt at a time. Time and randomness are injected so the retry
- * schedule is testable without waiting; everything else is real (Postgres, HTTP).
+ * One webhook attempt: signed POST, outcome classified, next attempt scheduled, all recorded.
+ * Time and randomness are injected so the retry schedule is testable without waiting;
+ * everything else is real (Postgres, HTTP).
  */
 export class WebhookDeliveryService {
   constructor(
@@ -25,28 +24,20 @@ export class WebhookDeliveryService {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** A final disbursement status becomes one delivery (idempotent by event id). */
-  async intake(event: PayoutEventMessage): Promise<WebhookDelivery> {
-    const merchantName = await this.deliveries.merchantName(event.merchantId);
-    return this.deliveries.create(
-      {
-        eventId: event.eventId,
-        eventType: event.type,
-        merchantId: event.merchantId,
-        disbursementId: event.disbursementId,
-        url: event.notifyUrl,
-        body: webhookBody(event, merchantName),
-        logId: event.logId,
-      },
-      this.clock(),
-    );
-  }
-
   /** One attempt if the delivery is due; returns the delivery's state after it, or null if not claimable. */
   async attempt(deliveryId: string): Promise<AttemptRecord['outcome'] | null> {
+    const d = await this.deliveries.claim(deliveryId, this.clock(), this.leaseMs);
+    return d ? this.send(d) : null;
+  }
+
+  /** How long a claimed delivery is reserved for its attempt: after that a dead worker's attempt is taken over. */
+  get leaseMs(): number {
+    return this.options.timeoutMs + this.options.leaseGraceMs;
+  }
+
+  /** The attempt of a delivery claimed for it (claim or WebhookDeliveryRepository.claimDue): sent, and recorded before it resolves. */
+  async send(d: ClaimedDelivery): Promise<AttemptRecord['outcome']> {
     const now = this.clock();
-    const d = await this.deliveries.claim(deliveryId, now, this.options.timeoutMs + this.options.leaseGraceMs);
-    if (!d) return null;
     const timestamp = Math.floor(now.getTime() / 1000);
     const result = await postWebhook(
       d.url,

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { isAllowedWebhookAddress } from '@pay/domain';
 import { safeLookup } from '@pay/platform';
@@ -23,25 +23,55 @@ export interface SendResult {
 }
 
 /**
+ * An idle kept-alive connection is closed after this long: below the 5 s most servers keep one
+ * (Node's default), so we seldom send on a connection the merchant is closing.
+ */
+const IDLE_SOCKET_MS = 4000;
+
+/**
+ * Connections are kept alive and reused per merchant host (a busy merchant's callbacks do not
+ * each pay a TCP and TLS handshake). One pool per loopback policy: a connection is checked when
+ * it is made (safeLookup), so one made under a looser policy must never serve a stricter one.
+ */
+const agents = new Map<string, HttpAgent>();
+function agentFor(protocol: string, allowLoopback: boolean): HttpAgent {
+  const key = `${protocol}${allowLoopback}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
+    agents.set(key, (agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)));
+  }
+  return agent;
+}
+
+/**
  * One HTTP POST of a webhook. Connects only to allowed addresses (checked at connect time,
  * so DNS rebinding cannot steer it inside), never follows redirects, gives up after
- * `timeoutMs` in total, and reads at most `maxResponseBytes` of the answer.
+ * `timeoutMs` in total, and reads at most `maxResponseBytes` of the answer. A kept-alive
+ * connection the receiver closed just as it was reused (reset, or closed before any answer) is
+ * tried once more on a new connection: the receiver had not read the request.
  */
-export function postWebhook(url: string, body: string, headers: Record<string, string>, opts: SendOptions): Promise<SendResult> {
-  const started = process.hrtime.bigint();
-  const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+export async function postWebhook(url: string, body: string, headers: Record<string, string>, opts: SendOptions): Promise<SendResult> {
+  const first = await post(url, body, headers, opts);
+  const { staleSocket: _stale, startedAt: _started, ...result } = first.staleSocket ? await post(url, body, headers, opts, first.startedAt) : first;
+  return result;
+}
+
+function post(url: string, body: string, headers: Record<string, string>, opts: SendOptions, startedAt = process.hrtime.bigint()): Promise<SendResult & { staleSocket?: boolean; startedAt: bigint }> {
+  const elapsed = () => Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6);
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  const refused = (error: string): SendResult => ({ statusCode: null, error, responseBody: null, retryAfter: undefined, latencyMs: elapsed(), targetRefused: true });
+  const refused = (error: string) => ({ statusCode: null, error, responseBody: null, retryAfter: undefined, latencyMs: elapsed(), targetRefused: true, startedAt });
   if (isIP(host) && !isAllowedWebhookAddress(host, opts)) return Promise.resolve(refused(`${host} is a private or reserved address`));
 
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: Omit<SendResult, 'latencyMs' | 'targetRefused'> & { targetRefused?: boolean }) => {
+    let answered = false;
+    const finish = (result: Omit<SendResult, 'latencyMs' | 'targetRefused'> & { targetRefused?: boolean; staleSocket?: boolean }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ targetRefused: false, ...result, latencyMs: elapsed() });
+      resolve({ targetRefused: false, ...result, latencyMs: elapsed(), startedAt });
     };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
@@ -50,9 +80,10 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         lookup: safeLookup({ allowLoopback: opts.allowLoopback }),
-        agent: false,
+        agent: agentFor(target.protocol, opts.allowLoopback),
       },
       (res: IncomingMessage) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -77,7 +108,14 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) =>
-      finish({ statusCode: null, error: err.message, responseBody: null, retryAfter: undefined, targetRefused: err.code === 'ETARGETREFUSED' }),
+      finish({
+        statusCode: null,
+        error: err.message,
+        responseBody: null,
+        retryAfter: undefined,
+        targetRefused: err.code === 'ETARGETREFUSED',
+        staleSocket: req.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE'),
+      }),
     );
     req.end(body);
   });

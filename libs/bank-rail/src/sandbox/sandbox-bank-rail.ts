@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { accountNumberProblem, findBank } from '@pay/domain';
-import { sql, sqlClient, type SqlClient } from '@pay/persistence';
+import { GroupWriter, sql, sqlClient, type SqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
 import { type AccountLookup, type BankRail, RailTimeoutError, type TransferRequest, type TransferStatus, UnknownBankError } from '../bank-rail';
 
@@ -48,6 +48,7 @@ export interface SandboxRailOptions {
 }
 
 interface TransferRow {
+  idempotency_key: string;
   reference: string;
   bank_code: string;
   account_no: string;
@@ -58,14 +59,28 @@ interface TransferRow {
   inserted: boolean;
 }
 
+/** A submission as the simulated bank stores it. */
+interface NewTransfer {
+  idempotencyKey: string;
+  reference: string;
+  bankCode: string;
+  accountNo: string;
+  amount: bigint;
+  outcome: 'completed' | 'failed';
+  failureReason: string | null;
+  settlesAt: Date;
+}
+
 /**
  * A simulated bank, deterministic like Xendit's and Midtrans' sandboxes. It keeps its own
  * record of transfers (table sandbox_rail_transfers) keyed by our idempotency key, so a
- * retried or repeated submission is the same transfer and is never paid twice.
+ * retried or repeated submission is the same transfer and is never paid twice. Submissions made
+ * at the same moment (a payout round's batch) are stored in one statement.
  */
 export class SandboxBankRail implements BankRail {
   private readonly clock: () => Date;
   private readonly db: SqlClient;
+  private readonly submissions: GroupWriter<NewTransfer, TransferRow>;
 
   constructor(
     pool: Pool,
@@ -74,6 +89,13 @@ export class SandboxBankRail implements BankRail {
     this.clock = options.clock ?? (() => new Date());
     // Plain pg: the payout service calls the rail for every transfer (docs/decisions/0010).
     this.db = sqlClient(pool);
+    // One row per key in a statement: ON CONFLICT DO UPDATE may not touch a row twice.
+    this.submissions = new GroupWriter(
+      (transfers) => this.storeMany(transfers),
+      (transfer) => this.storeOne(transfer),
+      200,
+      (t, batch) => !batch.some((b) => b.idempotencyKey === t.idempotencyKey),
+    );
   }
 
   async lookupAccount(bankCode: string, accountNo: string): Promise<AccountLookup> {
@@ -99,12 +121,16 @@ export class SandboxBankRail implements BankRail {
     const settlesAt = new Date(now.getTime() + (delayed ? this.options.delayMs : 0));
     const reference = `SBX${now.getTime().toString(36).toUpperCase()}${randomBytes(5).toString('hex').toUpperCase()}`;
 
-    // xmax = 0 only for a freshly inserted row: tells a first submission from a repeat.
-    const [row] = await this.db.query<TransferRow>(sql`
-      INSERT INTO sandbox_rail_transfers (idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at)
-      VALUES (${request.idempotencyKey}, ${reference}, ${request.bankCode}, ${request.accountNo}, ${request.amount}, ${outcome}, ${reason}, ${settlesAt})
-      ON CONFLICT (idempotency_key) DO UPDATE SET submissions = sandbox_rail_transfers.submissions + 1
-      RETURNING reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, (xmax = 0) AS inserted`);
+    const row = await this.submissions.add({
+      idempotencyKey: request.idempotencyKey,
+      reference,
+      bankCode: request.bankCode,
+      accountNo: request.accountNo,
+      amount: request.amount,
+      outcome,
+      failureReason: reason,
+      settlesAt,
+    });
     if (row.bank_code !== request.bankCode || row.account_no !== request.accountNo || row.amount !== request.amount) {
       throw new Error(`idempotency key ${request.idempotencyKey} was used for a different transfer`);
     }
@@ -112,10 +138,32 @@ export class SandboxBankRail implements BankRail {
     return this.statusOf(row);
   }
 
+  // xmax = 0 only for a freshly inserted row: tells a first submission from a repeat.
+  private async storeOne(t: NewTransfer): Promise<TransferRow> {
+    const [row] = await this.db.query<TransferRow>(sql`
+      INSERT INTO sandbox_rail_transfers (idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at)
+      VALUES (${t.idempotencyKey}, ${t.reference}, ${t.bankCode}, ${t.accountNo}, ${t.amount}, ${t.outcome}, ${t.failureReason}, ${t.settlesAt})
+      ON CONFLICT (idempotency_key) DO UPDATE SET submissions = sandbox_rail_transfers.submissions + 1
+      RETURNING idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, (xmax = 0) AS inserted`);
+    return row;
+  }
+
+  private async storeMany(transfers: NewTransfer[]): Promise<TransferRow[]> {
+    const col = <K extends keyof NewTransfer>(k: K) => transfers.map((t) => t[k]);
+    const rows = await this.db.query<TransferRow>(sql`
+      INSERT INTO sandbox_rail_transfers (idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at)
+      SELECT * FROM unnest(${col('idempotencyKey')}::text[], ${col('reference')}::text[], ${col('bankCode')}::text[], ${col('accountNo')}::text[],
+                           ${col('amount').map(String)}::bigint[], ${col('outcome')}::text[], ${col('failureReason')}::text[], ${col('settlesAt')}::timestamptz[])
+      ON CONFLICT (idempotency_key) DO UPDATE SET submissions = sandbox_rail_transfers.submissions + 1
+      RETURNING idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, (xmax = 0) AS inserted`);
+    const byKey = new Map(rows.map((r) => [r.idempotency_key, r]));
+    return transfers.map((t) => byKey.get(t.idempotencyKey) as TransferRow);
+  }
+
   async transferStatus(idempotencyKey: string): Promise<TransferStatus | null> {
     await this.latency();
     const [row] = await this.db.query<TransferRow>(sql`
-      SELECT reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, false AS inserted
+      SELECT idempotency_key, reference, bank_code, account_no, amount, outcome, failure_reason, settles_at, false AS inserted
         FROM sandbox_rail_transfers WHERE idempotency_key = ${idempotencyKey}`);
     return row ? this.statusOf(row) : null;
   }

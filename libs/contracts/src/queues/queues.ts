@@ -3,15 +3,11 @@
  * would be stranded. A changed payload is a new job name handled beside the old one.
  */
 export const QueueName = {
-  WebhookDelivery: 'webhook-delivery',
+  // 'webhook-delivery' is retired: webhook attempts run from the delivery rows (decision 0024);
+  // jobs left under it are harmless, since their deliveries are claimed from the database.
   Settlement: 'settlement',
   ReconExport: 'recon-export',
 } as const;
-
-/** One attempt to deliver one webhook; the delivery row holds everything else. */
-export interface WebhookDeliveryJob {
-  deliveryId: string;
-}
 
 /** Settle what is due now, for every merchant (the repeatable scan) or one. */
 export interface SettlementScanJob {

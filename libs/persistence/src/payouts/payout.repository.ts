@@ -1,9 +1,11 @@
 import { type LedgerCommand, ledgerCommandId, type PayoutEventMessage, PayoutEventType, Topic } from '@pay/contracts';
+import { disbursementCallbackBody, disbursementCallbackEventId, disbursementCallbackType } from '@pay/domain';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
 import { sql, sqlClient, type SqlClient } from '../client/sql';
 import { ledgerCommandMessage, type OutboxMessage, outboxHeaders } from '../outbox/outbox-writer';
 import type { Disbursement } from '../generated/prisma/client';
+import type { NewDelivery } from '../webhooks/webhook-delivery.repository';
 
 /**
  * The payout service's view of disbursements: claim work, record submissions, finalise.
@@ -19,66 +21,75 @@ export class PayoutRepository {
   /**
    * Claims up to `limit` pending disbursements that are due (optionally only among `onlyIds`),
    * setting a lease so no other payout worker touches them until it expires; a crashed worker's
-   * lease lapses and the work is picked up again. In the same statement: the earliest future
-   * `next_check_at` (a recheck the rail asked for), so the caller can sleep until then instead
-   * of polling. A lease that lapses is found by the caller's safety-net round.
+   * lease lapses and the work is picked up again. The same statement records the submission of
+   * every claimed disbursement not submitted before (submitted_at, submit_attempts), so it is on
+   * record before the rail is called: after a crash the next worker asks the rail rather than
+   * assume; `priorSubmittedAt` tells the caller which ones were submitted before this claim (ask
+   * the rail first). Also read: the merchant's name (the callback shows it) and the earliest future
+   * `next_check_at` (a recheck the rail asked for), so the caller can sleep until then instead of
+   * polling. A lease that lapses is found by the caller's safety-net round.
    */
   async claimDue(limit: number, leaseMs: number, onlyIds?: string[]): Promise<ClaimedBatch> {
     const rows = await this.db.query<Record<string, unknown>>(sql`
-      WITH claimed AS (
-        UPDATE disbursements SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now()
-         WHERE id IN (
-           SELECT id FROM disbursements
-            WHERE status = 'pending' AND next_check_at <= now()
-              AND (lease_until IS NULL OR lease_until < now())
-              AND (${onlyIds ?? null}::uuid[] IS NULL OR id = ANY(${onlyIds ?? null}::uuid[]))
-            ORDER BY next_check_at
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED)
-        RETURNING *),
+      WITH due AS (
+        SELECT id, submitted_at AS prior_submitted_at FROM disbursements
+         WHERE status = 'pending' AND next_check_at <= now()
+           AND (lease_until IS NULL OR lease_until < now())
+           AND (${onlyIds ?? null}::uuid[] IS NULL OR id = ANY(${onlyIds ?? null}::uuid[]))
+         ORDER BY next_check_at
+         LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED),
+      claimed AS (
+        UPDATE disbursements d SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now(),
+               submitted_at = COALESCE(d.submitted_at, now()), submit_attempts = d.submit_attempts + (d.submitted_at IS NULL)::int
+          FROM due
+         WHERE d.id = due.id
+        RETURNING d.*, due.prior_submitted_at, (SELECT m.name FROM merchants m WHERE m.id = d.merchant_id) AS merchant_name),
       upcoming AS (SELECT min(next_check_at) AS at FROM disbursements WHERE status = 'pending' AND next_check_at > now())
       SELECT claimed.*, upcoming.at AS upcoming_check_at FROM upcoming LEFT JOIN claimed ON true`);
     const nextDueAt = (rows[0]?.upcoming_check_at as Date | null | undefined) ?? null;
     const claimed = rows
       .filter((r) => r.id !== null)
-      .map(({ upcoming_check_at: _upcoming, ...r }) => fromRow<Disbursement>(r));
+      .map(({ upcoming_check_at: _upcoming, prior_submitted_at, merchant_name, ...r }) => ({
+        ...fromRow<Disbursement>(r),
+        priorSubmittedAt: prior_submitted_at as Date | null,
+        merchantName: merchant_name as string,
+      }));
     return { claimed, nextDueAt };
-  }
-
-  /**
-   * Recorded before the rail is called (for the whole batch about to be submitted, in one
-   * statement): after a crash we know to ask the rail rather than assume.
-   */
-  async markSubmitting(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.execute(sql`
-      UPDATE disbursements SET submitted_at = COALESCE(submitted_at, now()), submit_attempts = submit_attempts + 1, updated_at = now()
-       WHERE id = ANY(${ids}::uuid[]) AND status = 'pending'`);
   }
 
   /**
    * Records a batch's outcomes in one statement (so one transaction): rechecks get their next
    * look and let the lease go; finals move pending -> success | failed with, for exactly the rows
-   * this statement moved, the outcome event and (on failure) the refund command for the ledger.
-   * A disbursement already final (finalised elsewhere meanwhile) is left alone and gets no second
-   * event or refund. Returns the ids this call finalised.
+   * this statement moved, the outcome event, (on failure) the refund command for the ledger, and
+   * the merchant's callback (the webhook delivery row is the callback's outbox, as for pay-ins:
+   * the workers' dispatcher sends it). A disbursement already final (finalised elsewhere
+   * meanwhile) is left alone and gets no second event, refund or callback. An outcome
+   * `resubmitted` (submitted again after the rail had no record of it) counts one more
+   * submission. Returns the ids this call finalised.
    */
   async complete(batch: PayoutOutcome[]): Promise<Set<string>> {
     if (batch.length === 0) return new Set();
     // Rows locked in id order: two workers completing overlapping batches (a lapsed lease) wait, never deadlock.
     const outcomes = [...batch].sort((a, b) => (a.disbursement.id < b.disbursement.id ? -1 : a.disbursement.id > b.disbursement.id ? 1 : 0));
+    const occurredAt = new Date();
     const messages: { disbursementId: string; message: OutboxMessage }[] = [];
+    const callbacks: { disbursementId: string; delivery: NewDelivery }[] = [];
     for (const o of outcomes) {
+      if (o.kind === 'recheck') continue;
       if (o.kind === 'failed') messages.push({ disbursementId: o.disbursement.id, message: ledgerCommandMessage(refundCommand(o)) });
-      if (o.kind !== 'recheck') messages.push({ disbursementId: o.disbursement.id, message: outcomeMessage(o) });
+      messages.push({ disbursementId: o.disbursement.id, message: outcomeMessage(o, occurredAt) });
+      callbacks.push({ disbursementId: o.disbursement.id, delivery: callbackDelivery(o, occurredAt) });
     }
     const [row] = await this.db.query<{ finalised: string[] | null }>(sql`
       WITH input AS (
         SELECT * FROM unnest(${outcomes.map((o) => o.disbursement.id)}::uuid[], ${outcomes.map((o) => o.kind)}::text[], ${outcomes.map((o) => o.at)}::timestamptz[],
-                             ${outcomes.map((o) => o.railReference ?? null)}::text[], ${outcomes.map((o) => (o.kind === 'failed' ? o.reason : null))}::text[])
-          AS i(id, kind, at, rail_reference, reason)),
+                             ${outcomes.map((o) => o.railReference ?? null)}::text[], ${outcomes.map((o) => (o.kind === 'failed' ? o.reason : null))}::text[],
+                             ${outcomes.map((o) => (o.resubmitted ? 1 : 0))}::int[])
+          AS i(id, kind, at, rail_reference, reason, resubmitted)),
       rechecked AS (
-        UPDATE disbursements d SET next_check_at = i.at, lease_until = NULL, rail_reference = COALESCE(i.rail_reference, d.rail_reference), updated_at = now()
+        UPDATE disbursements d SET next_check_at = i.at, lease_until = NULL, rail_reference = COALESCE(i.rail_reference, d.rail_reference),
+                                   submit_attempts = d.submit_attempts + i.resubmitted, updated_at = now()
           FROM input i
          WHERE i.kind = 'recheck' AND d.id = i.id AND d.status = 'pending'
         RETURNING d.id),
@@ -88,7 +99,8 @@ export class PayoutRepository {
                success_at = CASE WHEN i.kind = 'success' THEN i.at END,
                failed_at = CASE WHEN i.kind = 'failed' THEN i.at END,
                failure_reason = i.reason,
-               rail_reference = COALESCE(i.rail_reference, d.rail_reference), lease_until = NULL, updated_at = now()
+               rail_reference = COALESCE(i.rail_reference, d.rail_reference), lease_until = NULL,
+               submit_attempts = d.submit_attempts + i.resubmitted, updated_at = now()
           FROM input i
          WHERE i.kind IN ('success', 'failed') AND d.id = i.id AND d.status = 'pending'
         RETURNING d.id),
@@ -100,24 +112,45 @@ export class PayoutRepository {
                WITH ORDINALITY AS m(disbursement_id, topic, key, payload, headers, ord)
          WHERE m.disbursement_id IN (SELECT id FROM finalised)
          ORDER BY m.ord
+        RETURNING id),
+      called AS (
+        INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
+        SELECT gen_random_uuid(), c.event_id, c.event_type, c.merchant_id, c.disbursement_id, c.url, c.body, 'pending', now(), c.log_id, now(), now()
+          FROM unnest(${callbacks.map((c) => c.disbursementId)}::uuid[], ${callbacks.map((c) => c.delivery.eventId)}::text[], ${callbacks.map((c) => c.delivery.eventType)}::text[],
+                      ${callbacks.map((c) => c.delivery.merchantId)}::int[], ${callbacks.map((c) => c.delivery.url)}::text[], ${callbacks.map((c) => c.delivery.body)}::text[],
+                      ${callbacks.map((c) => c.delivery.logId ?? null)}::text[])
+            AS c(disbursement_id, event_id, event_type, merchant_id, url, body, log_id)
+         WHERE c.disbursement_id IN (SELECT id FROM finalised)
+        ON CONFLICT (event_id) DO NOTHING
         RETURNING id)
-      SELECT (SELECT array_agg(id::text) FROM finalised) AS finalised, (SELECT count(*) FROM rechecked) AS rechecked, (SELECT count(*) FROM written) AS written`);
+      SELECT (SELECT array_agg(id::text) FROM finalised) AS finalised, (SELECT count(*) FROM rechecked) AS rechecked,
+             (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM called) AS called`);
     return new Set(row?.finalised ?? []);
   }
 }
 
-/** A disbursement claimed for one round. */
+/** A disbursement claimed for one round, with what the round needs beside the row. */
+export type ClaimedDisbursement = Disbursement & {
+  /** When it was first submitted to the rail, if before this claim (then the rail is asked before any new submission) */
+  priorSubmittedAt: Date | null;
+  /** The merchant's name, as its callback shows it */
+  merchantName: string;
+};
+
 export interface ClaimedBatch {
-  claimed: Disbursement[];
+  claimed: ClaimedDisbursement[];
   /** The earliest future recheck of any pending disbursement; null when none */
   nextDueAt: Date | null;
 }
 
-/** What one round learnt about a disbursement from the rail. */
-export type PayoutOutcome =
-  | { kind: 'recheck'; disbursement: Disbursement; at: Date; railReference?: string | null }
-  | { kind: 'success'; disbursement: Disbursement; at: Date; railReference: string }
-  | { kind: 'failed'; disbursement: Disbursement; at: Date; railReference: string | null; reason: string };
+/** What one round learnt about a disbursement from the rail; `resubmitted`: sent to the rail again this round. */
+export type PayoutOutcome = (
+  | { kind: 'recheck'; disbursement: ClaimedDisbursement; at: Date; railReference?: string | null }
+  | { kind: 'success'; disbursement: ClaimedDisbursement; at: Date; railReference: string }
+  | { kind: 'failed'; disbursement: ClaimedDisbursement; at: Date; railReference: string | null; reason: string }
+) & { resubmitted?: boolean };
+
+type FinalOutcome = Exclude<PayoutOutcome, { kind: 'recheck' }>;
 
 function refundCommand(o: Extract<PayoutOutcome, { kind: 'failed' }>): LedgerCommand {
   const d = o.disbursement;
@@ -132,12 +165,12 @@ function refundCommand(o: Extract<PayoutOutcome, { kind: 'failed' }>): LedgerCom
   };
 }
 
-/** The payout event the workers turn into the merchant's webhook. */
-function outcomeMessage(o: Exclude<PayoutOutcome, { kind: 'recheck' }>): OutboxMessage {
+/** The payout event published on payout.events for whoever follows disbursements' outcomes. */
+function outcomeMessage(o: FinalOutcome, occurredAt: Date): OutboxMessage {
   const d = o.disbursement;
   const failed = o.kind === 'failed';
   const fee = failed ? 0n : d.fee;
-  const eventId = `disbursement.${d.id}.${o.kind}`;
+  const eventId = disbursementCallbackEventId(d.id, o.kind);
   const message: PayoutEventMessage = {
     eventId,
     type: failed ? PayoutEventType.DisbursementFailed : PayoutEventType.DisbursementSucceeded,
@@ -157,7 +190,36 @@ function outcomeMessage(o: Exclude<PayoutOutcome, { kind: 'recheck' }>): OutboxM
     failureReason: failed ? o.reason : null,
     notifyUrl: d.notifyUrl,
     logId: d.logId ?? undefined,
-    occurredAt: new Date().toISOString(),
+    occurredAt: occurredAt.toISOString(),
   };
   return { topic: Topic.PayoutEvents, key: String(d.merchantId), payload: message, headers: outboxHeaders(eventId, d.logId) };
+}
+
+/** The merchant's callback of the final status, to its notifyUrl (unique by event id, like the event). */
+function callbackDelivery(o: FinalOutcome, occurredAt: Date): NewDelivery {
+  const d = o.disbursement;
+  return {
+    eventId: disbursementCallbackEventId(d.id, o.kind),
+    eventType: disbursementCallbackType(o.kind),
+    merchantId: d.merchantId,
+    disbursementId: d.id,
+    url: d.notifyUrl,
+    logId: d.logId ?? undefined,
+    body: disbursementCallbackBody({
+      disbursementId: d.id,
+      merchantId: d.merchantId,
+      merchantName: d.merchantName,
+      merchantTrxId: d.merchantTrxId,
+      platformTrxId: d.platformTrxId,
+      bankCode: d.bankCode,
+      accountNo: d.accountNo,
+      accountName: d.accountName,
+      amount: d.amount,
+      feeFixed: d.fee,
+      status: o.kind,
+      successAt: o.kind === 'success' ? o.at : null,
+      failureReason: o.kind === 'failed' ? o.reason : null,
+      occurredAt,
+    }),
+  };
 }

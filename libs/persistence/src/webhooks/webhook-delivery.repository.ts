@@ -23,6 +23,18 @@ export interface NewDelivery {
 /** A delivery taken for an attempt, and the secrets to sign it with (the current one first). */
 export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[] };
 
+/** Deliveries taken for an attempt each, and when the next scheduled retry falls due (null: none). */
+export interface ClaimedDeliveries {
+  claimed: ClaimedDelivery[];
+  nextDueAt: Date | null;
+}
+
+type ClaimedRow = Record<string, unknown> & { secret_current: string; secret_previous: string | null };
+
+function claimedDelivery({ secret_current, secret_previous, ...delivery }: ClaimedRow): ClaimedDelivery {
+  return { ...fromRow<WebhookDelivery>(delivery), signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current] };
+}
+
 export interface AttemptRecord {
   startedAt: Date;
   latencyMs: number;
@@ -102,7 +114,7 @@ export class WebhookDeliveryRepository {
    * with now (see signingSecrets), in one statement. Null when not claimable.
    */
   async claim(id: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
-    const [row] = await this.db.query<Record<string, unknown> & { secret_current: string; secret_previous: string | null }>(sql`
+    const rows = await this.db.query<ClaimedRow>(sql`
       UPDATE webhook_deliveries d
          SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
              attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}
@@ -111,9 +123,37 @@ export class WebhookDeliveryRepository {
          AND ((d.status = 'pending' AND d.next_attempt_at <= ${now}) OR (d.status = 'delivering' AND d.lease_until < ${now}))
       RETURNING d.*, m.webhook_secret AS secret_current,
                 CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`);
-    if (!row) return null;
-    const { secret_current, secret_previous, ...delivery } = row;
-    return { ...fromRow<WebhookDelivery>(delivery), signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current] };
+    return rows.length > 0 ? claimedDelivery(rows[0]) : null;
+  }
+
+  /**
+   * Takes up to `limit` deliveries for an attempt each, oldest due first, in one statement: those
+   * due now and those whose worker died (lease lapsed), skipping any another dispatcher is taking
+   * at the same moment, each with the secrets to sign it with. Also says when the next scheduled
+   * retry falls due (null: none), so the dispatcher can sleep until then. Reads
+   * webhook_deliveries_due_idx.
+   */
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDeliveries> {
+    const rows = await this.db.query<ClaimedRow & { id: string | null; upcoming_at: Date | null }>(sql`
+      WITH due AS (
+        SELECT id FROM webhook_deliveries
+         WHERE (status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now})
+         ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED),
+      claimed AS (
+        UPDATE webhook_deliveries d
+           SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
+               attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}
+          FROM due, merchants m
+         WHERE d.id = due.id AND m.id = d.merchant_id
+        RETURNING d.*, m.webhook_secret AS secret_current,
+                  CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous),
+      upcoming AS (SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ${now})
+      SELECT claimed.*, upcoming.at AS upcoming_at FROM upcoming LEFT JOIN claimed ON true`);
+    return {
+      claimed: rows.filter((r) => r.id !== null).map(({ upcoming_at: _at, ...r }) => claimedDelivery(r)),
+      nextDueAt: rows[0]?.upcoming_at ?? null,
+    };
   }
 
   /**
@@ -157,14 +197,6 @@ export class WebhookDeliveryRepository {
              last_status_code = i.status_code, last_error = i.error, delivered_at = COALESCE(i.delivered_at, d.delivered_at), updated_at = i.updated_at
         FROM input i
        WHERE d.id = i.delivery_id`);
-  }
-
-  /** Ids of deliveries due now (or abandoned by a dead worker), oldest first, with their attempt counts. */
-  async due(now: Date, limit: number): Promise<{ id: string; attemptCount: number }[]> {
-    return this.db.query<{ id: string; attemptCount: number }>(sql`
-      SELECT id, attempt_count AS "attemptCount" FROM webhook_deliveries
-       WHERE (status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now})
-       ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}`);
   }
 
   /**
@@ -224,13 +256,6 @@ export class WebhookDeliveryRepository {
     if (!m) throw new Error(`merchant ${merchantId} not found`);
     const previousValid = m.previous && m.previousExpiresAt && m.previousExpiresAt > now;
     return previousValid ? [m.current, m.previous as string] : [m.current];
-  }
-
-  /** The merchant's name, as the webhook body shows it. */
-  async merchantName(merchantId: number): Promise<string> {
-    const [m] = await this.db.query<{ name: string }>(sql`SELECT name FROM merchants WHERE id = ${merchantId}`);
-    if (!m) throw new Error(`merchant ${merchantId} not found`);
-    return m.name;
   }
 
   private async one(q: SqlQuery, db: SqlClient = this.db): Promise<WebhookDelivery | null> {

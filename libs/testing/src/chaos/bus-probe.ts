@@ -16,7 +16,6 @@ export interface Consumption {
 export const CONSUMPTIONS: readonly Consumption[] = [
   { group: ConsumerGroup.Ledger, topic: Topic.LedgerCommands, service: 'ledger' },
   { group: ConsumerGroup.Payout, topic: Topic.LedgerEvents, service: 'payout' },
-  { group: ConsumerGroup.Workers, topic: Topic.PayoutEvents, service: 'workers' },
   ...Object.values(Topic).map((t) => ({ group: ConsumerGroup.DeadLetterArchive, topic: deadLetterTopic(t), service: 'workers' as const })),
 ];
 

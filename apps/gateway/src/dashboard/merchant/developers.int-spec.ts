@@ -150,7 +150,8 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     const otherPayin = await insertPayin(prisma, other.merchant.id, 5_000_00n, 0n, 'PAID-1');
     const make = async (merchantId: number, subject: { disbursementId: string | null; payinId: string | null }, eventType: string, at: Date) =>
       deliveries.create({ eventId: `evt-${randomUUID()}`, eventType, merchantId, ...subject, url: PUBLIC_URL, body: '{}' }, at);
-    const payout = await make(merchant.id, { disbursementId: disbursement.id, payinId: null }, 'disbursement.success', new Date(Date.now() - 60_000));
+    // The payout's callback, written with its final status (decision 0024).
+    const payout = await prisma.webhookDelivery.findFirstOrThrow({ where: { disbursementId: disbursement.id } });
     const claimed = await deliveries.claim(payout.id, new Date(), 60_000);
     if (!claimed) throw new Error('delivery not claimable');
     await deliveries.recordAttempt(claimed, { startedAt: new Date(), latencyMs: 87, statusCode: 200, error: null, responseBody: 'OK', outcome: 'delivered', nextAttemptAt: null });

@@ -57,8 +57,10 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
   }
 
   /** A callback delivery of a disbursement or pay-in, with one attempt recorded. */
+  /** A payout's callback as its final status wrote it (decision 0024), or a pay-in's made here; with one attempt recorded. */
   async function deliveryWithAttempt(merchantId: number, subject: { disbursementId: string } | { payinId: string }, attempt: { statusCode: number | null; error: string | null; responseBody: string | null }) {
-    const d = await deliveries.create(
+    const written = 'disbursementId' in subject ? await prisma.webhookDelivery.findFirst({ where: { disbursementId: subject.disbursementId } }) : null;
+    const d = written ?? await deliveries.create(
       {
         eventId: `evt-${randomUUID()}`,
         eventType: 'disbursementId' in subject ? 'disbursement.success' : 'payin.succeeded',
@@ -207,7 +209,10 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
       expect((await api.get('/payouts', { status: 'success' })).body.data.items.map((i: { merchantTrxId: string }) => i.merchantTrxId)).toEqual([d.merchantTrxId]);
       expect((await api.get('/payouts', { merchantTrxId: d.merchantTrxId })).body.data.items).toEqual([expect.objectContaining({ merchantTrxId: d.merchantTrxId, amount: 100000, totalAmount: 102500, status: 'success' })]);
 
-      expect((await api.post(`/payouts/${d.merchantTrxId}/callback/resend`)).body).toMatchObject({ status: false, code: 'NOT_FOUND' }); // no callback yet
+      // A payout still in progress has no callback yet.
+      const { disbursement: inProgress } = await createDisbursement(prisma, merchant.id, { amount: 10_000_00n, fee: 2_500_00n, outcome: 'pending' });
+      expect((await api.post(`/payouts/${inProgress.merchantTrxId}/callback/resend`)).body).toMatchObject({ status: false, code: 'NOT_FOUND' });
+
       const delivery = await deliveryWithAttempt(merchant.id, { disbursementId: d.id }, { statusCode: 500, error: null, responseBody: `oops ${'x'.repeat(1000)}` });
       const detail = await api.get(`/payouts/${d.merchantTrxId}`);
       expect(detail.status).toBe(200);

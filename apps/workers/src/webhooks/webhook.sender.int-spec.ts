@@ -1,0 +1,59 @@
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { postWebhook } from './webhook.sender';
+
+/** Real HTTP servers on loopback: what the sender does with connections. */
+describe('postWebhook (real HTTP)', () => {
+  const opts = { timeoutMs: 2000, maxResponseBytes: 4096, allowLoopback: true };
+  const servers: Server[] = [];
+
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  /** A server whose `onRequest(n, socketRequests)` answers (true) or drops the connection unanswered (false). */
+  async function start(onRequest: (n: number, onThisSocket: number) => boolean): Promise<{ url: string; sockets: Set<Socket>; requests: () => number }> {
+    const sockets = new Set<Socket>();
+    const perSocket = new WeakMap<Socket, number>();
+    let n = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const socket = req.socket;
+        const count = (perSocket.get(socket) ?? 0) + 1;
+        perSocket.set(socket, count);
+        if (onRequest(n++, count)) res.end('ok');
+        else socket.destroy();
+      });
+    });
+    servers.push(server);
+    server.on('connection', (s: Socket) => sockets.add(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    return { url: `http://127.0.0.1:${port}/cb`, sockets, requests: () => n };
+  }
+
+  it('keeps the connection to a receiver alive: callbacks one after another share one', async () => {
+    const s = await start(() => true);
+    for (let i = 0; i < 5; i++) expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({ statusCode: 200, error: null, responseBody: 'ok' });
+    expect(s.requests()).toBe(5);
+    expect(s.sockets.size).toBe(1);
+  });
+
+  it('a kept-alive connection the receiver drops unanswered is tried once more on a new one; a new connection dropped is a failed attempt', async () => {
+    // Every second request on a connection is dropped unanswered (a receiver closing idle connections as we reuse one).
+    const s = await start((_n, onThisSocket) => onThisSocket === 1);
+    expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({ statusCode: 200 });
+    expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({ statusCode: 200, error: null });
+    expect(s.requests()).toBe(3); // the dropped one, then the same callback on a new connection
+    expect(s.sockets.size).toBe(2);
+
+    const dropsAll = await start(() => false);
+    const result = await postWebhook(dropsAll.url, '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/socket hang up|ECONNRESET/) });
+    expect(dropsAll.requests()).toBe(1); // not retried: it was a new connection
+  });
+});
