@@ -7,6 +7,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
+import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
 import { RecentTokens } from './auth/recent-tokens';
@@ -95,7 +96,9 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   if (config.RATE_LIMIT_ENABLED) {
     registerReadConcurrencyLimit(fastify, { limit: config.RATE_LIMIT_READ_CONCURRENCY, recent: recentTokens, tokens: app.get(MerchantAuthRepository), limiter: app.get(RateLimiter) });
   }
-  registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens);
+  // Tokens that authenticated a moment ago let requests into the routes whose statement checks the token again.
+  const authCache = new MerchantAuthCache(config.DATABASE_URL, config.AUTH_CACHE_MS, logger);
+  registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens, authCache);
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
   registerRefusalDelay(fastify, config.RATE_LIMIT_REFUSAL_DELAY_MS);
   // JSON is the only body the API takes; any other content type is refused with 415.
@@ -118,6 +121,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
   }
   await app.init();
   await fastify.ready();
+  await authCache.start();
   const internalServer = listeners.internalServer();
   return {
     app,
@@ -138,6 +142,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: ReturnType
       await app.close();
       await internalClosed;
       await closeBoard();
+      await authCache.stop();
       await reconProducer.close();
       redis.disconnect();
       await prisma.$disconnect();

@@ -80,6 +80,12 @@ export const gatewayConfigSchema = z.object({
   /** Redis of the BullMQ queues shown by Bull Board */
   REDIS_URL: commonEnv.REDIS_URL,
   QUEUE_PREFIX: z.string().min(1).default('bull'),
+  /**
+   * How long a token that authenticated is let in without a lookup on the routes whose own
+   * statement checks it again (account inquiry, transfer); forgotten at once when any token or
+   * merchant changes (NOTIFY). 0: every request looks its token up.
+   */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   ...rateLimitEnvShape,
   /**
    * The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost

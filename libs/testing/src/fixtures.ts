@@ -88,7 +88,9 @@ export async function createDisbursement(
   const disbursements = new DisbursementRepository(poolFor(prisma));
   const id = randomUUID();
   const fields = { merchantId, merchantTrxId: `PO-${id.slice(0, 8)}`, bankCode: 'BCA', accountNo: '1234567890', accountName: 'Budi Santoso', amount: o.amount, fee: o.fee };
-  const inquiry = await disbursements.createInquiry({ ...fields, platformTrxId: `DB${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`, expiresAt: new Date(Date.now() + 600_000) });
+  const recorded = await disbursements.recordInquiry({ ...fields, platformTrxId: `DB${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`, expiresAt: new Date(Date.now() + 600_000) });
+  if (recorded.kind !== 'created') throw new Error('inquiry not recorded');
+  const { inquiry } = recorded;
   const debit = { type: 'payout.debit' as const, commandId: ledgerCommandId.payoutDebit(id), merchantId, issuedAt: new Date().toISOString(), payoutId: id, amount: String(o.amount), fee: String(o.fee) };
   await disbursements.createFunding({ ...fields, id, platformTrxId: inquiry.platformTrxId, notifyUrl: 'http://127.0.0.1:9/callback' }, debit);
   if (o.outcome === 'funding') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: null };

@@ -1,9 +1,11 @@
 import { ErrorCode } from '@pay/contracts';
-import type { AuthenticatedMerchant, MerchantAuthRepository, MerchantBalance } from '@pay/persistence';
+import { type AuthenticatedMerchant, hashToken, type MerchantAuthRepository, type MerchantBalance } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { wantsBalanceWithToken } from './balance-with-token';
+import type { MerchantAuthCache } from './merchant-auth.cache';
 import type { RecentTokens } from './recent-tokens';
+import { tokenCheckedByStatement } from './token-checked-by-statement';
 
 export const TOKEN_HEADER = 'token';
 export const MERCHANT_API_PREFIX = '/api/v1/';
@@ -16,10 +18,11 @@ type WithTokenCheck = FastifyRequest & { [TOKEN_CHECK]?: Promise<AuthenticatedMe
  * Spec section 5 and 7, the 401s: missing `token` header -> Token not found; unknown or revoked
  * -> Token not valid; inactive merchant -> Merchant not active. Done once per request: the
  * onRequest hook runs it before the body is read, and MerchantAuthGuard reuses the outcome.
+ * Live on every route but the @TokenCheckedByStatement ones, whose statement does it again.
  */
-export function authenticateToken(req: FastifyRequest, tokens: MerchantAuthRepository): Promise<AuthenticatedMerchant> {
+export function authenticateToken(req: FastifyRequest, tokens: MerchantAuthRepository, cache?: MerchantAuthCache): Promise<AuthenticatedMerchant> {
   const r = req as WithTokenCheck;
-  r[TOKEN_CHECK] ??= lookUp(req, tokens);
+  r[TOKEN_CHECK] ??= lookUp(req, tokens, cache);
   return r[TOKEN_CHECK];
 }
 
@@ -30,12 +33,22 @@ export function tokenOf(req: FastifyRequest): string | undefined {
   return token || undefined;
 }
 
-async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository): Promise<AuthenticatedMerchant> {
+/**
+ * A @TokenCheckedByStatement route takes a token that authenticated a moment ago from the cache
+ * (its statement checks the token again); any other route, or a token not in the cache, is
+ * looked up, and a token that authenticates is remembered for those routes.
+ */
+async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository, cache?: MerchantAuthCache): Promise<AuthenticatedMerchant> {
   const token = tokenOf(req);
   if (!token) throw new ApiError(ErrorCode.TokenNotFound);
-  const lookup = await tokens.findByToken(token, { withBalance: wantsBalanceWithToken(req) });
+  const hash = hashToken(token);
+  const cached = cache && tokenCheckedByStatement(req) ? cache.get(hash) : undefined;
+  if (cached) return cached;
+  const version = cache?.version();
+  const lookup = await tokens.findByHash(hash, { withBalance: wantsBalanceWithToken(req) });
   if (!lookup.found) throw new ApiError(ErrorCode.TokenNotValid);
   if (!lookup.merchant.isActive) throw new ApiError(ErrorCode.MerchantNotActive);
+  if (cache && version !== undefined) cache.remember(hash, lookup.merchant, version);
   (req as WithTokenCheck)[BALANCE] = lookup.balance;
   return lookup.merchant;
 }
@@ -55,11 +68,11 @@ export function balanceReadWithToken(req: FastifyRequest): MerchantBalance | und
  * body. The refusal closes the connection, so the unread body is not drained either. A token
  * that authenticates is remembered with its merchant in `recent` (for refusing early only).
  */
-export function registerMerchantTokenCheck(fastify: FastifyInstance, tokens: MerchantAuthRepository, recent: RecentTokens): void {
+export function registerMerchantTokenCheck(fastify: FastifyInstance, tokens: MerchantAuthRepository, recent: RecentTokens, cache?: MerchantAuthCache): void {
   fastify.addHook('onRequest', async (req, reply) => {
     if (!req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
     try {
-      const merchant = await authenticateToken(req, tokens);
+      const merchant = await authenticateToken(req, tokens, cache);
       recent.remember(tokenOf(req) as string, merchant.id);
     } catch (err) {
       void reply.header('connection', 'close');

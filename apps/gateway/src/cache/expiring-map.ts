@@ -30,6 +30,10 @@ export class ExpiringMap<K, V> {
     this.entries.delete(key);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   private evict(now: number): void {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     if (this.entries.size < this.maxEntries) return;

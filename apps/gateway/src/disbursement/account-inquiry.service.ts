@@ -7,9 +7,14 @@ import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementIn
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG } from '../gateway.tokens';
+import { authRefusal } from '../auth/auth-refusal';
 import type { AccountInquiryDto } from './dto/disbursement.dto';
 
-/** Spec 4.2: validates the destination with the bank and quotes the fee; the inquiry is kept for the transfer. */
+/**
+ * Spec 4.2: validates the destination with the bank and quotes the fee; the inquiry is kept for
+ * the transfer. A merchantTrxId that already pays for a live transfer is refused when the
+ * inquiry is recorded (after the bank's answer: one statement checks and records).
+ */
 @Injectable()
 export class AccountInquiryService {
   constructor(
@@ -24,7 +29,6 @@ export class AccountInquiryService {
     if (!bank) throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${dto.bankCode}"`);
     const problem = accountNumberProblem(bank, dto.accountNo);
     if (problem) throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [{ field: 'accountNo', message: problem }]);
-    if (await this.disbursements.findLive(merchant.id, dto.merchantTrxId)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
 
     let lookup;
     try {
@@ -37,7 +41,8 @@ export class AccountInquiryService {
     if (lookup.kind === 'blocked') throw new ApiError(ErrorCode.AccountBlocked);
 
     const now = new Date();
-    return this.disbursements.createInquiry({
+    // One statement: the token is still good, the merchantTrxId does not pay for a live transfer already, the fee is the merchant's now, and the inquiry is recorded.
+    const recorded = await this.disbursements.recordInquiry({
       platformTrxId: platformTrxId('DSB', now, randomBytes(12)),
       merchantId: merchant.id,
       merchantTrxId: dto.merchantTrxId,
@@ -45,9 +50,16 @@ export class AccountInquiryService {
       accountNo: dto.accountNo,
       accountName: lookup.accountName,
       amount,
-      fee: merchant.payoutFeeFlat,
       expiresAt: new Date(now.getTime() + this.config.INQUIRY_TTL_SECONDS * 1000),
-    });
+    }, merchant.tokenId);
+    switch (recorded.kind) {
+      case 'created':
+        return recorded.inquiry;
+      case 'duplicate':
+        throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
+      default:
+        throw authRefusal(recorded.kind);
+    }
   }
 
   /** Amount within the configured limits; shared with the transfer. */

@@ -5,6 +5,7 @@ import { DisbursementRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import { TokenCheckedByStatement } from '../auth/token-checked-by-statement';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
 import { AccountInquiryResultSchema, DisbursementSchema, TransferResultSchema } from '../openapi/schemas';
 import { RateLimit } from '../rate-limit/rate-limit.decorator';
@@ -26,6 +27,7 @@ export class DisbursementController {
   @Post('account-inquiry')
   @HttpCode(200)
   @RateLimit('write')
+  @TokenCheckedByStatement()
   @ApiOperation({ operationId: 'accountInquiry', summary: 'Validate the destination account and quote the fee (spec 4.2)' })
   @ApiBody({ type: AccountInquiryDto })
   @ApiEnvelope(AccountInquiryResultSchema, { message: 'Inquiry success' })
@@ -37,6 +39,7 @@ export class DisbursementController {
   @Post('transfer')
   @HttpCode(200)
   @RateLimit('write')
+  @TokenCheckedByStatement()
   @ApiOperation({ operationId: 'transfer', summary: 'Submit the payout for an account inquiry (spec 4.3); the final status goes to notifyUrl', description: 'The same request again never pays twice: it answers the transfer as it stands.' })
   @ApiBody({ type: TransferDto })
   @ApiEnvelope(TransferResultSchema, { message: 'Request diterima, akan segera diproses' })

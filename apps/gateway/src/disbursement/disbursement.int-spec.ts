@@ -4,6 +4,7 @@ import { ledgerCommandId, parseLedgerCommand } from '@pay/contracts';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
 import { createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
+import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -231,5 +232,49 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const res = await post('inquiry', token, { merchantTrxId: 'nope' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ logId: expect.any(String), status: false, message: 'Transaction not found', code: 'TRANSACTION_NOT_FOUND' });
+  });
+
+  /** Changes a merchant's or a token's row without its trigger (no NOTIFY): the gateway's auth cache keeps what it had. */
+  async function unannounced(text: string, values: unknown[]): Promise<void> {
+    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query('SET session_replication_role = replica');
+      await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('a token revoked, or a merchant deactivated, after the gateway last saw it changes nothing: the inquiry and the transfer statements refuse it (401)', async () => {
+    const { merchant, token, tokenId } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const inq = await inquire(token); // the token is now in the gateway's auth cache
+    await unannounced('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [tokenId]);
+    const before = await counts(merchant.id);
+    expect((await post('account-inquiry', token, inquiryBody())).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID', message: 'Token not valid' });
+    expect((await post('transfer', token, transferBody(inq))).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
+    expect(await counts(merchant.id)).toEqual(before);
+    // A route whose statement does not check the token looks it up every time: refused at once.
+    expect((await request(http).get('/api/v1/payin/balance').set('token', token)).status).toBe(401);
+
+    const second = await createMerchant(prisma);
+    const inq2 = await inquire(second.token);
+    await unannounced('UPDATE merchants SET is_active = false WHERE id = $1', [second.merchant.id]);
+    const before2 = await counts(second.merchant.id);
+    expect((await post('account-inquiry', second.token, inquiryBody())).body).toMatchObject({ status: false, code: 'MERCHANT_NOT_ACTIVE', message: 'Merchant not active' });
+    expect((await post('transfer', second.token, transferBody(inq2))).body).toMatchObject({ status: false, code: 'MERCHANT_NOT_ACTIVE' });
+    expect(await counts(second.merchant.id)).toEqual(before2);
+  });
+
+  it('a revocation or a fee change through the admin is heard at once: the next inquiry is refused or quotes the new fee', async () => {
+    const { merchant, token, tokenId, admin } = await createMerchant(prisma);
+    await inquire(token);
+    await admin.setFees(merchant.id, { payoutFeeFlat: 300_000n });
+    expect((await post('account-inquiry', token, inquiryBody())).body.data).toMatchObject({ fee: { amount: 3000, percentage: 0, fixed: 3000 }, totalAmount: 103000 });
+    await admin.revokeToken(tokenId);
+    const res = await post('account-inquiry', token, inquiryBody());
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'TOKEN_NOT_VALID' });
   });
 });

@@ -4,6 +4,7 @@ import { ErrorCode, ledgerCommandId } from '@pay/contracts';
 import { formatAmountString, type Minor } from '@pay/domain';
 import { type AuthenticatedMerchant, type Disbursement, DisbursementRepository } from '@pay/persistence';
 import { ApiError, currentLogId } from '@pay/platform';
+import { authRefusal } from '../auth/auth-refusal';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { assertNotifyUrlAllowed } from '../http/notify-url.check';
@@ -43,6 +44,7 @@ export class TransferService {
       const verdict = await this.disbursements.recordTransfer(
         { id, merchantId: merchant.id, merchantTrxId: dto.merchantTrxId, platformTrxId: dto.platformTrxId, bankCode: dto.bankCode, accountNo: dto.accountNo, accountName: dto.accountName, amount, notifyUrl: dto.notifyUrl, logId },
         { type: 'payout.debit', commandId: ledgerCommandId.payoutDebit(id), merchantId: merchant.id, logId, issuedAt: new Date().toISOString(), payoutId: id },
+        merchant.tokenId,
       );
       switch (verdict.kind) {
         case 'created':
@@ -61,6 +63,9 @@ export class TransferService {
           // A concurrent copy of this very request may have just recorded it.
           if (verdict.disbursement.merchantTrxId === dto.merchantTrxId && isSameRequest(verdict.disbursement, dto, amount)) return await this.awaitExisting(verdict.disbursement);
           throw new ApiError(ErrorCode.InquiryAlreadyUsed);
+        case 'tokenNotValid':
+        case 'merchantNotActive':
+          throw authRefusal(verdict.kind);
         case 'raced': {
           // A concurrent request took the merchantTrxId or the inquiry first (after this statement's snapshot).
           const winner = await this.disbursements.findLive(merchant.id, dto.merchantTrxId);

@@ -11,11 +11,46 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-/** sql`SELECT * FROM t WHERE id = ${id}` -> { text: 'SELECT * FROM t WHERE id = $1', values: [id] } */
+/** Made by `sql`: only such a value is spliced into another sql`` as SQL (a fragment); any other value is a parameter. */
+const FRAGMENT = Symbol('sql fragment');
+type Fragment = SqlQuery & { [FRAGMENT]: true };
+
+/** Constant SQL text spliced into a sql`` as it is (never a value that came from outside the code). */
+export function sqlText(text: string): SqlQuery {
+  return fragment(text, []);
+}
+
+function fragment(text: string, values: unknown[]): Fragment {
+  const q = { text, values } as Fragment;
+  Object.defineProperty(q, FRAGMENT, { value: true });
+  return q;
+}
+
+function isFragment(v: unknown): v is Fragment {
+  return typeof v === 'object' && v !== null && (v as Partial<Fragment>)[FRAGMENT] === true;
+}
+
+/**
+ * sql`SELECT * FROM t WHERE id = ${id}` -> { text: 'SELECT * FROM t WHERE id = $1', values: [id] }.
+ * A value that is itself a sql`` (or sqlText) is spliced in as SQL, its parameters numbered on
+ * after the ones before it: statements share a piece (a CTE) without repeating it.
+ */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlQuery {
   let text = strings[0];
-  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
-  return { text, values };
+  const params: unknown[] = [];
+  for (let i = 1; i < strings.length; i++) {
+    const v = values[i - 1];
+    if (isFragment(v)) {
+      const offset = params.length;
+      text += v.text.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
+      params.push(...v.values);
+    } else {
+      params.push(v);
+      text += `$${params.length}`;
+    }
+    text += strings[i];
+  }
+  return fragment(text, params);
 }
 
 /** What repositories and ledger handlers need of a connection: rows, and the affected row count. */

@@ -2,7 +2,7 @@ import { type DebitPayoutCommand, type LedgerCommand, type LedgerOutcome, Topic 
 import type { Minor } from '@pay/domain';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
-import { sql, type SqlClient, sqlClient } from '../client/sql';
+import { sql, type SqlClient, sqlClient, type SqlQuery, sqlText } from '../client/sql';
 import { ledgerCommandMessage, outboxHeaders } from '../outbox/outbox-writer';
 import type { Disbursement, DisbursementInquiry } from '../generated/prisma/client';
 
@@ -19,7 +19,8 @@ export interface NewInquiry {
   accountNo: string;
   accountName: string;
   amount: Minor;
-  fee: Minor;
+  /** Omitted: the merchant's current flat fee, read by the statement that records the inquiry */
+  fee?: Minor | null;
   expiresAt: Date;
 }
 
@@ -44,7 +45,30 @@ export type TransferRequest = Omit<NewDisbursement, 'fee'>;
 export type InquiryField = 'accountNo' | 'bankCode' | 'amount' | 'accountName';
 
 /**
- * What recordTransfer did, checked in this order: `live` (the merchantTrxId has a transfer that
+ * Why a statement that checks the request's token refused: the token is revoked (or not the
+ * merchant's, or the merchant is gone), or the merchant is not active. The statements of
+ * @TokenCheckedByStatement routes check it in their own transaction, so a token revoked after the
+ * request was let in changes nothing.
+ */
+export type AuthRefusal = 'tokenNotValid' | 'merchantNotActive';
+
+/**
+ * The merchant's row and whether the request's token (when one is given) is still valid for it,
+ * as a CTE `auth` (merchant id, is_active, payout_fee_flat, token_invalid): no row when the
+ * merchant is gone. AUTH_VERDICTS reads it first in a statement's CASE.
+ */
+function merchantAuth(merchantId: number, tokenId: string | null): SqlQuery {
+  return sql`auth AS (
+        SELECT m.id, m.is_active, m.payout_fee_flat,
+               ${tokenId}::uuid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM api_tokens a WHERE a.id = ${tokenId}::uuid AND a.merchant_id = m.id AND a.revoked_at IS NULL) AS token_invalid
+          FROM merchants m WHERE m.id = ${merchantId}::int)`;
+}
+const AUTH_VERDICTS = sqlText(`
+          WHEN NOT EXISTS (SELECT 1 FROM auth) OR (SELECT token_invalid FROM auth) THEN 'tokenNotValid'
+          WHEN NOT (SELECT is_active FROM auth) THEN 'merchantNotActive'`);
+
+/**
+ * What recordTransfer did, checked in this order: the token (AuthRefusal), `live` (the merchantTrxId has a transfer that
  * is not a refused attempt: the row), `notFound` (no inquiry of this merchant), `expired`,
  * `mismatch` (the first field that differs), `used` (the inquiry pays for a live transfer: the
  * row), `created` (the row), or `raced` (all checks passed but a concurrent request recorded
@@ -52,7 +76,7 @@ export type InquiryField = 'accountNo' | 'bankCode' | 'amount' | 'accountName';
  */
 export type TransferVerdict =
   | { kind: 'created' | 'live' | 'used'; disbursement: Disbursement }
-  | { kind: 'notFound' | 'expired' | 'raced' }
+  | { kind: 'notFound' | 'expired' | 'raced' | AuthRefusal }
   | { kind: 'mismatch'; field: InquiryField };
 
 /**
@@ -66,13 +90,29 @@ export class DisbursementRepository {
     this.db = sqlClient(pool);
   }
 
-  async createInquiry(i: NewInquiry): Promise<DisbursementInquiry> {
-    const [row] = await this.db.query<Record<string, unknown>>(
-      sql`INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
-            VALUES (${i.platformTrxId}, ${i.merchantId}, ${i.merchantTrxId}, ${i.bankCode}, ${i.accountNo}, ${i.accountName}, ${i.amount}, ${i.fee}, ${i.expiresAt})
-            RETURNING *`,
-    );
-    return fromRow<DisbursementInquiry>(row);
+  /**
+   * Records an inquiry in one statement (one round trip), quoting the merchant's current flat fee
+   * (`fee`, when given, instead: fixtures), checked in this order: `tokenNotValid` (the request's
+   * token, when given, is revoked or not the merchant's), `merchantNotActive`, `duplicate` (the
+   * merchantTrxId already pays for a live transfer of the merchant, not a refused attempt),
+   * `created`. Nothing is written unless created.
+   */
+  async recordInquiry(i: NewInquiry, tokenId: string | null = null): Promise<{ kind: 'created'; inquiry: DisbursementInquiry } | { kind: 'duplicate' | AuthRefusal }> {
+    const [row] = await this.db.query<Record<string, unknown> & { verdict: string }>(sql`
+      WITH ${merchantAuth(i.merchantId, tokenId)}, live AS (
+        SELECT 1 FROM disbursements WHERE merchant_id = ${i.merchantId}::int AND merchant_trx_id = ${i.merchantTrxId}::text AND status <> 'refused' LIMIT 1
+      ), verdict AS (
+        SELECT CASE ${AUTH_VERDICTS} WHEN EXISTS (SELECT 1 FROM live) THEN 'duplicate' ELSE 'create' END AS kind
+      ), created AS (
+        INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
+        SELECT ${i.platformTrxId}, ${i.merchantId}, ${i.merchantTrxId}, ${i.bankCode}, ${i.accountNo}, ${i.accountName}, ${i.amount}, COALESCE(${i.fee ?? null}::bigint, auth.payout_fee_flat), ${i.expiresAt}
+          FROM auth, verdict WHERE verdict.kind = 'create'
+        RETURNING *
+      )
+      SELECT verdict.kind AS verdict, created.* FROM verdict LEFT JOIN created ON true`);
+    const { verdict, ...inquiry } = row;
+    if (verdict === 'create') return { kind: 'created', inquiry: fromRow<DisbursementInquiry>(inquiry) };
+    return { kind: verdict as 'duplicate' | AuthRefusal };
   }
 
   /** The merchant's transfer with this merchantTrxId that is not a refused attempt. */
@@ -96,19 +136,19 @@ export class DisbursementRepository {
    * A concurrent insert of the same merchantTrxId or inquiry is skipped (ON CONFLICT DO NOTHING:
    * the partial unique indexes are the arbiters), and then no command is written either.
    */
-  async recordTransfer(t: TransferRequest, debit: Omit<DebitPayoutCommand, 'amount' | 'fee'>): Promise<TransferVerdict> {
+  async recordTransfer(t: TransferRequest, debit: Omit<DebitPayoutCommand, 'amount' | 'fee'>, tokenId: string | null = null): Promise<TransferVerdict> {
     const { type, commandId, merchantId, logId, issuedAt, payoutId } = debit;
     const payload = JSON.stringify({ type, commandId, merchantId, logId, issuedAt, payoutId });
     const headers = JSON.stringify(outboxHeaders(commandId, logId));
     const rows = await this.db.query<Record<string, unknown>>(sql`
-      WITH live AS (
+      WITH ${merchantAuth(t.merchantId, tokenId)}, live AS (
         SELECT * FROM disbursements WHERE merchant_id = ${t.merchantId}::int AND merchant_trx_id = ${t.merchantTrxId}::text AND status <> 'refused' LIMIT 1
       ), inquiry AS (
         SELECT *, expires_at <= now() AS expired FROM disbursement_inquiries WHERE platform_trx_id = ${t.platformTrxId}::text AND merchant_id = ${t.merchantId}::int
       ), used AS (
         SELECT * FROM disbursements WHERE platform_trx_id = ${t.platformTrxId}::text AND status <> 'refused' LIMIT 1
       ), verdict AS (
-        SELECT CASE
+        SELECT CASE ${AUTH_VERDICTS}
           WHEN EXISTS (SELECT 1 FROM live) THEN 'live'
           WHEN i.platform_trx_id IS NULL THEN 'notFound'
           WHEN i.expired THEN 'expired'
@@ -147,6 +187,8 @@ export class DisbursementRepository {
       case 'notFound':
       case 'expired':
       case 'raced':
+      case 'tokenNotValid':
+      case 'merchantNotActive':
         return { kind: verdict };
       default:
         return { kind: 'mismatch', field: verdict as InquiryField };

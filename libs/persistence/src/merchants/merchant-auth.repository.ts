@@ -75,6 +75,9 @@ interface TokenRow {
   pending?: bigint | null;
 }
 
+/** Sent when a token is revoked or deleted, or a merchant changes (migration 20261128020000): caches of tokens forget. */
+export const MERCHANT_AUTH_CHANGED_CHANNEL = 'merchant_auth_changed';
+
 /** Reads tokens live from Postgres, so a revocation or deactivation takes effect on the next request. */
 export class MerchantAuthRepository {
   private readonly db: SqlClient;
@@ -89,7 +92,12 @@ export class MerchantAuthRepository {
    * Plain pg, prepared: this runs on every API call (docs/decisions/0010, 0011).
    */
   async findByToken(token: string, opts: { withBalance?: boolean } = {}): Promise<TokenLookup> {
-    const rows = await this.db.query<TokenRow>({ text: opts.withBalance ? BY_TOKEN_WITH_BALANCE : BY_TOKEN, values: [hashToken(token)] });
+    return this.findByHash(hashToken(token), opts);
+  }
+
+  /** The same, by the token's SHA-256 (hex), for a caller that has it already. */
+  async findByHash(tokenHash: string, opts: { withBalance?: boolean } = {}): Promise<TokenLookup> {
+    const rows = await this.db.query<TokenRow>({ text: opts.withBalance ? BY_TOKEN_WITH_BALANCE : BY_TOKEN, values: [tokenHash] });
     const row = rows[0];
     if (!row || row.revoked) return { found: false };
     const merchant: AuthenticatedMerchant = {
