@@ -142,6 +142,27 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     expect((await ledger.applyBatch([fine]))[0].outcome).toBe('applied');
   });
 
+  it('batches that arrive together (the partitions of one bus read) go in one transaction; a failing one is applied alone and fails alone', async () => {
+    const merchants = await Promise.all([0, 1, 2, 3].map(async () => (await createMerchant(prisma)).merchant.id));
+    for (const id of merchants) await fundMerchant(prisma, id, [100_000n]);
+    const batches = merchants.map((id) => [debit(id, 10_000n), debit(id, 20_000n)]);
+    const outcomes = await Promise.all(batches.map((b) => ledger.applyBatch(b)));
+    expect(outcomes.map((o) => o.map((x) => x.outcome))).toEqual(merchants.map(() => ['applied', 'applied']));
+    expect(outcomes.map((o) => o.map((x) => x.commandId))).toEqual(batches.map((b) => b.map((c) => c.commandId)));
+    // One transaction: every decision carries the batch's clock.
+    const decided = await prisma.ledgerCommand.findMany({ where: { commandId: { in: batches.flat().map((c) => c.commandId) } }, select: { decidedAt: true } });
+    expect(new Set(decided.map((d) => d.decidedAt.getTime())).size).toBe(1);
+
+    // Arriving with a batch that cannot be applied: the others are applied, the failing one fails, alone.
+    const broken = { type: 'payin.record', commandId: 'payin:broken-2', merchantId: merchants[3], issuedAt, payinId: 'not-a-uuid', amount: '1', fee: '0' } as LedgerCommand;
+    const next = merchants.slice(0, 3).map((id) => [debit(id, 30_000n)]);
+    const results = await Promise.allSettled([...next, [debit(merchants[3], 5_000n), broken]].map((b) => ledger.applyBatch(b)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    for (const id of merchants.slice(0, 3)) expect(await balanceOf(id)).toMatchObject({ available: 40_000n, lastSeq: 5n });
+    expect(await balanceOf(merchants[3])).toMatchObject({ available: 70_000n, lastSeq: 4n });
+    await clean(merchants);
+  });
+
   it('never deadlocks or overdraws when batches over the same merchants run at once, in any order', async () => {
     const merchants = await Promise.all([0, 1, 2].map(async () => (await createMerchant(prisma)).merchant.id));
     for (const id of merchants) await fundMerchant(prisma, id, [100_000n]); // 10 debits of 10,000 each

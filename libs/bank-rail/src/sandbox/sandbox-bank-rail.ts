@@ -93,8 +93,7 @@ export class SandboxBankRail implements BankRail {
     this.submissions = new GroupWriter(
       (transfers) => this.storeMany(transfers),
       (transfer) => this.storeOne(transfer),
-      200,
-      (t, batch) => !batch.some((b) => b.idempotencyKey === t.idempotencyKey),
+      { maxBatch: 200, canJoin: (t, batch) => !batch.some((b) => b.idempotencyKey === t.idempotencyKey) },
     );
   }
 

@@ -4,32 +4,49 @@ interface Pending<T, R> {
   reject: (err: unknown) => void;
 }
 
+export interface GroupWriterOptions<T> {
+  /** Items in one write at most (default 100) */
+  maxBatch?: number;
+  /**
+   * Whether an item may join a batch that holds `batch` already (else it goes in a later one),
+   * e.g. not a second item with the same key, or not past a size in the items' own units.
+   */
+  canJoin?: (item: T, batch: readonly T[]) => boolean;
+  /** Writes in flight at once (default 1): more overlap the database's commit waits, fewer group more. */
+  parallel?: number;
+}
+
 /**
  * Group commit for small writes: `add` resolves (with the item's result, if the writes return
- * any) once its item is committed. Items added while a write is in flight wait for it and then
- * go together, in one multi-row statement (at most `maxBatch`); an item added to an idle writer
- * goes at the next turn of the event loop, so a lone write waits for nothing. A batch that fails
- * is written again item by item, so one bad item fails only its own caller (and a dependency
- * outage fails each caller, who retries). `canJoin` may keep an item out of a batch (it then
- * goes in the next one), e.g. a second item with the same key as one already in it.
+ * any) once its item is committed. Items added in one turn of the event loop go together, and
+ * so do items added while every writer is busy, in one multi-row statement or transaction; an
+ * item added while a writer is free goes at the next turn of the event loop, so a lone write
+ * waits for nothing. A batch that fails is written again item by item, so one bad item fails
+ * only its own caller (and a dependency outage fails each caller, who retries).
  */
 export class GroupWriter<T, R = void> {
   private queue: Pending<T, R>[] = [];
-  private flushing = false;
+  private active = 0;
+  private readonly maxBatch: number;
+  private readonly canJoin: (item: T, batch: readonly T[]) => boolean;
+  private readonly parallel: number;
 
   constructor(
     /** Writes the items; resolves with their results in the same order (or nothing, for writes without results). */
     private readonly writeMany: (items: T[]) => Promise<R[] | void>,
     private readonly writeOne: (item: T) => Promise<R>,
-    private readonly maxBatch = 100,
-    private readonly canJoin: (item: T, batch: readonly T[]) => boolean = () => true,
-  ) {}
+    options: GroupWriterOptions<T> = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 100;
+    this.canJoin = options.canJoin ?? (() => true);
+    this.parallel = options.parallel ?? 1;
+  }
 
   add(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.flushing) return;
-      this.flushing = true;
+      if (this.active >= this.parallel) return;
+      this.active += 1;
       setImmediate(() => void this.flush());
     });
   }
@@ -50,17 +67,17 @@ export class GroupWriter<T, R = void> {
         }
       }
     } finally {
-      this.flushing = false;
+      this.active -= 1;
     }
   }
 
-  /** The next batch: queued items in order, up to maxBatch, leaving for later those that cannot join it. */
+  /** The next batch: queued items in order (the first always), up to maxBatch, leaving for later those that cannot join it. */
   private take(): Pending<T, R>[] {
     const batch: Pending<T, R>[] = [];
     const items: T[] = [];
     const rest: Pending<T, R>[] = [];
     for (const p of this.queue) {
-      if (batch.length < this.maxBatch && this.canJoin(p.item, items)) {
+      if (batch.length === 0 || (batch.length < this.maxBatch && this.canJoin(p.item, items))) {
         batch.push(p);
         items.push(p.item);
       } else rest.push(p);
