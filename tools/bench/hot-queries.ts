@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { SETTLEMENT_SCAN_STATEMENT, TOKEN_STATEMENTS } from '@pay/persistence';
+import { DisbursementRepository, PayoutRepository, PgOutboxStore, SETTLEMENT_SCAN_STATEMENT, TOKEN_STATEMENTS, WebhookDeliveryRepository } from '@pay/persistence';
 
 /**
- * The hot statements of the services, as written in their repositories on 2026-11-25 (copies
- * where the services build theirs with the `sql` tag, so a changed statement belongs here too;
- * the token lookups and the settlement scan are imported as the services send them). Each
+ * The hot statements of the services: those of the money path's repositories as they send them
+ * (`sent`: the gateway's inquiry and transfer, the payout's claim and complete, the relay, the
+ * callbacks' claim; the token lookups and the settlement scan imported), the others as written in
+ * their repositories on 2026-11-25 (copies: a changed one belongs here too). Each
  * takes the parameters picked from the data and the run number (1, 2, 3: a write inserts fresh
  * keys on every run, since the runs share one rolled-back transaction).
  */
@@ -12,17 +14,51 @@ export interface HotQuery {
   name: string;
   /** Run first in the same transaction, as the service does (e.g. SET LOCAL) */
   setup?: string;
-  statement(p: Record<string, unknown>, run: number): { text: string; values: unknown[] };
+  statement(p: Record<string, unknown>, run: number): { text: string; values: unknown[] } | Promise<{ text: string; values: unknown[] }>;
 }
 
 const q = (name: string, text: string, values: (p: Record<string, unknown>, run: number) => unknown[]): HotQuery => ({ name, statement: (p, run) => ({ text, values: values(p, run) }) });
+
+/**
+ * The first statement a repository method sends, taken as it sends it: the method runs against a
+ * stand-in pool that records the statement and answers no rows (the method may then fail; only
+ * the statement matters). So the plan checked is the service's own statement, never a copy.
+ */
+async function captured(send: (pool: Pool) => Promise<unknown>): Promise<{ text: string; values: unknown[] }> {
+  let statement: { text: string; values: unknown[] } | undefined;
+  const recorder = {
+    // A plain string is a transaction's BEGIN or COMMIT: not the statement.
+    query: async (config: string | { text: string; values?: unknown[] }) => {
+      if (typeof config !== 'string') statement ??= { text: config.text, values: config.values ?? [] };
+      return { rows: [], rowCount: 0 };
+    },
+    on: () => recorder,
+  } as unknown as Pool;
+  await send(recorder).catch(() => undefined);
+  if (!statement) throw new Error('the repository method sent no statement');
+  return statement;
+}
+
+/** A hot statement as its repository sends it (see captured). */
+const sent = (name: string, send: (pool: Pool, p: Record<string, unknown>, run: number) => Promise<unknown>): HotQuery => ({
+  name,
+  statement: (p, run) => captured((pool) => send(pool, p, run)),
+});
 
 export const HOT_QUERIES: HotQuery[] = [
   // apps/gateway: every request (libs/persistence/src/merchants/merchant-auth.repository.ts)
   q('gateway: token lookup', TOKEN_STATEMENTS.byToken, (p) => [p.tokenHash]),
   q('gateway: token lookup with the balance (balance GET)', TOKEN_STATEMENTS.byTokenWithBalance, (p) => [p.tokenHash]),
   q('gateway: balance read', 'SELECT available, pending FROM balances WHERE merchant_id = $1', (p) => [p.merchantId]),
-  // libs/persistence/src/disbursements/disbursement.repository.ts
+  // libs/persistence/src/disbursements/disbursement.repository.ts, as the repository sends them
+  sent('gateway: account inquiry (token, live merchantTrxId, fee, insert)', (pool, p, run) =>
+    new DisbursementRepository(pool).recordInquiry({ platformTrxId: `DBPLANSI${run}`, merchantId: p.merchantId as number, merchantTrxId: `PLANSI-${run}`, bankCode: 'BCA', accountNo: '1234567890', accountName: 'Budi', amount: 1_000_000n, expiresAt: new Date(Date.now() + 600_000) }, p.tokenId as string)),
+  sent('gateway: transfer (token, checks, funding + debit command)', (pool, p, run) =>
+    new DisbursementRepository(pool).recordTransfer(
+      { id: randomUUID(), merchantId: p.merchantId as number, merchantTrxId: `PLANST-${run}`, platformTrxId: p.inquiryId as string, bankCode: 'BCA', accountNo: '1234567890', accountName: 'Budi', amount: 1_000_000n, notifyUrl: 'http://127.0.0.1:9/callback' },
+      { type: 'payout.debit', commandId: `payout.debit:plans-${run}`, merchantId: p.merchantId as number, issuedAt: new Date().toISOString(), payoutId: randomUUID() },
+      p.tokenId as string,
+    )),
   q('gateway: inquiry insert', `
     INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
     VALUES ($1, $2, $3, 'BCA', '1234567890', 'Budi', 1000000, 250000, now() + interval '10 minutes') RETURNING *`,
@@ -60,17 +96,12 @@ export const HOT_QUERIES: HotQuery[] = [
       INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result) VALUES ('plans:' || $3, $1, 'payout.debit', 'applied', currval('ledger_events_id_seq'), '{}'::jsonb)
     )
     INSERT INTO outbox (topic, key, payload) VALUES ('ledger.events.v1', $1::text, '{}'::jsonb)`, (p, run) => [p.merchantId, p.lastSeq, run]),
-  // libs/persistence/src/payouts/payout.repository.ts
-  q('payout: claimDue', `
-    UPDATE disbursements SET lease_until = now() + make_interval(secs => 30), updated_at = now()
-     WHERE id IN (
-       SELECT id FROM disbursements
-        WHERE status = 'pending' AND next_check_at <= now()
-          AND (lease_until IS NULL OR lease_until < now())
-          AND ($1::uuid IS NULL OR id = $1::uuid)
-        ORDER BY next_check_at LIMIT 64 FOR UPDATE SKIP LOCKED)
-    RETURNING *`, () => [null]),
-  q('payout: complete', `UPDATE disbursements SET status = 'success', success_at = now(), lease_until = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'`, (p) => [p.disbursementId]),
+  // libs/persistence/src/payouts/payout.repository.ts, as the repository sends them
+  sent('payout: claim a round (and record its submissions)', (pool) => new PayoutRepository(pool).claimDue(64, 30_000)),
+  sent('payout: complete a round (status, event, refund, callback)', async (pool, p) => {
+    const row = p.disbursement as Parameters<PayoutRepository['complete']>[0][number]['disbursement'];
+    return new PayoutRepository(pool).complete([{ kind: 'success', disbursement: row, at: new Date(), railReference: 'SBXPLANS' }]);
+  }),
   // libs/persistence/src/outbox/pg-outbox.store.ts
   q('outbox: pendingTopics', `
     WITH RECURSIVE t(topic) AS (
@@ -79,21 +110,18 @@ export const HOT_QUERIES: HotQuery[] = [
       SELECT (SELECT o.topic FROM outbox o WHERE o.published_at IS NULL AND o.topic > t.topic ORDER BY o.topic LIMIT 1) FROM t WHERE t.topic IS NOT NULL
     )
     SELECT topic FROM t WHERE topic IS NOT NULL`, () => []),
-  q('outbox: relayBatch', `
-    SELECT id, topic, key, payload, headers FROM outbox
-     WHERE (SELECT pg_try_advisory_xact_lock(1, hashtext($1::text))) AND topic = $1::text AND published_at IS NULL
-     ORDER BY id LIMIT 256`, () => ['ledger.commands.v1']),
-  q('outbox: mark published', 'UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', (p) => [p.outboxIds]),
+  // The relay's one statement (lock, batch, marking), as PgOutboxStore sends it after BEGIN.
+  sent('outbox: relay a batch', (pool) => {
+    const inTransaction = { ...pool, connect: async () => ({ query: pool.query, release: () => undefined, on: () => undefined }) } as unknown as Pool;
+    return new PgOutboxStore(inTransaction).relayBatch('ledger.commands.v1', 256, async () => undefined);
+  }),
   q('outbox: backlog metrics', `SELECT topic, count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM outbox WHERE published_at IS NULL GROUP BY topic`, () => []),
   // libs/persistence/src/webhooks/webhook-delivery.repository.ts
   q('workers: webhook create', `
     INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, created_at, updated_at)
     VALUES (gen_random_uuid(), $1, 'disbursement.success', $2, NULL, 'http://127.0.0.1:9/callback', '{}', 'pending', now(), now(), now())
     ON CONFLICT (event_id) DO NOTHING RETURNING *`, (p, run) => [`plans.${run}.success`, p.merchantId]),
-  q('workers: webhook due (dispatch claim)', `
-    SELECT id, attempt_count AS "attemptCount" FROM webhook_deliveries
-     WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'delivering' AND lease_until < now())
-     ORDER BY next_attempt_at NULLS FIRST LIMIT 64`, () => []),
+  sent('workers: claim due callbacks (dispatcher round)', (pool) => new WebhookDeliveryRepository(pool).claimDue(new Date(), 20, 40_000)),
   q('workers: webhook claim one', `
     UPDATE webhook_deliveries SET status = 'delivering', lease_until = now() + interval '30 seconds', attempt_count = attempt_count + 1, updated_at = now()
      WHERE id = $1::uuid AND ((status = 'pending' AND next_attempt_at <= now()) OR (status = 'delivering' AND lease_until < now())) RETURNING *`, (p) => [p.webhookId]),
@@ -151,6 +179,8 @@ export async function pickParameters(pool: Pool): Promise<Record<string, unknown
   const payin = await one<{ id: string; merchant_trx_id: string; platform_trx_id: string }>('SELECT id::text, merchant_trx_id, platform_trx_id FROM payins WHERE merchant_id = $1 LIMIT 1', [merchantId]);
   const outbox = await pool.query<{ id: string }>('SELECT id::text FROM outbox ORDER BY id DESC LIMIT 64');
   const webhook = await one<{ id: string }>('SELECT id::text FROM webhook_deliveries WHERE merchant_id = $1 LIMIT 1', [merchantId]);
+  const tokenId = await one<{ id: string }>('SELECT id::text FROM api_tokens WHERE merchant_id = $1 AND revoked_at IS NULL LIMIT 1', [merchantId]);
+  const { rows: [disbursement] } = await pool.query(`SELECT d.*, m.name AS "merchantName" FROM disbursements d JOIN merchants m ON m.id = d.merchant_id WHERE d.id = $1::uuid`, [d.id]);
   const busy = await one<{ merchant_id: number; day: Date }>(`
     SELECT merchant_id, date_trunc('day', created_at AT TIME ZONE 'Asia/Jakarta') AT TIME ZONE 'Asia/Jakarta' AS day
       FROM payins WHERE merchant_id = $1 OR merchant_id = (SELECT merchant_id FROM payins ORDER BY created_at LIMIT 1)
@@ -168,6 +198,9 @@ export async function pickParameters(pool: Pool): Promise<Record<string, unknown
     payinPlatformTrxId: payin.platform_trx_id,
     outboxIds: outbox.rows.map((r) => r.id),
     webhookId: webhook.id,
+    tokenId: tokenId.id,
+    // As the payout's claim returns it (the statement only reads its fields).
+    disbursement: { id: disbursement.id, merchantId: disbursement.merchant_id, merchantName: disbursement.merchantName, merchantTrxId: disbursement.merchant_trx_id, platformTrxId: disbursement.platform_trx_id, bankCode: disbursement.bank_code, accountNo: disbursement.account_no, accountName: disbursement.account_name, amount: BigInt(disbursement.amount), fee: BigInt(disbursement.fee), notifyUrl: disbursement.notify_url, logId: disbursement.log_id, priorSubmittedAt: null },
     reconMerchantId: busy.merchant_id,
     reconFrom: busy.day,
     reconTo: new Date(busy.day.getTime() + 86_400_000),

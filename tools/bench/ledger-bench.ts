@@ -15,9 +15,10 @@ import { pgbenchTps } from './pgbench';
  *  2. through the bus: N debit commands published to Redis Streams, then to Kafka (a broker of
  *     this run's own, the kafka-init topics), each applied by one ledger process, measured until
  *     every command is decided; the ratios to pgbench -N and Kafka / Redis Streams close the run.
- * Usage: npm run build && node dist/tools/bench/ledger-bench.js [commands=5000] [merchants=50] [concurrency=32]
+ * Usage: npm run build && node dist/tools/bench/ledger-bench.js [commands=20000] [merchants=50] [concurrency=32]
  */
-const [N = 5000, M = 50, C = 32] = process.argv.slice(2).map(Number);
+// 20,000 commands: a burst long enough to be steady (a one-second run measures start-up and the end's poll as much as the ledger).
+const [N = 20_000, M = 50, C = 32] = process.argv.slice(2).map(Number);
 
 async function main(): Promise<void> {
   const tps = pgbenchTps();
@@ -114,6 +115,8 @@ async function throughBus(prisma: PrismaClient, merchants: number[], databaseUrl
       bus: bus.stack,
       logDir: join(repoRoot(), 'tmp', 'bench-logs'),
       env: { LOG_LEVEL: 'warn' },
+      // BENCH_NODE_ARGS reaches the services' node (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof"), as in the other benches.
+      nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
     });
     try {
       const commands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % merchants.length], directPayoutId(), 10_000_00n, 2_500_00n));

@@ -43,15 +43,15 @@ async function explain(pool: Pool, q: HotQuery, params: Record<string, unknown>,
     await client.query('BEGIN');
     if (q.setup) await client.query(q.setup);
     // Twice: the first run warms the cache (a hot query's pages are in memory in production); the second is the one reported.
-    const first = q.statement(params, 1);
+    const first = await q.statement(params, 1);
     await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${first.text}`, values: first.values });
-    const { text, values } = q.statement(params, 2);
+    const { text, values } = await q.statement(params, 2);
     const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }] }>({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, values });
     const [result] = rows[0]['QUERY PLAN'];
     const all = nodes(result.Plan);
     const seqScans = all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] && bigTables.has(n['Relation Name'])).map((n) => n['Relation Name']);
     if (verbose) {
-      const again = q.statement(params, 3);
+      const again = await q.statement(params, 3);
       const textPlan = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${again.text}`, values: again.values });
       console.log(`\n-- ${q.name}\n${textPlan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
     }

@@ -29,6 +29,7 @@ const LEVELS = (args[2] ?? '4,8,16').split(',').map(Number);
 
 
 type Rows = Record<string, string | number>[];
+const SCANS_TITLE = 'sequential scans during the steps, by table (pg_stat_user_tables; a hot statement should read none)';
 
 async function main(): Promise<void> {
   const tps = pgbenchTps();
@@ -37,11 +38,13 @@ async function main(): Promise<void> {
   const cpuTitle = 'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
   printResults(title, empty.rows);
   printResults(cpuTitle, empty.cpuRows);
+  printResults(SCANS_TITLE, empty.scans);
   if (!historyMode()) return;
   const history = await measure(tps, true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
   printResults(`${title}, on the history`, history.rows);
   printResults(`${cpuTitle}, on the history`, history.cpuRows);
+  printResults(`${SCANS_TITLE}, on the history`, history.scans);
   // The same steps in the same process, one database empty, the other holding the history.
   printResults(
     'transfer: empty database vs history (target: history >= 0.8x empty)',
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
 }
 
 /** One full run of the steps on a new database, empty or first loaded with the history. */
-async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
+async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; scans: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   const clone = kept ? await cloneHistoryDatabase(kept, M) : undefined;
   const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
@@ -110,6 +113,10 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     const idleBackends = await backends();
     const idleXacts = await pgTransactions();
     await new Promise((r) => setTimeout(r, 5000));
+    // Sequential scans per table during the steps: a hot statement that reads a growing table whole shows here.
+    const seqScans = async () =>
+      new Map((await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>('SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables')).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]));
+    const scansBefore = await seqScans();
     const cpuRows: Record<string, string | number>[] = [
       {
         concurrency: 'idle, per second',
@@ -163,7 +170,13 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
         e2eP99ms: Math.round(percentile(e2e, 99)),
       });
     }
-    return { rows, cpuRows, load };
+    // The statistics collector lags a little: let it catch up before reading.
+    await new Promise((r) => setTimeout(r, 1000));
+    const scans = [...(await seqScans())]
+      .map(([table, after]) => ({ table, seqScans: after.n - (scansBefore.get(table)?.n ?? 0), rowsRead: after.rows - (scansBefore.get(table)?.rows ?? 0) }))
+      .filter((r) => r.seqScans > 0)
+      .sort((a, b) => b.rowsRead - a.rowsRead);
+    return { rows, cpuRows, scans, load };
   } finally {
     await stack?.stop();
     await receiver.close();

@@ -26,6 +26,16 @@ export function authenticateToken(req: FastifyRequest, tokens: MerchantAuthRepos
   return r[TOKEN_CHECK];
 }
 
+const TOKEN_HASH = Symbol('tokenHash');
+
+/** The SHA-256 of the request's token (as the database keeps it), computed once per request; undefined without a token. */
+export function tokenHashOf(req: FastifyRequest): string | undefined {
+  const r = req as FastifyRequest & { [TOKEN_HASH]?: string };
+  if (r[TOKEN_HASH] !== undefined) return r[TOKEN_HASH];
+  const token = tokenOf(req);
+  return token === undefined ? undefined : (r[TOKEN_HASH] = hashToken(token));
+}
+
 /** The request's token, trimmed; undefined when the header is missing or blank. */
 export function tokenOf(req: FastifyRequest): string | undefined {
   const header = req.headers[TOKEN_HEADER];
@@ -39,9 +49,8 @@ export function tokenOf(req: FastifyRequest): string | undefined {
  * looked up, and a token that authenticates is remembered for those routes.
  */
 async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository, cache?: MerchantAuthCache): Promise<AuthenticatedMerchant> {
-  const token = tokenOf(req);
-  if (!token) throw new ApiError(ErrorCode.TokenNotFound);
-  const hash = hashToken(token);
+  const hash = tokenHashOf(req);
+  if (!hash) throw new ApiError(ErrorCode.TokenNotFound);
   const cached = cache && tokenCheckedByStatement(req) ? cache.get(hash) : undefined;
   if (cached) return cached;
   const version = cache?.version();
@@ -73,7 +82,7 @@ export function registerMerchantTokenCheck(fastify: FastifyInstance, tokens: Mer
     if (!req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
     try {
       const merchant = await authenticateToken(req, tokens, cache);
-      recent.remember(tokenOf(req) as string, merchant.id);
+      recent.remember(tokenHashOf(req) as string, merchant.id);
     } catch (err) {
       void reply.header('connection', 'close');
       throw err;

@@ -1,4 +1,3 @@
-import { hashToken } from '@pay/persistence';
 import { ExpiringMap } from '../cache/expiring-map';
 
 /** How long a successful authentication vouches for a token's merchant, for refusing early only. */
@@ -16,12 +15,14 @@ const MAX_TOKENS = 10_000;
 export class RecentTokens {
   private readonly merchants = new ExpiringMap<string, number>(MAX_TOKENS);
 
-  remember(token: string, merchantId: number): void {
+  /** `tokenHash`: the token's SHA-256 (tokenHashOf). Renewed only past half its TTL: a busy token is not written on every request. */
+  remember(tokenHash: string, merchantId: number): void {
     const now = Date.now();
-    this.merchants.set(hashToken(token), merchantId, now + RECENT_TOKEN_TTL_MS, now);
+    if (this.merchants.get(tokenHash, now) === merchantId && (this.merchants.expiresAt(tokenHash) ?? 0) - now > RECENT_TOKEN_TTL_MS / 2) return;
+    this.merchants.set(tokenHash, merchantId, now + RECENT_TOKEN_TTL_MS, now);
   }
 
-  merchantOf(token: string): number | undefined {
-    return this.merchants.get(hashToken(token));
+  merchantOf(tokenHash: string): number | undefined {
+    return this.merchants.get(tokenHash);
   }
 }

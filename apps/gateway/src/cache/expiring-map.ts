@@ -26,6 +26,11 @@ export class ExpiringMap<K, V> {
     this.entries.set(key, { value, expiresAt });
   }
 
+  /** When the entry expires (whether or not it has), undefined without one. */
+  expiresAt(key: K): number | undefined {
+    return this.entries.get(key)?.expiresAt;
+  }
+
   delete(key: K): void {
     this.entries.delete(key);
   }

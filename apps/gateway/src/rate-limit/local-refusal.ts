@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { MERCHANT_API_PREFIX, tokenOf } from '../auth/merchant-token';
+import { MERCHANT_API_PREFIX, tokenHashOf } from '../auth/merchant-token';
 import type { RecentTokens } from '../auth/recent-tokens';
 import { rateLimitClassOf } from './rate-limit.decorator';
 import type { RateLimiter } from './rate-limiter';
@@ -17,8 +17,8 @@ export function registerLocalRefusal(fastify: FastifyInstance, recent: RecentTok
   fastify.addHook('onRequest', (req, reply, done) => {
     if (!limiter.contended || !req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return done();
     const cls = rateLimitClassOf(req);
-    const token = cls && tokenOf(req);
-    const merchantId = token && recent.merchantOf(token);
+    const tokenHash = cls && tokenHashOf(req);
+    const merchantId = tokenHash && recent.merchantOf(tokenHash);
     if (!cls || !merchantId) return done();
     let waiting;
     try {

@@ -1,6 +1,6 @@
 import type { MerchantAuthRepository } from '@pay/persistence';
 import type { FastifyInstance } from 'fastify';
-import { authenticateToken, MERCHANT_API_PREFIX, tokenOf } from '../auth/merchant-token';
+import { authenticateToken, MERCHANT_API_PREFIX, tokenHashOf } from '../auth/merchant-token';
 import type { RecentTokens } from '../auth/recent-tokens';
 import { rateLimitClassOf } from './rate-limit.decorator';
 import type { RateLimiter } from './rate-limiter';
@@ -27,9 +27,9 @@ export function registerReadConcurrencyLimit(fastify: FastifyInstance, opts: { l
   fastify.addHook('onRequest', async (req, reply) => {
     // API tokens only: a dashboard read (/dashboard/api) has its session, not a token, and is rate-limited by RateLimitInterceptor.
     if (rateLimitClassOf(req) !== 'read' || !req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
-    const token = tokenOf(req);
-    if (!token) return;
-    let merchantId = opts.recent.merchantOf(token);
+    const tokenHash = tokenHashOf(req);
+    if (!tokenHash) return;
+    let merchantId = opts.recent.merchantOf(tokenHash);
     if (merchantId === undefined) {
       try {
         merchantId = (await authenticateToken(req, opts.tokens)).id;

@@ -6,7 +6,7 @@ import { LedgerBatch } from './ledger-batch';
 export interface LedgerServiceOptions {
   /** Transactions in flight at once (default 4): each takes every batch that arrived while the others were busy. */
   parallel?: number;
-  /** Commands in one transaction at most (default 1000); a larger batch still goes whole, alone. */
+  /** Commands in one transaction at most (default 200: past it, transactions in parallel apply more per second than one larger one); a larger batch still goes whole, alone. */
   maxCommands?: number;
 }
 
@@ -30,7 +30,7 @@ export class LedgerService {
     private readonly clock: () => Date = () => new Date(),
     options: LedgerServiceOptions = {},
   ) {
-    const maxCommands = options.maxCommands ?? 1000;
+    const maxCommands = options.maxCommands ?? 200;
     this.group = new GroupWriter(
       (batches) => this.applyTogether(batches),
       (batch) => this.applyAlone(batch),

@@ -38,6 +38,8 @@ export function registerRequestLogger(fastify: FastifyInstance, logger: Logger):
   let nextRateLimitedLine = 0;
   let rateLimitedNotLogged = 0;
   fastify.addHook('onResponse', (req, reply, done) => {
+    // LOG_LEVEL above info: no access log, and nothing built for one.
+    if (!logger.isLevelEnabled('info')) return done();
     const status = reply.statusCode;
     let sampled: { rateLimitedNotLogged: number } | undefined;
     if (status === 429) {
