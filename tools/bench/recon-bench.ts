@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPrismaClient, dropDatabase } from '@pay/persistence';
+import { createPrismaClient, dropDatabase, reconCsvCopy } from '@pay/persistence';
 import { createMerchant, createTestDatabase, repoRoot, waitFor } from '@pay/testing';
 import { insertBusyDay, reconDay } from './busy-day';
 import { runScript, startBenchStack } from './harness';
 
 /**
  * Recon export of one day of N pay-ins for one merchant (default 1,000,000), through the
- * workers process (cursor -> CSV -> S3 multipart into s3rver), beside psql's \copy of the same
- * rows to a CSV file. Prints seconds, the workers' peak resident memory and the ratio.
+ * workers process (COPY -> S3 multipart into s3rver), beside two ceilings: psql's \copy of the
+ * same rows' raw columns to a CSV file, and psql running the export's own COPY statement (the
+ * same formatting) to a file. Prints seconds, the workers' peak resident memory and the ratios.
  * Usage: npm run build && node dist/tools/bench/recon-bench.js [payins=1000000]
  */
 const [N = 1_000_000] = process.argv.slice(2).map(Number);
@@ -39,7 +40,18 @@ async function main(): Promise<void> {
     const query = `SELECT p.merchant_trx_id, p.platform_trx_id, m.name, p.status, p.amount, p.fee, p.amount - p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id FROM payins p JOIN merchants m ON m.id = p.merchant_id WHERE p.merchant_id = ${merchant.id} AND p.created_at >= '${dayStart.toISOString()}' AND p.created_at < '${new Date(dayStart.getTime() + 86_400_000).toISOString()}' ORDER BY p.created_at, p.id`;
     execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy (${query}) to '${csvFile}' csv header`]);
     const copySeconds = Number(process.hrtime.bigint() - t) / 1e9;
-    console.log(`psql \\copy: ${copySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`);
+    console.log(`psql \\copy of the raw columns: ${copySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`);
+    // The export's own COPY statement (amounts in Rupiah, Jakarta times, formulas neutralised), through psql to a file, as the export runs it.
+    t = process.hrtime.bigint();
+    const to = new Date(dayStart.getTime() + 86_400_000);
+    const out = openSync(csvFile, 'w');
+    try {
+      execFileSync('psql', [databaseUrl, '-q', '-c', 'SET enable_sort = off', '-c', reconCsvCopy(merchant.id, dayStart, to)], { stdio: ['ignore', out, 'inherit'] });
+    } finally {
+      closeSync(out);
+    }
+    const sameCopySeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    console.log(`psql running the export's own COPY statement: ${sameCopySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`);
 
     const workersPid = stack.pid('workers') as number;
     const rssBefore = peakRssMb(workersPid);
@@ -56,7 +68,7 @@ async function main(): Promise<void> {
     if (!ready.data?.download) throw new Error(`export ${job.status} (${job.rowCount ?? 0} rows): ${JSON.stringify(ready)}`);
     const size = Number((await fetch(ready.data.download as string, { method: 'HEAD' })).headers.get('content-length'));
     console.log(`recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`);
-    console.log(`ratio export / \\copy: ${(exportSeconds / copySeconds).toFixed(2)}x`);
+    console.log(`ratio export / \\copy of the raw columns: ${(exportSeconds / copySeconds).toFixed(2)}x; export / psql running the export's COPY: ${(exportSeconds / sameCopySeconds).toFixed(2)}x`);
   } finally {
     rmSync(csvFile, { force: true });
     await stack.stop();

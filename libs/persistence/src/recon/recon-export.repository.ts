@@ -130,6 +130,36 @@ function text(col: string): string {
 }
 
 /**
+ * The COPY statement of a merchant's recon CSV for [from, to) (see streamReconCsv), as the export
+ * sends it; the recon benchmark runs the very same statement through psql as its ceiling.
+ */
+export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
+  // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
+  // Whole Rupiah (nearly every amount) print as integers; the rest as an exact numeric times 0.01
+  // without trailing zeros. Numeric arithmetic on five columns of every row was the dearest part
+  // of the query (docs/decisions/0019); the text is the same either way.
+  const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
+  const rupiah = (col: string) => decimal(col, 100);
+  const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
+  // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
+  const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${text(col)} END`;
+  // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
+  return `COPY (
+    WITH merchant AS MATERIALIZED (SELECT ${text('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
+    SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
+           CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
+           ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
+           ${decimal('p.fee_pct_milli', 1000)} AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
+           ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
+           ${paidOnly('p.rrn')} AS "rrn", ${paidOnly('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
+      FROM payins p
+     WHERE p.merchant_id = ${Number(merchantId)}
+       AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
+     ORDER BY p.created_at, p.id
+  ) TO STDOUT (FORMAT csv, HEADER true)`;
+}
+
+/**
  * The merchant's pay-ins created in [from, to) as RFC 4180 CSV bytes, produced by Postgres
  * itself (`COPY ... TO STDOUT (FORMAT csv, HEADER)`) and streamed: no row is ever held in
  * memory, and it runs at the speed of psql's \copy. Amounts are Rupiah with at most two
@@ -157,30 +187,7 @@ export async function streamReconCsv(pool: Pool, merchantId: number, from: Date,
       )
     ).rows;
     const totals: ReconTotals = { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) };
-    // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
-    // Whole Rupiah (nearly every amount) print as integers; the rest as an exact numeric times 0.01
-    // without trailing zeros. Numeric arithmetic on five columns of every row was the dearest part
-    // of the query (docs/decisions/0019); the text is the same either way.
-    const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
-    const rupiah = (col: string) => decimal(col, 100);
-    const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
-    // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
-    const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${text(col)} END`;
-    // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
-    const sql = `COPY (
-      WITH merchant AS MATERIALIZED (SELECT ${text('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
-      SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
-             CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
-             ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
-             ${decimal('p.fee_pct_milli', 1000)} AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
-             ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
-             ${paidOnly('p.rrn')} AS "rrn", ${paidOnly('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
-        FROM payins p
-       WHERE p.merchant_id = ${Number(merchantId)}
-         AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
-       ORDER BY p.created_at, p.id
-    ) TO STDOUT (FORMAT csv, HEADER true)`;
-    const csv = client.query(copyTo(sql));
+    const csv = client.query(copyTo(reconCsvCopy(merchantId, from, to)));
     let finished = false;
     return {
       csv,

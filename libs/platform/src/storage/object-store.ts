@@ -64,10 +64,11 @@ export class ObjectStore {
   }
 
   /**
-   * Streams an object of unknown size as an S3 multipart upload, one part of `partBytes` in
-   * memory at a time, so memory stays flat however large the object. (We drive the parts
-   * ourselves: the client's own stream upload first lists incomplete uploads, which s3rver
-   * does not implement, and buffers 64 MiB parts.)
+   * Streams an object of unknown size as an S3 multipart upload in parts of `partBytes`: one
+   * part uploads while the next is read, so reading and uploading overlap and the export takes
+   * about the longer of the two instead of their sum; memory stays flat however large the object
+   * (two parts at most). (We drive the parts ourselves: the client's own stream upload first
+   * lists incomplete uploads, which s3rver does not implement, and buffers 64 MiB parts.)
    */
   async putStream(key: string, body: Readable, contentType: string, partBytes = 8 * 1024 * 1024): Promise<{ parts: number; bytes: number }> {
     const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
@@ -75,13 +76,19 @@ export class ObjectStore {
     let chunks: Buffer[] = [];
     let buffered = 0;
     let bytes = 0;
+    let parts = 0;
+    /** The part being uploaded, if any; its failure surfaces at the next flush or at the end. */
+    let uploading: Promise<void> = Promise.resolve();
     const flush = async () => {
       const payload = Buffer.concat(chunks, buffered);
       chunks = [];
       buffered = 0;
-      const part = etags.length + 1;
-      const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload);
-      etags.push({ part, etag });
+      const part = ++parts;
+      await uploading; // one upload at a time
+      uploading = this.client
+        .uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload)
+        .then(({ etag }) => void etags.push({ part, etag }));
+      uploading.catch(() => undefined); // awaited below; not unhandled meanwhile
     };
     try {
       for await (const chunk of body) {
@@ -91,10 +98,12 @@ export class ObjectStore {
         bytes += buf.length;
         if (buffered >= partBytes) await flush();
       }
-      if (buffered > 0 || etags.length === 0) await flush();
-      await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags);
-      return { parts: etags.length, bytes };
+      if (buffered > 0 || parts === 0) await flush();
+      await uploading;
+      await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags.sort((a, b) => a.part - b.part));
+      return { parts, bytes };
     } catch (err) {
+      await uploading.catch(() => undefined);
       await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
       throw err;
     }
