@@ -15,7 +15,7 @@ import { WebhookDispatcher } from './webhook.dispatcher';
 describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => {
   const url = new URL(process.env.DATABASE_URL as string);
   url.pathname = `/${url.pathname.slice(1)}_dispatch_${randomBytes(3).toString('hex')}`;
-  const logger = createLogger('test', 'fatal');
+  const logger = createLogger('test', (process.env.TEST_LOG_LEVEL as 'fatal' | undefined) ?? 'fatal');
   let prisma: PrismaClient;
   let pool: Pool;
   let repo: WebhookDeliveryRepository;

@@ -62,21 +62,28 @@ export class WebhookDispatcher {
     const { claimed, nextDueAt } = await this.deliveries.claimDue(this.clock(), free, this.service.leaseMs);
     this.backlog = claimed.length === free;
     for (const delivery of claimed) {
-      const attempt = this.service.send(delivery).then(
-        (outcome) => {
-          // A retry was scheduled: the next round learns when it falls due.
-          if (outcome === 'retry' || this.backlog) this.loop.wake();
-        },
+      const tracked: Promise<void> = this.service.send(delivery).then(
+        (outcome) => this.settled(tracked, outcome === 'retry'),
         // Not recorded (the database went away mid-attempt): the lease lapses and a later round takes it again.
         (err: unknown) => {
           this.logger.warn({ deliveryId: delivery.id, err: err instanceof Error ? err.message : String(err) }, 'webhook attempt could not be recorded; retried when its lease lapses');
-          if (this.backlog) this.loop.wake();
+          this.settled(tracked, false);
         },
       );
-      const tracked = attempt.finally(() => this.inFlight.delete(tracked));
       this.inFlight.add(tracked);
     }
     return { dispatched: claimed.length, nextDueAt };
+  }
+
+  /**
+   * An attempt is over: its slot is free before the loop is woken, so the round it wakes can use
+   * it (woken first, a round of attempts recorded together found every slot still taken, and
+   * nothing woke it again). Woken when deliveries may be waiting for a slot, or when the attempt
+   * scheduled a retry (the round learns when it falls due).
+   */
+  private settled(attempt: Promise<void>, scheduledRetry: boolean): void {
+    this.inFlight.delete(attempt);
+    if (scheduledRetry || this.backlog) this.loop.wake();
   }
 
   /** Stops claiming and lets the attempts in flight finish (each bounded by its timeout). */
