@@ -59,24 +59,8 @@ export const HOT_QUERIES: HotQuery[] = [
       { type: 'payout.debit', commandId: `payout.debit:plans-${run}`, merchantId: p.merchantId as number, issuedAt: new Date().toISOString(), payoutId: randomUUID() },
       p.tokenId as string,
     )),
-  q('gateway: inquiry insert', `
-    INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
-    VALUES ($1, $2, $3, 'BCA', '1234567890', 'Budi', 1000000, 250000, now() + interval '10 minutes') RETURNING *`,
-  (p, run) => [`DBPLANS${run}`, p.merchantId, `PLANS-${run}`]),
-  q('gateway: inquiry lookup', 'SELECT * FROM disbursement_inquiries WHERE platform_trx_id = $1 AND merchant_id = $2', (p) => [p.inquiryId, p.merchantId]),
   q('gateway: disbursement get', 'SELECT * FROM disbursements WHERE id = $1::uuid', (p) => [p.disbursementId]),
   q('gateway: findLive (merchantTrxId)', `SELECT * FROM disbursements WHERE merchant_id = $1 AND merchant_trx_id = $2 AND status <> 'refused' LIMIT 1`, (p) => [p.merchantId, p.disbursementTrxId]),
-  q('gateway: findLiveByInquiry', `SELECT * FROM disbursements WHERE platform_trx_id = $1 AND status <> 'refused' LIMIT 1`, (p) => [p.inquiryId]),
-  q('gateway: transfer (funding + debit command)', `
-    WITH inquiry AS (
-      INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
-      VALUES ($1, $2, $3, 'BCA', '1234567890', 'Budi', 1000000, 250000, now() + interval '10 minutes') RETURNING platform_trx_id
-    ), command AS (
-      INSERT INTO outbox (topic, key, payload, headers) VALUES ('ledger.commands.v1', $2::text, '{"type":"payout.debit"}'::jsonb, '{}'::jsonb)
-    )
-    INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status)
-    SELECT gen_random_uuid(), $2, $3, platform_trx_id, 'BCA', '1234567890', 'Budi', 1000000, 250000, 'http://127.0.0.1:9/callback', 'funding' FROM inquiry
-    RETURNING *`, (p, run) => [`DBPLANSX${run}`, p.merchantId, `PLANSX-${run}`]),
   q('gateway: prior decision', 'SELECT result FROM ledger_commands WHERE command_id = $1', (p) => [p.commandId]),
   // libs/ledger-core/src/ledger/ledger.service.ts and its handlers
   q('ledger: balance lock', `SELECT available, pending, last_seq, nextval('ledger_events_id_seq') AS next_event_id FROM balances WHERE merchant_id = $1 FOR UPDATE`, (p) => [p.merchantId]),

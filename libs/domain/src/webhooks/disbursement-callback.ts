@@ -1,3 +1,4 @@
+import { chargedFee } from '../disbursement/disbursement-status';
 import { formatAmount, type Minor } from '../money/money';
 import { formatJakartaDateTime } from '../time/jakarta-time';
 
@@ -45,7 +46,7 @@ export interface DisbursementCallbackFacts {
  */
 export function disbursementCallbackBody(f: DisbursementCallbackFacts): string {
   const failed = f.status === 'failed';
-  const fee = failed ? 0n : f.feeFixed;
+  const fee = chargedFee(f.status, f.feeFixed);
   return JSON.stringify({
     id: disbursementCallbackEventId(f.disbursementId, f.status),
     type: disbursementCallbackType(f.status),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { GroupWriter } from '../client/group-writer';
 import { fromRow } from '../client/rows';
-import { sql, sqlClient, type SqlClient, type SqlQuery } from '../client/sql';
+import { sql, sqlClient, type SqlClient, type SqlQuery, sqlText } from '../client/sql';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/prisma/client';
 
 export type { WebhookAttempt, WebhookDelivery };
@@ -30,6 +30,23 @@ export interface ClaimedDeliveries {
 }
 
 type ClaimedRow = Record<string, unknown> & { secret_current: string; secret_previous: string | null };
+
+/** Claimable now: pending and due, or left `delivering` by a worker that died (lease lapsed). `d`: the table's alias with its dot, or nothing. */
+function claimable(now: Date, d: SqlQuery): SqlQuery {
+  return sql`((${d}status = 'pending' AND ${d}next_attempt_at <= ${now}) OR (${d}status = 'delivering' AND ${d}lease_until < ${now}))`;
+}
+
+/** A claim (alias `d`): delivering, leased until now + leaseMs, one attempt more. */
+function claiming(now: Date, leaseMs: number): SqlQuery {
+  return sql`status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
+             attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}`;
+}
+
+/** The claimed row (alias `d`) with the secrets to sign it with now (merchant alias `m`; see signingSecrets). */
+function withSecrets(now: Date): SqlQuery {
+  return sql`d.*, m.webhook_secret AS secret_current,
+             CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`;
+}
 
 function claimedDelivery({ secret_current, secret_previous, ...delivery }: ClaimedRow): ClaimedDelivery {
   return { ...fromRow<WebhookDelivery>(delivery), signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current] };
@@ -115,14 +132,10 @@ export class WebhookDeliveryRepository {
    */
   async claim(id: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
     const rows = await this.db.query<ClaimedRow>(sql`
-      UPDATE webhook_deliveries d
-         SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
-             attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}
+      UPDATE webhook_deliveries d SET ${claiming(now, leaseMs)}
         FROM merchants m
-       WHERE d.id = ${id}::uuid AND m.id = d.merchant_id
-         AND ((d.status = 'pending' AND d.next_attempt_at <= ${now}) OR (d.status = 'delivering' AND d.lease_until < ${now}))
-      RETURNING d.*, m.webhook_secret AS secret_current,
-                CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`);
+       WHERE d.id = ${id}::uuid AND m.id = d.merchant_id AND ${claimable(now, sqlText('d.'))}
+      RETURNING ${withSecrets(now)}`);
     return rows.length > 0 ? claimedDelivery(rows[0]) : null;
   }
 
@@ -136,18 +149,14 @@ export class WebhookDeliveryRepository {
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDeliveries> {
     const rows = await this.db.query<ClaimedRow & { id: string | null; upcoming_at: Date | null }>(sql`
       WITH due AS (
-        SELECT id FROM webhook_deliveries
-         WHERE (status = 'pending' AND next_attempt_at <= ${now}) OR (status = 'delivering' AND lease_until < ${now})
+        SELECT id FROM webhook_deliveries WHERE ${claimable(now, sqlText(''))}
          ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}
          FOR UPDATE SKIP LOCKED),
       claimed AS (
-        UPDATE webhook_deliveries d
-           SET status = 'delivering', lease_until = ${new Date(now.getTime() + leaseMs)},
-               attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}
+        UPDATE webhook_deliveries d SET ${claiming(now, leaseMs)}
           FROM due, merchants m
          WHERE d.id = due.id AND m.id = d.merchant_id
-        RETURNING d.*, m.webhook_secret AS secret_current,
-                  CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous),
+        RETURNING ${withSecrets(now)}),
       upcoming AS (SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ${now})
       SELECT claimed.*, upcoming.at AS upcoming_at FROM upcoming LEFT JOIN claimed ON true`);
     return {
