@@ -12,7 +12,11 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Prom
 }
 
 describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
-  const channel = `spec_${randomBytes(4).toString('hex')}`;
+  // A channel per test: a backend of an earlier test's listener can linger in pg_stat_activity.
+  let channel = '';
+  beforeEach(() => {
+    channel = `spec_${randomBytes(4).toString('hex')}`;
+  });
   let admin: Client;
   const notify = (payload: string) => admin.query('SELECT pg_notify($1, $2)', [channel, payload]);
   const listenerBackends = async () =>
@@ -47,7 +51,12 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
       const [pid] = await listenerBackends();
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       await until(() => errors.length > 0);
-      await until(async () => (await listenerBackends()).length === 1 && (await listenerBackends())[0] !== pid);
+      // `listening` turns true once the new LISTEN has committed: a NOTIFY sent between the LISTEN
+      // showing in pg_stat_activity and its commit would be missed (what failed CI once).
+      await until(() => listener.listening);
+      const backends = await listenerBackends();
+      expect(backends).toHaveLength(1);
+      expect(backends[0]).not.toBe(pid);
       await notify('after the outage');
       await until(() => heard.includes('after the outage'));
     } finally {
