@@ -1,6 +1,8 @@
+import Redis from 'ioredis';
 import { IncomingRecord } from '../transport/bus-transport.interface';
 import { delay, waitFor } from '../testing/bus-transport.contract';
-import { redisHarness, RedisTestHarness } from '../testing/redis-test.harness';
+import { fastRedisOptions, redisHarness, RedisTestHarness } from '../testing/redis-test.harness';
+import { RedisStreamsTransport } from './redis-streams.transport';
 
 describe('RedisStreamsTransport: ownership and reclaim', () => {
   let h: RedisTestHarness;
@@ -63,6 +65,52 @@ describe('RedisStreamsTransport: ownership and reclaim', () => {
     await delay(50);
     expect([...effects.values()]).toEqual([1, 1, 1]);
     expect(effects.size).toBe(3);
+  });
+
+  it('handles a record whose read Redis served but whose reply was lost with the connection (ioredis sends the read again)', async () => {
+    // What a Redis restart or a network cut can do: XREADGROUP moved the record into this member's
+    // pending list, the reply never arrived, and the read ioredis resent after reconnecting only
+    // waits for newer entries. Found by the chaos run (a ledger command left pending for good).
+    const topic = h.topic('lostreply');
+    const blocking: Redis[] = [];
+    const bus = new RedisStreamsTransport(
+      { ...fastRedisOptions(h.prefix), blockMs: 5_000, leaseTtlMs: 3_000, heartbeatIntervalMs: 1_000 },
+      {
+        createConnection: (url, role, name) => {
+          const connection = new Redis(url, { connectionName: name });
+          if (role === 'blocking') blocking.push(connection);
+          return connection;
+        },
+      },
+    );
+    const handled: string[] = [];
+    try {
+      await bus.subscribe({ topic, group: 'g', consumerName: 'A', handler: async (r) => void handled.push(r.value) });
+      const [reader] = blocking;
+      const readerBlocked = async () => (await h.admin.call('CLIENT', 'LIST')) as string;
+      await waitFor('the read to block in Redis', async () => /name=bus:A-\S+ .*flags=b/.test(await readerBlocked()), 5_000);
+      // The next reply that carries entries of the topic never reaches ioredis, and the connection drops.
+      const socket = reader.stream;
+      const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
+      let swallowed = false;
+      socket.emit = ((event: string | symbol, ...args: unknown[]) => {
+        if (event === 'data' && !swallowed && String(args[0]).includes(topic)) {
+          swallowed = true;
+          socket.destroy();
+          return true;
+        }
+        return emit(event, ...args);
+      }) as typeof socket.emit;
+      await bus.publish(topic, [{ key: 'merchant-1', value: 'one' }]);
+      await waitFor('the reply to be swallowed', () => swallowed, 5_000);
+      await waitFor('the record to be handled', () => handled.length === 1, 8_000);
+      await bus.publish(topic, [{ key: 'merchant-1', value: 'two' }]);
+      await waitFor('the next record', () => handled.length === 2, 8_000);
+      expect(handled).toEqual(['one', 'two']);
+      await waitFor('all acknowledged', async () => (await h.unacknowledged(topic, 'g')) === 0, 5_000);
+    } finally {
+      await bus.close();
+    }
   });
 
   it('hands partitions over on a clean close without losing, duplicating or reordering records', async () => {

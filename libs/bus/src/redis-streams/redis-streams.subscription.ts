@@ -50,6 +50,8 @@ export class RedisStreamsSubscription implements Subscription {
   private reading = false;
   /** Counts reads, so a wake-up aimed at one read never ends the next one. */
   private readGeneration = 0;
+  /** Counts closes of the blocking connection: a read that saw one may have lost its reply (see runReadLoop). */
+  private blockingCloses = 0;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -61,6 +63,7 @@ export class RedisStreamsSubscription implements Subscription {
     await this.ensureGroups();
     await this.refreshBlockingClientId();
     this.deps.blocking.on('ready', () => void this.refreshBlockingClientId().catch(() => undefined));
+    this.deps.blocking.on('close', () => void (this.blockingCloses += 1));
     await this.tick();
     this.heartbeatTimer = setInterval(() => {
       if (!this.tickInFlight) this.tickInFlight = this.tick().finally(() => (this.tickInFlight = null));
@@ -185,6 +188,7 @@ export class RedisStreamsSubscription implements Subscription {
       const streams = readable.map((w) => w.stream);
       // Checked after the last await: a close that came meanwhile must not wait out a whole BLOCK.
       if (this.abort.signal.aborted) break;
+      const closesBefore = this.blockingCloses;
       try {
         this.reading = true;
         this.readGeneration += 1;
@@ -193,6 +197,14 @@ export class RedisStreamsSubscription implements Subscription {
         );
         this.reading = false;
         failures = 0;
+        if (this.blockingCloses !== closesBefore) {
+          // The connection dropped while this read was out: Redis may have served it (the entries went
+          // into this member's pending list) and lost the reply, and ioredis then sent the read again.
+          // Those entries would never be handled: reclaim the partitions, which re-delivers every
+          // pending entry (this reply's too) in id order.
+          this.mustReclaim(readable, 'bus read interrupted by a lost Redis connection; reclaiming its partitions');
+          continue;
+        }
         const byStream = parseReadReply(reply);
         for (const w of readable) {
           const entries = byStream.get(w.stream);
@@ -203,9 +215,22 @@ export class RedisStreamsSubscription implements Subscription {
         failures += 1;
         if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroups().catch(() => undefined);
         this.deps.logger.error({ ...this.logFields(), err: errorDetails(error) }, 'bus read failed');
+        // A read can fail after Redis served it (the reply lost with the connection).
+        this.mustReclaim(readable);
         await sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)), this.abort.signal);
       }
     }
+  }
+
+  /**
+   * These partitions are reclaimed before any new entry of them is read: now when Redis answers
+   * again (`warning` given), else at the next heartbeat.
+   */
+  private mustReclaim(workers: readonly PartitionWorker[], warning?: string): void {
+    for (const w of workers) w.reclaimed = false;
+    if (!warning) return;
+    this.deps.logger.warn({ ...this.logFields(), partitions: workers.map((w) => w.partition) }, warning);
+    for (const w of workers) if (w.needsReclaim()) w.startReclaim();
   }
 
   /**
