@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import { requireNodeVersion } from '@pay/platform';
-import { LocalStack, repoRoot, uniqueName } from '@pay/testing';
+import { LocalStack, repoRoot, type S3Server, uniqueName } from '@pay/testing';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
@@ -10,9 +10,13 @@ export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
  */
 export const BENCH_RATE_LIMITS = { read: 100_000, write: 100_000, export: 100_000 };
 
-/** The four services as processes on a bench database, quiet, with their own bus prefix and logs. */
-export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench'): Promise<LocalStack> {
+/**
+ * The four services as processes on a bench database, quiet, with their own bus prefix and logs;
+ * `s3`: a running S3 server for the recon files (default: s3rver inside the bench's own process).
+ */
+export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench', s3?: S3Server): Promise<LocalStack> {
   return LocalStack.start({
+    s3,
     databaseUrl,
     redisUrl: BENCH_REDIS_URL,
     busKeyPrefix: `${uniqueName(name)}:`,

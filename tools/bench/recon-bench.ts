@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createPrismaClient, dropDatabase, reconCsvCopy } from '@pay/persistence';
-import { createMerchant, createTestDatabase, repoRoot, waitFor } from '@pay/testing';
+import { createMerchant, createTestDatabase, repoRoot, S3Proxy, uniqueName, waitFor } from '@pay/testing';
 import { insertBusyDay, reconDay } from './busy-day';
+import { cpuMsOf, sampleCpu } from './cpu';
 import { runScript, startBenchStack } from './harness';
 
 /**
  * Recon export of one day of N pay-ins for one merchant (default 1,000,000), through the
- * workers process (COPY -> S3 multipart into s3rver), beside two ceilings: psql's \copy of the
+ * workers process (COPY -> S3 multipart into S3Proxy, a process of its own), beside two ceilings: psql's \copy of the
  * same rows' raw columns to a CSV file, and psql running the export's own COPY statement (the
  * same formatting) to a file. Prints seconds, the workers' peak resident memory and the ratios.
  * Usage: npm run build && node dist/tools/bench/recon-bench.js [payins=1000000]
@@ -23,7 +25,10 @@ function peakRssMb(pid: number): number {
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 4);
-  const stack = await startBenchStack(databaseUrl);
+  // A real S3 server in a process of its own (as the end-to-end suites use), so its CPU is its own.
+  const s3Dir = join(repoRoot(), 'tmp', uniqueName('recon-bench-s3'));
+  const s3 = await S3Proxy.start({ dir: s3Dir });
+  const stack = await startBenchStack(databaseUrl, {}, 'bench', s3);
   const csvFile = join(repoRoot(), 'tmp', 'recon-bench-copy.csv');
   try {
     const { merchant, token } = await createMerchant(prisma, { name: 'Toko "Bench", Jaya' });
@@ -55,6 +60,7 @@ async function main(): Promise<void> {
 
     const workersPid = stack.pid('workers') as number;
     const rssBefore = peakRssMb(workersPid);
+    const cpuBefore: Record<string, number> = { ...sampleCpu(stack), s3: cpuMsOf(s3.pid) };
     t = process.hrtime.bigint();
     const post = async () => {
       const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/reconFile`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ date }) });
@@ -63,15 +69,24 @@ async function main(): Promise<void> {
     const queued = await post();
     await waitFor(async () => (await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } })).status !== 'queued' && (await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } })).status !== 'running', 1_800_000, 'export');
     const exportSeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    const cpuAfter: Record<string, number> = { ...sampleCpu(stack), s3: cpuMsOf(s3.pid) };
     const job = await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } });
     const ready = await post();
     if (!ready.data?.download) throw new Error(`export ${job.status} (${job.rowCount ?? 0} rows): ${JSON.stringify(ready)}`);
-    const size = Number((await fetch(ready.data.download as string, { method: 'HEAD' })).headers.get('content-length'));
+    // A presigned URL is signed for GET: one byte of it, and the whole size from Content-Range.
+    const first = await fetch(ready.data.download as string, { headers: { range: 'bytes=0-0' } });
+    await first.arrayBuffer();
+    const size = Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? 0);
     console.log(`recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`);
+    // Where the export's CPU went: the S3 server shares this machine's cores with the export.
+    const cpuSeconds = (key: string) => ((cpuAfter[key] - cpuBefore[key]) / 1000).toFixed(1);
+    console.log(`CPU seconds during the export: workers ${cpuSeconds('workers')}, postgres ${cpuSeconds('postgres')}, S3Proxy ${cpuSeconds('s3')}, over ${exportSeconds.toFixed(1)} s on ${availableParallelism()} cores`);
     console.log(`ratio export / \\copy of the raw columns: ${(exportSeconds / copySeconds).toFixed(2)}x; export / psql running the export's COPY: ${(exportSeconds / sameCopySeconds).toFixed(2)}x`);
   } finally {
     rmSync(csvFile, { force: true });
     await stack.stop();
+    await s3.stop();
+    rmSync(s3Dir, { recursive: true, force: true });
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }

@@ -73,18 +73,21 @@ export class ObjectStore {
   async putStream(key: string, body: Readable, contentType: string, partBytes = 8 * 1024 * 1024): Promise<{ parts: number; bytes: number }> {
     const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
     const etags: { part: number; etag: string }[] = [];
-    let chunks: Buffer[] = [];
+    // Two part buffers, filled and uploaded in turn, allocated once: no new part-sized buffer (and
+    // no copy of the chunks into one) per part, so the process's memory stays flat.
+    const buffers = [Buffer.allocUnsafe(partBytes), Buffer.allocUnsafe(partBytes)];
+    let filling = buffers[0];
     let buffered = 0;
     let bytes = 0;
     let parts = 0;
     /** The part being uploaded, if any; its failure surfaces at the next flush or at the end. */
     let uploading: Promise<void> = Promise.resolve();
     const flush = async () => {
-      const payload = Buffer.concat(chunks, buffered);
-      chunks = [];
-      buffered = 0;
+      const payload = filling.subarray(0, buffered);
       const part = ++parts;
-      await uploading; // one upload at a time
+      await uploading; // one upload at a time: the other buffer is free once it is done
+      filling = buffers[part % 2];
+      buffered = 0;
       uploading = this.client
         .uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length } }, payload)
         .then(({ etag }) => void etags.push({ part, etag }));
@@ -93,10 +96,13 @@ export class ObjectStore {
     try {
       for await (const chunk of body) {
         const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-        chunks.push(buf);
-        buffered += buf.length;
         bytes += buf.length;
-        if (buffered >= partBytes) await flush();
+        for (let at = 0; at < buf.length; ) {
+          const n = buf.copy(filling, buffered, at);
+          buffered += n;
+          at += n;
+          if (buffered === partBytes) await flush();
+        }
       }
       if (buffered > 0 || parts === 0) await flush();
       await uploading;

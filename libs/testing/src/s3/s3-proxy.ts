@@ -64,6 +64,11 @@ export class S3Proxy implements S3Server {
     return { S3_ENDPOINT: this.endpoint, S3_ACCESS_KEY: S3PROXY_CREDENTIALS.accessKey, S3_SECRET_KEY: S3PROXY_CREDENTIALS.secretKey };
   }
 
+  /** The JVM's process id (0 before the first start): benches read its CPU time. */
+  get pid(): number {
+    return this.state.pid;
+  }
+
   get running(): boolean {
     return this.isOurs();
   }
