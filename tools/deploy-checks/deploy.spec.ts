@@ -31,6 +31,7 @@ import {
   ServiceAccount,
 } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
+import { SERVICE_NODE_FLAGS } from '@pay/platform';
 
 const ROOT = join(__dirname, '..', '..');
 const OVERLAYS_DIR = join(ROOT, 'deploy', 'overlays');
@@ -261,6 +262,15 @@ describe('deploy/overlays', () => {
       expect(problems).toEqual([]);
     });
 
+    it('runs every service with the V8 flags of the local stack (SERVICE_NODE_FLAGS) in its NODE_OPTIONS', () => {
+      const deployments = ofKind<IDeployment>(objects, 'Deployment');
+      for (const [service, flags] of Object.entries(SERVICE_NODE_FLAGS)) {
+        const env = deployments.find((d) => d.metadata?.name === service)?.spec?.template.spec?.containers[0]?.env ?? [];
+        const options = (env.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '').split(' ');
+        expect({ service, missing: flags.filter((f) => !options.includes(f)) }).toEqual({ service, missing: [] });
+      }
+    });
+
     it('gives the gateway an internal port (Service port `internal`) for probes and Prometheus, apart from the public `http`', () => {
       const gateway = ofKind<IDeployment>(objects, 'Deployment').find((d) => d.metadata?.name === 'gateway');
       const container = gateway?.spec?.template.spec?.containers[0];
@@ -386,6 +396,13 @@ describe('docker-compose', () => {
     const missing = SETTINGS.filter((name) => !(name in NOT_USED_IN_COMPOSE) && !set.has(name));
     expect(missing).toEqual([]);
     for (const [name, service] of Object.entries(services)) expect({ name, image: imageProblem(service.image) }).toEqual({ name, image: undefined });
+  });
+
+  it('runs every service with the V8 flags of the local stack (SERVICE_NODE_FLAGS)', () => {
+    const services = composeConfig([composeFile], envFile);
+    for (const [service, flags] of Object.entries(SERVICE_NODE_FLAGS)) {
+      expect({ service, command: services[service]?.command }).toEqual({ service, command: ['node', ...flags, `dist/apps/${service}/src/main.js`] });
+    }
   });
 
   it('runs the e2e suite from the build stage against the gateway', () => {

@@ -8,6 +8,7 @@ export { registerMethodNotAllowed } from './http/method-not-allowed.hooks';
 export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsRegistry, startOpsServer } from './health/readiness';
 export { runService } from './bootstrap/run-service';
 export { REQUIRED_NODE_VERSION, requireNodeVersion } from './bootstrap/node-version';
+export { SERVICE_NODE_FLAGS } from './bootstrap/node-flags';
 export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 export { createValidationPipe, type FieldError, fieldErrors, validationError } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';

@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { merchantContract, opsContract, registerContract } from '../http/openapi-contract';
+import { SERVICE_NODE_FLAGS } from '@pay/platform';
 import { LocalS3 } from '../s3/local-s3';
 import type { S3Server } from '../s3/s3-server';
 
@@ -223,7 +224,7 @@ export class LocalStack {
   private spawnService(service: ServiceName, env: Record<string, string>, logFile: string): ChildProcess {
     const logFrom = existsSync(logFile) ? statSync(logFile).size : 0;
     const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[service], ...(this.opts.nodeArgs ?? []), join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
       cwd: this.root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
