@@ -77,7 +77,8 @@ describe('RedisStreamsTransport: ownership and reclaim', () => {
       { ...fastRedisOptions(h.prefix), blockMs: 5_000, leaseTtlMs: 3_000, heartbeatIntervalMs: 1_000 },
       {
         createConnection: (url, role, name) => {
-          const connection = new Redis(url, { connectionName: name });
+          // The test drops the reader's socket: the reconnect's errors are expected.
+          const connection = new Redis(url, { connectionName: name }).on('error', () => undefined);
           if (role === 'blocking') blocking.push(connection);
           return connection;
         },
