@@ -6,15 +6,36 @@ export type CpuSample = Record<string, number>;
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-export function cpuMsOf(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): [0] is state, [1] ppid. */
+function statFields(pid: number): string[] | undefined {
   try {
-    // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0; // gone between listing and reading
+    return undefined; // gone between listing and reading
   }
+}
+
+export function cpuMsOf(pid: number): number {
+  const fields = statFields(pid);
+  // utime is the 12th field after the name, stime the 13th.
+  return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_MS : 0;
+}
+
+/** CPU ms of a process's children that have exited and been reaped (cutime + cstime). */
+function reapedChildrenMs(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? (Number(fields[13]) + Number(fields[14])) * TICK_MS : 0;
+}
+
+/**
+ * Every Postgres process's CPU: the live ones, and through the postmaster's reaped-children time
+ * the ones that exited (a parallel query's workers, which live for one statement, closed backends).
+ */
+function postgresMs(): number {
+  const pids = pidsNamed('postgres');
+  const postmasters = pids.filter((pid) => !pids.includes(Number(statFields(pid)?.[1])));
+  return pids.reduce((n, pid) => n + cpuMsOf(pid), 0) + postmasters.reduce((n, pid) => n + reapedChildrenMs(pid), 0);
 }
 
 function pidsNamed(name: string): number[] {
@@ -31,13 +52,13 @@ function pidsNamed(name: string): number[] {
 }
 
 /**
- * Where the CPU goes: each service process, every Postgres process (backends come and go
- * with pools, so a short-lived backend's time can be missed), Redis and the load generator.
+ * Where the CPU goes: each service process, every Postgres process (those that exited too:
+ * backends closed with pools, parallel query workers), Redis and the load generator.
  */
 export function sampleCpu(stack: LocalStack): CpuSample {
   const sample: CpuSample = {};
   for (const service of SERVICES) sample[service] = cpuMsOf(stack.pid(service) ?? -1);
-  sample.postgres = pidsNamed('postgres').reduce((n, pid) => n + cpuMsOf(pid), 0);
+  sample.postgres = postgresMs();
   sample.redis = pidsNamed('redis-server').reduce((n, pid) => n + cpuMsOf(pid), 0);
   sample.loadGenerator = cpuMsOf(process.pid);
   return sample;
