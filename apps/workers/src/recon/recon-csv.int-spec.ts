@@ -2,7 +2,8 @@ import { text as readText } from 'node:stream/consumers';
 import { createPgPool, createPrismaClient, type PrismaClient, streamReconCsv } from '@pay/persistence';
 import { createMerchant, insertPayin } from '@pay/testing';
 import { parse } from 'csv-parse/sync';
-import type { Pool } from 'pg';
+import { formatJakartaDateTime } from '@pay/domain';
+import { Pool } from 'pg';
 
 /** The recon CSV opened in a spreadsheet: nothing a merchant, payer or acquirer typed runs as a formula. */
 describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
@@ -18,9 +19,9 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     await pool.end();
   });
 
-  async function exportCsv(merchantId: number): Promise<string> {
-    const from = new Date(Date.now() - 3_600_000);
-    const { csv, done } = await streamReconCsv(pool, merchantId, from, new Date(Date.now() + 3_600_000));
+  async function exportCsv(merchantId: number, from = pool): Promise<string> {
+    const since = new Date(Date.now() - 3_600_000);
+    const { csv, done } = await streamReconCsv(from, merchantId, since, new Date(Date.now() + 3_600_000));
     const body = await readText(csv);
     await done();
     return body;
@@ -59,5 +60,46 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     expect(rows.find((r) => r.merchantTrxId === 'FAILED-1')).toMatchObject({ status: 'failed', issuer: '', rrn: '', success_at: '' });
     // The row keeps what the acquirer said.
     expect((await prisma.payin.findUniqueOrThrow({ where: { id: failedId } })).issuer).toBe('DANA');
+  });
+
+  it('prints times as Jakarta wall-clock YYYY-MM-DD HH:MM:SS, cut (not rounded) to the second, whatever the connection\'s DateStyle and TimeZone', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const id = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'TIMED-1');
+    // 987 ms past the second: rounding would print the next second.
+    const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000 + 987);
+    const successAt = new Date(createdAt.getTime() + 30_000);
+    await prisma.payin.update({ where: { id }, data: { createdAt, successAt } });
+    const foreign = new Pool({ connectionString: process.env.DATABASE_URL, max: 1, options: '-c DateStyle=SQL,DMY -c TimeZone=America/New_York' });
+    try {
+      const row = (parse(await exportCsv(merchant.id, foreign), { columns: true }) as Record<string, string>[]).find((r) => r.merchantTrxId === 'TIMED-1');
+      expect(row).toMatchObject({
+        createdAt: formatJakartaDateTime(new Date(createdAt.getTime() - 987)),
+        success_at: formatJakartaDateTime(new Date(successAt.getTime() - 987)),
+      });
+      expect(row?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    } finally {
+      await foreign.end();
+    }
+  });
+
+  it('the totals match the file even when pay-ins land while it is read: both come from the snapshot the export started with', async () => {
+    const { merchant } = await createMerchant(prisma);
+    // Enough rows (about 2 MB) that the COPY is still running, held back by the unread stream, when the late pay-in commits.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO payins (id, merchant_id, merchant_trx_id, platform_trx_id, amount, fee, fee_pct_milli, fee_fixed, status, rrn, success_at, created_at, nmid, issuer, expires_at)
+      SELECT gen_random_uuid(), ${merchant.id}, 'BULK-' || g, 'QRSNAP' || lpad(g::text, 12, '0'), 1000000 + g * 100, 10000, 700, 15000,
+             CASE WHEN g % 4 = 0 THEN 'failed' ELSE 'success' END, lpad(g::text, 12, '0'), now() - interval '10 minutes', now() - interval '10 minutes',
+             '${merchant.nmid}', 'DANA', now() + interval '5 minutes'
+        FROM generate_series(1, 20000) AS g`);
+    const { csv, summary, done } = await streamReconCsv(pool, merchant.id, new Date(Date.now() - 3_600_000), new Date(Date.now() + 3_600_000));
+    await insertPayin(prisma, merchant.id, 9_900_000n, 99_000n, 'LATE-1');
+    const rows = parse(await readText(csv), { columns: true }) as Record<string, string>[];
+    const { totals } = await summary;
+    await done();
+    expect(rows).toHaveLength(20_000);
+    expect(rows.some((r) => r.merchantTrxId === 'LATE-1')).toBe(false);
+    const paid = rows.filter((r) => r.status === 'success');
+    const rupiah = (col: string) => paid.reduce((sum, r) => sum + BigInt(r[col]) * 100n, 0n);
+    expect(totals).toEqual({ rowCount: 20_000, gross: rupiah('amount'), fees: rupiah('fee'), net: rupiah('netAmount') });
   });
 });

@@ -130,8 +130,19 @@ function text(col: string): string {
 }
 
 /**
+ * The settings the recon COPY runs under, in its transaction only. The day is read in order from
+ * payins_merchant_id_created_at_idx (merchant_id, created_at, id), never sorted: the planner
+ * underestimates a busy merchant's day on a large table (merchant and date are not independent)
+ * and took a bitmap scan and a sort, which spilled to disk and held back the first byte until the
+ * whole day was read (docs/decisions/0019). Times print as YYYY-MM-DD HH:MM:SS whatever the
+ * server's default DateStyle.
+ */
+export const RECON_COPY_SETTINGS: Readonly<Record<string, string>> = { enable_sort: 'off', DateStyle: 'ISO, YMD', max_parallel_workers_per_gather: '0' };
+
+/**
  * The COPY statement of a merchant's recon CSV for [from, to) (see streamReconCsv), as the export
- * sends it; the recon benchmark runs the very same statement through psql as its ceiling.
+ * sends it, under RECON_COPY_SETTINGS; the recon benchmark runs the very same statement through
+ * psql as its ceiling.
  */
 export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
   // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
@@ -140,7 +151,10 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
   // of the query (docs/decisions/0019); the text is the same either way.
   const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
   const rupiah = (col: string) => decimal(col, 100);
-  const wib = (col: string) => `to_char(${col} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD HH24:MI:SS')`;
+  // Jakarta wall-clock time to the second, printed by the timestamp type itself under DateStyle
+  // ISO (RECON_COPY_SETTINGS) as YYYY-MM-DD HH:MM:SS: to_char's formatting was 0.3 s of Postgres
+  // CPU per million rows (docs/decisions/0026).
+  const wib = (col: string) => `date_trunc('second', ${col} AT TIME ZONE 'Asia/Jakarta')`;
   // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
   const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${text(col)} END`;
   // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
@@ -164,53 +178,63 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
  * itself (`COPY ... TO STDOUT (FORMAT csv, HEADER)`) and streamed: no row is ever held in
  * memory, and it runs at the speed of psql's \copy. Amounts are Rupiah with at most two
  * decimals, times `YYYY-MM-DD HH:MM:SS` in Asia/Jakarta, a pending code past its expiry
- * reads `expired`. The totals come from the same snapshot (REPEATABLE READ), so they match
- * the file exactly. Free-text columns are neutralised against spreadsheet formulas (see `text`).
- * Call `done(err?)` when the stream has been consumed.
+ * reads `expired`. Free-text columns are neutralised against spreadsheet formulas (see `text`).
+ * `summary` (the totals and the instant the data is as of) comes from the same snapshot
+ * (REPEATABLE READ), so it matches the file exactly; its query waits on the connection behind
+ * the COPY and runs as soon as the last row is read, while the upload finishes, so it adds no
+ * time before the first byte nor after the last. Call `done(err?)` when the stream has been
+ * consumed.
  */
-export async function streamReconCsv(pool: Pool, merchantId: number, from: Date, to: Date): Promise<{ csv: Readable; totals: ReconTotals; asOf: Date; done: (err?: unknown) => Promise<void> }> {
+export async function streamReconCsv(
+  pool: Pool,
+  merchantId: number,
+  from: Date,
+  to: Date,
+): Promise<{ csv: Readable; summary: Promise<{ totals: ReconTotals; asOf: Date }>; done: (err?: unknown) => Promise<void> }> {
   const client = await pool.connect();
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    // The day is read in order from payins_merchant_id_created_at_idx (merchant_id, created_at, id),
-    // never sorted: the planner underestimates a busy merchant's day on a large table (merchant and
-    // date are not independent) and took a bitmap scan and a sort, which spilled to disk and held
-    // back the first byte until the whole day was read (docs/decisions/0019). This transaction only.
-    await client.query('SET LOCAL enable_sort = off');
-    const [{ as_of: asOf, n, gross, fees }] = (
-      await client.query<{ as_of: Date; n: string; gross: string; fees: string }>(
-        `SELECT now() AS as_of, COUNT(*)::text AS n,
-                COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
-                COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees
-           FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`,
-        [merchantId, from, to],
-      )
-    ).rows;
-    const totals: ReconTotals = { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) };
-    const csv = client.query(copyTo(reconCsvCopy(merchantId, from, to)));
-    let finished = false;
-    return {
-      csv,
-      totals,
-      asOf,
-      done: async (err?: unknown) => {
-        if (finished) return;
-        finished = true;
-        if (err) {
-          // The COPY may still be running, unread (the upload failed before reading it): a ROLLBACK
-          // would queue behind it for ever. Dropping the connection ends both; the read-only
-          // transaction has nothing to undo. (The chaos run found this: S3 stopped, exports hung.)
-          csv.destroy();
-          client.release(err instanceof Error ? err : new Error(String(err)));
-          return;
-        }
-        await client.query('COMMIT').catch(() => undefined);
-        client.release();
-      },
-    };
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const settings = Object.entries(RECON_COPY_SETTINGS);
+    // The transaction's snapshot is taken here, by its first statement: the COPY and the totals share it.
+    await client.query(`SELECT ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     client.release();
     throw err;
   }
+  const csv = client.query(copyTo(reconCsvCopy(merchantId, from, to)));
+  // Queued by the driver behind the COPY: it runs once the COPY has sent its last row.
+  const summary = client
+    .query<{ as_of: Date; n: string; gross: string; fees: string }>(
+      `SELECT now() AS as_of, COUNT(*)::text AS n,
+              COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
+              COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees
+         FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`,
+      [merchantId, from, to],
+    )
+    .then(({ rows: [{ as_of: asOf, n, gross, fees }] }) => ({
+      totals: { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) },
+      asOf,
+    }));
+  summary.catch(() => undefined); // awaited by the caller after the upload; not unhandled when the upload fails first
+  let finished = false;
+  return {
+    csv,
+    summary,
+    done: async (err?: unknown) => {
+      if (finished) return;
+      finished = true;
+      if (err) {
+        // The COPY may still be running, unread (the upload failed before reading it): a ROLLBACK
+        // would queue behind it for ever. Dropping the connection ends both; the read-only
+        // transaction has nothing to undo. (The chaos run found this: S3 stopped, exports hung.)
+        csv.destroy();
+        client.release(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      await summary.catch(() => undefined);
+      await client.query('COMMIT').catch(() => undefined);
+      client.release();
+    },
+  };
 }
