@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { DisbursementRepository, PayoutRepository, PgOutboxStore, SETTLEMENT_SCAN_STATEMENT, TOKEN_STATEMENTS, WebhookDeliveryRepository } from '@pay/persistence';
+import { DisbursementRepository, PayoutRepository, PgOutboxStore, RECON_COPY_SETTINGS, SETTLEMENT_SCAN_STATEMENT, TOKEN_STATEMENTS, WebhookDeliveryRepository } from '@pay/persistence';
 
 /**
  * The hot statements of the services: those of the money path's repositories as they send them
@@ -16,6 +16,9 @@ export interface HotQuery {
   setup?: string;
   statement(p: Record<string, unknown>, run: number): { text: string; values: unknown[] } | Promise<{ text: string; values: unknown[] }>;
 }
+
+/** The export's transaction runs under RECON_COPY_SETTINGS (index order, no parallel workers): its statements' plans too. */
+const RECON_SETUP = `SELECT ${Object.entries(RECON_COPY_SETTINGS).map(([name, value]) => `set_config('${name}', '${value}', true)`).join(', ')}`;
 
 const q = (name: string, text: string, values: (p: Record<string, unknown>, run: number) => unknown[]): HotQuery => ({ name, statement: (p, run) => ({ text, values: values(p, run) }) });
 
@@ -129,17 +132,20 @@ export const HOT_QUERIES: HotQuery[] = [
     SELECT id::text FROM payins WHERE merchant_id = $1 AND status = 'success' AND settlement_id IS NULL AND ledger_event_id IS NOT NULL AND success_at < now()
      ORDER BY success_at, id`, (p) => [p.merchantId]),
   // libs/persistence/src/recon/recon-export.repository.ts: a busy day of one merchant
-  q('recon: totals', `
+  {
+    ...q('recon: totals', `
     SELECT now() AS as_of, COUNT(*)::text AS n, COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
            COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees
       FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`, (p) => [p.reconMerchantId, p.reconFrom, p.reconTo]),
+    setup: RECON_SETUP,
+  },
   {
     ...q('recon: export rows (the COPY query)', `
     WITH merchant AS MATERIALIZED (SELECT name FROM merchants WHERE id = $1)
     SELECT p.merchant_trx_id, p.platform_trx_id, (SELECT name FROM merchant), p.status, p.amount, p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id
       FROM payins p
      WHERE p.merchant_id = $1 AND p.created_at >= $2 AND p.created_at < $3 ORDER BY p.created_at, p.id`, (p) => [p.reconMerchantId, p.reconFrom, p.reconTo]),
-    setup: 'SET LOCAL enable_sort = off',
+    setup: RECON_SETUP,
   },
   q('recon: is the file stale', `SELECT COUNT(*) FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3 AND updated_at > now() - interval '1 hour'`,
     (p) => [p.reconMerchantId, p.reconFrom, p.reconTo]),
