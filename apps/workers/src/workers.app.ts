@@ -54,8 +54,9 @@ export async function startWorkers(config: WorkersConfig) {
     prefix: config.QUEUE_PREFIX,
     scanIntervalMs: config.SETTLEMENT_SCAN_INTERVAL_MS,
   });
-  // Recon exports stream rows through a server-side cursor: plain pg connections, apart from
-  // Prisma's pool, with no statement timeout (a large day takes a while); reconnecting lazily.
+  // Recon exports stream a COPY's output: plain pg connections, apart from Prisma's pool, with no
+  // statement timeout (a large day behind a slow store takes a while; the export's stall watch
+  // bounds it instead); reconnecting lazily.
   const streamingPool = guardPool(
     new Pool({ connectionString: config.DATABASE_URL, max: 4, connectionTimeoutMillis: 5000, keepAlive: true }),
     throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
