@@ -32,11 +32,11 @@ export async function seedDemoMerchant(prisma: PrismaClient, gatewayUrl: string)
   return { merchantId: merchant.id, name: merchant.name, token };
 }
 
-export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000, what = 'condition', intervalMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
