@@ -15,9 +15,10 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * History mode (--history or BENCH_HISTORY=1): the same again on a database holding a realistic
  * history (tools/bench/history.ts; the bench's merchant is one of its 10,000), then both side by side.
  * BENCH_HISTORY_DB=<name> clones a history loaded once and kept (tools/bench/history-db.ts).
- * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [--history]
+ * Each server first takes the same load for a few seconds, not measured (its JIT warm-up).
+ * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [warm-up seconds=3] [--history]
  */
-const [SECONDS = 10, C = 32] = benchArgs().map(Number);
+const [SECONDS = 10, C = 32, WARMUP_SECONDS = 3] = benchArgs().map(Number);
 
 const BASELINE = `
 const http = require('node:http'); const { Pool } = require('pg');
@@ -30,11 +31,11 @@ http.createServer(async (req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1', () => process.send && process.send('ready'));
 `;
 
-async function load(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p95: number; p99: number; errors: number }> {
+async function load(url: string, headers: Record<string, string>, seconds = SECONDS): Promise<{ rps: number; p50: number; p95: number; p99: number; errors: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: C });
   const latencies: number[] = [];
   let errors = 0;
-  const deadline = Date.now() + SECONDS * 1000;
+  const deadline = Date.now() + seconds * 1000;
   const one = () =>
     new Promise<void>((resolve) => {
       const t = process.hrtime.bigint();
@@ -55,7 +56,7 @@ async function load(url: string, headers: Record<string, string>): Promise<{ rps
   await Promise.all(Array.from({ length: C }, async () => { while (Date.now() < deadline) await one(); }));
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round(latencies.length / SECONDS), p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors };
+  return { rps: Math.round(latencies.length / seconds), p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors };
 }
 
 type Rows = Record<string, string | number>[];
@@ -107,10 +108,12 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Row
     stack = await startBenchStack(databaseUrl);
     const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise((resolve) => baseline.once('message', resolve));
+    await load(`http://127.0.0.1:${port}/`, {}, WARMUP_SECONDS);
     const bare = await load(`http://127.0.0.1:${port}/`, {});
     baseline.kill();
     // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
     const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
+    await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token }, WARMUP_SECONDS);
     const cpuBefore = sampleCpu(stack);
     const backendsBefore = await backends();
     const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });

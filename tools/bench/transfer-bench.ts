@@ -14,18 +14,23 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  *  - acceptance: account inquiry + transfer pairs; accepted transfers per second counted by the
  *    ledger's committed debits (not just HTTP answers), and the latency of the pair;
  *  - end to end: transfer accepted -> final status -> webhook received by a local receiver.
+ * Before the measured steps, a warm-up step (not in the targets, printed apart) and an ANALYZE:
+ * the steps measure services that have been running, not the JIT's and the planner's first minute.
  * Beside it, the ceiling measured in the same run: pgbench -N (simple update TPS) on this
  * machine's Postgres. Prints a table and JSON.
  * History mode (--history or BENCH_HISTORY=1): the same run again on a database holding a
  * realistic history (tools/bench/history.ts: 10,000 merchants, the bench's among them, 5M ledger
  * events), then both figures side by side with their ratio. BENCH_HISTORY_DB=<name> clones a
  * history loaded once and kept (tools/bench/history-db.ts) instead of loading one (10-17 min).
- * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [--history]
+ * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [warm-up transfers=2000, 0 for none] [--history]
  */
 const args = benchArgs();
 const PER_STEP = Number(args[0] ?? 400);
 const M = Number(args[1] ?? 20);
 const LEVELS = (args[2] ?? '4,8,16').split(',').map(Number);
+const WARMUP = Number(args[3] ?? 2000);
+const MEASURED = 'inquiry + transfer';
+const WARMUP_STEP = 'warm-up (not in the targets)';
 
 
 type Rows = Record<string, string | number>[];
@@ -48,8 +53,8 @@ async function main(): Promise<void> {
   // The same steps in the same process, one database empty, the other holding the history.
   printResults(
     'transfer: empty database vs history (target: history >= 0.8x empty)',
-    empty.rows.slice(1).map((e, i) => {
-      const h = history.rows[i + 1];
+    measuredRows(empty.rows).map((e, i) => {
+      const h = measuredRows(history.rows)[i];
       return {
         concurrency: e.concurrency,
         emptyPerSecond: e.acceptedPerSecond,
@@ -63,6 +68,8 @@ async function main(): Promise<void> {
     }),
   );
 }
+
+const measuredRows = (rows: Rows) => rows.filter((r) => r.step === MEASURED);
 
 /** One full run of the steps on a new database, empty or first loaded with the history. */
 async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; scans: Rows; load?: HistoryLoad }> {
@@ -116,7 +123,6 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     // Sequential scans per table during the steps: a hot statement that reads a growing table whole shows here.
     const seqScans = async () =>
       new Map((await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>('SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables')).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]));
-    const scansBefore = await seqScans();
     const cpuRows: Record<string, string | number>[] = [
       {
         concurrency: 'idle, per second',
@@ -125,7 +131,8 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
         pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5),
       },
     ];
-    for (const c of LEVELS) {
+    /** One step: `count` inquiry + transfer pairs from `c` clients, until every callback is in. */
+    const runStep = async (step: string, c: number, count: number): Promise<void> => {
       const cpuBefore = sampleCpu(running);
       const backendsBefore = await backends();
       const xactsBefore = await pgTransactions();
@@ -138,7 +145,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const started = Date.now();
       await Promise.all(
         Array.from({ length: c }, async () => {
-          while (next < PER_STEP) {
+          while (next < count) {
             const token = tokens[next++ % M];
             const t = process.hrtime.bigint();
             const inq = await post('account-inquiry', token, { merchantTrxId: randomUUID(), accountNo: '1234567890', bankCode: 'BCA', amount: 10000 });
@@ -153,12 +160,12 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const debits = await prisma.ledgerEvent.count({ where: { id: { gt: watermark }, type: 'payout.debited' } });
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
-      cpuRows.push({ concurrency: c, ...cpuPerUnit(cpuBefore, sampleCpu(running), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, await backends()) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      cpuRows.push({ concurrency: step === MEASURED ? c : `${c}, ${step}`, ...cpuPerUnit(cpuBefore, sampleCpu(running), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, await backends()) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
       rows.push({
-        step: 'inquiry + transfer',
+        step,
         concurrency: c,
         acceptedPerSecond: Math.round(perSecond),
         ratioToPgbench: (perSecond / tps).toFixed(3),
@@ -169,7 +176,17 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
         e2eP95ms: Math.round(percentile(e2e, 95)),
         e2eP99ms: Math.round(percentile(e2e, 99)),
       });
+    };
+    if (WARMUP > 0) {
+      // Services that have run for a while: their hot code compiled (V8 is still optimising it
+      // through the first thousands of transfers) and the new tables analysed, as autovacuum does
+      // in a new database's first minute (a statement's cached plan is made again then). The
+      // warm-up's own figures are printed too: the cost of the first minute after a deployment.
+      await runStep(WARMUP_STEP, Math.max(...LEVELS), WARMUP);
+      await prisma.$executeRawUnsafe('ANALYZE');
     }
+    const scansBefore = await seqScans();
+    for (const c of LEVELS) await runStep(MEASURED, c, PER_STEP);
     // The statistics collector lags a little: let it catch up before reading.
     await new Promise((r) => setTimeout(r, 1000));
     const scans = [...(await seqScans())]
