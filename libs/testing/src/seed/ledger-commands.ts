@@ -35,14 +35,22 @@ export const ledgerCommand = {
   }),
 };
 
-/** Publishes commands to ledger.commands keyed by merchant; resolves once the broker has them. */
+/** Messages per publish call: a few hundred kilobytes, under a broker's default request limit. */
+const PUBLISH_CHUNK = 500;
+
+/**
+ * Publishes commands to ledger.commands keyed by merchant, in order, over one connection (as a
+ * service's relay does); resolves once the broker has them all.
+ */
 export async function publishLedgerCommands(bus: BusConfig, commands: LedgerCommand[]): Promise<void> {
   const transport = createTransport(bus);
   try {
-    await transport.publish(
-      Topic.LedgerCommands,
-      commands.map((c) => ({ key: String(c.merchantId), value: JSON.stringify(c), headers: { 'message-id': c.commandId, ...(c.logId ? { 'log-id': c.logId } : {}) } })),
-    );
+    for (let i = 0; i < commands.length; i += PUBLISH_CHUNK) {
+      await transport.publish(
+        Topic.LedgerCommands,
+        commands.slice(i, i + PUBLISH_CHUNK).map((c) => ({ key: String(c.merchantId), value: JSON.stringify(c), headers: { 'message-id': c.commandId, ...(c.logId ? { 'log-id': c.logId } : {}) } })),
+      );
+    }
   } finally {
     await transport.close();
   }
