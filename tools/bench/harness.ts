@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import { requireNodeVersion } from '@pay/platform';
-import { LocalStack, repoRoot, type S3Server, uniqueName } from '@pay/testing';
+import { LocalStack, repoRoot, type S3Server, type StackBus, uniqueName } from '@pay/testing';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
@@ -12,11 +12,13 @@ export const BENCH_RATE_LIMITS = { read: 100_000, write: 100_000, export: 100_00
 
 /**
  * The four services as processes on a bench database, quiet, with their own bus prefix and logs;
- * `s3`: a running S3 server for the recon files (default: s3rver inside the bench's own process).
+ * `s3`: a running S3 server for the recon files (default: s3rver inside the bench's own process);
+ * `bus`: the bus the services talk over (default: Redis Streams).
  */
-export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench', s3?: S3Server): Promise<LocalStack> {
+export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench', s3?: S3Server, bus?: StackBus): Promise<LocalStack> {
   return LocalStack.start({
     s3,
+    bus,
     databaseUrl,
     redisUrl: BENCH_REDIS_URL,
     busKeyPrefix: `${uniqueName(name)}:`,

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
-import { createTestDatabase, type LocalStack, SERVICES } from '@pay/testing';
+import { createTestDatabase, KafkaBroker, type LocalStack, SERVICES } from '@pay/testing';
 import Redis from 'ioredis';
 import { cpuMsOf } from './cpu';
 import { BENCH_REDIS_URL, runScript, startBenchStack } from './harness';
@@ -7,7 +10,8 @@ import { printResults } from './report';
 import { redisCommandsByProcess } from './redis-monitor';
 
 /**
- * What the stack costs doing nothing: the four services as processes (Redis Streams bus), start-up let pass, then CPU ms per second of each service, of this
+ * What the stack costs doing nothing: the four services as processes (Redis Streams bus, or Kafka
+ * with BENCH_BUS=kafka: a broker of the run's own), start-up let pass, then CPU ms per second of each service, of this
  * database's Postgres backends and of Redis, Postgres transactions per second in the bench
  * database, and Redis commands per second (INFO commandstats, and per service from MONITOR
  * filtered to this stack's connections). Repeated `rounds` times on the same stack.
@@ -32,8 +36,10 @@ async function main(): Promise<void> {
   const prisma = createPrismaClient(databaseUrl, 1);
   const redis = new Redis(BENCH_REDIS_URL, { connectionName: 'idle-bench' });
   let stack: LocalStack | undefined;
+  const kafka = process.env.BENCH_BUS === 'kafka' ? await startKafka() : undefined;
+  const busName = kafka ? 'Kafka' : 'Redis Streams';
   try {
-    stack = await startBenchStack(databaseUrl, {}, 'idle');
+    stack = await startBenchStack(databaseUrl, {}, 'idle', undefined, kafka && { transport: 'kafka', brokers: kafka.broker.brokers });
     const running = stack;
     const dbName = new URL(databaseUrl).pathname.slice(1);
     const pgBackends = async (): Promise<number[]> =>
@@ -80,15 +86,29 @@ async function main(): Promise<void> {
       row.redisCommandsPerS = round1((after.commands - before.commands) / s);
       rows.push(row);
     }
-    printResults(`idle stack, CPU ms per second per process, Redis Streams bus (${SECONDS} s x ${ROUNDS}; target: services <= ${TARGET_MS_PER_S} ms/s; redisServer and redisCommandsPerS include other load on that Redis)`, rows);
+    printResults(`idle stack, CPU ms per second per process, ${busName} bus (${SECONDS} s x ${ROUNDS}; target: services <= ${TARGET_MS_PER_S} ms/s; redisServer and redisCommandsPerS include other load on that Redis)`, rows);
     const byProcess = await redisCommandsByProcess(BENCH_REDIS_URL, running, MONITOR_MS);
     printResults(`idle stack, Redis commands per second by process and command (MONITOR, ${MONITOR_MS / 1000} s)`, byProcess);
   } finally {
     await stack?.stop();
+    await kafka?.stop();
     redis.disconnect();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }
+}
+
+/** A broker of this run's own, in a temporary directory. */
+async function startKafka(): Promise<{ broker: KafkaBroker; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-kafka-'));
+  const broker = await KafkaBroker.start({ dir });
+  return {
+    broker,
+    stop: async () => {
+      await broker.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 runScript(main);

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
 import { TransientError } from '@pay/platform';
 import { type ISocketFactory, Kafka, logLevel } from 'kafkajs';
@@ -237,4 +238,28 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       await consumer.close();
     }
   }, 120_000);
+
+  test('an idle producer and consumer leave the process asleep: no timer re-armed every millisecond (kafkajs#1704)', async () => {
+    const transport = h.transport();
+    const topic = h.topic('idle');
+    const seen: IncomingRecord[] = [];
+    await transport.subscribe({ topic, group: uniqueName('idle'), handler: async (r) => void seen.push(r) });
+    await transport.publish(topic, records('idle', 3));
+    await waitFor('the records consumed', () => seen.length >= 3, 20_000);
+    // Every timer any code in this process creates in one idle second (heartbeats, long-poll fetches, request timeouts, this delay).
+    let timers = 0;
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === 'Timeout') timers++;
+      },
+    }).enable();
+    try {
+      await delay(1_000);
+    } finally {
+      hook.disable();
+    }
+    // kafkajs 2.2.4 unpatched: about a thousand per connection that has had an answer.
+    expect(timers).toBeLessThan(100);
+    expect(seen.map((r) => r.value)).toEqual(records('idle', 3).map((r) => r.value));
+  }, 60_000);
 });

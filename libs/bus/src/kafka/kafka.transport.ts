@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
+import { quietKafkaRequestQueues } from './kafkajs-request-queue';
 import { mskIamTokenProvider } from './msk-iam';
 import { type KafkaNames, kafkaNames } from './kafka-names';
 import { checkKafkaTopics, createTopicsAndWait } from './kafka-topics';
@@ -134,6 +135,8 @@ export class KafkaTransport implements BusTransport {
     private readonly options: KafkaTransportOptions,
     deps: KafkaTransportDeps = {},
   ) {
+    // kafkajs's idle connections would otherwise each wake the process every millisecond.
+    quietKafkaRequestQueues();
     this.logger = deps.logger ?? noopLogger;
     this.onDeadLetter = deps.onDeadLetter;
     this.onFailure = deps.onFailure;
