@@ -1,8 +1,23 @@
-/** What the patch below relies on in kafkajs's (untyped, internal) RequestQueue. */
+/** What the patches below rely on in kafkajs's (untyped, internal) RequestQueue. */
 interface RequestQueueInternals {
   pending: unknown[];
+  inflight: Map<number, { sentAt: number; requestTimeout: number; timeoutRequest(): void }>;
   throttledUntil: number;
+  requestTimeout: number;
+  enforceRequestTimeout: boolean;
+  requestTimeoutIntervalId?: NodeJS.Timeout;
+  isConnected(): boolean;
+  destroy(): void;
   scheduleCheckPendingRequests(): void;
+  scheduleRequestTimeoutCheck(): void;
+}
+
+/** The kafkajs these patches were written against (its latest release); another must be reviewed first. */
+const KAFKAJS_VERSION = '2.2.4';
+
+/** How often a connection looks for requests past their timeout: kafkajs's 100 ms, or a tenth of the timeout, up to 1 s. */
+export function requestTimeoutCheckMs(requestTimeoutMs: number): number {
+  return Math.min(requestTimeoutMs, Math.max(100, Math.min(1_000, Math.floor(requestTimeoutMs / 10))));
 }
 
 const PATCHED = Symbol.for('pay.bus.kafkajs.quietRequestQueue');
@@ -24,18 +39,37 @@ type RequestQueuePrototype = RequestQueueInternals & { [PATCHED]?: true };
  * one: a request pushed later is sent at once or, when it must wait, schedules its own check
  * (push), and an answer or a timeout checks the queue again (fulfillRequest, the request's
  * timeout). With requests pending, or a throttle in effect, kafkajs's own code runs unchanged.
- * Applied once per process, by every KafkaTransport; idempotent.
+ *
+ * Also, each connection looks for requests past their timeout every 100 ms (ten wake-ups a second
+ * per connection, idle or not; a service holds several). It now looks every tenth of the request
+ * timeout, up to 1 s (requestTimeoutCheckMs): a request of the default 30 s times out within 31 s
+ * instead of 30.1 s, and an idle connection wakes once a second. The check itself is kafkajs's.
+ *
+ * Applied once per process, by every KafkaTransport; idempotent. Written against kafkajs
+ * 2.2.4: another version is refused until these are reviewed against it.
  */
 export function quietKafkaRequestQueues(): void {
   // kafkajs has no "exports" map: its internal modules are reachable by path, untyped.
   const RequestQueue = require('kafkajs/src/network/requestQueue') as { prototype: RequestQueuePrototype };
   const proto = RequestQueue.prototype;
   if (proto[PATCHED]) return;
-  const original = proto.scheduleCheckPendingRequests;
-  if (typeof original !== 'function') throw new Error('kafkajs RequestQueue has no scheduleCheckPendingRequests: review quietKafkaRequestQueues against the installed kafkajs');
+  const { version } = require('kafkajs/package.json') as { version: string };
+  if (version !== KAFKAJS_VERSION) throw new Error(`kafkajs ${version} is installed; quietKafkaRequestQueues patches ${KAFKAJS_VERSION}'s RequestQueue: review it against the new version first`);
+  const scheduleCheck = proto.scheduleCheckPendingRequests;
   proto.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: RequestQueueInternals): void {
     if (this.pending.length === 0 && this.throttledUntil <= Date.now()) return;
-    original.call(this);
+    scheduleCheck.call(this);
+  };
+  // kafkajs 2.2.4's own body, with the interval of requestTimeoutCheckMs instead of min(timeout, 100).
+  proto.scheduleRequestTimeoutCheck = function scheduleRequestTimeoutCheck(this: RequestQueueInternals): void {
+    if (!this.enforceRequestTimeout) return;
+    this.destroy();
+    this.requestTimeoutIntervalId = setInterval(() => {
+      this.inflight.forEach((request) => {
+        if (Date.now() - request.sentAt > request.requestTimeout) request.timeoutRequest();
+      });
+      if (!this.isConnected()) this.destroy();
+    }, requestTimeoutCheckMs(this.requestTimeout));
   };
   proto[PATCHED] = true;
 }
