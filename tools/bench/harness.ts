@@ -1,6 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { requireNodeVersion } from '@pay/platform';
-import { LocalStack, repoRoot, type S3Server, type StackBus, uniqueName } from '@pay/testing';
+import { KafkaBroker, LocalStack, repoRoot, type S3Server, type StackBus, uniqueName } from '@pay/testing';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
@@ -28,6 +30,34 @@ export function startBenchStack(databaseUrl: string, env: Record<string, string>
     // BENCH_NODE_ARGS reaches the services' node (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof" to profile a run).
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
+}
+
+export interface BenchBus {
+  name: 'Redis Streams' | 'Kafka';
+  /** For startBenchStack; undefined: Redis Streams */
+  stack?: StackBus;
+  /** The Kafka broker's process (its CPU is the bus's cost, as Redis's is on Redis Streams) */
+  pid?: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The bus a bench's stack talks over: Redis Streams, or with BENCH_BUS=kafka the production bus,
+ * a broker of the run's own (started here, in a temporary directory; stop() removes it).
+ */
+export async function benchBus(): Promise<BenchBus> {
+  if (process.env.BENCH_BUS !== 'kafka') return { name: 'Redis Streams', stop: async () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'bench-kafka-'));
+  const broker = await KafkaBroker.start({ dir });
+  return {
+    name: 'Kafka',
+    stack: { transport: 'kafka', brokers: broker.brokers },
+    pid: broker.pid,
+    stop: async () => {
+      await broker.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
-import { createTestDatabase, KafkaBroker, type LocalStack, SERVICES } from '@pay/testing';
+import { createTestDatabase, type LocalStack, SERVICES } from '@pay/testing';
 import Redis from 'ioredis';
 import { cpuMsOf } from './cpu';
-import { BENCH_REDIS_URL, runScript, startBenchStack } from './harness';
+import { BENCH_REDIS_URL, benchBus, runScript, startBenchStack } from './harness';
 import { printResults } from './report';
 import { redisCommandsByProcess } from './redis-monitor';
 
@@ -36,10 +33,9 @@ async function main(): Promise<void> {
   const prisma = createPrismaClient(databaseUrl, 1);
   const redis = new Redis(BENCH_REDIS_URL, { connectionName: 'idle-bench' });
   let stack: LocalStack | undefined;
-  const kafka = process.env.BENCH_BUS === 'kafka' ? await startKafka() : undefined;
-  const busName = kafka ? 'Kafka' : 'Redis Streams';
+  const bus = await benchBus();
   try {
-    stack = await startBenchStack(databaseUrl, {}, 'idle', undefined, kafka && { transport: 'kafka', brokers: kafka.broker.brokers });
+    stack = await startBenchStack(databaseUrl, {}, 'idle', undefined, bus.stack);
     const running = stack;
     const dbName = new URL(databaseUrl).pathname.slice(1);
     const pgBackends = async (): Promise<number[]> =>
@@ -57,7 +53,7 @@ async function main(): Promise<void> {
       const cpu: Record<string, number> = {};
       for (const s of SERVICES) cpu[s] = cpuMsOf(running.pid(s) ?? -1);
       const backends = await pgBackends();
-      return { at: Date.now(), cpu, backends: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])), redis: cpuMsOf(redisPid), xacts: await pgTransactions(), commands: await redisCommands() };
+      return { at: Date.now(), cpu, backends: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])), redis: cpuMsOf(redisPid), broker: bus.pid ? cpuMsOf(bus.pid) : 0, xacts: await pgTransactions(), commands: await redisCommands() };
     };
 
     await new Promise((r) => setTimeout(r, STARTUP_MS));
@@ -82,33 +78,21 @@ async function main(): Promise<void> {
       for (const [pid, ms] of after.backends) pg += ms - (before.backends.get(pid) ?? ms);
       row.postgresBackends = round1(pg / s);
       row.redisServer = round1((after.redis - before.redis) / s);
+      if (bus.pid) row.kafkaBroker = round1((after.broker - before.broker) / s);
       row.pgTransactionsPerS = round1((after.xacts - before.xacts) / s);
       row.redisCommandsPerS = round1((after.commands - before.commands) / s);
       rows.push(row);
     }
-    printResults(`idle stack, CPU ms per second per process, ${busName} bus (${SECONDS} s x ${ROUNDS}; target: services <= ${TARGET_MS_PER_S} ms/s; redisServer and redisCommandsPerS include other load on that Redis)`, rows);
+    printResults(`idle stack, CPU ms per second per process, ${bus.name} bus (${SECONDS} s x ${ROUNDS}; target: services <= ${TARGET_MS_PER_S} ms/s; redisServer and redisCommandsPerS include other load on that Redis)`, rows);
     const byProcess = await redisCommandsByProcess(BENCH_REDIS_URL, running, MONITOR_MS);
     printResults(`idle stack, Redis commands per second by process and command (MONITOR, ${MONITOR_MS / 1000} s)`, byProcess);
   } finally {
     await stack?.stop();
-    await kafka?.stop();
+    await bus.stop();
     redis.disconnect();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }
-}
-
-/** A broker of this run's own, in a temporary directory. */
-async function startKafka(): Promise<{ broker: KafkaBroker; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-kafka-'));
-  const broker = await KafkaBroker.start({ dir });
-  return {
-    broker,
-    stop: async () => {
-      await broker.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 runScript(main);

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
-import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { backendsMs, cpuMsOf, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
-import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
+import { BENCH_RATE_LIMITS, benchBus, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
 import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
 
 /**
- * Disbursement under load, against the four services as processes (Redis Streams bus,
- * zero-latency sandbox rail), at increasing concurrency:
+ * Disbursement under load, against the four services as processes (Redis Streams bus, or Kafka
+ * with BENCH_BUS=kafka; zero-latency sandbox rail), at increasing concurrency:
  *  - acceptance: account inquiry + transfer pairs; accepted transfers per second counted by the
  *    ledger's committed debits (not just HTTP answers), and the latency of the pair;
  *  - end to end: transfer accepted -> final status -> webhook received by a local receiver.
@@ -39,7 +39,7 @@ const SCANS_TITLE = 'sequential scans during the steps, by table (pg_stat_user_t
 async function main(): Promise<void> {
   const tps = pgbenchTps();
   const empty = await measure(tps, false);
-  const title = 'transfer acceptance and end to end (accepted -> webhook received)';
+  const title = `transfer acceptance and end to end (accepted -> webhook received), ${process.env.BENCH_BUS === 'kafka' ? 'Kafka' : 'Redis Streams'} bus`;
   const cpuTitle = 'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
   printResults(title, empty.rows);
   printResults(cpuTitle, empty.cpuRows);
@@ -79,6 +79,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
   await ensureDatabase(databaseUrl);
   const prisma = createPrismaClient(databaseUrl, 4);
   const receivedAt = new Map<string, number>();
+  const bus = await benchBus();
   const receiver = await WebhookReceiver.start((_n, req) => {
     receivedAt.set(JSON.parse(req.rawBody).data.platformTrxId as string, Date.now());
     return { status: 200 };
@@ -99,8 +100,10 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     for (const id of merchantIds) await fundMerchant(prisma, id, [100_000_000_00n]);
     // Started once the data is in place, so no service works while the history loads.
     // The loops' own defaults: notifications move the work, their safety-net polls are long.
-    stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' });
+    stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' }, 'bench', undefined, bus.stack);
     const running = stack;
+    // Every process of the stack, and on Kafka the broker (Redis is in sampleCpu either way).
+    const sampleAll = () => ({ ...sampleCpu(running), ...(bus.pid ? { kafkaBroker: cpuMsOf(bus.pid) } : {}) });
     const post = async (path: string, token: string, body: object) => {
       const res = await fetch(`${running.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
@@ -116,7 +119,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     await new Promise((r) => setTimeout(r, 5000));
     // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
     const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
-    const idleBefore = sampleCpu(running);
+    const idleBefore = sampleAll();
     const idleBackends = await backends();
     const idleXacts = await pgTransactions();
     await new Promise((r) => setTimeout(r, 5000));
@@ -126,14 +129,14 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     const cpuRows: Record<string, string | number>[] = [
       {
         concurrency: 'idle, per second',
-        ...cpuPerUnit(idleBefore, sampleCpu(running), 5),
+        ...cpuPerUnit(idleBefore, sampleAll(), 5),
         postgresBenchDb: Math.round(backendsMs(idleBackends, await backends()) / 5),
         pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5),
       },
     ];
     /** One step: `count` inquiry + transfer pairs from `c` clients, until every callback is in. */
     const runStep = async (step: string, c: number, count: number): Promise<void> => {
-      const cpuBefore = sampleCpu(running);
+      const cpuBefore = sampleAll();
       const backendsBefore = await backends();
       const xactsBefore = await pgTransactions();
       const latencies: number[] = [];
@@ -160,7 +163,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const debits = await prisma.ledgerEvent.count({ where: { id: { gt: watermark }, type: 'payout.debited' } });
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
-      cpuRows.push({ concurrency: step === MEASURED ? c : `${c}, ${step}`, ...cpuPerUnit(cpuBefore, sampleCpu(running), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, await backends()) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      cpuRows.push({ concurrency: step === MEASURED ? c : `${c}, ${step}`, ...cpuPerUnit(cpuBefore, sampleAll(), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, await backends()) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
@@ -197,6 +200,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
   } finally {
     await stack?.stop();
     await receiver.close();
+    await bus.stop();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }
