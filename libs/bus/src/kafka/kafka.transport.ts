@@ -22,6 +22,11 @@ import { subscribedRoundRobin } from './kafka-assigner';
 import { KafkaBatchConsumer } from './kafka-batch.consumer';
 import { consumerGroupLag } from './kafka-lag';
 
+// kafkajs's idle connections would otherwise each wake the process every millisecond (decision
+// 0028). Applied when the bus loads, before any kafkajs client of the process is made: the
+// services' transports, and the admin and test clients beside them.
+quietKafkaRequestQueues();
+
 export type KafkaSaslOptions =
   | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
   /** The token is read from the file on every authentication, so a token the platform rotates is picked up. */
@@ -135,8 +140,6 @@ export class KafkaTransport implements BusTransport {
     private readonly options: KafkaTransportOptions,
     deps: KafkaTransportDeps = {},
   ) {
-    // kafkajs's idle connections would otherwise each wake the process every millisecond.
-    quietKafkaRequestQueues();
     this.logger = deps.logger ?? noopLogger;
     this.onDeadLetter = deps.onDeadLetter;
     this.onFailure = deps.onFailure;

@@ -45,8 +45,9 @@ type RequestQueuePrototype = RequestQueueInternals & { [PATCHED]?: true };
  * timeout, up to 1 s (requestTimeoutCheckMs): a request of the default 30 s times out within 31 s
  * instead of 30.1 s, and an idle connection wakes once a second. The check itself is kafkajs's.
  *
- * Applied once per process, by every KafkaTransport; idempotent. Written against kafkajs
- * 2.2.4: another version is refused until these are reviewed against it.
+ * Applied once per process when the Kafka transport's module loads (so every kafkajs client of a
+ * process that uses @pay/bus is patched, the tests' own included); idempotent. Written against
+ * kafkajs 2.2.4: another version is refused until these are reviewed against it.
  */
 export function quietKafkaRequestQueues(): void {
   // kafkajs has no "exports" map: its internal modules are reachable by path, untyped.
