@@ -41,23 +41,27 @@ export interface BenchBus {
   stop(): Promise<void>;
 }
 
-/**
- * The bus a bench's stack talks over: Redis Streams, or with BENCH_BUS=kafka the production bus,
- * a broker of the run's own (started here, in a temporary directory; stop() removes it).
- */
-export async function benchBus(): Promise<BenchBus> {
-  if (process.env.BENCH_BUS !== 'kafka') return { name: 'Redis Streams', stop: async () => undefined };
+/** A Kafka broker of the run's own, in a temporary directory that stop() removes. */
+export async function startBenchKafka(): Promise<{ broker: KafkaBroker; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-kafka-'));
   const broker = await KafkaBroker.start({ dir });
   return {
-    name: 'Kafka',
-    stack: { transport: 'kafka', brokers: broker.brokers },
-    pid: broker.pid,
+    broker,
     stop: async () => {
       await broker.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The bus a bench's stack talks over: Redis Streams, or with BENCH_BUS=kafka the production bus,
+ * a broker of the run's own (startBenchKafka).
+ */
+export async function benchBus(): Promise<BenchBus> {
+  if (process.env.BENCH_BUS !== 'kafka') return { name: 'Redis Streams', stop: async () => undefined };
+  const { broker, stop } = await startBenchKafka();
+  return { name: 'Kafka', stack: { transport: 'kafka', brokers: broker.brokers }, pid: broker.pid, stop };
 }
 
 /**

@@ -32,6 +32,8 @@ async function main(): Promise<void> {
   await ensureDatabase(databaseUrl);
   const prisma = createPrismaClient(databaseUrl, 1);
   const redis = new Redis(BENCH_REDIS_URL, { connectionName: 'idle-bench' });
+  // A Redis restart mid-run shows as a failed sample, not an unhandled 'error' that ends the process.
+  redis.on('error', (err: Error) => console.warn(`idle-bench redis: ${err.message}`));
   let stack: LocalStack | undefined;
   const bus = await benchBus();
   try {

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BusConfig } from '@pay/bus';
 import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, KafkaBroker, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, type StackBus, uniqueName, waitFor } from '@pay/testing';
-import { runScript } from './harness';
+import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, type StackBus, uniqueName, waitFor } from '@pay/testing';
+import { runScript, startBenchKafka } from './harness';
 import { pgbenchTps } from './pgbench';
 
 /**
@@ -73,18 +71,9 @@ async function main(): Promise<void> {
       return { stack: { transport: 'redis-streams' }, busKeyPrefix: prefix, config, close: async () => undefined };
     });
     const viaKafka = await throughBus(prisma, merchants, databaseUrl, 'Kafka', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'bench-kafka-'));
-      const broker = await KafkaBroker.start({ dir });
+      const { broker, stop } = await startBenchKafka();
       const config: BusConfig = { kind: 'kafka', brokers: [broker.brokers], clientId: 'bench', partitions: 12 };
-      return {
-        stack: { transport: 'kafka', brokers: broker.brokers },
-        busKeyPrefix: `${uniqueName('bench')}:`,
-        config,
-        close: async () => {
-          await broker.stop();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      return { stack: { transport: 'kafka', brokers: broker.brokers }, busKeyPrefix: `${uniqueName('bench')}:`, config, close: stop };
     });
     console.log(`through the bus / pgbench -N: Redis Streams ${(viaRedis / tps).toFixed(2)}x, Kafka ${(viaKafka / tps).toFixed(2)}x (target >= 1.0x)`);
     console.log(`Kafka / Redis Streams: ${(viaKafka / viaRedis).toFixed(2)}x`);

@@ -55,7 +55,9 @@ export async function redisCommandsByProcess(redisUrl: string, stack: LocalStack
   const byPort = servicesByPort(stack);
   const counts = new Map<string, number>();
   const client = new Redis(redisUrl, { connectionName: 'idle-bench-monitor' });
+  client.on('error', (err: Error) => console.warn(`redis monitor: ${err.message}`));
   const monitor = await client.monitor();
+  monitor.on('error', (err: Error) => console.warn(`redis monitor: ${err.message}`));
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
     const service = byPort.get(Number(source.split(':').pop()));
     if (!service) return;
