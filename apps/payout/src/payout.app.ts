@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, RELAXED_IDLE_READ_WAIT_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, OutboxListener, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
@@ -39,7 +39,8 @@ export async function startPayout(config: PayoutConfig) {
     onReconnect: () => poller.wake(),
   });
   const app = await NestFactory.createMicroservice(PayoutModule.register({ wake: () => (decided.listening ? undefined : poller.wake()) }), {
-    strategy: new BusServer({ transport, group: ConsumerGroup.Payout }),
+    // The stand-by wake-up: its handler cannot fail, so it never waits for a resumed partition; idle, it reads every 5 s.
+    strategy: new BusServer({ transport, group: ConsumerGroup.Payout, idleReadWaitMs: RELAXED_IDLE_READ_WAIT_MS }),
     logger: false,
     abortOnError: false,
   });

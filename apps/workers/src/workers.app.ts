@@ -80,7 +80,8 @@ export async function startWorkers(config: WorkersConfig) {
     failure: busFailure.failure,
     stop: async () => {
       ops.shuttingDown();
-      await archiver.stop();
+      // On Kafka the archive's members leave once their current long poll (up to 5 s) ends: meanwhile the rest stops.
+      const archiveStopped = archiver.stop().then(() => null, (error: unknown) => error); // not an unhandled rejection meanwhile
       await expiry.stop();
       await deliveryListener.stop();
       await dispatcher.stop();
@@ -88,6 +89,8 @@ export async function startWorkers(config: WorkersConfig) {
       await recon.stop();
       await streamingPool.end();
       topics.stop();
+      const archiveFailed = await archiveStopped;
+      if (archiveFailed) throw archiveFailed;
       await transport.close();
       await ops.close();
       redis.disconnect();

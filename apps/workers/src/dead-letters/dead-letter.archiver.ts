@@ -1,4 +1,4 @@
-import { type BusTransport, deadLetterTopic, DLQ_HEADERS, type IncomingRecord, type Subscription } from '@pay/bus';
+import { type BusTransport, deadLetterTopic, DLQ_HEADERS, type IncomingRecord, RELAXED_IDLE_READ_WAIT_MS, type Subscription } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import type { ArchivedRecord, DeadLetterRepository } from '@pay/persistence';
 import { type Logger, TransientError } from '@pay/platform';
@@ -32,7 +32,8 @@ export class DeadLetterArchiver {
   async start(): Promise<void> {
     for (const topic of TOPICS) {
       this.subscriptions.push(
-        await this.transport.subscribe({ topic: deadLetterTopic(topic), group: archiveGroup(topic), handler: (record) => this.archive(record) }),
+        // Dead letters are rare and an archive retried a few seconds later is fine: three idle members read once per 5 s, not every second.
+        await this.transport.subscribe({ topic: deadLetterTopic(topic), group: archiveGroup(topic), handler: (record) => this.archive(record), idleReadWaitMs: RELAXED_IDLE_READ_WAIT_MS }),
       );
     }
   }

@@ -39,6 +39,22 @@ function lossyNetwork() {
   };
 }
 
+/** kafkajs's sockets, counting the Fetch requests written (each request: int32 size, int16 api key 1, ...). */
+function fetchCounter() {
+  const counter = { fetches: 0 };
+  const socketFactory: ISocketFactory = ({ host, port, onConnect }) => {
+    const socket = connect({ host, port }, onConnect);
+    const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (Buffer.isBuffer(chunk) && chunk.length >= 6 && chunk.readInt16BE(4) === FETCH_API_KEY) counter.fetches++;
+      return write(chunk, ...rest);
+    }) as Socket['write'];
+    return socket;
+  };
+  return { socketFactory, counter };
+}
+const FETCH_API_KEY = 1;
+
 const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
 // tools/test.sh starts a broker and sets KAFKA_BROKERS; without one these show as skipped (a file without tests fails Jest).
 (kafkaBrokers ? describe : describe.skip)('KafkaTransport against a real broker', () => {
@@ -238,6 +254,32 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       await consumer.close();
     }
   }, 120_000);
+
+  test('idleReadWaitMs: an idle member reads once per wait instead of every second, and a record arriving mid-wait is read at once', async () => {
+    const topic = h.topic('idle-wait');
+    const wire = fetchCounter();
+    const consumer = new KafkaTransport({ brokers: kafkaBrokers.split(','), clientId: uniqueName('idle-wait'), createTopics: true, partitions: 12 }, { socketFactory: wire.socketFactory });
+    const seen: { value: string; at: number }[] = [];
+    try {
+      await consumer.subscribe({ topic, group: uniqueName('idle-wait'), handler: async (r) => void seen.push({ value: r.value, at: Date.now() }), idleReadWaitMs: 5_000 });
+      await delay(1_000); // joined, first fetches sent
+      const before = wire.counter.fetches;
+      await delay(6_000);
+      const idleFetches = wire.counter.fetches - before;
+      // The default 1 s long poll: six or seven fetches in this window.
+      expect(idleFetches).toBeGreaterThanOrEqual(1);
+      expect(idleFetches).toBeLessThanOrEqual(3);
+      await delay(1_500); // somewhere inside the current 5 s wait
+      const publishedAt = Date.now();
+      await h.transport().publish(topic, records('mid-wait', 1));
+      await waitFor('the record read', () => seen.length === 1, 20_000);
+      expect(seen[0].value).toBe(records('mid-wait', 1)[0].value);
+      // The broker answers the held fetch when the record lands, not when the wait ends.
+      expect(seen[0].at - publishedAt).toBeLessThan(3_000);
+    } finally {
+      await consumer.close();
+    }
+  }, 60_000);
 
   test('an idle producer and consumer leave the process asleep: no timer re-armed every millisecond (kafkajs#1704)', async () => {
     const transport = h.transport();

@@ -12,6 +12,7 @@ import {
   BusTransport,
   ConsumerLag,
   deadLetterTopic,
+  DEFAULT_IDLE_READ_WAIT_MS,
   IncomingRecord,
   OutgoingRecord,
   SubscribeOptions,
@@ -227,8 +228,9 @@ export class KafkaTransport implements BusTransport {
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
       allowAutoTopicCreation: false,
       // A resumed partition is fetched from the next fetch on, after the broker's long poll of the
-      // current one: kafkajs's 5 s would add up to 5 s to every retry (kafka-batch.consumer.ts).
-      maxWaitTimeInMs: 1_000,
+      // current one: kafkajs's 5 s would add up to 5 s to every retry (kafka-batch.consumer.ts),
+      // unless the subscription can afford it (SubscribeOptions.idleReadWaitMs).
+      maxWaitTimeInMs: opts.idleReadWaitMs ?? DEFAULT_IDLE_READ_WAIT_MS,
       partitionAssigners: [subscribedRoundRobin, PartitionAssigners.roundRobin],
     });
     // Resolves on the first join, or on a crash before it (subscribe must not wait out the timeout then).

@@ -9,6 +9,8 @@ export interface BusServerOptions {
   transport: BusTransport;
   group: string;
   consumerName?: string;
+  /** Every subscription's SubscribeOptions.idleReadWaitMs (Kafka's long poll; default 1 s). */
+  idleReadWaitMs?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
             topic: pattern,
             group: this.options.group,
             consumerName: this.options.consumerName,
+            idleReadWaitMs: this.options.idleReadWaitMs,
             handler: (record) => this.dispatch(handler, [record], batch),
             batchHandler: batch ? (records) => this.dispatch(handler, records, true) : undefined,
           }),

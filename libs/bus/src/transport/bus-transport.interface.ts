@@ -45,7 +45,23 @@ export interface SubscribeOptions {
   maxBatch?: number;
   /** Readable prefix for the member name in logs and broker tooling. */
   consumerName?: string;
+  /**
+   * Kafka: how long the broker holds a read that finds no records before it answers (the fetch's
+   * long poll; default `DEFAULT_IDLE_READ_WAIT_MS`). Records that arrive are read at once either
+   * way. A longer wait makes an idle member cheaper (one empty read per wait, each costing its
+   * process about a millisecond of CPU), but a partition resumed after a retry's backoff is read
+   * only once the current wait ends, and close() waits it out: for subscriptions off the money path
+   * whose handler seldom fails (the dead-letter archive, payout's stand-by wake-up). Redis Streams
+   * ignores it: its reads already block until records arrive or a hand-over wakes them.
+   */
+  idleReadWaitMs?: number;
 }
+
+/** The Kafka fetch's long poll unless a subscription says otherwise: a resumed partition waits at most this. */
+export const DEFAULT_IDLE_READ_WAIT_MS = 1_000;
+
+/** The long poll of subscriptions that can afford to be read later after a retry (see SubscribeOptions.idleReadWaitMs). */
+export const RELAXED_IDLE_READ_WAIT_MS = 5_000;
 
 /** What checkTopics found wrong; both empty when every topic is as expected. */
 export interface TopicCheck {
