@@ -54,12 +54,17 @@ export async function startBenchKafka(): Promise<{ broker: KafkaBroker; stop(): 
   };
 }
 
+/** Which bus the benches run on: BENCH_BUS=kafka for Kafka, Redis Streams otherwise. */
+export function benchBusName(): BenchBus['name'] {
+  return process.env.BENCH_BUS === 'kafka' ? 'Kafka' : 'Redis Streams';
+}
+
 /**
  * The bus a bench's stack talks over: Redis Streams, or with BENCH_BUS=kafka the production bus,
  * a broker of the run's own (startBenchKafka).
  */
 export async function benchBus(): Promise<BenchBus> {
-  if (process.env.BENCH_BUS !== 'kafka') return { name: 'Redis Streams', stop: async () => undefined };
+  if (benchBusName() === 'Redis Streams') return { name: 'Redis Streams', stop: async () => undefined };
   const { broker, stop } = await startBenchKafka();
   return { name: 'Kafka', stack: { transport: 'kafka', brokers: broker.brokers }, pid: broker.pid, stop };
 }

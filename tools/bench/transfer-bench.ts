@@ -3,7 +3,7 @@ import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persisten
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
 import { backendsMs, cpuMsOf, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
-import { BENCH_RATE_LIMITS, benchBus, runScript, startBenchStack } from './harness';
+import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
 import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
@@ -39,7 +39,7 @@ const SCANS_TITLE = 'sequential scans during the steps, by table (pg_stat_user_t
 async function main(): Promise<void> {
   const tps = pgbenchTps();
   const empty = await measure(tps, false);
-  const title = `transfer acceptance and end to end (accepted -> webhook received), ${process.env.BENCH_BUS === 'kafka' ? 'Kafka' : 'Redis Streams'} bus`;
+  const title = `transfer acceptance and end to end (accepted -> webhook received), ${benchBusName()} bus`;
   const cpuTitle = 'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
   printResults(title, empty.rows);
   printResults(cpuTitle, empty.cpuRows);

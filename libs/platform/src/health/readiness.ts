@@ -70,8 +70,9 @@ function registerEventLoopActivity(registry: Registry): void {
     registers: [registry],
     collect() {
       const active = performance.eventLoopUtilization().active / 1000;
-      if (active > counted) this.inc(active - counted);
-      counted = Math.max(counted, active);
+      if (active <= counted) return;
+      this.inc(active - counted);
+      counted = active;
     },
   });
 }
