@@ -6,20 +6,43 @@ export type CpuSample = Record<string, number>;
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): [0] is state, [1] ppid. */
-function statFields(pid: number): string[] | undefined {
+/** The fields of /proc/<pid>/stat (or /proc/<pid>/task/<tid>/stat) after the command name (which may hold spaces): [0] is state, [1] ppid. */
+function statFields(pid: number, tid?: string): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}${tid ? `/task/${tid}` : ''}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined; // gone between listing and reading
   }
 }
 
-export function cpuMsOf(pid: number): number {
-  const fields = statFields(pid);
+export function cpuMsOf(pid: number, tid?: string): number {
+  const fields = statFields(pid, tid);
   // utime is the 12th field after the name, stime the 13th.
   return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_MS : 0;
+}
+
+/**
+ * CPU ms of a JVM's JIT compilers so far: HotSpot's "C1 CompilerThread0" and "C2 CompilerThread0"
+ * threads (/proc shows 15 characters of a thread's name). With two cores the JVM runs one of each
+ * (CICompilerCount=2), and those two never exit, so the sum only grows.
+ */
+export function jitCompilerMsOf(pid: number): number {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0; // the process is gone
+  }
+  let ms = 0;
+  for (const tid of tids) {
+    try {
+      if (/^C[12] CompilerThre/.test(readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8'))) ms += cpuMsOf(pid, tid);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ms;
 }
 
 /** CPU ms of a process's children that have exited and been reaped (cutime + cstime). */
@@ -64,6 +87,9 @@ export function sampleCpu(stack: LocalStack): CpuSample {
   return sample;
 }
 
+/** Parts a sample shows that are not the system's own cost, or are already counted in another part. */
+const NOT_IN_TOTAL = new Set(['loadGenerator', 'kafkaBrokerJit']);
+
 /** CPU ms per unit of work between two samples, per part and in total. */
 export function cpuPerUnit(before: CpuSample, after: CpuSample, units: number): Record<string, number> {
   const out: Record<string, number> = {};
@@ -71,7 +97,7 @@ export function cpuPerUnit(before: CpuSample, after: CpuSample, units: number): 
   for (const key of Object.keys(after)) {
     const ms = (after[key] - (before[key] ?? 0)) / units;
     out[key] = Math.round(ms * 100) / 100;
-    if (key !== 'loadGenerator') total += ms;
+    if (!NOT_IN_TOTAL.has(key)) total += ms;
   }
   out.totalWithoutLoadGenerator = Math.round(total * 100) / 100;
   return out;

@@ -1,7 +1,7 @@
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { createTestDatabase, type LocalStack, SERVICES } from '@pay/testing';
 import Redis from 'ioredis';
-import { cpuMsOf } from './cpu';
+import { cpuMsOf, jitCompilerMsOf } from './cpu';
 import { BENCH_REDIS_URL, benchBus, runScript, startBenchStack } from './harness';
 import { printResults } from './report';
 import { redisCommandsByProcess } from './redis-monitor';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       const cpu: Record<string, number> = {};
       for (const s of SERVICES) cpu[s] = cpuMsOf(running.pid(s) ?? -1);
       const backends = await pgBackends();
-      return { at: Date.now(), cpu, backends: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])), redis: cpuMsOf(redisPid), broker: bus.pid ? cpuMsOf(bus.pid) : 0, xacts: await pgTransactions(), commands: await redisCommands() };
+      return { at: Date.now(), cpu, backends: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])), redis: cpuMsOf(redisPid), broker: bus.pid ? cpuMsOf(bus.pid) : 0, brokerJit: bus.pid ? jitCompilerMsOf(bus.pid) : 0, xacts: await pgTransactions(), commands: await redisCommands() };
     };
 
     await new Promise((r) => setTimeout(r, STARTUP_MS));
@@ -80,7 +80,11 @@ async function main(): Promise<void> {
       for (const [pid, ms] of after.backends) pg += ms - (before.backends.get(pid) ?? ms);
       row.postgresBackends = round1(pg / s);
       row.redisServer = round1((after.redis - before.redis) / s);
-      if (bus.pid) row.kafkaBroker = round1((after.broker - before.broker) / s);
+      if (bus.pid) {
+        row.kafkaBroker = round1((after.broker - before.broker) / s);
+        // Of which its JIT compilers: a broker started for the bench is still compiling.
+        row.kafkaBrokerJit = round1((after.brokerJit - before.brokerJit) / s);
+      }
       row.pgTransactionsPerS = round1((after.xacts - before.xacts) / s);
       row.redisCommandsPerS = round1((after.commands - before.commands) / s);
       rows.push(row);

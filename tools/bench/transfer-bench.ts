@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
-import { backendsMs, cpuMsOf, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { backendsMs, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
@@ -22,13 +22,15 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * realistic history (tools/bench/history.ts: 10,000 merchants, the bench's among them, 5M ledger
  * events), then both figures side by side with their ratio. BENCH_HISTORY_DB=<name> clones a
  * history loaded once and kept (tools/bench/history-db.ts) instead of loading one (10-17 min).
- * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [warm-up transfers=2000, 0 for none] [--history]
+ * On Kafka the warm-up is longer: the broker is a JVM started for the run, whose JIT compilers
+ * take most of its CPU through the first thousands of transfers (the kafkaBrokerJit column).
+ * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [warm-up transfers=2000, 8000 on Kafka, 0 for none] [--history]
  */
 const args = benchArgs();
 const PER_STEP = Number(args[0] ?? 400);
 const M = Number(args[1] ?? 20);
 const LEVELS = (args[2] ?? '4,8,16').split(',').map(Number);
-const WARMUP = Number(args[3] ?? 2000);
+const WARMUP = Number(args[3] ?? (benchBusName() === 'Kafka' ? 8000 : 2000));
 const MEASURED = 'inquiry + transfer';
 const WARMUP_STEP = 'warm-up (not in the targets)';
 
@@ -103,7 +105,8 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' }, 'bench', undefined, bus.stack);
     const running = stack;
     // Every process of the stack, and on Kafka the broker (Redis is in sampleCpu either way).
-    const sampleAll = () => ({ ...sampleCpu(running), ...(bus.pid ? { kafkaBroker: cpuMsOf(bus.pid) } : {}) });
+    // On Kafka also the broker's JIT compilers apart (part of kafkaBroker, not added again to the total).
+    const sampleAll = () => ({ ...sampleCpu(running), ...(bus.pid ? { kafkaBroker: cpuMsOf(bus.pid), kafkaBrokerJit: jitCompilerMsOf(bus.pid) } : {}) });
     const post = async (path: string, token: string, body: object) => {
       const res = await fetch(`${running.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };

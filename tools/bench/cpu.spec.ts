@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cpuMsOf, cpuPerUnit, jitCompilerMsOf } from './cpu';
+
+describe('bench CPU accounting', () => {
+  it('leaves the load generator and the part already inside the broker out of the total', () => {
+    const before = { gateway: 100, postgres: 200, kafkaBroker: 1_000, kafkaBrokerJit: 500, loadGenerator: 50 };
+    const after = { gateway: 300, postgres: 600, kafkaBroker: 2_000, kafkaBrokerJit: 900, loadGenerator: 250 };
+    expect(cpuPerUnit(before, after, 100)).toEqual({ gateway: 2, postgres: 4, kafkaBroker: 10, kafkaBrokerJit: 4, loadGenerator: 2, totalWithoutLoadGenerator: 16 });
+  });
+
+  it('finds no JIT compiler threads in a Node process', () => {
+    expect(jitCompilerMsOf(process.pid)).toBe(0);
+    expect(jitCompilerMsOf(2 ** 22 + 1)).toBe(0); // no such process
+  });
+
+  it("counts a JVM's compiler threads, within the process's own CPU", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jit-'));
+    // A single-file program: java compiles it in memory, then runs hot code until killed.
+    writeFileSync(join(dir, 'Spin.java'), 'public class Spin { public static void main(String[] a) { long x = 0; for (;;) { for (int i = 0; i < 1_000_000; i++) x += i % 7; if (x == 42) System.out.println(x); } } }');
+    const jvm = spawn('java', ['-Xmx64m', join(dir, 'Spin.java')], { stdio: 'ignore' });
+    try {
+      let jit = 0;
+      for (let i = 0; i < 50 && jit === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        jit = jitCompilerMsOf(jvm.pid as number);
+      }
+      expect(jit).toBeGreaterThan(0);
+      expect(jit).toBeLessThanOrEqual(cpuMsOf(jvm.pid as number));
+    } finally {
+      jvm.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
