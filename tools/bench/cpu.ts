@@ -25,7 +25,8 @@ export function cpuMsOf(pid: number, tid?: string): number {
 /**
  * CPU ms of a JVM's JIT compilers so far: HotSpot's "C1 CompilerThread0" and "C2 CompilerThread0"
  * threads (/proc shows 15 characters of a thread's name). With two cores the JVM runs one of each
- * (CICompilerCount=2), and those two never exit, so the sum only grows.
+ * (CICompilerCount=2), and those two never exit, so the sum only grows. With more cores it may
+ * start more and stop the extra ones when idle: a stopped one's time is then missed.
  */
 export function jitCompilerMsOf(pid: number): number {
   let tids: string[];
