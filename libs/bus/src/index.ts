@@ -9,7 +9,7 @@ export type {
   SubscribeOptions,
   Subscription,
 } from './transport/bus-transport.interface';
-export { deadLetterTopic, DLQ_HEADERS, RELAXED_IDLE_READ_WAIT_MS } from './transport/bus-transport.interface';
+export { deadLetterTopic, DLQ_HEADERS, RELAXED_IDLE_READ_WAIT_MS, STANDBY_GATHER_MS } from './transport/bus-transport.interface';
 export type { BusLogger } from './logging/bus-logger.interface';
 export type { RetryBackoff } from './delivery/delivery.policy';
 export { partitionForKey } from './partitioner/murmur2.partitioner';

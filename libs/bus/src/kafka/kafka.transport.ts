@@ -13,6 +13,7 @@ import {
   ConsumerLag,
   deadLetterTopic,
   DEFAULT_IDLE_READ_WAIT_MS,
+  GATHER_MIN_BYTES,
   IncomingRecord,
   OutgoingRecord,
   SubscribeOptions,
@@ -230,7 +231,9 @@ export class KafkaTransport implements BusTransport {
       // A resumed partition is fetched from the next fetch on, after the broker's long poll of the
       // current one: kafkajs's 5 s would add up to 5 s to every retry (kafka-batch.consumer.ts),
       // unless the subscription can afford it (SubscribeOptions.idleReadWaitMs).
-      maxWaitTimeInMs: opts.idleReadWaitMs ?? DEFAULT_IDLE_READ_WAIT_MS,
+      maxWaitTimeInMs: opts.gatherMs || (opts.idleReadWaitMs ?? DEFAULT_IDLE_READ_WAIT_MS),
+      // A stand-by subscription: the broker holds each fetch for gatherMs unless this much is waiting.
+      minBytes: opts.gatherMs ? GATHER_MIN_BYTES : 1,
       partitionAssigners: [subscribedRoundRobin, PartitionAssigners.roundRobin],
     });
     // Resolves on the first join, or on a crash before it (subscribe must not wait out the timeout then).

@@ -11,6 +11,8 @@ export interface BusServerOptions {
   consumerName?: string;
   /** Every subscription's SubscribeOptions.idleReadWaitMs (Kafka's long poll; default 1 s). */
   idleReadWaitMs?: number;
+  /** Every subscription's SubscribeOptions.gatherMs (a stand-by consumer; default 0). */
+  gatherMs?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
             group: this.options.group,
             consumerName: this.options.consumerName,
             idleReadWaitMs: this.options.idleReadWaitMs,
+            gatherMs: this.options.gatherMs,
             handler: (record) => this.dispatch(handler, [record], batch),
             batchHandler: batch ? (records) => this.dispatch(handler, records, true) : undefined,
           }),

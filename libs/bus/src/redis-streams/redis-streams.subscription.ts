@@ -21,6 +21,8 @@ export interface RedisStreamsSubscriptionConfig {
   maxBatch: number;
   partitions: number;
   blockMs: number;
+  /** SubscribeOptions.gatherMs: after a read that returned records, the next begins this much later (0: at once). */
+  gatherMs: number;
   readCount: number;
   leaseTtlMs: number;
   heartbeatIntervalMs: number;
@@ -52,6 +54,8 @@ export class RedisStreamsSubscription implements Subscription {
   private readGeneration = 0;
   /** Counts closes of the blocking connection: a read that saw one may have lost its reply (see runReadLoop). */
   private blockingCloses = 0;
+  /** A gathering subscription's next read waits until then (see gatherMs). */
+  private nextReadAt = 0;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -179,6 +183,8 @@ export class RedisStreamsSubscription implements Subscription {
     const { group, consumer, readCount, blockMs } = this.cfg;
     let failures = 0;
     while (!this.abort.signal.aborted) {
+      const gathering = this.nextReadAt - Date.now();
+      if (gathering > 0) await sleep(gathering, this.abort.signal);
       await this.dropReleasedPartitions();
       const readable = [...this.workers.values()].filter((w) => w.isReadable());
       if (readable.length === 0) {
@@ -206,10 +212,16 @@ export class RedisStreamsSubscription implements Subscription {
           continue;
         }
         const byStream = parseReadReply(reply);
+        let read = 0;
+        let full = false;
         for (const w of readable) {
           const entries = byStream.get(w.stream);
           if (entries && entries.length > 0) w.startBatch(entries);
+          read += entries?.length ?? 0;
+          full ||= (entries?.length ?? 0) >= readCount;
         }
+        // Gathering: the next read after records comes gatherMs later, unless a stream had more than one read takes.
+        if (this.cfg.gatherMs > 0 && read > 0 && !full) this.nextReadAt = Date.now() + this.cfg.gatherMs;
       } catch (error) {
         this.reading = false;
         failures += 1;

@@ -123,6 +123,7 @@ export class RedisStreamsTransport implements BusTransport {
         maxBatch: opts.maxBatch ?? DEFAULT_MAX_BATCH,
         partitions: this.partitions,
         blockMs: this.options.blockMs ?? 30_000,
+        gatherMs: opts.gatherMs ?? 0,
         readCount: this.options.readCount ?? 50,
         leaseTtlMs: this.leaseTtlMs,
         heartbeatIntervalMs: this.options.heartbeatIntervalMs ?? Math.max(50, Math.floor(this.leaseTtlMs / 3)),

@@ -302,6 +302,38 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
       });
     });
 
+    it('gathers a trickle into few reads for a stand-by subscription (gatherMs), each record once and in order', async () => {
+      const topic = h.topic('contract.gather');
+      const groups = [
+        { group: 'at-once', gatherMs: 0, reads: 0, seqs: [] as number[] },
+        { group: 'gathering', gatherMs: 700, reads: 0, seqs: [] as number[] },
+      ];
+      for (const g of groups) {
+        const take = async (records: IncomingRecord[]): Promise<void> => {
+          g.reads += 1;
+          g.seqs.push(...records.map((r) => (JSON.parse(r.value) as { seq: number }).seq));
+        };
+        await h.transport().subscribe({ topic, group: g.group, gatherMs: g.gatherMs, handler: (r) => take([r]), batchHandler: take });
+      }
+      await delay(h.settleMs);
+
+      // 40 records over about 1.4 s, one key (one partition), each published alone.
+      const publisher = h.transport();
+      for (let seq = 0; seq < 40; seq++) {
+        await publisher.publish(topic, [{ key: 'm-1', value: JSON.stringify({ seq }) }]);
+        await delay(35);
+      }
+
+      await waitFor('both groups have every record', () => groups.every((g) => g.seqs.length >= 40), timeout);
+      await delay(1_000); // a duplicate would show up here
+      for (const g of groups) expect(g.seqs).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      // Read as they come: many small reads. Gathered: one read per 700 ms of the trickle, give or take one.
+      const [atOnce, gathering] = groups;
+      expect(atOnce.reads).toBeGreaterThanOrEqual(10);
+      expect(gathering.reads).toBeLessThanOrEqual(5);
+      await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'gathering')) === 0, timeout);
+    });
+
     it('gives every record to each of two groups', async () => {
       const topic = h.topic('contract.groups');
       const seen = new Map<string, string[]>([
