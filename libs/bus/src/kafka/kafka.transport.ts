@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
+import { coalesceKafkaOffsetCommits } from './kafkajs-offset-commits';
 import { quietKafkaRequestQueues } from './kafkajs-request-queue';
 import { mskIamTokenProvider } from './msk-iam';
 import { type KafkaNames, kafkaNames } from './kafka-names';
@@ -25,9 +26,11 @@ import { KafkaBatchConsumer } from './kafka-batch.consumer';
 import { consumerGroupLag } from './kafka-lag';
 
 // kafkajs's idle connections would otherwise each wake the process every millisecond (decision
-// 0028). Applied when the bus loads, before any kafkajs client of the process is made: the
-// services' transports, and the admin and test clients beside them.
+// 0028), and the batches of one fetch each commit every resolved offset (decision 0031). Applied
+// when the bus loads, before any kafkajs client of the process is made: the services'
+// transports, and the admin and test clients beside them.
 quietKafkaRequestQueues();
+coalesceKafkaOffsetCommits();
 
 export type KafkaSaslOptions =
   | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
