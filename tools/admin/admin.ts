@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { checkWebhookTarget, isMisconfiguration, isNotifyUrl, isTransientFault, WebhookTargetRefused } from '@pay/platform';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
-import { applyMigrations, createPgPool, createPrismaClient, DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository } from '@pay/persistence';
+import { applyMigrations, createPgPool, createPrismaClient, DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository, withApplicationName } from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -46,8 +46,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     if (!url) throw new UsageError('DATABASE_URL is not set');
     return url;
   };
-  const db = () => (prisma ??= createPrismaClient(databaseUrl(), 2));
-  const pg = () => (pool ??= createPgPool(databaseUrl(), 2));
+  const db = () => (prisma ??= createPrismaClient(withApplicationName(databaseUrl(), 'admin'), 2));
+  const pg = () => (pool ??= createPgPool(withApplicationName(databaseUrl(), 'admin'), 2));
   const webhooks = () => new WebhookDeliveryRepository(pg());
   const admin = () => new MerchantAdmin(db());
   let json = false;

@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import { createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
@@ -54,7 +54,9 @@ export interface GatewayApp {
 }
 
 /** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
-export async function createGatewayApp(config: GatewayConfig, logger: ReturnType<typeof createLogger> = createLogger('gateway', config.LOG_LEVEL)): Promise<GatewayApp> {
+export async function createGatewayApp(settings: GatewayConfig, logger: ReturnType<typeof createLogger> = createLogger('gateway', settings.LOG_LEVEL)): Promise<GatewayApp> {
+  // Its connections show as application_name 'gateway' in pg_stat_activity.
+  const config = connectingAs(settings, 'gateway');
   // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
   const { prisma, pool } = createDatabaseClients(config, logger);
   const store = new ObjectStore(config);

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
@@ -10,7 +10,8 @@ import { LedgerModule } from './ledger.module';
  * The ledger process: consumes ledger.commands through the bus, applies each in one Postgres
  * transaction, and relays its outbox to ledger.events. Returns a handle to stop it cleanly.
  */
-export async function startLedger(config: LedgerConfig, opts: { consumerName?: string } = {}) {
+export async function startLedger(settings: LedgerConfig, opts: { consumerName?: string } = {}) {
+  const config = connectingAs(settings, 'ledger'); // application_name in pg_stat_activity
   const logger = createLogger('ledger', config.LOG_LEVEL);
   // The command path (apply, relay) runs on plain pg; Prisma serves the rest (docs/decisions/0011).
   const { prisma, pool } = createDatabaseClients(config, logger);

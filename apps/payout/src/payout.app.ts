@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, STANDBY_GATHER_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, OutboxListener, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, OutboxListener, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
@@ -14,7 +14,8 @@ import { PayoutProcessor } from './processing/payout.processor';
  * status (with the refund command on failure and the outcome event) through the outbox.
  * It also runs an outbox relay; the advisory lock lets one relay at a time publish.
  */
-export async function startPayout(config: PayoutConfig) {
+export async function startPayout(settings: PayoutConfig) {
+  const config = connectingAs(settings, 'payout'); // application_name in pg_stat_activity
   const logger = createLogger('payout', config.LOG_LEVEL);
   // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
   const { prisma, pool } = createDatabaseClients(config, logger);

@@ -1,6 +1,6 @@
 import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
-import { createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryListener, WebhookDeliveryRepository } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, WebhookDeliveryListener, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -19,7 +19,8 @@ import type { WorkersConfig } from './workers.config';
  * 0024); runs the pay-in expiry scan, and, on BullMQ, the settlement schedule and the recon CSV
  * exports; archives every dead-letter topic.
  */
-export async function startWorkers(config: WorkersConfig) {
+export async function startWorkers(settings: WorkersConfig) {
+  const config = connectingAs(settings, 'workers'); // application_name in pg_stat_activity
   const logger = createLogger('workers', config.LOG_LEVEL);
   // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
   const { prisma, pool } = createDatabaseClients(config, logger);

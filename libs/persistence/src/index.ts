@@ -1,6 +1,6 @@
 export { waitForDatabase, describeDatabaseError, createPrismaClient, databaseUrlOf, isUniqueViolation, Prisma, PrismaClient, type TransactionClient } from './client/prisma';
 export { startOpsAndWait, type OpsStartOptions } from './client/ops-start';
-export { createDatabaseClients, type DatabaseSettings } from './client/database-clients';
+export { connectingAs, createDatabaseClients, type DatabaseSettings, withApplicationName } from './client/database-clients';
 export { createPgPool, guardPool, inTransaction, sql, sqlClient, type IsolationLevel, type SqlClient, type SqlQuery } from './client/sql';
 export { GroupWriter } from './client/group-writer';
 export { applyMigrations, ensureDatabase, dropDatabase, MigrationError, type MigrationResult } from './migrations/migrate';

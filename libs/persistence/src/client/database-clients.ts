@@ -25,3 +25,24 @@ export function createDatabaseClients(settings: DatabaseSettings, logger: Logger
   });
   return { prisma, pool };
 }
+
+/**
+ * `databaseUrl` with `application_name` set to `name` (unless the URL sets one already), so
+ * `pg_stat_activity`, `pg_stat_statements` and a server log with `%a` tell whose each
+ * connection is. Every connection made from the URL carries it: both pools and each LISTEN.
+ */
+export function withApplicationName(databaseUrl: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return databaseUrl; // not a URL this can name (the connection reports what is wrong with it)
+  }
+  if (!url.searchParams.has('application_name')) url.searchParams.set('application_name', name);
+  return url.toString();
+}
+
+/** A service's settings, its DATABASE_URL naming its connections after it (withApplicationName). */
+export function connectingAs<T extends { DATABASE_URL: string }>(settings: T, service: string): T {
+  return { ...settings, DATABASE_URL: withApplicationName(settings.DATABASE_URL, service) };
+}
