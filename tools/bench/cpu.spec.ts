@@ -2,13 +2,35 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuMsOf, cpuPerUnit, jitCompilerMsOf } from './cpu';
+import { backendsMsByRole, cpuMsOf, cpuPerUnit, jitCompilerMsOf } from './cpu';
 
 describe('bench CPU accounting', () => {
   it('leaves the load generator and the part already inside the broker out of the total', () => {
     const before = { gateway: 100, postgres: 200, kafkaBroker: 1_000, kafkaBrokerJit: 500, loadGenerator: 50 };
     const after = { gateway: 300, postgres: 600, kafkaBroker: 2_000, kafkaBrokerJit: 900, loadGenerator: 250 };
     expect(cpuPerUnit(before, after, 100)).toEqual({ gateway: 2, postgres: 4, kafkaBroker: 10, kafkaBrokerJit: 4, loadGenerator: 2, totalWithoutLoadGenerator: 16 });
+  });
+
+  it("splits the database's backend CPU by role: a new backend counts whole, an unlisted one as unnamed", () => {
+    const before = new Map([
+      [101, 50],
+      [102, 10],
+      [103, 5],
+    ]);
+    const after = new Map([
+      [101, 80],
+      [102, 12],
+      [103, 9],
+      [104, 7], // connected during the step
+      [105, 1], // never listed with a role
+    ]);
+    const roles = new Map([
+      [101, 'ledger'],
+      [102, 'listen'],
+      [103, 'ledger'],
+      [104, 'gateway'],
+    ]);
+    expect(backendsMsByRole(before, after, roles)).toEqual({ ledger: 34, listen: 2, gateway: 7, unnamed: 1 });
   });
 
   it('finds no JIT compiler threads in a Node process', () => {

@@ -124,5 +124,22 @@ export function backendsMs(before: BackendSample, after: BackendSample): number 
   return ms;
 }
 
-/** The query listing a database's backends for sampleBackends (the asking connection left out). */
-export const DATABASE_BACKENDS_SQL = 'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()';
+/**
+ * The query listing a database's backends for sampleBackends (the asking connection left out),
+ * each with its role for backendsMsByRole: the service that connected (its application_name),
+ * `listen` for a LISTEN connection, else the backend's kind (autovacuum worker, an unnamed client).
+ */
+export const DATABASE_BACKENDS_SQL = `SELECT pid,
+  CASE WHEN query LIKE 'LISTEN %' THEN 'listen' WHEN application_name <> '' THEN application_name
+       WHEN backend_type = 'client backend' THEN 'unnamed' ELSE backend_type END AS role
+  FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+
+/** backendsMs split by role (`roles`: pid -> role, as DATABASE_BACKENDS_SQL names them; unknown pids: 'unnamed'). */
+export function backendsMsByRole(before: BackendSample, after: BackendSample, roles: ReadonlyMap<number, string>): Record<string, number> {
+  const byRole: Record<string, number> = {};
+  for (const [pid, t] of after) {
+    const role = roles.get(pid) ?? 'unnamed';
+    byRole[role] = (byRole[role] ?? 0) + t - (before.get(pid) ?? 0);
+  }
+  return byRole;
+}

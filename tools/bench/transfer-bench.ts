@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
-import { backendsMs, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { backendsMs, backendsMsByRole, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
@@ -37,6 +37,8 @@ const WARMUP_STEP = 'warm-up (not in the targets)';
 
 type Rows = Record<string, string | number>[];
 const SCANS_TITLE = 'sequential scans during the steps, by table (pg_stat_user_tables; a hot statement should read none)';
+const PG_BY_SERVICE_TITLE = "the bench database's Postgres CPU ms per accepted transfer, by the service whose connection used it (application_name; LISTEN connections apart)";
+const PG_ROLES = ['gateway', 'ledger', 'payout', 'workers', 'listen'];
 
 async function main(): Promise<void> {
   const tps = pgbenchTps();
@@ -45,12 +47,14 @@ async function main(): Promise<void> {
   const cpuTitle = 'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
   printResults(title, empty.rows);
   printResults(cpuTitle, empty.cpuRows);
+  printResults(PG_BY_SERVICE_TITLE, empty.pgByService);
   printResults(SCANS_TITLE, empty.scans);
   if (!historyMode()) return;
   const history = await measure(tps, true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
   printResults(`${title}, on the history`, history.rows);
   printResults(`${cpuTitle}, on the history`, history.cpuRows);
+  printResults(`${PG_BY_SERVICE_TITLE}, on the history`, history.pgByService);
   printResults(`${SCANS_TITLE}, on the history`, history.scans);
   // The same steps in the same process, one database empty, the other holding the history.
   printResults(
@@ -74,7 +78,7 @@ async function main(): Promise<void> {
 const measuredRows = (rows: Rows) => rows.filter((r) => r.step === MEASURED);
 
 /** One full run of the steps on a new database, empty or first loaded with the history. */
-async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; scans: Rows; load?: HistoryLoad }> {
+async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; pgByService: Rows; scans: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   const clone = kept ? await cloneHistoryDatabase(kept, M) : undefined;
   const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
@@ -121,7 +125,13 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     // Start-up work (the first settlement scan, JIT warm-up) is not idle cost: let it pass first.
     await new Promise((r) => setTimeout(r, 5000));
     // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
-    const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
+    // Each backend's role (the connecting service) as last seen: a pool's connections live through the steps.
+    const roles = new Map<number, string>();
+    const backends = async () => {
+      const listed = await prisma.$queryRawUnsafe<{ pid: number; role: string }[]>(DATABASE_BACKENDS_SQL);
+      for (const b of listed) roles.set(b.pid, b.role);
+      return sampleBackends(listed.map((b) => b.pid));
+    };
     const idleBefore = sampleAll();
     const idleBackends = await backends();
     const idleXacts = await pgTransactions();
@@ -129,6 +139,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     // Sequential scans per table during the steps: a hot statement that reads a growing table whole shows here.
     const seqScans = async () =>
       new Map((await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>('SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables')).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]));
+    const pgByService: Rows = [];
     const cpuRows: Record<string, string | number>[] = [
       {
         concurrency: 'idle, per second',
@@ -166,7 +177,13 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const debits = await prisma.ledgerEvent.count({ where: { id: { gt: watermark }, type: 'payout.debited' } });
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
-      cpuRows.push({ concurrency: step === MEASURED ? c : `${c}, ${step}`, ...cpuPerUnit(cpuBefore, sampleAll(), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, await backends()) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      const backendsAfter = await backends();
+      const label = step === MEASURED ? c : `${c}, ${step}`;
+      cpuRows.push({ concurrency: label, ...cpuPerUnit(cpuBefore, sampleAll(), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, backendsAfter) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      const byRole = backendsMsByRole(backendsBefore, backendsAfter, roles);
+      const perDebit = (ms: number) => Math.round((ms / debits) * 100) / 100;
+      const other = Object.entries(byRole).filter(([role]) => !PG_ROLES.includes(role)).reduce((n, [, ms]) => n + ms, 0);
+      pgByService.push({ concurrency: label, ...Object.fromEntries(PG_ROLES.map((role) => [role, perDebit(byRole[role] ?? 0)])), other: perDebit(other) });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
@@ -199,7 +216,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       .map(([table, after]) => ({ table, seqScans: after.n - (scansBefore.get(table)?.n ?? 0), rowsRead: after.rows - (scansBefore.get(table)?.rows ?? 0) }))
       .filter((r) => r.seqScans > 0)
       .sort((a, b) => b.rowsRead - a.rowsRead);
-    return { rows, cpuRows, scans, load };
+    return { rows, cpuRows, pgByService, scans, load };
   } finally {
     await stack?.stop();
     await receiver.close();
