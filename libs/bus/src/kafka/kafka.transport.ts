@@ -14,7 +14,6 @@ import {
   ConsumerLag,
   deadLetterTopic,
   DEFAULT_IDLE_READ_WAIT_MS,
-  GATHER_MIN_BYTES,
   IncomingRecord,
   OutgoingRecord,
   SubscribeOptions,
@@ -31,6 +30,9 @@ import { consumerGroupLag } from './kafka-lag';
 // transports, and the admin and test clients beside them.
 quietKafkaRequestQueues();
 coalesceKafkaOffsetCommits();
+
+/** What a gathering fetch (SubscribeOptions.gatherMs) asks for before the broker answers early: far more than a stand-by topic brings in `gatherMs`. */
+const GATHER_MIN_BYTES = 1024 * 1024;
 
 export type KafkaSaslOptions =
   | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }

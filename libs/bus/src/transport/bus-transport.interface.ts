@@ -60,7 +60,7 @@ export interface SubscribeOptions {
    * wake-up behind its LISTEN): each read gathers records for up to this long before it answers,
    * so a busy topic costs one read, and one acknowledgement per partition, per `gatherMs` instead
    * of one per handful of records. Records reach the handler up to this late. Kafka: the fetch
-   * asks the broker for `GATHER_MIN_BYTES` (it answers when they are there or `gatherMs` has
+   * asks the broker for 1 MiB (it answers when they are there or `gatherMs` has
    * passed), so the long poll of an idle member is `gatherMs` too and `idleReadWaitMs` is not
    * used. Redis Streams: a read that returned records is followed by the next one `gatherMs`
    * later (at once if a stream had more waiting than one read takes); an idle read still blocks
@@ -78,9 +78,6 @@ export const RELAXED_IDLE_READ_WAIT_MS = 5_000;
 
 /** How long a stand-by subscription gathers records before a read answers (SubscribeOptions.gatherMs). */
 export const STANDBY_GATHER_MS = 1_000;
-
-/** What a gathering Kafka fetch asks for before the broker answers early: far more than a stand-by topic brings in `gatherMs`. */
-export const GATHER_MIN_BYTES = 1024 * 1024;
 
 /** What checkTopics found wrong; both empty when every topic is as expected. */
 export interface TopicCheck {
