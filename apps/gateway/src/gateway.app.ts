@@ -5,8 +5,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import { connectingAs, createDatabaseClients, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, tooDeeplyNested } from '@pay/platform';
+import { connectingAs, createDatabaseClients, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
@@ -64,6 +64,11 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   const redis = failFastRedis(config.REDIS_URL, logger, 'gateway');
   const reconProducer = new ReconExportProducer(redis, config.QUEUE_PREFIX, logger);
   const listeners = createGatewayListeners(config);
+  // The process's one LISTEN connection (each NOTIFY wakes every listening backend): transfers
+  // waiting for the ledger's decision and the token cache add their channels; started below.
+  const notices = new PgListener(config.DATABASE_URL, {
+    onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (meanwhile transfers poll for their decision and every request looks its token up)'),
+  });
   const adapter = new FastifyAdapter({
     // Two servers (public, internal) with the connection and timeout limits, one router.
     serverFactory: listeners.serverFactory,
@@ -73,7 +78,7 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
     // No Nest middleware: requests are logged and tagged by Fastify hooks.
     skipMiddie: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register({ prisma, pool, redis, rail: createBankRail(config, pool), config, store, reconProducer, logger }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register({ prisma, pool, redis, rail: createBankRail(config, pool), config, store, reconProducer, notices, logger }), adapter, {
     logger: false,
     // Throw instead of exiting, so a wiring error reaches runService and is printed.
     abortOnError: false,
@@ -99,7 +104,7 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
     registerReadConcurrencyLimit(fastify, { limit: config.RATE_LIMIT_READ_CONCURRENCY, recent: recentTokens, tokens: app.get(MerchantAuthRepository), limiter: app.get(RateLimiter) });
   }
   // Tokens that authenticated a moment ago let requests into the routes whose statement checks the token again.
-  const authCache = new MerchantAuthCache(config.DATABASE_URL, config.AUTH_CACHE_MS, logger);
+  const authCache = new MerchantAuthCache(notices, config.AUTH_CACHE_MS);
   registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens, authCache);
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
   registerRefusalDelay(fastify, config.RATE_LIMIT_REFUSAL_DELAY_MS);
@@ -123,7 +128,7 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   }
   await app.init();
   await fastify.ready();
-  await authCache.start();
+  await notices.start();
   const internalServer = listeners.internalServer();
   return {
     app,
@@ -144,7 +149,7 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
       await app.close();
       await internalClosed;
       await closeBoard();
-      await authCache.stop();
+      await notices.stop();
       await reconProducer.close();
       redis.disconnect();
       await prisma.$disconnect();

@@ -4,7 +4,7 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, AuditLogRepository, OverviewRepository, PayinRepository, type PrismaClient, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, AuditLogRepository, OverviewRepository, PayinRepository, type PrismaClient, type PgListener, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
@@ -59,7 +59,7 @@ import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient; pool: Pool; redis: Redis; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer; logger: Logger }): DynamicModule {
+  static register(deps: { prisma: PrismaClient; pool: Pool; redis: Redis; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer; notices: PgListener; logger: Logger }): DynamicModule {
     const checks: ReadinessCheck[] = [
       { name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) },
       // Transfers and pay-ins reach the ledger through the bus on Redis, and recon exports queue there.
@@ -97,7 +97,7 @@ export class GatewayModule {
         AcquirerService,
         AccountInquiryService,
         TransferService,
-        DecisionWaiter,
+        { provide: DecisionWaiter, useFactory: () => new DecisionWaiter(deps.notices) },
         { provide: READINESS_CHECKS, useValue: checks },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
         MerchantAuthGuard,

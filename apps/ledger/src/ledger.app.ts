@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { connectingAs, createDatabaseClients, OutboxListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, outboxChannel, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
@@ -44,7 +44,7 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   });
   await app.listen();
   relay.start();
-  const listener = new OutboxListener(config.DATABASE_URL, (topic) => relay.notify(topic), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
+  const listener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'outbox listener lost its connection; reconnecting') }).listen(outboxChannel((topic) => relay.notify(topic)));
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
 

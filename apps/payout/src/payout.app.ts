@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, STANDBY_GATHER_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, OutboxListener, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, outboxChannel, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
@@ -33,13 +33,13 @@ export async function startPayout(settings: PayoutConfig) {
     timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,
   });
   const poller = new PayoutPoller(processor, logger, config.PAYOUT_POLL_INTERVAL_MS);
-  // The ledger NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes
-  // later, after the outbox relay, and only stands in while this connection is down).
-  const decided = new PgListener(config.DATABASE_URL, DISBURSEMENT_DECIDED_CHANNEL, () => poller.wake(), {
-    onError: throttledWarn(logger, 'disbursement listener lost its connection; reconnecting'),
-    onReconnect: () => poller.wake(),
-  });
-  const app = await NestFactory.createMicroservice(PayoutModule.register({ wake: () => (decided.listening ? undefined : poller.wake()) }), {
+  // One LISTEN connection for the process (each NOTIFY wakes every listening backend). The ledger
+  // NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes later, after
+  // the outbox relay, and only stands in while this connection is down).
+  const notices = new PgListener(config.DATABASE_URL, {
+    onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (payouts wait for the bus wake-up meanwhile, the outbox relay for its poll)'),
+  }).listen({ channel: DISBURSEMENT_DECIDED_CHANNEL, onNotify: () => poller.wake(), onReconnect: () => poller.wake() });
+  const app = await NestFactory.createMicroservice(PayoutModule.register({ wake: () => (notices.listening ? undefined : poller.wake()) }), {
     // The stand-by wake-up: it reads what a second brought in one go (under load, reading every
     // event as it came cost payout half its CPU on Kafka), so a LISTEN outage delays payouts by up to a second.
     strategy: new BusServer({ transport, group: ConsumerGroup.Payout, gatherMs: STANDBY_GATHER_MS }),
@@ -51,21 +51,20 @@ export async function startPayout(settings: PayoutConfig) {
   outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
   // Woken for its own outcomes; every other topic (the ledger relays the commands) only at its safety-net poll.
   const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, lingerMs: config.OUTBOX_LINGER_MS, wakeTopics: [Topic.PayoutEvents], logger });
+  notices.listen(outboxChannel((topic) => relay.notify(topic)));
   await app.listen();
-  await decided.start();
+  // Before the loops start: a decision or outcome committed once they have looked is heard.
+  await notices.start();
   poller.start();
   relay.start();
-  const listener = new OutboxListener(config.DATABASE_URL, (topic) => relay.notify(topic), throttledWarn(logger, 'outbox listener lost its connection; reconnecting'));
-  await listener.start();
   logger.info({ opsPort: config.OPS_PORT }, 'payout started');
   return {
     failure: busFailure.failure,
     stop: async () => {
       ops.shuttingDown();
       await app.close();
-      await decided.stop();
+      await notices.stop();
       await poller.stop();
-      await listener.stop();
       await relay.stop();
       topics.stop();
       await transport.close();

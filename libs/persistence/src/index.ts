@@ -14,13 +14,13 @@ export { describeBreach, type Breach, type BreachCheck, type BreachTable, type V
 export { PgOutboxStore, type OutboxRecord } from './outbox/pg-outbox.store';
 export { DisbursementRepository, DISBURSEMENT_DECIDED_CHANNEL, type AuthRefusal, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry, type InquiryField, type TransferRequest, type TransferVerdict } from './disbursements/disbursement.repository';
 export { PayoutRepository, type ClaimedBatch, type ClaimedDisbursement, type PayoutOutcome } from './payouts/payout.repository';
-export { OutboxListener, OUTBOX_CHANNEL } from './outbox/outbox-listener';
-export { PgListener, type PgListenerHooks } from './client/pg-listener';
+export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
+export { PgListener, type PgChannel, type PgListenerHooks } from './client/pg-listener';
 export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord, type ClaimedDelivery } from './webhooks/webhook-delivery.repository';
 export { DeliveryHistoryRepository, type DeliverySubject, type RecentDelivery } from './webhooks/delivery-history.repository';
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
 export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
-export { WebhookDeliveryListener, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-listener';
+export { webhookDeliveryChannel, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-channel';
 export { SettlementListRepository, type Settlement } from './settlements/settlement-list.repository';
 export { SETTLEMENT_SCAN_STATEMENT, SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
 export { ReconExportRepository, reconCsvCopy, RECON_COPY_SETTINGS, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase, hashToken, MerchantAuthRepository, type PrismaClient } from '@pay/persistence';
-import { createLogger } from '@pay/platform';
+import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase, hashToken, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
 import { createMerchant, repoRoot, waitFor } from '@pay/testing';
 import type { Pool } from 'pg';
 import { MerchantAuthCache } from './merchant-auth.cache';
@@ -14,11 +13,10 @@ describe('MerchantAuthCache (real Postgres, LISTEN)', () => {
   const database = new URL(process.env.DATABASE_URL as string);
   database.pathname = `/${database.pathname.slice(1)}_authcache_${randomBytes(3).toString('hex')}`;
   const url = database.toString();
-  const logger = createLogger('test', 'fatal');
   let prisma: PrismaClient;
   let pool: Pool;
   let tokens: MerchantAuthRepository;
-  const caches: MerchantAuthCache[] = [];
+  const listeners: PgListener[] = [];
 
   beforeAll(async () => {
     await ensureDatabase(url);
@@ -28,7 +26,7 @@ describe('MerchantAuthCache (real Postgres, LISTEN)', () => {
     tokens = new MerchantAuthRepository(pool);
   });
   afterEach(async () => {
-    for (const c of caches.splice(0)) await c.stop();
+    for (const l of listeners.splice(0)) await l.stop();
   });
   afterAll(async () => {
     await prisma.$disconnect();
@@ -37,9 +35,10 @@ describe('MerchantAuthCache (real Postgres, LISTEN)', () => {
   });
 
   async function started(ttlMs = 60_000): Promise<MerchantAuthCache> {
-    const cache = new MerchantAuthCache(url, ttlMs, logger);
-    caches.push(cache);
-    await cache.start();
+    const listener = new PgListener(url);
+    listeners.push(listener);
+    const cache = new MerchantAuthCache(listener, ttlMs);
+    await listener.start();
     return cache;
   }
 
@@ -94,7 +93,7 @@ describe('MerchantAuthCache (real Postgres, LISTEN)', () => {
 
     const off = await started(0);
     expect(off.get((await remembered(off)).hash)).toBeUndefined();
-    const deaf = new MerchantAuthCache(url, 60_000, logger); // never started: not listening
+    const deaf = new MerchantAuthCache(new PgListener(url), 60_000); // never started: not listening
     expect(deaf.get((await remembered(deaf)).hash)).toBeUndefined();
   });
 });

@@ -1,5 +1,4 @@
-import { type AuthenticatedMerchant, MERCHANT_AUTH_CHANGED_CHANNEL, PgListener } from '@pay/persistence';
-import { throttledWarn, type Logger } from '@pay/platform';
+import { type AuthenticatedMerchant, MERCHANT_AUTH_CHANGED_CHANNEL, type PgListener } from '@pay/persistence';
 import { ExpiringMap } from '../cache/expiring-map';
 
 const MAX_TOKENS = 10_000;
@@ -11,37 +10,25 @@ const MAX_TOKENS = 10_000;
  * token or an inactive merchant change anything; it saves those requests a round trip.
  * It forgets everything when a token is revoked or a merchant changes (a trigger NOTIFYs
  * `merchant_auth_changed`, migration 20261128020000), so the IP allowlist, rate limits and status
- * it holds are as fresh as the notification; entries live at most `ttlMs` anyway. While its
- * LISTEN connection is down it serves nothing (a change could go unheard). Only tokens that
- * authenticated are kept, so unknown tokens cannot fill it.
+ * it holds are as fresh as the notification; entries live at most `ttlMs` anyway. While the
+ * LISTEN connection is down (or not yet started by its owner, gateway.app.ts) it serves nothing: a
+ * change could go unheard. Only tokens that authenticated are kept, so unknown tokens cannot fill it.
  */
 export class MerchantAuthCache {
   private readonly entries = new ExpiringMap<string, AuthenticatedMerchant>(MAX_TOKENS);
-  private readonly listener: PgListener;
   /** Bumped at every change heard: a lookup that began before a change may not be remembered after it. */
   private changes = 0;
 
+  /** With `ttlMs` 0 the cache is off: it adds no channel and keeps nothing. */
   constructor(
-    databaseUrl: string,
+    private readonly listener: PgListener,
     private readonly ttlMs: number,
-    logger: Logger,
   ) {
     const forget = () => {
       this.changes += 1;
       this.entries.clear();
     };
-    this.listener = new PgListener(databaseUrl, MERCHANT_AUTH_CHANGED_CHANNEL, forget, {
-      onError: throttledWarn(logger, 'merchant auth listener lost its connection; reconnecting (every request looks its token up meanwhile)'),
-      onReconnect: forget,
-    });
-  }
-
-  start(): Promise<void> {
-    return this.ttlMs > 0 ? this.listener.start() : Promise.resolve();
-  }
-
-  stop(): Promise<void> {
-    return this.listener.stop();
+    if (ttlMs > 0) listener.listen({ channel: MERCHANT_AUTH_CHANGED_CHANNEL, onNotify: forget, onReconnect: forget });
   }
 
   get(tokenHash: string): AuthenticatedMerchant | undefined {

@@ -1,7 +1,5 @@
 import { Client } from 'pg';
-import { DISBURSEMENT_DECIDED_CHANNEL } from '@pay/persistence';
-import { createLogger } from '@pay/platform';
-import type { GatewayConfig } from '../gateway.config';
+import { DISBURSEMENT_DECIDED_CHANNEL, PgListener } from '@pay/persistence';
 import { DecisionWaiter } from './decision-waiter';
 
 // The fallback timer is far longer than the test timeout: a wait that resolves was woken by the NOTIFY.
@@ -9,17 +7,19 @@ const NEVER = 10 * 60_000;
 
 describe('DecisionWaiter (real Postgres LISTEN/NOTIFY)', () => {
   let waiter: DecisionWaiter;
+  let listener: PgListener;
   let notifier: Client;
   const notify = (id: string) => notifier.query('SELECT pg_notify($1, $2)', [DISBURSEMENT_DECIDED_CHANNEL, id]);
 
   beforeAll(async () => {
-    waiter = new DecisionWaiter({ DATABASE_URL: process.env.DATABASE_URL } as GatewayConfig, createLogger('test', 'silent'));
-    await waiter.onModuleInit();
+    listener = new PgListener(process.env.DATABASE_URL as string);
+    waiter = new DecisionWaiter(listener);
+    await listener.start();
     notifier = new Client({ connectionString: process.env.DATABASE_URL });
     await notifier.connect();
   });
   afterAll(async () => {
-    await waiter.onModuleDestroy();
+    await listener.stop();
     await notifier.end();
   });
 

@@ -1,8 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DISBURSEMENT_DECIDED_CHANNEL, PgListener } from '@pay/persistence';
-import { type Logger, throttledWarn } from '@pay/platform';
-import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, LOGGER } from '../gateway.tokens';
+import { DISBURSEMENT_DECIDED_CHANNEL, type PgListener } from '@pay/persistence';
 
 /** The statuses the ledger moves a transfer to out of `funding`. */
 export type DecidedStatus = 'pending' | 'refused';
@@ -37,31 +33,24 @@ export function parseDecisionNotice(payload: string): { id: string; status: Deci
 
 /**
  * Wakes a transfer request the moment the ledger commits its decision (LISTEN on the channel
- * the ledger notifies), instead of polling the row: one connection per gateway process,
+ * the ledger notifies, on the gateway's one listening connection), instead of polling the row,
  * whatever the number of waiting requests. Callers take the status from the notice when it
- * carries one, re-read the row after any other wake-up, and keep a slow timer as the safety net for a notice lost while the connection was being re-established.
+ * carries one, re-read the row after any other wake-up, and keep a slow timer as the safety net
+ * for a notice lost while the connection was being re-established. The listener is started and
+ * stopped by its owner (gateway.app.ts).
  */
-@Injectable()
-export class DecisionWaiter implements OnModuleInit, OnModuleDestroy {
+export class DecisionWaiter {
   private readonly waiting = new Map<string, Set<Waiter>>();
-  private readonly listener: PgListener;
 
-  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig, @Inject(LOGGER) logger: Logger) {
-    this.listener = new PgListener(config.DATABASE_URL, DISBURSEMENT_DECIDED_CHANNEL, (payload) => this.wake(parseDecisionNotice(payload)), {
-      onError: throttledWarn(logger, 'decision listener lost its connection; reconnecting (transfers fall back to polling)'),
+  constructor(notices: PgListener) {
+    notices.listen({
+      channel: DISBURSEMENT_DECIDED_CHANNEL,
+      onNotify: (payload) => this.wake(parseDecisionNotice(payload)),
       // A decision committed while the connection was down was not heard: every waiter re-reads its row.
       onReconnect: () => {
         for (const id of this.waiting.keys()) this.wake({ id, status: null });
       },
     });
-  }
-
-  onModuleInit(): Promise<void> {
-    return this.listener.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.listener.stop();
   }
 
   /** Subscribe before reading the row, so a decision committed in between is not missed. */

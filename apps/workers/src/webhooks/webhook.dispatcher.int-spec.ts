@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase, type PrismaClient, WebhookDeliveryListener, WebhookDeliveryRepository } from '@pay/persistence';
+import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase, type PrismaClient, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
 import { createMerchant, repoRoot, waitFor, WebhookReceiver } from '@pay/testing';
 import type { Pool } from 'pg';
@@ -52,7 +52,7 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
   async function dispatcher(concurrency = 20, timeoutMs = 2000): Promise<WebhookDispatcher> {
     const service = new WebhookDeliveryService(repo, logger, { timeoutMs, maxResponseBytes: 4096, allowLoopback: true, leaseGraceMs: 500 });
     const d = new WebhookDispatcher(repo, service, logger, { concurrency, safetyIntervalMs: 600_000 });
-    const listener = new WebhookDeliveryListener(url.toString(), () => d.wake());
+    const listener = new PgListener(url.toString()).listen(webhookDeliveryChannel(() => d.wake()));
     await listener.start();
     d.start();
     stops.push(async () => {

@@ -22,7 +22,7 @@ describe('a service names its connections (application_name)', () => {
     const settings = connectingAs({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: 2, DATABASE_PREPARED_STATEMENTS: true }, name);
     const { prisma, pool } = createDatabaseClients(settings, createLogger('spec', 'fatal'));
     const channel = `spec_${randomBytes(4).toString('hex')}`;
-    const listener = new PgListener(settings.DATABASE_URL, channel, () => undefined);
+    const listener = new PgListener(settings.DATABASE_URL).listen({ channel, onNotify: () => undefined });
     try {
       const [{ pid: poolPid }] = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
       const [{ pid: prismaPid }] = await prisma.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;

@@ -30,7 +30,7 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
 
   it('hears notifications on its channel only, with their payload', async () => {
     const heard: string[] = [];
-    const listener = new PgListener(process.env.DATABASE_URL as string, channel, (p) => heard.push(p));
+    const listener = new PgListener(process.env.DATABASE_URL as string).listen({ channel, onNotify: (p) => heard.push(p) });
     await listener.start();
     try {
       await admin.query(`SELECT pg_notify('${channel}_other', 'not for us')`);
@@ -45,7 +45,7 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   it('reports a lost connection, reconnects by itself and hears again (what was sent meanwhile is lost)', async () => {
     const heard: string[] = [];
     const errors: unknown[] = [];
-    const listener = new PgListener(process.env.DATABASE_URL as string, channel, (p) => heard.push(p), { onError: (err) => errors.push(err) });
+    const listener = new PgListener(process.env.DATABASE_URL as string, { onError: (err) => errors.push(err) }).listen({ channel, onNotify: (p) => heard.push(p) });
     await listener.start();
     try {
       const [pid] = await listenerBackends();
@@ -64,7 +64,43 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
     }
   });
 
+  it('LISTENs on every channel added over one connection, each channel heard by its own users, and all told after a reconnect', async () => {
+    const other = `${channel}_b`;
+    const heard: string[] = [];
+    const reconnects: string[] = [];
+    const listener = new PgListener(process.env.DATABASE_URL as string)
+      .listen({ channel, onNotify: (p) => heard.push(`a1:${p}`), onReconnect: () => reconnects.push('a1') })
+      .listen({ channel, onNotify: (p) => heard.push(`a2:${p}`) })
+      .listen({ channel: other, onNotify: (p) => heard.push(`b:${p}`), onReconnect: () => reconnects.push('b') });
+    await listener.start();
+    try {
+      const backends = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1', [`LISTEN ${channel}; LISTEN ${other}`])).rows;
+      expect(backends).toHaveLength(1);
+      await notify('one');
+      await admin.query('SELECT pg_notify($1, $2)', [other, 'two']);
+      await until(() => heard.length === 3);
+      expect(heard).toEqual(['a1:one', 'a2:one', 'b:two']);
+
+      await admin.query('SELECT pg_terminate_backend($1)', [backends[0].pid]);
+      await until(() => reconnects.length === 2);
+      expect(reconnects).toEqual(['a1', 'b']);
+      await until(() => listener.listening);
+      await admin.query('SELECT pg_notify($1, $2)', [other, 'three']);
+      await until(() => heard.includes('b:three'));
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it('adds no channel once started, and with none to listen on makes no connection', async () => {
+    const idle = new PgListener(process.env.DATABASE_URL as string);
+    await idle.start();
+    expect(idle.listening).toBe(false);
+    expect(() => idle.listen({ channel, onNotify: () => undefined })).toThrow(`channel ${channel} added to a started PgListener`);
+    await idle.stop();
+  });
+
   it('refuses a channel name that is not a plain identifier', () => {
-    expect(() => new PgListener('postgresql://x/y', 'a; DROP TABLE outbox', () => undefined)).toThrow('invalid channel name');
+    expect(() => new PgListener('postgresql://x/y').listen({ channel: 'a; DROP TABLE outbox', onNotify: () => undefined })).toThrow('invalid channel name');
   });
 });

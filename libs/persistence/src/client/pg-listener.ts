@@ -1,29 +1,41 @@
 import { Client } from 'pg';
 
-export interface PgListenerHooks {
-  /** A connection was lost or could not be made (called on every failed attempt: throttle in the logger). */
-  onError?: (err: unknown) => void;
+/** One channel a PgListener LISTENs on, and what its notifications go to. */
+export interface PgChannel {
+  /** A plain identifier (LISTEN takes it as written). */
+  channel: string;
+  /** Each notification's payload, as the notifying transaction commits. */
+  onNotify: (payload: string) => void;
   /** LISTENing again after a lost connection: notifications sent meanwhile are lost, so look again. */
   onReconnect?: () => void;
 }
 
+export interface PgListenerHooks {
+  /** The connection was lost or could not be made (called on every failed attempt: throttle in the logger). */
+  onError?: (err: unknown) => void;
+}
+
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5000;
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * One dedicated connection LISTENing on a channel: `onNotify` gets each notification's payload
- * (notifications are sent when the notifying transaction commits).
+ * One dedicated connection LISTENing on the channels its users added, one process's whole
+ * share of LISTEN: every NOTIFY in a database wakes every listening backend of that database,
+ * whatever its channels, so a process keeps one listening connection, not one per channel.
  *
  * Reconnect story: a dropped connection (server restart, failover, pg_terminate_backend) is
  * reported to onError and re-established in the background, retrying every 0.5 s backing off
- * to 5 s for as long as it takes; once LISTENing again, onReconnect runs, because
- * notifications sent meanwhile are lost: every user of a listener keeps a slower poll as the
- * safety net. `start` resolves even when the database is down or refuses us (the retries take
- * over and onError hears each failure): a wrong DATABASE_URL is the service's start-up check's
- * to report (waitForDatabase), once and clearly.
+ * to 5 s for as long as it takes; once LISTENing again, every channel's onReconnect runs,
+ * because notifications sent meanwhile are lost: every user of a listener keeps a slower poll
+ * as the safety net. `start` resolves even when the database is down or refuses us (the retries
+ * take over and onError hears each failure): a wrong DATABASE_URL is the service's start-up
+ * check's to report (waitForDatabase), once and clearly.
  */
 export class PgListener {
+  private readonly channels = new Map<string, PgChannel[]>();
   private client: Client | undefined;
+  private started = false;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private failures = 0;
@@ -31,19 +43,26 @@ export class PgListener {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly channel: string,
-    private readonly onNotify: (payload: string) => void,
     private readonly hooks: PgListenerHooks = {},
-  ) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+  ) {}
+
+  /** Adds a channel (two users may share one). Before start: the LISTENs are sent as the connection is made. */
+  listen(channel: PgChannel): this {
+    if (!CHANNEL_NAME.test(channel.channel)) throw new Error(`invalid channel name ${channel.channel}`);
+    if (this.started) throw new Error(`channel ${channel.channel} added to a started PgListener`);
+    this.channels.set(channel.channel, [...(this.channels.get(channel.channel) ?? []), channel]);
+    return this;
   }
 
-  /** True while the LISTEN is in place (false before start, while reconnecting, after stop). */
+  /** True while the LISTENs are in place (false before start, while reconnecting, after stop, and with no channel). */
   get listening(): boolean {
     return this.listeningOn !== undefined && this.listeningOn === this.client;
   }
 
+  /** Connects and LISTENs; with no channel added, does nothing. */
   async start(): Promise<void> {
+    this.started = true;
+    if (this.channels.size === 0) return;
     await this.connect().catch((err: unknown) => this.lost(err));
   }
 
@@ -60,13 +79,14 @@ export class PgListener {
     // Only the current connection may trigger a reconnect: a late error from an abandoned one is ignored.
     this.client = client;
     client.on('notification', (msg) => {
-      if (msg.channel === this.channel) this.onNotify(msg.payload ?? '');
+      for (const channel of this.channels.get(msg.channel) ?? []) channel.onNotify(msg.payload ?? '');
     });
     client.on('error', (err) => {
       if (this.client === client) this.lost(err);
     });
     await client.connect();
-    await client.query(`LISTEN ${this.channel}`);
+    // One round trip, one implicit transaction: all the channels are heard from the same moment.
+    await client.query([...this.channels.keys()].map((name) => `LISTEN ${name}`).join('; '));
     if (this.closed) await client.end().catch(() => undefined);
     else this.listeningOn = client;
   }
@@ -84,7 +104,8 @@ export class PgListener {
       this.connect().then(
         () => {
           this.failures = 0;
-          if (!this.closed) this.hooks.onReconnect?.();
+          if (this.closed) return;
+          for (const channel of [...this.channels.values()].flat()) channel.onReconnect?.();
         },
         (e: unknown) => this.lost(e),
       );

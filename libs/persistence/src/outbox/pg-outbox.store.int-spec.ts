@@ -6,7 +6,8 @@ import type { Pool } from 'pg';
 import { Registry } from 'prom-client';
 import { createPgPool, inTransaction, sqlClient } from '../client/sql';
 import { applyMigrations, dropDatabase, ensureDatabase } from '../migrations/migrate';
-import { OUTBOX_CHANNEL, OutboxListener } from './outbox-listener';
+import { PgListener } from '../client/pg-listener';
+import { OUTBOX_CHANNEL, outboxChannel } from './outbox-channel';
 import { enqueueLedgerCommandSql, writeOutbox } from './outbox-writer';
 import { type OutboxRecord, PgOutboxStore } from './pg-outbox.store';
 
@@ -154,7 +155,7 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
   });
   it('a committed transaction notifies each topic it wrote once, by name; a rolled back one notifies nothing', async () => {
     const heard: string[] = [];
-    const listener = new OutboxListener(url.toString(), (topic) => void heard.push(topic ?? '(none)'));
+    const listener = new PgListener(url.toString()).listen(outboxChannel((topic) => void heard.push(topic ?? '(none)')));
     await listener.start();
     try {
       await inTransaction(pool, async (tx) => {

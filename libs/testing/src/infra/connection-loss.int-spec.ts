@@ -99,7 +99,7 @@ describe('PgListener through a PostgreSQL outage (private server, stopped and st
     const heard: string[] = [];
     const errors: unknown[] = [];
     let reconnects = 0;
-    const listener = new PgListener(pg.url(), channel, (p) => heard.push(p), { onError: (e) => errors.push(e), onReconnect: () => (reconnects += 1) });
+    const listener = new PgListener(pg.url(), { onError: (e) => errors.push(e) }).listen({ channel, onNotify: (p) => heard.push(p), onReconnect: () => (reconnects += 1) });
     await listener.start();
     try {
       await notify('before');
@@ -120,7 +120,7 @@ describe('PgListener through a PostgreSQL outage (private server, stopped and st
     await pg.stop();
     const heard: string[] = [];
     let reconnects = 0;
-    const listener = new PgListener(pg.url(), channel, (p) => heard.push(p), { onReconnect: () => (reconnects += 1) });
+    const listener = new PgListener(pg.url()).listen({ channel, onNotify: (p) => heard.push(p), onReconnect: () => (reconnects += 1) });
     try {
       await listener.start();
       await pg.start();
