@@ -7,26 +7,27 @@ import type { ReconExport } from '../generated/prisma/client';
 
 export type { ReconExport };
 
+/**
+ * How many times a new export is tried against the day's export in progress finishing under it:
+ * each retry needs another export of the same day to be created and finish in between.
+ */
+const QUEUE_ATTEMPTS = 5;
+
 /** Recon export jobs, and the stream of a merchant's pay-ins of one day. */
 export class ReconExportRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   latest(merchantId: number, date: string): Promise<ReconExport | null> {
-    return this.prisma.reconExport.findFirst({ where: { merchantId, date: new Date(`${date}T00:00:00Z`) }, orderBy: { createdAt: 'desc' } });
+    return this.prisma.reconExport.findFirst({ where: { merchantId, date: dayOf(date) }, orderBy: { createdAt: 'desc' } });
   }
 
   get(id: string): Promise<ReconExport | null> {
     return this.prisma.reconExport.findUnique({ where: { id } });
   }
 
-  /** A new queued export; if another request created one a moment ago, that one. */
-  async createQueued(merchantId: number, date: string): Promise<ReconExport> {
-    try {
-      return await this.prisma.reconExport.create({ data: { id: randomUUID(), merchantId, date: new Date(`${date}T00:00:00Z`), status: 'queued' } });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      return this.inProgress(merchantId, date);
-    }
+  /** A new queued export; if the day already has one queued or running (another request's), that one. */
+  createQueued(merchantId: number, date: string): Promise<ReconExport> {
+    return this.queuedOrInProgress(merchantId, date, () => this.prisma.reconExport.create({ data: newExport(merchantId, date) }));
   }
 
   /**
@@ -34,22 +35,32 @@ export class ReconExportRepository {
    * one merchant cannot fill the export queue ahead of the others. The count and the insert run
    * under a per-merchant advisory lock, so concurrent requests cannot both pass the count.
    */
-  async createQueuedWithin(merchantId: number, date: string, maxOutstanding: number): Promise<ReconExport | null> {
-    try {
-      return await this.prisma.$transaction(async (tx) => {
+  createQueuedWithin(merchantId: number, date: string, maxOutstanding: number): Promise<ReconExport | null> {
+    return this.queuedOrInProgress(merchantId, date, () =>
+      this.prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('recon_exports_outstanding'), ${merchantId}::int)::text`;
         const outstanding = await tx.reconExport.count({ where: { merchantId, status: { in: ['queued', 'running'] } } });
         if (outstanding >= maxOutstanding) return null;
-        return tx.reconExport.create({ data: { id: randomUUID(), merchantId, date: new Date(`${date}T00:00:00Z`), status: 'queued' } });
-      });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      return this.inProgress(merchantId, date);
-    }
+        return tx.reconExport.create({ data: newExport(merchantId, date) });
+      }),
+    );
   }
 
-  private inProgress(merchantId: number, date: string): Promise<ReconExport> {
-    return this.prisma.reconExport.findFirstOrThrow({ where: { merchantId, date: new Date(`${date}T00:00:00Z`), status: { in: ['queued', 'running'] } } });
+  /**
+   * `insert`, or, when the day already has an export queued or running (its partial unique index
+   * refused the insert), that export. The one in progress may finish between the refused insert
+   * and the read: then the index is free again and the insert is tried anew.
+   */
+  private async queuedOrInProgress<T extends ReconExport | null>(merchantId: number, date: string, insert: () => Promise<T>): Promise<T | ReconExport> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await insert();
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt === QUEUE_ATTEMPTS) throw err;
+      }
+      const inProgress = await this.prisma.reconExport.findFirst({ where: { merchantId, date: dayOf(date), status: { in: ['queued', 'running'] } } });
+      if (inProgress) return inProgress;
+    }
   }
 
   /** True when a pay-in of that day changed after the file was built. */
@@ -83,6 +94,15 @@ export class ReconExportRepository {
   fail(id: string, error: string): Promise<unknown> {
     return this.prisma.reconExport.update({ where: { id }, data: { status: 'failed', finishedAt: new Date(), error } });
   }
+}
+
+/** An export's day is stored as that day's UTC midnight. */
+function dayOf(date: string): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+function newExport(merchantId: number, date: string) {
+  return { id: randomUUID(), merchantId, date: dayOf(date), status: 'queued' };
 }
 
 /** The CSV columns of the recon file, in order. Never reorder: merchants parse by position too. */
