@@ -1,7 +1,7 @@
 import { type BusTransport, deadLetterTopic, DLQ_HEADERS, type IncomingRecord, RELAXED_IDLE_READ_WAIT_MS, type Subscription } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import type { ArchivedRecord, DeadLetterRepository } from '@pay/persistence';
-import { type Logger, TransientError } from '@pay/platform';
+import { type Logger, throttledWarn, TransientError } from '@pay/platform';
 import { Gauge, type Registry } from 'prom-client';
 
 /** Every topic whose consumers may dead-letter: each has a `<topic>.dlq`. */
@@ -42,8 +42,10 @@ export class DeadLetterArchiver {
     await Promise.all(this.subscriptions.splice(0).map((s) => s.close()));
   }
 
+  /** Read at each scrape; while the database cannot answer, the last values stay and a warning is logged. */
   registerMetrics(registry: Registry): void {
     const repository = this.repository;
+    const warn = throttledWarn(this.logger, 'dead letter metrics: could not count the open dead letters; keeping the last values');
     new Gauge({
       name: 'dead_letters_open',
       help: 'Dead letters archived and neither replayed nor resolved, by original topic (alert when > 0)',
@@ -51,7 +53,12 @@ export class DeadLetterArchiver {
       registers: [registry],
       async collect() {
         const counts = new Map(TOPICS.map((t) => [t, 0]));
-        for (const { topic, open } of await repository.countOpen()) counts.set(topic, open);
+        try {
+          for (const { topic, open } of await repository.countOpen()) counts.set(topic, open);
+        } catch (error) {
+          warn(error);
+          return;
+        }
         for (const [topic, open] of counts) this.set({ topic }, open);
       },
     });

@@ -102,7 +102,11 @@ export function startOpsServer(opts: {
       return void runReadiness(opts.checks).then((r) => send(r.status === 'ok' ? 200 : 503, r));
     }
     if (path === '/metrics') {
-      return void opts.registry.metrics().then((m) => send(200, m, opts.registry.contentType));
+      // A collector that throws fails this scrape with a 500 naming it; it must never leave the scrape unanswered.
+      return void opts.registry.metrics().then(
+        (m) => send(200, m, opts.registry.contentType),
+        (err: unknown) => send(500, `metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`, 'text/plain'),
+      );
     }
     return send(404, { status: 'not found' });
   });
