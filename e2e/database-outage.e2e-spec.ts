@@ -63,7 +63,26 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
     return n;
   };
 
+  /**
+   * Each service's `pg_listen_up` (its one LISTEN connection in place: 1, reconnecting: 0);
+   * undefined where the scrape did not answer in 3 s or failed (it must answer during the outage too).
+   */
+  const listenUp = async () => {
+    const up: Record<string, number | undefined> = {};
+    for (const s of SERVICES) {
+      const text = await fetch(`${s === 'gateway' ? stack.internalUrl : stack.opsUrl(s)}/metrics`, { signal: AbortSignal.timeout(3000) }).then(
+        (r) => (r.ok ? r.text() : ''),
+        () => '',
+      );
+      const line = text.split('\n').find((l) => /^pg_listen_up[ {]/.test(l));
+      up[s] = line === undefined ? undefined : Number(line.split(' ').at(-1));
+    }
+    return up;
+  };
+  const everyService = (value: number) => Object.fromEntries(SERVICES.map((s) => [s, value]));
+
   it('books every pay-in once, dead-letters nothing, and no process exits', async () => {
+    expect(await listenUp()).toEqual(everyService(1));
     const pids = Object.fromEntries(SERVICES.map((s) => [s, stack.pid(s)]));
     const { merchant, token } = await createMerchant(prisma);
 
@@ -86,6 +105,8 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
     } finally {
       process.kill(ledgerPid, 'SIGCONT');
     }
+    // Every service shows its LISTEN connection down while the database is away (the metric an operator watches).
+    await waitFor(async () => JSON.stringify(await listenUp()) === JSON.stringify(everyService(0)), OUTAGE_MS, 'pg_listen_up 0 everywhere');
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     await pg.start();
 
@@ -109,5 +130,7 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
       const url = s === 'gateway' ? `${stack.gatewayUrl}/readyz` : `${stack.opsUrl(s)}/readyz`;
       await waitFor(async () => (await fetch(url)).status === 200, 20_000, `${s} ready again`);
     }
+    // Each LISTEN connection is back by itself (its retries back off to 5 s).
+    await waitFor(async () => JSON.stringify(await listenUp()) === JSON.stringify(everyService(1)), 20_000, 'pg_listen_up 1 everywhere');
   }, 180_000);
 });

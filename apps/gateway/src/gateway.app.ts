@@ -6,7 +6,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { connectingAs, createDatabaseClients, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
@@ -17,6 +17,7 @@ import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http
 import { buildMerchantDocument } from './openapi/merchant-document';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
+import { METRICS_REGISTRY } from './health/health.controller';
 import { registerLocalRefusal } from './rate-limit/local-refusal';
 import { registerReadConcurrencyLimit } from './rate-limit/read-concurrency';
 import { registerRefusalDelay } from './rate-limit/refusal-delay';
@@ -128,6 +129,7 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   }
   await app.init();
   await fastify.ready();
+  pgListenMetric(app.get(METRICS_REGISTRY), notices);
   await notices.start();
   const internalServer = listeners.internalServer();
   return {

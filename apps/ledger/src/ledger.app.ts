@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, outboxChannel, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -45,6 +45,7 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   await app.listen();
   relay.start();
   const listener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'outbox listener lost its connection; reconnecting') }).listen(outboxChannel((topic) => relay.notify(topic)));
+  pgListenMetric(registry, listener);
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
 

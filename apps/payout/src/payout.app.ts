@@ -3,7 +3,7 @@ import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, STANDBY_GATHER_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, outboxChannel, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -54,6 +54,7 @@ export async function startPayout(settings: PayoutConfig) {
   notices.listen(outboxChannel((topic) => relay.notify(topic)));
   await app.listen();
   // Before the loops start: a decision or outcome committed once they have looked is heard.
+  pgListenMetric(registry, notices);
   await notices.start();
   poller.start();
   relay.start();

@@ -1,7 +1,7 @@
 import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, ObjectStore, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
+import { createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
@@ -67,6 +67,7 @@ export async function startWorkers(settings: WorkersConfig) {
   archiver.registerMetrics(registry);
 
   dispatcher.start();
+  pgListenMetric(registry, deliveryListener);
   await deliveryListener.start();
   expiry.start();
   await settlements.start();

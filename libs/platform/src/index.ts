@@ -22,6 +22,7 @@ export { IsAmount } from './http/is-amount.decorator';
 export { IsNotifyUrl, isNotifyUrl, NOTIFY_URL_MAX_LENGTH } from './http/is-notify-url.decorator';
 export { classifyFault, databaseInputRefusal, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
+export { pgListenMetric } from './health/pg-listen.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
 export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';
 export { WakeLoop, type RoundResult, type WakeLoopOptions } from './loops/wake-loop';

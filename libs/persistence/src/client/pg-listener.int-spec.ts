@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { pgListenMetric } from '@pay/platform';
 import { Client } from 'pg';
+import { Registry } from 'prom-client';
 import { PgListener } from './pg-listener';
 
 /** Waits until `check` holds, polling; fails the test after `ms`. */
@@ -98,6 +100,26 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
     expect(idle.listening).toBe(false);
     expect(() => idle.listen({ channel, onNotify: () => undefined })).toThrow(`channel ${channel} added to a started PgListener`);
     await idle.stop();
+  });
+
+  it('pg_listen_up reads 1 while the LISTEN is in place, 0 before start, while reconnecting and after stop', async () => {
+    const registry = new Registry();
+    const listener = new PgListener(process.env.DATABASE_URL as string).listen({ channel, onNotify: () => undefined });
+    pgListenMetric(registry, listener);
+    const up = async () => (await registry.getSingleMetric('pg_listen_up')?.get())?.values[0]?.value;
+    expect(await up()).toBe(0);
+    await listener.start();
+    try {
+      expect(await up()).toBe(1);
+      const [pid] = await listenerBackends();
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The first retry waits 0.5 s: the gap is seen.
+      await until(async () => (await up()) === 0);
+      await until(async () => (await up()) === 1);
+    } finally {
+      await listener.stop();
+    }
+    expect(await up()).toBe(0);
   });
 
   it('refuses a channel name that is not a plain identifier', () => {
