@@ -44,7 +44,7 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   });
   await app.listen();
   relay.start();
-  const listener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'outbox listener lost its connection; reconnecting') }).listen(outboxChannel((topic) => relay.notify(topic)));
+  const listener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (the outbox relay waits for its poll meanwhile)') }).listen(outboxChannel((topic) => relay.notify(topic)));
   pgListenMetric(registry, listener);
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');

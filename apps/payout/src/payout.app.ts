@@ -53,8 +53,8 @@ export async function startPayout(settings: PayoutConfig) {
   const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, lingerMs: config.OUTBOX_LINGER_MS, wakeTopics: [Topic.PayoutEvents], logger });
   notices.listen(outboxChannel((topic) => relay.notify(topic)));
   await app.listen();
-  // Before the loops start: a decision or outcome committed once they have looked is heard.
   pgListenMetric(registry, notices);
+  // Before the loops start: a decision or outcome committed once they have looked is heard.
   await notices.start();
   poller.start();
   relay.start();

@@ -48,7 +48,7 @@ export async function startWorkers(settings: WorkersConfig) {
   });
   const dispatcher = new WebhookDispatcher(deliveries, service, logger, { concurrency: config.WEBHOOK_CONCURRENCY, safetyIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS });
   // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
-  const deliveryListener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'postgres (webhook delivery listener): connection lost (reconnecting)') }).listen(webhookDeliveryChannel(() => dispatcher.wake()));
+  const deliveryListener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher\'s safety-net round meanwhile)') }).listen(webhookDeliveryChannel(() => dispatcher.wake()));
   const expiry = new PayinExpiryLoop(new PayinExpiryRepository(pool), () => dispatcher.wake(), logger, config.PAYIN_EXPIRY_SCAN_INTERVAL_MS);
   const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
     connection: redis,
