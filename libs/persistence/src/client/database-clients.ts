@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { type Logger, throttledWarn } from '@pay/platform';
 import { createPrismaClient, type PrismaClient } from './prisma';
-import { createPgPool, STATEMENT_TIMEOUT_MS } from './sql';
+import { createPgPool, STATEMENT_TIMEOUT_MS, UNANSWERED_QUERY_GRACE_MS } from './sql';
 
 export interface DatabaseSettings {
   DATABASE_URL: string;
@@ -14,13 +14,16 @@ export interface DatabaseSettings {
  * (docs/decisions/0011). Both reconnect lazily: during an outage a query fails fast
  * (connection refused, or the 5 s connect timeout) and the first one after it connects anew;
  * a dropped connection is a throttled warn line, never an unhandled 'error'. A statement runs
- * at most 30 s (STATEMENT_TIMEOUT_MS), so no request waits on a stuck query.
+ * at most 30 s (STATEMENT_TIMEOUT_MS), so no request waits on a stuck query; and its answer is
+ * waited for at most 5 s more, so none waits on a server that vanished without closing the
+ * connection (the connection is then discarded).
  */
 export function createDatabaseClients(settings: DatabaseSettings, logger: Logger): { prisma: PrismaClient; pool: Pool } {
   const prisma = createPrismaClient(settings.DATABASE_URL, settings.DATABASE_POOL_SIZE, throttledWarn(logger, 'postgres (prisma pool): connection error (reconnecting)'), STATEMENT_TIMEOUT_MS);
   const pool = createPgPool(settings.DATABASE_URL, settings.DATABASE_POOL_SIZE, {
     preparedStatements: settings.DATABASE_PREPARED_STATEMENTS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + UNANSWERED_QUERY_GRACE_MS,
     onError: throttledWarn(logger, 'postgres (pg pool): connection error (reconnecting)'),
   });
   return { prisma, pool };

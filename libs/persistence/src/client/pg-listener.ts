@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { KEEPALIVE_IDLE_MS } from './sql';
 
 /** One channel a PgListener LISTENs on, and what its notifications go to. */
 export interface PgChannel {
@@ -13,10 +14,18 @@ export interface PgChannel {
 export interface PgListenerHooks {
   /** The connection was lost or could not be made (called on every failed attempt: throttle in the logger). */
   onError?: (err: unknown) => void;
+  /** How often the connection is asked `SELECT 1` (default 10 s). */
+  heartbeatMs?: number;
+  /** An answer slower than this counts the connection lost (default 5 s). */
+  heartbeatTimeoutMs?: number;
 }
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5000;
+const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
+/** stop() waits at most this long for the server to close the connection: a silent one never does. */
+const END_WAIT_MS = 2_000;
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
@@ -31,6 +40,10 @@ const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
  * as the safety net. `start` resolves even when the database is down or refuses us (the retries
  * take over and onError hears each failure): a wrong DATABASE_URL is the service's start-up
  * check's to report (waitForDatabase), once and clearly.
+ *
+ * A listening connection only reads, so a server that vanished without closing it (a failover
+ * whose old primary drops packets) would leave it "listening" and deaf until TCP gave up, hours
+ * later. A heartbeat asks `SELECT 1` every 10 s; no answer within 5 s counts the connection lost.
  */
 export class PgListener {
   private readonly channels = new Map<string, PgChannel[]>();
@@ -40,6 +53,7 @@ export class PgListener {
   private retry: NodeJS.Timeout | undefined;
   private failures = 0;
   private listeningOn: Client | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly databaseUrl: string,
@@ -69,13 +83,14 @@ export class PgListener {
   async stop(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    clearTimeout(this.heartbeat);
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => undefined);
+    if (client) await endWithin(client, END_WAIT_MS);
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true });
+    const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
     // Only the current connection may trigger a reconnect: a late error from an abandoned one is ignored.
     this.client = client;
     client.on('notification', (msg) => {
@@ -88,12 +103,33 @@ export class PgListener {
     // One round trip, one implicit transaction: all the channels are heard from the same moment.
     await client.query([...this.channels.keys()].map((name) => `LISTEN ${name}`).join('; '));
     if (this.closed) await client.end().catch(() => undefined);
-    else this.listeningOn = client;
+    else {
+      this.listeningOn = client;
+      this.beat(client);
+    }
+  }
+
+  /** The next heartbeat of `client`, for as long as it is the current connection. */
+  private beat(client: Client): void {
+    this.heartbeat = setTimeout(() => {
+      if (this.client !== client) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer to the LISTEN connection's heartbeat within ${this.hooks.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS} ms`)), this.hooks.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS);
+      });
+      Promise.race([client.query('SELECT 1'), late])
+        .then(
+          () => this.client === client && this.beat(client),
+          (err: unknown) => this.client === client && this.lost(err),
+        )
+        .finally(() => clearTimeout(timer));
+    }, this.hooks.heartbeatMs ?? HEARTBEAT_MS);
   }
 
   private lost(err: unknown): void {
     const client = this.client;
     this.client = undefined;
+    clearTimeout(this.heartbeat);
     void client?.end().catch(() => undefined);
     if (this.closed) return;
     this.hooks.onError?.(err);
@@ -111,4 +147,12 @@ export class PgListener {
       );
     }, delay);
   }
+}
+
+/** Ends `client`, waiting at most `ms` for the server's side of the close. */
+async function endWithin(client: Client, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([client.end().catch(() => undefined), waited]);
+  clearTimeout(timer);
 }

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { errorText, type Logger, waitForDependency } from '@pay/platform';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
-import { defaultConnectionErrorLog } from './sql';
+import { defaultConnectionErrorLog, KEEPALIVE_IDLE_MS, UNANSWERED_QUERY_GRACE_MS } from './sql';
 
 export { Prisma, PrismaClient };
 export type TransactionClient = Prisma.TransactionClient;
@@ -15,7 +15,16 @@ export type TransactionClient = Prisma.TransactionClient;
  */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: (err: unknown) => void = defaultConnectionErrorLog(), statementTimeoutMs?: number): PrismaClient {
   const adapter = new PrismaPg(
-    { connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: 5000, statement_timeout: statementTimeoutMs, keepAlive: true },
+    {
+      connectionString: databaseUrl,
+      max: poolSize,
+      connectionTimeoutMillis: 5000,
+      statement_timeout: statementTimeoutMs,
+      // As createPgPool's: the wait for an answer is bounded too, when the statement's is.
+      query_timeout: statementTimeoutMs === undefined ? undefined : statementTimeoutMs + UNANSWERED_QUERY_GRACE_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    },
     { onPoolError: onError, onConnectionError: onError },
   );
   const client = new PrismaClient({ adapter });

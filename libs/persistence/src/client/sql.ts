@@ -176,11 +176,24 @@ export function guardPool(pool: Pool, onError: (err: unknown) => void = defaultC
 export const STATEMENT_TIMEOUT_MS = 30_000;
 
 /**
+ * How long past its statement timeout a query may wait for the server's answer before the client
+ * gives up on the connection (pg's `query_timeout`; the pool then discards that connection).
+ * The server enforces statement_timeout; this bounds the case where the server is not there to
+ * enforce anything: a failover whose old primary drops packets, where a query would otherwise wait
+ * for TCP to give up, a quarter of an hour later.
+ */
+export const UNANSWERED_QUERY_GRACE_MS = 5_000;
+
+/** TCP keepalive probes start after a connection has been idle this long (the OS default is two hours). */
+export const KEEPALIVE_IDLE_MS = 10_000;
+
+/**
  * A plain node-postgres pool beside the Prisma client, for the hot paths: a Prisma raw query
  * costs ~280 µs of CPU against ~57 µs through pg (measured, docs/decisions/0010).
  * `preparedStatements` (DATABASE_PREPARED_STATEMENTS, default on): see above. Connecting waits
- * at most 5 s (then the query fails: 503 on a request), TCP keepalive notices a silently dead
- * server, `statement_timeout` caps a statement (services pass STATEMENT_TIMEOUT_MS);
+ * at most 5 s (then the query fails: 503 on a request), TCP keepalive (probing after 10 s idle)
+ * notices a silently dead server, `statement_timeout` caps a statement and `query_timeout` the wait
+ * for its answer (services pass STATEMENT_TIMEOUT_MS and UNANSWERED_QUERY_GRACE_MS more);
  * `onError` hears connection errors (see guardPool).
  */
 export function createPgPool(
@@ -189,7 +202,7 @@ export function createPgPool(
   extra: PoolConfig & { preparedStatements?: boolean; onError?: (err: unknown) => void } = {},
 ): Pool {
   const { preparedStatements = true, onError, ...config } = extra;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, keepAlive: true, types, ...config });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS, types, ...config });
   if (preparedStatements) preparingPools.add(pool);
   return guardPool(pool, onError);
 }
