@@ -11,7 +11,7 @@ export interface PgChannel {
   onReconnect?: () => void;
 }
 
-export interface PgListenerHooks {
+export interface PgListenerOptions {
   /** The connection was lost or could not be made (called on every failed attempt: throttle in the logger). */
   onError?: (err: unknown) => void;
   /** How often the connection is asked `SELECT 1` (default 10 s). */
@@ -57,7 +57,7 @@ export class PgListener {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly hooks: PgListenerHooks = {},
+    private readonly options: PgListenerOptions = {},
   ) {}
 
   /** Adds a channel (two users may share one). Before start: the LISTENs are sent as the connection is made. */
@@ -114,8 +114,9 @@ export class PgListener {
     this.heartbeat = setTimeout(() => {
       if (this.client !== client) return;
       let timer: NodeJS.Timeout | undefined;
+      const timeoutMs = this.options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer to the LISTEN connection's heartbeat within ${this.hooks.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS} ms`)), this.hooks.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(`no answer to the LISTEN connection's heartbeat within ${timeoutMs} ms`)), timeoutMs);
       });
       Promise.race([client.query('SELECT 1'), late])
         .then(
@@ -123,7 +124,7 @@ export class PgListener {
           (err: unknown) => this.client === client && this.lost(err),
         )
         .finally(() => clearTimeout(timer));
-    }, this.hooks.heartbeatMs ?? HEARTBEAT_MS);
+    }, this.options.heartbeatMs ?? HEARTBEAT_MS);
   }
 
   private lost(err: unknown): void {
@@ -132,7 +133,7 @@ export class PgListener {
     clearTimeout(this.heartbeat);
     void client?.end().catch(() => undefined);
     if (this.closed) return;
-    this.hooks.onError?.(err);
+    this.options.onError?.(err);
     clearTimeout(this.retry);
     const delay = Math.min(RETRY_MIN_MS * 2 ** this.failures, RETRY_MAX_MS);
     this.failures += 1;
