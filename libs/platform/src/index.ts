@@ -26,3 +26,4 @@ export { pgListenMetric } from './health/pg-listen.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
 export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';
 export { WakeLoop, type RoundResult, type WakeLoopOptions } from './loops/wake-loop';
+export { waitAtMost, withTimeout } from './loops/timeouts';

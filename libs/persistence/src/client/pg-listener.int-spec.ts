@@ -3,15 +3,8 @@ import { pgListenMetric } from '@pay/platform';
 import { Client } from 'pg';
 import { Registry } from 'prom-client';
 import { PgListener } from './pg-listener';
+import { until } from '../testing/until';
 
-/** Waits until `check` holds, polling; fails the test after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   // A channel per test: a backend of an earlier test's listener can linger in pg_stat_activity.

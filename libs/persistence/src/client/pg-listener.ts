@@ -1,3 +1,4 @@
+import { waitAtMost, withTimeout } from '@pay/platform';
 import { Client } from 'pg';
 import { KEEPALIVE_IDLE_MS } from './sql';
 
@@ -86,7 +87,7 @@ export class PgListener {
     clearTimeout(this.heartbeat);
     const client = this.client;
     this.client = undefined;
-    if (client) await endWithin(client, END_WAIT_MS);
+    if (client) await waitAtMost(client.end(), END_WAIT_MS);
   }
 
   private async connect(): Promise<void> {
@@ -113,17 +114,11 @@ export class PgListener {
   private beat(client: Client): void {
     this.heartbeat = setTimeout(() => {
       if (this.client !== client) return;
-      let timer: NodeJS.Timeout | undefined;
       const timeoutMs = this.options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer to the LISTEN connection's heartbeat within ${timeoutMs} ms`)), timeoutMs);
-      });
-      Promise.race([client.query('SELECT 1'), late])
-        .then(
-          () => this.client === client && this.beat(client),
-          (err: unknown) => this.client === client && this.lost(err),
-        )
-        .finally(() => clearTimeout(timer));
+      withTimeout(client.query('SELECT 1'), timeoutMs, `no answer to the LISTEN connection's heartbeat within ${timeoutMs} ms`).then(
+        () => this.client === client && this.beat(client),
+        (err: unknown) => this.client === client && this.lost(err),
+      );
     }, this.options.heartbeatMs ?? HEARTBEAT_MS);
   }
 
@@ -148,12 +143,4 @@ export class PgListener {
       );
     }, delay);
   }
-}
-
-/** Ends `client`, waiting at most `ms` for the server's side of the close. */
-async function endWithin(client: Client, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  await Promise.race([client.end().catch(() => undefined), waited]);
-  clearTimeout(timer);
 }

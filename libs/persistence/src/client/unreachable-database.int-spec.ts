@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
 import { Client } from 'pg';
 import { PgListener } from './pg-listener';
 import { createPgPool, inTransaction, sqlClient } from './sql';
+import { until } from '../testing/until';
 
 /**
  * A TCP relay to the real Postgres that can go silent: frozen, it forwards nothing either way and
@@ -62,13 +63,6 @@ class SilentRelay {
   }
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a database that goes silent (packets dropped, nothing closed)', () => {
   let relay: SilentRelay;

@@ -1,3 +1,4 @@
+import { withTimeout } from '@pay/platform';
 import type { Pool } from 'pg';
 import { inTransaction, sql, sqlClient } from '../client/sql';
 
@@ -78,6 +79,7 @@ export class PgOutboxStore {
             })),
           ),
           this.publishTimeoutMs,
+          `outbox publish took longer than ${this.publishTimeoutMs} ms; the batch is rolled back and retried`,
         );
         return rows.length;
       },
@@ -96,17 +98,5 @@ export class PgOutboxStore {
   async unpublishedCount(): Promise<number> {
     const [{ n }] = await sqlClient(this.pool).query<{ n: bigint }>(sql`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`);
     return Number(n);
-  }
-}
-
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`outbox publish took longer than ${ms} ms; the batch is rolled back and retried`)), ms);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
   }
 }

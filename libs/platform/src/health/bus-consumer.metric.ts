@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { waitAtMost } from '../loops/timeouts';
 
 interface ConsumerLabels {
   topic: string;
@@ -74,12 +75,4 @@ export function busConsumerMetrics(registry: Registry, options: BusConsumerMetri
       read = source;
     },
   };
-}
-
-function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

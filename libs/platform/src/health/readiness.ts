@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { withTimeout } from '../loops/timeouts';
 
 /** A dependency the service cannot work without (database, Redis, bus). */
 export interface ReadinessCheck {
@@ -19,7 +20,7 @@ export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<R
   const results = await Promise.all(
     checks.map(async (c) => {
       try {
-        await withTimeout(c.check(), CHECK_TIMEOUT_MS);
+        await withTimeout(c.check(), CHECK_TIMEOUT_MS, `timed out after ${CHECK_TIMEOUT_MS} ms`);
         return [c.name, 'ok'] as const;
       } catch (err) {
         return [c.name, err instanceof Error ? err.message : String(err)] as const;
@@ -30,13 +31,6 @@ export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<R
   return { status: results.every(([, r]) => r === 'ok') ? 'ok' : 'unavailable', checks: report };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Event-loop delay histogram resolution. The histogram is a timer that wakes the process every
