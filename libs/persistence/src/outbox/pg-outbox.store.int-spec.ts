@@ -118,6 +118,41 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
   });
 
+  it("reads a topic's own rows only, however long another topic's backlog (planner statistics of a mostly published table)", async () => {
+    // 150,000 published rows, then 50,000 commands stuck unpublished (a topic the broker refuses) and
+    // 3 payout events, analysed: the statistics describe a table of published rows.
+    await pool.query(`INSERT INTO outbox (topic, key, payload, published_at) SELECT $1, '7', '{}', now() FROM generate_series(1, 150000)`, [Topic.PayoutEvents]);
+    await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 50000)`, [Topic.LedgerCommands]);
+    await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 3)`, [Topic.PayoutEvents]);
+    await pool.query('ANALYZE outbox');
+    // One backend, so that its statistics can be flushed on demand before they are read.
+    const lone = createPgPool(url.toString(), 1);
+    const flush = () => lone.query('SELECT pg_stat_force_next_flush()');
+    const tuplesRead = async () => {
+      await flush();
+      const { rows } = await pool.query<{ n: string }>(`
+        SELECT pg_stat_clear_snapshot()::text,
+               (SELECT sum(idx_tup_read) FROM pg_stat_user_indexes WHERE relname = 'outbox')
+             + (SELECT seq_tup_read FROM pg_stat_user_tables WHERE relname = 'outbox') AS n`);
+      return Number(rows[0].n);
+    };
+    try {
+      const relay = new PgOutboxStore(lone);
+      for (const [topic, expected] of [
+        [Topic.PayoutEvents, 3],
+        [Topic.LedgerCommands, 100],
+      ] as const) {
+        const before = await tuplesRead();
+        expect(await relay.relayBatch(topic, 100, async () => undefined)).toBe(expected);
+        // The batch's index entries and the rows it marks: a few per row, nothing of the other topic.
+        expect((await tuplesRead()) - before).toBeLessThan(4 * expected + 20);
+      }
+    } finally {
+      await lone.end();
+      await pool.query('TRUNCATE outbox');
+    }
+  });
+
   it('outbox_backlog and outbox_oldest_age_seconds per topic, read at most once per cacheMs', async () => {
     const registry = new Registry();
     const warnings: object[] = [];

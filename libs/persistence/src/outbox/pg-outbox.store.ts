@@ -55,14 +55,20 @@ export class PgOutboxStore {
       this.pool,
       async (tx) => {
         // No rows when another relay holds this topic's lock.
+        // The topic as a range of (topic, id), ordered by both: only outbox_unpublished_topic_idx
+        // gives that order, so the plan reads this topic's rows and no other's. With `topic = $1
+        // ORDER BY id` the planner may walk all unpublished rows in id order and filter by topic,
+        // reading a stuck topic's whole backlog on every batch (docs/decisions/0034).
         // The payload as text: published as it is, never parsed into objects and serialised again.
         const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: string; headers: unknown }>(sql`
           UPDATE outbox SET published_at = now()
            WHERE id IN (
              SELECT id FROM outbox
               WHERE (SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_CLASS}::int, hashtext(${topic}::text)))
-                AND topic = ${topic}::text AND published_at IS NULL
-              ORDER BY id LIMIT ${limit})
+                AND (topic, id) >= (${topic}::text, 0::bigint)
+                AND (topic, id) <= (${topic}::text, 9223372036854775807)
+                AND published_at IS NULL
+              ORDER BY topic, id LIMIT ${limit})
           RETURNING id, topic, key, payload::text AS payload, headers`);
         if (rows.length === 0) return 0;
         // RETURNING has no order: publish in id order (so in order per key).
