@@ -127,10 +127,12 @@ export function backendsMs(before: BackendSample, after: BackendSample): number 
 /**
  * The query listing a database's backends for sampleBackends (the asking connection left out),
  * each with its role for backendsMsByRole: the service that connected (its application_name),
- * `listen` for a LISTEN connection, else the backend's kind (autovacuum worker, an unnamed client).
+ * `listen` for a LISTEN connection (PgListener names it `<service>:listen`; one of a URL without a
+ * name still shows its LISTEN until its first heartbeat), else the backend's kind (autovacuum
+ * worker, an unnamed client).
  */
 export const DATABASE_BACKENDS_SQL = `SELECT pid,
-  CASE WHEN query LIKE 'LISTEN %' THEN 'listen' WHEN application_name <> '' THEN application_name
+  CASE WHEN application_name LIKE '%:listen' OR query LIKE 'LISTEN %' THEN 'listen' WHEN application_name <> '' THEN application_name
        WHEN backend_type = 'client backend' THEN 'unnamed' ELSE backend_type END AS role
   FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
 

@@ -15,7 +15,7 @@ export { PgOutboxStore, type OutboxRecord } from './outbox/pg-outbox.store';
 export { DisbursementRepository, DISBURSEMENT_DECIDED_CHANNEL, type AuthRefusal, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry, type InquiryField, type TransferRequest, type TransferVerdict } from './disbursements/disbursement.repository';
 export { PayoutRepository, type ClaimedBatch, type ClaimedDisbursement, type PayoutOutcome } from './payouts/payout.repository';
 export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
-export { PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';
+export { PG_LISTEN_HEARTBEAT_MS, PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';
 export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord, type ClaimedDelivery } from './webhooks/webhook-delivery.repository';
 export { DeliveryHistoryRepository, type DeliverySubject, type RecentDelivery } from './webhooks/delivery-history.repository';
 export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';

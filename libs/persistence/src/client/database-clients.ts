@@ -32,7 +32,8 @@ export function createDatabaseClients(settings: DatabaseSettings, logger: Logger
 /**
  * `databaseUrl` with `application_name` set to `name` (unless the URL sets one already), so
  * `pg_stat_activity`, `pg_stat_statements` and a server log with `%a` tell whose each
- * connection is. Every connection made from the URL carries it: both pools and each LISTEN.
+ * connection is. Every connection made from the URL carries it: both pools, and each LISTEN
+ * connection with `:listen` after it (PgListener).
  */
 export function withApplicationName(databaseUrl: string, name: string): string {
   let url: URL;

@@ -23,7 +23,8 @@ export interface PgListenerOptions {
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5000;
-const HEARTBEAT_MS = 10_000;
+/** How often a LISTEN connection is asked `SELECT 1`, unless the options say otherwise. */
+export const PG_LISTEN_HEARTBEAT_MS = 10_000;
 const HEARTBEAT_TIMEOUT_MS = 5_000;
 /** stop() waits at most this long for the server to close the connection: a silent one never does. */
 const END_WAIT_MS = 2_000;
@@ -45,6 +46,9 @@ const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
  * A listening connection only reads, so a server that vanished without closing it (a failover
  * whose old primary drops packets) would leave it "listening" and deaf until TCP gave up, hours
  * later. A heartbeat asks `SELECT 1` every 10 s; no answer within 5 s counts the connection lost.
+ *
+ * The connection's application_name is the URL's with `:listen` after it (`gateway:listen`), so
+ * pg_stat_activity tells it from the pools' connections: its query column shows the heartbeat.
  */
 export class PgListener {
   private readonly channels = new Map<string, PgChannel[]>();
@@ -91,7 +95,7 @@ export class PgListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
+    const client = new Client({ connectionString: listenConnectionString(this.databaseUrl), connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
     // Only the current connection may trigger a reconnect: a late error from an abandoned one is ignored.
     this.client = client;
     client.on('notification', (msg) => {
@@ -119,7 +123,7 @@ export class PgListener {
         () => this.client === client && this.beat(client),
         (err: unknown) => this.client === client && this.lost(err),
       );
-    }, this.options.heartbeatMs ?? HEARTBEAT_MS);
+    }, this.options.heartbeatMs ?? PG_LISTEN_HEARTBEAT_MS);
   }
 
   private lost(err: unknown): void {
@@ -143,4 +147,17 @@ export class PgListener {
       );
     }, delay);
   }
+}
+
+/** `databaseUrl` with `:listen` after its application_name, when it has one (see PgListener). */
+function listenConnectionString(databaseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return databaseUrl; // not a URL this can name (the connection reports what is wrong with it)
+  }
+  const name = url.searchParams.get('application_name');
+  if (name) url.searchParams.set('application_name', `${name}:listen`);
+  return url.toString();
 }
