@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
+import { createPrismaClient, dropDatabase, ensureDatabase, PG_LISTEN_HEARTBEAT_MS } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
 import { backendsMs, backendsMsByRole, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
@@ -140,19 +140,29 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     const seqScans = async () =>
       new Map((await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>('SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables')).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]));
     const pgByService: Rows = [];
+    const idleXactsPerSecond = (await pgTransactions() - idleXacts) / 5;
     const cpuRows: Record<string, string | number>[] = [
       {
         concurrency: 'idle, per second',
         ...cpuPerUnit(idleBefore, sampleAll(), 5),
         postgresBenchDb: Math.round(backendsMs(idleBackends, await backends()) / 5),
-        pgTransactions: Math.round((await pgTransactions() - idleXacts) / 5),
+        pgTransactions: Math.round(idleXactsPerSecond),
       },
     ];
+    // A LISTEN connection's reads of notifications are transactions too, but its backend reports them
+    // to pg_stat_database only when it next runs a statement: its heartbeat, every 10 s (PgListener).
+    // So the count is read once a heartbeat has passed with nothing to do, less the idle rate meanwhile.
+    const SETTLE_MS = PG_LISTEN_HEARTBEAT_MS + 2000;
+    const settledTransactions = async () => {
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      return (await pgTransactions()) - (idleXactsPerSecond * SETTLE_MS) / 1000;
+    };
+    let xactsSettled = await settledTransactions();
     /** One step: `count` inquiry + transfer pairs from `c` clients, until every callback is in. */
     const runStep = async (step: string, c: number, count: number): Promise<void> => {
       const cpuBefore = sampleAll();
       const backendsBefore = await backends();
-      const xactsBefore = await pgTransactions();
+      const xactsBefore = xactsSettled;
       const latencies: number[] = [];
       const acceptedAt = new Map<string, number>();
       let next = 0;
@@ -178,8 +188,10 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       await waitFor(async () => [...acceptedAt.keys()].every((k) => receivedAt.has(k)), 300_000, 'all webhooks');
       // Until every webhook is in, so the payout and webhook work of this step is counted too.
       const backendsAfter = await backends();
+      const cpuAfter = sampleAll();
+      xactsSettled = await settledTransactions();
       const label = step === MEASURED ? c : `${c}, ${step}`;
-      cpuRows.push({ concurrency: label, ...cpuPerUnit(cpuBefore, sampleAll(), debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, backendsAfter) / debits) * 100) / 100, pgTransactions: Math.round((await pgTransactions() - xactsBefore) / debits) });
+      cpuRows.push({ concurrency: label, ...cpuPerUnit(cpuBefore, cpuAfter, debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, backendsAfter) / debits) * 100) / 100, pgTransactions: Math.round(((xactsSettled - xactsBefore) / debits) * 10) / 10 });
       const byRole = backendsMsByRole(backendsBefore, backendsAfter, roles);
       const perDebit = (ms: number) => Math.round((ms / debits) * 100) / 100;
       const other = Object.entries(byRole).filter(([role]) => !PG_ROLES.includes(role)).reduce((n, [, ms]) => n + ms, 0);
