@@ -126,8 +126,8 @@ export const HOT_QUERIES: HotQuery[] = [
   q('settlement planner: already requested', `
     SELECT (SELECT COUNT(*) FROM settlements WHERE id = $1::uuid)
          + (SELECT COUNT(*) FROM ledger_commands WHERE command_id = $2)
-         + (SELECT COUNT(*) FROM outbox WHERE topic = $3 AND headers->>'message-id' = $2) AS n`,
-  () => ['00000000-0000-0000-0000-000000000000', 'settlement.credit:plans', 'ledger.commands.v1']),
+         + (SELECT COUNT(*) FROM outbox WHERE topic = 'ledger.commands.v1' AND headers->>'message-id' = $2) AS n`,
+  () => ['00000000-0000-0000-0000-000000000000', 'settlement.credit:plans']),
   q('settlement planner: pay-ins due', `
     SELECT id::text FROM payins WHERE merchant_id = $1 AND status = 'success' AND settlement_id IS NULL AND ledger_event_id IS NOT NULL AND success_at < now()
      ORDER BY success_at, id`, (p) => [p.merchantId]),

@@ -1,7 +1,14 @@
 import { type LedgerCommand, ledgerCommandId, Topic } from '@pay/contracts';
 import { dueSettlementCutoff, settlementId } from '@pay/domain';
-import type { PrismaClient } from '../client/prisma';
+import { Prisma, type PrismaClient } from '../client/prisma';
 import { enqueueLedgerCommand } from '../outbox/outbox-writer';
+
+/**
+ * The commands topic written into the statement, not a parameter: outbox_command_message_id_idx is
+ * partial (WHERE topic = 'ledger.commands.v1'), and a plan made for any topic (a generic plan) could
+ * not use it: it would read the whole outbox (bench:plans).
+ */
+const COMMANDS_TOPIC_LITERAL = Prisma.raw(`'${Topic.LedgerCommands}'`);
 
 export interface PlannedSettlement {
   merchantId: number;
@@ -63,7 +70,7 @@ export class SettlementPlanner {
       const [seen] = await tx.$queryRaw<{ n: bigint }[]>`
         SELECT (SELECT COUNT(*) FROM settlements WHERE id = ${id}::uuid)
              + (SELECT COUNT(*) FROM ledger_commands WHERE command_id = ${commandId})
-             + (SELECT COUNT(*) FROM outbox WHERE topic = ${Topic.LedgerCommands} AND headers->>'message-id' = ${commandId}) AS n`;
+             + (SELECT COUNT(*) FROM outbox WHERE topic = ${COMMANDS_TOPIC_LITERAL} AND headers->>'message-id' = ${commandId}) AS n`;
       const payins = await tx.$queryRaw<{ id: string }[]>`
         SELECT id::text FROM payins
          WHERE merchant_id = ${merchantId} AND status = 'success' AND settlement_id IS NULL
