@@ -1,5 +1,5 @@
 import { createHook } from 'node:async_hooks';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { TransientError } from '@pay/platform';
 import { type ISocketFactory, Kafka, logLevel } from 'kafkajs';
 import { delay, uniqueName, waitFor } from '../testing/bus-transport.contract';
@@ -226,6 +226,39 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     } finally {
       await consumer.close();
       await admin.disconnect();
+    }
+  }, 120_000);
+
+  test('a subscription made while the broker is away waits for it (past kafkajs giving up its retries), then consumes', async () => {
+    const topic = h.topic('kafka.start-while-away');
+    const brokers = kafkaBrokers.split(',');
+    // Until `away` ends, every connection to the broker is refused, as while it restarts.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const refusedPort = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const network = { away: true };
+    const socketFactory: ISocketFactory = ({ host, port, onConnect }) => connect(network.away ? { host: '127.0.0.1', port: refusedPort } : { host, port }, onConnect);
+    await h.transport().publish(topic, records('before', 1)); // the topic exists (created by a transport that can reach the broker)
+    const consumer = new KafkaTransport({ brokers, clientId: uniqueName('starting'), createTopics: true, partitions: 12 }, { socketFactory });
+    const seen: IncomingRecord[] = [];
+    let outcome = 'waiting';
+    try {
+      const subscribing = consumer.subscribe({ topic, group: uniqueName('start-group'), handler: async (r) => void seen.push(r) }).then(
+        () => void (outcome = 'subscribed'),
+        (error: unknown) => void (outcome = `failed: ${String(error)}`),
+      );
+      // kafkajs gives up connecting after its 5 retries, about 10 s: without the wait, subscribe fails here.
+      await delay(15_000);
+      expect(outcome).toBe('waiting');
+      network.away = false;
+      await subscribing;
+      expect(outcome).toBe('subscribed');
+      await waitFor('the record published before', () => seen.length === 1, h.waitMs);
+      expect(JSON.parse(seen[0].value)).toEqual({ tag: 'before', i: 0 });
+    } finally {
+      network.away = false;
+      await consumer.close();
     }
   }, 120_000);
 

@@ -114,6 +114,9 @@ function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
 
 const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+/** The longest wait between two attempts to subscribe while the broker is away at start-up. */
+const START_RETRY_MAX_MS = 5_000;
+
 /** Broker answers no retry or replacement fixes: credentials, rights, a setting the broker refuses. */
 const MISCONFIGURATION = /AUTHORIZATION_FAILED|SASL|AUTHENTICATION|INVALID_SESSION_TIMEOUT|INVALID_GROUP_ID|UNSUPPORTED_|INVALID_CONFIG/;
 
@@ -188,12 +191,31 @@ export class KafkaTransport implements BusTransport {
     }
   }
 
+  /**
+   * Subscribes, and waits for the broker to do so: a service that starts during a broker outage
+   * (a restart, a failover, a pod rescheduled meanwhile) waits for it, as it does for PostgreSQL,
+   * instead of exiting when kafkajs gives up its retries. A refusal no retry fixes (credentials,
+   * rights) still throws at once.
+   */
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
-    this.assertOpen();
+    const which = { topic: opts.topic, group: opts.group };
+    for (let attempt = 1; ; attempt++) {
+      this.assertOpen();
+      try {
+        return await this.subscribeOnce(opts, which);
+      } catch (error) {
+        if (this.closing || isKafkaMisconfiguration(error)) throw error;
+        const retryInMs = Math.min(500 * 2 ** (attempt - 1), START_RETRY_MAX_MS);
+        this.logger.warn({ ...which, attempt, retryInMs, err: errorText(error) }, 'waiting for kafka at start-up');
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+      }
+    }
+  }
+
+  private async subscribeOnce(opts: SubscribeOptions, which: ConsumerEvent): Promise<Subscription> {
     await this.ensureTopic(opts.topic);
     await this.connectedProducer(); // needed for dead-lettering
     const abort = new AbortController();
-    const which = { topic: opts.topic, group: opts.group };
     const batches = new KafkaBatchConsumer({ subscription: opts, policy: this.policy, logger: this.logger, deadLetter: (record, reason) => this.deadLetter(record, opts.group, reason) }, abort.signal);
     const member: { consumer: Consumer | null; replacements: number } = { consumer: null, replacements: 0 };
 
@@ -265,15 +287,20 @@ export class KafkaTransport implements BusTransport {
         replace();
       }
     });
-    await consumer.connect();
-    await consumer.subscribe({ topic: this.names.topic(opts.topic), fromBeginning: true });
-    await consumer.run({
-      autoCommit: true,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? this.options.partitions ?? 12,
-      // Offsets are resolved record by record (kafka-batch.consumer.ts); kafkajs commits the resolved ones after each batch.
-      eachBatchAutoResolve: false,
-      eachBatch: (payload) => batches.eachBatch(payload),
-    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic: this.names.topic(opts.topic), fromBeginning: true });
+      await consumer.run({
+        autoCommit: true,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? this.options.partitions ?? 12,
+        // Offsets are resolved record by record (kafka-batch.consumer.ts); kafkajs commits the resolved ones after each batch.
+        eachBatchAutoResolve: false,
+        eachBatch: (payload) => batches.eachBatch(payload),
+      });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined); // a member that never ran: it leaves before the next attempt
+      throw error;
+    }
     this.consumers.set(consumer, which);
     await Promise.race([joinedOrCrashed, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
     return consumer;
