@@ -1,7 +1,7 @@
 import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
+import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, redisSocketTimeout, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
@@ -37,7 +37,8 @@ export async function startWorkers(settings: WorkersConfig) {
   // BullMQ's connection (settlement, recon; maxRetriesPerRequest: null, as BullMQ needs): ioredis
   // reconnects by itself forever and commands wait for it, so queues and workers pick up where
   // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
-  const redis = warnOnError(new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }), logger, 'redis (workers)');
+  // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0035).
+  const redis = warnOnError(new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS) }), logger, 'redis (workers)');
 
   const deliveries = new WebhookDeliveryRepository(pool);
   const service = new WebhookDeliveryService(deliveries, logger, {

@@ -15,7 +15,7 @@ export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyN
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore, storageEnvShape } from './storage/object-store';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
-export { failFastRedis, pingRedisOnce, redisReadinessCheck, waitForRedis } from './queues/redis-connection';
+export { BULLMQ_MAX_BLOCK_MS, failFastRedis, pingRedisOnce, REDIS_SOCKET_TIMEOUT_MS, redisReadinessCheck, redisSocketTimeout, waitForRedis } from './queues/redis-connection';
 export { errorText, roundFailureLog, throttledWarn, warnOnError } from './logging/throttled-warn';
 export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-dependency';
 export { IsAmount } from './http/is-amount.decorator';

@@ -1,7 +1,7 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant } from '@pay/persistence';
-import { ApiError, type Logger, throttledWarn } from '@pay/platform';
+import { ApiError, type Logger, redisSocketTimeout, throttledWarn } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
@@ -54,6 +54,8 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: settings.RATE_LIMIT_REDIS_TIMEOUT_MS,
+      // A command times out, but the socket stays: this gives up on a Redis gone silent (decision 0035).
+      socketTimeout: redisSocketTimeout(),
       connectTimeout: STARTUP_WAIT_MS,
       lazyConnect: !settings.RATE_LIMIT_ENABLED,
       // Every request sends one EVALSHA: those sent in the same event-loop turn leave in one write

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BATCH } from '../delivery/batch-delivery';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
-import { warnOnError } from '@pay/platform';
+import { redisSocketTimeout, warnOnError } from '@pay/platform';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import { partitionForKey } from '../partitioner/murmur2.partitioner';
@@ -58,10 +58,12 @@ export interface RedisStreamsTransportDeps {
  * Reconnect story of the bus' Redis connections: ioredis reconnects by itself, forever
  * (every 50 ms backing off to 2 s); commands sent meanwhile wait in its offline queue and
  * fail after 20 reconnect attempts, and the relay, heartbeat and read loop retry them. The
- * listener keeps the 'error' events (one per attempt) to a warn line every 10 s.
+ * listener keeps the 'error' events (one per attempt) to a warn line every 10 s. A Redis that
+ * goes silent is given up on after 15 s without an answer, the blocked read's block on top
+ * (redisSocketTimeout), and reconnected to the same way.
  */
-const defaultConnection = (logger: BusLogger) => (url: string, _role: RedisConnectionRole, name: string): Redis =>
-  warnOnError(new Redis(url, { connectionName: name }), logger, `redis (${name})`);
+const defaultConnection = (logger: BusLogger, blockMs: number) => (url: string, role: RedisConnectionRole, name: string): Redis =>
+  warnOnError(new Redis(url, { connectionName: name, socketTimeout: redisSocketTimeout(role === 'blocking' ? blockMs : 0) }), logger, `redis (${name})`);
 
 export class RedisStreamsTransport implements BusTransport {
   private readonly redis: Redis;
@@ -73,6 +75,8 @@ export class RedisStreamsTransport implements BusTransport {
   private readonly partitions: number;
   private readonly policy: DeliveryPolicy;
   private readonly leaseTtlMs: number;
+  /** The longest a stream read blocks (a publish ends it at once). */
+  private readonly blockMs: number;
   private closing = false;
 
   constructor(
@@ -81,7 +85,8 @@ export class RedisStreamsTransport implements BusTransport {
   ) {
     this.logger = deps.logger ?? noopLogger;
     this.onDeadLetter = deps.onDeadLetter;
-    this.createConnection = deps.createConnection ?? defaultConnection(this.logger);
+    this.blockMs = options.blockMs ?? 30_000;
+    this.createConnection = deps.createConnection ?? defaultConnection(this.logger, this.blockMs);
     this.keys = new RedisKeys(options.keyPrefix ?? 'bus:');
     this.partitions = options.partitions ?? 12;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
@@ -122,7 +127,7 @@ export class RedisStreamsTransport implements BusTransport {
         batchHandler: opts.batchHandler,
         maxBatch: opts.maxBatch ?? DEFAULT_MAX_BATCH,
         partitions: this.partitions,
-        blockMs: this.options.blockMs ?? 30_000,
+        blockMs: this.blockMs,
         gatherMs: opts.gatherMs ?? 0,
         readCount: this.options.readCount ?? 50,
         leaseTtlMs: this.leaseTtlMs,

@@ -1,68 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type Socket, connect } from 'node:net';
+import { createPgPool, inTransaction, PgListener, sqlClient } from '@pay/persistence';
 import { Client } from 'pg';
-import { PgListener } from './pg-listener';
-import { createPgPool, inTransaction, sqlClient } from './sql';
-import { until } from '../testing/until';
+import { waitFor } from '../seed/demo-merchant';
+import { SilentRelay } from './silent-relay';
 
-/**
- * A TCP relay to the real Postgres that can go silent: frozen, it forwards nothing either way and
- * closes nothing, as a failed-over primary whose packets are dropped. Thawed, the connections it
- * froze are cut (that server is gone) and new ones reach the database again.
- */
-class SilentRelay {
-  private readonly frozen = new Set<Socket>();
-  private readonly onFreeze: (() => void)[] = [];
-  private silent = false;
-  private readonly server: Server;
-  url = '';
+// The persistence library's connections when the database goes silent (decision 0033). They live
+// here, beside the relay they need, because the persistence library's tests may not use the testing library.
 
-  private constructor(private readonly target: URL) {
-    this.server = createServer((client) => this.relay(client));
-  }
-
-  static async start(databaseUrl: string): Promise<SilentRelay> {
-    const relay = new SilentRelay(new URL(databaseUrl));
-    await new Promise<void>((resolve) => relay.server.listen(0, '127.0.0.1', resolve));
-    const url = new URL(databaseUrl);
-    url.hostname = '127.0.0.1';
-    url.port = String((relay.server.address() as { port: number }).port);
-    relay.url = url.toString();
-    return relay;
-  }
-
-  private relay(client: Socket): void {
-    if (this.silent) return void this.frozen.add(client);
-    const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
-    client.pipe(upstream).pipe(client);
-    this.onFreeze.push(() => {
-      client.unpipe(upstream);
-      upstream.unpipe(client);
-      client.pause();
-      upstream.pause();
-      this.frozen.add(client).add(upstream);
-    });
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  }
-
-  freeze(): void {
-    this.silent = true;
-    for (const silence of this.onFreeze.splice(0)) silence();
-  }
-
-  thaw(): void {
-    this.silent = false;
-    for (const socket of this.frozen) socket.destroy();
-    this.frozen.clear();
-  }
-
-  async stop(): Promise<void> {
-    this.thaw();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
-
+/** Waits until `check` holds; fails the test after `ms`. */
+const until = (check: () => boolean | Promise<boolean>, ms = 10_000) => waitFor(async () => check(), ms, 'condition', 50);
 
 describe('a database that goes silent (packets dropped, nothing closed)', () => {
   let relay: SilentRelay;

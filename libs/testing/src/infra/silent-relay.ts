@@ -1,0 +1,67 @@
+import { createServer, type Server, type Socket, connect } from 'node:net';
+
+/**
+ * A TCP relay to a real server (PostgreSQL, Redis) that can go silent: frozen, it forwards nothing
+ * either way and closes nothing, as a failed-over primary whose packets are dropped. Thawed, the
+ * connections it froze are cut (that server is gone) and new ones reach the server again.
+ */
+export class SilentRelay {
+  private readonly frozen = new Set<Socket>();
+  private readonly onFreeze: (() => void)[] = [];
+  private silent = false;
+  private readonly server: Server;
+  url = '';
+
+  private constructor(private readonly target: URL) {
+    this.server = createServer((client) => this.relay(client));
+  }
+
+  /** A relay to the server of `serverUrl` (its port given); `url` is the same URL through the relay. */
+  static async start(serverUrl: string): Promise<SilentRelay> {
+    const relay = new SilentRelay(new URL(serverUrl));
+    await new Promise<void>((resolve) => relay.server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(serverUrl);
+    url.hostname = '127.0.0.1';
+    url.port = String((relay.server.address() as { port: number }).port);
+    relay.url = url.toString();
+    return relay;
+  }
+
+  private relay(client: Socket): void {
+    if (this.silent) return void this.frozen.add(client);
+    const upstream = connect(Number(this.target.port), this.target.hostname);
+    client.pipe(upstream).pipe(client);
+    this.onFreeze.push(() => {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+      this.frozen.add(client).add(upstream);
+    });
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  }
+
+  /** Silent: the connections open go quiet, and new ones are taken and never answered. */
+  freeze(): void {
+    this.silent = true;
+    this.failover();
+  }
+
+  /** A failover whose old primary drops packets: the connections open go quiet for good, new ones reach the server. */
+  failover(): void {
+    for (const silence of this.onFreeze.splice(0)) silence();
+  }
+
+  /** The silence ends: the quiet connections are cut (their server is gone), new ones reach the server. */
+  thaw(): void {
+    this.silent = false;
+    for (const socket of this.frozen) socket.destroy();
+    this.frozen.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.thaw();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
