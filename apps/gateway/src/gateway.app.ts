@@ -6,7 +6,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { connectingAs, createDatabaseClients, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, stopInOrder, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
@@ -52,6 +52,8 @@ export interface GatewayApp {
   listen(): Promise<void>;
   /** Closes both ports, the queue connections and the database pool */
   close(): Promise<void>;
+  /** The step close() is on, for the shutdown deadline's log line (runService) */
+  closeStep(): string;
 }
 
 /** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
@@ -132,6 +134,22 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   pgListenMetric(app.get(METRICS_REGISTRY), notices);
   await notices.start();
   const internalServer = listeners.internalServer();
+  const closing = stopInOrder([
+    ['ports (the requests in flight finish)', async () => {
+      // Fastify closes the public server; the internal one is ours (idle keep-alive sockets are
+      // closed at once, requests in flight finish).
+      const internalClosed = internalServer.listening ? new Promise<void>((resolve) => internalServer.close(() => resolve())) : Promise.resolve();
+      internalServer.closeIdleConnections();
+      await app.close();
+      await internalClosed;
+    }],
+    ['Bull Board', () => closeBoard()],
+    ['LISTEN connection', () => notices.stop()],
+    ['recon export queue', () => reconProducer.close()],
+    ['redis', () => redis.disconnect()],
+    ['database (Prisma)', () => prisma.$disconnect()],
+    ['database pool', () => pool.end()],
+  ]);
   return {
     app,
     internalServer,
@@ -143,20 +161,8 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
         internalServer.listen(config.GATEWAY_INTERNAL_PORT, config.GATEWAY_INTERNAL_HOST, () => resolve());
       });
     },
-    close: async () => {
-      // Fastify closes the public server; the internal one is ours (idle keep-alive sockets are
-      // closed at once, requests in flight finish).
-      const internalClosed = internalServer.listening ? new Promise<void>((resolve) => internalServer.close(() => resolve())) : Promise.resolve();
-      internalServer.closeIdleConnections();
-      await app.close();
-      await internalClosed;
-      await closeBoard();
-      await notices.stop();
-      await reconProducer.close();
-      redis.disconnect();
-      await prisma.$disconnect();
-      await pool.end();
-    },
+    close: closing.stop,
+    closeStep: closing.stopStep,
   };
 }
 

@@ -16,5 +16,7 @@ runService('gateway', async () => {
   await waitForDatabase(prisma, config.DATABASE_URL, logger);
   return {
     stop: () => gateway.close(),
+    stopStep: () => gateway.closeStep(),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   };
 });

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, outboxChannel, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, serviceStop, throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -52,16 +52,11 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   return {
       opsPort: (ops.server.address() as { port: number }).port,
       failure: busFailure.failure,
-    stop: async () => {
-      ops.shuttingDown();
-      await app.close();
-      await listener.stop();
-      await relay.stop();
-      topics.stop();
-      await transport.close();
-      await ops.close();
-      await prisma.$disconnect();
-      await pool.end();
-    },
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    ...serviceStop({ ops, topics, transport, prisma, pool }, [
+      ['bus consumer (the batch in hand finishes)', () => app.close()],
+      ['LISTEN connection', () => listener.stop()],
+      ['outbox relay', () => relay.stop()],
+    ]),
   };
 }

@@ -3,7 +3,7 @@ import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, STANDBY_GATHER_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, outboxChannel, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, serviceStop, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -61,17 +61,12 @@ export async function startPayout(settings: PayoutConfig) {
   logger.info({ opsPort: config.OPS_PORT }, 'payout started');
   return {
     failure: busFailure.failure,
-    stop: async () => {
-      ops.shuttingDown();
-      await app.close();
-      await notices.stop();
-      await poller.stop();
-      await relay.stop();
-      topics.stop();
-      await transport.close();
-      await ops.close();
-      await prisma.$disconnect();
-      await pool.end();
-    },
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    ...serviceStop({ ops, topics, transport, prisma, pool }, [
+      ['bus consumer (the batch in hand finishes)', () => app.close()],
+      ['LISTEN connection', () => notices.stop()],
+      ['disbursement poller (the round in hand finishes)', () => poller.stop()],
+      ['outbox relay', () => relay.stop()],
+    ]),
   };
 }

@@ -1,7 +1,7 @@
 import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
-import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, redisSocketTimeout, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
+import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, redisSocketTimeout, serviceStop, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
@@ -79,26 +79,23 @@ export async function startWorkers(settings: WorkersConfig) {
   redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
   await archiver.start();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
+  let archiveStopped: Promise<unknown> = Promise.resolve(null);
   return {
     failure: busFailure.failure,
-    stop: async () => {
-      ops.shuttingDown();
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    ...serviceStop({ ops, topics, transport, prisma, pool }, [
       // On Kafka the archive's members leave once their current long poll (up to 5 s) ends: meanwhile the rest stops.
-      const archiveStopped = archiver.stop().then(() => null, (error: unknown) => error); // not an unhandled rejection meanwhile
-      await expiry.stop();
-      await deliveryListener.stop();
-      await dispatcher.stop();
-      await settlements.stop();
-      await recon.stop();
-      await streamingPool.end();
-      topics.stop();
-      const archiveFailed = await archiveStopped;
-      if (archiveFailed) throw archiveFailed;
-      await transport.close();
-      await ops.close();
-      redis.disconnect();
-      await prisma.$disconnect();
-      await pool.end();
-    },
+      ['dead-letter archive: leaving', () => void (archiveStopped = archiver.stop().then(() => null, (error: unknown) => error))], // not an unhandled rejection meanwhile
+      ['callback expiry', () => expiry.stop()],
+      ['LISTEN connection', () => deliveryListener.stop()],
+      ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
+      ['settlements', () => settlements.stop()],
+      ['recon exports (the file in hand finishes)', () => recon.stop()],
+      ['recon streaming pool', () => streamingPool.end()],
+      ['dead-letter archive', async () => {
+        const archiveFailed = await archiveStopped;
+        if (archiveFailed) throw archiveFailed;
+      }],
+    ], [['redis', () => redis.disconnect()]]),
   };
 }

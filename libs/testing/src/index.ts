@@ -14,6 +14,7 @@ export { KafkaBroker, KAFKA_TOPICS, KAFKA_PARTITIONS, KAFKA_VERSION, type KafkaB
 export { runChaos, type ChaosOptions, type ChaosReport } from './chaos/chaos-run';
 export { PrivatePostgres } from './infra/private-postgres';
 export { PrivateRedis } from './infra/private-redis';
+export { SilentRelay } from './infra/silent-relay';
 export { createTestPki, type TestPki } from './infra/test-pki';
 export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chaos-env';
 export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';

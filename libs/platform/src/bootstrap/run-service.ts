@@ -38,18 +38,34 @@ function guardProcess(name: string): void {
   });
 }
 
+/** What a service's start gives runService. */
+export interface RunningService {
+  stop(): Promise<void>;
+  /** Settles when the service can no longer work (its bus stopped consuming for good): it is stopped and exits 1 */
+  failure?: Promise<Error>;
+  /** SHUTDOWN_TIMEOUT_MS: how long stop() may take before the process exits 1 anyway */
+  shutdownTimeoutMs: number;
+  /** The step stop() is on (stopInOrder), named in the line logged when the deadline passes */
+  stopStep?(): string;
+}
+
 /**
  * The entry point of every service: starts it, turns a configuration problem (a bad setting,
  * or a dependency refusing our login) into a clear message and exit code 1, and stops it
  * cleanly on SIGTERM/SIGINT (Kubernetes sends SIGTERM). A dependency that is merely down at
  * start-up is waited for inside `start` (waitForDependency), never a reason to exit. A service
  * that reports a `failure` (its bus stopped consuming for good) is stopped cleanly and exits with
- * code 1, so its orchestrator restarts it. A Node.js older than the one required is refused first.
+ * code 1, so its orchestrator restarts it. A stop that has not finished after
+ * `shutdownTimeoutMs` (SHUTDOWN_TIMEOUT_MS; say a pool ending against a database that went
+ * silent) exits 1 with a line naming the step it waited on: every effect is idempotent and every
+ * message redelivered, so cutting it short loses nothing, and the line is worth more than the
+ * orchestrator's SIGKILL. A second SIGTERM or SIGINT meanwhile ends the process at once (Node's
+ * default). A Node.js older than the one required is refused first.
  */
-export function runService(name: string, start: () => Promise<{ stop(): Promise<void>; failure?: Promise<Error> }>): void {
+export function runService(name: string, start: () => Promise<RunningService>): void {
   requireNodeVersion(name);
   guardProcess(name);
-  let service: { stop(): Promise<void> } | undefined;
+  let service: RunningService | undefined;
   let stopping = false;
   const stop = (reason: string, exitCode = 0) => {
     if (stopping) return;
@@ -60,7 +76,13 @@ export function runService(name: string, start: () => Promise<{ stop(): Promise<
       process.exit(exitCode);
     }
     logLine(exitCode === 0 ? 'info' : 'fatal', name, `${reason}, shutting down`);
-    service.stop().then(
+    const running = service;
+    setTimeout(() => {
+      const step = running.stopStep?.() ?? 'unknown';
+      logLine('fatal', name, `shutdown did not finish within ${running.shutdownTimeoutMs} ms (still on: ${step}); exiting`, { step, shutdownTimeoutMs: running.shutdownTimeoutMs });
+      process.exit(1);
+    }, running.shutdownTimeoutMs).unref();
+    running.stop().then(
       () => process.exit(exitCode),
       (err: unknown) => {
         process.stderr.write(`${name}: error during shutdown: ${String(err)}\n`);

@@ -55,18 +55,24 @@ export const commonEnv = {
   OPS_PORT: z.coerce.number().int().min(0).max(65535),
   /** Bind address of the ops port (/healthz, /readyz, /metrics); loopback unless set */
   OPS_HOST: bindHost(),
+  /**
+   * How long a stop (SIGTERM) may take before the process exits 1 anyway, naming the step it
+   * waited on: shorter than the orchestrator's grace period, so the process says why, not SIGKILL.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
 };
 
 export const port = () => z.coerce.number().int().min(0).max(65535);
 export const positiveInt = () => z.coerce.number().int().positive();
 
-/** The settings every service process reads: environment, logging, the database. */
+/** The settings every service process reads: environment, logging, the database, the stop's deadline. */
 export const serviceEnv = {
   NODE_ENV: commonEnv.NODE_ENV,
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   DATABASE_URL: commonEnv.DATABASE_URL,
   DATABASE_POOL_SIZE: commonEnv.DATABASE_POOL_SIZE,
   DATABASE_PREPARED_STATEMENTS: commonEnv.DATABASE_PREPARED_STATEMENTS,
+  SHUTDOWN_TIMEOUT_MS: commonEnv.SHUTDOWN_TIMEOUT_MS,
 };
 
 /**

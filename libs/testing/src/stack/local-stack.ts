@@ -250,6 +250,24 @@ export class LocalStack {
     this.procs.delete(service);
   }
 
+  /**
+   * Stops one service as Kubernetes does: SIGTERM, then SIGKILL once `graceMs` has passed. Its exit
+   * code (null when it had to be killed) and how long it took.
+   */
+  async terminateService(service: ServiceName, graceMs = 30_000): Promise<{ code: number | null; ms: number }> {
+    const child = this.procs.get(service);
+    if (!child || !this.isRunning(service)) throw new Error(`${service} is not running`);
+    this.ended.add(child);
+    const started = Date.now();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const code = await exited;
+    clearTimeout(timer);
+    this.procs.delete(service);
+    return { code, ms: Date.now() - started };
+  }
+
   async stop(): Promise<void> {
     this.unregisterContract();
     await this.stopReplicas();
