@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
-import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { backendsMs, cpuMsOf, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
@@ -64,7 +64,7 @@ type Rows = Record<string, string | number>[];
 async function main(): Promise<void> {
   const empty = await measure(false);
   printResults('balance GET', empty.rows);
-  printResults('CPU ms per gateway balance request, by process', empty.cpuRows);
+  printResults('CPU ms per gateway balance request, by process (bareServer: the bare server process, per request of its own run)', empty.cpuRows);
   if (!historyMode()) return;
   const history = await measure(true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
@@ -109,7 +109,10 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Row
     const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise((resolve) => baseline.once('message', resolve));
     await load(`http://127.0.0.1:${port}/`, {}, WARMUP_SECONDS);
+    const bareCpuBefore = cpuMsOf(baseline.pid as number);
     const bare = await load(`http://127.0.0.1:${port}/`, {});
+    // The bare server's own CPU per request, beside the gateway's: what the Nest pipeline, the token check and the limiter add.
+    const bareServer = Math.round(((cpuMsOf(baseline.pid as number) - bareCpuBefore) / (bare.rps * SECONDS)) * 1000) / 1000;
     baseline.kill();
     // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
     const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
@@ -125,7 +128,7 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Row
       { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
       { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
       ],
-      cpuRows: [{ ...cpu, postgresBenchDb }],
+      cpuRows: [{ ...cpu, postgresBenchDb, bareServer }],
     };
   } finally {
     await stack?.stop();
