@@ -1,8 +1,7 @@
 import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
-import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, redisSocketTimeout, serviceStop, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
-import Redis from 'ioredis';
+import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, createRedis, redisSocketTimeout, serviceStop, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
 import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
 import { PayinExpiryLoop } from './payins/payin-expiry.loop';
@@ -38,7 +37,7 @@ export async function startWorkers(settings: WorkersConfig) {
   // reconnects by itself forever and commands wait for it, so queues and workers pick up where
   // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
   // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0035).
-  const redis = warnOnError(new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS) }), logger, 'redis (workers)');
+  const redis = warnOnError(createRedis(config.REDIS_URL, { maxRetriesPerRequest: null, socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS) }), logger, 'redis (workers)');
 
   const deliveries = new WebhookDeliveryRepository(pool);
   const service = new WebhookDeliveryService(deliveries, logger, {

@@ -1,4 +1,4 @@
-export { ConfigError, loadConfig, commonEnv, serviceEnv, webhookEnv, refuseLoopbackInProduction, port, bool, positiveInt } from './config/config';
+export { ConfigError, loadConfig, commonEnv, serviceEnv, webhookEnv, refuseLoopbackInProduction, port, bool, positiveInt, redisUrl } from './config/config';
 export { bindHost, isLoopbackHost } from './config/bind-host';
 export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from './logging/logger';
 export { ApiError } from './errors/api-error';
@@ -16,6 +16,7 @@ export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyN
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore, storageEnvShape } from './storage/object-store';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
+export { createRedis, isSentinelUrl, sentinelOptions } from './queues/redis-url';
 export { BULLMQ_MAX_BLOCK_MS, failFastRedis, pingRedisOnce, REDIS_SOCKET_TIMEOUT_MS, redisReadinessCheck, redisSocketTimeout, waitForRedis } from './queues/redis-connection';
 export { errorText, roundFailureLog, throttledWarn, warnOnError } from './logging/throttled-warn';
 export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-dependency';

@@ -1,9 +1,9 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant } from '@pay/persistence';
-import { ApiError, type Logger, redisSocketTimeout, throttledWarn } from '@pay/platform';
+import { ApiError, createRedis, type Logger, redisSocketTimeout, throttledWarn } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { type GcraResult, withGcra } from './gcra';
 import { policyFor, type RateLimitClass, type RateLimitDefaults, type RateLimitPolicy } from './rate-limit.class';
@@ -49,7 +49,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     logger: Logger,
     registry: Registry,
   ) {
-    this.redis = new Redis(settings.REDIS_URL, {
+    this.redis = createRedis(settings.REDIS_URL, {
       connectionName: 'gateway-rate-limit',
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -1,3 +1,4 @@
+import { redisUrl } from '@pay/platform';
 import { z } from 'zod';
 
 const positiveInt = z.coerce.number().int().positive();
@@ -13,7 +14,7 @@ const commonSchema = {
 
 export const redisStreamsConfigSchema = z.object({
   kind: z.literal('redis-streams'),
-  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+  redisUrl: redisUrl(),
   keyPrefix: z.string().min(1).optional(),
   blockMs: positiveInt.optional(),
   readCount: positiveInt.optional(),

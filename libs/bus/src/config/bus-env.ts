@@ -1,5 +1,6 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { redisUrl } from '@pay/platform';
 import { z } from 'zod';
 import { type BusConfig, busConfigSchema } from './bus-config.schema';
 
@@ -39,7 +40,7 @@ const namePrefix = z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, 'only letters, dig
  */
 export const busEnvShape = {
   BUS_TRANSPORT: z.enum(['redis-streams', 'kafka']).default('redis-streams'),
-  BUS_REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0').optional(),
+  BUS_REDIS_URL: redisUrl().optional(),
   BUS_KEY_PREFIX: z.string().min(1).default('bus:'),
   BUS_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(12),
   BUS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(1000).default(10),

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BATCH } from '../delivery/batch-delivery';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
-import { redisSocketTimeout, warnOnError } from '@pay/platform';
+import { createRedis, redisSocketTimeout, warnOnError } from '@pay/platform';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import { partitionForKey } from '../partitioner/murmur2.partitioner';
@@ -63,7 +63,7 @@ export interface RedisStreamsTransportDeps {
  * (redisSocketTimeout), and reconnected to the same way.
  */
 const defaultConnection = (logger: BusLogger, blockMs: number) => (url: string, role: RedisConnectionRole, name: string): Redis =>
-  warnOnError(new Redis(url, { connectionName: name, socketTimeout: redisSocketTimeout(role === 'blocking' ? blockMs : 0) }), logger, `redis (${name})`);
+  warnOnError(createRedis(url, { connectionName: name, socketTimeout: redisSocketTimeout(role === 'blocking' ? blockMs : 0) }), logger, `redis (${name})`);
 
 export class RedisStreamsTransport implements BusTransport {
   private readonly redis: Redis;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSentinelUrl, sentinelOptions } from '../queues/redis-url';
 import { bindHost } from './bind-host';
 
 /** A setting that is missing or malformed. The message names every offending setting. */
@@ -34,6 +35,20 @@ export const bool = () =>
     .enum(['true', 'false', '1', '0'])
     .transform((v) => v === 'true' || v === '1');
 
+/** A Redis server's URL, or Sentinels' (redis+sentinel://, see sentinelOptions), checked whole. */
+export const redisUrl = () =>
+  z
+    .string()
+    .regex(/^rediss?(\+sentinel)?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0, or redis+sentinel://host:26379[,host:26379]/<primary name>[/<db>]')
+    .superRefine((value, ctx) => {
+      if (!isSentinelUrl(value)) return;
+      try {
+        sentinelOptions(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    });
+
 /** Settings every service shares. Each app extends this with its own. */
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -51,7 +66,7 @@ export const commonEnv = {
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Named (prepared) statements on the hot paths; false behind a pooler in transaction mode that does not track them */
   DATABASE_PREPARED_STATEMENTS: bool().default(true),
-  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0').default('redis://127.0.0.1:6379/0'),
+  REDIS_URL: redisUrl().default('redis://127.0.0.1:6379/0'),
   OPS_PORT: z.coerce.number().int().min(0).max(65535),
   /** Bind address of the ops port (/healthz, /readyz, /metrics); loopback unless set */
   OPS_HOST: bindHost(),
@@ -63,6 +78,7 @@ export const commonEnv = {
 };
 
 export const port = () => z.coerce.number().int().min(0).max(65535);
+
 export const positiveInt = () => z.coerce.number().int().positive();
 
 /** The settings every service process reads: environment, logging, the database, the stop's deadline. */

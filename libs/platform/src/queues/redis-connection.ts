@@ -1,7 +1,8 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { waitForDependency } from '../bootstrap/wait-for-dependency';
 import { warnOnError } from '../logging/throttled-warn';
+import { createRedis } from './redis-url';
 
 const REQUEST_PATH_TIMEOUT_MS = 2000;
 
@@ -36,7 +37,7 @@ export function redisSocketTimeout(blockMs = 0): number {
  * (every 50 ms, backing off to 2 s) and the next command after Redis is back succeeds.
  */
 export function failFastRedis(redisUrl: string, logger: Logger, name: string): Redis {
-  const redis = new Redis(redisUrl, {
+  const redis = createRedis(redisUrl, {
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -50,7 +51,7 @@ export function failFastRedis(redisUrl: string, logger: Logger, name: string): R
 
 /** One connection, one PING, closed: start-up's probe, which sees the real error (refused, wrong password). */
 export async function pingRedisOnce(redisUrl: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: REQUEST_PATH_TIMEOUT_MS });
+  const redis = createRedis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: REQUEST_PATH_TIMEOUT_MS });
   redis.on('error', () => undefined); // the rejection below carries it
   try {
     await redis.connect();

@@ -25,11 +25,15 @@ export class PrivateRedis {
     readonly dir: string,
     private readonly persistent: boolean,
     private readonly appendfsync: 'always' | 'everysec',
+    private readonly extraArgs: readonly string[],
   ) {}
 
-  /** `appendfsync` (persistent only): `always` by default; docker-compose's Redis runs `everysec`. */
-  static async start(opts: { port?: number; persistent?: boolean; appendfsync?: 'always' | 'everysec' } = {}): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(opts.port || (await freePort()), mkdtempSync(join(tmpdir(), 'private-redis-')), opts.persistent ?? false, opts.appendfsync ?? 'always');
+  /**
+   * `appendfsync` (persistent only): `always` by default; docker-compose's Redis runs `everysec`.
+   * `args`: more redis-server options (say `--replicaof 127.0.0.1 <port>`).
+   */
+  static async start(opts: { port?: number; persistent?: boolean; appendfsync?: 'always' | 'everysec'; args?: readonly string[] } = {}): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(opts.port || (await freePort()), mkdtempSync(join(tmpdir(), 'private-redis-')), opts.persistent ?? false, opts.appendfsync ?? 'always', opts.args ?? []);
     try {
       await redis.start();
     } catch (err) {
@@ -51,7 +55,7 @@ export class PrivateRedis {
   async start(): Promise<void> {
     if (this.child) return;
     const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', this.appendfsync] : ['--appendonly', 'no'];
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction'], {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', ...this.extraArgs], {
       stdio: 'ignore',
     });
     this.child = child;
