@@ -59,8 +59,8 @@ export interface RunningService {
  * `shutdownTimeoutMs` (SHUTDOWN_TIMEOUT_MS; say a pool ending against a database that went
  * silent) exits 1 with a line naming the step it waited on: every effect is idempotent and every
  * message redelivered, so cutting it short loses nothing, and the line is worth more than the
- * orchestrator's SIGKILL. A second SIGTERM or SIGINT meanwhile ends the process at once (Node's
- * default). A Node.js older than the one required is refused first.
+ * orchestrator's SIGKILL. The same signal a second time ends the process at once (Node's
+ * default: each handler is `once`). A Node.js older than the one required is refused first.
  */
 export function runService(name: string, start: () => Promise<RunningService>): void {
   requireNodeVersion(name);
