@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropDatabase } from '@pay/persistence';
-import { createTestDatabase, LocalStack, repoRoot, SERVICES, type ServiceName, SilentRelay, testS3 } from '@pay/testing';
+import { createTestDatabase, LocalStack, repoRoot, SERVICES, type ServiceName, SilentRelay, testS3, waitFor } from '@pay/testing';
 
 /**
  * A stop is bounded (SHUTDOWN_TIMEOUT_MS, decision 0036). The four services run on a database
@@ -40,13 +40,15 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
     if (databaseUrl) await dropDatabase(databaseUrl);
   });
 
-  /** The service's log lines from its last start, parsed. */
-  const lastLines = (service: ServiceName): { msg?: string; step?: string; level?: string }[] =>
+  /** The service's log lines, parsed (every start of it appends to the same file). */
+  const logLines = (service: ServiceName): { msg?: string; step?: string; level?: string }[] =>
     readFileSync(stack.logFile(service), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg?: string; step?: string; level?: string })
-      .slice(-20);
+      .map((line) => JSON.parse(line) as { msg?: string; step?: string; level?: string });
+  const lastLines = (service: ServiceName) => logLines(service).slice(-20);
+  /** How many of the service's starts have finished (a stop during a start exits at once, with nothing to stop). */
+  const startsFinished = (service: 'ledger' | 'payout') => logLines(service).filter((l) => l.msg === `${service} started`).length;
 
   it('with the database answering, SIGTERM stops a service cleanly, well within the deadline', async () => {
     const { code, ms } = await stack.terminateService('payout');
@@ -57,6 +59,8 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
   });
 
   it('with the database silent, every service is out within the deadline; the ones cut short exit 1 naming the step they waited on', async () => {
+    // Ready is not started: payout answers /readyz before its start has finished, and the first test restarted it.
+    await waitFor(async () => startsFinished('ledger') === 1 && startsFinished('payout') === 2, 30_000, 'the ledger and payout started');
     relay.freeze();
     // Long enough for each service's loops to have a query out on the silent connections.
     await new Promise((resolve) => setTimeout(resolve, 2000));
