@@ -257,13 +257,8 @@ export class LocalStack {
   async terminateService(service: ServiceName, graceMs = 30_000): Promise<{ code: number | null; ms: number }> {
     const child = this.procs.get(service);
     if (!child || !this.isRunning(service)) throw new Error(`${service} is not running`);
-    this.ended.add(child);
     const started = Date.now();
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    const code = await exited;
-    clearTimeout(timer);
+    const code = await this.terminate(child, graceMs);
     this.procs.delete(service);
     return { code, ms: Date.now() - started };
   }
@@ -280,15 +275,16 @@ export class LocalStack {
     if (!this.opts.s3) await this.s3.close();
   }
 
-  /** SIGTERM, SIGKILL after 10 s; never counted as an unexpected exit. */
-  private async terminate(child: ChildProcess): Promise<void> {
+  /** SIGTERM, SIGKILL after `graceMs`; never counted as an unexpected exit. Its exit code (null if killed). */
+  private async terminate(child: ChildProcess, graceMs = 10_000): Promise<number | null> {
     this.ended.add(child);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const code = await exited;
     clearTimeout(timer);
+    return code;
   }
 
   private async waitReady(service: ServiceName, child: ChildProcess, url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`, timeoutMs = 30_000): Promise<void> {
