@@ -1,8 +1,7 @@
 import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
-import { connectingAs, createDatabaseClients, DeadLetterRepository, guardPool, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
+import { connectingAs, createDatabaseClients, createPgPool, DeadLetterRepository, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
 import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, createRedis, redisSocketTimeout, serviceStop, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
-import { Pool } from 'pg';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
 import { PayinExpiryLoop } from './payins/payin-expiry.loop';
 import { ReconExportQueue } from './recon/recon-export.queue';
@@ -58,10 +57,7 @@ export async function startWorkers(settings: WorkersConfig) {
   // Recon exports stream a COPY's output: plain pg connections, apart from Prisma's pool, with no
   // statement timeout (a large day behind a slow store takes a while; the export's stall watch
   // bounds it instead); reconnecting lazily.
-  const streamingPool = guardPool(
-    new Pool({ connectionString: config.DATABASE_URL, max: 4, connectionTimeoutMillis: 5000, keepAlive: true }),
-    throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
-  );
+  const streamingPool = createPgPool(config.DATABASE_URL, 4, { preparedStatements: false, onError: throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)') });
   const recon = new ReconExportQueue(new ReconExportRepository(prisma), streamingPool, store, logger, { connection: redis, prefix: config.QUEUE_PREFIX }, undefined, config.RECON_STALL_MS);
   const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
   archiver.registerMetrics(registry);

@@ -1,5 +1,5 @@
 import { waitAtMost, withTimeout } from '@pay/platform';
-import { Client } from 'pg';
+import { PrimaryClient, ReadOnlyServerError } from './primary-only';
 import { KEEPALIVE_IDLE_MS } from './sql';
 
 /** One channel a PgListener LISTENs on, and what its notifications go to. */
@@ -46,18 +46,20 @@ const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
  * A listening connection only reads, so a server that vanished without closing it (a failover
  * whose old primary drops packets) would leave it "listening" and deaf until TCP gave up, hours
  * later. A heartbeat asks `SELECT 1` every 10 s; no answer within 5 s counts the connection lost.
+ * So does a server that is read-only (PrimaryClient): at the connection's start a standby, after a
+ * heartbeat an old primary fenced by a failover; the new primary's NOTIFYs never reach it.
  *
  * The connection's application_name is the URL's with `:listen` after it (`gateway:listen`), so
  * pg_stat_activity tells it from the pools' connections: its query column shows the heartbeat.
  */
 export class PgListener {
   private readonly channels = new Map<string, PgChannel[]>();
-  private client: Client | undefined;
+  private client: PrimaryClient | undefined;
   private started = false;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private failures = 0;
-  private listeningOn: Client | undefined;
+  private listeningOn: PrimaryClient | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
@@ -95,7 +97,7 @@ export class PgListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: listenConnectionString(this.databaseUrl), connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
+    const client = new PrimaryClient({ connectionString: listenConnectionString(this.databaseUrl), connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
     // Only the current connection may trigger a reconnect: a late error from an abandoned one is ignored.
     this.client = client;
     client.on('notification', (msg) => {
@@ -105,6 +107,7 @@ export class PgListener {
       if (this.client === client) this.lost(err);
     });
     await client.connect();
+    if (client.readOnlyServer) throw new ReadOnlyServerError();
     // One round trip, one implicit transaction: all the channels are heard from the same moment.
     await client.query([...this.channels.keys()].map((name) => `LISTEN ${name}`).join('; '));
     if (this.closed) await client.end().catch(() => undefined);
@@ -115,12 +118,13 @@ export class PgListener {
   }
 
   /** The next heartbeat of `client`, for as long as it is the current connection. */
-  private beat(client: Client): void {
+  private beat(client: PrimaryClient): void {
     this.heartbeat = setTimeout(() => {
       if (this.client !== client) return;
       const timeoutMs = this.options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
       withTimeout(client.query('SELECT 1'), timeoutMs, `no answer to the LISTEN connection's heartbeat within ${timeoutMs} ms`).then(
-        () => this.client === client && this.beat(client),
+        // A server gone read-only hears no NOTIFY again: its writes now go to another primary.
+        () => this.client === client && (client.readOnlyServer ? this.lost(new ReadOnlyServerError()) : this.beat(client)),
         (err: unknown) => this.client === client && this.lost(err),
       );
     }, this.options.heartbeatMs ?? PG_LISTEN_HEARTBEAT_MS);

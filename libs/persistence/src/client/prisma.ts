@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { errorText, type Logger, waitForDependency } from '@pay/platform';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { PRIMARY_ONLY } from './primary-only';
 import { defaultConnectionErrorLog, KEEPALIVE_IDLE_MS, UNANSWERED_QUERY_GRACE_MS } from './sql';
 
 export { Prisma, PrismaClient };
@@ -11,7 +12,7 @@ export type TransactionClient = Prisma.TransactionClient;
  * Its pool reconnects lazily like any pg pool; a dropped connection is reported to `onError`
  * (idle ones through the adapter's onPoolError, one inside a transaction through
  * onConnectionError) instead of going unheard. Connecting waits at most 5 s; a statement at
- * most `statementTimeoutMs` when given.
+ * most `statementTimeoutMs` when given. Its connections are to the primary only (PRIMARY_ONLY).
  */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: (err: unknown) => void = defaultConnectionErrorLog(), statementTimeoutMs?: number): PrismaClient {
   const adapter = new PrismaPg(
@@ -24,6 +25,7 @@ export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: 
       query_timeout: statementTimeoutMs === undefined ? undefined : statementTimeoutMs + UNANSWERED_QUERY_GRACE_MS,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+      ...PRIMARY_ONLY,
     },
     { onPoolError: onError, onConnectionError: onError },
   );

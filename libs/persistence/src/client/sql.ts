@@ -1,5 +1,6 @@
 import pg, { type Pool, type PoolClient, type PoolConfig, type QueryResult } from 'pg';
 import { createLogger, throttledWarn } from '@pay/platform';
+import { PRIMARY_ONLY } from './primary-only';
 
 /**
  * Plain node-postgres for the hot paths (docs/decisions/0010, 0011): a `sql` tagged template
@@ -194,7 +195,8 @@ export const KEEPALIVE_IDLE_MS = 10_000;
  * at most 5 s (then the query fails: 503 on a request), TCP keepalive (probing after 10 s idle)
  * notices a silently dead server, `statement_timeout` caps a statement and `query_timeout` the wait
  * for its answer (services pass STATEMENT_TIMEOUT_MS and UNANSWERED_QUERY_GRACE_MS more);
- * `onError` hears connection errors (see guardPool).
+ * `onError` hears connection errors (see guardPool). Its connections are to the primary only
+ * (PRIMARY_ONLY: a read-only server's are refused, or closed on release).
  */
 export function createPgPool(
   databaseUrl: string,
@@ -202,7 +204,7 @@ export function createPgPool(
   extra: PoolConfig & { preparedStatements?: boolean; onError?: (err: unknown) => void } = {},
 ): Pool {
   const { preparedStatements = true, onError, ...config } = extra;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS, types, ...config });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS, types, ...PRIMARY_ONLY, ...config });
   if (preparedStatements) preparingPools.add(pool);
   return guardPool(pool, onError);
 }

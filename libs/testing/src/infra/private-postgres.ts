@@ -20,6 +20,10 @@ const PG_OS_USER = 'postgres';
  *   await pg.stop();        // the server goes away (fast shutdown: sessions are terminated)
  *   await pg.start();       // same port, same data
  *   await pg.destroy();     // stopped and its folder removed
+ *
+ * A failover: `const standby = await pg.standby()` streams from it; `pg.setReadOnly()` fences the
+ * old primary (every session, open ones included, takes no writes: what a failover leaves of it);
+ * `await standby.promote()` makes the standby the primary.
  */
 export class PrivatePostgres {
   private running = false;
@@ -30,17 +34,63 @@ export class PrivatePostgres {
   ) {}
 
   static async start(opts: { port?: number } = {}): Promise<PrivatePostgres> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'private-pg-'));
-    if (isRoot()) chownSync(dataDir, ...pgOwner());
-    const pg = new PrivatePostgres(opts.port || (await freePort()), dataDir);
+    const pg = await PrivatePostgres.unstarted(opts.port);
     try {
-      await pg.exec('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+      await pg.exec('initdb', ['-D', pg.dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
       await pg.start();
     } catch (err) {
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(pg.dataDir, { recursive: true, force: true });
       throw err;
     }
     return pg;
+  }
+
+  private static async unstarted(port?: number): Promise<PrivatePostgres> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'private-pg-'));
+    if (isRoot()) chownSync(dataDir, ...pgOwner());
+    return new PrivatePostgres(port || (await freePort()), dataDir);
+  }
+
+  /** A hot standby of this server (pg_basebackup, streaming), on a port of its own; resolves once it accepts connections. */
+  async standby(): Promise<PrivatePostgres> {
+    const standby = await PrivatePostgres.unstarted();
+    try {
+      await standby.exec('pg_basebackup', ['-D', standby.dataDir, '-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-X', 'stream', '-R', '--no-sync', '--checkpoint=fast']);
+      await standby.start();
+    } catch (err) {
+      rmSync(standby.dataDir, { recursive: true, force: true });
+      throw err;
+    }
+    return standby;
+  }
+
+  /** A standby made primary (pg_ctl promote); resolves once it takes writes. */
+  async promote(): Promise<void> {
+    await this.exec('pg_ctl', ['-D', this.dataDir, '-w', '-t', '30', 'promote']);
+  }
+
+  /**
+   * The server made read-only for every session, the open ones included (`default_transaction_read_only`,
+   * reloaded): a fenced old primary, or a writer that came back as a reader. `false` undoes it.
+   */
+  async setReadOnly(readOnly = true): Promise<void> {
+    await this.psql(`ALTER SYSTEM SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`, 'SELECT pg_reload_conf()');
+  }
+
+  /** Resolves once this standby has replayed everything `primary` has written so far (a failover that loses nothing). */
+  async caughtUpWith(primary: PrivatePostgres, timeoutMs = 30_000): Promise<void> {
+    const target = await primary.psql('SELECT pg_current_wal_lsn()');
+    for (const deadline = Date.now() + timeoutMs; ; ) {
+      if ((await this.psql(`SELECT pg_last_wal_replay_lsn() >= '${target}'::pg_lsn`)) === 't') return;
+      if (Date.now() > deadline) throw new Error(`the standby on port ${this.port} did not replay up to ${target} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The last statement's output (unaligned, tuples only) of `statements`, run by psql as user postgres. */
+  private async psql(...statements: string[]): Promise<string> {
+    const args = ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', ...statements.flatMap((s) => ['-c', s])];
+    return (await this.exec('psql', args)).trim();
   }
 
   get isRunning(): boolean {
@@ -75,11 +125,11 @@ export class PrivatePostgres {
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 
-  private async exec(tool: string, args: string[]): Promise<void> {
+  private async exec(tool: string, args: string[]): Promise<string> {
     const bin = join(PG_BIN, tool);
     const [file, argv] = isRoot() ? ['runuser', ['-u', PG_OS_USER, '--', bin, ...args]] : [bin, args];
     try {
-      await run(file, argv, { timeout: 60_000 });
+      return (await run(file, argv, { timeout: 60_000 })).stdout;
     } catch (err) {
       const e = err as { stderr?: string; message: string };
       throw new Error(`${tool} failed: ${(e.stderr || e.message).trim()}`);

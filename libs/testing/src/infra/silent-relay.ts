@@ -12,7 +12,7 @@ export class SilentRelay {
   private readonly server: Server;
   url = '';
 
-  private constructor(private readonly target: URL) {
+  private constructor(private target: URL) {
     this.server = createServer((client) => this.relay(client));
   }
 
@@ -40,6 +40,15 @@ export class SilentRelay {
     });
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
+  }
+
+  /**
+   * A failover behind a name or a proxy (a DNS record, a Kubernetes Service, HAProxy): new
+   * connections reach the server of `serverUrl` (its host and port), the open ones stay on the
+   * server they reached.
+   */
+  redirect(serverUrl: string): void {
+    this.target = new URL(serverUrl);
   }
 
   /** Silent: the connections open go quiet, and new ones are taken and never answered. */
