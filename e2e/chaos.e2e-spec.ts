@@ -5,9 +5,10 @@ import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testS3, testTransport
 /**
  * The small chaos run of the test command: transfers, pay-ins and recon exports across
  * merchants while services are SIGKILLed and restarted (consumers while they hold records),
- * PostgreSQL is stopped once (10-15 s) and its sessions are cut, Redis and the S3 server are
- * restarted, the consumers are scaled 1 -> 3 -> 1 once and, on Kafka, the broker is stopped once
- * (10-15 s). Nothing may be lost or moved twice, dead-lettered or answered 5xx (503 aside), no
+ * PostgreSQL is stopped once (10-15 s), its sessions are cut and its primary is failed over to a
+ * standby behind the stack's one address (the old primary fenced, its sessions left open), Redis
+ * and the S3 server are restarted, the consumers are scaled 1 -> 3 -> 1 once and, on Kafka, the
+ * broker is stopped once (10-15 s). Nothing may be lost or moved twice, dead-lettered or answered 5xx (503 aside), no
  * service may die on its own and every consumer group must catch up. It runs on a private
  * PostgreSQL, Redis and (on Kafka) broker. The full run is `node dist/tools/chaos/chaos.js` (README).
  */
@@ -21,6 +22,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
     env = await startChaosEnv({
       logDir,
       transport,
+      failover: true,
       s3: testS3(),
       env: {
         LOG_LEVEL: 'warn',
@@ -42,7 +44,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
     await env?.close();
   });
 
-  it('a few hundred operations, two kills, a database outage, cut sessions, Redis and S3 restarts, a rebalance, a broker restart on Kafka: every invariant holds', async () => {
+  it('a few hundred operations, two kills, a database outage, cut sessions, a database failover, Redis and S3 restarts, a rebalance, a broker restart on Kafka: every invariant holds', async () => {
     // A fixed default keeps the test command reproducible; CHAOS_SEED explores others.
     const seed = Number(process.env.CHAOS_SEED ?? 11);
     const report = await runChaos(env.stack, env.prisma, env.receiver, {
@@ -55,6 +57,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
         pgOutages: 1,
         pgOutageSeconds: [10, 15],
         pgTerminates: 3,
+        pgFailovers: 1,
         redisRestarts: 1,
         s3Restarts: 1,
         s3OutageSeconds: [3, 5],
@@ -77,7 +80,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
     writeFileSync(join(logDir, 'chaos-report.json'), JSON.stringify({ lines, report }, null, 2));
     expect(report.kills).toHaveLength(2);
     const kafkaOnly = transport === 'kafka' ? ['broker-restart'] : [];
-    expect(report.faults.map((f) => f.kind).sort()).toEqual([...kafkaOnly, 'pg-outage', 'pg-terminate', 'pg-terminate', 'pg-terminate', 'rebalance', 'redis-restart', 's3-restart']);
+    expect(report.faults.map((f) => f.kind).sort()).toEqual([...kafkaOnly, 'pg-failover', 'pg-outage', 'pg-terminate', 'pg-terminate', 'pg-terminate', 'rebalance', 'redis-restart', 's3-restart']);
     expect(report.skipped).toEqual(transport === 'kafka' ? [] : ['broker-restart']);
     expect(report.faults.find((f) => f.kind === 'rebalance')?.replicas).toBe(6);
     // The violations first: they name what went wrong (a stuck export, a crashed service, a 500).

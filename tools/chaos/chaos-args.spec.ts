@@ -1,7 +1,7 @@
 import { parseChaosArgs } from './chaos-args';
 
 describe('parseChaosArgs', () => {
-  it('defaults to the full run: 10,000 transfers, 2,000 pay-ins, 20 kills, 3 PostgreSQL outages of 30-120 s, 1 Redis and 1 S3 restart', () => {
+  it('defaults to the full run: 10,000 transfers, 2,000 pay-ins, 20 kills, 3 PostgreSQL outages of 30-120 s, 1 failover, 1 Redis and 1 S3 restart', () => {
     const a = parseChaosArgs([]);
     expect(a).toMatchObject({ transfers: 10_000, payins: 2_000, merchants: 50, reconExports: 20, concurrency: 12, appendfsync: 'everysec', transport: 'redis-streams' });
     expect(a.faults).toEqual({
@@ -9,6 +9,7 @@ describe('parseChaosArgs', () => {
       pgOutages: 3,
       pgOutageSeconds: [30, 120],
       pgTerminates: 10,
+      pgFailovers: 1,
       redisRestarts: 1,
       s3Restarts: 1,
       s3OutageSeconds: [5, 15],
@@ -28,9 +29,9 @@ describe('parseChaosArgs', () => {
   });
 
   it('takes the positional counts and the fault flags, with or without =', () => {
-    const a = parseChaosArgs(['500', '100', '4', '10', '42', '--pg-outages', '1', '--pg-outage-seconds=10-15', '--redis-restarts', '2', '--s3-restarts', '0', '--pg-terminate', '3', '--redis-appendfsync', 'always']);
+    const a = parseChaosArgs(['500', '100', '4', '10', '42', '--pg-outages', '1', '--pg-outage-seconds=10-15', '--redis-restarts', '2', '--s3-restarts', '0', '--pg-terminate', '3', '--pg-failovers', '2', '--redis-appendfsync', 'always']);
     expect(a).toMatchObject({ transfers: 500, payins: 100, merchants: 10, seed: 42, appendfsync: 'always' });
-    expect(a.faults).toMatchObject({ kills: 4, pgOutages: 1, pgOutageSeconds: [10, 15], redisRestarts: 2, s3Restarts: 0, pgTerminates: 3 });
+    expect(a.faults).toMatchObject({ kills: 4, pgOutages: 1, pgOutageSeconds: [10, 15], redisRestarts: 2, s3Restarts: 0, pgTerminates: 3, pgFailovers: 2 });
   });
 
   it.each([

@@ -16,6 +16,8 @@ const USAGE = `usage: chaos.js [transfers=10000] [payins=2000] [kills=20] [merch
   --pg-outages N            PostgreSQL stopped N times (default 3)
   --pg-outage-seconds A-B   each for A to B seconds (default 30-120)
   --pg-terminate N          pg_terminate_backend of all the stack's sessions N times (default 10)
+  --pg-failovers N          the primary fenced (read-only, sessions left open) and a standby promoted
+                            behind the stack's one address, N times (default 1)
   --redis-restarts N        Redis shut down and started again N times (default 1)
   --redis-appendfsync P     everysec (default, as docker-compose) or always
   --s3-restarts N           the S3 server stopped and started again N times (default 1)
@@ -42,7 +44,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       flags.set(name, value);
     } else positional.push(count(argv[i], `argument ${positional.length + 1}`));
   }
-  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'redis-restarts', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
+  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'pg-failovers', 'redis-restarts', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown flag --${name}\n${USAGE}`);
   const [transfers = 10_000, payins = 2_000, kills = 20, merchants = 50, seed = Date.now() % 1_000_000] = positional;
   const num = (name: string, fallback: number) => (flags.has(name) ? count(flags.get(name) as string, `--${name}`) : fallback);
@@ -69,6 +71,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       pgOutages: num('pg-outages', 3),
       pgOutageSeconds: range(flags.get('pg-outage-seconds') ?? '30-120', '--pg-outage-seconds'),
       pgTerminates: num('pg-terminate', 10),
+      pgFailovers: num('pg-failovers', 1),
       redisRestarts: num('redis-restarts', 1),
       s3Restarts: num('s3-restarts', 1),
       s3OutageSeconds: range(flags.get('s3-outage-seconds') ?? '5-15', '--s3-outage-seconds'),

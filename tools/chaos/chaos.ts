@@ -6,8 +6,8 @@ import { reportRow } from './chaos-table';
 
 /**
  * The full chaos run: N transfers, pay-ins and recon exports across M merchants while K random
- * services are SIGKILLed and restarted (consumers while they hold records), PostgreSQL is stopped
- * and its sessions cut, Redis and the S3 server are restarted, the consumers are scaled out and
+ * services are SIGKILLed and restarted (consumers while they hold records), PostgreSQL is stopped,
+ * its sessions cut and its primary failed over to a standby, Redis and the S3 server are restarted, the consumers are scaled out and
  * in (rebalances) and, on Kafka (--bus kafka), the broker is stopped and started again; then every
  * invariant checked, every consumer group caught up included. It runs on a private PostgreSQL
  * cluster, Redis and Kafka broker (never the machine's shared ones). Prints a table and JSON; exits 1 on any
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     logDir: join(repoRoot(), 'tmp', 'chaos-logs'),
     appendfsync: args.appendfsync,
     transport: args.transport,
+    failover: (args.faults.pgFailovers ?? 0) > 0,
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
     env: { LOG_LEVEL: 'warn', BUS_LEASE_TTL_MS: '2000', RAIL_SANDBOX_LATENCY_MS: '5', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '250' },
   });

@@ -6,6 +6,7 @@ import { WebhookReceiver } from '../http/webhook-receiver';
 import { KafkaBroker } from '../infra/kafka-broker';
 import { PrivatePostgres } from '../infra/private-postgres';
 import { PrivateRedis } from '../infra/private-redis';
+import { SilentRelay } from '../infra/silent-relay';
 import type { S3Server } from '../s3/s3-server';
 import { LocalStack, type StackBus } from '../stack/local-stack';
 import { createTestDatabase, uniqueName } from '../test-database';
@@ -33,6 +34,8 @@ export interface ChaosEnvOptions {
   s3?: S3Server;
   /** docker-compose's Redis runs everysec (the default) */
   appendfsync?: 'everysec' | 'always';
+  /** A streaming standby, and the stack on PostgreSQL through a relay (one address), for pg-failover faults */
+  failover?: boolean;
 }
 
 /**
@@ -60,7 +63,18 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     if (kf.status === 'fulfilled' && kf.value) cleanups.unshift(() => (kf.value as KafkaBroker).stop());
     const [postgres, redis, kafka] = [started(pg), started(rd), started(kf)];
     const bus: StackBus = kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams' };
-    const databaseUrl = await createTestDatabase('pay_chaos', postgres.url(''));
+    const primaryUrl = await createTestDatabase('pay_chaos', postgres.url(''));
+    const infra: ChaosInfra = { postgres, redis, kafka, database: new URL(primaryUrl).pathname.slice(1) };
+    let databaseUrl = primaryUrl;
+    if (o.failover) {
+      const relay = await SilentRelay.start(primaryUrl);
+      cleanups.unshift(() => relay.stop());
+      infra.failover = { relay, standby: await postgres.standby(), retired: [] };
+      // Whichever servers the failovers left: the first primary is destroyed by its own cleanup above.
+      const failover = infra.failover;
+      cleanups.unshift(async () => void (await Promise.all([infra.postgres, failover.standby, ...failover.retired].filter((pg) => pg !== postgres).map((pg) => pg.destroy()))));
+      databaseUrl = relay.url;
+    }
     const receiver = await WebhookReceiver.start();
     cleanups.unshift(() => receiver.close());
     const keyPrefix = `${uniqueName('chaos')}:`;
@@ -70,7 +84,7 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     cleanups.unshift(() => prisma.$disconnect());
     const probe = new BusProbe(kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams', redisUrl: redis.url, keyPrefix, partitions: Number(o.env.BUS_PARTITIONS ?? 12) });
     cleanups.unshift(() => probe.close());
-    return { infra: { postgres, redis, kafka, database: new URL(databaseUrl).pathname.slice(1) }, stack, prisma, receiver, probe, close };
+    return { infra, stack, prisma, receiver, probe, close };
   } catch (err) {
     await close();
     throw err;

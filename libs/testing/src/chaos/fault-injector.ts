@@ -1,11 +1,12 @@
 import type { KafkaBroker } from '../infra/kafka-broker';
 import type { PrivatePostgres } from '../infra/private-postgres';
 import type { PrivateRedis } from '../infra/private-redis';
+import type { SilentRelay } from '../infra/silent-relay';
 import { type LocalStack, SERVICES, type ServiceName } from '../stack/local-stack';
 import { type BusProbe, CONSUMPTIONS } from './bus-probe';
-import { terminateSessions } from './pg-sessions';
+import { sessionsByApplication, terminateSessions, writingTransactions } from './pg-sessions';
 
-export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'redis-restart' | 's3-restart' | 'broker-restart' | 'rebalance';
+export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'pg-failover' | 'redis-restart' | 's3-restart' | 'broker-restart' | 'rebalance';
 
 /** What the run takes away and how often; durations are [min, max] seconds. */
 export interface FaultPlan {
@@ -14,6 +15,11 @@ export interface FaultPlan {
   pgOutageSeconds: [number, number];
   /** pg_terminate_backend of every session of the stack's database */
   pgTerminates: number;
+  /**
+   * The primary fenced (read-only, its sessions left open) and the standby promoted in its place,
+   * the stack's address moved to it (needs ChaosInfra.failover); default 0
+   */
+  pgFailovers?: number;
   redisRestarts: number;
   s3Restarts: number;
   s3OutageSeconds: [number, number];
@@ -37,12 +43,18 @@ const SCALE_TO = 3;
 
 /** The servers the services stand on, private to the run so they can be taken away. */
 export interface ChaosInfra {
+  /** The primary (a failover replaces it) */
   postgres: PrivatePostgres;
   /** The stack's database on that server (whose sessions pg-terminate cuts) */
   database: string;
   redis: PrivateRedis;
   /** The run's own Kafka broker when the bus is Kafka (broker restarts need it) */
   kafka?: KafkaBroker;
+  /**
+   * For failovers: the stack reaches PostgreSQL through `relay` (the address a DNS name or a proxy
+   * gives), and `standby` streams from the primary; `retired` holds the old primaries until cleanup.
+   */
+  failover?: { relay: SilentRelay; standby: PrivatePostgres; retired: PrivatePostgres[] };
 }
 
 export interface FaultEvent {
@@ -50,7 +62,7 @@ export interface FaultEvent {
   /** The service killed */
   service?: ServiceName;
   atMs: number;
-  /** How long the server was away (outages, restarts) */
+  /** How long the server was away (outages, restarts); for a failover, how long writes were refused (fence to address moved) */
   seconds?: number;
   /** Sessions terminated (pg-terminate) */
   sessions?: number;
@@ -92,8 +104,9 @@ export class FaultInjector {
     /** Finds records a consumer holds, so kills land mid-handler */
     private readonly probe?: BusProbe,
   ) {
-    const needsInfra = plan.pgOutages + plan.pgTerminates + plan.redisRestarts > 0;
+    const needsInfra = plan.pgOutages + plan.pgTerminates + (plan.pgFailovers ?? 0) + plan.redisRestarts > 0;
     if (needsInfra && !infra) throw new Error('PostgreSQL and Redis faults need a private PostgreSQL and Redis (ChaosInfra)');
+    if ((plan.pgFailovers ?? 0) > 0 && !infra?.failover) throw new Error('PostgreSQL failovers need a standby and a relay (startChaosEnv with failover)');
   }
 
   /** Faults of the plan this bus cannot have (broker restarts on Redis Streams): skipped. */
@@ -158,6 +171,7 @@ export class FaultInjector {
       ...Array<FaultKind>(p.kills).fill('kill'),
       ...Array<FaultKind>(p.pgOutages).fill('pg-outage'),
       ...Array<FaultKind>(p.pgTerminates).fill('pg-terminate'),
+      ...Array<FaultKind>(p.pgFailovers ?? 0).fill('pg-failover'),
       ...Array<FaultKind>(p.redisRestarts).fill('redis-restart'),
       ...Array<FaultKind>(p.s3Restarts).fill('s3-restart'),
       ...Array<FaultKind>(this.infra?.kafka ? (p.brokerRestarts ?? 0) : 0).fill('broker-restart'),
@@ -200,6 +214,9 @@ export class FaultInjector {
         await infra.postgres.start();
         break;
       }
+      case 'pg-failover':
+        await this.failover(event);
+        break;
       case 'redis-restart':
         this.log('Redis restarted');
         await infra.redis.stop('shutdown');
@@ -240,12 +257,43 @@ export class FaultInjector {
         break;
       }
     }
-    if (kind !== 'pg-terminate') {
+    if (kind !== 'pg-terminate' && kind !== 'pg-failover') {
       event.seconds = Math.round((Date.now() - t0) / 100) / 10;
       this.log(`${kind} over after ${event.seconds} s`);
     }
     // Give services a moment to notice the server is back (or to fail on it) before looking.
     await sleep(2000);
+  }
+
+  /**
+   * A failover that loses nothing, behind the stack's one address: the primary is fenced
+   * (read-only for every session; the open ones stay open), the transactions that had written
+   * finish, the standby replays everything and is promoted, and the address moves to it. The
+   * services' connections on the old server must all be gone 30 s later (decision 0038): a
+   * session left there is a violation, named by its application. A new standby of the new primary
+   * is made for the next failover.
+   */
+  private async failover(event: FaultEvent): Promise<void> {
+    const infra = this.infra as ChaosInfra;
+    const failover = infra.failover as NonNullable<ChaosInfra['failover']>;
+    const old = infra.postgres;
+    const oldUrl = old.url('postgres');
+    this.log('PostgreSQL failover: the primary fenced (read-only, sessions left open), the standby promoted, the address moved to it');
+    await old.setReadOnly();
+    const fenced = Date.now();
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await writingTransactions(oldUrl, infra.database)) > 0; ) await sleep(50);
+    await failover.standby.caughtUpWith(old);
+    await failover.standby.promote();
+    failover.relay.redirect(failover.standby.url(infra.database));
+    infra.postgres = failover.standby;
+    failover.retired.push(old);
+    event.seconds = Math.round((Date.now() - fenced) / 100) / 10;
+    this.log(`writes were refused for ${event.seconds} s (fence to address moved)`);
+    failover.standby = await infra.postgres.standby();
+    let left = '';
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(500)) if (!(left = await sessionsByApplication(oldUrl, infra.database))) break;
+    if (left) event.error = `sessions still on the old primary 30 s after the failover: ${left}`;
+    else this.log('no session left on the old primary');
   }
 
   /**

@@ -7,6 +7,8 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
  */
 export class SilentRelay {
   private readonly frozen = new Set<Socket>();
+  /** Every socket of the relay not yet closed, both sides of each connection. */
+  private readonly open = new Set<Socket>();
   private readonly onFreeze: (() => void)[] = [];
   private silent = false;
   private readonly server: Server;
@@ -28,8 +30,9 @@ export class SilentRelay {
   }
 
   private relay(client: Socket): void {
+    this.track(client);
     if (this.silent) return void this.frozen.add(client);
-    const upstream = connect(Number(this.target.port), this.target.hostname);
+    const upstream = this.track(connect(Number(this.target.port), this.target.hostname));
     client.pipe(upstream).pipe(client);
     this.onFreeze.push(() => {
       client.unpipe(upstream);
@@ -69,8 +72,16 @@ export class SilentRelay {
     this.frozen.clear();
   }
 
+  private track(socket: Socket): Socket {
+    this.open.add(socket);
+    socket.once('close', () => this.open.delete(socket));
+    return socket;
+  }
+
+  /** Every connection through the relay is cut and its port closed. */
   async stop(): Promise<void> {
     this.thaw();
+    for (const socket of this.open) socket.destroy();
     await new Promise((resolve) => this.server.close(resolve));
   }
 }
