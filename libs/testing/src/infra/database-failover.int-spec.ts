@@ -73,7 +73,8 @@ describe('a database failover behind one address (primary, standby, relay of the
   const warm = (pool: Pool, n: number) => Promise.all(Array.from({ length: n }, () => pool.query('SELECT pg_sleep(0.05)')));
 
   it('a new connection to a standby is refused before use, transiently, and none is kept', async () => {
-    const pool = createPgPool(`${standby.url(DB)}?application_name=failover_spec`, 2, { onError: () => undefined });
+    const heard: unknown[] = [];
+    const pool = createPgPool(`${standby.url(DB)}?application_name=failover_spec`, 2, { onError: (err) => heard.push(err) });
     const prisma = createPrismaClient(`${standby.url(DB)}?application_name=failover_spec`, 2, () => undefined);
     try {
       const refused = await pool.query('SELECT 1').then(
@@ -83,6 +84,8 @@ describe('a database failover behind one address (primary, standby, relay of the
       expect(refused).toMatchObject({ name: 'ReadOnlyServerError', code: '25006' });
       expect(classifyFault(refused)).toBe('transient');
       expect(pool.totalCount).toBe(0);
+      // What the service's throttled warn line says: `postgres (pg pool): connection error (reconnecting)` and why.
+      expect(heard).toEqual([refused]);
       const refusedByPrisma = await prisma.$queryRaw`SELECT 1`.then(
         () => undefined,
         (err: unknown) => err,
@@ -97,7 +100,8 @@ describe('a database failover behind one address (primary, standby, relay of the
 
   it('after the failover, writes reach the new primary within one failure per pooled connection, and no session stays on the old server', async () => {
     const POOL = 4;
-    const pool = createPgPool(url, POOL, { onError: () => undefined });
+    const dropped: unknown[] = [];
+    const pool = createPgPool(url, POOL, { onError: (err) => dropped.push(err) });
     const prisma: PrismaClient = createPrismaClient(url, POOL, () => undefined);
     const heard: string[] = [];
     const listener = new PgListener(url, { heartbeatMs: 300 }).listen({ channel: 'failover_spec', onNotify: (payload) => heard.push(payload) });
@@ -117,6 +121,10 @@ describe('a database failover behind one address (primary, standby, relay of the
       const poolFailures = await untilWritten(() => inTransaction(pool, (tx) => tx.execute(sql`INSERT INTO probe (note) VALUES ('pg pool')`)));
       // Prisma's interactive transaction, as the gateway and the workers write.
       const prismaFailures = await untilWritten(() => prisma.$transaction(async (tx) => tx.$executeRaw`INSERT INTO probe (note) VALUES ('prisma')`));
+      // Each connection closed for its read-only server was reported (the service logs it).
+      expect(poolFailures.length).toBeGreaterThan(0);
+      expect(dropped.length).toBeGreaterThanOrEqual(poolFailures.length);
+      expect(dropped.every((err) => (err as Error).name === 'ReadOnlyServerError')).toBe(true);
       for (const failures of [poolFailures, prismaFailures]) {
         expect(failures.length).toBeLessThanOrEqual(POOL);
         expect(failures.every((f) => f.kind === 'transient')).toBe(true);
