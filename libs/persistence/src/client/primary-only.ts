@@ -1,4 +1,4 @@
-import pg, { type ClientConfig, type PoolClient, type PoolConfig } from 'pg';
+import pg, { type ClientConfig, type Pool, type PoolClient, type PoolConfig } from 'pg';
 
 /**
  * The services write on every path, so they talk to the primary only, as libpq's
@@ -17,7 +17,11 @@ import pg, { type ClientConfig, type PoolClient, type PoolConfig } from 'pg';
  *   the caller gets a ReadOnlyServerError, which is transient (503 and Retry-After, a retry);
  * - a pooled connection whose server has gone read-only is closed when it is released, not put
  *   back: the next checkout connects anew and finds the new primary. The statement in hand is not
- *   cut: a COMMIT that succeeded stays a known success.
+ *   cut: a COMMIT that succeeded stays a known success;
+ * - the first connection to learn that its server went read-only closes every idle connection
+ *   made to the same address, in every pool of the process (trackIdle): they are on the same old
+ *   server, and each would otherwise answer one read from it before learning, a read the new
+ *   primary's writes have passed (a pay-in just created answered "not found").
  *
  * On PostgreSQL 13 and older nothing is reported, and the services behave as before (a write's
  * 25006 is retried; a connection dropped by the server is replaced).
@@ -29,8 +33,21 @@ export class PrimaryClient extends pg.Client {
   constructor(config?: string | ClientConfig) {
     super(config);
     this.connection.on('parameterStatus', (msg: { parameterName: string; parameterValue: string }) => {
-      if (READ_ONLY_PARAMETERS.includes(msg.parameterName)) this.reported.set(msg.parameterName, msg.parameterValue);
+      if (!READ_ONLY_PARAMETERS.includes(msg.parameterName)) return;
+      const wasReadOnly = this.readOnlyServer;
+      this.reported.set(msg.parameterName, msg.parameterValue);
+      if (!wasReadOnly && this.readOnlyServer) closeIdle(this.address);
     });
+  }
+
+  /** The server address and database this connection was made to (a failover moves what is behind it). */
+  get address(): string {
+    return `${this.host}:${this.port}/${this.database}`;
+  }
+
+  /** Closes the connection as a dropped one is closed: its pool hears the error and discards it. */
+  dropAsReadOnly(): void {
+    this.connection.stream.destroy(new ReadOnlyServerError());
   }
 
   /** The server said it takes no writes: a standby, or a primary made read-only. */
@@ -68,6 +85,39 @@ export class ReadOnlyServerError extends Error {
     super('the database server is read-only (a standby, or a primary during a failover): the connection is not used, a new one looks for the primary');
     this.name = 'ReadOnlyServerError';
   }
+}
+
+/** The idle connections of every tracked pool, by address. */
+const idleByAddress = new Map<string, Set<PrimaryClient>>();
+
+function closeIdle(address: string): void {
+  const idle = idleByAddress.get(address);
+  if (!idle) return;
+  idleByAddress.delete(address);
+  for (const client of idle) client.dropAsReadOnly();
+}
+
+/**
+ * Keeps count of which of the pool's connections are idle in it, so one that learns its server
+ * went read-only can close the others (see PrimaryClient). A connection is idle from a clean
+ * release until it is handed out again or removed.
+ */
+export function trackIdle(pool: Pool): Pool {
+  const of = (client: unknown) => (client instanceof PrimaryClient ? client : undefined);
+  const forget = (client: unknown) => {
+    const c = of(client);
+    if (c) idleByAddress.get(c.address)?.delete(c);
+  };
+  pool.on('release', (err, client) => {
+    const c = of(client);
+    if (!c || err) return;
+    let idle = idleByAddress.get(c.address);
+    if (!idle) idleByAddress.set(c.address, (idle = new Set()));
+    idle.add(c);
+  });
+  pool.on('acquire', forget);
+  pool.on('remove', forget);
+  return pool;
 }
 
 /** Pool settings that keep a pool's connections on the primary (see PrimaryClient). */

@@ -1,22 +1,24 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { errorText, type Logger, waitForDependency } from '@pay/platform';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { PRIMARY_ONLY } from './primary-only';
-import { defaultConnectionErrorLog, KEEPALIVE_IDLE_MS, UNANSWERED_QUERY_GRACE_MS } from './sql';
+import { defaultConnectionErrorLog, guardPool, KEEPALIVE_IDLE_MS, UNANSWERED_QUERY_GRACE_MS } from './sql';
 
 export { Prisma, PrismaClient };
 export type TransactionClient = Prisma.TransactionClient;
 
 /**
  * The Prisma 7 client on the node-postgres driver adapter (no native query engine at run time).
- * Its pool reconnects lazily like any pg pool; a dropped connection is reported to `onError`
- * (idle ones through the adapter's onPoolError, one inside a transaction through
- * onConnectionError) instead of going unheard. Connecting waits at most 5 s; a statement at
+ * Its pool reconnects lazily like any pg pool; a dropped connection, idle or inside a
+ * transaction, is reported to `onError` (guardPool) instead of going unheard. Connecting waits at most 5 s; a statement at
  * most `statementTimeoutMs` when given. Its connections are to the primary only (PRIMARY_ONLY).
  */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: (err: unknown) => void = defaultConnectionErrorLog(), statementTimeoutMs?: number): PrismaClient {
-  const adapter = new PrismaPg(
-    {
+  // The pool is ours, guarded as the pg pools are (every connection's errors heard once, idle
+  // connections tracked for a failover); the adapter ends it on $disconnect.
+  const pool = guardPool(
+    new pg.Pool({
       connectionString: databaseUrl,
       max: poolSize,
       connectionTimeoutMillis: 5000,
@@ -26,9 +28,10 @@ export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: 
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
       ...PRIMARY_ONLY,
-    },
-    { onPoolError: onError, onConnectionError: onError },
+    }),
+    onError,
   );
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const client = new PrismaClient({ adapter });
   urls.set(client, databaseUrl);
   return client;

@@ -1,6 +1,6 @@
 import pg, { type Pool, type PoolClient, type PoolConfig, type QueryResult } from 'pg';
 import { createLogger, throttledWarn } from '@pay/platform';
-import { PRIMARY_ONLY, ReadOnlyServerError } from './primary-only';
+import { PRIMARY_ONLY, ReadOnlyServerError, trackIdle } from './primary-only';
 
 /**
  * Plain node-postgres for the hot paths (docs/decisions/0010, 0011): a `sql` tagged template
@@ -162,13 +162,14 @@ export function defaultConnectionErrorLog(): (err: unknown) => void {
  * and releases it as broken); the pool's own 'error' (the same error, re-emitted for an idle
  * connection, which pg-pool then discards) needs a listener too. Reconnection is lazy: the
  * next query opens a new connection. A connection closed because its server is read-only (a
- * failover, see PRIMARY_ONLY) is reported the same way.
+ * failover, see PRIMARY_ONLY) is reported the same way, and the pool's idle connections are
+ * tracked so such a failover closes them all at once (trackIdle).
  */
 export function guardPool(pool: Pool, onError: (err: unknown) => void = defaultConnectionErrorLog()): Pool {
   pool.on('error', () => undefined); // already reported by the connection's own listener
   pool.on('connect', (client) => client.on('error', onError));
   pool.on('release', (err) => err instanceof ReadOnlyServerError && onError(err));
-  return pool;
+  return trackIdle(pool);
 }
 
 /**
