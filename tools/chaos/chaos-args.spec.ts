@@ -11,6 +11,7 @@ describe('parseChaosArgs', () => {
       pgTerminates: 10,
       pgFailovers: 1,
       redisRestarts: 1,
+      redisFailovers: 0,
       s3Restarts: 1,
       s3OutageSeconds: [5, 15],
       killServices: ['gateway', 'ledger', 'payout', 'workers'],
@@ -19,6 +20,11 @@ describe('parseChaosArgs', () => {
       rebalances: 2,
       rebalanceSeconds: [10, 20],
     });
+  });
+
+  it('with Redis failovers runs Redis behind Sentinel, with no restarts of a single server', () => {
+    expect(parseChaosArgs(['--redis-failovers', '2']).faults).toMatchObject({ redisFailovers: 2, redisRestarts: 0 });
+    expect(() => parseChaosArgs(['--redis-failovers', '1', '--redis-restarts', '1'])).toThrow(/with --redis-failovers Redis runs behind Sentinel/);
   });
 
   it('on Kafka restarts the broker twice for 30-60 s unless told otherwise', () => {

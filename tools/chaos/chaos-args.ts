@@ -18,7 +18,9 @@ const USAGE = `usage: chaos.js [transfers=10000] [payins=2000] [kills=20] [merch
   --pg-terminate N          pg_terminate_backend of all the stack's sessions N times (default 10)
   --pg-failovers N          the primary fenced (read-only, sessions left open) and a standby promoted
                             behind the stack's one address, N times (default 1)
-  --redis-restarts N        Redis shut down and started again N times (default 1)
+  --redis-restarts N        Redis shut down and started again N times (default 1; 0 with --redis-failovers)
+  --redis-failovers N       Redis run as a primary, a replica and a Sentinel (REDIS_URL redis+sentinel://),
+                            failed over N times (SENTINEL FAILOVER; default 0)
   --redis-appendfsync P     everysec (default, as docker-compose) or always
   --s3-restarts N           the S3 server stopped and started again N times (default 1)
   --s3-outage-seconds A-B   each for A to B seconds (default 5-15)
@@ -44,7 +46,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       flags.set(name, value);
     } else positional.push(count(argv[i], `argument ${positional.length + 1}`));
   }
-  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'pg-failovers', 'redis-restarts', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
+  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'pg-failovers', 'redis-restarts', 'redis-failovers', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown flag --${name}\n${USAGE}`);
   const [transfers = 10_000, payins = 2_000, kills = 20, merchants = 50, seed = Date.now() % 1_000_000] = positional;
   const num = (name: string, fallback: number) => (flags.has(name) ? count(flags.get(name) as string, `--${name}`) : fallback);
@@ -54,6 +56,9 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
   if (transport !== 'redis-streams' && transport !== 'kafka') throw new Error(`--bus must be redis-streams or kafka, not ${transport}`);
   const brokerRestarts = num('broker-restarts', transport === 'kafka' ? 2 : 0);
   if (brokerRestarts > 0 && transport !== 'kafka') throw new Error('--broker-restarts needs --bus kafka (Redis Streams has no broker to restart)');
+  const redisFailovers = num('redis-failovers', 0);
+  const redisRestarts = num('redis-restarts', redisFailovers > 0 ? 0 : 1);
+  if (redisFailovers > 0 && redisRestarts > 0) throw new Error('--redis-restarts needs the one Redis server: with --redis-failovers Redis runs behind Sentinel');
   const killServices = (flags.get('kill-services') ?? 'gateway,ledger,payout,workers').split(',') as ServiceName[];
   const unknown = killServices.filter((s) => !SERVICES.includes(s));
   if (unknown.length || !killServices.length) throw new Error(`--kill-services: unknown service ${unknown.join(', ')} (gateway, ledger, payout, workers)`);
@@ -72,7 +77,8 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       pgOutageSeconds: range(flags.get('pg-outage-seconds') ?? '30-120', '--pg-outage-seconds'),
       pgTerminates: num('pg-terminate', 10),
       pgFailovers: num('pg-failovers', 1),
-      redisRestarts: num('redis-restarts', 1),
+      redisRestarts,
+      redisFailovers,
       s3Restarts: num('s3-restarts', 1),
       s3OutageSeconds: range(flags.get('s3-outage-seconds') ?? '5-15', '--s3-outage-seconds'),
       killServices,

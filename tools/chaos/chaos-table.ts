@@ -17,6 +17,7 @@ export function reportRow(r: ChaosReport): Record<string, string | number> {
     pgFailovers: r.faults.filter((f) => f.kind === 'pg-failover').map((f) => `${f.seconds ?? 0}s`).join(', ') || 0,
     pgTerminated: r.faults.filter((f) => f.kind === 'pg-terminate').reduce((s, f) => s + (f.sessions ?? 0), 0),
     redisRestarts: r.faults.filter((f) => f.kind === 'redis-restart').length,
+    redisFailovers: away('redis-failover').join(', ') || 0,
     s3Outages: away('s3-restart').join(', ') || 0,
     brokerOutages: away('broker-restart').join(', ') || 0,
     rebalances: r.faults.filter((f) => f.kind === 'rebalance').length,

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { consumerGroupLag, deadLetterTopic } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { Redis } from 'ioredis';
+import { createRedis } from '@pay/platform';
+import type { Redis } from 'ioredis';
 import { type Admin, Kafka, logLevel } from 'kafkajs';
 import type { ServiceName } from '../stack/local-stack';
 
@@ -50,7 +51,7 @@ export class BusProbe {
     const { keyPrefix, partitions } = this.bus;
     // The chaos run restarts this Redis while the probe is connected: a failed probe is retried by its caller, the
     // reconnect errors in between are expected, not news.
-    this.redis ??= new Redis(this.bus.redisUrl, { maxRetriesPerRequest: 3 }).on('error', () => undefined);
+    this.redis ??= createRedis(this.bus.redisUrl, { maxRetriesPerRequest: 3 }).on('error', () => undefined);
     const pipeline = this.redis.pipeline();
     for (let p = 0; p < partitions; p++) pipeline.xpending(`${keyPrefix}${c.topic}:${p}`, c.group);
     const owner = pid === undefined ? undefined : `${hostname()}-${pid}-`;

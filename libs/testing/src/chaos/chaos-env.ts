@@ -6,6 +6,7 @@ import { WebhookReceiver } from '../http/webhook-receiver';
 import { KafkaBroker } from '../infra/kafka-broker';
 import { PrivatePostgres } from '../infra/private-postgres';
 import { PrivateRedis } from '../infra/private-redis';
+import { PrivateSentinel } from '../infra/private-sentinel';
 import { SilentRelay } from '../infra/silent-relay';
 import type { S3Server } from '../s3/s3-server';
 import { LocalStack, type StackBus } from '../stack/local-stack';
@@ -36,6 +37,8 @@ export interface ChaosEnvOptions {
   appendfsync?: 'everysec' | 'always';
   /** A streaming standby, and the stack on PostgreSQL through a relay (one address), for pg-failover faults */
   failover?: boolean;
+  /** Redis as a primary, a replica and a Sentinel (REDIS_URL redis+sentinel://), for redis-failover faults */
+  redisSentinel?: boolean;
 }
 
 /**
@@ -55,7 +58,7 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     // The three servers start side by side (the broker's JVM takes longest); whichever started is cleaned up if another fails.
     const [pg, rd, kf] = await Promise.allSettled([
       PrivatePostgres.start(),
-      PrivateRedis.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' }),
+      o.redisSentinel ? PrivateSentinel.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' }) : PrivateRedis.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' }),
       kafkaDir ? KafkaBroker.start({ dir: kafkaDir, heapMb: 512 }) : Promise.resolve(undefined),
     ]);
     if (pg.status === 'fulfilled') cleanups.unshift(() => pg.value.destroy());
@@ -64,7 +67,7 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const [postgres, redis, kafka] = [started(pg), started(rd), started(kf)];
     const bus: StackBus = kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams' };
     const primaryUrl = await createTestDatabase('pay_chaos', postgres.url(''));
-    const infra: ChaosInfra = { postgres, redis, kafka, database: new URL(primaryUrl).pathname.slice(1) };
+    const infra: ChaosInfra = { postgres, kafka, database: new URL(primaryUrl).pathname.slice(1), ...(redis instanceof PrivateSentinel ? { sentinel: redis } : { redis }) };
     let databaseUrl = primaryUrl;
     if (o.failover) {
       const relay = await SilentRelay.start(primaryUrl);

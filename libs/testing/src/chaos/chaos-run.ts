@@ -97,6 +97,8 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   const recon = new ReconExports(client, formatJakartaDateTime(new Date()).slice(0, 10), o.deadlineMs);
   const pick = () => merchants[Math.floor(random() * merchants.length)];
   const report = { seed: o.seed, transfersAccepted: 0, transfersRefused: 0, payinsPaid: 0 };
+  // What the platform confirmed (200) and later answered as unknown (404): a write lost, whatever lost it.
+  const forgotten: string[] = [];
   const jobs: (() => Promise<void>)[] = [];
   for (let i = 0; i < o.transfers; i++) {
     jobs.push(async () => {
@@ -109,6 +111,7 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
       const res = await client.post('disbursement/transfer', m.token, { ...fields, notifyUrl });
       if (res.status === 200) report.transfersAccepted++;
       else report.transfersRefused++;
+      if (res.status === 404) forgotten.push(`account inquiry ${String(fields.merchantTrxId)} answered 200, then its transfer ${res.body.code ?? 404}`);
     });
   }
   for (let i = 0; i < o.payins; i++) {
@@ -117,7 +120,8 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
       const merchantTrxId = `CHP-${randomUUID()}`;
       if ((await client.post('payin/qris/generate', m.token, { merchantTrxId, amount: 1_000 + Math.floor(random() * 500_000) })).status !== 200) return;
       // A retry after a lost response finds the code already paid (409): counted from the rows at the end.
-      await client.post('payin/qris/sandbox/pay', m.token, { merchantTrxId });
+      const paid = await client.post('payin/qris/sandbox/pay', m.token, { merchantTrxId });
+      if (paid.status === 404) forgotten.push(`pay-in ${merchantTrxId} generated (200), then its payment ${paid.body.code ?? 404}`);
     });
   }
   // An export polls for a while: it runs beside the workload instead of holding a worker slot.
@@ -188,6 +192,7 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
     for (const b of backlog) v.push(`group ${b.group} has ${b.records} unacknowledged records of ${b.topic}`);
     for (const [topic, n] of Object.entries(await probe.deadLetterTopicRecords())) v.push(`${topic} holds ${n} dead-lettered records`);
   }
+  v.push(...forgotten.map((f) => `forgotten: ${f}`));
   for (const f of injector.events) if (f.error) v.push(`${f.kind} at ${(f.atMs / 1000).toFixed(1)} s: ${f.error}`);
   for (const d of deadLetters) v.push(`dead letter ${d.dlqTopic} ${d.id} (${d.seenIn}): group ${d.group ?? '?'} key ${d.key ?? '?'} after ${d.deliveryCount ?? '?'} deliveries, fault ${d.fault ?? '?'} (${d.error ?? ''}): ${d.value}`);
   const unexpectedExits = stack.unexpectedExits.map((e) => ({ ...e, signal: e.signal as string | null, atMs: e.at.getTime() - started }));

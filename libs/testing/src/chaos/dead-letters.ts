@@ -1,6 +1,6 @@
 import { DLQ_HEADERS } from '@pay/bus';
 import { type PrismaClient } from '@pay/persistence';
-import { Redis } from 'ioredis';
+import { createRedis } from '@pay/platform';
 
 export interface DeadLetter {
   /** `<topic>.dlq` */
@@ -38,7 +38,7 @@ export async function readDeadLetters(redisUrl: string, prefix: string, prisma: 
 
 async function readStreams(redisUrl: string, prefix: string): Promise<DeadLetter[]> {
   // Reconnect errors (the chaos run restarts this Redis) surface as failed commands below, which the caller reports.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 }).on('error', () => undefined);
+  const redis = createRedis(redisUrl, { maxRetriesPerRequest: 3 }).on('error', () => undefined);
   try {
     const found: DeadLetter[] = [];
     const keys = new Set<string>();

@@ -1,12 +1,13 @@
 import type { KafkaBroker } from '../infra/kafka-broker';
 import type { PrivatePostgres } from '../infra/private-postgres';
 import type { PrivateRedis } from '../infra/private-redis';
+import type { PrivateSentinel } from '../infra/private-sentinel';
 import type { SilentRelay } from '../infra/silent-relay';
 import { type LocalStack, SERVICES, type ServiceName } from '../stack/local-stack';
 import { type BusProbe, CONSUMPTIONS } from './bus-probe';
 import { sessionsByApplication, terminateSessions, writingTransactions } from './pg-sessions';
 
-export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'pg-failover' | 'redis-restart' | 's3-restart' | 'broker-restart' | 'rebalance';
+export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'pg-failover' | 'redis-restart' | 'redis-failover' | 's3-restart' | 'broker-restart' | 'rebalance';
 
 /** What the run takes away and how often; durations are [min, max] seconds. */
 export interface FaultPlan {
@@ -21,6 +22,8 @@ export interface FaultPlan {
    */
   pgFailovers?: number;
   redisRestarts: number;
+  /** A Sentinel failover of Redis (SENTINEL FAILOVER: the replica promoted; needs ChaosInfra.sentinel); default 0 */
+  redisFailovers?: number;
   s3Restarts: number;
   s3OutageSeconds: [number, number];
   /** Which services the kills pick from; default all four */
@@ -47,7 +50,10 @@ export interface ChaosInfra {
   postgres: PrivatePostgres;
   /** The stack's database on that server (whose sessions pg-terminate cuts) */
   database: string;
-  redis: PrivateRedis;
+  /** The one Redis server, unless Redis runs behind Sentinel */
+  redis?: PrivateRedis;
+  /** Redis as a primary, a replica and a Sentinel: the services' REDIS_URL is its redis+sentinel:// URL */
+  sentinel?: PrivateSentinel;
   /** The run's own Kafka broker when the bus is Kafka (broker restarts need it) */
   kafka?: KafkaBroker;
   /**
@@ -107,6 +113,8 @@ export class FaultInjector {
     const needsInfra = plan.pgOutages + plan.pgTerminates + (plan.pgFailovers ?? 0) + plan.redisRestarts > 0;
     if (needsInfra && !infra) throw new Error('PostgreSQL and Redis faults need a private PostgreSQL and Redis (ChaosInfra)');
     if ((plan.pgFailovers ?? 0) > 0 && !infra?.failover) throw new Error('PostgreSQL failovers need a standby and a relay (startChaosEnv with failover)');
+    if (plan.redisRestarts > 0 && !infra?.redis) throw new Error('Redis restarts need the one Redis server (not Sentinel)');
+    if ((plan.redisFailovers ?? 0) > 0 && !infra?.sentinel) throw new Error('Redis failovers need Redis behind Sentinel (startChaosEnv with redisSentinel)');
   }
 
   /** Faults of the plan this bus cannot have (broker restarts on Redis Streams): skipped. */
@@ -173,6 +181,7 @@ export class FaultInjector {
       ...Array<FaultKind>(p.pgTerminates).fill('pg-terminate'),
       ...Array<FaultKind>(p.pgFailovers ?? 0).fill('pg-failover'),
       ...Array<FaultKind>(p.redisRestarts).fill('redis-restart'),
+      ...Array<FaultKind>(p.redisFailovers ?? 0).fill('redis-failover'),
       ...Array<FaultKind>(p.s3Restarts).fill('s3-restart'),
       ...Array<FaultKind>(this.infra?.kafka ? (p.brokerRestarts ?? 0) : 0).fill('broker-restart'),
       ...Array<FaultKind>(p.rebalances ?? 0).fill('rebalance'),
@@ -219,9 +228,13 @@ export class FaultInjector {
         break;
       case 'redis-restart':
         this.log('Redis restarted');
-        await infra.redis.stop('shutdown');
+        await infra.redis?.stop('shutdown');
         await sleep(1000 + this.random() * 2000);
-        await infra.redis.start();
+        await infra.redis?.start();
+        break;
+      case 'redis-failover':
+        this.log('Redis failover: SENTINEL FAILOVER, the replica promoted');
+        await infra.sentinel?.failover();
         break;
       case 'broker-restart': {
         const seconds = this.between(this.plan.brokerOutageSeconds ?? [30, 60]);

@@ -77,9 +77,13 @@ export class PrivatePostgres {
     await this.psql(`ALTER SYSTEM SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`, 'SELECT pg_reload_conf()');
   }
 
-  /** Resolves once this standby has replayed everything `primary` has written so far (a failover that loses nothing). */
+  /**
+   * Resolves once this standby has replayed everything `primary` has committed so far (a failover
+   * that loses nothing). The target is the WAL's insert position, not its write position: these
+   * servers run `synchronous_commit = off`, so a commit is acknowledged before its WAL is written.
+   */
   async caughtUpWith(primary: PrivatePostgres, timeoutMs = 30_000): Promise<void> {
-    const target = await primary.psql('SELECT pg_current_wal_lsn()');
+    const target = await primary.psql('SELECT pg_current_wal_insert_lsn()');
     for (const deadline = Date.now() + timeoutMs; ; ) {
       if ((await this.psql(`SELECT pg_last_wal_replay_lsn() >= '${target}'::pg_lsn`)) === 't') return;
       if (Date.now() > deadline) throw new Error(`the standby on port ${this.port} did not replay up to ${target} within ${timeoutMs} ms`);

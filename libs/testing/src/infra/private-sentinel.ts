@@ -27,9 +27,10 @@ export class PrivateSentinel {
 
   static readonly NAME = 'pay';
 
-  static async start(): Promise<PrivateSentinel> {
-    const primary = await PrivateRedis.start();
-    const replica = await PrivateRedis.start({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
+  /** `servers`: how the primary and the replica keep their data (PrivateRedis.start's options; default in memory). */
+  static async start(servers: { persistent?: boolean; appendfsync?: 'always' | 'everysec' } = {}): Promise<PrivateSentinel> {
+    const primary = await PrivateRedis.start(servers);
+    const replica = await PrivateRedis.start({ ...servers, args: ['--replicaof', '127.0.0.1', String(primary.port)] });
     const sentinelPort = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'private-sentinel-'));
     const conf = join(dir, 'sentinel.conf');
