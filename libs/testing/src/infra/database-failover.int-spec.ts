@@ -98,7 +98,7 @@ describe('a database failover behind one address (primary, standby, relay of the
     }
   });
 
-  it('after the failover, one read answers from the old server, then none; writes reach the new primary; no session stays on the old server', async () => {
+  it('after the failover, at most one read answers from the old server; writes reach the new primary; no session stays on the old server', async () => {
     const POOL = 4;
     const dropped: unknown[] = [];
     const pool = createPgPool(url, POOL, { onError: (err) => dropped.push(err) });
@@ -122,10 +122,12 @@ describe('a database failover behind one address (primary, standby, relay of the
       const pgRead = async () => (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM probe WHERE note = 'direct'`)).rows;
       const prismaRead = () => prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM probe WHERE note = 'direct'`;
       // The first statement on a connection to the old server answers from it (only then does the
-      // server say it is read-only); every idle connection to that address is closed with it, so no
-      // read after it, in either pool, answers from the old server.
-      expect(await seesDirect(pgRead)).toBe(false);
+      // server say it is read-only), unless the listener's heartbeat came first; every idle
+      // connection to that address is closed with it, so no read after it, in either pool,
+      // answers from the old server: at most one of these nine does.
+      const first = await seesDirect(pgRead);
       const after = await Promise.all([...Array.from({ length: POOL }, () => seesDirect(pgRead)), ...Array.from({ length: POOL }, () => seesDirect(prismaRead))]);
+      expect([first, ...after].filter((fresh) => !fresh).length).toBeLessThanOrEqual(1);
       expect(after).toEqual(Array(2 * POOL).fill(true));
 
       // The ledger's and payout's way to write: a transaction on a pooled connection.
