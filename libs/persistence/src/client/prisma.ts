@@ -11,8 +11,9 @@ export type TransactionClient = Prisma.TransactionClient;
 /**
  * The Prisma 7 client on the node-postgres driver adapter (no native query engine at run time).
  * Its pool reconnects lazily like any pg pool; a dropped connection, idle or inside a
- * transaction, is reported to `onError` (guardPool) instead of going unheard. Connecting waits at most 5 s; a statement at
- * most `statementTimeoutMs` when given. Its connections are to the primary only (PRIMARY_ONLY).
+ * transaction, is reported to `onError` (guardPool) instead of going unheard. Connecting waits
+ * at most 5 s; a statement at most `statementTimeoutMs` when given. Its connections are to the
+ * primary only (PRIMARY_ONLY).
  */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: (err: unknown) => void = defaultConnectionErrorLog(), statementTimeoutMs?: number): PrismaClient {
   // The pool is ours, guarded as the pg pools are (every connection's errors heard once, idle

@@ -56,9 +56,10 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const kafkaDir = o.transport === 'kafka' ? mkdtempSync(join(tmpdir(), 'chaos-kafka-')) : undefined;
     if (kafkaDir) cleanups.push(async () => rmSync(kafkaDir, { recursive: true, force: true }));
     // The three servers start side by side (the broker's JVM takes longest); whichever started is cleaned up if another fails.
+    const redisData = { persistent: true, appendfsync: o.appendfsync ?? 'everysec' } as const;
     const [pg, rd, kf] = await Promise.allSettled([
       PrivatePostgres.start(),
-      o.redisSentinel ? PrivateSentinel.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' }) : PrivateRedis.start({ persistent: true, appendfsync: o.appendfsync ?? 'everysec' }),
+      o.redisSentinel ? PrivateSentinel.start(redisData) : PrivateRedis.start(redisData),
       kafkaDir ? KafkaBroker.start({ dir: kafkaDir, heapMb: 512 }) : Promise.resolve(undefined),
     ]);
     if (pg.status === 'fulfilled') cleanups.unshift(() => pg.value.destroy());
@@ -75,7 +76,7 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
       infra.failover = { relay, standby: await postgres.standby(), retired: [] };
       // Whichever servers the failovers left: the first primary is destroyed by its own cleanup above.
       const failover = infra.failover;
-      cleanups.unshift(async () => void (await Promise.all([infra.postgres, failover.standby, ...failover.retired].filter((pg) => pg !== postgres).map((pg) => pg.destroy()))));
+      cleanups.unshift(async () => void (await Promise.all([infra.postgres, failover.standby, ...failover.retired].filter((server) => server !== postgres).map((server) => server.destroy()))));
       databaseUrl = relay.url;
     }
     const receiver = await WebhookReceiver.start();
