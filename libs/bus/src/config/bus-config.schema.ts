@@ -21,6 +21,8 @@ export const redisStreamsConfigSchema = z.object({
   leaseTtlMs: positiveInt.optional(),
   heartbeatIntervalMs: positiveInt.optional(),
   maxLenPerPartition: positiveInt.optional(),
+  replicasToAck: z.coerce.number().int().min(0).optional(),
+  replicaAckTimeoutMs: positiveInt.optional(),
   ...commonSchema,
 });
 

@@ -133,4 +133,12 @@ describe('bus settings from the environment', () => {
   it('leaves a Redis Streams service alone whatever the Kafka settings', () => {
     expect(refused({ BUS_REDIS_URL: 'redis://r:6379', KAFKA_SASL_MECHANISM: 'plain', NODE_ENV: 'production' })).toEqual([]);
   });
+
+  it('Redis Streams: waits for no replica unless BUS_REDIS_WAIT_REPLICAS says, and bounds the wait', () => {
+    const config = (env: Record<string, string>) => busConfigFromEnv(schema.parse({ BUS_REDIS_URL: 'redis://r:6379', ...env }), 'ledger');
+    expect(config({})).toMatchObject({ kind: 'redis-streams', replicasToAck: 0, replicaAckTimeoutMs: 1000 });
+    expect(config({ BUS_REDIS_WAIT_REPLICAS: '1', BUS_REDIS_WAIT_MS: '250' })).toMatchObject({ replicasToAck: 1, replicaAckTimeoutMs: 250 });
+    expect(refused({ BUS_REDIS_URL: 'redis://r:6379', BUS_REDIS_WAIT_REPLICAS: '-1' })).toEqual(['BUS_REDIS_WAIT_REPLICAS']);
+    expect(refused({ BUS_REDIS_URL: 'redis://r:6379', BUS_REDIS_WAIT_MS: '0' })).toEqual(['BUS_REDIS_WAIT_MS']);
+  });
 });

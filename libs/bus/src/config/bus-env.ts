@@ -46,6 +46,10 @@ export const busEnvShape = {
   BUS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(1000).default(10),
   /** Redis Streams: how long a dead consumer keeps its partitions before another member takes them over */
   BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  /** Redis Streams: replicas that must hold a publish before the outbox marks it (Redis WAIT; 0: the primary's answer). 1 behind Sentinel or any replicated Redis */
+  BUS_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(5).default(0),
+  /** Redis Streams: how long a publish waits for BUS_REDIS_WAIT_REPLICAS before it fails and is sent again */
+  BUS_REDIS_WAIT_MS: ms(10, 60_000, 1_000),
   KAFKA_BROKERS: z.string().optional(),
   /** Prefix of the client id; the service name and the pod's host name are appended */
   KAFKA_CLIENT_ID: z.string().min(1).default('payments'),
@@ -163,6 +167,8 @@ export function busConfigFromEnv(env: BusEnv, service: string): BusConfig {
     leaseTtlMs: env.BUS_LEASE_TTL_MS,
     // Renew well inside the lease so a slow tick never loses it.
     heartbeatIntervalMs: Math.max(100, Math.floor(env.BUS_LEASE_TTL_MS / 4)),
+    replicasToAck: env.BUS_REDIS_WAIT_REPLICAS,
+    replicaAckTimeoutMs: env.BUS_REDIS_WAIT_MS,
     ...common,
   });
 }

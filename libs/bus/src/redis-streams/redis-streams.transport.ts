@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BATCH } from '../delivery/batch-delivery';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
-import { createRedis, redisSocketTimeout, warnOnError } from '@pay/platform';
+import { createRedis, redisSocketTimeout, TransientError, warnOnError } from '@pay/platform';
 import { BusLogger, noopLogger } from '../logging/bus-logger.interface';
 import { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, RetryBackoff } from '../delivery/delivery.policy';
 import { partitionForKey } from '../partitioner/murmur2.partitioner';
@@ -42,6 +42,19 @@ export interface RedisStreamsTransportOptions {
    * money work. Set it only where losing unread entries beyond the cap is acceptable.
    */
   maxLenPerPartition?: number;
+  /**
+   * Replicas that must hold a publish before it counts as done (Redis WAIT after the XADDs;
+   * default 0: the primary's answer is enough). Redis replicates asynchronously: a record the
+   * primary acknowledged and a failover lost is a command never applied, though its outbox row
+   * is marked published. With 1, a publish resolves only once a replica has the records, which
+   * the Sentinel then promotes (it picks the replica with the most data); until one answers
+   * within `replicaAckTimeoutMs` the publish fails as transient and the relay sends the rows
+   * again (consumers drop the repeat). The bus stops moving while no replica answers, as Kafka
+   * with acks=all and min.insync.replicas does (decision 0040).
+   */
+  replicasToAck?: number;
+  /** How long a publish waits for `replicasToAck` replicas (default 1000 ms). */
+  replicaAckTimeoutMs?: number;
 }
 
 export type RedisConnectionRole = 'command' | 'blocking';
@@ -65,8 +78,19 @@ export interface RedisStreamsTransportDeps {
 const defaultConnection = (logger: BusLogger, blockMs: number) => (url: string, role: RedisConnectionRole, name: string): Redis =>
   warnOnError(createRedis(url, { connectionName: name, socketTimeout: redisSocketTimeout(role === 'blocking' ? blockMs : 0) }), logger, `redis (${name})`);
 
+async function quit(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return; // already gone (crash / network); disconnect() would arm a 2 s timer
+  try {
+    await redis.quit();
+  } catch {
+    redis.disconnect();
+  }
+}
+
 export class RedisStreamsTransport implements BusTransport {
   private readonly redis: Redis;
+  /** Where publishes go: the command connection, or one of their own while they WAIT for replicas (a WAIT holds its connection). */
+  private readonly publisher: Redis;
   private readonly keys: RedisKeys;
   private readonly logger: BusLogger;
   private readonly onDeadLetter?: DeadLetterListener;
@@ -95,6 +119,7 @@ export class RedisStreamsTransport implements BusTransport {
       backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
     };
     this.redis = this.createConnection(options.redisUrl, 'command', 'bus:command');
+    this.publisher = (options.replicasToAck ?? 0) > 0 ? this.createConnection(options.redisUrl, 'command', 'bus:publish') : this.redis;
   }
 
   async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
@@ -103,15 +128,24 @@ export class RedisStreamsTransport implements BusTransport {
     const maxLen = this.options.maxLenPerPartition;
     const trim = maxLen ? ['MAXLEN', '~', maxLen] : [];
     // One pipeline on one connection: Redis runs it in order, so records of one key keep their order.
-    const pipeline = this.redis.pipeline();
+    const pipeline = this.publisher.pipeline();
     for (const record of records) {
       const stream = this.keys.stream(topic, partitionForKey(record.key, this.partitions));
       pipeline.call('XADD', stream, ...trim, '*', ...encodeFields(record));
     }
+    const replicas = this.options.replicasToAck ?? 0;
+    const waitMs = this.options.replicaAckTimeoutMs ?? 1_000;
+    if (replicas > 0) pipeline.call('WAIT', replicas, waitMs);
     const results = await pipeline.exec();
     if (!results) throw new Error('bus publish: pipeline was discarded');
     const failed = results.find(([error]) => error !== null);
     if (failed?.[0]) throw failed[0];
+    if (replicas > 0) {
+      const acked = Number(results[results.length - 1][1]);
+      if (acked < replicas) {
+        throw new TransientError(`bus publish: ${acked} of ${replicas} Redis replicas acknowledged the records within ${waitMs} ms; not published, sent again`);
+      }
+    }
   }
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
@@ -166,12 +200,7 @@ export class RedisStreamsTransport implements BusTransport {
     this.closing = true;
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     this.subscriptions.clear();
-    if (this.redis.status === 'end') return; // already gone (crash / network); disconnect() would arm a 2 s timer
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
+    await Promise.all([...new Set([this.redis, this.publisher])].map(quit));
   }
 
   private deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void> {

@@ -82,7 +82,9 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const receiver = await WebhookReceiver.start();
     cleanups.unshift(() => receiver.close());
     const keyPrefix = `${uniqueName('chaos')}:`;
-    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: keyPrefix, bus, logDir: o.logDir, env: o.env, nodeArgs: o.nodeArgs, s3: o.s3 });
+    // Behind Sentinel, a bus record counts as published once the replica holds it too: a failover cannot lose it (decision 0040).
+    const env = redis instanceof PrivateSentinel && !kafka ? { BUS_REDIS_WAIT_REPLICAS: '1', ...o.env } : o.env;
+    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: keyPrefix, bus, logDir: o.logDir, env, nodeArgs: o.nodeArgs, s3: o.s3 });
     cleanups.unshift(() => stack.stop());
     const prisma = createPrismaClient(databaseUrl, 4);
     cleanups.unshift(() => prisma.$disconnect());
