@@ -2,6 +2,7 @@ import { QueueName } from '@pay/contracts';
 import { loadConfig } from '@pay/platform';
 import { createMerchant, createTestDatabase, PrivatePostgres, PrivateRedis } from '@pay/testing';
 import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -101,6 +102,23 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
       expect(await queue.getJob(queued.body.data.jobId)).toBeTruthy();
     } finally {
       await queue.close();
+    }
+  });
+
+  it('answers 503 while Redis refuses writes at its memory limit (OOM), and queues once it has room', async () => {
+    const admin = new Redis(redis.url);
+    try {
+      await admin.config('SET', 'maxmemory', '1');
+      const full = await request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(4) });
+      expectUnavailable(full);
+      await admin.config('SET', 'maxmemory', '0');
+      // The export the refused request created is still queued: the next request for the day enqueues it.
+      const queued = await request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(4) });
+      expect(queued.status).toBe(200);
+      expect(queued.body.message).toBe('Export job queued');
+    } finally {
+      await admin.config('SET', 'maxmemory', '0').catch(() => undefined);
+      admin.disconnect();
     }
   });
 });

@@ -71,6 +71,8 @@ const TRANSIENT_MESSAGES = [
   /reached the max retries per request limit/i,
   /stream isn't writeable/i,
   /^(?:LOADING|READONLY|TRYAGAIN|CLUSTERDOWN|MASTERDOWN)\b/,
+  // Redis refusing writes until an operator or time frees it: at maxmemory (noeviction), a script running too long, a failing snapshot.
+  /^(?:OOM|BUSY|MISCONF)\b/,
   /\bNOREPLICAS\b/,
   /socket hang up/i,
   /command timed out/i,
