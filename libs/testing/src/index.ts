@@ -11,6 +11,7 @@ export type { S3Server } from './s3/s3-server';
 export { testS3 } from './s3/test-s3';
 export { testBus, testStackBus, testTransport, unacknowledgedRecords, type TestBus } from './stack/test-bus';
 export { KafkaBroker, KAFKA_TOPICS, KAFKA_PARTITIONS, KAFKA_VERSION, type KafkaBrokerOptions, type KafkaBrokerSecurity } from './infra/kafka-broker';
+export { KafkaCluster } from './infra/kafka-cluster';
 export { runChaos, type ChaosOptions, type ChaosReport } from './chaos/chaos-run';
 export { PrivatePostgres } from './infra/private-postgres';
 export { PrivateRedis } from './infra/private-redis';

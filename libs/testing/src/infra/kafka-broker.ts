@@ -27,6 +27,20 @@ export interface KafkaBrokerOptions {
   startTimeoutMs?: number;
   /** Adds a SASL_SSL and a mutual-TLS listener beside the plaintext one (which the launcher itself keeps using). */
   security?: KafkaBrokerSecurity;
+  /** A node of a cluster of several (KafkaCluster): its id, ports and quorum; the cluster creates the topics. */
+  clusterNode?: KafkaClusterNode;
+}
+
+/** What a node of a KafkaCluster is told: its id and ports, the cluster's id, quorum and replication. */
+export interface KafkaClusterNode {
+  nodeId: number;
+  port: number;
+  controllerPort: number;
+  clusterId: string;
+  /** controller.quorum.voters: every node, `id@host:controllerPort` */
+  voters: string;
+  /** Replicas of every topic (the cluster's size); min.insync.replicas is one fewer, at least 1 */
+  replicationFactor: number;
 }
 
 /**
@@ -176,7 +190,7 @@ export class KafkaBroker {
     writeFileSync(join(dir, 'broker.json'), JSON.stringify(this.state));
     try {
       await this.waitUntilAnswering(() => child.exitCode !== null || child.signalCode !== null);
-      await this.createTopics();
+      if (!this.opts.clusterNode) await this.createTopics();
     } catch (err) {
       await this.stop();
       throw err;
@@ -200,9 +214,11 @@ export class KafkaBroker {
 
   /** Writes the node's config (the settings of the compose service) and formats its KRaft storage. */
   private async configure(): Promise<void> {
-    const { dir, security } = this.opts;
-    const port = await freePort();
-    const controllerPort = await freePort();
+    const { dir, security, clusterNode: node } = this.opts;
+    const port = node?.port ?? (await freePort());
+    const controllerPort = node?.controllerPort ?? (await freePort());
+    const replicas = node?.replicationFactor ?? 1;
+    const minInsync = Math.max(1, replicas - 1);
     const secure = security ? { saslSslPort: await freePort(), sslPort: await freePort() } : null;
     writeFileSync(join(dir, 'ports.json'), JSON.stringify({ port, controllerPort, ...secure }));
     writeFileSync(
@@ -228,8 +244,8 @@ export class KafkaBroker {
       this.configFile,
       [
         'process.roles=broker,controller',
-        'node.id=1',
-        `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+        `node.id=${node?.nodeId ?? 1}`,
+        `controller.quorum.voters=${node?.voters ?? `1@127.0.0.1:${controllerPort}`}`,
         `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}${secure ? `,SASL_SSL://127.0.0.1:${secure.saslSslPort},SSL://127.0.0.1:${secure.sslPort}` : ''}`,
         `advertised.listeners=PLAINTEXT://127.0.0.1:${port}${secure ? `,SASL_SSL://127.0.0.1:${secure.saslSslPort},SSL://127.0.0.1:${secure.sslPort}` : ''}`,
         'controller.listener.names=CONTROLLER',
@@ -240,10 +256,14 @@ export class KafkaBroker {
         // As in compose: a typo in a topic name must fail, not create a 1-partition topic.
         'auto.create.topics.enable=false',
         `num.partitions=${KAFKA_PARTITIONS}`,
-        // One node: internal topics cannot be replicated.
-        'offsets.topic.replication.factor=1',
-        'transaction.state.log.replication.factor=1',
-        'transaction.state.log.min.isr=1',
+        // One node: internal topics cannot be replicated. A cluster replicates everything, as managed clusters
+        // do (MSK's default for three brokers): a write is acknowledged (acks=all) once all in-sync replicas,
+        // at least min.insync.replicas of them, hold it.
+        `offsets.topic.replication.factor=${replicas}`,
+        `transaction.state.log.replication.factor=${replicas}`,
+        `transaction.state.log.min.isr=${minInsync}`,
+        `default.replication.factor=${replicas}`,
+        `min.insync.replicas=${minInsync}`,
         'group.initial.rebalance.delay.ms=0',
         // Fewer than the default 50: the first consumer group of a run waits for all of them.
         `offsets.topic.num.partitions=${KAFKA_PARTITIONS}`,
@@ -253,7 +273,7 @@ export class KafkaBroker {
         '',
       ].join('\n'),
     );
-    const clusterId = Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
+    const clusterId = node?.clusterId ?? newClusterId();
     const scram = Object.entries(security?.scramUsers ?? {}).flatMap(([name, password]) => ['--add-scram', `SCRAM-SHA-512=[name=${name},password=${password}]`]);
     // `--cluster-id=<id>`, not `-t <id>`: an id starting with '-' (1 in 64) was taken for an option and the format failed.
     await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', this.configFile, ...scram], {
@@ -322,6 +342,11 @@ export class KafkaBroker {
   }
 }
 
+/** A KRaft cluster id: 16 random bytes, base64url. */
+export function newClusterId(): string {
+  return Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
+}
+
 /** A PEM text as one .properties value (java.util.Properties reads a backslash-n as a line break). */
 const inlinePem = (file: string): string => readFileSync(file, 'utf8').trim().split('\n').join('\\n');
 
@@ -341,9 +366,10 @@ function securityConfig(security: KafkaBrokerSecurity): string[] {
   ];
 }
 
-function withDefaults(options: KafkaBrokerOptions): Required<Omit<KafkaBrokerOptions, 'security'>> & Pick<KafkaBrokerOptions, 'security'> {
+function withDefaults(options: KafkaBrokerOptions): Required<Omit<KafkaBrokerOptions, 'security' | 'clusterNode'>> & Pick<KafkaBrokerOptions, 'security' | 'clusterNode'> {
   return {
     security: options.security,
+    clusterNode: options.clusterNode,
     dir: resolve(options.dir),
     libDir: options.libDir ?? join(repoRoot(), '.local', 'kafka', 'lib'),
     heapMb: options.heapMb ?? 1024,
