@@ -27,6 +27,13 @@ describe('parseChaosArgs', () => {
     expect(() => parseChaosArgs(['--redis-failovers', '1', '--redis-restarts', '1'])).toThrow(/with --redis-failovers Redis runs behind Sentinel/);
   });
 
+  it('runs Kafka as a cluster of N nodes only on Kafka, one node by default', () => {
+    expect(parseChaosArgs(['--bus', 'kafka']).kafkaNodes).toBe(1);
+    expect(parseChaosArgs(['--bus', 'kafka', '--kafka-nodes', '3']).kafkaNodes).toBe(3);
+    expect(() => parseChaosArgs(['--kafka-nodes', '3'])).toThrow(/--kafka-nodes needs --bus kafka/);
+    expect(() => parseChaosArgs(['--bus', 'kafka', '--kafka-nodes', '0'])).toThrow(/1 to 5/);
+  });
+
   it('on Kafka restarts the broker twice for 30-60 s unless told otherwise', () => {
     expect(parseChaosArgs(['--bus', 'kafka']).faults).toMatchObject({ brokerRestarts: 2, brokerOutageSeconds: [30, 60] });
     const a = parseChaosArgs(['10000', '2000', '10', '--bus=kafka', '--broker-restarts', '1', '--broker-outage-seconds', '10-15', '--rebalances', '3', '--kill-services', 'ledger,payout,workers']);

@@ -9,6 +9,8 @@ export interface ChaosArgs {
   concurrency: number;
   appendfsync: 'everysec' | 'always';
   transport: 'redis-streams' | 'kafka';
+  /** Kafka nodes of the run's cluster (1: one broker) */
+  kafkaNodes: number;
   faults: FaultPlan;
 }
 
@@ -27,6 +29,8 @@ const USAGE = `usage: chaos.js [transfers=10000] [payins=2000] [kills=20] [merch
   --recon-exports N         recon exports spread over the workload (default 20)
   --concurrency N           merchant requests in flight (default 12)
   --bus B                   redis-streams (default) or kafka (a broker of the run's own)
+  --kafka-nodes N           a Kafka cluster of N nodes, every topic replicated N times, min.insync.replicas
+                            N-1 (default 1; kafka only); a broker restart then stops one node, in turn
   --broker-restarts N       the Kafka broker stopped and started again N times (default 2 on kafka; kafka only)
   --broker-outage-seconds A-B  each for A to B seconds (default 30-60)
   --rebalances N            ledger, payout and workers scaled 1 -> 3 -> 1 processes N times (default 2)
@@ -46,7 +50,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       flags.set(name, value);
     } else positional.push(count(argv[i], `argument ${positional.length + 1}`));
   }
-  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'pg-failovers', 'redis-restarts', 'redis-failovers', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
+  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'pg-failovers', 'redis-restarts', 'redis-failovers', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'kafka-nodes', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown flag --${name}\n${USAGE}`);
   const [transfers = 10_000, payins = 2_000, kills = 20, merchants = 50, seed = Date.now() % 1_000_000] = positional;
   const num = (name: string, fallback: number) => (flags.has(name) ? count(flags.get(name) as string, `--${name}`) : fallback);
@@ -56,6 +60,9 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
   if (transport !== 'redis-streams' && transport !== 'kafka') throw new Error(`--bus must be redis-streams or kafka, not ${transport}`);
   const brokerRestarts = num('broker-restarts', transport === 'kafka' ? 2 : 0);
   if (brokerRestarts > 0 && transport !== 'kafka') throw new Error('--broker-restarts needs --bus kafka (Redis Streams has no broker to restart)');
+  const kafkaNodes = num('kafka-nodes', 1);
+  if (kafkaNodes !== 1 && transport !== 'kafka') throw new Error('--kafka-nodes needs --bus kafka');
+  if (kafkaNodes < 1 || kafkaNodes > 5) throw new Error('--kafka-nodes must be 1 to 5');
   const redisFailovers = num('redis-failovers', 0);
   const redisRestarts = num('redis-restarts', redisFailovers > 0 ? 0 : 1);
   if (redisFailovers > 0 && redisRestarts > 0) throw new Error('--redis-restarts needs the one Redis server: with --redis-failovers Redis runs behind Sentinel');
@@ -71,6 +78,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
     concurrency: num('concurrency', 12),
     appendfsync,
     transport,
+    kafkaNodes,
     faults: {
       kills,
       pgOutages: num('pg-outages', 3),

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     transport: args.transport,
     failover: (args.faults.pgFailovers ?? 0) > 0,
     redisSentinel: (args.faults.redisFailovers ?? 0) > 0,
+    kafkaNodes: args.kafkaNodes,
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
     env: { LOG_LEVEL: 'warn', BUS_LEASE_TTL_MS: '2000', RAIL_SANDBOX_LATENCY_MS: '5', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '250' },
   });

@@ -20,6 +20,7 @@ export const CONSUMPTIONS: readonly Consumption[] = [
   ...Object.values(Topic).map((t) => ({ group: ConsumerGroup.DeadLetterArchive, topic: deadLetterTopic(t), service: 'workers' as const })),
 ];
 
+/** `brokers`: host:port of every broker, comma-separated (KAFKA_BROKERS). */
 export type ProbedBus = { transport: 'redis-streams'; redisUrl: string; keyPrefix: string; partitions: number } | { transport: 'kafka'; brokers: string };
 
 /**
@@ -96,7 +97,7 @@ export class BusProbe {
   private async kafkaAdmin(): Promise<Admin> {
     if (this.bus.transport !== 'kafka') throw new Error('not a Kafka bus');
     if (!this.admin) {
-      const admin = new Kafka({ brokers: [this.bus.brokers], clientId: 'chaos-probe', logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 2 } }).admin();
+      const admin = new Kafka({ brokers: this.bus.brokers.split(','), clientId: 'chaos-probe', logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 2 } }).admin();
       await admin.connect();
       this.admin = admin;
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { WebhookReceiver } from '../http/webhook-receiver';
 import { KafkaBroker } from '../infra/kafka-broker';
+import { KafkaCluster } from '../infra/kafka-cluster';
 import { PrivatePostgres } from '../infra/private-postgres';
 import { PrivateRedis } from '../infra/private-redis';
 import { PrivateSentinel } from '../infra/private-sentinel';
@@ -39,6 +40,8 @@ export interface ChaosEnvOptions {
   failover?: boolean;
   /** Redis as a primary, a replica and a Sentinel (REDIS_URL redis+sentinel://), for redis-failover faults */
   redisSentinel?: boolean;
+  /** Kafka only: nodes of the run's cluster (default 1; more: every topic replicated to all, min.insync.replicas one fewer) */
+  kafkaNodes?: number;
 }
 
 /**
@@ -60,11 +63,11 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const [pg, rd, kf] = await Promise.allSettled([
       PrivatePostgres.start(),
       o.redisSentinel ? PrivateSentinel.start(redisData) : PrivateRedis.start(redisData),
-      kafkaDir ? KafkaBroker.start({ dir: kafkaDir, heapMb: 512 }) : Promise.resolve(undefined),
+      kafkaDir ? ((o.kafkaNodes ?? 1) > 1 ? KafkaCluster.start({ dir: kafkaDir, size: o.kafkaNodes, heapMb: 384 }) : KafkaBroker.start({ dir: kafkaDir, heapMb: 512 })) : Promise.resolve(undefined),
     ]);
     if (pg.status === 'fulfilled') cleanups.unshift(() => pg.value.destroy());
     if (rd.status === 'fulfilled') cleanups.unshift(() => rd.value.destroy());
-    if (kf.status === 'fulfilled' && kf.value) cleanups.unshift(() => (kf.value as KafkaBroker).stop());
+    if (kf.status === 'fulfilled' && kf.value) cleanups.unshift(() => (kf.value as KafkaBroker | KafkaCluster).stop());
     const [postgres, redis, kafka] = [started(pg), started(rd), started(kf)];
     const bus: StackBus = kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams' };
     const primaryUrl = await createTestDatabase('pay_chaos', postgres.url(''));

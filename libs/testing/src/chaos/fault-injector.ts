@@ -1,4 +1,5 @@
 import type { KafkaBroker } from '../infra/kafka-broker';
+import type { KafkaCluster } from '../infra/kafka-cluster';
 import type { PrivatePostgres } from '../infra/private-postgres';
 import type { PrivateRedis } from '../infra/private-redis';
 import type { PrivateSentinel } from '../infra/private-sentinel';
@@ -54,8 +55,8 @@ export interface ChaosInfra {
   redis?: PrivateRedis;
   /** Redis as a primary, a replica and a Sentinel: the services' REDIS_URL is its redis+sentinel:// URL */
   sentinel?: PrivateSentinel;
-  /** The run's own Kafka broker when the bus is Kafka (broker restarts need it) */
-  kafka?: KafkaBroker;
+  /** The run's own Kafka broker, or cluster of several, when the bus is Kafka (broker restarts need it) */
+  kafka?: KafkaBroker | KafkaCluster;
   /**
    * For failovers: the stack reaches PostgreSQL through `relay` (the address a DNS name or a proxy
    * gives), and `standby` streams from the primary; `retired` holds the old primaries until cleanup.
@@ -238,8 +239,14 @@ export class FaultInjector {
         break;
       case 'broker-restart': {
         const seconds = this.between(this.plan.brokerOutageSeconds ?? [30, 60]);
-        this.log(`Kafka broker stopped for ${seconds.toFixed(0)} s`);
-        await infra.kafka?.restart({ downMs: seconds * 1000 });
+        const kafka = infra.kafka;
+        if (kafka && 'nodes' in kafka) {
+          this.log(`a Kafka node stopped for ${seconds.toFixed(0)} s (the other ${kafka.nodes.length - 1} carry on)`);
+          this.log(`Kafka node ${await kafka.restart({ downMs: seconds * 1000 })} of ${kafka.nodes.length} back`);
+        } else {
+          this.log(`Kafka broker stopped for ${seconds.toFixed(0)} s`);
+          await kafka?.restart({ downMs: seconds * 1000 });
+        }
         break;
       }
       case 'rebalance': {

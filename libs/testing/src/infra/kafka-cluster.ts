@@ -11,6 +11,9 @@ import { KAFKA_PARTITIONS, KAFKA_TOPICS, KafkaBroker, newClusterId } from './kaf
  * broker, a rolling restart, a broker lost while the others carry on).
  */
 export class KafkaCluster {
+  /** The node `restart` takes away next (one at a time, in turn). */
+  private next = 0;
+
   private constructor(readonly nodes: readonly KafkaBroker[]) {}
 
   /** Starts `size` nodes (default 3) side by side, waits for all of them, creates the kafka-init topics replicated to every node. */
@@ -67,6 +70,23 @@ export class KafkaCluster {
       const [meta] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
       return meta.partitions.every((p) => p.isr.length === this.nodes.length);
     }).catch(() => false);
+  }
+
+  /** The first node's log (each node logs in its own directory, node-<n>/logs). */
+  get logFile(): string {
+    return this.nodes[0].logFile;
+  }
+
+  /**
+   * One node taken away and started again, the next one each time (a rolling restart, a broker
+   * lost: the others carry on, as min.insync.replicas allows). Resolves once it answers again;
+   * returns its number (1-based).
+   */
+  async restart(opts: { crash?: boolean; downMs?: number } = {}): Promise<number> {
+    const index = this.next;
+    this.next = (this.next + 1) % this.nodes.length;
+    await this.nodes[index].restart(opts);
+    return index + 1;
   }
 
   async stop(): Promise<void> {
