@@ -140,5 +140,7 @@ describe('bus settings from the environment', () => {
     expect(config({ BUS_REDIS_WAIT_REPLICAS: '1', BUS_REDIS_WAIT_MS: '250' })).toMatchObject({ replicasToAck: 1, replicaAckTimeoutMs: 250 });
     expect(refused({ BUS_REDIS_URL: 'redis://r:6379', BUS_REDIS_WAIT_REPLICAS: '-1' })).toEqual(['BUS_REDIS_WAIT_REPLICAS']);
     expect(refused({ BUS_REDIS_URL: 'redis://r:6379', BUS_REDIS_WAIT_MS: '0' })).toEqual(['BUS_REDIS_WAIT_MS']);
+    // Past the connection's 15 s socket timeout the wait would cut its own connection.
+    expect(refused({ BUS_REDIS_URL: 'redis://r:6379', BUS_REDIS_WAIT_MS: '20000' })).toEqual(['BUS_REDIS_WAIT_MS']);
   });
 });

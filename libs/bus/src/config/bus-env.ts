@@ -48,8 +48,8 @@ export const busEnvShape = {
   BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   /** Redis Streams: replicas that must hold a publish before the outbox marks it (Redis WAIT; 0: the primary's answer). 1 behind Sentinel or any replicated Redis */
   BUS_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(5).default(0),
-  /** Redis Streams: how long a publish waits for BUS_REDIS_WAIT_REPLICAS before it fails and is sent again */
-  BUS_REDIS_WAIT_MS: ms(10, 60_000, 1_000),
+  /** Redis Streams: how long a publish waits for BUS_REDIS_WAIT_REPLICAS before it fails and is sent again (at most 10 s, inside the connection's 15 s socket timeout) */
+  BUS_REDIS_WAIT_MS: ms(10, 10_000, 1_000),
   KAFKA_BROKERS: z.string().optional(),
   /** Prefix of the client id; the service name and the pod's host name are appended */
   KAFKA_CLIENT_ID: z.string().min(1).default('payments'),
