@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { classifyFault } from '@pay/platform';
 import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
+import { onePartitionPerSend } from './one-partition-per-send';
 import { coalesceKafkaOffsetCommits } from './kafkajs-offset-commits';
 import { quietKafkaRequestQueues } from './kafkajs-request-queue';
 import { mskIamTokenProvider } from './msk-iam';
@@ -90,22 +89,6 @@ export interface KafkaTransportDeps {
   /** Told of every consumer crash, whether kafkajs restarts it or not (the services count them). */
   onCrash?: (event: ConsumerEvent & { restart: boolean; error: Error }) => void;
 }
-
-/**
- * kafkajs 2.2.4 retries a failed send inside `producer.send`, keeping the answers of the brokers
- * that took their part (sendMessages' responsePerBroker). When a partition's leader moves (a
- * broker restarted or lost: every rolling upgrade of a cluster), the retry finds the partition on
- * a broker that already answered for others, sends it nothing, and the send resolves: those
- * records are acknowledged and never written. Seen on a three-broker cluster
- * (libs/testing/src/infra/kafka-cluster.int-spec.ts: one batch lost per restarted leader);
- * upstream: tulios/kafkajs#1798, unmerged. So kafkajs tries a send once; publish sends the whole
- * batch again itself (a new send, every partition to its leader of now), and past its attempts
- * the caller's retry (the outbox relay's) does (decision 0041).
- */
-const SEND_ONCE = { idempotent: false, retry: { retries: 0 } } as const;
-/** A publish's own attempts (100, 200, 400, 800 ms apart), each a whole send; past them the caller's retry takes over. */
-const SEND_ATTEMPTS = 5;
-const SEND_RETRY_MS = 100;
 
 export interface ConsumerEvent {
   topic: string;
@@ -196,19 +179,17 @@ export class KafkaTransport implements BusTransport {
     if (records.length === 0) return;
     this.assertOpen();
     await this.ensureTopic(topic);
-    const messages = records.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} }));
-    // The whole batch again after a transient failure (a leader moving, a new topic's leader not yet
-    // elected): what a failed attempt had written is delivered twice, never lost (SEND_ONCE).
-    for (let attempt = 1; ; attempt++) {
-      const producer = await this.connectedProducer();
-      try {
-        await producer.send({ topic: this.names.topic(topic), acks: -1, messages });
-        return;
-      } catch (error) {
-        this.replaceProducer(producer);
-        if (attempt >= SEND_ATTEMPTS || this.closing || classifyFault(error) !== 'transient') throw error;
-        await sleep(SEND_RETRY_MS * 2 ** (attempt - 1));
-      }
+    const producer = await this.connectedProducer();
+    try {
+      // One send per partition, side by side (kafkajs sends one request at a time per broker): see onePartitionPerSend.
+      await Promise.all(
+        onePartitionPerSend(records, this.options.partitions ?? 12).map((group) =>
+          producer.send({ topic: this.names.topic(topic), acks: -1, messages: group.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })) }),
+        ),
+      );
+    } catch (error) {
+      this.replaceProducer(producer);
+      throw error;
     }
   }
 
@@ -367,13 +348,9 @@ export class KafkaTransport implements BusTransport {
 
   private async connectedProducer(): Promise<Producer> {
     if (!this.producer) {
-      // One attempt per send, one request in flight: a failed send fails whole and the outbox relay sends the
-      // batch again, so nothing is reordered within a partition and a repeat is dropped by the consumers.
-      // kafkajs's own retries inside a send lose records when a partition's leader moves (see
-      // SEND_ONCE); its idempotent producer refuses to run without them, and without retries inside a
-      // send it has nothing to de-duplicate.
+      // Idempotent + one request in flight: broker-side dedup of retries and no reordering within a partition.
       const client = this.kafka.producer({
-        ...SEND_ONCE,
+        idempotent: true,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
         allowAutoTopicCreation: false,
@@ -390,13 +367,13 @@ export class KafkaTransport implements BusTransport {
   }
 
   /**
-   * After a failed send the next one goes through a new producer: new connections and metadata
-   * (a failure is most often a broker that went away). While the producer was idempotent (before
-   * decision 0041) this is also what kept a lost answer from losing the next batch: kafkajs rolled
-   * the partition's sequence number back though the broker had written the batch, and the next
-   * batch with the same numbers was dropped as a duplicate or refused for good
-   * (kafka.transport.int-spec.ts, still run). What a lost answer had written is delivered twice,
-   * which the consumers' de-duplication absorbs.
+   * After a failed send the next one goes through a new producer (a new producer id, sequence
+   * numbers from 0). kafkajs rolls a partition's sequence number back when a send fails, yet the
+   * broker may have written the batch and only the answer was lost: the next batch with the same
+   * numbers is then dropped by the broker as a duplicate (real records lost, the send "succeeds"),
+   * or refused as OUT_OF_ORDER_SEQUENCE_NUMBER for good (the partition wedged). Both seen on a real
+   * broker: kafka.transport.int-spec.ts. What the lost answer had written is delivered twice, which
+   * the consumers' de-duplication absorbs.
    */
   private replaceProducer(failed: Producer): void {
     if (this.producer?.client !== failed) return; // a concurrent failure replaced it already
