@@ -106,7 +106,7 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
   });
 
   it('answers 503 while Redis refuses writes at its memory limit (OOM), and queues once it has room', async () => {
-    const admin = new Redis(redis.url);
+    const admin = new Redis(redis.url).on('error', () => undefined);
     try {
       await admin.config('SET', 'maxmemory', '1');
       const full = await request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(4) });

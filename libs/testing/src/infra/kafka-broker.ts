@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
+import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { Topic } from '@pay/contracts';
 import { createTopicsAndWait, deadLetterTopic } from '@pay/bus';
 import { freePort, repoRoot } from '../stack/local-stack';
@@ -319,12 +319,7 @@ export class KafkaBroker {
     const admin = this.admin();
     try {
       await admin.connect();
-      const existing = new Set(await admin.listTopics());
-      const missing = KAFKA_TOPICS.filter((t) => !existing.has(t));
-      await createTopicsAndWait(
-        admin,
-        missing.map((topic) => ({ topic, numPartitions: KAFKA_PARTITIONS, replicationFactor: 1 })),
-      );
+      await createKafkaInitTopics(admin, 1);
     } finally {
       await admin.disconnect();
     }
@@ -340,6 +335,13 @@ export class KafkaBroker {
       return false;
     }
   }
+}
+
+/** kafka-init's `kafka-topics.sh --create --if-not-exists`: every topic and its .dlq, replicated `replicationFactor` times. */
+export async function createKafkaInitTopics(admin: Admin, replicationFactor: number): Promise<void> {
+  const existing = new Set(await admin.listTopics());
+  const missing = KAFKA_TOPICS.filter((t) => !existing.has(t));
+  await createTopicsAndWait(admin, missing.map((topic) => ({ topic, numPartitions: KAFKA_PARTITIONS, replicationFactor })));
 }
 
 /** A KRaft cluster id: 16 random bytes, base64url. */

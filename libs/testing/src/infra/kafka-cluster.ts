@@ -1,8 +1,7 @@
 import { join, resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { createTopicsAndWait } from '@pay/bus';
 import { freePort } from '../stack/local-stack';
-import { KAFKA_PARTITIONS, KAFKA_TOPICS, KafkaBroker, newClusterId } from './kafka-broker';
+import { createKafkaInitTopics, KafkaBroker, newClusterId } from './kafka-broker';
 
 /**
  * A Kafka cluster of several KRaft nodes on this machine (each broker and controller in one JVM,
@@ -36,13 +35,7 @@ export class KafkaCluster {
     const cluster = new KafkaCluster(nodes);
     try {
       if (failed) throw failed.reason;
-      await cluster.withAdmin(async (admin) => {
-        const existing = new Set(await admin.listTopics());
-        await createTopicsAndWait(
-          admin,
-          KAFKA_TOPICS.filter((t) => !existing.has(t)).map((topic) => ({ topic, numPartitions: KAFKA_PARTITIONS, replicationFactor: size })),
-        );
-      });
+      await cluster.withAdmin((admin) => createKafkaInitTopics(admin, size));
     } catch (err) {
       await cluster.stop();
       throw err;
