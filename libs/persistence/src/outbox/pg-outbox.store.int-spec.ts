@@ -125,6 +125,11 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 50000)`, [Topic.LedgerCommands]);
     await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 3)`, [Topic.PayoutEvents]);
     await pool.query('ANALYZE outbox');
+    // The pool's backends report what they read at their next flush, up to seconds later: all four
+    // (the pool's max) flushed now, so nothing of the tests before lands between two readings below.
+    const all = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+    await Promise.all(all.map((c) => c.query('SELECT pg_stat_force_next_flush()')));
+    all.forEach((c) => c.release());
     // One backend, so that its statistics can be flushed on demand before they are read.
     const lone = createPgPool(url.toString(), 1);
     const flush = () => lone.query('SELECT pg_stat_force_next_flush()');
