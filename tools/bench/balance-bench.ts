@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
-import { backendsMs, cpuMsOf, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { backendsMs, cpuMsOf, cpuPerUnit, type CpuSample, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
@@ -15,10 +15,29 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * History mode (--history or BENCH_HISTORY=1): the same again on a database holding a realistic
  * history (tools/bench/history.ts; the bench's merchant is one of its 10,000), then both side by side.
  * BENCH_HISTORY_DB=<name> clones a history loaded once and kept (tools/bench/history-db.ts).
- * Each server first takes the same load for a few seconds, not measured (its JIT warm-up).
- * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [warm-up seconds=3] [--history]
+ * Each server first takes the same load for a few seconds, not measured (its JIT warm-up). Then
+ * the two take turns for `rounds` rounds of `seconds` each: the ratio printed is the median of
+ * the rounds' ratios, so a machine whose speed drifts during the run (a shared host) moves both
+ * sides of a round and not the figure.
+ * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [warm-up seconds=3] [rounds=3] [--history]
  */
-const [SECONDS = 10, C = 32, WARMUP_SECONDS = 3] = benchArgs().map(Number);
+const [SECONDS = 10, C = 32, WARMUP_SECONDS = 3, ROUNDS = 3] = benchArgs().map(Number);
+
+interface Load {
+  rps: number;
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  /** Every answered request's latency, ms, sorted. */
+  latencies: number[];
+}
+
+interface Round {
+  bare: Load;
+  gateway: Load;
+}
 
 const BASELINE = `
 const http = require('node:http'); const { Pool } = require('pg');
@@ -31,7 +50,7 @@ http.createServer(async (req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1', () => process.send && process.send('ready'));
 `;
 
-async function load(url: string, headers: Record<string, string>, seconds = SECONDS): Promise<{ rps: number; p50: number; p95: number; p99: number; errors: number }> {
+async function load(url: string, headers: Record<string, string>, seconds = SECONDS): Promise<Load> {
   const agent = new Agent({ keepAlive: true, maxSockets: C });
   const latencies: number[] = [];
   let errors = 0;
@@ -56,19 +75,37 @@ async function load(url: string, headers: Record<string, string>, seconds = SECO
   await Promise.all(Array.from({ length: C }, async () => { while (Date.now() < deadline) await one(); }));
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round(latencies.length / seconds), p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors };
+  return { rps: Math.round(latencies.length / seconds), requests: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors, latencies };
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** One server's rounds as one row: requests per second over all of them, latency percentiles over every request. */
+function row(target: string, loads: Load[], ratio: string): Rows[number] {
+  const latencies = loads.flatMap((l) => l.latencies).sort((a, b) => a - b);
+  const rps = Math.round(sum(loads.map((l) => l.requests)) / (loads.length * SECONDS));
+  const ms = (p: number) => percentile(latencies, p).toFixed(1);
+  return { target, rps, p50ms: ms(50), p95ms: ms(95), p99ms: ms(99), errors: sum(loads.map((l) => l.errors)), ratio };
 }
 
 type Rows = Record<string, string | number>[];
 
 async function main(): Promise<void> {
   const empty = await measure(false);
-  printResults('balance GET', empty.rows);
+  printResults(`balance GET: ${ROUNDS} alternating rounds of ${SECONDS} s (ratio: the median of the rounds')`, empty.rows);
+  printResults('balance GET, round by round', empty.roundRows);
   printResults('CPU ms per gateway balance request, by process (bareServer: the bare server process, per request of its own run)', empty.cpuRows);
   if (!historyMode()) return;
   const history = await measure(true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
   printResults('balance GET, on the history', history.rows);
+  printResults('balance GET, on the history, round by round', history.roundRows);
   printResults('CPU ms per gateway balance request, by process, on the history', history.cpuRows);
   printResults(
     'balance: empty database vs history (target: history >= 0.8x empty)',
@@ -85,8 +122,8 @@ async function main(): Promise<void> {
   );
 }
 
-/** One run (bare baseline, then the gateway) on a new database, empty or first loaded with the history. */
-async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
+/** One run (the bare baseline and the gateway, taking turns) on a new database, empty or first loaded with the history. */
+async function measure(withHistory: boolean): Promise<{ rows: Rows; roundRows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   const clone = kept ? await cloneHistoryDatabase(kept, 1) : undefined;
   const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
@@ -108,27 +145,40 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; cpuRows: Row
     stack = await startBenchStack(databaseUrl);
     const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise((resolve) => baseline.once('message', resolve));
-    await load(`http://127.0.0.1:${port}/`, {}, WARMUP_SECONDS);
-    const bareCpuBefore = cpuMsOf(baseline.pid as number);
-    const bare = await load(`http://127.0.0.1:${port}/`, {});
-    // The bare server's own CPU per request, beside the gateway's: what the Nest pipeline, the token check and the limiter add.
-    const bareServer = Math.round(((cpuMsOf(baseline.pid as number) - bareCpuBefore) / (bare.rps * SECONDS)) * 1000) / 1000;
-    baseline.kill();
+    const bareUrl = `http://127.0.0.1:${port}/`;
+    const gatewayUrl = `${stack.gatewayUrl}/api/v1/payin/balance`;
+    await load(bareUrl, {}, WARMUP_SECONDS);
+    await load(gatewayUrl, { token }, WARMUP_SECONDS);
     // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
     const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
-    await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token }, WARMUP_SECONDS);
-    const cpuBefore = sampleCpu(stack);
-    const backendsBefore = await backends();
-    const gateway = await load(`${stack.gatewayUrl}/api/v1/payin/balance`, { token });
-    const cpu = cpuPerUnit(cpuBefore, sampleCpu(stack), gateway.rps * SECONDS);
-    const postgresBenchDb = Math.round((backendsMs(backendsBefore, await backends()) / (gateway.rps * SECONDS)) * 1000) / 1000;
+    const rounds: Round[] = [];
+    const gatewayCpu: CpuSample = {};
+    let bareCpuMs = 0;
+    let postgresMs = 0;
+    // Alternating, each server in turn: a machine whose speed drifts moves both sides of a pair.
+    for (let i = 0; i < ROUNDS; i++) {
+      const bareBefore = cpuMsOf(baseline.pid as number);
+      const bare = await load(bareUrl, {});
+      // The bare server's own CPU, beside the gateway's: what the Nest pipeline, the token check and the limiter add.
+      bareCpuMs += cpuMsOf(baseline.pid as number) - bareBefore;
+      const cpuBefore = sampleCpu(stack);
+      const backendsBefore = await backends();
+      const gateway = await load(gatewayUrl, { token });
+      const cpuAfter = sampleCpu(stack);
+      for (const key of Object.keys(cpuAfter)) gatewayCpu[key] = (gatewayCpu[key] ?? 0) + cpuAfter[key] - (cpuBefore[key] ?? 0);
+      postgresMs += backendsMs(backendsBefore, await backends());
+      rounds.push({ bare, gateway });
+    }
+    baseline.kill();
+    const bareRequests = sum(rounds.map((r) => r.bare.requests));
+    const gatewayRequests = sum(rounds.map((r) => r.gateway.requests));
+    const ratios = rounds.map((r) => r.gateway.rps / r.bare.rps);
+    const milli = (ms: number, n: number) => Math.round((ms / n) * 1000) / 1000;
     return {
       load: loaded,
-      rows: [
-      { target: 'bare node http + SELECT', rps: bare.rps, p50ms: bare.p50.toFixed(1), p95ms: bare.p95.toFixed(1), p99ms: bare.p99.toFixed(1), errors: bare.errors, ratio: '1.00' },
-      { target: 'gateway /api/v1/payin/balance', rps: gateway.rps, p50ms: gateway.p50.toFixed(1), p95ms: gateway.p95.toFixed(1), p99ms: gateway.p99.toFixed(1), errors: gateway.errors, ratio: (gateway.rps / bare.rps).toFixed(2) },
-      ],
-      cpuRows: [{ ...cpu, postgresBenchDb, bareServer }],
+      rows: [row('bare node http + SELECT', rounds.map((r) => r.bare), '1.00'), row('gateway /api/v1/payin/balance', rounds.map((r) => r.gateway), median(ratios).toFixed(2))],
+      roundRows: rounds.map((r, i) => ({ round: i + 1, bareRps: r.bare.rps, gatewayRps: r.gateway.rps, ratio: ratios[i].toFixed(2) })),
+      cpuRows: [{ ...cpuPerUnit({}, gatewayCpu, gatewayRequests), postgresBenchDb: milli(postgresMs, gatewayRequests), bareServer: milli(bareCpuMs, bareRequests) }],
     };
   } finally {
     await stack?.stop();
