@@ -52,6 +52,7 @@ export const HOT_QUERIES: HotQuery[] = [
   // apps/gateway: every request (libs/persistence/src/merchants/merchant-auth.repository.ts)
   q('gateway: token lookup', TOKEN_STATEMENTS.byToken, (p) => [p.tokenHash]),
   q('gateway: token lookup with the balance (balance GET)', TOKEN_STATEMENTS.byTokenWithBalance, (p) => [p.tokenHash]),
+  q('gateway: balance if the token is valid (balance GET, token in the auth cache)', TOKEN_STATEMENTS.balanceIfTokenValid, (p) => [p.tokenHash]),
   q('gateway: balance read', 'SELECT available, pending FROM balances WHERE merchant_id = $1', (p) => [p.merchantId]),
   // libs/persistence/src/disbursements/disbursement.repository.ts, as the repository sends them
   sent('gateway: account inquiry (token, live merchantTrxId, fee, insert)', (pool, p, run) =>

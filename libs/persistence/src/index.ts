@@ -6,7 +6,7 @@ export { GroupWriter } from './client/group-writer';
 export { applyMigrations, ensureDatabase, dropDatabase, MigrationError, type MigrationResult } from './migrations/migrate';
 export { MerchantAdmin, MerchantNotFoundError, type MerchantView } from './merchants/merchant-admin';
 export { describeMerchant, type FeeInput, type MerchantDescription, MerchantInputError, parseFeeInput, TokenNotFoundError } from './merchants/merchant-input';
-export { MerchantAuthRepository, MERCHANT_AUTH_CHANGED_CHANNEL, TOKEN_STATEMENTS, type AuthenticatedMerchant, type MerchantBalance, type MerchantRateLimits, type TokenLookup } from './merchants/merchant-auth.repository';
+export { MerchantAuthRepository, MERCHANT_AUTH_CHANGED_CHANNEL, TOKEN_STATEMENTS, type AuthenticatedMerchant, type BalanceAccess, type MerchantBalance, type MerchantRateLimits, type TokenLookup } from './merchants/merchant-auth.repository';
 export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';

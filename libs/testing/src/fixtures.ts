@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerService } from '@pay/ledger-core';
 import { ledgerCommandId, type LedgerOutcome } from '@pay/contracts';
-import type { Pool } from 'pg';
+import { Client, type Pool } from 'pg';
 import { createPgPool, databaseUrlOf, type Disbursement, DisbursementRepository, MerchantAdmin, PayoutRepository, type PrismaClient } from '@pay/persistence';
 
 /** A merchant with a balance row and one token, named uniquely so suites can share a database. */
@@ -134,4 +134,19 @@ export function paidNotification(platformTrxId: string, over: object = {}) {
     paidAt: new Date().toISOString(),
     ...over,
   };
+}
+
+/**
+ * Changes a merchant's or a token's row without its trigger (no NOTIFY), so a gateway's auth cache
+ * keeps what it had: what a change looks like to a gateway that has not heard of it yet.
+ */
+export async function changeUnannounced(databaseUrl: string, text: string, values: unknown[]): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SET session_replication_role = replica');
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,4 +1,4 @@
-export { createDisbursement, createMerchant, directPayoutId, insertPayin, insertSuccessfulPayin, fundMerchant, ledgerFor, paidNotification } from './fixtures';
+export { changeUnannounced, createDisbursement, createMerchant, directPayoutId, insertPayin, insertSuccessfulPayin, fundMerchant, ledgerFor, paidNotification } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
 export { LocalStack, SERVICES, type ServiceName, type StackOptions, type StackBus, type UnexpectedExit, freePort, repoRoot } from './stack/local-stack';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';

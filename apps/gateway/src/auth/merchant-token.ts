@@ -45,16 +45,27 @@ export function tokenOf(req: FastifyRequest): string | undefined {
 
 /**
  * A @TokenCheckedByStatement route takes a token that authenticated a moment ago from the cache
- * (its statement checks the token again); any other route, or a token not in the cache, is
- * looked up, and a token that authenticates is remembered for those routes.
+ * (its statement checks the token again). So does a @BalanceWithToken route, whose balance is then
+ * read by a statement that checks the token in the same snapshot and reads the merchant's IP
+ * allowlist live (a revoked token or an inactive merchant reads nothing, and is looked up in full
+ * for its 401). Any other route, or a token not in the cache, is looked up, and a token that
+ * authenticates is remembered for those routes.
  */
 async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository, cache?: MerchantAuthCache): Promise<AuthenticatedMerchant> {
   const hash = tokenHashOf(req);
   if (!hash) throw new ApiError(ErrorCode.TokenNotFound);
-  const cached = cache && tokenCheckedByStatement(req) ? cache.get(hash) : undefined;
-  if (cached) return cached;
+  const withBalance = wantsBalanceWithToken(req);
+  const cached = cache && (withBalance || tokenCheckedByStatement(req)) ? cache.get(hash) : undefined;
+  if (cached && !withBalance) return cached;
+  if (cached) {
+    const access = await tokens.balanceIfTokenValid(hash);
+    if (access) {
+      (req as WithTokenCheck)[BALANCE] = access.balance;
+      return { ...cached, ipAllowlistEnabled: access.ipAllowlistEnabled, ipAllowlist: access.ipAllowlist };
+    }
+  }
   const version = cache?.version();
-  const lookup = await tokens.findByHash(hash, { withBalance: wantsBalanceWithToken(req) });
+  const lookup = await tokens.findByHash(hash, { withBalance });
   if (!lookup.found) throw new ApiError(ErrorCode.TokenNotValid);
   if (!lookup.merchant.isActive) throw new ApiError(ErrorCode.MerchantNotActive);
   if (cache && version !== undefined) cache.remember(hash, lookup.merchant, version);

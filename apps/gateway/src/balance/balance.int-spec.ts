@@ -4,7 +4,7 @@ import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
+import { changeUnannounced, createMerchant, fundMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
 
@@ -82,7 +82,7 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
   });
 
   it('reads the balance with the token on every request: a booking, a deactivation and a revocation show on the very next one', async () => {
-    // The token check and the balance are one statement (@BalanceWithToken): nothing of either is cached between requests.
+    // The token check and the balance are one statement (@BalanceWithToken): the balance is never cached, nor is whether the token is valid.
     const { merchant, token, tokenId, admin } = await createMerchant(prisma);
     const get = () => request(http).get('/api/v1/payin/balance').set('token', token);
     expect((await get()).body.data).toEqual({ balance: { available: 0, pending: 0 } });
@@ -100,6 +100,32 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     expect((await get()).status).toBe(200);
 
     await admin.revokeToken(tokenId);
+    const revoked = await get();
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toEqual({ logId: expect.any(String), status: false, message: 'Token not valid', code: 'TOKEN_NOT_VALID' });
+  });
+
+  it('a token in the auth cache has its balance read checked all the same: revoked, deactivated or allowlisted unheard of, refused at once', async () => {
+    // changeUnannounced: no NOTIFY, so the gateway's auth cache still holds the token and its merchant.
+    const unannounced = (text: string, values: unknown[]) => changeUnannounced(process.env.DATABASE_URL as string, text, values);
+    const { merchant, token, tokenId } = await createMerchant(prisma);
+    const get = () => request(http).get('/api/v1/payin/balance').set('token', token);
+    expect((await get()).status).toBe(200); // the token is now in the auth cache
+    await fundMerchant(prisma, merchant.id, [150_000n]);
+    expect((await get()).body.data).toEqual({ balance: { available: 1500, pending: 0 } });
+
+    await unannounced('UPDATE merchants SET is_active = false WHERE id = $1', [merchant.id]);
+    expect((await get()).body).toEqual({ logId: expect.any(String), status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' });
+    await unannounced('UPDATE merchants SET is_active = true WHERE id = $1', [merchant.id]);
+    expect((await get()).body.data).toEqual({ balance: { available: 1500, pending: 0 } });
+
+    // The allowlist too is read with the balance, not taken from the cache.
+    await unannounced(`UPDATE merchants SET ip_allowlist = '{203.0.113.0/24}', ip_allowlist_enabled = true WHERE id = $1`, [merchant.id]);
+    expect((await get()).body).toMatchObject({ status: false, code: 'IP_NOT_ALLOWED' });
+    await unannounced(`UPDATE merchants SET ip_allowlist = '{127.0.0.1,::1}' WHERE id = $1`, [merchant.id]);
+    expect((await get()).status).toBe(200);
+
+    await unannounced('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [tokenId]);
     const revoked = await get();
     expect(revoked.status).toBe(401);
     expect(revoked.body).toEqual({ logId: expect.any(String), status: false, message: 'Token not valid', code: 'TOKEN_NOT_VALID' });

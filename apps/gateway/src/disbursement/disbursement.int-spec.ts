@@ -3,8 +3,7 @@ import { SANDBOX_ACCOUNTS, sandboxHolderName } from '@pay/bank-rail';
 import { ledgerCommandId, parseLedgerCommand } from '@pay/contracts';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
-import { Client } from 'pg';
+import { changeUnannounced, createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
@@ -234,17 +233,7 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     expect(res.body).toEqual({ logId: expect.any(String), status: false, message: 'Transaction not found', code: 'TRANSACTION_NOT_FOUND' });
   });
 
-  /** Changes a merchant's or a token's row without its trigger (no NOTIFY): the gateway's auth cache keeps what it had. */
-  async function unannounced(text: string, values: unknown[]): Promise<void> {
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query('SET session_replication_role = replica');
-      await client.query(text, values);
-    } finally {
-      await client.end();
-    }
-  }
+  const unannounced = (text: string, values: unknown[]) => changeUnannounced(process.env.DATABASE_URL as string, text, values);
 
   it('a token revoked, or a merchant deactivated, after the gateway last saw it changes nothing: the inquiry and the transfer statements refuse it (401)', async () => {
     const { merchant, token, tokenId } = await createMerchant(prisma);
@@ -255,7 +244,7 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     expect((await post('account-inquiry', token, inquiryBody())).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID', message: 'Token not valid' });
     expect((await post('transfer', token, transferBody(inq))).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
     expect(await counts(merchant.id)).toEqual(before);
-    // A route whose statement does not check the token looks it up every time: refused at once.
+    // The balance GET's statement checks the token too: refused at once.
     expect((await request(http).get('/api/v1/payin/balance').set('token', token)).status).toBe(401);
 
     const second = await createMerchant(prisma);
