@@ -15,13 +15,16 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * History mode (--history or BENCH_HISTORY=1): the same again on a database holding a realistic
  * history (tools/bench/history.ts; the bench's merchant is one of its 10,000), then both side by side.
  * BENCH_HISTORY_DB=<name> clones a history loaded once and kept (tools/bench/history-db.ts).
- * Each server first takes the same load for a few seconds, not measured (its JIT warm-up). Then
+ * Each server first takes the same load for `warm-up` seconds, not measured: with 3 s the gateway's
+ * first round ran at 0.37–0.41x in seven runs of seven, against 0.44–0.50 in its later rounds (V8
+ * still tiering its hot code up and sizing its heap), and a median of three rounds took that in;
+ * after 10 s its first round is like the others. Then
  * the two take turns for `rounds` rounds of `seconds` each: the ratio printed is the median of
  * the rounds' ratios, so a machine whose speed drifts during the run (a shared host) moves both
  * sides of a round and not the figure.
- * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [warm-up seconds=3] [rounds=3] [--history]
+ * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [warm-up seconds=10] [rounds=3] [--history]
  */
-const [SECONDS = 10, C = 32, WARMUP_SECONDS = 3, ROUNDS = 3] = benchArgs().map(Number);
+const [SECONDS = 10, C = 32, WARMUP_SECONDS = 10, ROUNDS = 3] = benchArgs().map(Number);
 
 interface Load {
   rps: number;
