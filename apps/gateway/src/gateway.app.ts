@@ -6,7 +6,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { connectingAs, createDatabaseClients, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, stopInOrder, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, registerRequestMetrics, stopInOrder, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
@@ -94,6 +94,7 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   const fastify = app.getHttpAdapter().getInstance();
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
+  registerRequestMetrics(fastify, app.get(METRICS_REGISTRY));
   registerSessionApiHeaders(fastify);
   // Before any other hook: an internal route on the public port is not there at all.
   refuseInternalRoutesOnPublicPort(fastify);

@@ -4,6 +4,7 @@ export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from 
 export { ApiError } from './errors/api-error';
 export { EnvelopeExceptionFilter } from './errors/envelope.filter';
 export { registerLogId, registerRequestLogger, requestLogId } from './http/log-id.hooks';
+export { registerRequestMetrics, UNMATCHED_ROUTE } from './http/request-metrics.hooks';
 export { registerMethodNotAllowed } from './http/method-not-allowed.hooks';
 export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsRegistry, startOpsServer } from './health/readiness';
 export { runService, type RunningService } from './bootstrap/run-service';
