@@ -7,6 +7,8 @@
 # the console (Debian's Chromium, installed when missing) on the Redis Streams pass only.
 # The end-to-end suites store recon files in S3Proxy (Maven Central, once, into .local/s3proxy),
 # which checks signatures and presigned-URL expiry; each pass starts one for its suites.
+# The alert rules' checks and unit tests run promtool, extracted once from Debian's prometheus
+# package into .local/promtool.
 # The bus contract runs on Redis Streams and on a real Kafka broker that this script installs
 # (Maven Central, once, into .local/kafka) and starts for the run on its own ports and data
 # directory, then stops; set KAFKA_BROKERS to use a broker of your own instead (it needs the
@@ -24,6 +26,7 @@ ensure_docker_compose
 ensure_chromium
 ensure_kafka_installed
 ensure_s3proxy_installed
+ensure_promtool
 ensure_built
 
 step() { printf '\n== %s\n' "$1"; }

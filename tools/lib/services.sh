@@ -54,6 +54,25 @@ ensure_chromium() {
   $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 }
 
+# promtool (Debian's prometheus package, its one binary extracted into .local/promtool; nothing
+# installed system-wide, no Prometheus server started) for the alert rules' checks and unit tests
+# (tools/deploy-checks/alerts.spec.ts); does nothing when it is there or PROMTOOL names another.
+ensure_promtool() {
+  if [ -n "${PROMTOOL:-}" ] || [ -x .local/promtool/promtool ]; then return 0; fi
+  echo "installing promtool (from Debian's prometheus package) for the alert rules' tests" >&2
+  local dir sudo=""
+  dir=$(mktemp -d)
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if ! (cd "$dir" && apt-get download prometheus >/dev/null 2>&1); then
+    $sudo apt-get update -qq >/dev/null
+    (cd "$dir" && apt-get download prometheus >/dev/null 2>&1)
+  fi
+  dpkg-deb -x "$dir"/prometheus_*.deb "$dir/x"
+  mkdir -p .local/promtool
+  cp "$dir/x/usr/bin/promtool" .local/promtool/promtool
+  rm -rf "$dir"
+}
+
 # The Kafka broker's jars (tools/kafka/pom.xml, from Maven Central) into .local/kafka/lib;
 # does nothing when they are there already.
 ensure_kafka_installed() {
