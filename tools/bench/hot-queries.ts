@@ -104,6 +104,7 @@ export const HOT_QUERIES: HotQuery[] = [
     return new PgOutboxStore(inTransaction).relayBatch('ledger.commands.v1', 256, async () => undefined);
   }),
   q('outbox: backlog metrics', `SELECT topic, count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM outbox WHERE published_at IS NULL GROUP BY topic`, () => []),
+  sent('payout: pending metrics', (pool) => new PayoutRepository(pool).pendingSummary()),
   // libs/persistence/src/webhooks/webhook-delivery.repository.ts
   q('workers: webhook create', `
     INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, created_at, updated_at)

@@ -3,7 +3,7 @@ import { createBankRail } from '@pay/bank-rail';
 import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, STANDBY_GATHER_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, outboxChannel, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, serviceStop, throttledWarn } from '@pay/platform';
+import { createLogger, createMetricsRegistry, outboxBacklogMetric, pendingPayoutsMetric, pgListenMetric, serviceStop, throttledWarn } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -27,7 +27,9 @@ export async function startPayout(settings: PayoutConfig) {
   const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
   topics.start();
   const ops = await startOpsAndWait('payout', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport), topics] });
-  const processor = new PayoutProcessor(new PayoutRepository(pool), createBankRail(config, pool), logger, {
+  const payouts = new PayoutRepository(pool);
+  pendingPayoutsMetric(registry, payouts, { logger });
+  const processor = new PayoutProcessor(payouts, createBankRail(config, pool), logger, {
     batchSize: config.PAYOUT_BATCH_SIZE,
     leaseMs: config.PAYOUT_LEASE_MS,
     timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,

@@ -27,6 +27,7 @@ export { classifyFault, databaseInputRefusal, isMisconfiguration, isTransientFau
 export { deadLetterMetric } from './health/dead-letter.metric';
 export { pgListenMetric } from './health/pg-listen.metric';
 export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
+export { pendingPayoutsMetric, type PendingPayouts } from './health/pending-payouts.metric';
 export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';
 export { WakeLoop, type RoundResult, type WakeLoopOptions } from './loops/wake-loop';
 export { waitAtMost, withTimeout } from './loops/timeouts';

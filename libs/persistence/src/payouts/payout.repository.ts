@@ -19,6 +19,18 @@ export class PayoutRepository {
   }
 
   /**
+   * How many disbursements are pending (debited, not yet settled by the bank) and the age of the
+   * oldest, since its transfer was accepted: the payout metrics (pendingPayoutsMetric). Reads the
+   * partial index of pending rows (`disbursements_due_idx`), never the settled history.
+   */
+  async pendingSummary(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const [row] = await this.db.query<{ n: bigint; age: number | null }>(sql`
+      SELECT count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+        FROM disbursements WHERE status = 'pending'`);
+    return { count: Number(row.n), oldestAgeSeconds: Math.max(0, row.age ?? 0) };
+  }
+
+  /**
    * Claims up to `limit` pending disbursements that are due (optionally only among `onlyIds`),
    * setting a lease so no other payout worker touches them until it expires; a crashed worker's
    * lease lapses and the work is picked up again. The same statement records the submission of

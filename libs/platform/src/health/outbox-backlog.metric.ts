@@ -1,5 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
-import { throttledWarn, type WarnLogger } from '../logging/throttled-warn';
+import type { WarnLogger } from '../logging/throttled-warn';
+import { scrapeRead } from './scrape-read';
 
 /** Unpublished outbox rows of one topic (PgOutboxStore.backlog). */
 export interface OutboxTopicBacklog {
@@ -24,36 +25,19 @@ export interface OutboxBacklogOptions {
  * the last values stay and a warning is logged.
  */
 export function outboxBacklogMetric(registry: Registry, source: { backlog(): Promise<OutboxTopicBacklog[]> }, options: OutboxBacklogOptions): void {
-  const cacheMs = options.cacheMs ?? 5_000;
-  const warn = throttledWarn(options.logger, 'outbox metrics: could not read the backlog; keeping the last values');
   const known = new Set(options.topics);
-  let last: { at: number; read: Promise<OutboxTopicBacklog[]> } | null = null;
-  const read = (): Promise<OutboxTopicBacklog[]> => {
-    if (!last || Date.now() - last.at >= cacheMs) {
-      const reading = source.backlog();
-      last = { at: Date.now(), read: reading };
-      // A failed read is not cached: the next scrape asks again.
-      reading.catch(() => {
-        if (last?.read === reading) last = null;
-      });
-    }
-    return last.read;
-  };
-  const update = async (): Promise<void> => {
-    let rows: OutboxTopicBacklog[];
-    try {
-      rows = await read();
-    } catch (error) {
-      warn(error);
-      return;
-    }
-    const byTopic = new Map(rows.map((r) => [r.topic, r]));
-    for (const r of rows) known.add(r.topic);
-    for (const topic of known) {
-      backlog.set({ topic }, byTopic.get(topic)?.rows ?? 0);
-      oldest.set({ topic }, byTopic.get(topic)?.oldestAgeSeconds ?? 0);
-    }
-  };
+  const update = scrapeRead(
+    () => source.backlog(),
+    (rows) => {
+      const byTopic = new Map(rows.map((r) => [r.topic, r]));
+      for (const r of rows) known.add(r.topic);
+      for (const topic of known) {
+        backlog.set({ topic }, byTopic.get(topic)?.rows ?? 0);
+        oldest.set({ topic }, byTopic.get(topic)?.oldestAgeSeconds ?? 0);
+      }
+    },
+    { logger: options.logger, warning: 'outbox metrics: could not read the backlog; keeping the last values', cacheMs: options.cacheMs },
+  );
   // prom-client awaits collect() on each scrape; both gauges share one (cached) read.
   const backlog = new Gauge({ name: 'outbox_backlog', help: 'Outbox rows not yet published to the bus, by topic', labelNames: ['topic'], registers: [registry], collect: update });
   const oldest = new Gauge({
