@@ -73,6 +73,7 @@ describe('disbursements_pending metrics (real Postgres)', () => {
   it('keeps the last values and warns when the database cannot be asked', async () => {
     const registry = new Registry();
     const warnings: object[] = [];
+    await disbursement('pending', 60);
     const broken = createPgPool(url, 1);
     pendingPayoutsMetric(registry, new PayoutRepository(broken), { logger: { warn: (obj) => void warnings.push(obj) }, cacheMs: 0 });
     const value = async () => (await registry.getSingleMetric('disbursements_pending')?.get())?.values[0]?.value;
