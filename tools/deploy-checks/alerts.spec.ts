@@ -9,12 +9,11 @@
  * Needs promtool: tools/test.sh installs it into .local/promtool (PROMTOOL names another); a
  * missing binary fails the test, it is never skipped.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { ROOT, runTool } from './run-tool';
 
-const ROOT = join(__dirname, '..', '..');
 const RULES = join(ROOT, 'deploy', 'monitoring', 'alerts.yaml');
 const TESTS = join(ROOT, 'deploy', 'monitoring', 'alerts.test.yaml');
 /** A histogram's series carry these suffixes on the metric's name. */
@@ -30,12 +29,7 @@ interface TestFile {
 function promtool(args: string[]): string {
   const bin = process.env.PROMTOOL ?? join(ROOT, '.local', 'promtool', 'promtool');
   if (!existsSync(bin)) throw new Error(`promtool is not at ${bin}: bash tools/test.sh installs it (ensure_promtool in tools/lib/services.sh), or set PROMTOOL`);
-  try {
-    return execFileSync(bin, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    throw new Error(`promtool ${args.join(' ')} failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
+  return runTool(bin, args, 'bash tools/test.sh (ensure_promtool in tools/lib/services.sh)');
 }
 
 /** The names of the metrics the services register (prom-client's Counter, Gauge, Histogram, Summary), read from their sources. */

@@ -13,7 +13,6 @@
  * Needs `kubectl` and `docker-compose` on PATH: a missing binary fails the test (it is never
  * skipped), with a message saying what to install.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
@@ -32,8 +31,8 @@ import {
 } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
+import { ROOT, runTool } from './run-tool';
 
-const ROOT = join(__dirname, '..', '..');
 const OVERLAYS_DIR = join(ROOT, 'deploy', 'overlays');
 const REQUIRED_OVERLAYS = ['dev', 'staging', 'prod'];
 
@@ -73,27 +72,13 @@ const APP_SERVICES = ['migrate', 'gateway', 'ledger', 'payout', 'workers'];
 
 // --- helpers -----------------------------------------------------------------------------
 
-function run(cmd: string, args: string[], install: string, env: NodeJS.ProcessEnv = process.env): string {
-  try {
-    return execFileSync(cmd, args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-  } catch (err) {
-    // Structural checks, not `instanceof Error`: errors thrown by Node's core modules come
-    // from another realm than Jest's sandbox.
-    const e = typeof err === 'object' && err !== null ? (err as { code?: unknown; stderr?: unknown; message?: unknown }) : {};
-    if (e.code === 'ENOENT') {
-      throw new Error(`\`${cmd}\` is not installed (not on PATH). Install it to run the deployment checks: ${install}`);
-    }
-    throw new Error(`\`${cmd} ${args.join(' ')}\` failed: ${e.stderr ? String(e.stderr) : String(e.message ?? err)}`);
-  }
-}
-
 const kubectl = (args: string[]): string =>
-  run('kubectl', args, 'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)');
+  runTool('kubectl', args, 'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)');
 /** The two secrets compose requires from the operator (.env.secrets); any value will do for `config`. */
 const COMPOSE_SECRETS = { ACQUIRER_SECRET: 'deploy-check-acquirer-secret-0123456789abcdef', ADMIN_TOKEN: 'deploy-check-admin-token-0123456789abcdef' };
 const dockerCompose = (args: string[], secrets: Record<string, string> = COMPOSE_SECRETS): string => {
   const { ACQUIRER_SECRET: _a, ADMIN_TOKEN: _t, ...env } = process.env;
-  return run('docker-compose', args, '`apt-get install -y docker-compose`', { ...env, ...secrets });
+  return runTool('docker-compose', args, '`apt-get install -y docker-compose`', { ...env, ...secrets });
 };
 
 interface K8sObject {
