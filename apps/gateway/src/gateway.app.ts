@@ -6,7 +6,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
 import { connectingAs, createDatabaseClients, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, registerRequestMetrics, stopInOrder, SuccessEnvelopeInterceptor, throttledWarn, tooDeeplyNested } from '@pay/platform';
+import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, registerRequestMetrics, registerSuccessEnvelope, stopInOrder, throttledWarn, tooDeeplyNested } from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
@@ -117,7 +117,8 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalInterceptors(new SuccessEnvelopeInterceptor());
+  // A handler's Reply becomes the success envelope (a Fastify hook: no Nest interceptor runs on the merchant API, decision 0044).
+  registerSuccessEnvelope(fastify);
   // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
   // Nest's own handler would re-raise the signal after closing and race runService's exit(0).
   const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;

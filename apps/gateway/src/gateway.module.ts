@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
@@ -55,7 +54,6 @@ import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.
 
 /** The operator console's JSON API (/console/api, internal port; decision 0023). */
 const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController, ConsoleMerchantUsersController, ConsoleUsersController];
-import { RateLimitInterceptor } from './rate-limit/rate-limit.interceptor';
 
 @Module({})
 export class GatewayModule {
@@ -111,7 +109,6 @@ export class GatewayModule {
         MerchantSessionGuard,
         OperatorSessionGuard,
         { provide: RateLimiter, useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry), inject: [METRICS_REGISTRY] },
-        { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
       ],
     };
   }

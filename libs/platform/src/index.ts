@@ -11,7 +11,7 @@ export { runService, type RunningService } from './bootstrap/run-service';
 export { serviceStop, stopInOrder, type OrderedStop, type ServiceParts, type Step } from './bootstrap/stop-in-order';
 export { REQUIRED_NODE_VERSION, requireNodeVersion } from './bootstrap/node-version';
 export { SERVICE_NODE_FLAGS } from './bootstrap/node-flags';
-export { Reply, SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
+export { registerSuccessEnvelope, Reply } from './http/success-envelope.hooks';
 export { createValidationPipe, type FieldError, fieldErrors, validationError } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';

@@ -1,13 +1,11 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiResponse } from '@nestjs/swagger';
 import { AddRouteConfig } from '../http/route-config';
 import { ErrorResponse } from '../openapi/error-response';
 import type { RateLimitClass } from './rate-limit.class';
 
-export const RATE_LIMIT_CLASS = Symbol('RATE_LIMIT_CLASS');
-
-/** The Fastify route config key that carries the class, so onRequest hooks know it before Nest runs. */
+/** The Fastify route config key that carries the class: the guards charge by it, and onRequest hooks know it before Nest runs. */
 const ROUTE_CONFIG_KEY = 'rateLimitClass';
 
 const HEADERS = {
@@ -19,14 +17,14 @@ const HEADERS = {
 };
 
 /**
- * The endpoint counts against the merchant's budget of this class (RateLimitInterceptor), after
- * authentication and before validation or any database work of the handler. Every answer carries
- * the RateLimit-* headers; over the limit it is 429 RATE_LIMITED with Retry-After. The class is
- * also in the Fastify route's config (rateLimitClassOf), for refusing before authentication.
+ * The endpoint counts against the merchant's budget of this class: the guard that identifies the
+ * merchant charges it (RateLimiter.charge), after authentication and before validation or any
+ * database work of the handler. Every answer carries the RateLimit-* headers; over the limit it is
+ * 429 RATE_LIMITED with Retry-After. The class is kept in the Fastify route's config
+ * (rateLimitClassOf), so hooks that run before authentication know it too.
  */
 export function RateLimit(cls: RateLimitClass): MethodDecorator {
   return applyDecorators(
-    SetMetadata(RATE_LIMIT_CLASS, cls),
     AddRouteConfig({ [ROUTE_CONFIG_KEY]: cls }),
     ApiResponse({ status: 429, type: ErrorResponse, headers: HEADERS, description: `RATE_LIMITED: over the merchant's ${cls} limit; wait Retry-After seconds, then send the same request again` }),
   );

@@ -85,6 +85,19 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     expect((await generate(a.token, 'ORD-A4')).status).toBe(200);
   });
 
+  it('charges only requests the merchant is let in with: a refused token (401) or address (403) spends none of the budget and never gets 429', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await admin.setRateLimits(merchant.id, { read: 2 });
+    await admin.setAllowlist(merchant.id, ['203.0.113.7'], true);
+    for (let n = 0; n < 4; n++) expect((await balance(token)).body).toMatchObject({ status: false, code: 'IP_NOT_ALLOWED' });
+    for (let n = 0; n < 4; n++) expect((await balance(`${token}x`)).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
+    await admin.setAllowlistEnabled(merchant.id, false);
+    // The whole budget is there: two served, the third refused.
+    const statuses = [];
+    for (let n = 0; n < 3; n++) statuses.push((await balance(token)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
   it('shares one budget across gateway replicas (the bucket is in Redis)', async () => {
     const { merchant, token } = await createMerchant(prisma);
     await admin.setRateLimits(merchant.id, { read: 3 });

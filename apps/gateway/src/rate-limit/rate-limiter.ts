@@ -2,11 +2,12 @@ import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant } from '@pay/persistence';
 import { ApiError, createRedis, type Logger, redisSocketTimeout, throttledWarn } from '@pay/platform';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { type GcraResult, withGcra } from './gcra';
 import { policyFor, type RateLimitClass, type RateLimitDefaults, type RateLimitPolicy } from './rate-limit.class';
+import { rateLimitClassOf } from './rate-limit.decorator';
 import { type Standing, Standings } from './standings';
 
 export interface RateLimiterSettings extends RateLimitDefaults {
@@ -89,6 +90,19 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.redis.disconnect();
+  }
+
+  /**
+   * Charges a request to the merchant a guard has just identified (MerchantAuthGuard: the API
+   * token's; the session guards: a merchant user's) under its route's @RateLimit class; a route
+   * without one is not limited. Called at the end of those guards, so the merchant is known (and
+   * allowed in: a 401 or 403 spends no budget) and nothing else has run yet: a refused request is
+   * neither validated nor handled. Guards rather than a Nest interceptor: an interceptor wraps
+   * every call of every route in rxjs observables (decision 0044).
+   */
+  async charge(req: FastifyRequest, reply: FastifyReply, merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>): Promise<void> {
+    const cls = rateLimitClassOf(req);
+    if (cls) await this.enforce(merchant, cls, reply);
   }
 
   /**

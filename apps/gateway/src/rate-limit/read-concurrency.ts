@@ -25,7 +25,7 @@ export function registerReadConcurrencyLimit(fastify: FastifyInstance, opts: { l
     else inFlight.delete(merchantId);
   };
   fastify.addHook('onRequest', async (req, reply) => {
-    // API tokens only: a dashboard read (/dashboard/api) has its session, not a token, and is rate-limited by RateLimitInterceptor.
+    // API tokens only: a dashboard read (/dashboard/api) has its session, not a token, and is rate-limited by its session guard.
     if (rateLimitClassOf(req) !== 'read' || !req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
     const tokenHash = tokenHashOf(req);
     if (!tokenHash) return;

@@ -29,7 +29,7 @@ export function principalOf(req: FastifyRequest): DashboardPrincipal {
 }
 
 /**
- * The merchant a merchant user's request is charged to (RateLimitInterceptor): the dashboard
+ * The merchant a merchant user's request is charged to (the session guards' RateLimiter.charge): the dashboard
  * spends the same per-merchant budget as the merchant's API tokens. Undefined without a merchant
  * session (no guard ran, or an operator).
  */

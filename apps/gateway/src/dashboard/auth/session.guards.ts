@@ -2,10 +2,11 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { Reflector } from '@nestjs/core';
 import { ErrorCode } from '@pay/contracts';
 import { ApiError } from '@pay/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
+import { RateLimiter } from '../../rate-limit/rate-limiter';
 import { DashboardAuthService } from './dashboard-auth.service';
-import { setPrincipal } from './dashboard-principal';
+import { dashboardMerchantOf, setPrincipal } from './dashboard-principal';
 import { REQUIRES_RECENT_AUTH } from './requires-recent-auth.decorator';
 import { type Audience, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf } from './session-cookies';
 
@@ -23,10 +24,12 @@ function sameToken(given: string, expected: string): boolean {
  * foreign Origin, or a state-changing method without the session's X-CSRF-Token, is 403
  * CSRF_TOKEN_INVALID. A handler marked @RequiresRecentAuth() also wants the password proved within
  * the last 10 minutes, else 401 REAUTH_REQUIRED (checked last: a forged request learns nothing).
- * Sets the request's principal.
+ * Sets the request's principal, and charges a merchant user's request to its merchant's rate limit
+ * (the same budget as the merchant's API tokens; operators are not limited).
  */
-async function guard(context: ExecutionContext, auth: DashboardAuthService, reflector: Reflector, audience: Audience): Promise<boolean> {
-  const req = context.switchToHttp().getRequest<FastifyRequest>();
+async function guard(context: ExecutionContext, auth: DashboardAuthService, reflector: Reflector, limiter: RateLimiter, audience: Audience): Promise<boolean> {
+  const http = context.switchToHttp();
+  const req = http.getRequest<FastifyRequest>();
   if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
   const session = await auth.authenticate(audience, sessionCookieOf(req, audience));
   if (!SAFE_METHODS.has(req.method)) {
@@ -35,6 +38,8 @@ async function guard(context: ExecutionContext, auth: DashboardAuthService, refl
   }
   if (reflector.getAllAndOverride<boolean | undefined>(REQUIRES_RECENT_AUTH, [context.getHandler(), context.getClass()])) auth.requireRecentAuth(session);
   setPrincipal(req, { userId: session.userId, email: session.email, role: session.role, merchantId: session.merchantId, rateLimits: session.merchantRateLimits, csrfToken: session.csrfToken });
+  const merchant = dashboardMerchantOf(req);
+  if (merchant) await limiter.charge(req, http.getResponse<FastifyReply>(), merchant);
   return true;
 }
 
@@ -44,10 +49,11 @@ export class MerchantSessionGuard implements CanActivate {
   constructor(
     private readonly auth: DashboardAuthService,
     @Inject(Reflector) private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
   ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> {
-    return guard(context, this.auth, this.reflector, MERCHANT_AUDIENCE);
+    return guard(context, this.auth, this.reflector, this.limiter, MERCHANT_AUDIENCE);
   }
 }
 
@@ -57,9 +63,10 @@ export class OperatorSessionGuard implements CanActivate {
   constructor(
     private readonly auth: DashboardAuthService,
     @Inject(Reflector) private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
   ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> {
-    return guard(context, this.auth, this.reflector, OPERATOR_AUDIENCE);
+    return guard(context, this.auth, this.reflector, this.limiter, OPERATOR_AUDIENCE);
   }
 }
