@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { QueueName } from '@pay/contracts';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
@@ -11,12 +12,15 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
+import { LEASE_TTL_MS } from './leases';
 import { RateLimiter } from './rate-limiter';
 
 const ADMIN_TOKEN = 'adm_rate_0123456789abcdef0123456789abcdef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const adminOf = (gateway: GatewayApp) => new MerchantAdmin(gateway.prisma);
 
 /** A day in Asia/Jakarta, `days` before today. */
 const daysAgo = (days: number) => new Date(Date.now() + 7 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
@@ -333,6 +337,90 @@ describe("a merchant's reads in flight are capped per replica, so its burst cann
     for (const socket of held) socket.destroy();
     await sleep(200);
     expect((await balanceOf(a.token)).status).toBe(200);
+  });
+});
+
+describe("a busy merchant's cells are leased: far fewer Redis calls, and the limit still holds across replicas", () => {
+  const LIMIT = 200;
+  let redis: PrivateRedis;
+  const gateways: GatewayApp[] = [];
+  const ports: number[] = [];
+
+  beforeAll(async () => {
+    // A Redis of its own, so its command counts are this test's alone.
+    redis = await PrivateRedis.start();
+    for (let n = 0; n < 2; n++) {
+      const gateway = await createGatewayApp(
+        loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redis.url, QUEUE_PREFIX: 'leases', GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', RATE_LIMIT_READ_CONCURRENCY: '0', RATE_LIMIT_REFUSAL_DELAY_MS: '0' }),
+      );
+      await gateway.listen();
+      gateways.push(gateway);
+      ports.push((gateway.app.getHttpServer().address() as AddressInfo).port);
+    }
+  });
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.close();
+    await redis?.destroy();
+  });
+
+  const gcraCalls = async () => {
+    const client = new Redis(redis.url, { lazyConnect: true });
+    await client.connect();
+    const stats = await client.info('commandstats');
+    client.disconnect();
+    return [...stats.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+
+  /** Sixteen clients, each taking the two replicas in turn, for `ms` or `count` requests: every status, and RateLimit-Remaining of each 200. */
+  const flood = async (token: string, ms: number, count = Infinity) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const statuses: number[] = [];
+    const remaining: number[] = [];
+    const get = (port: number) =>
+      new Promise<void>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port, path: '/api/v1/payin/balance', headers: { token }, agent }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            statuses.push(res.statusCode as number);
+            if (res.statusCode === 200) remaining.push(Number(res.headers['ratelimit-remaining']));
+            resolve();
+          });
+        })
+          .on('error', reject)
+          .end();
+      });
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, c) => {
+        for (let i = c; performance.now() - started < ms && statuses.length < count; i++) await get(ports[i % 2]);
+      }),
+    );
+    agent.destroy();
+    return { statuses, remaining, served: statuses.filter((s) => s === 200).length, seconds: (performance.now() - started) / 1000 };
+  };
+
+  it('serves a busy merchant under its limit for a fifth of the EVALSHAs or fewer (one a request before)', async () => {
+    const { merchant, token } = await createMerchant(gateways[0].prisma);
+    await adminOf(gateways[0]).setRateLimits(merchant.id, { read: 100_000 });
+    const callsBefore = await gcraCalls();
+    const { statuses, remaining, served } = await flood(token, 30_000, 800);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(served).toBeGreaterThanOrEqual(800);
+    expect(remaining.every((r) => r > 0 && r < 100_000)).toBe(true);
+    expect((await gcraCalls()) - callsBefore).toBeLessThan(served / 5);
+  });
+
+  it('at its limit, serves the burst and the rate and no more than the bucket allows, plus at most one lease lifetime', async () => {
+    const { merchant, token } = await createMerchant(gateways[0].prisma);
+    await adminOf(gateways[0]).setRateLimits(merchant.id, { read: LIMIT });
+    const { statuses, remaining, served, seconds } = await flood(token, 1_500);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(statuses.length).toBeGreaterThan(served);
+    // Every cell served was charged in Redis: the burst, the rate over the run, and at most one
+    // lease lifetime's worth of cells charged before a moment of the run and served after it.
+    expect(served).toBeLessThanOrEqual(LIMIT + Math.ceil(LIMIT * (seconds + LEASE_TTL_MS / 1000)));
+    expect(served).toBeGreaterThanOrEqual(LIMIT);
+    expect(remaining.every((r) => r >= 0 && r < LIMIT)).toBe(true);
   });
 });
 
