@@ -25,6 +25,9 @@ describe('Redis behind Sentinel, through a failover', () => {
       expect(await port(requestPath)).toBe(first);
       await requestPath.set('sentinel:before', '1');
       expect(await background.get('sentinel:before')).toBe('1');
+      // Replication is asynchronous: SENTINEL FAILOVER promotes the replica with what it has
+      // received, so the write is known to be on the replica (WAIT) before the failover begins.
+      expect(await requestPath.call('WAIT', '1', '5000')).toBe(1);
 
       await ha.failover();
       const second = await ha.primaryPort();
