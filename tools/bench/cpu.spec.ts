@@ -2,9 +2,22 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backendsMsByRole, cpuMsOf, cpuPerUnit, jitCompilerMsOf } from './cpu';
+import { backendsMsByRole, coresAllow, cpuMsOf, cpuPerUnit, jitCompilerMsOf } from './cpu';
 
 describe('bench CPU accounting', () => {
+  it('says what the cores allow at the measured cost and with the services free, against the target', () => {
+    // 2 cores, 5 ms a transfer in all, 3.2 of them Postgres and the load; pgbench -N 5,500, target 0.15x.
+    expect(coresAllow(5, 3.2, 825, 5_500, 2)).toEqual({
+      cpuMsAll: 5,
+      atThisCostPerSecond: 400,
+      postgresAndLoadMs: 3.2,
+      servicesFreePerSecond: 625,
+      servicesFreeRatioToPgbench: '0.114',
+      targetPerSecond: 825,
+      targetBudgetMs: 2.42,
+    });
+  });
+
   it('leaves the load generator and the part already inside the broker out of the total', () => {
     const before = { gateway: 100, postgres: 200, kafkaBroker: 1_000, kafkaBrokerJit: 500, loadGenerator: 50 };
     const after = { gateway: 300, postgres: 600, kafkaBroker: 2_000, kafkaBrokerJit: 900, loadGenerator: 250 };

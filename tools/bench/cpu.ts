@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { SERVICES, type LocalStack } from '@pay/testing';
 
 /** CPU time (user + system, ms) used so far by each part of the system on this machine. */
@@ -144,4 +145,26 @@ export function backendsMsByRole(before: BackendSample, after: BackendSample, ro
     byRole[role] = (byRole[role] ?? 0) + t - (before.get(pid) ?? 0);
   }
   return byRole;
+}
+
+/**
+ * What the machine's cores allow a unit of work (a transfer) that costs `allMs` of CPU in all
+ * (every process, the load generator included: here they share the cores): the rate that fills
+ * them; and at `floorMs`, the part spent outside the services' own processes (the database's work
+ * as the services use it, and the load generator's), the rate the cores would allow if the
+ * services and the bus cost nothing, as a ratio to `ceilingPerSecond` (pgbench -N). Beside them
+ * the target rate and the CPU per unit it leaves.
+ */
+export function coresAllow(allMs: number, floorMs: number, targetPerSecond: number, ceilingPerSecond: number, cores = cpus().length): Record<string, string | number> {
+  const msPerSecond = cores * 1000;
+  const round2 = (n: number) => Math.round(n * 100) / 100;
+  return {
+    cpuMsAll: round2(allMs),
+    atThisCostPerSecond: Math.round(msPerSecond / allMs),
+    postgresAndLoadMs: round2(floorMs),
+    servicesFreePerSecond: Math.round(msPerSecond / floorMs),
+    servicesFreeRatioToPgbench: (msPerSecond / floorMs / ceilingPerSecond).toFixed(3),
+    targetPerSecond: Math.round(targetPerSecond),
+    targetBudgetMs: round2(msPerSecond / targetPerSecond),
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, ensureDatabase, PG_LISTEN_HEARTBEAT_MS } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
-import { backendsMs, backendsMsByRole, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { backendsMs, backendsMsByRole, coresAllow, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
@@ -17,7 +17,10 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * Before the measured steps, a warm-up step (not in the targets, printed apart) and an ANALYZE:
  * the steps measure services that have been running, not the JIT's and the planner's first minute.
  * Beside it, the ceiling measured in the same run: pgbench -N (simple update TPS) on this
- * machine's Postgres. Prints a table and JSON.
+ * machine's Postgres. Prints a table and JSON, and what the machine's cores allow: the rate at
+ * which the CPU measured per transfer fills them, and the rate they would allow if the four
+ * services cost nothing (the bench database's Postgres backends and the load generator only,
+ * which share the same cores here), each against the 0.15x pgbench -N target of issue 15.
  * History mode (--history or BENCH_HISTORY=1): the same run again on a database holding a
  * realistic history (tools/bench/history.ts: 10,000 merchants, the bench's among them, 5M ledger
  * events), then both figures side by side with their ratio. BENCH_HISTORY_DB=<name> clones a
@@ -39,6 +42,8 @@ type Rows = Record<string, string | number>[];
 const SCANS_TITLE = 'sequential scans during the steps, by table (pg_stat_user_tables; a hot statement should read none)';
 const PG_BY_SERVICE_TITLE = "the bench database's Postgres CPU ms per accepted transfer, by the service whose connection used it (application_name; LISTEN connections apart)";
 const PG_ROLES = ['gateway', 'ledger', 'payout', 'workers', 'listen'];
+const CEILINGS_TITLE =
+  "what this machine's cores allow per accepted transfer: at the CPU measured (all processes and the load generator), and with the four services and the bus at zero cost (the bench database's Postgres backends and the load generator alone), against 0.15x pgbench -N";
 
 async function main(): Promise<void> {
   const tps = pgbenchTps();
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
   printResults(title, empty.rows);
   printResults(cpuTitle, empty.cpuRows);
   printResults(PG_BY_SERVICE_TITLE, empty.pgByService);
+  printResults(CEILINGS_TITLE, empty.ceilings);
   printResults(SCANS_TITLE, empty.scans);
   if (!historyMode()) return;
   const history = await measure(tps, true);
@@ -55,6 +61,7 @@ async function main(): Promise<void> {
   printResults(`${title}, on the history`, history.rows);
   printResults(`${cpuTitle}, on the history`, history.cpuRows);
   printResults(`${PG_BY_SERVICE_TITLE}, on the history`, history.pgByService);
+  printResults(`${CEILINGS_TITLE}, on the history`, history.ceilings);
   printResults(`${SCANS_TITLE}, on the history`, history.scans);
   // The same steps in the same process, one database empty, the other holding the history.
   printResults(
@@ -78,7 +85,7 @@ async function main(): Promise<void> {
 const measuredRows = (rows: Rows) => rows.filter((r) => r.step === MEASURED);
 
 /** One full run of the steps on a new database, empty or first loaded with the history. */
-async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; pgByService: Rows; scans: Rows; load?: HistoryLoad }> {
+async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; pgByService: Rows; ceilings: Rows; scans: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   const clone = kept ? await cloneHistoryDatabase(kept, M) : undefined;
   const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
@@ -140,6 +147,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     const seqScans = async () =>
       new Map((await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>('SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables')).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]));
     const pgByService: Rows = [];
+    const ceilings: Rows = [];
     const idleXactsPerSecond = (await pgTransactions() - idleXacts) / 5;
     const cpuRows: Record<string, string | number>[] = [
       {
@@ -191,7 +199,10 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const cpuAfter = sampleAll();
       xactsSettled = await settledTransactions();
       const label = step === MEASURED ? c : `${c}, ${step}`;
-      cpuRows.push({ concurrency: label, ...cpuPerUnit(cpuBefore, cpuAfter, debits), postgresBenchDb: Math.round((backendsMs(backendsBefore, backendsAfter) / debits) * 100) / 100, pgTransactions: Math.round(((xactsSettled - xactsBefore) / debits) * 10) / 10 });
+      const perTransfer = cpuPerUnit(cpuBefore, cpuAfter, debits);
+      const postgresBenchDb = backendsMs(backendsBefore, backendsAfter) / debits;
+      cpuRows.push({ concurrency: label, ...perTransfer, postgresBenchDb: Math.round(postgresBenchDb * 100) / 100, pgTransactions: Math.round(((xactsSettled - xactsBefore) / debits) * 10) / 10 });
+      ceilings.push({ concurrency: label, acceptedPerSecond: Math.round(debits / seconds), ...coresAllow(perTransfer.totalWithoutLoadGenerator + perTransfer.loadGenerator, postgresBenchDb + perTransfer.loadGenerator, 0.15 * tps, tps) });
       const byRole = backendsMsByRole(backendsBefore, backendsAfter, roles);
       const perDebit = (ms: number) => Math.round((ms / debits) * 100) / 100;
       const other = Object.entries(byRole).filter(([role]) => !PG_ROLES.includes(role)).reduce((n, [, ms]) => n + ms, 0);
@@ -228,7 +239,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       .map(([table, after]) => ({ table, seqScans: after.n - (scansBefore.get(table)?.n ?? 0), rowsRead: after.rows - (scansBefore.get(table)?.rows ?? 0) }))
       .filter((r) => r.seqScans > 0)
       .sort((a, b) => b.rowsRead - a.rowsRead);
-    return { rows, cpuRows, pgByService, scans, load };
+    return { rows, cpuRows, pgByService, ceilings, scans, load };
   } finally {
     await stack?.stop();
     await receiver.close();
