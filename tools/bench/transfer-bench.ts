@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { Agent } from 'node:http';
 import { createPrismaClient, dropDatabase, ensureDatabase, PG_LISTEN_HEARTBEAT_MS } from '@pay/persistence';
 import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
 import { backendsMs, backendsMsByRole, coresAllow, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import { postJson } from './http-load';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
 import { pgbenchTps } from './pgbench';
@@ -93,6 +95,8 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
   const prisma = createPrismaClient(databaseUrl, 4);
   const receivedAt = new Map<string, number>();
   const bus = await benchBus();
+  // The load's keep-alive connections, one per client at most.
+  const agent = new Agent({ keepAlive: true, maxSockets: Math.max(...LEVELS) });
   const receiver = await WebhookReceiver.start((_n, req) => {
     receivedAt.set(JSON.parse(req.rawBody).data.platformTrxId as string, Date.now());
     return { status: 200 };
@@ -118,10 +122,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     // Every process of the stack, and on Kafka the broker (Redis is in sampleCpu either way).
     // On Kafka also the broker's JIT compilers apart (part of kafkaBroker, not added again to the total).
     const sampleAll = () => ({ ...sampleCpu(running), ...(bus.pid ? { kafkaBroker: cpuMsOf(bus.pid), kafkaBrokerJit: jitCompilerMsOf(bus.pid) } : {}) });
-    const post = async (path: string, token: string, body: object) => {
-      const res = await fetch(`${running.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
-    };
+    const post = (path: string, token: string, body: object) => postJson<{ data: Record<string, unknown> }>(`${running.gatewayUrl}/api/v1/disbursement/${path}`, { token }, body, agent);
     const rows: Rows = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
     // What the system costs doing nothing (pollers, heartbeats), per second, for comparison.
     // Postgres transactions committed in the bench database: round trips are what Postgres pays for.
@@ -241,6 +242,7 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       .sort((a, b) => b.rowsRead - a.rowsRead);
     return { rows, cpuRows, pgByService, ceilings, scans, load };
   } finally {
+    agent.destroy();
     await stack?.stop();
     await receiver.close();
     await bus.stop();
