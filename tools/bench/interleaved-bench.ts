@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
-import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
+import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot, waitFor } from '@pay/testing';
 import { cpuMsOf } from './cpu';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { load } from './http-load';
@@ -81,14 +81,7 @@ async function main(): Promise<void> {
 
 const gatewayMain = (root: string) => join(root, 'dist', 'apps', 'gateway', 'src', 'main.js');
 
-async function ready(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} not ready in 60 s`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
+/** Waits for a gateway's readiness (60 s at most). */
+const ready = (url: string): Promise<void> => waitFor(() => fetch(url).then((r) => r.ok, () => false), 60_000, `${url} to be ready`, 300);
 
 runScript(main);
