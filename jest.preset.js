@@ -21,10 +21,18 @@ module.exports = {
     // content-disposition 3 (under @fastify/static, for Bull Board) ships only ES modules, which Jest cannot require.
     // So does @apidevtools/json-schema-ref-parser (under openapi-backend, for the OpenAPI contract check).
     // @fastify/cookie loads `cookie` with import(), which Jest's CommonJS runtime refuses: SWC turns it into require().
-    '/node_modules/(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+    '/node_modules/(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie)/.+\\.js$': [
+      '@swc/jest',
+      { module: { type: 'commonjs' } },
+    ],
   },
-  transformIgnorePatterns: ['^(?!.*/node_modules/(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie)/).*/node_modules/'],
+  transformIgnorePatterns: [
+    '^(?!.*/node_modules/(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie)/).*/node_modules/',
+  ],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: { '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing|bank-rail|merchant-client)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@pay/(contracts|domain|persistence|bus|platform|ledger-core|testing|bank-rail|merchant-client)$':
+      '<rootDir>/libs/$1/src/index.ts',
+  },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };

@@ -90,7 +90,17 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
     expect(report.kills).toHaveLength(2);
     const kafkaOnly = onKafka ? ['broker-restart'] : [];
     const redisFault = onKafka ? 'redis-restart' : 'redis-failover';
-    expect(report.faults.map((f) => f.kind).sort()).toEqual([...kafkaOnly, 'pg-failover', 'pg-outage', 'pg-terminate', 'pg-terminate', 'pg-terminate', 'rebalance', redisFault, 's3-restart']);
+    expect(report.faults.map((f) => f.kind).sort()).toEqual([
+      ...kafkaOnly,
+      'pg-failover',
+      'pg-outage',
+      'pg-terminate',
+      'pg-terminate',
+      'pg-terminate',
+      'rebalance',
+      redisFault,
+      's3-restart',
+    ]);
     expect(report.skipped).toEqual(onKafka ? [] : ['broker-restart']);
     expect(report.faults.find((f) => f.kind === 'rebalance')?.replicas).toBe(6);
     // The violations first: they name what went wrong (a stuck export, a crashed service, a 500).

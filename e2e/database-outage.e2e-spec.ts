@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, LocalStack, testBus, PrivatePostgres, repoRoot, SERVICES, waitFor, testS3 } from '@pay/testing';
+import {
+  createMerchant,
+  createTestDatabase,
+  LocalStack,
+  testBus,
+  PrivatePostgres,
+  repoRoot,
+  SERVICES,
+  waitFor,
+  testS3,
+} from '@pay/testing';
 import Redis from 'ioredis';
 
 /**
@@ -49,7 +59,11 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
   });
 
   const api = async (path: string, token: string, body: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/${path}`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as { data: { status: string; netAmount: number } } };
   };
   /** Records dead-lettered, as each consuming service counts them, plus what sits in Redis DLQ streams. */
@@ -57,9 +71,11 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
     let n = 0;
     for (const s of ['ledger', 'payout', 'workers'] as const) {
       const text = await (await fetch(`${stack.opsUrl(s)}/metrics`)).text();
-      for (const line of text.split('\n')) if (line.startsWith('bus_dead_letters_total{')) n += Number(line.split(' ').at(-1));
+      for (const line of text.split('\n'))
+        if (line.startsWith('bus_dead_letters_total{')) n += Number(line.split(' ').at(-1));
     }
-    for (const key of await redis.keys(`${busKeyPrefix}*.dlq*`)) if ((await redis.type(key)) === 'stream') n += await redis.xlen(key);
+    for (const key of await redis.keys(`${busKeyPrefix}*.dlq*`))
+      if ((await redis.type(key)) === 'stream') n += await redis.xlen(key);
     return n;
   };
 
@@ -70,7 +86,9 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
   const listenUp = async () => {
     const up: Record<string, number | undefined> = {};
     for (const s of SERVICES) {
-      const text = await fetch(`${s === 'gateway' ? stack.internalUrl : stack.opsUrl(s)}/metrics`, { signal: AbortSignal.timeout(3000) }).then(
+      const text = await fetch(`${s === 'gateway' ? stack.internalUrl : stack.opsUrl(s)}/metrics`, {
+        signal: AbortSignal.timeout(3000),
+      }).then(
         (r) => (r.ok ? r.text() : ''),
         () => '',
       );
@@ -99,20 +117,33 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
         expectedNet += paid.body.data.netAmount;
       }
       // The gateway's outbox rows reach the bus through a relay: wait until they are all published.
-      await waitFor(async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0, 20_000, 'commands on the bus');
+      await waitFor(
+        async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0,
+        20_000,
+        'commands on the bus',
+      );
       await prisma.$disconnect();
       await pg.stop('fast');
     } finally {
       process.kill(ledgerPid, 'SIGCONT');
     }
     // Every service shows its LISTEN connection down while the database is away (the metric an operator watches).
-    await waitFor(async () => JSON.stringify(await listenUp()) === JSON.stringify(everyService(0)), OUTAGE_MS, 'pg_listen_up 0 everywhere');
+    await waitFor(
+      async () => JSON.stringify(await listenUp()) === JSON.stringify(everyService(0)),
+      OUTAGE_MS,
+      'pg_listen_up 0 everywhere',
+    );
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     await pg.start();
 
     prisma = createPrismaClient(databaseUrl, 4);
     const pendingMinor = BigInt(Math.round(expectedNet * 100));
-    await waitFor(async () => (await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).pending === pendingMinor, 60_000, 'every pay-in booked');
+    await waitFor(
+      async () =>
+        (await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).pending === pendingMinor,
+      60_000,
+      'every pay-in booked',
+    );
     expect(await prisma.ledgerEvent.count({ where: { merchantId: merchant.id, type: 'payin.recorded' } })).toBe(20);
     expect(await deadLettered()).toBe(0);
     expect(await prisma.deadLetter.count()).toBe(0);
@@ -131,6 +162,10 @@ describe('a PostgreSQL outage under a backlog of pay-ins (processes, private Pos
       await waitFor(async () => (await fetch(url)).status === 200, 20_000, `${s} ready again`);
     }
     // Each LISTEN connection is back by itself (its retries back off to 5 s).
-    await waitFor(async () => JSON.stringify(await listenUp()) === JSON.stringify(everyService(1)), 20_000, 'pg_listen_up 1 everywhere');
+    await waitFor(
+      async () => JSON.stringify(await listenUp()) === JSON.stringify(everyService(1)),
+      20_000,
+      'pg_listen_up 1 everywhere',
+    );
   }, 180_000);
 });

@@ -5,7 +5,16 @@ import { createTransport, deadLetterTopic, DLQ_HEADERS } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, insertPayin, LocalStack, testBus, ledgerCommand, repoRoot, waitFor, testS3 } from '@pay/testing';
+import {
+  createMerchant,
+  insertPayin,
+  LocalStack,
+  testBus,
+  ledgerCommand,
+  repoRoot,
+  waitFor,
+  testS3,
+} from '@pay/testing';
 
 /**
  * Dead letters through the real processes: a record that can never succeed is dead-lettered at
@@ -39,17 +48,32 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
     await prisma?.$disconnect();
   });
 
-  type Letter = { id: string; topic: string; consumerGroup: string; fault: string; deliveryCount: number; status: string; key: string; value: unknown };
+  type Letter = {
+    id: string;
+    topic: string;
+    consumerGroup: string;
+    fault: string;
+    deliveryCount: number;
+    status: string;
+    key: string;
+    value: unknown;
+  };
   const ops = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const res = await fetch(`${stack.internalUrl}/ops/dead-letters${path}`, {
       method,
       headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, body: (await res.json()) as { status: boolean; message: string; code?: string; data: Letter & Letter[] } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { status: boolean; message: string; code?: string; data: Letter & Letter[] },
+    };
   };
   const admin = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'tools', 'admin', 'main.js'), ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'tools', 'admin', 'main.js'), ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
   const metric = async (service: 'ledger' | 'workers', pattern: RegExp): Promise<number | null> => {
@@ -57,25 +81,42 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
     const line = text.split('\n').find((l) => pattern.test(l));
     return line ? Number(line.split(' ').at(-1)) : null;
   };
-  const pending = async (merchantId: number) => (await prisma.balance.findUniqueOrThrow({ where: { merchantId } })).pending;
+  const pending = async (merchantId: number) =>
+    (await prisma.balance.findUniqueOrThrow({ where: { merchantId } })).pending;
 
   it('a command that can never succeed is dead-lettered at once, counted, archived and listed', async () => {
     const transport = createTransport(bus);
     try {
       // A contract version the ledger does not know: no retry can fix it.
-      await transport.publish(Topic.LedgerCommands, [{ key: '424242', value: JSON.stringify({ type: 'payin.record.v9', commandId: 'x-1', merchantId: 424242 }) }]);
+      await transport.publish(Topic.LedgerCommands, [
+        { key: '424242', value: JSON.stringify({ type: 'payin.record.v9', commandId: 'x-1', merchantId: 424242 }) },
+      ]);
     } finally {
       await transport.close();
     }
-    await waitFor(async () => (await ops('GET', '?topic=ledger.commands.v1')).body.data.some((d) => d.key === '424242'), 20_000, 'archived dead letter');
+    await waitFor(
+      async () => (await ops('GET', '?topic=ledger.commands.v1')).body.data.some((d) => d.key === '424242'),
+      20_000,
+      'archived dead letter',
+    );
     const letter = (await ops('GET', '?topic=ledger.commands.v1')).body.data.find((d) => d.key === '424242') as Letter;
-    expect(letter).toMatchObject({ topic: 'ledger.commands.v1', consumerGroup: 'ledger', fault: 'permanent', deliveryCount: 1, status: 'open' });
+    expect(letter).toMatchObject({
+      topic: 'ledger.commands.v1',
+      consumerGroup: 'ledger',
+      fault: 'permanent',
+      deliveryCount: 1,
+      status: 'open',
+    });
     expect(letter.value).toMatchObject({ type: 'payin.record.v9' });
 
-    expect(await metric('ledger', /^bus_dead_letters_total\{.*topic="ledger\.commands\.v1".*fault="permanent"/)).toBe(1);
+    expect(await metric('ledger', /^bus_dead_letters_total\{.*topic="ledger\.commands\.v1".*fault="permanent"/)).toBe(
+      1,
+    );
     expect(await metric('workers', /^dead_letters_open\{.*topic="ledger\.commands\.v1"/)).toBeGreaterThanOrEqual(1);
     const ledgerLog = readFileSync(stack.logFile('ledger'), 'utf8');
-    expect(ledgerLog).toMatch(/"level":"?(error|50)"?.*bus record DEAD-LETTERED|bus record DEAD-LETTERED.*"level":"?(error|50)"?/);
+    expect(ledgerLog).toMatch(
+      /"level":"?(error|50)"?.*bus record DEAD-LETTERED|bus record DEAD-LETTERED.*"level":"?(error|50)"?/,
+    );
 
     const listed = admin('--json', 'dlq', 'list', '--topic', 'ledger.commands.v1');
     expect(listed.code).toBe(0);
@@ -84,7 +125,10 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
     // Resolving closes it without replay; a second resolve finds nothing open (exit 2, nothing changed).
     expect(admin('dlq', 'resolve', letter.id, '--note', 'producer fixed; contract v9 never existed').code).toBe(0);
     expect(admin('dlq', 'resolve', letter.id, '--note', 'again').code).toBe(2);
-    expect((await ops('GET', `/${letter.id}`)).body.data).toMatchObject({ status: 'resolved', resolutionNote: 'producer fixed; contract v9 never existed' });
+    expect((await ops('GET', `/${letter.id}`)).body.data).toMatchObject({
+      status: 'resolved',
+      resolutionNote: 'producer fixed; contract v9 never existed',
+    });
   });
 
   it('a pay-in command dead-lettered earlier is replayed once: pending rises by its net, and a second replay changes nothing', async () => {
@@ -107,11 +151,15 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
       };
       const record = { key: String(merchant.id), value: JSON.stringify(command), headers };
       // The same command dead-lettered twice (two records): replaying both must still book it once.
-      await transport.publish(deadLetterTopic(Topic.LedgerCommands), [record, { ...record, headers: { ...headers, [DLQ_HEADERS.originalId]: '3:1700000000001-0' } }]);
+      await transport.publish(deadLetterTopic(Topic.LedgerCommands), [
+        record,
+        { ...record, headers: { ...headers, [DLQ_HEADERS.originalId]: '3:1700000000001-0' } },
+      ]);
     } finally {
       await transport.close();
     }
-    const mine = async () => (await ops('GET', '?topic=ledger.commands.v1')).body.data.filter((d) => d.key === String(merchant.id));
+    const mine = async () =>
+      (await ops('GET', '?topic=ledger.commands.v1')).body.data.filter((d) => d.key === String(merchant.id));
     await waitFor(async () => (await mine()).length === 2, 20_000, 'both archived');
     const [first, second] = await mine();
     expect(await pending(merchant.id)).toBe(0n);
@@ -127,7 +175,11 @@ describe('dead letters end to end (processes, real Postgres and Redis)', () => {
     expect(cli.code).toBe(0);
     expect(cli.out).toContain(`dead letter ${second.id} replayed`);
     // Give the second copy time to reach the ledger: it is recognised by its command id and changes nothing.
-    await waitFor(async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0, 20_000, 'replay published');
+    await waitFor(
+      async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0,
+      20_000,
+      'replay published',
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(await pending(merchant.id)).toBe(amount - fee);
     expect(await prisma.ledgerEvent.count({ where: { merchantId: merchant.id } })).toBe(1);

@@ -46,10 +46,16 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
     return { status: res.status, body: (await res.json()) as any };
   };
-  const balance = async (token: string) => (await api('payin/balance', token)).body.data.balance as { available: number; pending: number };
+  const balance = async (token: string) =>
+    (await api('payin/balance', token)).body.data.balance as { available: number; pending: number };
 
   async function inquire(token: string, accountNo = '1234567890', bankCode = 'BCA', amount = 100000) {
-    const res = await api('disbursement/account-inquiry', token, { merchantTrxId: `INV-${randomUUID().slice(0, 12)}`, accountNo, bankCode, amount });
+    const res = await api('disbursement/account-inquiry', token, {
+      merchantTrxId: `INV-${randomUUID().slice(0, 12)}`,
+      accountNo,
+      bankCode,
+      amount,
+    });
     expect(res.status).toBe(200);
     return res.body.data;
   }
@@ -64,12 +70,18 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
       amount: inq.amount,
       notifyUrl: 'http://127.0.0.1:9/callback',
     });
-  const statusOf = async (token: string, merchantTrxId: string) => (await api('disbursement/inquiry', token, { merchantTrxId })).body;
+  const statusOf = async (token: string, merchantTrxId: string) =>
+    (await api('disbursement/inquiry', token, { merchantTrxId })).body;
   const finalStatus = async (token: string, merchantTrxId: string) => {
-    await waitFor(async () => ['success', 'failed'].includes((await statusOf(token, merchantTrxId)).data?.status), 20_000, `${merchantTrxId} final`);
+    await waitFor(
+      async () => ['success', 'failed'].includes((await statusOf(token, merchantTrxId)).data?.status),
+      20_000,
+      `${merchantTrxId} final`,
+    );
     return statusOf(token, merchantTrxId);
   };
-  const merchantClean = async (merchantId: number) => (await verifyLedger(prisma, { merchantIds: [merchantId] })).breaches;
+  const merchantClean = async (merchantId: number) =>
+    (await verifyLedger(prisma, { merchantIds: [merchantId] })).breaches;
 
   it('success: accepted as pending, amount + fee debited at once, then success with success_at; the rail paid once', async () => {
     const { merchant, token } = await createMerchant(prisma);
@@ -84,7 +96,14 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
         logId: expect.any(String),
         status: true,
         message: 'Request diterima, akan segera diproses',
-        data: { merchantTrxId: inq.merchantTrxId, platformTrxId: inq.platformTrxId, amount: 100000, fee: { amount: 2500, percentage: 0, fixed: 2500 }, totalAmount: 102500, status: 'pending' },
+        data: {
+          merchantTrxId: inq.merchantTrxId,
+          platformTrxId: inq.platformTrxId,
+          amount: 100000,
+          fee: { amount: 2500, percentage: 0, fixed: 2500 },
+          totalAmount: 102500,
+          status: 'pending',
+        },
       },
     });
     expect(await balance(token)).toEqual({ available: 897_500, pending: 0 });
@@ -111,30 +130,56 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     expect(await balance(token)).toEqual({ available: 897_500, pending: 0 });
     const d = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
     expect(await prisma.sandboxRailTransfer.count({ where: { idempotencyKey: d.id } })).toBe(1);
-    const outcome = await prisma.outbox.findFirstOrThrow({ where: { topic: Topic.PayoutEvents, key: String(merchant.id) } });
-    expect(outcome.payload).toMatchObject({ type: PayoutEventType.DisbursementSucceeded, eventId: `disbursement.${d.id}.success`, status: 'success', fee: '250000', totalAmount: '10250000' });
+    const outcome = await prisma.outbox.findFirstOrThrow({
+      where: { topic: Topic.PayoutEvents, key: String(merchant.id) },
+    });
+    expect(outcome.payload).toMatchObject({
+      type: PayoutEventType.DisbursementSucceeded,
+      eventId: `disbursement.${d.id}.success`,
+      status: 'success',
+      fee: '250000',
+      totalAmount: '10250000',
+    });
     expect(await merchantClean(merchant.id)).toEqual([]);
   });
 
   it.each([
     ['rejected by the bank', 'BCA', SANDBOX_ACCOUNTS.rejected.bank, 'Rejected by the beneficiary bank'],
-    ['failing after a delay', 'MANDIRI', SANDBOX_ACCOUNTS.failAfterDelay.bank, 'Beneficiary bank did not confirm the transfer'],
-  ])('failure (%s): fee 0, totalAmount = amount, the debit refunded in full', async (_name, bankCode, accountNo, reason) => {
-    const { merchant, token } = await createMerchant(prisma);
-    await fundMerchant(prisma, merchant.id, [500_000_00n]);
-    const inq = await inquire(token, accountNo, bankCode, 200000);
-    expect((await transfer(token, inq)).body.data.status).toBe('pending');
-    expect(await balance(token)).toEqual({ available: 297_500, pending: 0 });
+    [
+      'failing after a delay',
+      'MANDIRI',
+      SANDBOX_ACCOUNTS.failAfterDelay.bank,
+      'Beneficiary bank did not confirm the transfer',
+    ],
+  ])(
+    'failure (%s): fee 0, totalAmount = amount, the debit refunded in full',
+    async (_name, bankCode, accountNo, reason) => {
+      const { merchant, token } = await createMerchant(prisma);
+      await fundMerchant(prisma, merchant.id, [500_000_00n]);
+      const inq = await inquire(token, accountNo, bankCode, 200000);
+      expect((await transfer(token, inq)).body.data.status).toBe('pending');
+      expect(await balance(token)).toEqual({ available: 297_500, pending: 0 });
 
-    const done = await finalStatus(token, inq.merchantTrxId);
-    expect(done.data).toMatchObject({ status: 'failed', amount: 200000, fee: { amount: 0, percentage: 0, fixed: 2500 }, totalAmount: 200000, success_at: null });
-    await waitFor(async () => (await balance(token)).available === 500_000, 10_000, 'refund');
-    expect(await balance(token)).toEqual({ available: 500_000, pending: 0 });
-    const d = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
-    expect(d.failureReason).toBe(reason);
-    expect(await prisma.ledgerEvent.count({ where: { merchantId: merchant.id, type: 'payout.refunded', reference: d.id } })).toBe(1);
-    expect(await merchantClean(merchant.id)).toEqual([]);
-  });
+      const done = await finalStatus(token, inq.merchantTrxId);
+      expect(done.data).toMatchObject({
+        status: 'failed',
+        amount: 200000,
+        fee: { amount: 0, percentage: 0, fixed: 2500 },
+        totalAmount: 200000,
+        success_at: null,
+      });
+      await waitFor(async () => (await balance(token)).available === 500_000, 10_000, 'refund');
+      expect(await balance(token)).toEqual({ available: 500_000, pending: 0 });
+      const d = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
+      expect(d.failureReason).toBe(reason);
+      expect(
+        await prisma.ledgerEvent.count({
+          where: { merchantId: merchant.id, type: 'payout.refunded', reference: d.id },
+        }),
+      ).toBe(1);
+      expect(await merchantClean(merchant.id)).toEqual([]);
+    },
+  );
 
   it('a rail timeout is asked about, not resubmitted blindly: the transfer completes once', async () => {
     const { merchant, token } = await createMerchant(prisma);
@@ -156,7 +201,12 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     const refused = await transfer(token, inq);
     expect(refused).toEqual({
       status: 422,
-      body: { logId: expect.any(String), status: false, code: 'INSUFFICIENT_BALANCE', message: 'Insufficient balance: available 50000, required 102500 (amount + fee)' },
+      body: {
+        logId: expect.any(String),
+        status: false,
+        code: 'INSUFFICIENT_BALANCE',
+        message: 'Insufficient balance: available 50000, required 102500 (amount + fee)',
+      },
     });
     expect(await balance(token)).toEqual({ available: 50_000, pending: 0 });
     expect(await prisma.ledgerEvent.count({ where: { merchantId: merchant.id } })).toBe(eventsBefore);
@@ -175,7 +225,8 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     const inq = await inquire(token);
     const [a, b] = await Promise.all([transfer(token, inq), transfer(token, inq)]);
     const c = await transfer(token, inq);
-    for (const r of [a, b, c]) expect(r.body.data).toMatchObject({ merchantTrxId: inq.merchantTrxId, totalAmount: 102500 });
+    for (const r of [a, b, c])
+      expect(r.body.data).toMatchObject({ merchantTrxId: inq.merchantTrxId, totalAmount: 102500 });
     expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(1);
     expect(await balance(token)).toEqual({ available: 397_500, pending: 0 });
   });
@@ -212,7 +263,12 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     expect(stolen.status).toBe(404);
     expect(stolen.body.code).toBe('INQUIRY_NOT_FOUND');
     // B may use the same merchantTrxId for its own transfer: ids are per merchant.
-    const own = await api('disbursement/account-inquiry', b.token, { merchantTrxId: inq.merchantTrxId, accountNo: '9876543210', bankCode: 'BRI', amount: 100000 });
+    const own = await api('disbursement/account-inquiry', b.token, {
+      merchantTrxId: inq.merchantTrxId,
+      accountNo: '9876543210',
+      bankCode: 'BRI',
+      amount: 100000,
+    });
     expect(own.status).toBe(200);
     expect(await balance(b.token)).toEqual({ available: 500_000, pending: 0 });
   });
@@ -233,7 +289,12 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     for (const inq of inquiries) expect((await transfer(token, inq)).status).toBe(200);
 
     // Kill the payout service once the delayed ones have reached the rail and are still in flight.
-    await waitFor(async () => (await prisma.disbursement.count({ where: { merchantId: merchant.id, submittedAt: { not: null } } })) >= 4, 10_000, 'submissions');
+    await waitFor(
+      async () =>
+        (await prisma.disbursement.count({ where: { merchantId: merchant.id, submittedAt: { not: null } } })) >= 4,
+      10_000,
+      'submissions',
+    );
     await stack.kill('payout');
     const inFlight = await prisma.disbursement.count({ where: { merchantId: merchant.id, status: 'pending' } });
     expect(inFlight).toBeGreaterThan(0);

@@ -5,7 +5,20 @@ import { createTransport, type IncomingRecord } from '@pay/bus';
 import { ConsumerGroup, type LedgerEventMessage, Topic } from '@pay/contracts';
 import { parseAmount, payinFee } from '@pay/domain';
 import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, directPayoutId, insertPayin, LocalStack, testBus, unacknowledgedRecords, ledgerCommand, publishLedgerCommands, repoRoot, SERVICES, waitFor, testS3 } from '@pay/testing';
+import {
+  createMerchant,
+  directPayoutId,
+  insertPayin,
+  LocalStack,
+  testBus,
+  unacknowledgedRecords,
+  ledgerCommand,
+  publishLedgerCommands,
+  repoRoot,
+  SERVICES,
+  waitFor,
+  testS3,
+} from '@pay/testing';
 import { Client } from 'pg';
 
 /**
@@ -41,7 +54,10 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
 
   const balance = async (token: string) => {
     const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/balance`, { headers: { token } });
-    return { status: res.status, body: (await res.json()) as { data?: { balance: { available: number; pending: number } } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: { balance: { available: number; pending: number } } },
+    };
   };
   const decided = (commandIds: string[]) => prisma.ledgerCommand.count({ where: { commandId: { in: commandIds } } });
 
@@ -49,12 +65,25 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     const { merchant, token } = await createMerchant(prisma);
     const rate = { pctMilli: merchant.payinFeePctMilli, fixed: merchant.payinFeeFixed };
     const amounts = [parseAmount(50000), parseAmount(125000)];
-    const payins = await Promise.all(amounts.map(async (amount) => ({ id: await insertPayin(prisma, merchant.id, amount, payinFee(amount, rate)), amount, fee: payinFee(amount, rate) })));
+    const payins = await Promise.all(
+      amounts.map(async (amount) => ({
+        id: await insertPayin(prisma, merchant.id, amount, payinFee(amount, rate)),
+        amount,
+        fee: payinFee(amount, rate),
+      })),
+    );
     expect(payins[0].fee).toBe(parseAmount(500));
 
-    await publishLedgerCommands(bus, payins.map((p) => ledgerCommand.recordPayin(merchant.id, p.id, p.amount, p.fee)));
+    await publishLedgerCommands(
+      bus,
+      payins.map((p) => ledgerCommand.recordPayin(merchant.id, p.id, p.amount, p.fee)),
+    );
     await waitFor(async () => (await balance(token)).body.data?.balance.pending === 49500 + 123975, 15_000, 'pending');
-    expect((await balance(token)).body).toMatchObject({ status: true, message: 'Balance inquiry successful', data: { balance: { available: 0, pending: 173475 } } });
+    expect((await balance(token)).body).toMatchObject({
+      status: true,
+      message: 'Balance inquiry successful',
+      data: { balance: { available: 0, pending: 173475 } },
+    });
 
     await publishLedgerCommands(bus, [ledgerCommand.settle(merchant.id, [payins[0].id])]);
     await waitFor(async () => (await balance(token)).body.data?.balance.available === 49500, 15_000, 'settlement');
@@ -100,7 +129,10 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
   it('a command delivered twice changes the ledger once', async () => {
     const { merchant, token } = await createMerchant(prisma);
     const payinId = await insertPayin(prisma, merchant.id, parseAmount(100000), 0n);
-    await publishLedgerCommands(bus, [ledgerCommand.recordPayin(merchant.id, payinId, parseAmount(100000), 0n), ledgerCommand.settle(merchant.id, [payinId])]);
+    await publishLedgerCommands(bus, [
+      ledgerCommand.recordPayin(merchant.id, payinId, parseAmount(100000), 0n),
+      ledgerCommand.settle(merchant.id, [payinId]),
+    ]);
     const debit = ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500));
     await publishLedgerCommands(bus, [debit, debit]);
     await publishLedgerCommands(bus, [debit]);
@@ -113,7 +145,10 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
   it('a ledger killed with SIGKILL after reading a command but before acknowledging it: a new consumer reclaims it and it applies exactly once', async () => {
     const { merchant, token } = await createMerchant(prisma);
     const payinId = await insertPayin(prisma, merchant.id, parseAmount(100000), 0n);
-    await publishLedgerCommands(bus, [ledgerCommand.recordPayin(merchant.id, payinId, parseAmount(100000), 0n), ledgerCommand.settle(merchant.id, [payinId])]);
+    await publishLedgerCommands(bus, [
+      ledgerCommand.recordPayin(merchant.id, payinId, parseAmount(100000), 0n),
+      ledgerCommand.settle(merchant.id, [payinId]),
+    ]);
     await waitFor(async () => (await balance(token)).body.data?.balance.available === 100000, 15_000, 'funding');
 
     // Hold the merchant's balance row so the ledger reads the next commands and blocks inside its transaction.
@@ -122,9 +157,15 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     await blocker.query('BEGIN');
     await blocker.query('SELECT * FROM balances WHERE merchant_id = $1 FOR UPDATE', [merchant.id]);
     // 10 payouts of 10000 + 2500: 100000 covers exactly 8.
-    const debits = Array.from({ length: 10 }, () => ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500)));
+    const debits = Array.from({ length: 10 }, () =>
+      ledgerCommand.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500)),
+    );
     await publishLedgerCommands(bus, debits);
-    await waitFor(async () => (await unacknowledgedRecords(bus, Topic.LedgerCommands, ConsumerGroup.Ledger)) > 0, 10_000, 'a command read but not acknowledged');
+    await waitFor(
+      async () => (await unacknowledgedRecords(bus, Topic.LedgerCommands, ConsumerGroup.Ledger)) > 0,
+      10_000,
+      'a command read but not acknowledged',
+    );
 
     await stack.kill('ledger');
     await blocker.query('ROLLBACK');
@@ -132,11 +173,19 @@ describe('foundation end to end (processes, real Postgres and Redis)', () => {
     expect(await decided(debits.map((d) => d.commandId))).toBe(0);
 
     await stack.startService('ledger');
-    await waitFor(async () => (await decided(debits.map((d) => d.commandId))) === 10, 30_000, 'all debits decided after restart');
+    await waitFor(
+      async () => (await decided(debits.map((d) => d.commandId))) === 10,
+      30_000,
+      'all debits decided after restart',
+    );
     expect(await prisma.ledgerEvent.count({ where: { commandId: { in: debits.map((d) => d.commandId) } } })).toBe(8);
     expect((await balance(token)).body.data).toEqual({ balance: { available: 0, pending: 0 } });
     expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
-    await waitFor(async () => (await unacknowledgedRecords(bus, Topic.LedgerCommands, ConsumerGroup.Ledger)) === 0, 10_000, 'everything acknowledged');
+    await waitFor(
+      async () => (await unacknowledgedRecords(bus, Topic.LedgerCommands, ConsumerGroup.Ledger)) === 0,
+      10_000,
+      'everything acknowledged',
+    );
   });
 
   it.each(SERVICES)('%s started with a malformed DATABASE_URL exits non-zero naming it', (service) => {

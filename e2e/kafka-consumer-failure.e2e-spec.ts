@@ -50,12 +50,17 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
     const exited = new Promise<number | null>((resolve) => ledger.once('exit', (code) => resolve(code)));
     try {
       let timer: NodeJS.Timeout | undefined;
-      const code = await Promise.race([exited, new Promise<'still running'>((r) => (timer = setTimeout(() => r('still running'), 90_000)))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<'still running'>((r) => (timer = setTimeout(() => r('still running'), 90_000))),
+      ]);
       clearTimeout(timer);
 
       expect(code).toBe(1);
       expect(output).toMatch(/kafka consumer CRASHED for good/);
-      expect(output).toMatch(/failed: kafka consumer of ledger\.commands\.v1 \(group ledger\) stopped for good: .*session timeout is not within the range/);
+      expect(output).toMatch(
+        /failed: kafka consumer of ledger\.commands\.v1 \(group ledger\) stopped for good: .*session timeout is not within the range/,
+      );
     } finally {
       if (ledger.exitCode === null) ledger.kill('SIGKILL');
     }

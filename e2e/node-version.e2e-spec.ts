@@ -18,17 +18,24 @@ let preload: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'node-version-'));
   preload = join(dir, 'old-node.js');
-  writeFileSync(preload, `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '${OLD}' } });\n`);
+  writeFileSync(
+    preload,
+    `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '${OLD}' } });\n`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(entry: string, args: string[], old: boolean) {
-  return spawnSync(process.execPath, [...(old ? ['--require', preload] : []), join(repoRoot(), 'dist', ...entry.split('/')), ...args], {
-    // No DATABASE_URL: a program that got past the check would fail on something else.
-    env: { PATH: process.env.PATH, OPS_PORT: '0', GATEWAY_PORT: '0' },
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
+  return spawnSync(
+    process.execPath,
+    [...(old ? ['--require', preload] : []), join(repoRoot(), 'dist', ...entry.split('/')), ...args],
+    {
+      // No DATABASE_URL: a program that got past the check would fail on something else.
+      env: { PATH: process.env.PATH, OPS_PORT: '0', GATEWAY_PORT: '0' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    },
+  );
 }
 
 const refusal = (program: string) =>
@@ -38,7 +45,11 @@ const refusal = (program: string) =>
 describe('on a Node.js older than .nvmrc', () => {
   it.each(SERVICES)('the %s service exits 1 naming both versions', (service) => {
     const result = run(`apps/${service}/src/main.js`, [], true);
-    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 1, stdout: '', stderr: refusal(service) });
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: refusal(service),
+    });
   });
 
   it.each([
@@ -48,7 +59,11 @@ describe('on a Node.js older than .nvmrc', () => {
     ['the local runner', 'tools/dev/up.js', [], 'local runner'],
   ])('%s exits 1 naming both versions', (_label, entry, args, program) => {
     const result = run(entry, args, true);
-    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 1, stdout: '', stderr: refusal(program) });
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: refusal(program),
+    });
   });
 
   it('the admin CLI runs on the required one', () => {

@@ -33,7 +33,11 @@ describe('pay-in callbacks end to end (processes, real Postgres, Redis and HTTP)
   });
 
   const api = async (path: string, token: string, body: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/qris/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/qris/${path}`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
     return { status: res.status, body: (await res.json()) as any };
   };
@@ -55,26 +59,49 @@ describe('pay-in callbacks end to end (processes, real Postgres, Redis and HTTP)
     expect(verifyCallback(paid.rawBody, paid.headers['x-callback-signature'] as string, secret)).toBe(true);
     expect(JSON.parse(paid.rawBody)).toMatchObject({
       type: 'payin.succeeded',
-      data: { idMerchant: merchant.id, merchantTrxId, platformTrxId: generated.body.data.platformTrxId, amount: 50000, netAmount: 49500, status: 'success', issuer: 'DANA' },
+      data: {
+        idMerchant: merchant.id,
+        merchantTrxId,
+        platformTrxId: generated.body.data.platformTrxId,
+        amount: 50000,
+        netAmount: 49500,
+        status: 'success',
+        issuer: 'DANA',
+      },
     });
 
     // A code without notifyUrl, its expiry moved into the past: the scan expires it, the default URL hears.
     await admin.setPayinCallbackUrl(merchant.id, receiver.url);
     const lapsing = `ORD-${randomUUID().slice(0, 12)}`;
     expect((await api('generate', token, { merchantTrxId: lapsing, amount: 20000 })).status).toBe(200);
-    await prisma.payin.update({ where: { merchantId_merchantTrxId: { merchantId: merchant.id, merchantTrxId: lapsing } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.payin.update({
+      where: { merchantId_merchantTrxId: { merchantId: merchant.id, merchantTrxId: lapsing } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     await waitFor(async () => receiver.requests.length >= 2, 20_000, 'the payin.expired callback');
     const expired = receiver.requests[1];
     expect(expired.headers['x-callback-event-type']).toBe('payin.expired');
     expect(verifyCallback(expired.rawBody, expired.headers['x-callback-signature'] as string, secret)).toBe(true);
-    expect(JSON.parse(expired.rawBody).data).toMatchObject({ merchantTrxId: lapsing, status: 'expired', amount: 20000 });
+    expect(JSON.parse(expired.rawBody).data).toMatchObject({
+      merchantTrxId: lapsing,
+      status: 'expired',
+      amount: 20000,
+    });
     expect((await api('inquiry', token, { merchantTrxId: lapsing })).body.data.status).toBe('expired');
 
     // Exactly one delivery per event, all delivered. The attempt is recorded after the receiver
     // answered, so the last row may still read 'delivering' for a moment.
-    const deliveries = () => prisma.webhookDelivery.findMany({ where: { merchantId: merchant.id }, orderBy: { createdAt: 'asc' } });
-    await waitFor(async () => (await deliveries()).every((d) => d.status !== 'delivering'), 10_000, 'the attempts recorded');
-    expect((await deliveries()).map((d) => [d.eventType, d.status])).toEqual([['payin.succeeded', 'delivered'], ['payin.expired', 'delivered']]);
+    const deliveries = () =>
+      prisma.webhookDelivery.findMany({ where: { merchantId: merchant.id }, orderBy: { createdAt: 'asc' } });
+    await waitFor(
+      async () => (await deliveries()).every((d) => d.status !== 'delivering'),
+      10_000,
+      'the attempts recorded',
+    );
+    expect((await deliveries()).map((d) => [d.eventType, d.status])).toEqual([
+      ['payin.succeeded', 'delivered'],
+      ['payin.expired', 'delivered'],
+    ]);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.requests).toHaveLength(2);
   });

@@ -37,7 +37,8 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
     return { status: res.status, body: (await res.json()) as any };
   };
-  const balance = async (token: string) => (await api('balance', token)).body.data.balance as { available: number; pending: number };
+  const balance = async (token: string) =>
+    (await api('balance', token)).body.data.balance as { available: number; pending: number };
   async function payQris(token: string, amount: number) {
     const merchantTrxId = `ORD-${randomUUID().slice(0, 12)}`;
     expect((await api('qris/generate', token, { merchantTrxId, amount })).status).toBe(200);
@@ -46,7 +47,10 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
   }
   /** Net of the merchant's successful, unsettled pay-ins, from the pay-in rows (spec 2.3 rule 1). */
   async function expectedPending(merchantId: number): Promise<bigint> {
-    const rows = await prisma.payin.findMany({ where: { merchantId, status: 'success', settlementId: null }, select: { amount: true, fee: true } });
+    const rows = await prisma.payin.findMany({
+      where: { merchantId, status: 'success', settlementId: null },
+      select: { amount: true, fee: true },
+    });
     return rows.reduce((sum, r) => sum + r.amount - r.fee, 0n);
   }
   const ledgerCaughtUp = async (merchantId: number) =>
@@ -60,7 +64,14 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
     expect(inquiry.body).toMatchObject({
       status: true,
       message: 'Query success',
-      data: { merchantTrxId, amount: 50000, fee: { amount: 500 }, netAmount: 49500, status: 'success', additionalInfo: { rrn: expect.stringMatching(/^\d{12}$/), nmid: merchant.nmid } },
+      data: {
+        merchantTrxId,
+        amount: 50000,
+        fee: { amount: 500 },
+        netAmount: 49500,
+        status: 'success',
+        additionalInfo: { rrn: expect.stringMatching(/^\d{12}$/), nmid: merchant.nmid },
+      },
     });
     await waitFor(async () => (await balance(token)).pending === 49500, 15_000, 'pending');
     expect(await balance(token)).toEqual({ available: 0, pending: 49500 });
@@ -70,8 +81,16 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
     await waitFor(async () => (await balance(token)).available === 49500, 15_000, 'settlement');
     expect(await balance(token)).toEqual({ available: 49500, pending: 0 });
     const settlement = await prisma.settlement.findUniqueOrThrow({ where: { id: planned?.settlementId } });
-    expect(settlement).toMatchObject({ merchantId: merchant.id, payinCount: 1, gross: 5_000_000n, fees: 50_000n, amount: 4_950_000n });
-    expect((await prisma.payin.findFirstOrThrow({ where: { merchantId: merchant.id } })).settlementId).toBe(settlement.id);
+    expect(settlement).toMatchObject({
+      merchantId: merchant.id,
+      payinCount: 1,
+      gross: 5_000_000n,
+      fees: 50_000n,
+      amount: 4_950_000n,
+    });
+    expect((await prisma.payin.findFirstOrThrow({ where: { merchantId: merchant.id } })).settlementId).toBe(
+      settlement.id,
+    );
 
     // Re-running the same cut-off changes nothing.
     expect(await planner.plan(merchant.id, planned?.cutoffAt as Date)).toMatchObject({ requested: false });
@@ -87,10 +106,16 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
     const today = await payQris(token, 20000);
     await waitFor(() => ledgerCaughtUp(merchant.id), 15_000, 'pay-ins recorded');
     // The first payment happened two days ago: due under T+1; today's is not due yet.
-    await prisma.payin.update({ where: { merchantId_merchantTrxId: { merchantId: merchant.id, merchantTrxId: old } }, data: { successAt: new Date(Date.now() - 2 * 86_400_000) } });
+    await prisma.payin.update({
+      where: { merchantId_merchantTrxId: { merchantId: merchant.id, merchantTrxId: old } },
+      data: { successAt: new Date(Date.now() - 2 * 86_400_000) },
+    });
     await waitFor(async () => (await balance(token)).available > 0, 15_000, 'the scheduled settlement');
     expect(await balance(token)).toEqual({ available: 99150, pending: 19710 });
-    const settled = await prisma.payin.findMany({ where: { merchantId: merchant.id }, select: { merchantTrxId: true, settlementId: true } });
+    const settled = await prisma.payin.findMany({
+      where: { merchantId: merchant.id },
+      select: { merchantTrxId: true, settlementId: true },
+    });
     expect(settled.find((p) => p.merchantTrxId === old)?.settlementId).not.toBeNull();
     expect(settled.find((p) => p.merchantTrxId === today)?.settlementId).toBeNull();
   });
@@ -98,7 +123,7 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
   it('pending always equals the net of successful unsettled pay-ins, after every step of a random sequence', async () => {
     const { merchant, token } = await createMerchant(prisma);
     let seed = Number(process.env.E2E_SEED ?? Date.now() % 100000);
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const steps: string[] = [];
     for (let i = 0; i < 14; i++) {
       const roll = random();
@@ -117,7 +142,12 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
       } else {
         await waitFor(() => ledgerCaughtUp(merchant.id), 15_000, 'ledger');
         const p = await planner.plan(merchant.id, new Date());
-        if (p) await waitFor(async () => (await prisma.settlement.count({ where: { id: p.settlementId } })) === 1, 15_000, 'settlement');
+        if (p)
+          await waitFor(
+            async () => (await prisma.settlement.count({ where: { id: p.settlementId } })) === 1,
+            15_000,
+            'settlement',
+          );
         steps.push(`settle ${p?.payinCount ?? 0}`);
       }
       await waitFor(() => ledgerCaughtUp(merchant.id), 15_000, 'ledger');

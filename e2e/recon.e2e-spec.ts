@@ -36,7 +36,11 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
   });
 
   const api = async (path: string, token: string, body: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/${path}`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
     return { status: res.status, body: (await res.json()) as any };
   };
@@ -49,7 +53,11 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
   const recon = (token: string, date = today) => api('reconFile', token, { date });
   async function ready(token: string, date = today) {
     let last;
-    await waitFor(async () => (last = await recon(token, date)).body.message === 'Export ready', 20_000, 'export ready');
+    await waitFor(
+      async () => (last = await recon(token, date)).body.message === 'Export ready',
+      20_000,
+      'export ready',
+    );
     return (last as unknown as { body: { data: { jobId: string; download: string } } }).body.data;
   }
   async function download(url: string): Promise<Record<string, string>[]> {
@@ -58,21 +66,36 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
     return parse(await res.text(), { columns: true, skip_empty_lines: true });
   }
 
-  it('queues, answers the same job while it runs, then gives a download whose CSV is exactly the merchant\'s pay-ins of the date', async () => {
+  it("queues, answers the same job while it runs, then gives a download whose CSV is exactly the merchant's pay-ins of the date", async () => {
     const a = await createMerchant(prisma, { name: 'Toko "Maju", Jaya\nCabang Kemang' });
     const b = await createMerchant(prisma, { name: 'Warung B' });
-    const paid = [await code(a.token, 50000, 'success'), await code(a.token, 125000.75, 'success'), await code(a.token, 20000, 'success')];
+    const paid = [
+      await code(a.token, 50000, 'success'),
+      await code(a.token, 125000.75, 'success'),
+      await code(a.token, 20000, 'success'),
+    ];
     const failed = await code(a.token, 30000, 'failed');
     const unpaid = await code(a.token, 40000);
     const other = await code(b.token, 77000, 'success');
-    await waitFor(async () => (await prisma.payin.count({ where: { merchantId: a.merchant.id, status: 'success', ledgerEventId: null } })) === 0, 15_000, 'ledger');
+    await waitFor(
+      async () =>
+        (await prisma.payin.count({ where: { merchantId: a.merchant.id, status: 'success', ledgerEventId: null } })) ===
+        0,
+      15_000,
+      'ledger',
+    );
 
     // With the workers down the job cannot finish: the same request answers the same queued job.
     await stack.kill('workers');
     const first = await recon(a.token);
     expect(first).toEqual({
       status: 200,
-      body: { logId: expect.any(String), status: true, message: 'Export job queued', data: { jobId: expect.any(String), note: expect.stringContaining('Send the same request again') } },
+      body: {
+        logId: expect.any(String),
+        status: true,
+        message: 'Export job queued',
+        data: { jobId: expect.any(String), note: expect.stringContaining('Send the same request again') },
+      },
     });
     const again = await recon(a.token);
     expect(again.body).toMatchObject({ message: 'Export job queued', data: { jobId: first.body.data.jobId } });
@@ -84,21 +107,49 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
     expect(done.jobId).toBe(first.body.data.jobId);
     expect(done.download).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/recon\/recon\/.+X-Amz-Signature=/);
     const rows = await download(done.download);
-    expect(Object.keys(rows[0])).toEqual(['merchantTrxId', 'platformTrxId', 'merchantName', 'status', 'amount', 'fee', 'netAmount', 'feePercentage', 'feeFixed', 'createdAt', 'success_at', 'rrn', 'issuer', 'nmid', 'settlementId']);
+    expect(Object.keys(rows[0])).toEqual([
+      'merchantTrxId',
+      'platformTrxId',
+      'merchantName',
+      'status',
+      'amount',
+      'fee',
+      'netAmount',
+      'feePercentage',
+      'feeFixed',
+      'createdAt',
+      'success_at',
+      'rrn',
+      'issuer',
+      'nmid',
+      'settlementId',
+    ]);
     expect(rows.map((r) => r.merchantTrxId).sort()).toEqual([...paid, failed, unpaid].sort());
     expect(rows.every((r) => r.merchantName === 'Toko "Maju", Jaya\nCabang Kemang')).toBe(true);
     const byId = Object.fromEntries(rows.map((r) => [r.merchantTrxId, r]));
-    expect(byId[paid[1]]).toMatchObject({ status: 'success', amount: '125000.75', fee: '1025.01', netAmount: '123975.74', feePercentage: '0.7', feeFixed: '150', nmid: a.merchant.nmid });
+    expect(byId[paid[1]]).toMatchObject({
+      status: 'success',
+      amount: '125000.75',
+      fee: '1025.01',
+      netAmount: '123975.74',
+      feePercentage: '0.7',
+      feeFixed: '150',
+      nmid: a.merchant.nmid,
+    });
     expect(byId[paid[1]].rrn).toMatch(/^\d{12}$/);
     expect(byId[paid[1]].success_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(byId[failed].status).toBe('failed');
     expect(byId[unpaid]).toMatchObject({ status: 'pending', success_at: '', rrn: '' });
 
     // Totals reconcile to the pay-ins and to the ledger.
-    const sum = (field: 'amount' | 'netAmount') => rows.filter((r) => r.status === 'success').reduce((s, r) => s + Math.round(Number(r[field]) * 100), 0);
+    const sum = (field: 'amount' | 'netAmount') =>
+      rows.filter((r) => r.status === 'success').reduce((s, r) => s + Math.round(Number(r[field]) * 100), 0);
     const payins = await prisma.payin.findMany({ where: { merchantId: a.merchant.id, status: 'success' } });
     expect(sum('amount')).toBe(Number(payins.reduce((s, p) => s + p.amount, 0n)));
-    const recorded = await prisma.ledgerEvent.aggregate({ where: { merchantId: a.merchant.id, type: 'payin.recorded' }, _sum: { pendingDelta: true } });
+    const recorded = await prisma.ledgerEvent.aggregate({
+      where: { merchantId: a.merchant.id, type: 'payin.recorded' },
+      _sum: { pendingDelta: true },
+    });
     expect(sum('netAmount')).toBe(Number(recorded._sum.pendingDelta));
     const job = await prisma.reconExport.findUniqueOrThrow({ where: { id: done.jobId } });
     expect(job).toMatchObject({ status: 'ready', rowCount: 5, net: recorded._sum.pendingDelta });
@@ -137,10 +188,22 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
 
   it('a failed export is reported once with a clear error, then a new request starts a new job', async () => {
     const m = await createMerchant(prisma);
-    await prisma.reconExport.create({ data: { id: randomUUID(), merchantId: m.merchant.id, date: new Date(`${today}T00:00:00Z`), status: 'failed', error: 'S3 unavailable' } });
+    await prisma.reconExport.create({
+      data: {
+        id: randomUUID(),
+        merchantId: m.merchant.id,
+        date: new Date(`${today}T00:00:00Z`),
+        status: 'failed',
+        error: 'S3 unavailable',
+      },
+    });
     const failed = await recon(m.token);
     expect(failed.status).toBe(500);
-    expect(failed.body).toMatchObject({ status: false, code: 'RECON_EXPORT_FAILED', message: `The export for ${today} failed; send the request again to start a new export` });
+    expect(failed.body).toMatchObject({
+      status: false,
+      code: 'RECON_EXPORT_FAILED',
+      message: `The export for ${today} failed; send the request again to start a new export`,
+    });
     const retried = await recon(m.token);
     expect(retried.body.message).toBe('Export job queued');
     await ready(m.token);
@@ -169,7 +232,7 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
       expect(res.body).not.toContain('merchantTrxId');
     };
 
-    it('the link as given downloads the file; a forged signature, another merchant\'s key, a longer expiry or a moved date are refused', async () => {
+    it("the link as given downloads the file; a forged signature, another merchant's key, a longer expiry or a moved date are refused", async () => {
       const a = await exported();
       const b = await exported();
       const ok = await get(a.url);
@@ -177,7 +240,9 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
       expect(ok.body).toContain(a.trx);
 
       const signature = a.url.searchParams.get('X-Amz-Signature') as string;
-      const forged = edited(a.url, (u) => u.searchParams.set('X-Amz-Signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`));
+      const forged = edited(a.url, (u) =>
+        u.searchParams.set('X-Amz-Signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`),
+      );
       refusedWithout(await get(forged), 'SignatureDoesNotMatch', a.trx);
 
       // A's signature on the path of B's file: a merchant cannot reach another's export by editing the link.
@@ -185,12 +250,23 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
       expect(otherKey.pathname).toMatch(new RegExp(`^/recon/recon/${b.m.merchant.id}/`));
       refusedWithout(await get(otherKey), 'SignatureDoesNotMatch', b.trx);
 
-      refusedWithout(await get(edited(a.url, (u) => u.searchParams.set('X-Amz-Expires', '604800'))), 'SignatureDoesNotMatch', a.trx);
+      refusedWithout(
+        await get(edited(a.url, (u) => u.searchParams.set('X-Amz-Expires', '604800'))),
+        'SignatureDoesNotMatch',
+        a.trx,
+      );
       // Signed an hour later, as if to stretch the link's life.
-      const signedAt = (a.url.searchParams.get('X-Amz-Date') as string).replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z');
+      const signedAt = (a.url.searchParams.get('X-Amz-Date') as string).replace(
+        /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/,
+        '$1-$2-$3T$4:$5:$6Z',
+      );
       const later = new Date(Date.parse(signedAt) + 3_600_000).toISOString().replace(/[-:]|\.\d{3}/g, '');
       expect(later).toMatch(/^\d{8}T\d{6}Z$/);
-      refusedWithout(await get(edited(a.url, (u) => u.searchParams.set('X-Amz-Date', later))), 'SignatureDoesNotMatch', a.trx);
+      refusedWithout(
+        await get(edited(a.url, (u) => u.searchParams.set('X-Amz-Date', later))),
+        'SignatureDoesNotMatch',
+        a.trx,
+      );
     });
 
     it(`a link is refused once its ${URL_TTL_SECONDS} s are up; asking again gives a fresh one that works`, async () => {

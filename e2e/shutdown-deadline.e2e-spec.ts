@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropDatabase } from '@pay/persistence';
-import { createTestDatabase, LocalStack, repoRoot, SERVICES, type ServiceName, SilentRelay, testS3, waitFor } from '@pay/testing';
+import {
+  createTestDatabase,
+  LocalStack,
+  repoRoot,
+  SERVICES,
+  type ServiceName,
+  SilentRelay,
+  testS3,
+  waitFor,
+} from '@pay/testing';
 
 /**
  * A stop is bounded (SHUTDOWN_TIMEOUT_MS, decision 0036). The four services run on a database
@@ -48,7 +57,8 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
       .map((line) => JSON.parse(line) as { msg?: string; step?: string; level?: string });
   const lastLines = (service: ServiceName) => logLines(service).slice(-20);
   /** How many of the service's starts have finished (a stop during a start exits at once, with nothing to stop). */
-  const startsFinished = (service: 'ledger' | 'payout') => logLines(service).filter((l) => l.msg === `${service} started`).length;
+  const startsFinished = (service: 'ledger' | 'payout') =>
+    logLines(service).filter((l) => l.msg === `${service} started`).length;
 
   it('with the database answering, SIGTERM stops a service cleanly, well within the deadline', async () => {
     const { code, ms } = await stack.terminateService('payout');
@@ -60,21 +70,38 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
 
   it('with the database silent, every service is out within the deadline; the ones cut short exit 1 naming the step they waited on', async () => {
     // Ready is not started: payout answers /readyz before its start has finished, and the first test restarted it.
-    await waitFor(async () => startsFinished('ledger') === 1 && startsFinished('payout') === 2, 30_000, 'the ledger and payout started');
+    await waitFor(
+      async () => startsFinished('ledger') === 1 && startsFinished('payout') === 2,
+      30_000,
+      'the ledger and payout started',
+    );
     relay.freeze();
     // Long enough for each service's loops (polling every 300 ms) to have a query out on the silent
     // connections, and short enough that the stop's deadline (1 s + 3 s after the freeze) comes
     // before a connection begun just before the freeze gives up (the pools' 5 s connect timeout):
     // with 2 s, payout's did so 18 ms before its deadline once, and its stop ended cleanly.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const stopped = await Promise.all(SERVICES.map(async (service) => ({ service, ...(await stack.terminateService(service)) })));
+    const stopped = await Promise.all(
+      SERVICES.map(async (service) => ({ service, ...(await stack.terminateService(service)) })),
+    );
     for (const { service, code, ms } of stopped) {
-      expect({ service, beforeSigkill: code !== null, withinDeadline: ms < DEADLINE_MS + 5000 }).toEqual({ service, beforeSigkill: true, withinDeadline: true });
+      expect({ service, beforeSigkill: code !== null, withinDeadline: ms < DEADLINE_MS + 5000 }).toEqual({
+        service,
+        beforeSigkill: true,
+        withinDeadline: true,
+      });
       const cut = lastLines(service).find((l) => l.msg?.startsWith('shutdown did not finish'));
       // Exit 1 exactly when the deadline cut the stop short, and then the line says where it was.
-      expect({ service, code, cutShort: cut !== undefined }).toEqual({ service, code: cut ? 1 : 0, cutShort: code === 1 });
+      expect({ service, code, cutShort: cut !== undefined }).toEqual({
+        service,
+        code: cut ? 1 : 0,
+        cutShort: code === 1,
+      });
       if (cut) {
-        expect(cut).toMatchObject({ level: 'fatal', msg: `shutdown did not finish within ${DEADLINE_MS} ms (still on: ${cut.step}); exiting` });
+        expect(cut).toMatchObject({
+          level: 'fatal',
+          msg: `shutdown did not finish within ${DEADLINE_MS} ms (still on: ${cut.step}); exiting`,
+        });
         expect(cut.step).not.toMatch(/^(not started|done|unknown)$/);
       }
     }

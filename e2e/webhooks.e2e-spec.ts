@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
-import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, WebhookReceiver, testStackBus, testS3 } from '@pay/testing';
+import {
+  createMerchant,
+  fundMerchant,
+  LocalStack,
+  repoRoot,
+  waitFor,
+  WebhookReceiver,
+  testStackBus,
+  testS3,
+} from '@pay/testing';
 
 const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
   verifyCallback: (rawBody: string, header: string, secret: string) => boolean;
@@ -41,11 +50,20 @@ describe('webhook delivery end to end (processes, real Postgres, Redis and HTTP)
   });
 
   const post = async (path: string, token: string, body: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/disbursement/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/disbursement/${path}`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
   };
   async function transfer(token: string, notifyUrl: string, accountNo = '1234567890', bankCode = 'BCA') {
-    const inq = await post('account-inquiry', token, { merchantTrxId: `INV-${randomUUID().slice(0, 12)}`, accountNo, bankCode, amount: 100000 });
+    const inq = await post('account-inquiry', token, {
+      merchantTrxId: `INV-${randomUUID().slice(0, 12)}`,
+      accountNo,
+      bankCode,
+      amount: 100000,
+    });
     const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
     const res = await post('transfer', token, { ...fields, notifyUrl });
     expect(res.status).toBe(200);
@@ -65,10 +83,24 @@ describe('webhook delivery end to end (processes, real Postgres, Redis and HTTP)
     await new Promise((r) => setTimeout(r, 1000)); // nothing else may arrive
     expect(receiver.requests).toHaveLength(2);
 
-    for (const req of receiver.requests) expect(verifyCallback(req.rawBody, req.headers['x-callback-signature'] as string, secret)).toBe(true);
+    for (const req of receiver.requests)
+      expect(verifyCallback(req.rawBody, req.headers['x-callback-signature'] as string, secret)).toBe(true);
     const bodies = receiver.requests.map((r) => JSON.parse(r.rawBody)).sort((a, b) => a.type.localeCompare(b.type));
-    expect(bodies[0]).toMatchObject({ type: 'disbursement.failed', data: { merchantTrxId: bad, status: 'failed', fee: { amount: 0 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' } });
-    expect(bodies[1]).toMatchObject({ type: 'disbursement.succeeded', data: { merchantTrxId: ok, status: 'success', fee: { amount: 2500 }, totalAmount: 102500 } });
+    expect(bodies[0]).toMatchObject({
+      type: 'disbursement.failed',
+      data: {
+        merchantTrxId: bad,
+        status: 'failed',
+        fee: { amount: 0 },
+        totalAmount: 100000,
+        success_at: null,
+        failureReason: 'Rejected by the beneficiary bank',
+      },
+    });
+    expect(bodies[1]).toMatchObject({
+      type: 'disbursement.succeeded',
+      data: { merchantTrxId: ok, status: 'success', fee: { amount: 2500 }, totalAmount: 102500 },
+    });
     expect(bodies[1].data.success_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const deliveries = await prisma.webhookDelivery.findMany({ where: { merchantId: merchant.id } });
     expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered']);
@@ -89,8 +121,15 @@ describe('webhook delivery end to end (processes, real Postgres, Redis and HTTP)
 
     hang = false;
     await stack.startService('workers');
-    await waitFor(async () => (await prisma.webhookDelivery.findFirstOrThrow({ where: { merchantId: merchant.id } })).status === 'delivered', 20_000, 'delivered after restart');
+    await waitFor(
+      async () =>
+        (await prisma.webhookDelivery.findFirstOrThrow({ where: { merchantId: merchant.id } })).status === 'delivered',
+      20_000,
+      'delivered after restart',
+    );
     expect(receiver.requests.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(receiver.requests.map((r) => r.headers['x-callback-event-id']))).toEqual(new Set([inFlight.eventId]));
+    expect(new Set(receiver.requests.map((r) => r.headers['x-callback-event-id']))).toEqual(
+      new Set([inFlight.eventId]),
+    );
   });
 });

@@ -10,7 +10,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const apps = ['merchant', 'console'] as const;
 
 export default defineConfig(({ mode }) => {
-  if (!(apps as readonly string[]).includes(mode)) throw new Error(`vite --mode must be one of ${apps.join(', ')} (got ${mode})`);
+  if (!(apps as readonly string[]).includes(mode))
+    throw new Error(`vite --mode must be one of ${apps.join(', ')} (got ${mode})`);
   return {
     root,
     base: './',

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { constructCallbackEvent, createMerchantClient, type DisbursementCallback, type MerchantClient, type PayinCallback, unwrap } from '@pay/merchant-client';
+import {
+  constructCallbackEvent,
+  createMerchantClient,
+  type DisbursementCallback,
+  type MerchantClient,
+  type PayinCallback,
+  unwrap,
+} from '@pay/merchant-client';
 import { WebhookReceiver } from '@pay/testing';
 import { resolveTarget, type Target } from './target';
 
@@ -22,8 +29,14 @@ describe('merchant journeys over HTTP', () => {
   let notifyUrl = 'https://merchant.example/callback';
   const jakartaToday = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-  async function call(method: string, path: string, body?: object, headers: Record<string, string> = {}, base = target.baseUrl): Promise<{ status: number; body: any }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: object,
+    headers: Record<string, string> = {},
+    base = target.baseUrl,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  ): Promise<{ status: number; body: any }> {
     const res = await fetch(`${base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...headers },
@@ -31,11 +44,18 @@ describe('merchant journeys over HTTP', () => {
     });
     return { status: res.status, body: await res.json() };
   }
-  const ops = (path: string, body?: object) => call('POST', `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
+  const ops = (path: string, body?: object) =>
+    call('POST', `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
   /** The ops API with any method (PUT, GET, DELETE), for the operator journeys. */
-  const operator = (method: string, path: string, body?: object) => call(method, `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
+  const operator = (method: string, path: string, body?: object) =>
+    call(method, `/ops/${path}`, body, { authorization: `Bearer ${target.adminToken}` }, target.internalUrl);
   const balance = async () => unwrap(await client.GET('/api/v1/payin/balance')).balance;
-  async function eventually<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  async function eventually<T>(
+    what: string,
+    probe: () => Promise<T>,
+    ok: (v: T) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let last = await probe();
     while (!ok(last)) {
@@ -46,17 +66,26 @@ describe('merchant journeys over HTTP', () => {
     return last;
   }
   async function transfer(accountNo: string, amount: number) {
-    const inquiry = await client.POST('/api/v1/disbursement/account-inquiry', { body: { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo, bankCode: 'BCA', amount } });
+    const inquiry = await client.POST('/api/v1/disbursement/account-inquiry', {
+      body: { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo, bankCode: 'BCA', amount },
+    });
     expect(inquiry.response.status).toBe(200);
     expect(inquiry.data?.message).toBe('Inquiry success');
     const { fee: _fee, totalAmount: _total, ...fields } = unwrap(inquiry);
     const accepted = await client.POST('/api/v1/disbursement/transfer', { body: { ...fields, notifyUrl } });
     expect(accepted.response.status).toBe(200);
-    expect(accepted.data).toMatchObject({ message: 'Request diterima, akan segera diproses', data: { status: 'pending' } });
+    expect(accepted.data).toMatchObject({
+      message: 'Request diterima, akan segera diproses',
+      data: { status: 'pending' },
+    });
     return fields.merchantTrxId;
   }
   const finalStatus = (merchantTrxId: string) =>
-    eventually(`${merchantTrxId} final`, async () => unwrap(await client.POST('/api/v1/disbursement/inquiry', { body: { merchantTrxId } })), (d) => ['success', 'failed'].includes(d.status));
+    eventually(
+      `${merchantTrxId} final`,
+      async () => unwrap(await client.POST('/api/v1/disbursement/inquiry', { body: { merchantTrxId } })),
+      (d) => ['success', 'failed'].includes(d.status),
+    );
 
   beforeAll(async () => {
     target = await resolveTarget();
@@ -77,16 +106,38 @@ describe('merchant journeys over HTTP', () => {
   it('a new merchant sees a zero balance', async () => {
     const res = await client.GET('/api/v1/payin/balance');
     expect(res.response.status).toBe(200);
-    expect(res.data).toMatchObject({ status: true, message: 'Balance inquiry successful', data: { balance: { available: 0, pending: 0 } } });
+    expect(res.data).toMatchObject({
+      status: true,
+      message: 'Balance inquiry successful',
+      data: { balance: { available: 0, pending: 0 } },
+    });
   });
 
   it('QRIS pay-in: generate, sandbox payment, inquiry success with rrn, pending rises by the net', async () => {
-    const generated = unwrap(await client.POST('/api/v1/payin/qris/generate', { body: { merchantTrxId: 'E2E-PAYIN-1', amount: 500000, notifyUrl } }));
-    expect(generated).toMatchObject({ amount: 500000, fee: { amount: 3650, percentage: 0.7, fixed: 150 }, netAmount: 496350, status: 'pending' });
+    const generated = unwrap(
+      await client.POST('/api/v1/payin/qris/generate', {
+        body: { merchantTrxId: 'E2E-PAYIN-1', amount: 500000, notifyUrl },
+      }),
+    );
+    expect(generated).toMatchObject({
+      amount: 500000,
+      fee: { amount: 3650, percentage: 0.7, fixed: 150 },
+      netAmount: 496350,
+      status: 'pending',
+    });
     expect(generated.qrisPayload).toMatch(/^000201010212.*6304[0-9A-F]{4}$/);
-    expect((await client.POST('/api/v1/payin/qris/sandbox/pay', { body: { merchantTrxId: 'E2E-PAYIN-1' } })).response.status).toBe(200);
+    expect(
+      (await client.POST('/api/v1/payin/qris/sandbox/pay', { body: { merchantTrxId: 'E2E-PAYIN-1' } })).response.status,
+    ).toBe(200);
     const inquiry = await client.POST('/api/v1/payin/qris/inquiry', { body: { merchantTrxId: 'E2E-PAYIN-1' } });
-    expect(inquiry.data).toMatchObject({ message: 'Query success', data: { status: 'success', netAmount: 496350, additionalInfo: { nmid: merchant.nmid, rrn: expect.stringMatching(/^\d{12}$/) } } });
+    expect(inquiry.data).toMatchObject({
+      message: 'Query success',
+      data: {
+        status: 'success',
+        netAmount: 496350,
+        additionalInfo: { nmid: merchant.nmid, rrn: expect.stringMatching(/^\d{12}$/) },
+      },
+    });
     await eventually('pending', balance, (b) => b.pending === 496350);
   });
 
@@ -94,13 +145,22 @@ describe('merchant journeys over HTTP', () => {
     const run = await ops('settlements/run', { merchantId: merchant.merchantId });
     expect(run.status).toBe(200);
     expect(run.body.data).toMatchObject({ payinCount: 1 });
-    expect(await eventually('settlement', balance, (b) => b.available === 496350)).toEqual({ available: 496350, pending: 0 });
+    expect(await eventually('settlement', balance, (b) => b.available === 496350)).toEqual({
+      available: 496350,
+      pending: 0,
+    });
   });
 
   it('a transfer to a valid account ends in success and costs amount + fee', async () => {
     const id = await transfer('1234567890', 100000);
     const done = await finalStatus(id);
-    expect(done).toMatchObject({ status: 'success', amount: 100000, fee: { amount: 2500, percentage: 0 }, totalAmount: 102500, success_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(done).toMatchObject({
+      status: 'success',
+      amount: 100000,
+      fee: { amount: 2500, percentage: 0 },
+      totalAmount: 102500,
+      success_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    });
     expect(await balance()).toEqual({ available: 496350 - 102500, pending: 0 });
   });
 
@@ -112,10 +172,18 @@ describe('merchant journeys over HTTP', () => {
   });
 
   it('the recon export of today contains the pay-in', async () => {
-    const ready = await eventually('export ready', () => client.POST('/api/v1/payin/reconFile', { body: { date: jakartaToday } }), (r) => r.data?.message === 'Export ready');
+    const ready = await eventually(
+      'export ready',
+      () => client.POST('/api/v1/payin/reconFile', { body: { date: jakartaToday } }),
+      (r) => r.data?.message === 'Export ready',
+    );
     const csv = await (await fetch(unwrap(ready).download as string)).text();
     const rows = parse(csv, { columns: true }) as Record<string, string>[];
-    expect(rows.find((r) => r.merchantTrxId === 'E2E-PAYIN-1')).toMatchObject({ status: 'success', amount: '500000', netAmount: '496350' });
+    expect(rows.find((r) => r.merchantTrxId === 'E2E-PAYIN-1')).toMatchObject({
+      status: 'success',
+      amount: '500000',
+      netAmount: '496350',
+    });
   });
 
   it('the history lists show the pay-in, both transfers and every balance movement, newest first', async () => {
@@ -123,12 +191,26 @@ describe('merchant journeys over HTTP', () => {
     expect(payins.items.map((p) => p.merchantTrxId)).toEqual(['E2E-PAYIN-1']);
     const first = unwrap(await client.GET('/api/v1/disbursement/list', { params: { query: { limit: 1 } } }));
     expect(first).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
-    const second = unwrap(await client.GET('/api/v1/disbursement/list', { params: { query: { limit: 1, cursor: first.nextCursor as string } } }));
+    const second = unwrap(
+      await client.GET('/api/v1/disbursement/list', {
+        params: { query: { limit: 1, cursor: first.nextCursor as string } },
+      }),
+    );
     expect(second).toMatchObject({ hasMore: false, nextCursor: null });
     expect([...first.items, ...second.items].map((d) => d.status)).toEqual(['failed', 'success']);
     const movements = unwrap(await client.GET('/api/v1/balance/movements'));
-    expect(movements.items[0]).toMatchObject({ type: 'payout.refunded', availableAfter: (await balance()).available, pendingAfter: 0 });
-    expect(movements.items.map((m) => m.type).sort()).toEqual(['payin.recorded', 'payout.debited', 'payout.debited', 'payout.refunded', 'settlement.credited']);
+    expect(movements.items[0]).toMatchObject({
+      type: 'payout.refunded',
+      availableAfter: (await balance()).available,
+      pendingAfter: 0,
+    });
+    expect(movements.items.map((m) => m.type).sort()).toEqual([
+      'payin.recorded',
+      'payout.debited',
+      'payout.debited',
+      'payout.refunded',
+      'settlement.credited',
+    ]);
     const refused = await client.GET('/api/v1/balance/movements', { params: { query: { limit: 101 } } });
     expect(refused.response.status).toBe(400);
     expect(refused.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'limit' }] });
@@ -136,11 +218,31 @@ describe('merchant journeys over HTTP', () => {
 
   it('an operator changes the payout fee and the account inquiry quotes it', async () => {
     const id = merchant.merchantId;
-    expect(await operator('PUT', `merchants/${id}/fees`, { payoutFee: 3000.5 })).toMatchObject({ status: 200, body: { data: { payoutFee: '3000.5' } } });
-    const quoted = unwrap(await client.POST('/api/v1/disbursement/account-inquiry', { body: { merchantTrxId: `PO-${randomUUID().slice(0, 12)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000 } }));
+    expect(await operator('PUT', `merchants/${id}/fees`, { payoutFee: 3000.5 })).toMatchObject({
+      status: 200,
+      body: { data: { payoutFee: '3000.5' } },
+    });
+    const quoted = unwrap(
+      await client.POST('/api/v1/disbursement/account-inquiry', {
+        body: {
+          merchantTrxId: `PO-${randomUUID().slice(0, 12)}`,
+          accountNo: '1234567890',
+          bankCode: 'BCA',
+          amount: 100000,
+        },
+      }),
+    );
     expect(quoted).toMatchObject({ fee: { amount: 3000.5, percentage: 0 }, totalAmount: 103000.5 });
-    expect((await operator('GET', `merchants/${id}`)).body.data).toMatchObject({ id, active: true, payoutFee: '3000.5' });
-    expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: -1 })).body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', errors: [{ field: 'payoutFee' }] });
+    expect((await operator('GET', `merchants/${id}`)).body.data).toMatchObject({
+      id,
+      active: true,
+      payoutFee: '3000.5',
+    });
+    expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: -1 })).body).toMatchObject({
+      status: false,
+      code: 'VALIDATION_ERROR',
+      errors: [{ field: 'payoutFee' }],
+    });
     expect((await operator('PUT', `merchants/${id}/fees`, { payoutFee: 2500 })).status).toBe(200);
   });
 
@@ -149,9 +251,17 @@ describe('merchant journeys over HTTP', () => {
     expect(issued.status).toBe(201);
     const second = createMerchantClient({ baseUrl: target.baseUrl, token: issued.body.data.token as string });
     expect((await second.GET('/api/v1/payin/balance')).response.status).toBe(200);
-    expect((await operator('DELETE', `tokens/${issued.body.data.id}`)).body).toMatchObject({ status: true, data: { id: issued.body.data.id } });
+    expect((await operator('DELETE', `tokens/${issued.body.data.id}`)).body).toMatchObject({
+      status: true,
+      data: { id: issued.body.data.id },
+    });
     // unwrap throws the API's refusal as a MerchantApiError carrying its code and logId.
-    await expect(second.GET('/api/v1/payin/balance').then(unwrap)).rejects.toMatchObject({ name: 'MerchantApiError', httpStatus: 401, code: 'TOKEN_NOT_VALID', logId: expect.any(String) });
+    await expect(second.GET('/api/v1/payin/balance').then(unwrap)).rejects.toMatchObject({
+      name: 'MerchantApiError',
+      httpStatus: 401,
+      code: 'TOKEN_NOT_VALID',
+      logId: expect.any(String),
+    });
     expect((await client.GET('/api/v1/payin/balance')).response.status).toBe(200);
   });
 
@@ -168,11 +278,29 @@ describe('merchant journeys over HTTP', () => {
   if (webhookJourney) {
     it('the paid QRIS and each final transfer status reached the webhook receiver, signed', async () => {
       const got = receiver as WebhookReceiver;
-      await eventually('three callbacks', async () => got.requests.length, (n) => n >= 3);
+      await eventually(
+        'three callbacks',
+        async () => got.requests.length,
+        (n) => n >= 3,
+      );
       // The client's verifier: a body that does not verify with the merchant's secret throws.
-      const events = got.requests.map((r) => constructCallbackEvent<DisbursementCallback | PayinCallback>(r.rawBody, r.headers['x-callback-signature'] as string, merchant.webhookSecret));
-      expect(events.map((e) => e.type).sort()).toEqual(['disbursement.failed', 'disbursement.succeeded', 'payin.succeeded']);
-      expect(events.find((e) => e.type === 'payin.succeeded')?.data).toMatchObject({ merchantTrxId: 'E2E-PAYIN-1', status: 'success', netAmount: 496350 });
+      const events = got.requests.map((r) =>
+        constructCallbackEvent<DisbursementCallback | PayinCallback>(
+          r.rawBody,
+          r.headers['x-callback-signature'] as string,
+          merchant.webhookSecret,
+        ),
+      );
+      expect(events.map((e) => e.type).sort()).toEqual([
+        'disbursement.failed',
+        'disbursement.succeeded',
+        'payin.succeeded',
+      ]);
+      expect(events.find((e) => e.type === 'payin.succeeded')?.data).toMatchObject({
+        merchantTrxId: 'E2E-PAYIN-1',
+        status: 'success',
+        netAmount: 496350,
+      });
       expect(new Set(events.map((e) => e.id)).size).toBe(3);
     });
   }

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { LocalStack, merchantContract, opsContract, registerContract, repoRoot, testStackBus, testS3 } from '@pay/testing';
+import {
+  LocalStack,
+  merchantContract,
+  opsContract,
+  registerContract,
+  repoRoot,
+  testStackBus,
+  testS3,
+} from '@pay/testing';
 
 /**
  * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a
@@ -24,13 +32,17 @@ export async function resolveTarget(): Promise<Target> {
   const remote = process.env.E2E_BASE_URL;
   if (remote) {
     const adminToken = process.env.E2E_ADMIN_TOKEN;
-    if (!adminToken) throw new Error('E2E_ADMIN_TOKEN is required with E2E_BASE_URL (the ADMIN_TOKEN of the deployment)');
+    if (!adminToken)
+      throw new Error('E2E_ADMIN_TOKEN is required with E2E_BASE_URL (the ADMIN_TOKEN of the deployment)');
     const host = process.env.E2E_RECEIVER_HOST;
     const internal = new URL(process.env.E2E_INTERNAL_URL ?? remote);
     if (!process.env.E2E_INTERNAL_URL) internal.port = '3001';
     const baseUrl = remote.replace(/\/$/, '');
     // The deployment's answers are checked against docs/openapi.json and docs/ops-openapi.json too (a local stack registers itself).
-    const undo = [registerContract(baseUrl, merchantContract(repoRoot())), registerContract(internal.origin, opsContract(repoRoot()))];
+    const undo = [
+      registerContract(baseUrl, merchantContract(repoRoot())),
+      registerContract(internal.origin, opsContract(repoRoot())),
+    ];
     const unregister = () => undo.forEach((u) => u());
     return {
       baseUrl,
@@ -48,7 +60,18 @@ export async function resolveTarget(): Promise<Target> {
     bus: testStackBus(),
     s3: testS3(),
     logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}jrn`),
-    env: { ADMIN_TOKEN: adminToken, RAIL_SANDBOX_LATENCY_MS: '10', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_POLL_INTERVAL_MS: '100' },
+    env: {
+      ADMIN_TOKEN: adminToken,
+      RAIL_SANDBOX_LATENCY_MS: '10',
+      RAIL_SANDBOX_DELAY_MS: '500',
+      PAYOUT_POLL_INTERVAL_MS: '100',
+    },
   });
-  return { baseUrl: stack.gatewayUrl, internalUrl: stack.internalUrl, adminToken, receiver: { host: '127.0.0.1', port: 0 }, stop: () => stack.stop() };
+  return {
+    baseUrl: stack.gatewayUrl,
+    internalUrl: stack.internalUrl,
+    adminToken,
+    receiver: { host: '127.0.0.1', port: 0 },
+    stop: () => stack.stop(),
+  };
 }

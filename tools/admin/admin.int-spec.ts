@@ -12,16 +12,40 @@ describe('admin CLI (real Postgres)', () => {
   async function admin(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin(argv, { env: { DATABASE_URL: process.env.DATABASE_URL }, out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runAdmin(argv, {
+      env: { DATABASE_URL: process.env.DATABASE_URL },
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
   it('creates a merchant with fees, issues a token printed once (only its hash stored), and revokes it', async () => {
-    const created = await admin('--json', 'merchant', 'create', '--name', 'Toko Sinar Jaya', '--payin-fee-percent', '0.7', '--payin-fee-fixed', '150', '--payout-fee', '2500');
+    const created = await admin(
+      '--json',
+      'merchant',
+      'create',
+      '--name',
+      'Toko Sinar Jaya',
+      '--payin-fee-percent',
+      '0.7',
+      '--payin-fee-fixed',
+      '150',
+      '--payout-fee',
+      '2500',
+    );
     expect(created.code).toBe(ExitCode.Ok);
     const merchant = JSON.parse(created.out);
-    expect(merchant).toMatchObject({ name: 'Toko Sinar Jaya', active: true, payinFee: { percentage: 0.7, fixed: '150' }, payoutFee: '2500' });
-    expect(await prisma.balance.findUnique({ where: { merchantId: merchant.id } })).toMatchObject({ available: 0n, pending: 0n });
+    expect(merchant).toMatchObject({
+      name: 'Toko Sinar Jaya',
+      active: true,
+      payinFee: { percentage: 0.7, fixed: '150' },
+      payoutFee: '2500',
+    });
+    expect(await prisma.balance.findUnique({ where: { merchantId: merchant.id } })).toMatchObject({
+      available: 0n,
+      pending: 0n,
+    });
 
     const issued = await admin('token', 'issue', String(merchant.id), '--label', 'production');
     expect(issued.code).toBe(ExitCode.Ok);
@@ -42,7 +66,9 @@ describe('admin CLI (real Postgres)', () => {
   it('sets fees, the allowlist and the active flag', async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Warung Bu Tini');
     const id = String(JSON.parse(out).id);
-    expect((await admin('merchant', 'set-fees', id, '--payin-fee-percent', '1.25', '--payout-fee', '3000.50')).code).toBe(ExitCode.Ok);
+    expect(
+      (await admin('merchant', 'set-fees', id, '--payin-fee-percent', '1.25', '--payout-fee', '3000.50')).code,
+    ).toBe(ExitCode.Ok);
     expect((await admin('allowlist', 'set', id, '203.0.113.0/24', '2001:db8::1')).code).toBe(ExitCode.Ok);
     expect((await admin('allowlist', 'enable', id)).code).toBe(ExitCode.Ok);
     expect((await admin('merchant', 'deactivate', id)).code).toBe(ExitCode.Ok);
@@ -60,17 +86,32 @@ describe('admin CLI (real Postgres)', () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Toko Ramai');
     const id = String(JSON.parse(out).id);
     expect((await admin('merchant', 'set-rate-limits', id, '--read', '500', '--export', '30')).code).toBe(ExitCode.Ok);
-    expect((await admin('merchant', 'set-rate-limits', id, '--read', 'default', '--write', '200')).code).toBe(ExitCode.Ok);
-    expect(JSON.parse((await admin('--json', 'merchant', 'show', id)).out).rateLimits).toEqual({ readPerSecond: 'default', writePerSecond: 200, exportsPerMinute: 30 });
-    for (const bad of [[], ['--read', '0'], ['--write', 'lots']]) expect((await admin('merchant', 'set-rate-limits', id, ...bad)).code).toBe(ExitCode.Usage);
-    expect(await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } })).toMatchObject({ rateLimitRead: null, rateLimitWrite: 200, rateLimitExport: 30 });
+    expect((await admin('merchant', 'set-rate-limits', id, '--read', 'default', '--write', '200')).code).toBe(
+      ExitCode.Ok,
+    );
+    expect(JSON.parse((await admin('--json', 'merchant', 'show', id)).out).rateLimits).toEqual({
+      readPerSecond: 'default',
+      writePerSecond: 200,
+      exportsPerMinute: 30,
+    });
+    for (const bad of [[], ['--read', '0'], ['--write', 'lots']])
+      expect((await admin('merchant', 'set-rate-limits', id, ...bad)).code).toBe(ExitCode.Usage);
+    expect(await prisma.merchant.findUniqueOrThrow({ where: { id: Number(id) } })).toMatchObject({
+      rateLimitRead: null,
+      rateLimitWrite: 200,
+      rateLimitExport: 30,
+    });
   });
 
   it("sets and clears a merchant's default pay-in callback URL, refusing bad and private URLs", async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Toko Callback');
     const id = String(JSON.parse(out).id);
-    expect((await admin('merchant', 'set-callback-url', id, 'https://93.184.216.34/callbacks/payin')).code).toBe(ExitCode.Ok);
-    expect(JSON.parse((await admin('--json', 'merchant', 'show', id)).out).payinCallbackUrl).toBe('https://93.184.216.34/callbacks/payin');
+    expect((await admin('merchant', 'set-callback-url', id, 'https://93.184.216.34/callbacks/payin')).code).toBe(
+      ExitCode.Ok,
+    );
+    expect(JSON.parse((await admin('--json', 'merchant', 'show', id)).out).payinCallbackUrl).toBe(
+      'https://93.184.216.34/callbacks/payin',
+    );
     for (const bad of [[], ['ftp://example.com/cb'], ['http://10.0.0.5/cb'], ['https://93.184.216.34/cb', '--clear']]) {
       expect((await admin('merchant', 'set-callback-url', id, ...bad)).code).toBe(ExitCode.Usage);
     }
@@ -110,7 +151,9 @@ describe('admin CLI (real Postgres)', () => {
     await prisma.$executeRaw`UPDATE balances SET pending = pending + 700 WHERE merchant_id = ${merchantId}`;
     const dirty = await admin('ledger', 'verify', '--merchant', String(merchantId));
     expect(dirty.code).toBe(ExitCode.Breach);
-    expect(dirty.out).toContain(`balances ${merchantId} (merchant ${merchantId}) balance.pending: expected pending 0 (sum of the events); found pending 700`);
+    expect(dirty.out).toContain(
+      `balances ${merchantId} (merchant ${merchantId}) balance.pending: expected pending 0 (sum of the events); found pending 700`,
+    );
     await prisma.$executeRaw`UPDATE balances SET pending = pending - 700 WHERE merchant_id = ${merchantId}`;
   });
 
@@ -127,13 +170,22 @@ describe('admin CLI (real Postgres)', () => {
     const strict = await admin('ledger', 'verify', '--merchant', String(merchantId), '--grace', '0');
     expect(strict.code).toBe(ExitCode.Breach);
     expect(strict.out.split('\n')).toEqual([
-      expect.stringMatching(/^ledger BREACH: 1 breach\(es\) in 1 merchants, 2 events, 2 pay-ins, 1 settlements, 0 disbursements, 2 decisions$/),
+      expect.stringMatching(
+        /^ledger BREACH: 1 breach\(es\) in 1 merchants, 2 events, 2 pay-ins, 1 settlements, 0 disbursements, 2 decisions$/,
+      ),
       `  payins ${payinId} (merchant ${merchantId}) payin.event_missing: expected 1 payin.recorded event of pending +248250; found none`,
     ]);
     const json = await admin('--json', 'ledger', 'verify', '--merchant', String(merchantId), '--grace', '0');
     expect(json.code).toBe(ExitCode.Breach);
     expect(JSON.parse(json.out).breaches).toEqual([
-      { check: 'payin.event_missing', table: 'payins', id: payinId, merchantId, expected: '1 payin.recorded event of pending +248250', found: 'none' },
+      {
+        check: 'payin.event_missing',
+        table: 'payins',
+        id: payinId,
+        merchantId,
+        expected: '1 payin.recorded event of pending +248250',
+        found: 'none',
+      },
     ]);
     expect((await admin('ledger', 'verify', '--grace', 'soon')).code).toBe(ExitCode.Usage);
   });
@@ -141,21 +193,52 @@ describe('admin CLI (real Postgres)', () => {
   it('sets the QRIS identity and settlement schedule, and requests a settlement for a cut-off once', async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Sate Pak Kumis');
     const merchantId = JSON.parse(out).id as number;
-    expect((await admin('merchant', 'set-qris', String(merchantId), '--nmid', 'ID1020021181745', '--mcc', '5812', '--city', 'Bandung')).code).toBe(ExitCode.Ok);
+    expect(
+      (
+        await admin(
+          'merchant',
+          'set-qris',
+          String(merchantId),
+          '--nmid',
+          'ID1020021181745',
+          '--mcc',
+          '5812',
+          '--city',
+          'Bandung',
+        )
+      ).code,
+    ).toBe(ExitCode.Ok);
     expect((await admin('merchant', 'set-qris', String(merchantId), '--nmid', 'XX1')).code).toBe(ExitCode.Usage);
-    expect((await admin('merchant', 'set-settlement', String(merchantId), '--delay-days', '2', '--hour', '9')).code).toBe(ExitCode.Ok);
+    expect(
+      (await admin('merchant', 'set-settlement', String(merchantId), '--delay-days', '2', '--hour', '9')).code,
+    ).toBe(ExitCode.Ok);
     expect((await admin('merchant', 'set-settlement', String(merchantId), '--hour', '24')).code).toBe(ExitCode.Usage);
     const shown = JSON.parse((await admin('--json', 'merchant', 'show', String(merchantId))).out);
-    expect(shown).toMatchObject({ qris: { nmid: 'ID1020021181745', mcc: '5812', city: 'Bandung' }, settlement: 'T+2 at 09:00 Asia/Jakarta' });
+    expect(shown).toMatchObject({
+      qris: { nmid: 'ID1020021181745', mcc: '5812', city: 'Bandung' },
+      settlement: 'T+2 at 09:00 Asia/Jakarta',
+    });
 
     // A recorded pay-in; no ledger runs here, so the request stays in the outbox.
     await fundMerchant(prisma, merchantId, [100n]);
     const payinId = await insertSuccessfulPayin(prisma, merchantId, 1_000_000n, 0n);
-    await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt: new Date().toISOString(), payinId, amount: '1000000', fee: '0' });
+    await ledgerFor(prisma).apply({
+      type: 'payin.record',
+      commandId: `payin:${payinId}`,
+      merchantId,
+      issuedAt: new Date().toISOString(),
+      payinId,
+      amount: '1000000',
+      fee: '0',
+    });
     const cutoff = new Date().toISOString();
-    const first = JSON.parse((await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out);
+    const first = JSON.parse(
+      (await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out,
+    );
     expect(first).toMatchObject([{ merchantId, payinCount: 1, requested: true, credited: null }]);
-    const second = JSON.parse((await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out);
+    const second = JSON.parse(
+      (await admin('--json', 'settlement', 'run', '--merchant', String(merchantId), '--cutoff', cutoff)).out,
+    );
     expect(second).toMatchObject([{ merchantId, requested: false }]);
     expect(await prisma.outbox.count({ where: { topic: 'ledger.commands.v1', key: String(merchantId) } })).toBe(1);
     expect((await admin('settlement', 'run', '--cutoff', '2999-01-01T00:00:00Z')).code).toBe(ExitCode.Usage);
@@ -168,24 +251,46 @@ describe('admin CLI (real Postgres)', () => {
   ])('reports an unreachable database as exit code 3 in one line, no stack (%s)', async (...argv) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin(argv, { env: { DATABASE_URL: 'postgresql://nobody:secret@127.0.0.1:1/none' }, out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runAdmin(argv, {
+      env: { DATABASE_URL: 'postgresql://nobody:secret@127.0.0.1:1/none' },
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    });
     expect(code).toBe(ExitCode.Failure);
     expect(out).toEqual([]);
     expect(err).toHaveLength(1);
     expect(err[0]).not.toContain('\n');
-    expect(err[0]).toMatch(/^error: cannot use the database at DATABASE_URL=postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none: .*(ECONNREFUSED|can't reach)/i);
+    expect(err[0]).toMatch(
+      /^error: cannot use the database at DATABASE_URL=postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none: .*(ECONNREFUSED|can't reach)/i,
+    );
   });
   describe('dashboard users', () => {
     const linkToken = (out: string) => out.trim().split('\n').pop()?.split('/').pop() ?? '';
-    const links = (userId: number) => prisma.$queryRaw<{ token_hash: string; used_at: Date | null }[]>`SELECT token_hash, used_at FROM dashboard_password_links WHERE user_id = ${userId} ORDER BY created_at, token_hash`;
+    const links = (userId: number) =>
+      prisma.$queryRaw<
+        { token_hash: string; used_at: Date | null }[]
+      >`SELECT token_hash, used_at FROM dashboard_password_links WHERE user_id = ${userId} ORDER BY created_at, token_hash`;
 
     it('creates a merchant user and an operator, each with a one-time set-password link (only its hash stored)', async () => {
       const m = JSON.parse((await admin('--json', 'merchant', 'create', '--name', 'Toko Dashboard')).out);
-      const created = await admin('user', 'create', '--merchant', String(m.id), '--email', 'Owner@Toko-Dashboard.example');
+      const created = await admin(
+        'user',
+        'create',
+        '--merchant',
+        String(m.id),
+        '--email',
+        'Owner@Toko-Dashboard.example',
+      );
       expect(created.code).toBe(ExitCode.Ok);
-      expect(created.out).toMatch(/^created merchant user \d+ owner@toko-dashboard\.example \(merchant \d+\); one-time set-password link/);
-      expect(created.out.split('\n')[1]).toMatch(/^http:\/\/localhost:3000\/dashboard\/#\/set-password\/[A-Za-z0-9_-]{43}$/);
-      const [row] = await prisma.$queryRaw<{ id: bigint; role: string; merchant_id: number; password_hash: string | null }[]>`SELECT * FROM dashboard_users WHERE email = 'owner@toko-dashboard.example'`;
+      expect(created.out).toMatch(
+        /^created merchant user \d+ owner@toko-dashboard\.example \(merchant \d+\); one-time set-password link/,
+      );
+      expect(created.out.split('\n')[1]).toMatch(
+        /^http:\/\/localhost:3000\/dashboard\/#\/set-password\/[A-Za-z0-9_-]{43}$/,
+      );
+      const [row] = await prisma.$queryRaw<
+        { id: bigint; role: string; merchant_id: number; password_hash: string | null }[]
+      >`SELECT * FROM dashboard_users WHERE email = 'owner@toko-dashboard.example'`;
       expect(row).toMatchObject({ role: 'merchant', merchant_id: m.id, password_hash: null });
       expect((await links(Number(row.id))).map((l) => l.token_hash)).toEqual([hashToken(linkToken(created.out))]);
 
@@ -196,15 +301,36 @@ describe('admin CLI (real Postgres)', () => {
         err: () => undefined,
       });
       expect(code).toBe(ExitCode.Ok);
-      expect(JSON.parse(out.join(''))).toMatchObject({ email: 'ops-cli@pay.example', role: 'operator', merchantId: null, setPasswordUrl: expect.stringMatching(/^https:\/\/console\.pay\.internal\/console\/#\/set-password\/[A-Za-z0-9_-]{43}$/) });
+      expect(JSON.parse(out.join(''))).toMatchObject({
+        email: 'ops-cli@pay.example',
+        role: 'operator',
+        merchantId: null,
+        setPasswordUrl: expect.stringMatching(
+          /^https:\/\/console\.pay\.internal\/console\/#\/set-password\/[A-Za-z0-9_-]{43}$/,
+        ),
+      });
 
       const listed = JSON.parse((await admin('--json', 'user', 'list')).out);
-      expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ email: 'owner@toko-dashboard.example', role: 'merchant', merchantId: m.id, passwordSet: false, totpEnabled: false, lockedUntil: null })]));
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            email: 'owner@toko-dashboard.example',
+            role: 'merchant',
+            merchantId: m.id,
+            passwordSet: false,
+            totpEnabled: false,
+            lockedUntil: null,
+          }),
+        ]),
+      );
     });
 
     it.each([
       [['user', 'create', '--email', 'a@b.example'], 'give either --merchant <id> or --operator'],
-      [['user', 'create', '--operator', '--merchant', '1', '--email', 'a@b.example'], 'give either --merchant <id> or --operator'],
+      [
+        ['user', 'create', '--operator', '--merchant', '1', '--email', 'a@b.example'],
+        'give either --merchant <id> or --operator',
+      ],
       [['user', 'create', '--operator', '--email', 'not-an-email'], 'email must be an email address'],
       [['user', 'create', '--merchant', '2000000000', '--email', 'a@b.example'], 'merchant 2000000000 not found'],
       [['user', 'create', '--merchant', 'x', '--email', 'a@b.example'], '--merchant: expected a merchant id'],
@@ -228,7 +354,11 @@ describe('admin CLI (real Postgres)', () => {
     it('reset-link replaces the unused link; unlock clears a lockout', async () => {
       const user = await createDashboardUser(prisma);
       await prisma.$executeRaw`UPDATE dashboard_users SET failed_sign_ins = 3, locked_until = now() + interval '10 minutes' WHERE id = ${user.userId}`;
-      expect(JSON.parse((await admin('--json', 'user', 'list')).out).find((u: { userId: number }) => u.userId === user.userId).lockedUntil).not.toBeNull();
+      expect(
+        JSON.parse((await admin('--json', 'user', 'list')).out).find(
+          (u: { userId: number }) => u.userId === user.userId,
+        ).lockedUntil,
+      ).not.toBeNull();
       const first = await admin('user', 'reset-link', '--email', user.email.toUpperCase());
       expect(first.code).toBe(ExitCode.Ok);
       const second = await admin('user', 'reset-link', '--email', user.email);
@@ -240,31 +370,49 @@ describe('admin CLI (real Postgres)', () => {
       const unlocked = await admin('user', 'unlock', '--email', user.email);
       expect(unlocked.code).toBe(ExitCode.Ok);
       expect(unlocked.out).toBe(`user ${user.userId} ${user.email} unlocked`);
-      const [row] = await prisma.$queryRaw<{ failed_sign_ins: number; locked_until: Date | null }[]>`SELECT failed_sign_ins, locked_until FROM dashboard_users WHERE id = ${user.userId}`;
+      const [row] = await prisma.$queryRaw<
+        { failed_sign_ins: number; locked_until: Date | null }[]
+      >`SELECT failed_sign_ins, locked_until FROM dashboard_users WHERE id = ${user.userId}`;
       expect(row).toEqual({ failed_sign_ins: 0, locked_until: null });
     });
 
-    it('disable ends the user\'s sessions and unused links at once; enable lets it sign in again', async () => {
+    it("disable ends the user's sessions and unused links at once; enable lets it sign in again", async () => {
       const user = await createDashboardUser(prisma);
       await prisma.$executeRaw`INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at, authenticated_at) VALUES (${hashToken(`cli-${user.userId}`)}, ${user.userId}, 'csrf', now() + interval '1 hour', now())`;
       const link = await admin('user', 'reset-link', '--email', user.email);
       const disabled = await admin('user', 'disable', '--email', user.email.toUpperCase());
       expect(disabled.code).toBe(ExitCode.Ok);
       expect(disabled.out).toBe(`user ${user.userId} ${user.email} disabled; its sessions are ended`);
-      const [row] = await prisma.$queryRaw<{ disabled_at: Date | null }[]>`SELECT disabled_at FROM dashboard_users WHERE id = ${user.userId}`;
+      const [row] = await prisma.$queryRaw<
+        { disabled_at: Date | null }[]
+      >`SELECT disabled_at FROM dashboard_users WHERE id = ${user.userId}`;
       expect(row.disabled_at).not.toBeNull();
-      const sessions = await prisma.$queryRaw<{ revoked_at: Date | null }[]>`SELECT revoked_at FROM dashboard_sessions WHERE user_id = ${user.userId}`;
+      const sessions = await prisma.$queryRaw<
+        { revoked_at: Date | null }[]
+      >`SELECT revoked_at FROM dashboard_sessions WHERE user_id = ${user.userId}`;
       expect(sessions).toHaveLength(1);
       expect(sessions[0].revoked_at).not.toBeNull();
-      expect((await links(user.userId)).find((l) => l.token_hash === hashToken(linkToken(link.out)))?.used_at).not.toBeNull();
-      expect(JSON.parse((await admin('--json', 'user', 'list')).out).find((u: { userId: number }) => u.userId === user.userId)).toMatchObject({ disabled: true });
+      expect(
+        (await links(user.userId)).find((l) => l.token_hash === hashToken(linkToken(link.out)))?.used_at,
+      ).not.toBeNull();
+      expect(
+        JSON.parse((await admin('--json', 'user', 'list')).out).find(
+          (u: { userId: number }) => u.userId === user.userId,
+        ),
+      ).toMatchObject({ disabled: true });
       expect((await admin('user', 'list')).out).toMatch(new RegExp(`^${user.userId}\\t.*\\tdisabled\\t`, 'm'));
 
       const enabled = await admin('--json', 'user', 'enable', '--email', user.email);
       expect(enabled.code).toBe(ExitCode.Ok);
       expect(JSON.parse(enabled.out)).toMatchObject({ userId: user.userId, disabled: false });
       // Its sessions stay ended.
-      expect((await prisma.$queryRaw<{ revoked_at: Date | null }[]>`SELECT revoked_at FROM dashboard_sessions WHERE user_id = ${user.userId}`)[0].revoked_at).not.toBeNull();
+      expect(
+        (
+          await prisma.$queryRaw<
+            { revoked_at: Date | null }[]
+          >`SELECT revoked_at FROM dashboard_sessions WHERE user_id = ${user.userId}`
+        )[0].revoked_at,
+      ).not.toBeNull();
     });
   });
 });

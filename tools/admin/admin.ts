@@ -1,10 +1,39 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString } from '@pay/domain';
 import type { Pool } from 'pg';
-import { checkWebhookTarget, isMisconfiguration, isNotifyUrl, isTransientFault, WebhookTargetRefused } from '@pay/platform';
+import {
+  checkWebhookTarget,
+  isMisconfiguration,
+  isNotifyUrl,
+  isTransientFault,
+  WebhookTargetRefused,
+} from '@pay/platform';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
-import { applyMigrations, createPgPool, createPrismaClient, DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, DeadLetterRepository, describeBreach, describeDatabaseError, describeMerchant, MerchantAdmin, MerchantInputError, MerchantNotFoundError, parseFeeInput, type PrismaClient, SettlementPlanner, TokenNotFoundError, verifyLedger, WebhookDeliveryRepository, withApplicationName } from '@pay/persistence';
+import {
+  applyMigrations,
+  createPgPool,
+  createPrismaClient,
+  DashboardUserAdmin,
+  DashboardUserInputError,
+  DashboardUserNotFoundError,
+  DEFAULT_CONSOLE_PUBLIC_URL,
+  DEFAULT_DASHBOARD_PUBLIC_URL,
+  DeadLetterRepository,
+  describeBreach,
+  describeDatabaseError,
+  describeMerchant,
+  MerchantAdmin,
+  MerchantInputError,
+  MerchantNotFoundError,
+  parseFeeInput,
+  type PrismaClient,
+  SettlementPlanner,
+  TokenNotFoundError,
+  verifyLedger,
+  WebhookDeliveryRepository,
+  withApplicationName,
+} from '@pay/persistence';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -30,7 +59,8 @@ const id = (value: string) => {
 /** A rate limit (a positive whole number), or 'default' for the gateway's setting (stored as null; Commander turns a parsed null into ''). */
 const limitOrDefault = (value: string): number | 'default' => {
   if (value === 'default') return value;
-  if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError("expected a whole number of requests (1 or more) or 'default'");
+  if (!/^[1-9]\d{0,5}$/.test(value))
+    throw new InvalidArgumentError("expected a whole number of requests (1 or more) or 'default'");
   return Number(value);
 };
 
@@ -72,20 +102,27 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--payout-fee <amount>', 'flat disbursement fee in Rupiah')
     .action(async (o: { name: string; payinFeePercent?: string; payinFeeFixed?: string; payoutFee?: string }) => {
       const { name, ...fees } = o;
-      const m = await admin().create({ name, ...(Object.values(fees).some((v) => v !== undefined) ? parseFeeInput(fees) : {}) });
+      const m = await admin().create({
+        name,
+        ...(Object.values(fees).some((v) => v !== undefined) ? parseFeeInput(fees) : {}),
+      });
       print(`created merchant ${m.id} "${m.name}"`, describeMerchant(m));
     });
   merchant.command('list').action(async () => {
     const all = await admin().list();
-    print(all.map((m) => `${m.id}\t${m.isActive ? 'active  ' : 'inactive'}\t${m.name}`).join('\n') || '(no merchants)', all.map(describeMerchant));
+    print(
+      all.map((m) => `${m.id}\t${m.isActive ? 'active  ' : 'inactive'}\t${m.name}`).join('\n') || '(no merchants)',
+      all.map(describeMerchant),
+    );
   });
-  merchant
-    .command('show <merchantId>')
-    .action(async (mid: string) => {
-      const m = await admin().get(id(mid));
-      print(JSON.stringify(describeMerchant(m), null, 2), describeMerchant(m));
-    });
-  for (const [name, active] of [['activate', true], ['deactivate', false]] as const) {
+  merchant.command('show <merchantId>').action(async (mid: string) => {
+    const m = await admin().get(id(mid));
+    print(JSON.stringify(describeMerchant(m), null, 2), describeMerchant(m));
+  });
+  for (const [name, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
     merchant.command(`${name} <merchantId>`).action(async (mid: string) => {
       const m = await admin().setActive(id(mid), active);
       print(`merchant ${m.id} is now ${m.isActive ? 'active' : 'inactive'}`, describeMerchant(m));
@@ -110,10 +147,24 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--criteria <criteria>', 'UMI, UKE, UME, UBE or URE')
     .option('--city <city>', 'merchant city (printed up to 15 characters)')
     .option('--postal-code <code>', '5 digits')
-    .action(async (mid: string, o: { nmid?: string; mcc?: string; criteria?: string; city?: string; postalCode?: string }) => {
-      const m = await admin().setQris(id(mid), { nmid: o.nmid, mcc: o.mcc, merchantCriteria: o.criteria, city: o.city, postalCode: o.postalCode });
-      print(`merchant ${m.id} QRIS: NMID ${m.nmid}, MCC ${m.mcc}, ${m.merchantCriteria}, ${m.city}`, describeMerchant(m));
-    });
+    .action(
+      async (
+        mid: string,
+        o: { nmid?: string; mcc?: string; criteria?: string; city?: string; postalCode?: string },
+      ) => {
+        const m = await admin().setQris(id(mid), {
+          nmid: o.nmid,
+          mcc: o.mcc,
+          merchantCriteria: o.criteria,
+          city: o.city,
+          postalCode: o.postalCode,
+        });
+        print(
+          `merchant ${m.id} QRIS: NMID ${m.nmid}, MCC ${m.mcc}, ${m.merchantCriteria}, ${m.city}`,
+          describeMerchant(m),
+        );
+      },
+    );
   merchant
     .command('set-settlement <merchantId>')
     .description('settlement schedule: T+<days> at <hour>:00 Asia/Jakarta')
@@ -129,11 +180,20 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--read <perSecond>', 'balance and status reads per second', limitOrDefault)
     .option('--write <perSecond>', 'QRIS codes, account inquiries and transfers per second', limitOrDefault)
     .option('--export <perMinute>', 'new recon exports per minute', limitOrDefault)
-    .action(async (mid: string, o: { read?: number | 'default'; write?: number | 'default'; export?: number | 'default' }) => {
-      const stored = (v: number | 'default' | undefined) => (v === 'default' ? null : v);
-      const m = await admin().setRateLimits(id(mid), { read: stored(o.read), write: stored(o.write), export: stored(o.export) });
-      print(`merchant ${m.id} rate limits: ${JSON.stringify(describeMerchant(m).rateLimits)}`, describeMerchant(m));
-    });
+    .action(
+      async (
+        mid: string,
+        o: { read?: number | 'default'; write?: number | 'default'; export?: number | 'default' },
+      ) => {
+        const stored = (v: number | 'default' | undefined) => (v === 'default' ? null : v);
+        const m = await admin().setRateLimits(id(mid), {
+          read: stored(o.read),
+          write: stored(o.write),
+          export: stored(o.export),
+        });
+        print(`merchant ${m.id} rate limits: ${JSON.stringify(describeMerchant(m).rateLimits)}`, describeMerchant(m));
+      },
+    );
 
   const settlement = program.command('settlement').description('settle successful pay-ins: pending -> available');
   settlement
@@ -166,7 +226,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
           await new Promise((r) => setTimeout(r, 200));
           row = await db().settlement.findUnique({ where: { id: p.settlementId } });
         }
-        results.push({ ...p, credited: row ? { payins: row.payinCount, gross: String(row.gross), fees: String(row.fees), net: String(row.amount) } : null });
+        results.push({
+          ...p,
+          credited: row
+            ? { payins: row.payinCount, gross: String(row.gross), fees: String(row.fees), net: String(row.amount) }
+            : null,
+        });
       }
       const lines = results.map((r) =>
         r.credited
@@ -182,12 +247,19 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .description('replace the list (addresses or CIDR ranges, IPv4 or IPv6); it is enforced only once enabled')
     .action(async (mid: string, entries: string[]) => {
       const m = await admin().setAllowlist(id(mid), entries);
-      print(`merchant ${m.id} allowlist: ${m.ipAllowlist.join(', ') || '(empty)'} (${m.ipAllowlistEnabled ? 'enabled' : 'not enabled'})`, describeMerchant(m));
+      print(
+        `merchant ${m.id} allowlist: ${m.ipAllowlist.join(', ') || '(empty)'} (${m.ipAllowlistEnabled ? 'enabled' : 'not enabled'})`,
+        describeMerchant(m),
+      );
     });
-  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     allowlist.command(`${name} <merchantId>`).action(async (mid: string) => {
       const m = await admin().setAllowlistEnabled(id(mid), enabled);
-      if (enabled && m.ipAllowlist.length === 0) io.err('warning: the allowlist is empty, so every request of this merchant is now refused');
+      if (enabled && m.ipAllowlist.length === 0)
+        io.err('warning: the allowlist is empty, so every request of this merchant is now refused');
       print(`merchant ${m.id} allowlist ${enabled ? 'enabled' : 'disabled'}`, describeMerchant(m));
     });
   }
@@ -205,12 +277,21 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--label <label>', 'what the token is for', '')
     .action(async (mid: string, o: { label: string }) => {
       const t = await admin().issueToken(id(mid), o.label);
-      print(`token ${t.id} for merchant ${mid} (shown once, store it now):\n${t.token}`, { id: t.id, merchantId: Number(mid), token: t.token });
+      print(`token ${t.id} for merchant ${mid} (shown once, store it now):\n${t.token}`, {
+        id: t.id,
+        merchantId: Number(mid),
+        token: t.token,
+      });
     });
   token.command('list <merchantId>').action(async (mid: string) => {
     const tokens = await admin().listTokens(id(mid));
     print(
-      tokens.map((t) => `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.label}`).join('\n') || '(no tokens)',
+      tokens
+        .map(
+          (t) =>
+            `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.label}`,
+        )
+        .join('\n') || '(no tokens)',
       tokens,
     );
   });
@@ -222,13 +303,23 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const ledger = program.command('ledger').description('the ledger event store');
   ledger
     .command('verify')
-    .description('audit the ledger: balances equal the fold of their events, and every event and money-moving row has its exact counterpart')
+    .description(
+      'audit the ledger: balances equal the fold of their events, and every event and money-moving row has its exact counterpart',
+    )
     .option('--merchant <id>', 'audit this merchant only', id)
-    .option('--grace <seconds>', 'a pay-in or failed payout whose ledger command may still be on the bus for this long is in flight, not a breach', '300')
+    .option(
+      '--grace <seconds>',
+      'a pay-in or failed payout whose ledger command may still be on the bus for this long is in flight, not a breach',
+      '300',
+    )
     .action(async (o: { merchant?: number; grace: string }) => {
       const grace = Number(o.grace);
-      if (!Number.isInteger(grace) || grace < 0 || grace > 86_400) throw new UsageError('--grace must be a whole number of seconds between 0 and 86400');
-      const report = await verifyLedger(db(), { merchantIds: o.merchant ? [o.merchant] : undefined, graceSeconds: grace });
+      if (!Number.isInteger(grace) || grace < 0 || grace > 86_400)
+        throw new UsageError('--grace must be a whole number of seconds between 0 and 86400');
+      const report = await verifyLedger(db(), {
+        merchantIds: o.merchant ? [o.merchant] : undefined,
+        graceSeconds: grace,
+      });
       const r = report.rowsChecked;
       const scope = `${report.merchantsChecked} merchants, ${report.eventsChecked} events, ${r.payins} pay-ins, ${r.settlements} settlements, ${r.disbursements} disbursements, ${r.decisions} decisions`;
       const inFlight = report.inFlight.map((b) => `  in flight (< ${grace} s): ${describeBreach(b)}`);
@@ -237,7 +328,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
         return;
       }
       exitCode = ExitCode.Breach;
-      print([`ledger BREACH: ${report.breaches.length} breach(es) in ${scope}`, ...report.breaches.map((b) => `  ${describeBreach(b)}`), ...inFlight].join('\n'), report);
+      print(
+        [
+          `ledger BREACH: ${report.breaches.length} breach(es) in ${scope}`,
+          ...report.breaches.map((b) => `  ${describeBreach(b)}`),
+          ...inFlight,
+        ].join('\n'),
+        report,
+      );
     });
 
   merchant
@@ -248,11 +346,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       if (Boolean(url) === Boolean(o.clear)) throw new UsageError('give either a URL or --clear');
       const target = url ?? null;
       if (target) {
-        if (!isNotifyUrl(target)) throw new UsageError('the callback URL must be an absolute http or https URL of at most 2048 characters');
+        if (!isNotifyUrl(target))
+          throw new UsageError('the callback URL must be an absolute http or https URL of at most 2048 characters');
         try {
           await checkWebhookTarget(target, { allowLoopback: io.env.WEBHOOK_ALLOW_LOOPBACK === 'true' });
         } catch (err) {
-          if (err instanceof WebhookTargetRefused) throw new UsageError(`${err.message}; callbacks go to public addresses only`);
+          if (err instanceof WebhookTargetRefused)
+            throw new UsageError(`${err.message}; callbacks go to public addresses only`);
           throw err;
         }
       }
@@ -269,7 +369,10 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const secret = webhook.command('secret').description("the merchant's webhook signing secret");
   secret.command('show <merchantId>').action(async (mid: string) => {
     const s = await admin().webhookSecret(id(mid));
-    const grace = s.previous && s.previousExpiresAt && s.previousExpiresAt > new Date() ? `\nprevious secret still signing until ${s.previousExpiresAt.toISOString()}` : '';
+    const grace =
+      s.previous && s.previousExpiresAt && s.previousExpiresAt > new Date()
+        ? `\nprevious secret still signing until ${s.previousExpiresAt.toISOString()}`
+        : '';
     print(`${s.secret}${grace}`, { merchantId: Number(mid), secret: s.secret, previousExpiresAt: s.previousExpiresAt });
   });
   secret
@@ -277,8 +380,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--grace-hours <hours>', 'keep signing with the old secret too for this long (0 = stop at once)', '24')
     .action(async (mid: string, o: { graceHours: string }) => {
       const r = await admin().rotateWebhookSecret(id(mid), Number(o.graceHours));
-      const until = r.previousExpiresAt ? `the old secret also signs until ${r.previousExpiresAt.toISOString()}` : 'the old secret no longer signs';
-      print(`new webhook secret for merchant ${mid} (${until}):\n${r.secret}`, { merchantId: Number(mid), secret: r.secret, previousExpiresAt: r.previousExpiresAt });
+      const until = r.previousExpiresAt
+        ? `the old secret also signs until ${r.previousExpiresAt.toISOString()}`
+        : 'the old secret no longer signs';
+      print(`new webhook secret for merchant ${mid} (${until}):\n${r.secret}`, {
+        merchantId: Number(mid),
+        secret: r.secret,
+        previousExpiresAt: r.previousExpiresAt,
+      });
     });
   webhook.command('show <deliveryIdOrEventId>').action(async (key: string) => {
     const d = await webhooks().findWithAttempts(key);
@@ -286,7 +395,10 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     const lines = [
       `delivery ${d.id} event ${d.eventId} (${d.eventType}) merchant ${d.merchantId}`,
       `  ${d.status}, ${d.attemptCount} attempt(s), resent ${d.resendCount}x, next ${d.nextAttemptAt?.toISOString() ?? '-'} -> ${d.url}`,
-      ...d.attempts.map((a) => `  #${a.attemptNo} ${a.startedAt.toISOString()} ${a.statusCode ?? '---'} ${a.latencyMs}ms ${a.outcome}${a.error ? ' ' + a.error : ''}`),
+      ...d.attempts.map(
+        (a) =>
+          `  #${a.attemptNo} ${a.startedAt.toISOString()} ${a.statusCode ?? '---'} ${a.latencyMs}ms ${a.outcome}${a.error ? ' ' + a.error : ''}`,
+      ),
     ];
     print(lines.join('\n'), d);
   });
@@ -297,7 +409,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       if (!/^[0-9a-f-]{36}$/i.test(did)) throw new UsageError('expected a delivery id (UUID)');
       const d = await webhooks().resend(did, new Date());
       if (!d) throw new UsageError(`delivery ${did} not found or an attempt is in progress`);
-      print(`delivery ${d.id} (event ${d.eventId}) queued for resend`, { id: d.id, eventId: d.eventId, status: d.status });
+      print(`delivery ${d.id} (event ${d.eventId}) queued for resend`, {
+        id: d.id,
+        eventId: d.eventId,
+        status: d.status,
+      });
     });
   webhook
     .command('resend-failed')
@@ -323,7 +439,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   });
 
   registerUserCommands(program, {
-    users: () => new DashboardUserAdmin(pg(), { dashboard: io.env.DASHBOARD_PUBLIC_URL || DEFAULT_DASHBOARD_PUBLIC_URL, console: io.env.CONSOLE_PUBLIC_URL || DEFAULT_CONSOLE_PUBLIC_URL }),
+    users: () =>
+      new DashboardUserAdmin(pg(), {
+        dashboard: io.env.DASHBOARD_PUBLIC_URL || DEFAULT_DASHBOARD_PUBLIC_URL,
+        console: io.env.CONSOLE_PUBLIC_URL || DEFAULT_CONSOLE_PUBLIC_URL,
+      }),
     merchantId: (value) => {
       try {
         return id(value);
@@ -352,7 +472,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     // MerchantInputError names the option's field (payoutFee for --payout-fee); the message says what is wrong.
-    if (err instanceof UsageError || err instanceof MerchantNotFoundError || err instanceof TokenNotFoundError || err instanceof MerchantInputError || err instanceof DashboardUserInputError || err instanceof DashboardUserNotFoundError) {
+    if (
+      err instanceof UsageError ||
+      err instanceof MerchantNotFoundError ||
+      err instanceof TokenNotFoundError ||
+      err instanceof MerchantInputError ||
+      err instanceof DashboardUserInputError ||
+      err instanceof DashboardUserNotFoundError
+    ) {
       io.err(`error: ${err.message}`);
       return ExitCode.Usage;
     }
@@ -370,5 +497,11 @@ class UsageError extends Error {}
 function failureLine(err: unknown, databaseUrl: string | undefined): string {
   if (databaseUrl && (isTransientFault(err) || isMisconfiguration(err))) return describeDatabaseError(err, databaseUrl);
   const message = err instanceof Error ? err.message : String(err);
-  return message.split('\n').filter((l) => l.trim()).pop()?.trim() ?? message;
+  return (
+    message
+      .split('\n')
+      .filter((l) => l.trim())
+      .pop()
+      ?.trim() ?? message
+  );
 }

@@ -20,7 +20,9 @@ const line = (d: DeadLetter): string =>
 
 /** `dlq list | show | replay | resolve`: the operators' side of dead letters (runbook in the README). */
 export function registerDeadLetterCommands(program: Command, ctx: DeadLetterCommandContext): void {
-  const dlq = program.command('dlq').description('dead letters: bus records a consumer could never process (archived from <topic>.dlq)');
+  const dlq = program
+    .command('dlq')
+    .description('dead letters: bus records a consumer could never process (archived from <topic>.dlq)');
   dlq
     .command('list')
     .description('dead letters, oldest first (default: the open ones)')
@@ -28,11 +30,17 @@ export function registerDeadLetterCommands(program: Command, ctx: DeadLetterComm
     .option('--status <status>', `one of ${STATUSES.join(', ')}`, 'open')
     .option('--limit <n>', 'at most this many (1-1000)', '100')
     .action(async (o: { topic?: string; status: string; limit: string }) => {
-      if (!(STATUSES as readonly string[]).includes(o.status)) ctx.usage(`--status must be one of ${STATUSES.join(', ')}`);
+      if (!(STATUSES as readonly string[]).includes(o.status))
+        ctx.usage(`--status must be one of ${STATUSES.join(', ')}`);
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) ctx.usage('--limit must be an integer from 1 to 1000');
-      const letters = await ctx.repository().list({ topic: o.topic, status: o.status as DeadLetterStatus | 'all', limit });
-      ctx.print(letters.map(line).join('\n') || `(no ${o.status === 'all' ? '' : o.status + ' '}dead letters)`, letters.map((d) => deadLetterView(d)));
+      const letters = await ctx
+        .repository()
+        .list({ topic: o.topic, status: o.status as DeadLetterStatus | 'all', limit });
+      ctx.print(
+        letters.map(line).join('\n') || `(no ${o.status === 'all' ? '' : o.status + ' '}dead letters)`,
+        letters.map((d) => deadLetterView(d)),
+      );
     });
   dlq.command('show <id>').action(async (id: string) => {
     const d = await ctx.repository().get(letterId(id, ctx));
@@ -41,14 +49,21 @@ export function registerDeadLetterCommands(program: Command, ctx: DeadLetterComm
   });
   dlq
     .command('replay <ids...>')
-    .description('put a copy of each record back on its topic (through the outbox); safe because consumers are idempotent')
+    .description(
+      'put a copy of each record back on its topic (through the outbox); safe because consumers are idempotent',
+    )
     .action(async (ids: string[]) => {
       const parsed = ids.map((id) => letterId(id, ctx));
       const results = [];
       for (const id of parsed) {
         const r = await ctx.repository().replay(id, new Date());
         if (r.outcome === 'not-found') ctx.usage(`no dead letter ${id}`);
-        results.push({ id: id.toString(), outcome: r.outcome, status: r.deadLetter.status, outboxId: r.deadLetter.replayOutboxId?.toString() ?? null });
+        results.push({
+          id: id.toString(),
+          outcome: r.outcome,
+          status: r.deadLetter.status,
+          outboxId: r.deadLetter.replayOutboxId?.toString() ?? null,
+        });
       }
       const human = results.map((r) =>
         r.outcome === 'replayed'

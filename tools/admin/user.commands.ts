@@ -19,7 +19,13 @@ const line = (u: DashboardUserView): string =>
     u.role.padEnd(8),
     u.merchantId ?? '-',
     u.email,
-    u.disabled ? 'disabled' : u.lockedUntil ? `locked until ${u.lockedUntil.toISOString()}` : u.passwordSet ? 'active' : 'no password yet',
+    u.disabled
+      ? 'disabled'
+      : u.lockedUntil
+        ? `locked until ${u.lockedUntil.toISOString()}`
+        : u.passwordSet
+          ? 'active'
+          : 'no password yet',
     u.totpEnabled ? 'totp' : '',
   ].join('\t');
 
@@ -28,7 +34,9 @@ const line = (u: DashboardUserView): string =>
  * users (decision 0023). A user is given a one-time link to set a password, never a password.
  */
 export function registerUserCommands(program: Command, ctx: UserCommandContext): void {
-  const user = program.command('user').description("dashboard and console users (links point at DASHBOARD_PUBLIC_URL / CONSOLE_PUBLIC_URL)");
+  const user = program
+    .command('user')
+    .description('dashboard and console users (links point at DASHBOARD_PUBLIC_URL / CONSOLE_PUBLIC_URL)');
   user
     .command('create')
     .description('a merchant user (--merchant <id>) or an operator (--operator), with a one-time set-password link')
@@ -37,12 +45,18 @@ export function registerUserCommands(program: Command, ctx: UserCommandContext):
     .option('--operator', 'an operator of the console')
     .action(async (o: { email: string; merchant?: string; operator?: boolean }) => {
       if (Boolean(o.merchant) === Boolean(o.operator)) ctx.usage('give either --merchant <id> or --operator');
-      const created = await ctx.users().create({ email: o.email, role: o.operator ? 'operator' : 'merchant', merchantId: o.merchant ? ctx.merchantId(o.merchant) : null });
+      const created = await ctx.users().create({
+        email: o.email,
+        role: o.operator ? 'operator' : 'merchant',
+        merchantId: o.merchant ? ctx.merchantId(o.merchant) : null,
+      });
       ctx.print(linkLines(created, 'created'), created);
     });
   user
     .command('reset-link')
-    .description('a new one-time set-password link (earlier unused links stop working; the password works until the link is used)')
+    .description(
+      'a new one-time set-password link (earlier unused links stop working; the password works until the link is used)',
+    )
     .requiredOption('--email <email>', "the user's email")
     .action(async (o: { email: string }) => {
       const link = await ctx.users().resetLink(o.email);
@@ -58,7 +72,9 @@ export function registerUserCommands(program: Command, ctx: UserCommandContext):
     });
   user
     .command('disable')
-    .description("disable a user: sign-in stops working, the user's sessions end at once, unused set-password links stop working")
+    .description(
+      "disable a user: sign-in stops working, the user's sessions end at once, unused set-password links stop working",
+    )
     .requiredOption('--email <email>', "the user's email")
     .action(async (o: { email: string }) => {
       const u = await ctx.users().disable(o.email);

@@ -1,7 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
-import { backendsMs, cpuMsOf, cpuPerUnit, type CpuSample, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import {
+  backendsMs,
+  cpuMsOf,
+  cpuPerUnit,
+  type CpuSample,
+  DATABASE_BACKENDS_SQL,
+  sampleBackends,
+  sampleCpu,
+} from './cpu';
 import { type Load, load as httpLoad } from './http-load';
 import { median, percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
@@ -42,7 +50,8 @@ http.createServer(async (req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1', () => process.send && process.send('ready'));
 `;
 
-const load = (url: string, headers: Record<string, string>, seconds = SECONDS): Promise<Load> => httpLoad(url, headers, seconds, C);
+const load = (url: string, headers: Record<string, string>, seconds = SECONDS): Promise<Load> =>
+  httpLoad(url, headers, seconds, C);
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -58,9 +67,15 @@ type Rows = Record<string, string | number>[];
 
 async function main(): Promise<void> {
   const empty = await measure(false);
-  printResults(`balance GET: ${ROUNDS} alternating rounds of ${SECONDS} s (ratio: the median of the rounds')`, empty.rows);
+  printResults(
+    `balance GET: ${ROUNDS} alternating rounds of ${SECONDS} s (ratio: the median of the rounds')`,
+    empty.rows,
+  );
   printResults('balance GET, round by round', empty.roundRows);
-  printResults('CPU ms per gateway balance request, by process (bareServer: the bare server process, per request of its own run)', empty.cpuRows);
+  printResults(
+    'CPU ms per gateway balance request, by process (bareServer: the bare server process, per request of its own run)',
+    empty.cpuRows,
+  );
   if (!historyMode()) return;
   const history = await measure(true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
@@ -83,7 +98,9 @@ async function main(): Promise<void> {
 }
 
 /** One run (the bare baseline and the gateway, taking turns) on a new database, empty or first loaded with the history. */
-async function measure(withHistory: boolean): Promise<{ rows: Rows; roundRows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
+async function measure(
+  withHistory: boolean,
+): Promise<{ rows: Rows; roundRows: Rows; cpuRows: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   const clone = kept ? await cloneHistoryDatabase(kept, 1) : undefined;
   const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
@@ -103,14 +120,19 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; roundRows: R
     await fundMerchant(prisma, merchant.id, [1_000_000n]);
     // Started once the data is in place, so no service works while the history loads.
     stack = await startBenchStack(databaseUrl);
-    const baseline = spawn(process.execPath, ['-e', BASELINE], { cwd: repoRoot(), env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const baseline = spawn(process.execPath, ['-e', BASELINE], {
+      cwd: repoRoot(),
+      env: { ...process.env, DATABASE_URL: databaseUrl, MERCHANT_ID: String(merchant.id), PORT: String(port) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     await new Promise((resolve) => baseline.once('message', resolve));
     const bareUrl = `http://127.0.0.1:${port}/`;
     const gatewayUrl = `${stack.gatewayUrl}/api/v1/payin/balance`;
     await load(bareUrl, {}, WARMUP_SECONDS);
     await load(gatewayUrl, { token }, WARMUP_SECONDS);
     // The bench database's own backends, apart from the machine's other Postgres work (cpu.ts).
-    const backends = async () => sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
+    const backends = async () =>
+      sampleBackends((await prisma.$queryRawUnsafe<{ pid: number }[]>(DATABASE_BACKENDS_SQL)).map((r) => r.pid));
     const rounds: Round[] = [];
     const gatewayCpu: CpuSample = {};
     let bareCpuMs = 0;
@@ -125,7 +147,8 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; roundRows: R
       const backendsBefore = await backends();
       const gateway = await load(gatewayUrl, { token });
       const cpuAfter = sampleCpu(stack);
-      for (const key of Object.keys(cpuAfter)) gatewayCpu[key] = (gatewayCpu[key] ?? 0) + cpuAfter[key] - (cpuBefore[key] ?? 0);
+      for (const key of Object.keys(cpuAfter))
+        gatewayCpu[key] = (gatewayCpu[key] ?? 0) + cpuAfter[key] - (cpuBefore[key] ?? 0);
       postgresMs += backendsMs(backendsBefore, await backends());
       rounds.push({ bare, gateway });
     }
@@ -136,9 +159,31 @@ async function measure(withHistory: boolean): Promise<{ rows: Rows; roundRows: R
     const milli = (ms: number, n: number) => Math.round((ms / n) * 1000) / 1000;
     return {
       load: loaded,
-      rows: [row('bare node http + SELECT', rounds.map((r) => r.bare), '1.00'), row('gateway /api/v1/payin/balance', rounds.map((r) => r.gateway), median(ratios).toFixed(2))],
-      roundRows: rounds.map((r, i) => ({ round: i + 1, bareRps: r.bare.rps, gatewayRps: r.gateway.rps, ratio: ratios[i].toFixed(2) })),
-      cpuRows: [{ ...cpuPerUnit({}, gatewayCpu, gatewayRequests), postgresBenchDb: milli(postgresMs, gatewayRequests), bareServer: milli(bareCpuMs, bareRequests) }],
+      rows: [
+        row(
+          'bare node http + SELECT',
+          rounds.map((r) => r.bare),
+          '1.00',
+        ),
+        row(
+          'gateway /api/v1/payin/balance',
+          rounds.map((r) => r.gateway),
+          median(ratios).toFixed(2),
+        ),
+      ],
+      roundRows: rounds.map((r, i) => ({
+        round: i + 1,
+        bareRps: r.bare.rps,
+        gatewayRps: r.gateway.rps,
+        ratio: ratios[i].toFixed(2),
+      })),
+      cpuRows: [
+        {
+          ...cpuPerUnit({}, gatewayCpu, gatewayRequests),
+          postgresBenchDb: milli(postgresMs, gatewayRequests),
+          bareServer: milli(bareCpuMs, bareRequests),
+        },
+      ],
     };
   } finally {
     await stack?.stop();

@@ -21,7 +21,14 @@ describe('bench CPU accounting', () => {
   it('leaves the load generator and the part already inside the broker out of the total', () => {
     const before = { gateway: 100, postgres: 200, kafkaBroker: 1_000, kafkaBrokerJit: 500, loadGenerator: 50 };
     const after = { gateway: 300, postgres: 600, kafkaBroker: 2_000, kafkaBrokerJit: 900, loadGenerator: 250 };
-    expect(cpuPerUnit(before, after, 100)).toEqual({ gateway: 2, postgres: 4, kafkaBroker: 10, kafkaBrokerJit: 4, loadGenerator: 2, totalWithoutLoadGenerator: 16 });
+    expect(cpuPerUnit(before, after, 100)).toEqual({
+      gateway: 2,
+      postgres: 4,
+      kafkaBroker: 10,
+      kafkaBrokerJit: 4,
+      loadGenerator: 2,
+      totalWithoutLoadGenerator: 16,
+    });
   });
 
   it("splits the database's backend CPU by role: a new backend counts whole, an unlisted one as unnamed", () => {
@@ -54,7 +61,10 @@ describe('bench CPU accounting', () => {
   it("counts a JVM's compiler threads, within the process's own CPU", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jit-'));
     // A single-file program: java compiles it in memory, then runs hot code until killed.
-    writeFileSync(join(dir, 'Spin.java'), 'public class Spin { public static void main(String[] a) { long x = 0; for (;;) { for (int i = 0; i < 1_000_000; i++) x += i % 7; if (x == 42) System.out.println(x); } } }');
+    writeFileSync(
+      join(dir, 'Spin.java'),
+      'public class Spin { public static void main(String[] a) { long x = 0; for (;;) { for (int i = 0; i < 1_000_000; i++) x += i % 7; if (x == 42) System.out.println(x); } } }',
+    );
     const jvm = spawn('java', ['-Xmx64m', join(dir, 'Spin.java')], { stdio: 'ignore' });
     try {
       let jit = 0;

@@ -138,7 +138,11 @@ export const DATABASE_BACKENDS_SQL = `SELECT pid,
   FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
 
 /** backendsMs split by role (`roles`: pid -> role, as DATABASE_BACKENDS_SQL names them; unknown pids: 'unnamed'). */
-export function backendsMsByRole(before: BackendSample, after: BackendSample, roles: ReadonlyMap<number, string>): Record<string, number> {
+export function backendsMsByRole(
+  before: BackendSample,
+  after: BackendSample,
+  roles: ReadonlyMap<number, string>,
+): Record<string, number> {
   const byRole: Record<string, number> = {};
   for (const [pid, t] of after) {
     const role = roles.get(pid) ?? 'unnamed';
@@ -155,7 +159,13 @@ export function backendsMsByRole(before: BackendSample, after: BackendSample, ro
  * services and the bus cost nothing, as a ratio to `ceilingPerSecond` (pgbench -N). Beside them
  * the target rate and the CPU per unit it leaves.
  */
-export function coresAllow(allMs: number, floorMs: number, targetPerSecond: number, ceilingPerSecond: number, cores = cpus().length): Record<string, string | number> {
+export function coresAllow(
+  allMs: number,
+  floorMs: number,
+  targetPerSecond: number,
+  ceilingPerSecond: number,
+  cores = cpus().length,
+): Record<string, string | number> {
   const msPerSecond = cores * 1000;
   const round2 = (n: number) => Math.round(n * 100) / 100;
   return {

@@ -85,16 +85,44 @@ const FIRST_RENDER = '__firstRender';
 const DATA_READY = '__dataReady';
 const ROW: Ready = { css: 'table tbody tr' };
 
-function pageSpecs(paidTrxId: string, merchantRoutes: Record<string, string>, consoleRoutes: Record<string, string>): PageSpec[] {
-  const m = (name: string, route: string, render: Ready, data?: Ready): PageSpec => ({ name: `merchant ${name}`, app: 'merchant', route, signedIn: route !== '', render, data });
-  const c = (name: string, route: string, render: Ready, data?: Ready): PageSpec => ({ name: `console ${name}`, app: 'console', route, signedIn: route !== '', render, data });
+function pageSpecs(
+  paidTrxId: string,
+  merchantRoutes: Record<string, string>,
+  consoleRoutes: Record<string, string>,
+): PageSpec[] {
+  const m = (name: string, route: string, render: Ready, data?: Ready): PageSpec => ({
+    name: `merchant ${name}`,
+    app: 'merchant',
+    route,
+    signedIn: route !== '',
+    render,
+    data,
+  });
+  const c = (name: string, route: string, render: Ready, data?: Ready): PageSpec => ({
+    name: `console ${name}`,
+    app: 'console',
+    route,
+    signedIn: route !== '',
+    render,
+    data,
+  });
   const table = { css: 'table' };
   return [
     m('sign-in', '', { css: 'input[type="password"]' }),
     // The overview and the pay-in detail render nothing meaningful before their data: render = data there.
-    m('overview', merchantRoutes.Overview, { css: '[data-testid="balance-available"]' }, { css: '[data-testid="balance-available"][data-amount]' }),
+    m(
+      'overview',
+      merchantRoutes.Overview,
+      { css: '[data-testid="balance-available"]' },
+      { css: '[data-testid="balance-available"][data-amount]' },
+    ),
     m('pay-ins', merchantRoutes['Pay-ins'], table, ROW),
-    m('pay-in detail', `#/payins/${paidTrxId}`, { css: '[data-testid="payin-status"]' }, { css: '[data-testid="payin-status"]' }),
+    m(
+      'pay-in detail',
+      `#/payins/${paidTrxId}`,
+      { css: '[data-testid="payin-status"]' },
+      { css: '[data-testid="payin-status"]' },
+    ),
     m('payouts', merchantRoutes.Payouts, table, ROW),
     m('reconciliation', merchantRoutes.Reconciliation, { css: 'button', text: 'Export' }),
     m('developers', merchantRoutes.Developers, { css: 'button', text: 'Create token' }, ROW),
@@ -114,7 +142,10 @@ async function main(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`bench:dashboard did not finish within ${DEADLINE_MS / 1000} s: stopped`)), DEADLINE_MS);
+      timer = setTimeout(
+        () => reject(new Error(`bench:dashboard did not finish within ${DEADLINE_MS / 1000} s: stopped`)),
+        DEADLINE_MS,
+      );
     });
     await Promise.race([run(databaseUrl, prisma, resources), deadline]);
   } finally {
@@ -128,12 +159,22 @@ async function main(): Promise<void> {
   }
 }
 
-async function run(databaseUrl: string, prisma: PrismaClient, r: { stack?: LocalStack; receiver?: WebhookReceiver; browser?: Browser; bare?: BareServer }): Promise<void> {
+async function run(
+  databaseUrl: string,
+  prisma: PrismaClient,
+  r: { stack?: LocalStack; receiver?: WebhookReceiver; browser?: Browser; bare?: BareServer },
+): Promise<void> {
   const loadBefore = loadavg()[0];
   r.receiver = await WebhookReceiver.start();
   r.stack = await startBenchStack(
     databaseUrl,
-    { SANDBOX_MODE: 'true', ADMIN_TOKEN, RAIL_SANDBOX_LATENCY_MS: '20', RAIL_SANDBOX_DELAY_MS: '200', PAYOUT_POLL_INTERVAL_MS: '100' },
+    {
+      SANDBOX_MODE: 'true',
+      ADMIN_TOKEN,
+      RAIL_SANDBOX_LATENCY_MS: '20',
+      RAIL_SANDBOX_DELAY_MS: '200',
+      PAYOUT_POLL_INTERVAL_MS: '100',
+    },
     'dashboard-bench',
   );
   const stack = r.stack;
@@ -143,18 +184,37 @@ async function run(databaseUrl: string, prisma: PrismaClient, r: { stack?: Local
   const operator = await createDashboardUser(prisma);
   // An operator action, so the audit log has a row: a merchant created from the console's API.
   const op = await signInDashboard(stack.internalUrl, operator);
-  const created = await fetch(`${stack.internalUrl}/console/api/merchants`, { method: 'POST', headers: { ...op.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Toko Bench Console' }) });
+  const created = await fetch(`${stack.internalUrl}/console/api/merchants`, {
+    method: 'POST',
+    headers: { ...op.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Toko Bench Console' }),
+  });
   if (!created.ok) throw new Error(`console merchant create answered ${created.status}: ${await created.text()}`);
-  console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s: merchant ${merchantId} with ${PAYINS} paid pay-ins, a settlement, a payout, webhook deliveries; a dead letter; an audited operator action`);
+  console.log(
+    `seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s: merchant ${merchantId} with ${PAYINS} paid pay-ins, a settlement, a payout, webhook deliveries; a dead letter; an audited operator action`,
+  );
 
   r.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const browser = r.browser;
   const dashboardUrl = `${stack.gatewayUrl}/dashboard/`;
   const consoleUrl = `${stack.internalUrl}/console/`;
-  const merchant = await signIn(browser, dashboardUrl, merchantUser.email, ['Overview', 'Pay-ins', 'Payouts', 'Reconciliation', 'Developers']);
-  const consoleSession = await signIn(browser, consoleUrl, operator.email, ['Merchants', 'Settlements', 'Dead letters', 'Webhook deliveries', 'Audit log']);
+  const merchant = await signIn(browser, dashboardUrl, merchantUser.email, [
+    'Overview',
+    'Pay-ins',
+    'Payouts',
+    'Reconciliation',
+    'Developers',
+  ]);
+  const consoleSession = await signIn(browser, consoleUrl, operator.email, [
+    'Merchants',
+    'Settlements',
+    'Dead letters',
+    'Webhook deliveries',
+    'Audit log',
+  ]);
   const pages = pageSpecs(paidTrxId, merchant.routes, consoleSession.routes);
-  const cookiesFor = (p: PageSpec) => (p.signedIn ? (p.app === 'merchant' ? merchant.cookies : consoleSession.cookies) : []);
+  const cookiesFor = (p: PageSpec) =>
+    p.signedIn ? (p.app === 'merchant' ? merchant.cookies : consoleSession.cookies) : [];
   const gatewayUrlOf = (p: PageSpec) => `${p.app === 'merchant' ? dashboardUrl : consoleUrl}${p.route}`;
 
   // Warm-up, not counted: one load of each page on the gateway (recording its API answers for the floor), then on the floor.
@@ -187,14 +247,19 @@ async function run(databaseUrl: string, prisma: PrismaClient, r: { stack?: Local
       }
     }
   }
-  if (offHost.length) throw new Error(`pages asked for hosts other than 127.0.0.1: ${[...new Set(offHost)].join(', ')}`);
+  if (offHost.length)
+    throw new Error(`pages asked for hosts other than 127.0.0.1: ${[...new Set(offHost)].join(', ')}`);
   if (pageErrors.length) throw new Error(`pages threw:\n${pageErrors.join('\n')}`);
-  if (stack.unexpectedExits.length) throw new Error(`services exited during the run: ${JSON.stringify(stack.unexpectedExits)}`);
+  if (stack.unexpectedExits.length)
+    throw new Error(`services exited during the run: ${JSON.stringify(stack.unexpectedExits)}`);
 
   const ms = (n: number) => Math.round(n);
   const kb = (n: number) => (n / 1024).toFixed(1);
   const stats = (samples: Sample[], key: 'renderMs' | 'dataMs') => {
-    const values = samples.map((s) => s[key]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+    const values = samples
+      .map((s) => s[key])
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
     return values.length ? { p50: percentile(values, 50), p95: percentile(values, 95) } : undefined;
   };
   const rows = pages.map((p) => {
@@ -209,7 +274,8 @@ async function run(databaseUrl: string, prisma: PrismaClient, r: { stack?: Local
     const jsGzip = js.reduce((n, s) => n + s.gzip, 0);
     // The floor is only a floor if it sends the same page: the same scripts, byte for byte.
     const floorJs = f[0].js.reduce((n, s) => n + s.bytes, 0);
-    if (floorJs !== jsBytes) throw new Error(`${p.name}: the floor sent ${floorJs} bytes of JavaScript, the gateway ${jsBytes}`);
+    if (floorJs !== jsBytes)
+      throw new Error(`${p.name}: the floor sent ${floorJs} bytes of JavaScript, the gateway ${jsBytes}`);
     return {
       page: p.name,
       renderP50ms: ms(render.p50),
@@ -226,14 +292,21 @@ async function run(databaseUrl: string, prisma: PrismaClient, r: { stack?: Local
       js: jsGzip < TARGET_JS_GZIP_BYTES ? 'met' : 'MISSED',
     };
   });
-  const all = (m: Map<string, Sample[]>) => [...m.values()].flat().map((s) => s.renderMs).sort((a, b) => a - b);
+  const all = (m: Map<string, Sample[]>) =>
+    [...m.values()]
+      .flat()
+      .map((s) => s.renderMs)
+      .sort((a, b) => a - b);
   const allGateway = all(gateway);
   const allFloor = all(floor);
   console.log(
     `\nChromium ${browser.version()}; ${ROUNDS} cold loads per page, each in a fresh context; floor = the same page from a bare node:http server (same dist files, the API answers replayed), loaded alternately; ` +
       `p95 of fewer than 20 loads is the slowest; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (the machine is shared: expect noise)`,
   );
-  printResults(`dashboard and console pages, first render and data in ms, JavaScript per page (targets: first render p95 < ${TARGET_FIRST_RENDER_MS} ms, JS < ${TARGET_JS_GZIP_BYTES / 1024} KB gzip)`, rows);
+  printResults(
+    `dashboard and console pages, first render and data in ms, JavaScript per page (targets: first render p95 < ${TARGET_FIRST_RENDER_MS} ms, JS < ${TARGET_JS_GZIP_BYTES / 1024} KB gzip)`,
+    rows,
+  );
   printResults('dashboard, every page together', [
     {
       loads: allGateway.length,
@@ -253,11 +326,19 @@ async function run(databaseUrl: string, prisma: PrismaClient, r: { stack?: Local
  * HTTP (each with a callback URL on the local receiver), settled, one payout through the sandbox
  * rail; and a dead letter on the stack's bus, archived by the workers.
  */
-async function seed(prisma: PrismaClient, stack: LocalStack, notifyUrl: string): Promise<{ merchantId: number; paidTrxId: string }> {
+async function seed(
+  prisma: PrismaClient,
+  stack: LocalStack,
+  notifyUrl: string,
+): Promise<{ merchantId: number; paidTrxId: string }> {
   const { merchant, token, admin } = await createMerchant(prisma, { name: 'Toko Bench Dashboard' });
   await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
   const api = async (path: string, body: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/${path}`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as { status: boolean; data?: Record<string, unknown> };
     if (!res.ok || !json.status) throw new Error(`seed: ${path} answered ${res.status}: ${JSON.stringify(json)}`);
     return json.data ?? {};
@@ -267,15 +348,46 @@ async function seed(prisma: PrismaClient, stack: LocalStack, notifyUrl: string):
     await api('payin/qris/generate', { merchantTrxId, amount: 50_000 + i * 10_000, notifyUrl });
     await api('payin/qris/sandbox/pay', { merchantTrxId, issuer: 'DANA' });
   }
-  await waitFor(async () => (await prisma.payin.count({ where: { merchantId: merchant.id, ledgerEventId: { not: null } } })) === PAYINS, 30_000, 'the ledger recording the pay-ins');
+  await waitFor(
+    async () =>
+      (await prisma.payin.count({ where: { merchantId: merchant.id, ledgerEventId: { not: null } } })) === PAYINS,
+    30_000,
+    'the ledger recording the pay-ins',
+  );
   await new SettlementPlanner(prisma).plan(merchant.id, new Date());
-  await waitFor(async () => ((await prisma.balance.findUnique({ where: { merchantId: merchant.id } }))?.available ?? 0n) > 0n, 30_000, 'the settlement credited');
-  const inquiry = await api('disbursement/account-inquiry', { merchantTrxId: 'DASH-BENCH-PO-1', accountNo: '1234567890', bankCode: 'BCA', amount: 20_000 });
+  await waitFor(
+    async () => ((await prisma.balance.findUnique({ where: { merchantId: merchant.id } }))?.available ?? 0n) > 0n,
+    30_000,
+    'the settlement credited',
+  );
+  const inquiry = await api('disbursement/account-inquiry', {
+    merchantTrxId: 'DASH-BENCH-PO-1',
+    accountNo: '1234567890',
+    bankCode: 'BCA',
+    amount: 20_000,
+  });
   const { merchantTrxId, platformTrxId, accountNo, accountName, bankCode, amount } = inquiry;
-  await api('disbursement/transfer', { merchantTrxId, platformTrxId, accountNo, accountName, bankCode, amount, notifyUrl });
-  await waitFor(async () => (await prisma.webhookDelivery.count({ where: { merchantId: merchant.id } })) >= PAYINS, 30_000, 'the pay-ins’ webhook deliveries');
+  await api('disbursement/transfer', {
+    merchantTrxId,
+    platformTrxId,
+    accountNo,
+    accountName,
+    bankCode,
+    amount,
+    notifyUrl,
+  });
+  await waitFor(
+    async () => (await prisma.webhookDelivery.count({ where: { merchantId: merchant.id } })) >= PAYINS,
+    30_000,
+    'the pay-ins’ webhook deliveries',
+  );
 
-  const bus = { kind: 'redis-streams' as const, redisUrl: BENCH_REDIS_URL, keyPrefix: stack.bus.keyPrefix, partitions: 12 };
+  const bus = {
+    kind: 'redis-streams' as const,
+    redisUrl: BENCH_REDIS_URL,
+    keyPrefix: stack.bus.keyPrefix,
+    partitions: 12,
+  };
   const transport = createTransport(bus);
   try {
     // A valid pay-in command dead-lettered (as the browser test does), for a merchant of its own.
@@ -289,13 +401,27 @@ async function seed(prisma: PrismaClient, stack: LocalStack, notifyUrl: string):
       [DLQ_HEADERS.deliveryCount]: '10',
       [DLQ_HEADERS.at]: new Date().toISOString(),
     };
-    const command = ledgerCommand.recordPayin(other.merchant.id, '00000000-0000-4000-8000-000000000001', parseAmount(20000), parseAmount(200));
-    await transport.publish(deadLetterTopic(Topic.LedgerCommands), [{ key: String(other.merchant.id), value: JSON.stringify(command), headers }]);
+    const command = ledgerCommand.recordPayin(
+      other.merchant.id,
+      '00000000-0000-4000-8000-000000000001',
+      parseAmount(20000),
+      parseAmount(200),
+    );
+    await transport.publish(deadLetterTopic(Topic.LedgerCommands), [
+      { key: String(other.merchant.id), value: JSON.stringify(command), headers },
+    ]);
   } finally {
     await transport.close();
   }
   await waitFor(
-    async () => ((await (await fetch(`${stack.internalUrl}/ops/dead-letters?topic=${Topic.LedgerCommands}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { data: unknown[] }).data.length > 0,
+    async () =>
+      (
+        (await (
+          await fetch(`${stack.internalUrl}/ops/dead-letters?topic=${Topic.LedgerCommands}`, {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          })
+        ).json()) as { data: unknown[] }
+      ).data.length > 0,
     30_000,
     'the dead letter archived',
   );
@@ -303,7 +429,12 @@ async function seed(prisma: PrismaClient, stack: LocalStack, notifyUrl: string):
 }
 
 /** Signs in through the page (as a person does) and returns the session's cookies and the navigation's hash routes. */
-async function signIn(browser: Browser, url: string, email: string, nav: string[]): Promise<{ cookies: Cookie[]; routes: Record<string, string> }> {
+async function signIn(
+  browser: Browser,
+  url: string,
+  email: string,
+  nav: string[],
+): Promise<{ cookies: Cookie[]; routes: Record<string, string> }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   context.setDefaultTimeout(LOAD_TIMEOUT_MS);
   try {
@@ -334,7 +465,13 @@ const pageErrors: string[] = [];
  * after the timing, so reading them costs the page nothing). With `record`, the page's API
  * answers are kept (the floor replays them).
  */
-async function load(browser: Browser, url: string, spec: PageSpec, cookies: Cookie[], record?: Map<string, Recorded>): Promise<Sample> {
+async function load(
+  browser: Browser,
+  url: string,
+  spec: PageSpec,
+  cookies: Cookie[],
+  record?: Map<string, Recorded>,
+): Promise<Sample> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   try {
     if (cookies.length) await context.addCookies(cookies);
@@ -344,7 +481,11 @@ async function load(browser: Browser, url: string, spec: PageSpec, cookies: Cook
     const answers: Promise<void>[] = [];
     page.on('request', (req) => {
       const u = new URL(req.url());
-      if ((u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'ws:' || u.protocol === 'wss:') && u.hostname !== '127.0.0.1') offHost.push(u.host);
+      if (
+        (u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'ws:' || u.protocol === 'wss:') &&
+        u.hostname !== '127.0.0.1'
+      )
+        offHost.push(u.host);
     });
     page.on('pageerror', (err) => pageErrors.push(`${spec.name}: ${err.message}`));
     page.on('response', (res) => {
@@ -353,7 +494,16 @@ async function load(browser: Browser, url: string, spec: PageSpec, cookies: Cook
       const type = res.headers()['content-type'] ?? '';
       if (type.includes('javascript') || u.pathname.endsWith('.js')) scripts.push(res);
       if (record && /^\/(dashboard|console)\/api\//.test(u.pathname)) {
-        answers.push(res.body().then((body) => void record.set(u.pathname + u.search, { status: res.status(), contentType: type || 'application/json', body })));
+        answers.push(
+          res.body().then(
+            (body) =>
+              void record.set(u.pathname + u.search, {
+                status: res.status(),
+                contentType: type || 'application/json',
+                body,
+              }),
+          ),
+        );
       }
     });
     await page.addInitScript({ content: firstRenderWatcher(spec.render, FIRST_RENDER) });
@@ -361,11 +511,18 @@ async function load(browser: Browser, url: string, spec: PageSpec, cookies: Cook
     await page.goto(url);
     const marks = [FIRST_RENDER, ...(spec.data ? [DATA_READY] : [])];
     await page
-      .waitForFunction((names) => names.every((n) => (globalThis as unknown as Record<string, number | undefined>)[n] !== undefined), marks, { timeout: LOAD_TIMEOUT_MS })
+      .waitForFunction(
+        (names) => names.every((n) => (globalThis as unknown as Record<string, number | undefined>)[n] !== undefined),
+        marks,
+        { timeout: LOAD_TIMEOUT_MS },
+      )
       .catch(() => {
         throw new Error(`${spec.name}: ${JSON.stringify([spec.render, spec.data])} never became visible at ${url}`);
       });
-    const [renderMs, dataMs] = await page.evaluate((names) => names.map((n) => (globalThis as unknown as Record<string, number>)[n]), marks);
+    const [renderMs, dataMs] = await page.evaluate(
+      (names) => names.map((n) => (globalThis as unknown as Record<string, number>)[n]),
+      marks,
+    );
     await page.waitForLoadState('networkidle');
     const js = await Promise.all(
       scripts.map(async (res) => {
@@ -403,15 +560,25 @@ const CONTENT_TYPES: Record<string, string> = {
  * security headers, routing, session or database: what is left is the browser, the network and
  * the bundle.
  */
-async function startBareServer(dashboardDir: string, recordings: Map<string, Map<string, Recorded>>): Promise<BareServer> {
+async function startBareServer(
+  dashboardDir: string,
+  recordings: Map<string, Map<string, Recorded>>,
+): Promise<BareServer> {
   const files = new Map<string, { type: string; body: Buffer }>();
-  for (const [prefix, folder] of [['/dashboard/', 'merchant'], ['/console/', 'console']] as const) {
+  for (const [prefix, folder] of [
+    ['/dashboard/', 'merchant'],
+    ['/console/', 'console'],
+  ] as const) {
     const root = join(dashboardDir, folder);
     const walk = (dir: string): void => {
       for (const name of readdirSync(dir)) {
         const file = join(dir, name);
         if (statSync(file).isDirectory()) walk(file);
-        else files.set(prefix + relative(root, file).split('\\').join('/'), { type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+        else
+          files.set(prefix + relative(root, file).split('\\').join('/'), {
+            type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+            body: readFileSync(file),
+          });
       }
     };
     walk(root);
@@ -425,10 +592,18 @@ async function startBareServer(dashboardDir: string, recordings: Map<string, Map
     if (/^\/(dashboard|console)\/api\//.test(u.pathname)) {
       const recorded = recordings.get(self.page);
       // The same call as on the warm-up load, or (a query made of the time of the load) the same path.
-      const answer = recorded?.get(u.pathname + u.search) ?? [...(recorded?.entries() ?? [])].find(([key]) => key.split('?')[0] === u.pathname)?.[1];
+      const answer =
+        recorded?.get(u.pathname + u.search) ??
+        [...(recorded?.entries() ?? [])].find(([key]) => key.split('?')[0] === u.pathname)?.[1];
       if (!answer) {
         res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: false, code: 'NOT_RECORDED', message: `${u.pathname + u.search} not recorded for ${self.page}` }));
+        res.end(
+          JSON.stringify({
+            status: false,
+            code: 'NOT_RECORDED',
+            message: `${u.pathname + u.search} not recorded for ${self.page}`,
+          }),
+        );
         return;
       }
       res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': answer.body.length });

@@ -51,7 +51,15 @@ function get(url: string, token: string, agent: Agent): Promise<Outcome> {
 }
 
 /** `rps` requests a second on a schedule (open loop) from `start` to `until`, whatever the answers take; `when` picks the instants. */
-async function scheduled(url: string, token: string, start: number, until: number, rps: number, sockets: number, when: (t: number) => boolean = () => true): Promise<Outcome[]> {
+async function scheduled(
+  url: string,
+  token: string,
+  start: number,
+  until: number,
+  rps: number,
+  sockets: number,
+  when: (t: number) => boolean = () => true,
+): Promise<Outcome[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const pending: Promise<Outcome>[] = [];
   for (let at = start; at < until; at += 1000 / rps) {
@@ -65,8 +73,17 @@ async function scheduled(url: string, token: string, start: number, until: numbe
 }
 
 function latencies(outcomes: Outcome[]): { p50: number; p99: number; max: number; ok: number; notOk: number } {
-  const ms = outcomes.filter((o) => o.status === 200).map((o) => o.ms).sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1] ?? Number.NaN, ok: ms.length, notOk: outcomes.length - ms.length };
+  const ms = outcomes
+    .filter((o) => o.status === 200)
+    .map((o) => o.ms)
+    .sort((a, b) => a - b);
+  return {
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    max: ms[ms.length - 1] ?? Number.NaN,
+    ok: ms.length,
+    notOk: outcomes.length - ms.length,
+  };
 }
 
 /** The flooder, in its own thread: C connections, each sending its next request as soon as the last is answered (or FLOOD_RPS a second), while the flood is on. */
@@ -74,7 +91,8 @@ async function flood(url: string, token: string, start: number, until: number): 
   const counts: Record<string, number> = {};
   const on = (t: number) => flooding(start, t);
   if (FLOOD_RPS > 0) {
-    for (const { status } of await scheduled(url, token, start, until, FLOOD_RPS, C, on)) counts[status] = (counts[status] ?? 0) + 1;
+    for (const { status } of await scheduled(url, token, start, until, FLOOD_RPS, C, on))
+      counts[status] = (counts[status] ?? 0) + 1;
     return counts;
   }
   const agent = new Agent({ keepAlive: true, maxSockets: C });
@@ -102,7 +120,15 @@ async function main(): Promise<void> {
   }
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
-  const stack = await startBenchStack(databaseUrl, { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true', RATE_LIMIT_READ_CONCURRENCY: process.env.RATE_LIMIT_READ_CONCURRENCY ?? '10', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }, 'flood');
+  const stack = await startBenchStack(
+    databaseUrl,
+    {
+      RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true',
+      RATE_LIMIT_READ_CONCURRENCY: process.env.RATE_LIMIT_READ_CONCURRENCY ?? '10',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    },
+    'flood',
+  );
   try {
     const flooder = await createMerchant(prisma, { name: 'Flooder' });
     const other = await createMerchant(prisma, { name: 'Other' });
@@ -113,8 +139,13 @@ async function main(): Promise<void> {
     const start = Date.now() + 100;
     const until = start + 2 * SECONDS * 1000;
     const cpuBefore = sampleCpu(stack);
-    const worker = new Worker(__filename, { argv: process.argv.slice(2), workerData: { url, token: flooder.token, start, until } });
-    const floodDone = new Promise<Record<string, number>>((resolve, reject) => worker.once('message', resolve).once('error', reject));
+    const worker = new Worker(__filename, {
+      argv: process.argv.slice(2),
+      workerData: { url, token: flooder.token, start, until },
+    });
+    const floodDone = new Promise<Record<string, number>>((resolve, reject) =>
+      worker.once('message', resolve).once('error', reject),
+    );
     const [answers, mix] = await Promise.all([scheduled(url, other.token, start, until, STEADY_RPS, 32), floodDone]);
     const cpuAfter = sampleCpu(stack);
 
@@ -127,14 +158,45 @@ async function main(): Promise<void> {
     const steady = latencies(answers.filter((o) => flooding(start, o.at) && !opening(o)));
     const ratio = flooded.p99 / idle.p99;
     const steadyRatio = steady.p99 / idle.p99;
-    const row = (name: string, r: typeof idle) => ({ phase: name, p50ms: r.p50.toFixed(1), p99ms: r.p99.toFixed(1), maxms: r.max.toFixed(1), ok: r.ok, notOk: r.notOk });
-    printResults(`other merchant's balance at ${STEADY_RPS} req/s, idle and flood alternating every ${PHASE_MS / 1000} s`, [row('idle', idle), row(FLOOD_RPS > 0 ? `flood (${FLOOD_RPS} req/s)` : `flood (max rate, ${C} connections)`, flooded), row(`  of which the first ${BURST_MS} ms (the flooder's burst)`, burst), row('  of which the rest (steady flood)', steady)]);
+    const row = (name: string, r: typeof idle) => ({
+      phase: name,
+      p50ms: r.p50.toFixed(1),
+      p99ms: r.p99.toFixed(1),
+      maxms: r.max.toFixed(1),
+      ok: r.ok,
+      notOk: r.notOk,
+    });
+    printResults(
+      `other merchant's balance at ${STEADY_RPS} req/s, idle and flood alternating every ${PHASE_MS / 1000} s`,
+      [
+        row('idle', idle),
+        row(FLOOD_RPS > 0 ? `flood (${FLOOD_RPS} req/s)` : `flood (max rate, ${C} connections)`, flooded),
+        row(`  of which the first ${BURST_MS} ms (the flooder's burst)`, burst),
+        row('  of which the rest (steady flood)', steady),
+      ],
+    );
     const total = Object.values(mix).reduce((a, b) => a + b, 0);
-    printResults("flooding merchant's answers", [{ total, perSecond: Math.round(total / SECONDS), ok200: mix['200'] ?? 0, limited429: mix['429'] ?? 0, timeouts: mix.timeout ?? 0, errors: mix.error ?? 0, other: total - (mix['200'] ?? 0) - (mix['429'] ?? 0) - (mix.timeout ?? 0) - (mix.error ?? 0) }]);
-    const cores = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, Math.round((cpuAfter[k] - cpuBefore[k]) / (2 * SECONDS) / 10) / 100]));
+    printResults("flooding merchant's answers", [
+      {
+        total,
+        perSecond: Math.round(total / SECONDS),
+        ok200: mix['200'] ?? 0,
+        limited429: mix['429'] ?? 0,
+        timeouts: mix.timeout ?? 0,
+        errors: mix.error ?? 0,
+        other: total - (mix['200'] ?? 0) - (mix['429'] ?? 0) - (mix.timeout ?? 0) - (mix.error ?? 0),
+      },
+    ]);
+    const cores = Object.fromEntries(
+      Object.keys(cpuAfter).map((k) => [k, Math.round((cpuAfter[k] - cpuBefore[k]) / (2 * SECONDS) / 10) / 100]),
+    );
     const gatewayUsPerRequest = Math.round(((cpuAfter.gateway - cpuBefore.gateway) * 1000) / (total + answers.length));
-    printResults('CPU over the run, cores (CPU s per s; postgres and redis include any other work on the machine)', [{ ...cores, gatewayUsPerRequest }]);
-    console.log(`p99 under the steady flood / idle p99: ${steadyRatio.toFixed(2)}x (target <= 2x: ${steadyRatio <= 2 ? 'met' : 'MISSED'}); over whole flood phases, bursts included: ${ratio.toFixed(2)}x; flooder timeouts: ${mix.timeout ?? 0} (target 0)`);
+    printResults('CPU over the run, cores (CPU s per s; postgres and redis include any other work on the machine)', [
+      { ...cores, gatewayUsPerRequest },
+    ]);
+    console.log(
+      `p99 under the steady flood / idle p99: ${steadyRatio.toFixed(2)}x (target <= 2x: ${steadyRatio <= 2 ? 'met' : 'MISSED'}); over whole flood phases, bursts included: ${ratio.toFixed(2)}x; flooder timeouts: ${mix.timeout ?? 0} (target 0)`,
+    );
   } finally {
     await stack.stop();
     await prisma.$disconnect();

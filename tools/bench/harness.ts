@@ -17,7 +17,13 @@ export const BENCH_RATE_LIMITS = { read: 100_000, write: 100_000, export: 100_00
  * `s3`: a running S3 server for the recon files (default: s3rver inside the bench's own process);
  * `bus`: the bus the services talk over (default: Redis Streams).
  */
-export function startBenchStack(databaseUrl: string, env: Record<string, string> = {}, name = 'bench', s3?: S3Server, bus?: StackBus): Promise<LocalStack> {
+export function startBenchStack(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  name = 'bench',
+  s3?: S3Server,
+  bus?: StackBus,
+): Promise<LocalStack> {
   return LocalStack.start({
     s3,
     bus,

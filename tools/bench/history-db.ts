@@ -43,7 +43,10 @@ export async function loadHistoryDatabase(name: string, count = BENCH_HISTORY_ME
   } finally {
     await prisma.$disconnect();
   }
-  const load = await loadHistory(url, merchants.map((m) => m.id));
+  const load = await loadHistory(
+    url,
+    merchants.map((m) => m.id),
+  );
   const pool = createPgPool(url, 1);
   try {
     await pool.query('CREATE TABLE bench_history_merchants (merchant_id int PRIMARY KEY, token text NOT NULL)');
@@ -58,7 +61,10 @@ export async function loadHistoryDatabase(name: string, count = BENCH_HISTORY_ME
  * A new database cloned from the kept history `name` (migrations newer than the history applied
  * on the clone), with the bench merchants the history was loaded with, first `count` of them.
  */
-export async function cloneHistoryDatabase(name: string, count: number): Promise<{ databaseUrl: string; merchants: BenchMerchant[]; load: HistoryLoad }> {
+export async function cloneHistoryDatabase(
+  name: string,
+  count: number,
+): Promise<{ databaseUrl: string; merchants: BenchMerchant[]; load: HistoryLoad }> {
   const t = Date.now();
   const clone = uniqueName('pay_bench_hist');
   const admin = createPgPool(urlOf('postgres'), 1);
@@ -72,8 +78,12 @@ export async function cloneHistoryDatabase(name: string, count: number): Promise
     await applyMigrations(databaseUrl, MIGRATIONS_DIR);
     const pool = createPgPool(databaseUrl, 1);
     try {
-      const { rows } = await pool.query<BenchMerchant>('SELECT merchant_id AS id, token FROM bench_history_merchants ORDER BY merchant_id LIMIT $1', [count]);
-      if (rows.length < count) throw new Error(`the kept history ${name} has ${rows.length} bench merchants, ${count} asked`);
+      const { rows } = await pool.query<BenchMerchant>(
+        'SELECT merchant_id AS id, token FROM bench_history_merchants ORDER BY merchant_id LIMIT $1',
+        [count],
+      );
+      if (rows.length < count)
+        throw new Error(`the kept history ${name} has ${rows.length} bench merchants, ${count} asked`);
       const {
         rows: [c],
       } = await pool.query<Record<string, string>>(`
@@ -87,9 +97,15 @@ export async function cloneHistoryDatabase(name: string, count: number): Promise
       // WIB) they are all due, and the services' first settlement scan requests 10,000 settlements.
       const {
         rows: [due],
-      } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM merchants WHERE settlement_delay_days = 1 AND settlement_hour = 10 AND EXISTS (
-          SELECT 1 FROM payins WHERE merchant_id = merchants.id AND status = 'success' AND settlement_id IS NULL AND success_at < $1)`, [dueSettlementCutoff(new Date(), 1, 10)]);
-      if (Number(due.n) > 0) console.warn(`warning: the kept history ${name} is older than a settlement cut-off: ${due.n} merchants have a settlement due (reload it for comparable runs)`);
+      } = await pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM merchants WHERE settlement_delay_days = 1 AND settlement_hour = 10 AND EXISTS (
+          SELECT 1 FROM payins WHERE merchant_id = merchants.id AND status = 'success' AND settlement_id IS NULL AND success_at < $1)`,
+        [dueSettlementCutoff(new Date(), 1, 10)],
+      );
+      if (Number(due.n) > 0)
+        console.warn(
+          `warning: the kept history ${name} is older than a settlement cut-off: ${due.n} merchants have a settlement due (reload it for comparable runs)`,
+        );
       const load: HistoryLoad = {
         seconds: Math.round((Date.now() - t) / 100) / 10,
         merchants: Number(c.merchants),
@@ -112,7 +128,9 @@ export async function cloneHistoryDatabase(name: string, count: number): Promise
 async function main(): Promise<void> {
   const [name, count] = process.argv.slice(2);
   if (!name) throw new Error('usage: node dist/tools/bench/history-db.js <name> [benchMerchants=20]');
-  console.log(`${describeLoad(await loadHistoryDatabase(name, Number(count ?? BENCH_HISTORY_MERCHANTS)))}; kept as ${name} (BENCH_HISTORY_DB=${name})`);
+  console.log(
+    `${describeLoad(await loadHistoryDatabase(name, Number(count ?? BENCH_HISTORY_MERCHANTS)))}; kept as ${name} (BENCH_HISTORY_DB=${name})`,
+  );
 }
 
 if (require.main === module) runScript(main);

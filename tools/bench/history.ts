@@ -4,7 +4,16 @@ import type { PoolClient } from 'pg';
 import { historyShape, seedLedgerHistory } from './ledger-history.seed';
 
 /** The tables the history fills in bulk: their keys and indexes are built after the rows, as pg_restore does. */
-const BULK_TABLES = ['payins', 'ledger_events', 'ledger_commands', 'disbursement_inquiries', 'disbursements', 'outbox', 'webhook_deliveries', 'webhook_attempts'];
+const BULK_TABLES = [
+  'payins',
+  'ledger_events',
+  'ledger_commands',
+  'disbursement_inquiries',
+  'disbursements',
+  'outbox',
+  'webhook_deliveries',
+  'webhook_attempts',
+];
 
 /**
  * The history bench mode (BENCH_HISTORY=1 or --history): a bench first runs on an empty
@@ -50,7 +59,11 @@ export interface HistoryLoad {
  * the payout outcomes) is published, every finished disbursement has its delivered webhook and
  * its one attempt. Ends with VACUUM ANALYZE, as autovacuum would have by then.
  */
-export async function loadHistory(databaseUrl: string, benchMerchantIds: number[], scale = HISTORY_SCALE): Promise<HistoryLoad> {
+export async function loadHistory(
+  databaseUrl: string,
+  benchMerchantIds: number[],
+  scale = HISTORY_SCALE,
+): Promise<HistoryLoad> {
   const pool = createPgPool(databaseUrl, 1);
   const client = await pool.connect();
   try {
@@ -79,52 +92,73 @@ async function load(client: PoolClient, benchMerchantIds: number[], scale: typeo
   const ids = [...benchMerchantIds, ...created.map((r) => r.id)];
   const list = `ARRAY[${ids.join(',')}]::int[]`;
   await step('balances', `INSERT INTO balances (merchant_id) SELECT m FROM unnest(${list}) m ON CONFLICT DO NOTHING`);
-  await step('tokens', `
+  await step(
+    'tokens',
+    `
     INSERT INTO api_tokens (id, merchant_id, token_hash, prefix, label)
     SELECT gen_random_uuid(), m, encode(sha256(convert_to('history-token-' || m, 'UTF8')), 'hex'), 'hist', 'history' FROM unnest(${list}) m
-     WHERE m NOT IN (SELECT merchant_id FROM api_tokens)`);
+     WHERE m NOT IN (SELECT merchant_id FROM api_tokens)`,
+  );
 
   const rebuild = await dropKeysAndIndexes(client);
   const t = Date.now();
-  await seedLedgerHistory(runner, ids, scale.eventsPerMerchant, { payouts: scale.disbursementsPerMerchant, vacuum: false });
+  await seedLedgerHistory(runner, ids, scale.eventsPerMerchant, {
+    payouts: scale.disbursementsPerMerchant,
+    vacuum: false,
+  });
   verbose(`ledger, pay-ins, disbursements in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   const h = historyShape(scale.eventsPerMerchant, scale.disbursementsPerMerchant);
   const merchants = `unnest(${list}) m`;
   const finished = h.paid + h.failed;
   // The gateway's debit command of every disbursement (refused ones too), then the ledger's decisions, then the payout outcomes.
-  await step('outbox: debit commands', `
+  await step(
+    'outbox: debit commands',
+    `
     INSERT INTO outbox (topic, key, payload, headers, created_at, published_at)
     SELECT '${Topic.LedgerCommands}', m::text,
            jsonb_build_object('type', 'payout.debit', 'commandId', 'payout.debit:' || did, 'merchantId', m, 'payoutId', did, 'amount', d.amount::text, 'fee', d.fee::text),
            jsonb_build_object('message-id', 'payout.debit:' || did), d.created_at, d.created_at
       FROM ${merchants}, generate_series(1, ${finished + h.refused}) k,
            LATERAL (SELECT md5('disbursement:' || m || ':' || k)::uuid::text AS did) x, disbursements d
-     WHERE d.id = did::uuid`);
-  await step('outbox: ledger decisions', `
+     WHERE d.id = did::uuid`,
+  );
+  await step(
+    'outbox: ledger decisions',
+    `
     INSERT INTO outbox (topic, key, payload, headers, created_at, published_at)
     SELECT '${Topic.LedgerEvents}', c.merchant_id::text,
            jsonb_build_object('kind', CASE WHEN c.outcome = 'applied' THEN 'event' ELSE 'rejection' END, 'commandId', c.command_id, 'commandType', c.type,
                               'merchantId', c.merchant_id, 'eventId', c.event_id::text, 'reason', c.reason),
            jsonb_build_object('message-id', c.command_id || CASE WHEN c.outcome = 'applied' THEN ':event' ELSE ':rejection' END), c.decided_at, c.decided_at
-      FROM ledger_commands c`);
-  await step('outbox: payout outcomes', `
+      FROM ledger_commands c`,
+  );
+  await step(
+    'outbox: payout outcomes',
+    `
     INSERT INTO outbox (topic, key, payload, headers, created_at, published_at)
     SELECT '${Topic.PayoutEvents}', d.merchant_id::text,
            jsonb_build_object('type', 'disbursement.' || d.status, 'eventId', 'disbursement.' || d.id || '.' || d.status, 'disbursementId', d.id, 'merchantId', d.merchant_id),
            jsonb_build_object('message-id', 'disbursement.' || d.id || '.' || d.status), d.created_at, d.created_at
-      FROM disbursements d WHERE d.status IN ('success', 'failed')`);
-  await step('webhook deliveries', `
+      FROM disbursements d WHERE d.status IN ('success', 'failed')`,
+  );
+  await step(
+    'webhook deliveries',
+    `
     INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, attempt_count, cycle_attempts,
                                     last_attempt_at, last_status_code, delivered_at, created_at, updated_at)
     SELECT md5('webhook:' || d.id)::uuid, 'disbursement.' || d.id || '.' || d.status, 'disbursement.' || d.status, d.merchant_id, d.id, d.notify_url,
            jsonb_build_object('event', 'disbursement.' || d.status, 'data', jsonb_build_object('platformTrxId', d.platform_trx_id, 'merchantTrxId', d.merchant_trx_id,
                               'amount', d.amount, 'status', d.status))::text,
            'delivered', 1, 1, d.created_at, 200, d.created_at, d.created_at, d.created_at
-      FROM disbursements d WHERE d.status IN ('success', 'failed')`);
-  await step('webhook attempts', `
+      FROM disbursements d WHERE d.status IN ('success', 'failed')`,
+  );
+  await step(
+    'webhook attempts',
+    `
     INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, latency_ms, status_code, response_body, outcome)
-    SELECT id, 1, created_at, 12, 200, 'ok', 'delivered' FROM webhook_deliveries`);
+    SELECT id, 1, created_at, 12, 200, 'ok', 'delivered' FROM webhook_deliveries`,
+  );
   const tr = Date.now();
   await rebuild();
   verbose(`keys, indexes and foreign keys rebuilt in ${((Date.now() - tr) / 1000).toFixed(1)} s`);

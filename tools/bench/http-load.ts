@@ -17,7 +17,12 @@ export interface Load {
  * `concurrency` clients on keep-alive connections, each sending GET `url` again as soon as its
  * answer is in, for `seconds`: the 200s per second and their latencies; any other answer is an error.
  */
-export async function load(url: string, headers: Record<string, string>, seconds: number, concurrency: number): Promise<Load> {
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  concurrency: number,
+): Promise<Load> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   let errors = 0;
@@ -39,10 +44,22 @@ export async function load(url: string, headers: Record<string, string>, seconds
       });
       req.end();
     });
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (Date.now() < deadline) await one(); }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < deadline) await one();
+    }),
+  );
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round(latencies.length / seconds), requests: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), errors, latencies };
+  return {
+    rps: Math.round(latencies.length / seconds),
+    requests: latencies.length,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors,
+    latencies,
+  };
 }
 
 /**
@@ -50,21 +67,34 @@ export async function load(url: string, headers: Record<string, string>, seconds
  * not fetch, whose client costs the load generator several times more CPU a request, taken
  * from the same cores as the system it measures.
  */
-export function postJson<T>(url: string, headers: Record<string, string>, body: object, agent: Agent): Promise<{ status: number; body: T }> {
+export function postJson<T>(
+  url: string,
+  headers: Record<string, string>,
+  body: object,
+  agent: Agent,
+): Promise<{ status: number; body: T }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T });
-        } catch (error) {
-          reject(error);
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T });
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -41,9 +41,15 @@ async function main(): Promise<void> {
     const running = stack;
     const dbName = new URL(databaseUrl).pathname.slice(1);
     const pgBackends = async (): Promise<number[]> =>
-      (await prisma.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${dbName} AND pid <> pg_backend_pid()`).map((r) => r.pid);
+      (
+        await prisma.$queryRaw<
+          { pid: number }[]
+        >`SELECT pid FROM pg_stat_activity WHERE datname = ${dbName} AND pid <> pg_backend_pid()`
+      ).map((r) => r.pid);
     const pgTransactions = async (): Promise<number> => {
-      const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = ${dbName}`;
+      const [row] = await prisma.$queryRaw<
+        { n: bigint }[]
+      >`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = ${dbName}`;
       return Number(row.n);
     };
     const redisCommands = async (): Promise<number> => {
@@ -55,7 +61,16 @@ async function main(): Promise<void> {
       const cpu: Record<string, number> = {};
       for (const s of SERVICES) cpu[s] = cpuMsOf(running.pid(s) ?? -1);
       const backends = await pgBackends();
-      return { at: Date.now(), cpu, backends: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])), redis: cpuMsOf(redisPid), broker: bus.pid ? cpuMsOf(bus.pid) : 0, brokerJit: bus.pid ? jitCompilerMsOf(bus.pid) : 0, xacts: await pgTransactions(), commands: await redisCommands() };
+      return {
+        at: Date.now(),
+        cpu,
+        backends: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])),
+        redis: cpuMsOf(redisPid),
+        broker: bus.pid ? cpuMsOf(bus.pid) : 0,
+        brokerJit: bus.pid ? jitCompilerMsOf(bus.pid) : 0,
+        xacts: await pgTransactions(),
+        commands: await redisCommands(),
+      };
     };
 
     await new Promise((r) => setTimeout(r, STARTUP_MS));
@@ -89,9 +104,15 @@ async function main(): Promise<void> {
       row.redisCommandsPerS = round1((after.commands - before.commands) / s);
       rows.push(row);
     }
-    printResults(`idle stack, CPU ms per second per process, ${bus.name} bus (${SECONDS} s x ${ROUNDS}; target: services <= ${TARGET_MS_PER_S} ms/s; redisServer and redisCommandsPerS include other load on that Redis)`, rows);
+    printResults(
+      `idle stack, CPU ms per second per process, ${bus.name} bus (${SECONDS} s x ${ROUNDS}; target: services <= ${TARGET_MS_PER_S} ms/s; redisServer and redisCommandsPerS include other load on that Redis)`,
+      rows,
+    );
     const byProcess = await redisCommandsByProcess(BENCH_REDIS_URL, running, MONITOR_MS);
-    printResults(`idle stack, Redis commands per second by process and command (MONITOR, ${MONITOR_MS / 1000} s)`, byProcess);
+    printResults(
+      `idle stack, Redis commands per second by process and command (MONITOR, ${MONITOR_MS / 1000} s)`,
+      byProcess,
+    );
   } finally {
     await stack?.stop();
     await bus.stop();

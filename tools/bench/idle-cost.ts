@@ -28,9 +28,15 @@ async function main(): Promise<void> {
   const empty = await measure(false);
   const history = await measure(true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
-  for (const [name, r] of [['empty', empty], ['history', history]] as const) {
+  for (const [name, r] of [
+    ['empty', empty],
+    ['history', history],
+  ] as const) {
     printResults(`idle ${SECONDS} s on the ${name} database: CPU ms per second by process`, [r.cpu]);
-    printResults(`idle on the ${name} database: statements running (pg_stat_activity every ${SAMPLE_MS} ms)`, r.statements);
+    printResults(
+      `idle on the ${name} database: statements running (pg_stat_activity every ${SAMPLE_MS} ms)`,
+      r.statements,
+    );
     printResults(`idle on the ${name} database: tables read`, r.tables);
   }
   printResults('idle: empty database vs history', [
@@ -39,9 +45,19 @@ async function main(): Promise<void> {
   ]);
 }
 
-const pick = (c: Record<string, string | number>) => ({ postgresBenchDb: c.postgresBenchDb, postgresAll: c.postgres, workers: c.workers, ledger: c.ledger, payout: c.payout, gateway: c.gateway, pgTransactions: c.pgTransactions });
+const pick = (c: Record<string, string | number>) => ({
+  postgresBenchDb: c.postgresBenchDb,
+  postgresAll: c.postgres,
+  workers: c.workers,
+  ledger: c.ledger,
+  payout: c.payout,
+  gateway: c.gateway,
+  pgTransactions: c.pgTransactions,
+});
 
-async function measure(withHistory: boolean): Promise<{ cpu: Record<string, string | number>; statements: Rows; tables: Rows; load?: HistoryLoad }> {
+async function measure(
+  withHistory: boolean,
+): Promise<{ cpu: Record<string, string | number>; statements: Rows; tables: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   let databaseUrl: string;
   let load: HistoryLoad | undefined;
@@ -63,8 +79,16 @@ async function measure(withHistory: boolean): Promise<{ cpu: Record<string, stri
   try {
     stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' }, 'idle');
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
-    const backends = async () => sampleBackends((await pool.query<{ pid: number }>(DATABASE_BACKENDS_SQL)).rows.map((r) => r.pid));
-    const xacts = async () => Number((await pool.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
+    const backends = async () =>
+      sampleBackends((await pool.query<{ pid: number }>(DATABASE_BACKENDS_SQL)).rows.map((r) => r.pid));
+    const xacts = async () =>
+      Number(
+        (
+          await pool.query<{ n: string }>(
+            'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+          )
+        ).rows[0].n,
+      );
     const tablesBefore = await tableStats(pool);
     const cpuBefore = sampleCpu(stack);
     const backendsBefore = await backends();
@@ -77,12 +101,24 @@ async function measure(withHistory: boolean): Promise<{ cpu: Record<string, stri
     const tables = [...tablesAfter.entries()]
       .map(([relname, a]) => {
         const b = tablesBefore.get(relname) ?? { seqScan: 0, seqRows: 0, idxScan: 0, idxRows: 0, writes: 0 };
-        return { relname, seqScans: a.seqScan - b.seqScan, seqRowsRead: a.seqRows - b.seqRows, idxScans: a.idxScan - b.idxScan, idxRowsFetched: a.idxRows - b.idxRows, rowsWritten: a.writes - b.writes };
+        return {
+          relname,
+          seqScans: a.seqScan - b.seqScan,
+          seqRowsRead: a.seqRows - b.seqRows,
+          idxScans: a.idxScan - b.idxScan,
+          idxRowsFetched: a.idxRows - b.idxRows,
+          rowsWritten: a.writes - b.writes,
+        };
       })
       .filter((t) => t.seqScans + t.idxScans + t.rowsWritten > 0)
       .sort((x, y) => y.seqRowsRead + y.idxRowsFetched - (x.seqRowsRead + x.idxRowsFetched))
       .slice(0, 10);
-    return { cpu: { ...cpu, postgresBenchDb: Math.round(dbMs), pgTransactions: Math.round(pgTransactions) }, statements, tables, load };
+    return {
+      cpu: { ...cpu, postgresBenchDb: Math.round(dbMs), pgTransactions: Math.round(pgTransactions) },
+      statements,
+      tables,
+      load,
+    };
   } finally {
     await stack?.stop();
     await pool.end();
@@ -91,10 +127,28 @@ async function measure(withHistory: boolean): Promise<{ cpu: Record<string, stri
 }
 
 async function tableStats(pool: Pool) {
-  const { rows } = await pool.query<{ relname: string; seq_scan: string; seq_tup_read: string; idx_scan: string; idx_tup_fetch: string; writes: string }>(`
+  const { rows } = await pool.query<{
+    relname: string;
+    seq_scan: string;
+    seq_tup_read: string;
+    idx_scan: string;
+    idx_tup_fetch: string;
+    writes: string;
+  }>(`
     SELECT relname, seq_scan, seq_tup_read, coalesce(idx_scan, 0) AS idx_scan, coalesce(idx_tup_fetch, 0) AS idx_tup_fetch, n_tup_ins + n_tup_upd + n_tup_del AS writes
       FROM pg_stat_user_tables`);
-  return new Map(rows.map((r) => [r.relname, { seqScan: Number(r.seq_scan), seqRows: Number(r.seq_tup_read), idxScan: Number(r.idx_scan), idxRows: Number(r.idx_tup_fetch), writes: Number(r.writes) }]));
+  return new Map(
+    rows.map((r) => [
+      r.relname,
+      {
+        seqScan: Number(r.seq_scan),
+        seqRows: Number(r.seq_tup_read),
+        idxScan: Number(r.idx_scan),
+        idxRows: Number(r.idx_tup_fetch),
+        writes: Number(r.writes),
+      },
+    ]),
+  );
 }
 
 /** The statements found running in the database every SAMPLE_MS for `ms`, most seen first. */

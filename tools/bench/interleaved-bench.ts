@@ -3,7 +3,15 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
-import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot, waitFor } from '@pay/testing';
+import {
+  createMerchant,
+  createTestDatabase,
+  freePort,
+  fundMerchant,
+  type LocalStack,
+  repoRoot,
+  waitFor,
+} from '@pay/testing';
 import { cpuMsOf } from './cpu';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { load } from './http-load';
@@ -20,7 +28,8 @@ import { median, printResults } from './report';
  * its slices), and this build's figures over the other's.
  * Usage: npm run build && node dist/tools/bench/interleaved-bench.js <other checkout> [path=/api/v1/payin/balance] [rounds=10] [slice seconds=3] [concurrency=32] [warm-up seconds=10]
  */
-const [OTHER, PATH = '/api/v1/payin/balance', ROUNDS = '10', SLICE = '3', C = '32', WARMUP = '10'] = process.argv.slice(2);
+const [OTHER, PATH = '/api/v1/payin/balance', ROUNDS = '10', SLICE = '3', C = '32', WARMUP = '10'] =
+  process.argv.slice(2);
 
 interface Build {
   name: string;
@@ -32,9 +41,13 @@ interface Build {
 }
 
 async function main(): Promise<void> {
-  if (!OTHER) throw new Error('usage: interleaved-bench.js <other checkout, built> [path] [rounds] [slice seconds] [concurrency] [warm-up seconds]');
+  if (!OTHER)
+    throw new Error(
+      'usage: interleaved-bench.js <other checkout, built> [path] [rounds] [slice seconds] [concurrency] [warm-up seconds]',
+    );
   const other = resolve(OTHER);
-  if (!existsSync(gatewayMain(other))) throw new Error(`${gatewayMain(other)} not found: run npm run build in ${other}`);
+  if (!existsSync(gatewayMain(other)))
+    throw new Error(`${gatewayMain(other)} not found: run npm run build in ${other}`);
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
   let stack: LocalStack | undefined;
@@ -46,12 +59,26 @@ async function main(): Promise<void> {
     stack = await startBenchStack(databaseUrl);
     // The stack's own gateway gives way to the two under test (the other services stay, as in production).
     await stack.kill('gateway');
-    for (const [name, root] of [['other', other], ['this', repoRoot()]] as const) {
+    for (const [name, root] of [
+      ['other', other],
+      ['this', repoRoot()],
+    ] as const) {
       const port = await freePort();
       const internal = await freePort();
       const env = { ...stack.envFor('gateway'), GATEWAY_PORT: String(port), GATEWAY_INTERNAL_PORT: String(internal) };
-      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS.gateway, gatewayMain(root)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-      builds.push({ name: `${name} (${root})`, child, url: `http://127.0.0.1:${port}${PATH}`, requests: 0, cpuMs: 0, slices: [] });
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS.gateway, gatewayMain(root)], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      builds.push({
+        name: `${name} (${root})`,
+        child,
+        url: `http://127.0.0.1:${port}${PATH}`,
+        requests: 0,
+        cpuMs: 0,
+        slices: [],
+      });
       await ready(`http://127.0.0.1:${internal}/readyz`);
     }
     const headers = { token };
@@ -67,10 +94,20 @@ async function main(): Promise<void> {
       }
     }
     const seconds = Number(ROUNDS) * Number(SLICE);
-    const rows = builds.map((b) => ({ build: b.name, rps: Math.round(b.requests / seconds), cpuMsPerRequest: (b.cpuMs / b.requests).toFixed(3), medianSliceCpuMs: median(b.slices).toFixed(3) }));
+    const rows = builds.map((b) => ({
+      build: b.name,
+      rps: Math.round(b.requests / seconds),
+      cpuMsPerRequest: (b.cpuMs / b.requests).toFixed(3),
+      medianSliceCpuMs: median(b.slices).toFixed(3),
+    }));
     const [o, t] = builds;
     printResults(`gateway GET ${PATH}, two builds interleaved (${ROUNDS} rounds of ${SLICE} s, ${C} clients)`, rows);
-    printResults('this build over the other', [{ rps: (t.requests / o.requests).toFixed(3), cpuMsPerRequest: (t.cpuMs / t.requests / (o.cpuMs / o.requests)).toFixed(3) }]);
+    printResults('this build over the other', [
+      {
+        rps: (t.requests / o.requests).toFixed(3),
+        cpuMsPerRequest: (t.cpuMs / t.requests / (o.cpuMs / o.requests)).toFixed(3),
+      },
+    ]);
   } finally {
     for (const b of builds) b.child.kill('SIGTERM');
     await stack?.stop();
@@ -82,6 +119,16 @@ async function main(): Promise<void> {
 const gatewayMain = (root: string) => join(root, 'dist', 'apps', 'gateway', 'src', 'main.js');
 
 /** Waits for a gateway's readiness (60 s at most). */
-const ready = (url: string): Promise<void> => waitFor(() => fetch(url).then((r) => r.ok, () => false), 60_000, `${url} to be ready`, 300);
+const ready = (url: string): Promise<void> =>
+  waitFor(
+    () =>
+      fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    60_000,
+    `${url} to be ready`,
+    300,
+  );
 
 runScript(main);

@@ -1,7 +1,20 @@
 import { join } from 'node:path';
 import type { BusConfig } from '@pay/bus';
 import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, directPayoutId, fundMerchant, ledgerFor, LocalStack, ledgerCommand, publishLedgerCommands, repoRoot, type StackBus, uniqueName, waitFor } from '@pay/testing';
+import {
+  createMerchant,
+  createTestDatabase,
+  directPayoutId,
+  fundMerchant,
+  ledgerFor,
+  LocalStack,
+  ledgerCommand,
+  publishLedgerCommands,
+  repoRoot,
+  type StackBus,
+  uniqueName,
+  waitFor,
+} from '@pay/testing';
 import { runScript, startBenchKafka } from './harness';
 import { pgbenchTps } from './pgbench';
 
@@ -32,7 +45,9 @@ async function main(): Promise<void> {
       merchants.push(merchant.id);
     }
     const ledger = ledgerFor(prisma);
-    const commands = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n));
+    const commands = Array.from({ length: N }, (_, i) =>
+      ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n),
+    );
     const latencies: number[] = [];
     let next = 0;
     const started = process.hrtime.bigint();
@@ -48,9 +63,14 @@ async function main(): Promise<void> {
     );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
-    console.log(`in-process apply: ${N} debits, ${M} merchants, concurrency ${C}: ${(N / seconds).toFixed(0)} commands/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms`);
-    const batched = Array.from({ length: N }, (_, i) => ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n));
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
+    console.log(
+      `in-process apply: ${N} debits, ${M} merchants, concurrency ${C}: ${(N / seconds).toFixed(0)} commands/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms`,
+    );
+    const batched = Array.from({ length: N }, (_, i) =>
+      ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n),
+    );
     const batchStart = process.hrtime.bigint();
     let nextBatch = 0;
     await Promise.all(
@@ -62,7 +82,9 @@ async function main(): Promise<void> {
       }),
     );
     const batchRate = N / (Number(process.hrtime.bigint() - batchStart) / 1e9);
-    console.log(`in-process applyBatch: ${N} debits in batches of 50, ${Math.min(C, 12)} at once: ${batchRate.toFixed(0)} commands/s = ${(batchRate / tps).toFixed(2)}x pgbench -N`);
+    console.log(
+      `in-process applyBatch: ${N} debits in batches of 50, ${Math.min(C, 12)} at once: ${batchRate.toFixed(0)} commands/s = ${(batchRate / tps).toFixed(2)}x pgbench -N`,
+    );
 
     // The same commands through each bus, one ledger process each, in this run.
     const viaRedis = await throughBus(prisma, merchants, databaseUrl, 'Redis Streams', async () => {
@@ -73,9 +95,16 @@ async function main(): Promise<void> {
     const viaKafka = await throughBus(prisma, merchants, databaseUrl, 'Kafka', async () => {
       const { broker, stop } = await startBenchKafka();
       const config: BusConfig = { kind: 'kafka', brokers: [broker.brokers], clientId: 'bench', partitions: 12 };
-      return { stack: { transport: 'kafka', brokers: broker.brokers }, busKeyPrefix: `${uniqueName('bench')}:`, config, close: stop };
+      return {
+        stack: { transport: 'kafka', brokers: broker.brokers },
+        busKeyPrefix: `${uniqueName('bench')}:`,
+        config,
+        close: stop,
+      };
     });
-    console.log(`through the bus / pgbench -N: Redis Streams ${(viaRedis / tps).toFixed(2)}x, Kafka ${(viaKafka / tps).toFixed(2)}x (target >= 1.0x)`);
+    console.log(
+      `through the bus / pgbench -N: Redis Streams ${(viaRedis / tps).toFixed(2)}x, Kafka ${(viaKafka / tps).toFixed(2)}x (target >= 1.0x)`,
+    );
     console.log(`Kafka / Redis Streams: ${(viaKafka / viaRedis).toFixed(2)}x`);
     const report = await verifyLedger(prisma);
     console.log(`verify: ${report.eventsChecked} events, ${report.breaches.length} breaches`);
@@ -95,7 +124,13 @@ interface BenchBus {
 }
 
 /** N debits published to the bus and applied by one ledger process; returns commands/s until all are decided. */
-async function throughBus(prisma: PrismaClient, merchants: number[], databaseUrl: string, name: string, open: () => Promise<BenchBus>): Promise<number> {
+async function throughBus(
+  prisma: PrismaClient,
+  merchants: number[],
+  databaseUrl: string,
+  name: string,
+  open: () => Promise<BenchBus>,
+): Promise<number> {
   const bus = await open();
   try {
     const stack = await LocalStack.start({
@@ -109,18 +144,31 @@ async function throughBus(prisma: PrismaClient, merchants: number[], databaseUrl
       nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
     });
     try {
-      const debits = (n: number) => Array.from({ length: n }, (_, i) => ledgerCommand.debit(merchants[i % merchants.length], directPayoutId(), 10_000_00n, 2_500_00n));
+      const debits = (n: number) =>
+        Array.from({ length: n }, (_, i) =>
+          ledgerCommand.debit(merchants[i % merchants.length], directPayoutId(), 10_000_00n, 2_500_00n),
+        );
       // A running system (decision 0027): the ledger's code compiled and the broker's JIT warm before the measured burst.
       const warmUp = debits(WARMUP);
       await publishLedgerCommands(bus.config, warmUp);
-      await waitFor(async () => (await prisma.ledgerCommand.count({ where: { commandId: { in: warmUp.map((c) => c.commandId) } } })) === WARMUP, 600_000, 'the warm-up decided');
+      await waitFor(
+        async () =>
+          (await prisma.ledgerCommand.count({ where: { commandId: { in: warmUp.map((c) => c.commandId) } } })) ===
+          WARMUP,
+        600_000,
+        'the warm-up decided',
+      );
       const commands = debits(N);
       const ids = commands.map((c) => c.commandId);
       const t0 = process.hrtime.bigint();
       // One producer for the whole burst, as the gateway's relay keeps one (a connection per chunk measured Kafka's connect, 40 times).
       await publishLedgerCommands(bus.config, commands);
       const published = Number(process.hrtime.bigint() - t0) / 1e9;
-      await waitFor(async () => (await prisma.ledgerCommand.count({ where: { commandId: { in: ids } } })) === N, 600_000, 'all commands decided');
+      await waitFor(
+        async () => (await prisma.ledgerCommand.count({ where: { commandId: { in: ids } } })) === N,
+        600_000,
+        'all commands decided',
+      );
       const total = Number(process.hrtime.bigint() - t0) / 1e9;
       const rate = N / total;
       // A batch's decisions share their decided_at (the batch's clock): commands per transaction, as the ledger grouped them.

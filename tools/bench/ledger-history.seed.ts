@@ -20,7 +20,8 @@ export function historyShape(perMerchant: number, payouts?: number) {
   const rest = perMerchant - paid - 2 * failed;
   const settlements = Math.max(1, Math.floor(rest / (batch + 1)) - 1);
   const payins = rest - settlements;
-  if (payins <= settlements * batch) throw new RangeError(`history shape: ${perMerchant} events cannot hold ${payouts} disbursements`);
+  if (payins <= settlements * batch)
+    throw new RangeError(`history shape: ${perMerchant} events cannot hold ${payouts} disbursements`);
   return { batch, payins, unpaidPayins: Math.floor(payins / 10), settlements, paid, failed, refused };
 }
 

@@ -8,7 +8,12 @@ import type { PoolClient } from 'pg';
  * pending; events: per ten, eight `payin.recorded`, a `settlement.credited` and a
  * `payout.debited`, each with the balance it leaves (the running sum), as the ledger writes it.
  */
-export async function seedLists(client: PoolClient, merchantId: number, rows: number, firstEventId: number): Promise<void> {
+export async function seedLists(
+  client: PoolClient,
+  merchantId: number,
+  rows: number,
+  firstEventId: number,
+): Promise<void> {
   const at = (g: string) => `now() - make_interval(secs => (${rows} - ${g}) * 30)`;
   const payinId = (g: string) => `md5('lp:${merchantId}:' || ${g})::uuid`;
   const payoutId = (g: string) => `md5('ld:${merchantId}:' || ${g})::uuid`;

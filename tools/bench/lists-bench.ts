@@ -1,5 +1,15 @@
 import { Agent, request } from 'node:http';
-import { createPgPool, createPrismaClient, dropDatabase, encodeCursor, HistoryRepository, type ListKind, type ListWindow, type SqlClient, type SqlQuery } from '@pay/persistence';
+import {
+  createPgPool,
+  createPrismaClient,
+  dropDatabase,
+  encodeCursor,
+  HistoryRepository,
+  type ListKind,
+  type ListWindow,
+  type SqlClient,
+  type SqlQuery,
+} from '@pay/persistence';
 import { createMerchant, createTestDatabase, type LocalStack } from '@pay/testing';
 import type { Pool } from 'pg';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
@@ -50,14 +60,19 @@ async function main(): Promise<void> {
     } finally {
       client.release();
     }
-    console.log(`loaded ${ROWS} rows per list for the merchant and ${Math.floor(ROWS / 10)} for each of ${OTHER_MERCHANTS} others in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `loaded ${ROWS} rows per list for the merchant and ${Math.floor(ROWS / 10)} for each of ${OTHER_MERCHANTS} others in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
 
     const scenarios = await scenariosFor(pool, merchant.id);
     stack = await startBenchStack(databaseUrl);
     const rows: Record<string, string | number>[] = [];
     const plans: Record<string, string | number>[] = [];
     for (const s of scenarios) {
-      const http = await timeHttp(`${stack.gatewayUrl}${s.path}?${new URLSearchParams({ limit: '20', ...s.query })}`, token);
+      const http = await timeHttp(
+        `${stack.gatewayUrl}${s.path}?${new URLSearchParams({ limit: '20', ...s.query })}`,
+        token,
+      );
       const raw = await timeRaw(pool, merchant.id, s);
       rows.push({
         list: s.list,
@@ -72,7 +87,10 @@ async function main(): Promise<void> {
       });
       plans.push({ list: s.list, page: s.name, ...(await explain(pool, merchant.id, s)) });
     }
-    printResults(`history lists, one merchant with ${ROWS} rows per list (${REQUESTS} sequential requests per page, limit 20; p95 target ${TARGET_MS} ms)`, rows);
+    printResults(
+      `history lists, one merchant with ${ROWS} rows per list (${REQUESTS} sequential requests per page, limit 20; p95 target ${TARGET_MS} ms)`,
+      rows,
+    );
     printResults('plans (EXPLAIN ANALYZE of the repository statement)', plans);
   } finally {
     await stack?.stop();
@@ -98,9 +116,29 @@ async function scenariosFor(pool: Pool, merchantId: number): Promise<Scenario[]>
   const to = new Date(now - 0.5 * span);
   const range = { from: from.toISOString(), to: to.toISOString() };
   const lists: { list: ListKind; path: string; table: string; createdAt: string; where: string; status?: string }[] = [
-    { list: 'movement', path: '/api/v1/balance/movements', table: 'ledger_events', createdAt: 'occurred_at', where: '' },
-    { list: 'payin', path: '/api/v1/payin/list', table: 'payins', createdAt: 'created_at', where: '', status: 'failed' },
-    { list: 'disbursement', path: '/api/v1/disbursement/list', table: 'disbursements', createdAt: 'created_at', where: `AND status <> 'refused'`, status: 'pending' },
+    {
+      list: 'movement',
+      path: '/api/v1/balance/movements',
+      table: 'ledger_events',
+      createdAt: 'occurred_at',
+      where: '',
+    },
+    {
+      list: 'payin',
+      path: '/api/v1/payin/list',
+      table: 'payins',
+      createdAt: 'created_at',
+      where: '',
+      status: 'failed',
+    },
+    {
+      list: 'disbursement',
+      path: '/api/v1/disbursement/list',
+      table: 'disbursements',
+      createdAt: 'created_at',
+      where: `AND status <> 'refused'`,
+      status: 'pending',
+    },
   ];
   const scenarios: Scenario[] = [];
   for (const l of lists) {
@@ -108,14 +146,40 @@ async function scenariosFor(pool: Pool, merchantId: number): Promise<Scenario[]>
     const end = await positionAt(l.table, l.createdAt, l.where, Math.floor(ROWS * 0.95));
     scenarios.push(
       { list: l.list, name: 'first', path: l.path, query: {}, window: { limit: 21 } },
-      { list: l.list, name: 'deep (50 %)', path: l.path, query: { cursor: encodeCursor(l.list, half) }, window: { limit: 21, after: half } },
-      { list: l.list, name: 'deep (95 %)', path: l.path, query: { cursor: encodeCursor(l.list, end) }, window: { limit: 21, after: end } },
+      {
+        list: l.list,
+        name: 'deep (50 %)',
+        path: l.path,
+        query: { cursor: encodeCursor(l.list, half) },
+        window: { limit: 21, after: half },
+      },
+      {
+        list: l.list,
+        name: 'deep (95 %)',
+        path: l.path,
+        query: { cursor: encodeCursor(l.list, end) },
+        window: { limit: 21, after: end },
+      },
       { list: l.list, name: 'range (10 %)', path: l.path, query: range, window: { limit: 21, from, to } },
     );
     if (l.status) {
       scenarios.push(
-        { list: l.list, name: `status=${l.status}`, path: l.path, query: { status: l.status }, window: { limit: 21 }, status: l.status },
-        { list: l.list, name: `status=${l.status} + range`, path: l.path, query: { status: l.status, ...range }, window: { limit: 21, from, to }, status: l.status },
+        {
+          list: l.list,
+          name: `status=${l.status}`,
+          path: l.path,
+          query: { status: l.status },
+          window: { limit: 21 },
+          status: l.status,
+        },
+        {
+          list: l.list,
+          name: `status=${l.status} + range`,
+          path: l.path,
+          query: { status: l.status, ...range },
+          window: { limit: 21, from, to },
+          status: l.status,
+        },
       );
     }
   }
@@ -152,7 +216,9 @@ async function timeHttp(url: string, token: string): Promise<{ p50: number; p95:
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const ok = res.statusCode === 200 && (JSON.parse(Buffer.concat(chunks).toString()) as { data: { items: unknown[] } }).data.items.length > 0;
+          const ok =
+            res.statusCode === 200 &&
+            (JSON.parse(Buffer.concat(chunks).toString()) as { data: { items: unknown[] } }).data.items.length > 0;
           resolve({ ms: Number(process.hrtime.bigint() - t) / 1e6, ok });
         });
       });
@@ -177,7 +243,10 @@ async function explain(pool: Pool, merchantId: number, s: Scenario): Promise<Rec
   let plan: PlanNode | undefined;
   const explaining: SqlClient = {
     query: async <T>(q: SqlQuery) => {
-      const { rows } = await pool.query<{ 'QUERY PLAN': { Plan: PlanNode; 'Execution Time': number }[] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.text}`, q.values);
+      const { rows } = await pool.query<{ 'QUERY PLAN': { Plan: PlanNode; 'Execution Time': number }[] }>(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.text}`,
+        q.values,
+      );
       const [top] = rows[0]['QUERY PLAN'];
       plan = { ...top.Plan, 'Execution Time': top['Execution Time'] };
       return [] as T[];

@@ -23,7 +23,11 @@ async function main(): Promise<void> {
       merchants.push({ id: merchant.id, token });
     }
     const post = async (path: string, token: string, body: object) => {
-      const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/qris/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/qris/${path}`, {
+        method: 'POST',
+        headers: { token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     };
     const latencies: number[] = [];
@@ -42,18 +46,35 @@ async function main(): Promise<void> {
       }),
     );
     const httpSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    await waitFor(async () => (await prisma.payin.count({ where: { ledgerEventId: { not: null } } })) === N, 600_000, 'all recorded');
+    await waitFor(
+      async () => (await prisma.payin.count({ where: { ledgerEventId: { not: null } } })) === N,
+      600_000,
+      'all recorded',
+    );
     const recordedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(0);
-    console.log(`generate + pay over HTTP: ${N} pay-ins, ${M} merchants, concurrency ${C}: ${(N / httpSeconds).toFixed(0)} pay-ins/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms (both calls)`);
-    console.log(`all ${N} recorded in pending by the ledger after ${recordedSeconds.toFixed(1)} s = ${(N / recordedSeconds).toFixed(0)}/s end to end`);
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(0);
+    console.log(
+      `generate + pay over HTTP: ${N} pay-ins, ${M} merchants, concurrency ${C}: ${(N / httpSeconds).toFixed(0)} pay-ins/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms (both calls)`,
+    );
+    console.log(
+      `all ${N} recorded in pending by the ledger after ${recordedSeconds.toFixed(1)} s = ${(N / recordedSeconds).toFixed(0)}/s end to end`,
+    );
 
     const t0 = process.hrtime.bigint();
     const planner = new SettlementPlanner(prisma);
-    const ids = (await Promise.all(merchants.map((m) => planner.plan(m.id, new Date())))).map((p) => p?.settlementId as string);
-    await waitFor(async () => (await prisma.settlement.count({ where: { id: { in: ids } } })) === M, 600_000, 'settlements');
-    console.log(`settled ${N} pay-ins in ${M} settlements in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2)} s`);
+    const ids = (await Promise.all(merchants.map((m) => planner.plan(m.id, new Date())))).map(
+      (p) => p?.settlementId as string,
+    );
+    await waitFor(
+      async () => (await prisma.settlement.count({ where: { id: { in: ids } } })) === M,
+      600_000,
+      'settlements',
+    );
+    console.log(
+      `settled ${N} pay-ins in ${M} settlements in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2)} s`,
+    );
   } finally {
     await stack.stop();
     await prisma.$disconnect();

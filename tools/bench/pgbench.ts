@@ -11,7 +11,11 @@ export function pgbenchTps(): number {
   execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', db]);
   try {
     execFileSync('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', '-i', '-q', '-s', '4', db], { stdio: 'ignore' });
-    const out = execFileSync('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', '-N', '-c', '8', '-j', '2', '-T', '10', db], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(
+      'pgbench',
+      ['-h', '127.0.0.1', '-U', 'postgres', '-N', '-c', '8', '-j', '2', '-T', '10', db],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
   } finally {
     execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--force', db]);

@@ -39,7 +39,13 @@ function describe(node: PlanNode): string {
   return `${node['Node Type']}${on}`;
 }
 
-async function explain(pool: Pool, q: HotQuery, params: Record<string, unknown>, bigTables: Set<string>, verbose: boolean) {
+async function explain(
+  pool: Pool,
+  q: HotQuery,
+  params: Record<string, unknown>,
+  bigTables: Set<string>,
+  verbose: boolean,
+) {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -48,17 +54,24 @@ async function explain(pool: Pool, q: HotQuery, params: Record<string, unknown>,
     const first = await q.statement(params, 1);
     await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${first.text}`, values: first.values });
     const { text, values } = await q.statement(params, 2);
-    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }] }>({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, values });
+    const { rows } = await client.query<{
+      'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }];
+    }>({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, values });
     const [result] = rows[0]['QUERY PLAN'];
     const all = nodes(result.Plan);
-    const seqScans = all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] && bigTables.has(n['Relation Name'])).map((n) => n['Relation Name']);
+    const seqScans = all
+      .filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] && bigTables.has(n['Relation Name']))
+      .map((n) => n['Relation Name']);
     if (verbose) {
       const again = await q.statement(params, 3);
       const textPlan = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${again.text}`, values: again.values });
       console.log(`\n-- ${q.name}\n${textPlan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
     }
     const generic = await genericPlan(client, q, params, bigTables);
-    const flags = [seqScans.length ? `SEQ SCAN on big table: ${[...new Set(seqScans)].join(', ')}` : '', generic.seqScans.length ? `generic plan: SEQ SCAN on big table: ${generic.seqScans.join(', ')}` : ''];
+    const flags = [
+      seqScans.length ? `SEQ SCAN on big table: ${[...new Set(seqScans)].join(', ')}` : '',
+      generic.seqScans.length ? `generic plan: SEQ SCAN on big table: ${generic.seqScans.join(', ')}` : '',
+    ];
     return {
       query: q.name,
       plan: [...new Set(all.map(describe))].join(' > ').slice(0, 140),
@@ -80,7 +93,8 @@ let preparedCount = 0;
 /** A parameter's text form, as node-postgres sends it (arrays as array literals, dates in ISO 8601). */
 function asText(v: unknown): string {
   if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return `{${v.map((e) => (e === null || e === undefined ? 'NULL' : `"${asText(e).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
+  if (Array.isArray(v))
+    return `{${v.map((e) => (e === null || e === undefined ? 'NULL' : `"${asText(e).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
   if (typeof v === 'object' && v !== null) return JSON.stringify(v);
   return String(v);
 }
@@ -91,7 +105,12 @@ function asText(v: unknown): string {
  * plan (`generic`, planned once per connection); then the generic plan itself, EXPLAINed with
  * plan_cache_mode = force_generic_plan, for its time and any Seq Scan of a big table.
  */
-async function genericPlan(client: PoolClient, q: HotQuery, params: Record<string, unknown>, bigTables: Set<string>): Promise<{ autoPicks: string; ms: number; seqScans: string[] }> {
+async function genericPlan(
+  client: PoolClient,
+  q: HotQuery,
+  params: Record<string, unknown>,
+  bigTables: Set<string>,
+): Promise<{ autoPicks: string; ms: number; seqScans: string[] }> {
   const name = `plans_${++preparedCount}`;
   for (let run = 4; run < 10; run++) {
     const { text, values } = await q.statement(params, run);
@@ -101,16 +120,23 @@ async function genericPlan(client: PoolClient, q: HotQuery, params: Record<strin
       () => client.query('ROLLBACK TO SAVEPOINT prepared_run'),
     );
   }
-  const { rows: counts } = await client.query<{ generic: string; custom: string }>('SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = $1', [name]);
+  const { rows: counts } = await client.query<{ generic: string; custom: string }>(
+    'SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = $1',
+    [name],
+  );
   const autoPicks = Number(counts[0]?.generic ?? 0) > 0 ? 'generic' : 'custom';
   const { values } = await q.statement(params, 10);
   await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
   // EXECUTE takes no bind parameters: each value as the text pg would have sent, a literal typed by the statement.
   const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : client.escapeLiteral(asText(v)));
   const args = values.length ? `(${values.map(literal).join(', ')})` : '';
-  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}${args}`);
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}${args}`,
+  );
   const [result] = rows[0]['QUERY PLAN'];
-  const seqScans = nodes(result.Plan).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] && bigTables.has(n['Relation Name'])).map((n) => n['Relation Name'] as string);
+  const seqScans = nodes(result.Plan)
+    .filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] && bigTables.has(n['Relation Name']))
+    .map((n) => n['Relation Name'] as string);
   return { autoPicks, ms: Number(result['Execution Time'].toFixed(3)), seqScans: [...new Set(seqScans)] };
 }
 
@@ -137,16 +163,27 @@ async function main(): Promise<void> {
   }
   const pool = createPgPool(databaseUrl, 2);
   try {
-    const { rows: sizes } = await pool.query<{ relname: string; n: string }>(`SELECT relname, reltuples::bigint::text AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`);
+    const { rows: sizes } = await pool.query<{ relname: string; n: string }>(
+      `SELECT relname, reltuples::bigint::text AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`,
+    );
     const bigTables = new Set(sizes.filter((s) => Number(s.n) > BIG_TABLE_ROWS).map((s) => s.relname));
     const params = await pickParameters(pool);
     const rows = [];
     for (const q of HOT_QUERIES) rows.push(await explain(pool, q, params, bigTables, verbose));
-    console.log(`\nhot query plans on ${sizes.filter((s) => bigTables.has(s.relname)).map((s) => `${s.relname} ${(Number(s.n) / 1e6).toFixed(2)}M`).join(', ')}`);
+    console.log(
+      `\nhot query plans on ${sizes
+        .filter((s) => bigTables.has(s.relname))
+        .map((s) => `${s.relname} ${(Number(s.n) / 1e6).toFixed(2)}M`)
+        .join(', ')}`,
+    );
     console.table(rows);
     console.log(JSON.stringify({ benchmark: 'hot query plans', date: new Date().toISOString(), results: rows }));
     const flagged = rows.filter((r) => r.flag);
-    console.log(flagged.length ? `${flagged.length} hot queries scan a big table: ${flagged.map((r) => r.query).join('; ')}` : 'no hot query scans a big table');
+    console.log(
+      flagged.length
+        ? `${flagged.length} hot queries scan a big table: ${flagged.map((r) => r.query).join('; ')}`
+        : 'no hot query scans a big table',
+    );
     if (created && keep) console.log(`kept: ${databaseUrl}`);
   } finally {
     await pool.end();

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
     const { merchant, token } = await createMerchant(prisma, { name: 'Toko "Bench", Jaya' });
     const { date, start: dayStart } = reconDay();
     // No export of a day before the merchant existed: this one has existed for a week.
-    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 7 * 86_400_000) } });
+    await prisma.merchant.update({
+      where: { id: merchant.id },
+      data: { createdAt: new Date(Date.now() - 7 * 86_400_000) },
+    });
     let t = process.hrtime.bigint();
     await insertBusyDay(prisma, merchant.id, merchant.nmid, dayStart, N);
     console.log(`inserted ${N} pay-ins for ${date} in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
@@ -49,19 +52,28 @@ async function main(): Promise<void> {
     const query = `SELECT p.merchant_trx_id, p.platform_trx_id, m.name, p.status, p.amount, p.fee, p.amount - p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id FROM payins p JOIN merchants m ON m.id = p.merchant_id WHERE p.merchant_id = ${merchant.id} AND p.created_at >= '${dayStart.toISOString()}' AND p.created_at < '${new Date(dayStart.getTime() + 86_400_000).toISOString()}' ORDER BY p.created_at, p.id`;
     execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy (${query}) to '${csvFile}' csv header`]);
     const copySeconds = Number(process.hrtime.bigint() - t) / 1e9;
-    console.log(`psql \\copy of the raw columns: ${copySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`);
+    console.log(
+      `psql \\copy of the raw columns: ${copySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`,
+    );
     // The export's own COPY statement (amounts in Rupiah, Jakarta times, formulas neutralised), through psql to a file, as the export runs it.
     t = process.hrtime.bigint();
     const to = new Date(dayStart.getTime() + 86_400_000);
     const out = openSync(csvFile, 'w');
     try {
-      const settings = Object.entries(RECON_COPY_SETTINGS).flatMap(([name, value]) => ['-c', `SET ${name} = '${value}'`]);
-      execFileSync('psql', [databaseUrl, '-q', ...settings, '-c', reconCsvCopy(merchant.id, dayStart, to)], { stdio: ['ignore', out, 'inherit'] });
+      const settings = Object.entries(RECON_COPY_SETTINGS).flatMap(([name, value]) => [
+        '-c',
+        `SET ${name} = '${value}'`,
+      ]);
+      execFileSync('psql', [databaseUrl, '-q', ...settings, '-c', reconCsvCopy(merchant.id, dayStart, to)], {
+        stdio: ['ignore', out, 'inherit'],
+      });
     } finally {
       closeSync(out);
     }
     const sameCopySeconds = Number(process.hrtime.bigint() - t) / 1e9;
-    console.log(`psql running the export's own COPY statement: ${sameCopySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`);
+    console.log(
+      `psql running the export's own COPY statement: ${sameCopySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`,
+    );
 
     // A store that has been running has compiled its hot paths: one upload of 64 MB in parts first,
     // so the export is not timed against the S3 server's JIT warm-up (a JVM here).
@@ -77,32 +89,51 @@ async function main(): Promise<void> {
     const cpuBefore: Record<string, number> = { ...sampleCpu(stack), s3: cpuMsOf(s3.pid) };
     t = process.hrtime.bigint();
     const post = async () => {
-      const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/reconFile`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ date }) });
+      const res = await fetch(`${stack.gatewayUrl}/api/v1/payin/reconFile`, {
+        method: 'POST',
+        headers: { token, 'content-type': 'application/json' },
+        body: JSON.stringify({ date }),
+      });
       return (await res.json()) as { message: string; data: { jobId: string; download?: string } };
     };
     const queued = await post();
     // Polled every 10 ms (at 100 ms the polling would add up to a tenth of a second to a 3 s figure).
-    const finished = async () => !['queued', 'running'].includes((await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId }, select: { status: true } })).status);
+    const finished = async () =>
+      !['queued', 'running'].includes(
+        (await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId }, select: { status: true } }))
+          .status,
+      );
     await waitFor(finished, 1_800_000, 'export', 10);
     const exportSeconds = Number(process.hrtime.bigint() - t) / 1e9;
     const cpuAfter: Record<string, number> = { ...sampleCpu(stack), s3: cpuMsOf(s3.pid) };
     const job = await prisma.reconExport.findUniqueOrThrow({ where: { id: queued.data.jobId } });
     const ready = await post();
-    if (!ready.data?.download) throw new Error(`export ${job.status} (${job.rowCount ?? 0} rows): ${JSON.stringify(ready)}`);
+    if (!ready.data?.download)
+      throw new Error(`export ${job.status} (${job.rowCount ?? 0} rows): ${JSON.stringify(ready)}`);
     // A presigned URL is signed for GET: one byte of it, and the whole size from Content-Range.
     const first = await fetch(ready.data.download as string, { headers: { range: 'bytes=0-0' } });
     await first.arrayBuffer();
     const size = Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? 0);
-    console.log(`recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`);
+    console.log(
+      `recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`,
+    );
     // Where the export's CPU went: the S3 server shares this machine's cores with the export.
     const cpuSeconds = (key: string) => ((cpuAfter[key] - cpuBefore[key]) / 1000).toFixed(1);
-    const logLine = readFileSync(stack.logFile('workers'), 'utf8').split('\n').findLast((line) => line.includes('"recon export ready"'));
+    const logLine = readFileSync(stack.logFile('workers'), 'utf8')
+      .split('\n')
+      .findLast((line) => line.includes('"recon export ready"'));
     if (logLine) {
       const { uploadMs, totalsWaitMs, ms, parts } = JSON.parse(logLine) as Record<string, number>;
-      console.log(`workers: COPY through the upload ${uploadMs} ms (${parts} parts), then waited ${totalsWaitMs} ms for the totals; ${ms} ms in all from the job's start`);
+      console.log(
+        `workers: COPY through the upload ${uploadMs} ms (${parts} parts), then waited ${totalsWaitMs} ms for the totals; ${ms} ms in all from the job's start`,
+      );
     }
-    console.log(`CPU seconds during the export: workers ${cpuSeconds('workers')}, postgres ${cpuSeconds('postgres')}, S3Proxy ${cpuSeconds('s3')}, over ${exportSeconds.toFixed(1)} s on ${availableParallelism()} cores`);
-    console.log(`ratio export / \\copy of the raw columns: ${(exportSeconds / copySeconds).toFixed(2)}x; export / psql running the export's COPY: ${(exportSeconds / sameCopySeconds).toFixed(2)}x`);
+    console.log(
+      `CPU seconds during the export: workers ${cpuSeconds('workers')}, postgres ${cpuSeconds('postgres')}, S3Proxy ${cpuSeconds('s3')}, over ${exportSeconds.toFixed(1)} s on ${availableParallelism()} cores`,
+    );
+    console.log(
+      `ratio export / \\copy of the raw columns: ${(exportSeconds / copySeconds).toFixed(2)}x; export / psql running the export's COPY: ${(exportSeconds / sameCopySeconds).toFixed(2)}x`,
+    );
   } finally {
     rmSync(csvFile, { force: true });
     await stack.stop();

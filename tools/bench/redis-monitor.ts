@@ -51,7 +51,11 @@ function servicesByPort(stack: LocalStack): Map<number, string> {
  * Redis commands per second of each service of the stack, by command (EVALs by their first
  * Redis call), from MONITOR for `ms`; other clients of the same Redis are left out.
  */
-export async function redisCommandsByProcess(redisUrl: string, stack: LocalStack, ms: number): Promise<Record<string, string | number>[]> {
+export async function redisCommandsByProcess(
+  redisUrl: string,
+  stack: LocalStack,
+  ms: number,
+): Promise<Record<string, string | number>[]> {
   const byPort = servicesByPort(stack);
   const counts = new Map<string, number>();
   const client = new Redis(redisUrl, { connectionName: 'idle-bench-monitor' });
@@ -62,7 +66,10 @@ export async function redisCommandsByProcess(redisUrl: string, stack: LocalStack
     const service = byPort.get(Number(source.split(':').pop()));
     if (!service) return;
     const name = String(args[0]).toUpperCase();
-    const script = name === 'EVAL' || name === 'EVALSHA' ? ` ${/redis\.call\('(\w+)'/.exec(String(args[1]))?.[0]?.slice(12, -1) ?? String(args[1]).slice(0, 8)}` : '';
+    const script =
+      name === 'EVAL' || name === 'EVALSHA'
+        ? ` ${/redis\.call\('(\w+)'/.exec(String(args[1]))?.[0]?.slice(12, -1) ?? String(args[1]).slice(0, 8)}`
+        : '';
     const key = `${service} ${name}${script}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   });
@@ -71,5 +78,9 @@ export async function redisCommandsByProcess(redisUrl: string, stack: LocalStack
   client.disconnect();
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
-    .map(([key, n]) => ({ process: key.split(' ')[0], command: key.slice(key.indexOf(' ') + 1), perSecond: Math.round((n / ms) * 10_000) / 10 }));
+    .map(([key, n]) => ({
+      process: key.split(' ')[0],
+      command: key.slice(key.indexOf(' ') + 1),
+      perSecond: Math.round((n / ms) * 10_000) / 10,
+    }));
 }

@@ -1,8 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { createPrismaClient, dropDatabase, ensureDatabase, PG_LISTEN_HEARTBEAT_MS } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, type LocalStack, waitFor, WebhookReceiver } from '@pay/testing';
-import { backendsMs, backendsMsByRole, coresAllow, cpuMsOf, cpuPerUnit, jitCompilerMsOf, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
+import {
+  createMerchant,
+  createTestDatabase,
+  fundMerchant,
+  type LocalStack,
+  waitFor,
+  WebhookReceiver,
+} from '@pay/testing';
+import {
+  backendsMs,
+  backendsMsByRole,
+  coresAllow,
+  cpuMsOf,
+  cpuPerUnit,
+  jitCompilerMsOf,
+  DATABASE_BACKENDS_SQL,
+  sampleBackends,
+  sampleCpu,
+} from './cpu';
 import { postJson } from './http-load';
 import { percentile, printResults } from './report';
 import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
@@ -39,10 +56,11 @@ const WARMUP = Number(args[3] ?? (benchBusName() === 'Kafka' ? 8000 : 2000));
 const MEASURED = 'inquiry + transfer';
 const WARMUP_STEP = 'warm-up (not in the targets)';
 
-
 type Rows = Record<string, string | number>[];
-const SCANS_TITLE = 'sequential scans during the steps, by table (pg_stat_user_tables; a hot statement should read none)';
-const PG_BY_SERVICE_TITLE = "the bench database's Postgres CPU ms per accepted transfer, by the service whose connection used it (application_name; LISTEN connections apart)";
+const SCANS_TITLE =
+  'sequential scans during the steps, by table (pg_stat_user_tables; a hot statement should read none)';
+const PG_BY_SERVICE_TITLE =
+  "the bench database's Postgres CPU ms per accepted transfer, by the service whose connection used it (application_name; LISTEN connections apart)";
 const PG_ROLES = ['gateway', 'ledger', 'payout', 'workers', 'listen'];
 const CEILINGS_TITLE =
   "what this machine's cores allow per accepted transfer: at the CPU measured (all processes and the load generator), and with the four services and the bus at zero cost (the bench database's Postgres backends and the load generator alone), against 0.15x pgbench -N";
@@ -51,7 +69,8 @@ async function main(): Promise<void> {
   const tps = pgbenchTps();
   const empty = await measure(tps, false);
   const title = `transfer acceptance and end to end (accepted -> webhook received), ${benchBusName()} bus`;
-  const cpuTitle = 'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
+  const cpuTitle =
+    'CPU ms (and Postgres transactions) per accepted transfer (inquiry, transfer, debit, payout, webhook), by process';
   printResults(title, empty.rows);
   printResults(cpuTitle, empty.cpuRows);
   printResults(PG_BY_SERVICE_TITLE, empty.pgByService);
@@ -87,7 +106,10 @@ async function main(): Promise<void> {
 const measuredRows = (rows: Rows) => rows.filter((r) => r.step === MEASURED);
 
 /** One full run of the steps on a new database, empty or first loaded with the history. */
-async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows; cpuRows: Rows; pgByService: Rows; ceilings: Rows; scans: Rows; load?: HistoryLoad }> {
+async function measure(
+  tps: number,
+  withHistory: boolean,
+): Promise<{ rows: Rows; cpuRows: Rows; pgByService: Rows; ceilings: Rows; scans: Rows; load?: HistoryLoad }> {
   const kept = withHistory ? keptHistoryDatabase() : undefined;
   const clone = kept ? await cloneHistoryDatabase(kept, M) : undefined;
   const databaseUrl = clone?.databaseUrl ?? (await createTestDatabase('pay_bench'));
@@ -117,17 +139,41 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     for (const id of merchantIds) await fundMerchant(prisma, id, [100_000_000_00n]);
     // Started once the data is in place, so no service works while the history loads.
     // The loops' own defaults: notifications move the work, their safety-net polls are long.
-    stack = await startBenchStack(databaseUrl, { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' }, 'bench', undefined, bus.stack);
+    stack = await startBenchStack(
+      databaseUrl,
+      { RAIL_SANDBOX_LATENCY_MS: '0', PAYOUT_BATCH_SIZE: '64' },
+      'bench',
+      undefined,
+      bus.stack,
+    );
     const running = stack;
     // Every process of the stack, and on Kafka the broker (Redis is in sampleCpu either way).
     // On Kafka also the broker's JIT compilers apart (part of kafkaBroker, not added again to the total).
-    const sampleAll = () => ({ ...sampleCpu(running), ...(bus.pid ? { kafkaBroker: cpuMsOf(bus.pid), kafkaBrokerJit: jitCompilerMsOf(bus.pid) } : {}) });
-    const post = (path: string, token: string, body: object) => postJson<{ data: Record<string, unknown> }>(`${running.gatewayUrl}/api/v1/disbursement/${path}`, { token }, body, agent);
-    const rows: Rows = [{ step: 'ceiling: pgbench -N (8 clients)', concurrency: 8, acceptedPerSecond: Math.round(tps), ratioToPgbench: '1.00' }];
+    const sampleAll = () => ({
+      ...sampleCpu(running),
+      ...(bus.pid ? { kafkaBroker: cpuMsOf(bus.pid), kafkaBrokerJit: jitCompilerMsOf(bus.pid) } : {}),
+    });
+    const post = (path: string, token: string, body: object) =>
+      postJson<{ data: Record<string, unknown> }>(
+        `${running.gatewayUrl}/api/v1/disbursement/${path}`,
+        { token },
+        body,
+        agent,
+      );
+    const rows: Rows = [
+      {
+        step: 'ceiling: pgbench -N (8 clients)',
+        concurrency: 8,
+        acceptedPerSecond: Math.round(tps),
+        ratioToPgbench: '1.00',
+      },
+    ];
     // What the system costs doing nothing (pollers, heartbeats), per second, for comparison.
     // Postgres transactions committed in the bench database: round trips are what Postgres pays for.
     const pgTransactions = async () => {
-      const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`;
+      const [row] = await prisma.$queryRaw<
+        { n: bigint }[]
+      >`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`;
       return Number(row.n);
     };
     // Start-up work (the first settlement scan, JIT warm-up) is not idle cost: let it pass first.
@@ -146,10 +192,16 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     await new Promise((r) => setTimeout(r, 5000));
     // Sequential scans per table during the steps: a hot statement that reads a growing table whole shows here.
     const seqScans = async () =>
-      new Map((await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>('SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables')).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]));
+      new Map(
+        (
+          await prisma.$queryRawUnsafe<{ relname: string; n: bigint; rows: bigint }[]>(
+            'SELECT relname, seq_scan AS n, seq_tup_read AS rows FROM pg_stat_user_tables',
+          )
+        ).map((r) => [r.relname, { n: Number(r.n), rows: Number(r.rows) }]),
+      );
     const pgByService: Rows = [];
     const ceilings: Rows = [];
-    const idleXactsPerSecond = (await pgTransactions() - idleXacts) / 5;
+    const idleXactsPerSecond = ((await pgTransactions()) - idleXacts) / 5;
     const cpuRows: Record<string, string | number>[] = [
       {
         concurrency: 'idle, per second',
@@ -184,7 +236,12 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
           while (next < count) {
             const token = tokens[next++ % M];
             const t = process.hrtime.bigint();
-            const inq = await post('account-inquiry', token, { merchantTrxId: randomUUID(), accountNo: '1234567890', bankCode: 'BCA', amount: 10000 });
+            const inq = await post('account-inquiry', token, {
+              merchantTrxId: randomUUID(),
+              accountNo: '1234567890',
+              bankCode: 'BCA',
+              amount: 10000,
+            });
             const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
             const res = await post('transfer', token, { ...fields, notifyUrl });
             if (res.status === 200) acceptedAt.set(fields.platformTrxId as string, Date.now());
@@ -202,12 +259,32 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
       const label = step === MEASURED ? c : `${c}, ${step}`;
       const perTransfer = cpuPerUnit(cpuBefore, cpuAfter, debits);
       const postgresBenchDb = backendsMs(backendsBefore, backendsAfter) / debits;
-      cpuRows.push({ concurrency: label, ...perTransfer, postgresBenchDb: Math.round(postgresBenchDb * 100) / 100, pgTransactions: Math.round(((xactsSettled - xactsBefore) / debits) * 10) / 10 });
-      ceilings.push({ concurrency: label, acceptedPerSecond: Math.round(debits / seconds), ...coresAllow(perTransfer.totalWithoutLoadGenerator + perTransfer.loadGenerator, postgresBenchDb + perTransfer.loadGenerator, 0.15 * tps, tps) });
+      cpuRows.push({
+        concurrency: label,
+        ...perTransfer,
+        postgresBenchDb: Math.round(postgresBenchDb * 100) / 100,
+        pgTransactions: Math.round(((xactsSettled - xactsBefore) / debits) * 10) / 10,
+      });
+      ceilings.push({
+        concurrency: label,
+        acceptedPerSecond: Math.round(debits / seconds),
+        ...coresAllow(
+          perTransfer.totalWithoutLoadGenerator + perTransfer.loadGenerator,
+          postgresBenchDb + perTransfer.loadGenerator,
+          0.15 * tps,
+          tps,
+        ),
+      });
       const byRole = backendsMsByRole(backendsBefore, backendsAfter, roles);
       const perDebit = (ms: number) => Math.round((ms / debits) * 100) / 100;
-      const other = Object.entries(byRole).filter(([role]) => !PG_ROLES.includes(role)).reduce((n, [, ms]) => n + ms, 0);
-      pgByService.push({ concurrency: label, ...Object.fromEntries(PG_ROLES.map((role) => [role, perDebit(byRole[role] ?? 0)])), other: perDebit(other) });
+      const other = Object.entries(byRole)
+        .filter(([role]) => !PG_ROLES.includes(role))
+        .reduce((n, [, ms]) => n + ms, 0);
+      pgByService.push({
+        concurrency: label,
+        ...Object.fromEntries(PG_ROLES.map((role) => [role, perDebit(byRole[role] ?? 0)])),
+        other: perDebit(other),
+      });
       const e2e = [...acceptedAt.entries()].map(([k, t]) => (receivedAt.get(k) as number) - t).sort((a, b) => a - b);
       latencies.sort((a, b) => a - b);
       const perSecond = debits / seconds;
@@ -237,7 +314,11 @@ async function measure(tps: number, withHistory: boolean): Promise<{ rows: Rows;
     // The statistics collector lags a little: let it catch up before reading.
     await new Promise((r) => setTimeout(r, 1000));
     const scans = [...(await seqScans())]
-      .map(([table, after]) => ({ table, seqScans: after.n - (scansBefore.get(table)?.n ?? 0), rowsRead: after.rows - (scansBefore.get(table)?.rows ?? 0) }))
+      .map(([table, after]) => ({
+        table,
+        seqScans: after.n - (scansBefore.get(table)?.n ?? 0),
+        rowsRead: after.rows - (scansBefore.get(table)?.rows ?? 0),
+      }))
       .filter((r) => r.seqScans > 0)
       .sort((a, b) => b.rowsRead - a.rowsRead);
     return { rows, cpuRows, pgByService, ceilings, scans, load };

@@ -57,7 +57,11 @@ async function main(): Promise<void> {
       UPDATE payins SET status = 'success', success_at = now()
        WHERE id IN (SELECT md5('payin:' || m || ':' || ${shape.payins + 3})::uuid FROM unnest(ARRAY[${ids.join(',')}]::int[]) m)`);
     const live = await audit('live: pay-ins in flight', 300);
-    printResults('ledger verify (full audit)', [{ ...clean, loadSeconds: Number(loaded.toFixed(1)) }, { ...broken, loadSeconds: 0 }, { ...live, loadSeconds: 0 }]);
+    printResults('ledger verify (full audit)', [
+      { ...clean, loadSeconds: Number(loaded.toFixed(1)) },
+      { ...broken, loadSeconds: 0 },
+      { ...live, loadSeconds: 0 },
+    ]);
   } finally {
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { disbursementCallbackBody, disbursementCallbackEventId } from '@pay/domain';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, LocalStack, repoRoot, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import {
+  createMerchant,
+  createTestDatabase,
+  LocalStack,
+  repoRoot,
+  uniqueName,
+  waitFor,
+  WebhookReceiver,
+} from '@pay/testing';
 import { cpuPerUnit, sampleCpu } from './cpu';
 import { runScript } from './harness';
 
@@ -31,8 +39,20 @@ async function main(): Promise<void> {
     const rows = Array.from({ length: N }, (_, i) => {
       const id = randomUUID();
       const body = disbursementCallbackBody({
-        disbursementId: id, merchantId: merchant.id, merchantName: merchant.name, merchantTrxId: `INV-${i}`, platformTrxId: 'DSB1', bankCode: 'BCA',
-        accountNo: '1234567890', accountName: 'BUDI SANTOSO', amount: 1_000_000n, feeFixed: 250_000n, status: 'success', successAt: new Date(), failureReason: null, occurredAt: new Date(),
+        disbursementId: id,
+        merchantId: merchant.id,
+        merchantName: merchant.name,
+        merchantTrxId: `INV-${i}`,
+        platformTrxId: 'DSB1',
+        bankCode: 'BCA',
+        accountNo: '1234567890',
+        accountName: 'BUDI SANTOSO',
+        amount: 1_000_000n,
+        feeFixed: 250_000n,
+        status: 'success',
+        successAt: new Date(),
+        failureReason: null,
+        occurredAt: new Date(),
       });
       return { id, eventId: disbursementCallbackEventId(id, 'success'), body };
     });
@@ -45,10 +65,16 @@ async function main(): Promise<void> {
         SELECT gen_random_uuid(), e, 'disbursement.succeeded', ${merchant.id}, d, ${receiver.url}, b, 'pending', now(), now(), now()
           FROM unnest(${batch.map((r) => r.eventId)}::text[], ${batch.map((r) => r.id)}::uuid[], ${batch.map((r) => r.body)}::text[]) AS t(e, d, b)`;
     }
-    await waitFor(async () => (await prisma.webhookDelivery.count({ where: { status: 'delivered' } })) >= N, 600_000, 'all delivered and recorded');
+    await waitFor(
+      async () => (await prisma.webhookDelivery.count({ where: { status: 'delivered' } })) >= N,
+      600_000,
+      'all delivered and recorded',
+    );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = cpuPerUnit(before, sampleCpu(stack), N);
-    const latencies = (await prisma.webhookAttempt.findMany({ select: { latencyMs: true } })).map((a) => a.latencyMs).sort((a, b) => a - b);
+    const latencies = (await prisma.webhookAttempt.findMany({ select: { latencyMs: true } }))
+      .map((a) => a.latencyMs)
+      .sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
     console.log(
       `webhooks through the workers process: ${N} deliveries -> ${receiver.requests.length} callbacks in ${seconds.toFixed(1)} s = ${(N / seconds).toFixed(0)}/s ` +

@@ -50,25 +50,50 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       flags.set(name, value);
     } else positional.push(count(argv[i], `argument ${positional.length + 1}`));
   }
-  const known = ['pg-outages', 'pg-outage-seconds', 'pg-terminate', 'pg-failovers', 'redis-restarts', 'redis-failovers', 'redis-appendfsync', 's3-restarts', 's3-outage-seconds', 'recon-exports', 'concurrency', 'bus', 'kafka-nodes', 'broker-restarts', 'broker-outage-seconds', 'rebalances', 'rebalance-seconds', 'kill-services'];
+  const known = [
+    'pg-outages',
+    'pg-outage-seconds',
+    'pg-terminate',
+    'pg-failovers',
+    'redis-restarts',
+    'redis-failovers',
+    'redis-appendfsync',
+    's3-restarts',
+    's3-outage-seconds',
+    'recon-exports',
+    'concurrency',
+    'bus',
+    'kafka-nodes',
+    'broker-restarts',
+    'broker-outage-seconds',
+    'rebalances',
+    'rebalance-seconds',
+    'kill-services',
+  ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown flag --${name}\n${USAGE}`);
   const [transfers = 10_000, payins = 2_000, kills = 20, merchants = 50, seed = Date.now() % 1_000_000] = positional;
-  const num = (name: string, fallback: number) => (flags.has(name) ? count(flags.get(name) as string, `--${name}`) : fallback);
+  const num = (name: string, fallback: number) =>
+    flags.has(name) ? count(flags.get(name) as string, `--${name}`) : fallback;
   const appendfsync = flags.get('redis-appendfsync') ?? 'everysec';
-  if (appendfsync !== 'everysec' && appendfsync !== 'always') throw new Error(`--redis-appendfsync must be everysec or always, not ${appendfsync}`);
+  if (appendfsync !== 'everysec' && appendfsync !== 'always')
+    throw new Error(`--redis-appendfsync must be everysec or always, not ${appendfsync}`);
   const transport = flags.get('bus') ?? 'redis-streams';
-  if (transport !== 'redis-streams' && transport !== 'kafka') throw new Error(`--bus must be redis-streams or kafka, not ${transport}`);
+  if (transport !== 'redis-streams' && transport !== 'kafka')
+    throw new Error(`--bus must be redis-streams or kafka, not ${transport}`);
   const brokerRestarts = num('broker-restarts', transport === 'kafka' ? 2 : 0);
-  if (brokerRestarts > 0 && transport !== 'kafka') throw new Error('--broker-restarts needs --bus kafka (Redis Streams has no broker to restart)');
+  if (brokerRestarts > 0 && transport !== 'kafka')
+    throw new Error('--broker-restarts needs --bus kafka (Redis Streams has no broker to restart)');
   const kafkaNodes = num('kafka-nodes', 1);
   if (kafkaNodes !== 1 && transport !== 'kafka') throw new Error('--kafka-nodes needs --bus kafka');
   if (kafkaNodes < 1 || kafkaNodes > 5) throw new Error('--kafka-nodes must be 1 to 5');
   const redisFailovers = num('redis-failovers', 0);
   const redisRestarts = num('redis-restarts', redisFailovers > 0 ? 0 : 1);
-  if (redisFailovers > 0 && redisRestarts > 0) throw new Error('--redis-restarts needs the one Redis server: with --redis-failovers Redis runs behind Sentinel');
+  if (redisFailovers > 0 && redisRestarts > 0)
+    throw new Error('--redis-restarts needs the one Redis server: with --redis-failovers Redis runs behind Sentinel');
   const killServices = (flags.get('kill-services') ?? 'gateway,ledger,payout,workers').split(',') as ServiceName[];
   const unknown = killServices.filter((s) => !SERVICES.includes(s));
-  if (unknown.length || !killServices.length) throw new Error(`--kill-services: unknown service ${unknown.join(', ')} (gateway, ledger, payout, workers)`);
+  if (unknown.length || !killServices.length)
+    throw new Error(`--kill-services: unknown service ${unknown.join(', ')} (gateway, ledger, payout, workers)`);
   return {
     transfers,
     payins,

@@ -14,7 +14,11 @@ export function reportRow(r: ChaosReport): Record<string, string | number> {
     kills: r.kills.length,
     pgOutages: pgOutages.length ? `${pgOutages.length} (${pgOutages.join(', ')})` : 0,
     // Seconds of refused writes, to the tenth: a failover takes well under one.
-    pgFailovers: r.faults.filter((f) => f.kind === 'pg-failover').map((f) => `${f.seconds ?? 0}s`).join(', ') || 0,
+    pgFailovers:
+      r.faults
+        .filter((f) => f.kind === 'pg-failover')
+        .map((f) => `${f.seconds ?? 0}s`)
+        .join(', ') || 0,
     pgTerminated: r.faults.filter((f) => f.kind === 'pg-terminate').reduce((s, f) => s + (f.sessions ?? 0), 0),
     redisRestarts: r.faults.filter((f) => f.kind === 'redis-restart').length,
     redisFailovers: away('redis-failover').join(', ') || 0,

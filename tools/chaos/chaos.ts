@@ -24,12 +24,28 @@ async function main(): Promise<void> {
     redisSentinel: (args.faults.redisFailovers ?? 0) > 0,
     kafkaNodes: args.kafkaNodes,
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
-    env: { LOG_LEVEL: 'warn', BUS_LEASE_TTL_MS: '2000', RAIL_SANDBOX_LATENCY_MS: '5', RAIL_SANDBOX_DELAY_MS: '500', PAYOUT_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '250' },
+    env: {
+      LOG_LEVEL: 'warn',
+      BUS_LEASE_TTL_MS: '2000',
+      RAIL_SANDBOX_LATENCY_MS: '5',
+      RAIL_SANDBOX_DELAY_MS: '500',
+      PAYOUT_LEASE_MS: '2000',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_LEASE_GRACE_MS: '1000',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '250',
+    },
   });
   const kafka = env.infra.kafka ? `, Kafka on ${env.infra.kafka.brokers} (${env.infra.kafka.logFile})` : '';
-  console.log(`private PostgreSQL on ${env.infra.postgres.port} (${env.infra.postgres.dataDir}), ${env.infra.sentinel ? `Redis behind Sentinel at ${env.infra.sentinel.url}` : `Redis on ${env.infra.redis?.port}`}${kafka}; logs in tmp/chaos-logs`);
+  console.log(
+    `private PostgreSQL on ${env.infra.postgres.port} (${env.infra.postgres.dataDir}), ${env.infra.sentinel ? `Redis behind Sentinel at ${env.infra.sentinel.url}` : `Redis on ${env.infra.redis?.port}`}${kafka}; logs in tmp/chaos-logs`,
+  );
   try {
-    const report = await runChaos(env.stack, env.prisma, env.receiver, { ...args, infra: env.infra, probe: env.probe, log: (l) => console.log(`${new Date().toISOString()} ${l}`) });
+    const report = await runChaos(env.stack, env.prisma, env.receiver, {
+      ...args,
+      infra: env.infra,
+      probe: env.probe,
+      log: (l) => console.log(`${new Date().toISOString()} ${l}`),
+    });
     console.table([reportRow(report)]);
     console.log(JSON.stringify(report));
     process.exitCode = report.violations.length ? 1 : 0;

@@ -28,7 +28,10 @@ interface TestFile {
 
 function promtool(args: string[]): string {
   const bin = process.env.PROMTOOL ?? join(ROOT, '.local', 'promtool', 'promtool');
-  if (!existsSync(bin)) throw new Error(`promtool is not at ${bin}: bash tools/test.sh installs it (ensure_promtool in tools/lib/services.sh), or set PROMTOOL`);
+  if (!existsSync(bin))
+    throw new Error(
+      `promtool is not at ${bin}: bash tools/test.sh installs it (ensure_promtool in tools/lib/services.sh), or set PROMTOOL`,
+    );
   return runTool(bin, args, 'bash tools/test.sh (ensure_promtool in tools/lib/services.sh)');
 }
 
@@ -41,7 +44,10 @@ function servedMetrics(): Set<string> {
       if (statSync(path).isDirectory()) {
         if (entry !== 'node_modules' && entry !== 'generated') walk(path);
       } else if (entry.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(entry)) {
-        for (const m of readFileSync(path, 'utf8').matchAll(/new (?:Counter|Gauge|Histogram|Summary)(?:<[^>]*>)?\(\{\s*name: '([a-z_:]+)'/g)) names.add(m[1]);
+        for (const m of readFileSync(path, 'utf8').matchAll(
+          /new (?:Counter|Gauge|Histogram|Summary)(?:<[^>]*>)?\(\{\s*name: '([a-z_:]+)'/g,
+        ))
+          names.add(m[1]);
       }
     }
   };
@@ -63,7 +69,9 @@ describe('alert rules (deploy/monitoring)', () => {
   });
 
   it('each fire in at least one test', () => {
-    const firing = new Set(tests.tests.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)));
+    const firing = new Set(
+      tests.tests.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)),
+    );
     expect(alerts.filter((a) => !firing.has(a))).toEqual([]);
   });
 
@@ -71,7 +79,9 @@ describe('alert rules (deploy/monitoring)', () => {
     const served = servedMetrics();
     // The scan finds the metrics (guards against a scan that finds nothing and so checks nothing).
     expect(served).toContain('bus_dead_letters_total');
-    const fed = new Set(tests.tests.flatMap((t) => t.input_series.map((s) => s.series.slice(0, s.series.indexOf('{')))));
+    const fed = new Set(
+      tests.tests.flatMap((t) => t.input_series.map((s) => s.series.slice(0, s.series.indexOf('{')))),
+    );
     const unknown = [...fed].filter((name) => !served.has(name) && !served.has(name.replace(HISTOGRAM_SUFFIXES, '')));
     expect(unknown).toEqual([]);
   });

@@ -73,9 +73,16 @@ const APP_SERVICES = ['migrate', 'gateway', 'ledger', 'payout', 'workers'];
 // --- helpers -----------------------------------------------------------------------------
 
 const kubectl = (args: string[]): string =>
-  runTool('kubectl', args, 'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)');
+  runTool(
+    'kubectl',
+    args,
+    'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)',
+  );
 /** The two secrets compose requires from the operator (.env.secrets); any value will do for `config`. */
-const COMPOSE_SECRETS = { ACQUIRER_SECRET: 'deploy-check-acquirer-secret-0123456789abcdef', ADMIN_TOKEN: 'deploy-check-admin-token-0123456789abcdef' };
+const COMPOSE_SECRETS = {
+  ACQUIRER_SECRET: 'deploy-check-acquirer-secret-0123456789abcdef',
+  ADMIN_TOKEN: 'deploy-check-admin-token-0123456789abcdef',
+};
 const dockerCompose = (args: string[], secrets: Record<string, string> = COMPOSE_SECRETS): string => {
   const { ACQUIRER_SECRET: _a, ADMIN_TOKEN: _t, ...env } = process.env;
   return runTool('docker-compose', args, '`apt-get install -y docker-compose`', { ...env, ...secrets });
@@ -135,7 +142,11 @@ function podSpecs(objects: K8sObject[]): { owner: string; spec: IPodSpec; deploy
     spec: d.spec?.template.spec,
     deployment: true,
   }));
-  const jobs = ofKind<IJob>(objects, 'Job').map((j) => ({ owner: `Job/${j.metadata?.name}`, spec: j.spec?.template.spec, deployment: false }));
+  const jobs = ofKind<IJob>(objects, 'Job').map((j) => ({
+    owner: `Job/${j.metadata?.name}`,
+    spec: j.spec?.template.spec,
+    deployment: false,
+  }));
   return [...deployments, ...jobs].map(({ owner, spec, deployment }) => {
     if (!spec) throw new Error(`${owner} has no pod spec`);
     return { owner, spec, deployment };
@@ -160,7 +171,8 @@ function containerProblems(owner: string, pod: IPodSpec, c: IContainer, main: bo
   if (image) problems.push(`${where}: ${image}`);
   for (const kind of ['requests', 'limits'] as const) {
     const r = c.resources?.[kind];
-    if (!r || r['cpu'] === undefined || r['memory'] === undefined) problems.push(`${where}: resources.${kind} needs cpu and memory`);
+    if (!r || r['cpu'] === undefined || r['memory'] === undefined)
+      problems.push(`${where}: resources.${kind} needs cpu and memory`);
   }
   if (main && deployment) {
     if (!c.readinessProbe) problems.push(`${where}: no readinessProbe`);
@@ -230,11 +242,16 @@ describe('deploy/overlays', () => {
       expect(objects.length).toBeGreaterThan(0);
       for (const obj of objects) {
         const validate = MODELS[`${obj.apiVersion}/${obj.kind}`];
-        if (!validate) throw new Error(`${overlay}: unknown kind ${obj.apiVersion}/${obj.kind} (${obj.metadata.name}): add its model to MODELS`);
+        if (!validate)
+          throw new Error(
+            `${overlay}: unknown kind ${obj.apiVersion}/${obj.kind} (${obj.metadata.name}): add its model to MODELS`,
+          );
         try {
           validate(obj);
         } catch (err) {
-          throw new Error(`${overlay}: ${obj.kind}/${obj.metadata.name} is invalid: ${err instanceof Error ? err.message : String(err)}`);
+          throw new Error(
+            `${overlay}: ${obj.kind}/${obj.metadata.name} is invalid: ${err instanceof Error ? err.message : String(err)}`,
+          );
         }
       }
     });
@@ -250,7 +267,8 @@ describe('deploy/overlays', () => {
     it('runs every service with the V8 flags of the local stack (SERVICE_NODE_FLAGS) in its NODE_OPTIONS', () => {
       const deployments = ofKind<IDeployment>(objects, 'Deployment');
       for (const [service, flags] of Object.entries(SERVICE_NODE_FLAGS)) {
-        const env = deployments.find((d) => d.metadata?.name === service)?.spec?.template.spec?.containers[0]?.env ?? [];
+        const env =
+          deployments.find((d) => d.metadata?.name === service)?.spec?.template.spec?.containers[0]?.env ?? [];
         const options = (env.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '').split(' ');
         expect({ service, missing: flags.filter((f) => !options.includes(f)) }).toEqual({ service, missing: [] });
       }
@@ -259,14 +277,32 @@ describe('deploy/overlays', () => {
     it('gives the gateway an internal port (Service port `internal`) for probes and Prometheus, apart from the public `http`', () => {
       const gateway = ofKind<IDeployment>(objects, 'Deployment').find((d) => d.metadata?.name === 'gateway');
       const container = gateway?.spec?.template.spec?.containers[0];
-      expect(container?.ports?.map((p) => [p.name, p.containerPort])).toEqual([['http', 3000], ['internal', 3001]]);
+      expect(container?.ports?.map((p) => [p.name, p.containerPort])).toEqual([
+        ['http', 3000],
+        ['internal', 3001],
+      ]);
       expect(gateway?.spec?.template.metadata?.annotations?.['prometheus.io/port']).toBe('3001');
-      for (const probe of [container?.startupProbe, container?.livenessProbe, container?.readinessProbe]) expect(probe?.httpGet?.port).toBe('internal');
-      const service = ofKind<{ metadata?: { name?: string }; spec?: { ports?: { name?: string; targetPort?: unknown }[] } }>(objects, 'Service').find((s) => s.metadata?.name === 'gateway');
-      expect(service?.spec?.ports?.map((p) => [p.name, p.targetPort])).toEqual([['http', 'http'], ['internal', 'internal']]);
+      for (const probe of [container?.startupProbe, container?.livenessProbe, container?.readinessProbe])
+        expect(probe?.httpGet?.port).toBe('internal');
+      const service = ofKind<{
+        metadata?: { name?: string };
+        spec?: { ports?: { name?: string; targetPort?: unknown }[] };
+      }>(objects, 'Service').find((s) => s.metadata?.name === 'gateway');
+      expect(service?.spec?.ports?.map((p) => [p.name, p.targetPort])).toEqual([
+        ['http', 'http'],
+        ['internal', 'internal'],
+      ]);
       // The ingress controller reaches the public port only.
-      const fromIngress = ofKind<INetworkPolicy>(objects, 'NetworkPolicy').filter((p) => (p.spec?.ingress ?? []).some((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx')));
-      expect(fromIngress.flatMap((p) => (p.spec?.ingress ?? []).flatMap((r) => (r.ports ?? []).map((port) => port.port)))).toEqual([3000]);
+      const fromIngress = ofKind<INetworkPolicy>(objects, 'NetworkPolicy').filter((p) =>
+        (p.spec?.ingress ?? []).some((r) =>
+          (r.from ?? []).some(
+            (f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx',
+          ),
+        ),
+      );
+      expect(
+        fromIngress.flatMap((p) => (p.spec?.ingress ?? []).flatMap((r) => (r.ports ?? []).map((port) => port.port))),
+      ).toEqual([3000]);
     });
 
     it('bounds the HPAs (ledger: at most one consumer per partition) and leaves replicas to them', () => {
@@ -279,7 +315,8 @@ describe('deploy/overlays', () => {
         // A replicas field would fight the HPA on every apply
         expect(target?.spec?.replicas).toBeUndefined();
         expect(hpa.spec?.maxReplicas).toBeGreaterThanOrEqual(hpa.spec?.minReplicas ?? 1);
-        if (hpa.spec?.scaleTargetRef.name === 'ledger') expect(hpa.spec.maxReplicas).toBeLessThanOrEqual(LEDGER_PARTITIONS);
+        if (hpa.spec?.scaleTargetRef.name === 'ledger')
+          expect(hpa.spec.maxReplicas).toBeLessThanOrEqual(LEDGER_PARTITIONS);
       }
     });
 
@@ -312,19 +349,28 @@ describe('deploy/overlays', () => {
       for (const p of policies) {
         for (const rule of p.spec?.egress ?? []) {
           for (const peer of rule.to ?? []) {
-            if (peer.ipBlock?.cidr === '0.0.0.0/0') expect(peer.ipBlock.except).toEqual(expect.arrayContaining(PRIVATE_RANGES));
+            if (peer.ipBlock?.cidr === '0.0.0.0/0')
+              expect(peer.ipBlock.except).toEqual(expect.arrayContaining(PRIVATE_RANGES));
           }
         }
       }
       // Only the gateway accepts traffic from outside the monitoring namespace
       const ingressTargets = policies
-        .filter((p) => (p.spec?.ingress ?? []).some((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== 'monitoring')))
+        .filter((p) =>
+          (p.spec?.ingress ?? []).some((r) =>
+            (r.from ?? []).some(
+              (f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== 'monitoring',
+            ),
+          ),
+        )
         .map((p) => p.spec?.podSelector.matchLabels?.['app.kubernetes.io/name']);
       expect([...new Set(ingressTargets)]).toEqual(['gateway']);
     });
 
     it('sets every setting of .env.example (ConfigMap, Deployment env or Secret reference)', () => {
-      const config = ofKind<IConfigMap>(objects, 'ConfigMap').find((c) => c.metadata?.name?.startsWith('payments-config'));
+      const config = ofKind<IConfigMap>(objects, 'ConfigMap').find((c) =>
+        c.metadata?.name?.startsWith('payments-config'),
+      );
       expect(config).toBeDefined();
       const configKeys = Object.keys(config?.data ?? {});
       const deployments = ofKind<IDeployment>(objects, 'Deployment');
@@ -348,11 +394,15 @@ describe('deploy/overlays', () => {
           }
         }
       }
-      const missing = SETTINGS.filter((name) => !(name in NOT_USED_ON_KUBERNETES) && !configKeys.includes(name) && !envNames.has(name));
+      const missing = SETTINGS.filter(
+        (name) => !(name in NOT_USED_ON_KUBERNETES) && !configKeys.includes(name) && !envNames.has(name),
+      );
       expect(missing).toEqual([]);
       // Secrets never sit in the ConfigMap, and every key referenced is documented in the template
       expect(configKeys.filter((k) => SECRET_SETTINGS.includes(k))).toEqual([]);
-      const template = parse(readFileSync(join(ROOT, 'deploy', 'base', 'secret.template.yaml'), 'utf8')) as { stringData?: Record<string, string> };
+      const template = parse(readFileSync(join(ROOT, 'deploy', 'base', 'secret.template.yaml'), 'utf8')) as {
+        stringData?: Record<string, string>;
+      };
       const templateKeys = Object.keys(template.stringData ?? {});
       expect([...secretKeys].filter((k) => !templateKeys.includes(k))).toEqual([]);
       expect(SECRET_SETTINGS.filter((k) => !secretKeys.has(k))).toEqual([]);
@@ -360,7 +410,8 @@ describe('deploy/overlays', () => {
   });
 
   it('lists only real settings as not used on Kubernetes or in compose', () => {
-    for (const name of [...Object.keys(NOT_USED_ON_KUBERNETES), ...Object.keys(NOT_USED_IN_COMPOSE)]) expect(SETTINGS).toContain(name);
+    for (const name of [...Object.keys(NOT_USED_ON_KUBERNETES), ...Object.keys(NOT_USED_IN_COMPOSE)])
+      expect(SETTINGS).toContain(name);
   });
 });
 
@@ -380,13 +431,17 @@ describe('docker-compose', () => {
     const set = new Set(APP_SERVICES.flatMap((name) => Object.keys(services[name]?.environment ?? {})));
     const missing = SETTINGS.filter((name) => !(name in NOT_USED_IN_COMPOSE) && !set.has(name));
     expect(missing).toEqual([]);
-    for (const [name, service] of Object.entries(services)) expect({ name, image: imageProblem(service.image) }).toEqual({ name, image: undefined });
+    for (const [name, service] of Object.entries(services))
+      expect({ name, image: imageProblem(service.image) }).toEqual({ name, image: undefined });
   });
 
   it('runs every service with the V8 flags of the local stack (SERVICE_NODE_FLAGS)', () => {
     const services = composeConfig([composeFile], envFile);
     for (const [service, flags] of Object.entries(SERVICE_NODE_FLAGS)) {
-      expect({ service, command: services[service]?.command }).toEqual({ service, command: ['node', ...flags, `dist/apps/${service}/src/main.js`] });
+      expect({ service, command: services[service]?.command }).toEqual({
+        service,
+        command: ['node', ...flags, `dist/apps/${service}/src/main.js`],
+      });
     }
   });
 
@@ -401,7 +456,9 @@ describe('docker-compose', () => {
   });
 
   it('stops, naming them, until ACQUIRER_SECRET and ADMIN_TOKEN are given (no published default)', () => {
-    expect(() => dockerCompose(['--env-file', envFile, '-f', composeFile, 'config', '-q'], {})).toThrow(/ACQUIRER_SECRET|ADMIN_TOKEN/);
+    expect(() => dockerCompose(['--env-file', envFile, '-f', composeFile, 'config', '-q'], {})).toThrow(
+      /ACQUIRER_SECRET|ADMIN_TOKEN/,
+    );
     const values = envFileValues(join(ROOT, envFile));
     expect(values.has('ACQUIRER_SECRET') || values.has('ADMIN_TOKEN')).toBe(false);
   });
@@ -417,7 +474,8 @@ describe('docker-compose', () => {
     const values = envFileValues(join(ROOT, envFile));
     const fallbacks = new Map<string, string>();
     for (const file of [composeFile, e2eFile]) {
-      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*):-([^}]*)\}/g)) fallbacks.set(m[1], m[2]);
+      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*):-([^}]*)\}/g))
+        fallbacks.set(m[1], m[2]);
     }
     // Every value of .env.compose is used, with the same default, so plain `up` behaves the same
     const differing = [...values].filter(([name, value]) => fallbacks.get(name) !== value).map(([name]) => name);

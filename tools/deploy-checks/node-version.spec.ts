@@ -53,7 +53,9 @@ describe('the Node.js version', () => {
 
   it('is the one of every node image in the compose files and the Kubernetes manifests', () => {
     const files = ['docker-compose.yml', 'docker-compose.e2e.yml', ...yamlFiles('deploy')];
-    const references = files.flatMap((file) => [...read(file).matchAll(/\bnode:\d[^\s"'}]*/g)].map((m) => ({ file, image: m[0] })));
+    const references = files.flatMap((file) =>
+      [...read(file).matchAll(/\bnode:\d[^\s"'}]*/g)].map((m) => ({ file, image: m[0] })),
+    );
     expect(references.filter((r) => r.image !== dockerImage)).toEqual([]);
     // The services are built from the Dockerfile; a NODE_IMAGE build argument would override its base.
     expect(files.filter((file) => read(file).includes('NODE_IMAGE'))).toEqual([]);
@@ -65,7 +67,11 @@ describe('the Node.js version', () => {
     for (const script of ['tools/test.sh', 'tools/dev/up.sh']) {
       const text = read(script);
       // Before anything installs, builds or runs JavaScript.
-      expect({ script, ensureNodeFirst: text.indexOf('\nensure_node\n') > 0 && text.indexOf('\nensure_node\n') < text.indexOf('\nensure_built') }).toEqual({
+      expect({
+        script,
+        ensureNodeFirst:
+          text.indexOf('\nensure_node\n') > 0 && text.indexOf('\nensure_node\n') < text.indexOf('\nensure_built'),
+      }).toEqual({
         script,
         ensureNodeFirst: true,
       });

@@ -10,11 +10,20 @@ export const ROOT = join(__dirname, '..', '..');
  */
 export function runTool(cmd: string, args: string[], install: string, env: NodeJS.ProcessEnv = process.env): string {
   try {
-    return execFileSync(cmd, args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync(cmd, args, {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (err) {
     // Structural checks, not `instanceof Error`: errors thrown by Node's core modules come
     // from another realm than Jest's sandbox.
-    const e = typeof err === 'object' && err !== null ? (err as { code?: unknown; stdout?: unknown; stderr?: unknown; message?: unknown }) : {};
+    const e =
+      typeof err === 'object' && err !== null
+        ? (err as { code?: unknown; stdout?: unknown; stderr?: unknown; message?: unknown })
+        : {};
     if (e.code === 'ENOENT') {
       throw new Error(`\`${cmd}\` is not installed (not on PATH). Install it to run the deployment checks: ${install}`);
     }

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
 import { requireNodeVersion } from '@pay/platform';
-import { KafkaBroker, LocalStack, repoRoot, seedDemoDashboardUsers, seedDemoMerchant, type StackBus } from '@pay/testing';
+import {
+  KafkaBroker,
+  LocalStack,
+  repoRoot,
+  seedDemoDashboardUsers,
+  seedDemoMerchant,
+  type StackBus,
+} from '@pay/testing';
 
 const env = process.env;
 const root = repoRoot();
@@ -22,17 +29,35 @@ const consoleUrl = `http://localhost:${gatewayInternalPort}/console/`;
 
 /** The bus of the local stack, and the broker started for it (stopped with the stack). */
 async function startBus(): Promise<{ bus: StackBus; broker: KafkaBroker | null; where: string }> {
-  if (busTransport === 'redis-streams') return { bus: { transport: 'redis-streams' }, broker: null, where: `Redis Streams (${redisUrl}, ${busKeyPrefix}*)` };
+  if (busTransport === 'redis-streams')
+    return {
+      bus: { transport: 'redis-streams' },
+      broker: null,
+      where: `Redis Streams (${redisUrl}, ${busKeyPrefix}*)`,
+    };
   if (busTransport !== 'kafka') throw new Error(`BUS_TRANSPORT must be redis-streams or kafka, not ${busTransport}`);
-  if (env.KAFKA_BROKERS) return { bus: { transport: 'kafka', brokers: env.KAFKA_BROKERS }, broker: null, where: `Kafka ${env.KAFKA_BROKERS}` };
+  if (env.KAFKA_BROKERS)
+    return {
+      bus: { transport: 'kafka', brokers: env.KAFKA_BROKERS },
+      broker: null,
+      where: `Kafka ${env.KAFKA_BROKERS}`,
+    };
   const broker = await KafkaBroker.start({ dir: join(root, '.local', 'kafka', 'dev') });
-  return { bus: { transport: 'kafka', brokers: broker.brokers }, broker, where: `Kafka ${broker.brokers} (data and log in .local/kafka/dev)` };
+  return {
+    bus: { transport: 'kafka', brokers: broker.brokers },
+    broker,
+    where: `Kafka ${broker.brokers} (data and log in .local/kafka/dev)`,
+  };
 }
 
 async function main(): Promise<void> {
   await ensureDatabase(databaseUrl);
-  const migrations = await applyMigrations(databaseUrl, join(root, 'prisma', 'migrations'), (m) => console.log(`  ${m}`));
-  console.log(`database ready (${migrations.applied.length} migration(s) applied now, ${migrations.alreadyApplied.length} before)`);
+  const migrations = await applyMigrations(databaseUrl, join(root, 'prisma', 'migrations'), (m) =>
+    console.log(`  ${m}`),
+  );
+  console.log(
+    `database ready (${migrations.applied.length} migration(s) applied now, ${migrations.alreadyApplied.length} before)`,
+  );
 
   const { bus, broker, where } = await startBus();
   console.log(`bus ready: ${where}`);

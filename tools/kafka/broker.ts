@@ -14,7 +14,12 @@ const SCRAM_PASSWORD = 'payments-local-secret';
 
 async function security(dir: string): Promise<KafkaBrokerSecurity> {
   const pki = await createTestPki(join(dir, 'pki'), SCRAM_USER);
-  return { caFile: pki.caFile, certFile: pki.serverCertFile, keyFile: pki.serverKeyFile, scramUsers: { [SCRAM_USER]: SCRAM_PASSWORD } };
+  return {
+    caFile: pki.caFile,
+    certFile: pki.serverCertFile,
+    keyFile: pki.serverKeyFile,
+    scramUsers: { [SCRAM_USER]: SCRAM_PASSWORD },
+  };
 }
 
 function describeSecure(broker: KafkaBroker, dir: string): string {
@@ -28,13 +33,20 @@ function describeSecure(broker: KafkaBroker, dir: string): string {
 }
 
 async function main(command: string | undefined, dir: string | undefined, flag: string | undefined): Promise<void> {
-  if (!dir || !['start', 'stop', 'restart'].includes(command ?? '') || (flag !== undefined && !(command === 'start' && flag === '--secure'))) {
+  if (
+    !dir ||
+    !['start', 'stop', 'restart'].includes(command ?? '') ||
+    (flag !== undefined && !(command === 'start' && flag === '--secure'))
+  ) {
     throw new Error('usage: broker.js start <dir> [--secure] | stop <dir> | restart <dir>');
   }
   if (command === 'start') {
     // A directory started before keeps its config, certificates included (they are made once).
     const fresh = !existsSync(join(dir, 'server.properties'));
-    const broker = await KafkaBroker.start({ dir, security: flag === '--secure' && fresh ? await security(dir) : undefined });
+    const broker = await KafkaBroker.start({
+      dir,
+      security: flag === '--secure' && fresh ? await security(dir) : undefined,
+    });
     console.log(broker.brokers);
     if (flag === '--secure') console.error(describeSecure(broker, dir));
     return;

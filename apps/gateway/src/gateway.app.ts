@@ -5,8 +5,31 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import { connectingAs, createDatabaseClients, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
-import { createLogger, createValidationPipe, EnvelopeExceptionFilter, failFastRedis, jsonNestingExceeds, ObjectStore, pgListenMetric, ReconExportProducer, registerLogId, registerMethodNotAllowed, registerRequestLogger, registerRequestMetrics, registerSuccessEnvelope, stopInOrder, throttledWarn, tooDeeplyNested } from '@pay/platform';
+import {
+  connectingAs,
+  createDatabaseClients,
+  MerchantAuthRepository,
+  PgListener,
+  type PrismaClient,
+} from '@pay/persistence';
+import {
+  createLogger,
+  createValidationPipe,
+  EnvelopeExceptionFilter,
+  failFastRedis,
+  jsonNestingExceeds,
+  ObjectStore,
+  pgListenMetric,
+  ReconExportProducer,
+  registerLogId,
+  registerMethodNotAllowed,
+  registerRequestLogger,
+  registerRequestMetrics,
+  registerSuccessEnvelope,
+  stopInOrder,
+  throttledWarn,
+  tooDeeplyNested,
+} from '@pay/platform';
 import { MerchantAuthCache } from './auth/merchant-auth.cache';
 import { registerMerchantTokenCheck } from './auth/merchant-token';
 import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
@@ -36,7 +59,8 @@ function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
     if (body.length === 0) return done(null, {});
     const text = body.toString('utf8');
     const first = /^[ \t\n\r]*(.)/s.exec(text)?.[1];
-    if (first !== '{' && first !== '[') return done(new SyntaxError('JSON body must be an object or an array'), undefined);
+    if (first !== '{' && first !== '[')
+      return done(new SyntaxError('JSON body must be an object or an array'), undefined);
     if (jsonNestingExceeds(text)) return done(tooDeeplyNested(), undefined);
     parse(req, text, done);
   };
@@ -57,7 +81,10 @@ export interface GatewayApp {
 }
 
 /** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
-export async function createGatewayApp(settings: GatewayConfig, logger: ReturnType<typeof createLogger> = createLogger('gateway', settings.LOG_LEVEL)): Promise<GatewayApp> {
+export async function createGatewayApp(
+  settings: GatewayConfig,
+  logger: ReturnType<typeof createLogger> = createLogger('gateway', settings.LOG_LEVEL),
+): Promise<GatewayApp> {
   // Its connections show as application_name 'gateway' in pg_stat_activity.
   const config = connectingAs(settings, 'gateway');
   // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
@@ -70,7 +97,10 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   // The process's one LISTEN connection (each NOTIFY wakes every listening backend): transfers
   // waiting for the ledger's decision and the token cache add their channels; started below.
   const notices = new PgListener(config.DATABASE_URL, {
-    onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (meanwhile transfers poll for their decision and every request looks its token up)'),
+    onError: throttledWarn(
+      logger,
+      'LISTEN connection lost; reconnecting (meanwhile transfers poll for their decision and every request looks its token up)',
+    ),
   });
   const adapter = new FastifyAdapter({
     // Two servers (public, internal) with the connection and timeout limits, one router.
@@ -81,14 +111,28 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
     // No Nest middleware: requests are logged and tagged by Fastify hooks.
     skipMiddie: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register({ prisma, pool, redis, rail: createBankRail(config, pool), config, store, reconProducer, notices, logger }), adapter, {
-    logger: false,
-    // Throw instead of exiting, so a wiring error reaches runService and is printed.
-    abortOnError: false,
-    bodyParser: false,
-    // Keeps req.rawBody: acquirer notifications are verified over the exact bytes received.
-    rawBody: true,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.register({
+      prisma,
+      pool,
+      redis,
+      rail: createBankRail(config, pool),
+      config,
+      store,
+      reconProducer,
+      notices,
+      logger,
+    }),
+    adapter,
+    {
+      logger: false,
+      // Throw instead of exiting, so a wiring error reaches runService and is printed.
+      abortOnError: false,
+      bodyParser: false,
+      // Keeps req.rawBody: acquirer notifications are verified over the exact bytes received.
+      rawBody: true,
+    },
+  );
   // The dashboard's and console's session cookies (decision 0023); nothing else reads cookies.
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
@@ -105,7 +149,12 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   registerLocalRefusal(fastify, recentTokens, app.get(RateLimiter));
   // One merchant's reads in flight are capped, so its burst cannot hold every database connection.
   if (config.RATE_LIMIT_ENABLED) {
-    registerReadConcurrencyLimit(fastify, { limit: config.RATE_LIMIT_READ_CONCURRENCY, recent: recentTokens, tokens: app.get(MerchantAuthRepository), limiter: app.get(RateLimiter) });
+    registerReadConcurrencyLimit(fastify, {
+      limit: config.RATE_LIMIT_READ_CONCURRENCY,
+      recent: recentTokens,
+      tokens: app.get(MerchantAuthRepository),
+      limiter: app.get(RateLimiter),
+    });
   }
   // Tokens that authenticated a moment ago let requests into the routes whose statement checks the token again.
   const authCache = new MerchantAuthCache(notices, config.AUTH_CACHE_MS);
@@ -121,7 +170,13 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   registerSuccessEnvelope(fastify);
   // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
   // Nest's own handler would re-raise the signal after closing and race runService's exit(0).
-  const closeBoard = config.ADMIN_TOKEN ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], { connection: redis, prefix: config.QUEUE_PREFIX, logger }) : async () => undefined;
+  const closeBoard = config.ADMIN_TOKEN
+    ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], {
+        connection: redis,
+        prefix: config.QUEUE_PREFIX,
+        logger,
+      })
+    : async () => undefined;
 
   // The merchant dashboard's and the operator console's pages (their JSON APIs are Nest controllers).
   await registerDashboardBundles(fastify, config.DASHBOARD_DIR, logger);
@@ -137,14 +192,19 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
   await notices.start();
   const internalServer = listeners.internalServer();
   const closing = stopInOrder([
-    ['ports (the requests in flight finish)', async () => {
-      // Fastify closes the public server; the internal one is ours (idle keep-alive sockets are
-      // closed at once, requests in flight finish).
-      const internalClosed = internalServer.listening ? new Promise<void>((resolve) => internalServer.close(() => resolve())) : Promise.resolve();
-      internalServer.closeIdleConnections();
-      await app.close();
-      await internalClosed;
-    }],
+    [
+      'ports (the requests in flight finish)',
+      async () => {
+        // Fastify closes the public server; the internal one is ours (idle keep-alive sockets are
+        // closed at once, requests in flight finish).
+        const internalClosed = internalServer.listening
+          ? new Promise<void>((resolve) => internalServer.close(() => resolve()))
+          : Promise.resolve();
+        internalServer.closeIdleConnections();
+        await app.close();
+        await internalClosed;
+      },
+    ],
     ['Bull Board', () => closeBoard()],
     ['LISTEN connection', () => notices.stop()],
     ['recon export queue', () => reconProducer.close()],
@@ -167,4 +227,3 @@ export async function createGatewayApp(settings: GatewayConfig, logger: ReturnTy
     closeStep: closing.stopStep,
   };
 }
-

@@ -18,8 +18,17 @@ describe('gateway configuration: secrets and listeners', () => {
   it('on loopback outside production (the local runner, tests) uses the development secret, and binds loopback by default', () => {
     const config = loadConfig(gatewayConfigSchema, base);
     expect(config.ACQUIRER_SECRET).toBe(DEV_ACQUIRER_SECRET);
-    expect(config).toMatchObject({ GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: 3000, GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: 3001, SANDBOX_MODE: true });
-    expect(loadConfig(gatewayConfigSchema, { ...base, GATEWAY_HOST: 'localhost', GATEWAY_INTERNAL_HOST: '::1' }).ACQUIRER_SECRET).toBe(DEV_ACQUIRER_SECRET);
+    expect(config).toMatchObject({
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: 3000,
+      GATEWAY_INTERNAL_HOST: '127.0.0.1',
+      GATEWAY_INTERNAL_PORT: 3001,
+      SANDBOX_MODE: true,
+    });
+    expect(
+      loadConfig(gatewayConfigSchema, { ...base, GATEWAY_HOST: 'localhost', GATEWAY_INTERNAL_HOST: '::1' })
+        .ACQUIRER_SECRET,
+    ).toBe(DEV_ACQUIRER_SECRET);
   });
 
   it.each([
@@ -31,43 +40,91 @@ describe('gateway configuration: secrets and listeners', () => {
     expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET })).toBe('');
   });
 
-  it.each(PUBLISHED_SECRETS.filter((s) => s.length >= 32))('refuses the published value %s as ACQUIRER_SECRET, ACQUIRER_SECRET_PREVIOUS and ADMIN_TOKEN beyond loopback and in production', (published) => {
-    for (const env of [{ GATEWAY_HOST: '0.0.0.0' }, { NODE_ENV: 'production' }] as Record<string, string>[]) {
-      expect(problems({ ...env, ACQUIRER_SECRET: published })).toContain('ACQUIRER_SECRET: must not be a value published in this repository');
-      expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ACQUIRER_SECRET_PREVIOUS: `${REAL_SECRET}x,${published}` })).toContain('ACQUIRER_SECRET_PREVIOUS: must not contain a value published');
-      expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ADMIN_TOKEN: published })).toContain('ADMIN_TOKEN: must not be a value published in this repository');
-      expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ADMIN_TOKEN: `${REAL_SECRET}adm`, ADMIN_TOKEN_PREVIOUS: published })).toContain('ADMIN_TOKEN_PREVIOUS: must not contain a value published');
-    }
-  });
+  it.each(PUBLISHED_SECRETS.filter((s) => s.length >= 32))(
+    'refuses the published value %s as ACQUIRER_SECRET, ACQUIRER_SECRET_PREVIOUS and ADMIN_TOKEN beyond loopback and in production',
+    (published) => {
+      for (const env of [{ GATEWAY_HOST: '0.0.0.0' }, { NODE_ENV: 'production' }] as Record<string, string>[]) {
+        expect(problems({ ...env, ACQUIRER_SECRET: published })).toContain(
+          'ACQUIRER_SECRET: must not be a value published in this repository',
+        );
+        expect(
+          problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ACQUIRER_SECRET_PREVIOUS: `${REAL_SECRET}x,${published}` }),
+        ).toContain('ACQUIRER_SECRET_PREVIOUS: must not contain a value published');
+        expect(problems({ ...env, ACQUIRER_SECRET: REAL_SECRET, ADMIN_TOKEN: published })).toContain(
+          'ADMIN_TOKEN: must not be a value published in this repository',
+        );
+        expect(
+          problems({
+            ...env,
+            ACQUIRER_SECRET: REAL_SECRET,
+            ADMIN_TOKEN: `${REAL_SECRET}adm`,
+            ADMIN_TOKEN_PREVIOUS: published,
+          }),
+        ).toContain('ADMIN_TOKEN_PREVIOUS: must not contain a value published');
+      }
+    },
+  );
 
   it('refuses DASHBOARD_COOKIE_SECURE=false in production; Secure cookies by default', () => {
-    expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, DASHBOARD_COOKIE_SECURE: 'false' })).toContain('DASHBOARD_COOKIE_SECURE: must not be false when NODE_ENV=production');
-    expect(loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).DASHBOARD_COOKIE_SECURE).toBe(true);
-    expect(loadConfig(gatewayConfigSchema, { ...base, DASHBOARD_COOKIE_SECURE: 'false' }).DASHBOARD_COOKIE_SECURE).toBe(false);
+    expect(
+      problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, DASHBOARD_COOKIE_SECURE: 'false' }),
+    ).toContain('DASHBOARD_COOKIE_SECURE: must not be false when NODE_ENV=production');
+    expect(
+      loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET })
+        .DASHBOARD_COOKIE_SECURE,
+    ).toBe(true);
+    expect(loadConfig(gatewayConfigSchema, { ...base, DASHBOARD_COOKIE_SECURE: 'false' }).DASHBOARD_COOKIE_SECURE).toBe(
+      false,
+    );
     expect(problems({ DASHBOARD_PUBLIC_URL: 'not a url' })).toContain('DASHBOARD_PUBLIC_URL');
   });
 
   it('refuses the sandbox payer in production, whatever the secrets', () => {
-    expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, SANDBOX_MODE: 'true' })).toContain('SANDBOX_MODE: must not be true when NODE_ENV=production');
-    expect(loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).SANDBOX_MODE).toBe(false);
+    expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, SANDBOX_MODE: 'true' })).toContain(
+      'SANDBOX_MODE: must not be true when NODE_ENV=production',
+    );
+    expect(
+      loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).SANDBOX_MODE,
+    ).toBe(false);
     // Outside production a reachable gateway may play the acquirer (the compose stack, the dev cluster), with real secrets.
     expect(problems({ GATEWAY_HOST: '0.0.0.0', ACQUIRER_SECRET: REAL_SECRET, SANDBOX_MODE: 'true' })).toBe('');
   });
 
   it('takes previous acquirer secrets for a rotation, each 32+ characters', () => {
-    expect(loadConfig(gatewayConfigSchema, { ...base, ACQUIRER_SECRET_PREVIOUS: ` ${REAL_SECRET} , ${REAL_SECRET}b ` }).ACQUIRER_SECRET_PREVIOUS).toEqual([REAL_SECRET, `${REAL_SECRET}b`]);
+    expect(
+      loadConfig(gatewayConfigSchema, { ...base, ACQUIRER_SECRET_PREVIOUS: ` ${REAL_SECRET} , ${REAL_SECRET}b ` })
+        .ACQUIRER_SECRET_PREVIOUS,
+    ).toEqual([REAL_SECRET, `${REAL_SECRET}b`]);
     expect(problems({ ACQUIRER_SECRET_PREVIOUS: 'short' })).toContain('ACQUIRER_SECRET_PREVIOUS');
   });
 
   it('takes previous admin tokens for a rotation, each 32+ characters, only beside an ADMIN_TOKEN', () => {
-    expect(loadConfig(gatewayConfigSchema, { ...base, ADMIN_TOKEN: `${REAL_SECRET}new`, ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old` }).ADMIN_TOKEN_PREVIOUS).toEqual([`${REAL_SECRET}old`]);
-    expect(problems({ ADMIN_TOKEN: `${REAL_SECRET}new`, ADMIN_TOKEN_PREVIOUS: 'short' })).toContain('ADMIN_TOKEN_PREVIOUS');
-    expect(problems({ ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old` })).toContain('ADMIN_TOKEN_PREVIOUS: needs ADMIN_TOKEN');
+    expect(
+      loadConfig(gatewayConfigSchema, {
+        ...base,
+        ADMIN_TOKEN: `${REAL_SECRET}new`,
+        ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old`,
+      }).ADMIN_TOKEN_PREVIOUS,
+    ).toEqual([`${REAL_SECRET}old`]);
+    expect(problems({ ADMIN_TOKEN: `${REAL_SECRET}new`, ADMIN_TOKEN_PREVIOUS: 'short' })).toContain(
+      'ADMIN_TOKEN_PREVIOUS',
+    );
+    expect(problems({ ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old` })).toContain(
+      'ADMIN_TOKEN_PREVIOUS: needs ADMIN_TOKEN',
+    );
   });
 
   it('keeps the server limits consistent and the two ports apart', () => {
-    expect(loadConfig(gatewayConfigSchema, base)).toMatchObject({ HTTP_REQUEST_TIMEOUT_MS: 10_000, HTTP_HEADERS_TIMEOUT_MS: 5_000, HTTP_MAX_CONNECTIONS: 1024 });
-    expect(problems({ HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_HEADERS_TIMEOUT_MS: '3000' })).toContain('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
-    expect(problems({ GATEWAY_PORT: '4000', GATEWAY_INTERNAL_PORT: '4000' })).toContain('GATEWAY_INTERNAL_PORT: must differ from GATEWAY_PORT');
+    expect(loadConfig(gatewayConfigSchema, base)).toMatchObject({
+      HTTP_REQUEST_TIMEOUT_MS: 10_000,
+      HTTP_HEADERS_TIMEOUT_MS: 5_000,
+      HTTP_MAX_CONNECTIONS: 1024,
+    });
+    expect(problems({ HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_HEADERS_TIMEOUT_MS: '3000' })).toContain(
+      'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
+    expect(problems({ GATEWAY_PORT: '4000', GATEWAY_INTERNAL_PORT: '4000' })).toContain(
+      'GATEWAY_INTERNAL_PORT: must differ from GATEWAY_PORT',
+    );
   });
 });

@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { railEnvShape } from '@pay/bank-rail';
-import { bindHost, bool, commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
+import {
+  bindHost,
+  bool,
+  commonEnv,
+  port,
+  positiveInt,
+  refuseLoopbackInProduction,
+  serviceEnv,
+  storageEnvShape,
+  webhookEnv,
+} from '@pay/platform';
 import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/persistence';
 import { z } from 'zod';
 import { defaultDashboardDir } from './dashboard/static/dashboard-dir';
@@ -14,103 +24,138 @@ const previousSecrets = () =>
   z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')));
 
 /** Every setting of the gateway; validated once at start-up (see .env.example). */
-export const gatewayConfigSchema = z.object({
-  ...serviceEnv,
-  /** The merchant API (/api/v1, /docs, /healthz, /readyz): the port the ingress exposes */
-  GATEWAY_PORT: port().default(3000),
-  GATEWAY_HOST: bindHost(),
-  /** The acquirer's notifications (/internal), operators (/ops, Bull Board), Prometheus (/metrics), /healthz, /readyz; never exposed by the ingress */
-  GATEWAY_INTERNAL_PORT: port().default(3001),
-  GATEWAY_INTERNAL_HOST: bindHost(),
-  ...serverLimitsEnvShape,
-  /**
-   * Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated
-   * addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client.
-   */
-  TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
-  SWAGGER_ENABLED: bool().default(true),
-  /**
-   * The web app's builds (merchant/ served at /dashboard/, console/ at /console/). Default: the
-   * dist/apps/dashboard of the checkout or image the gateway runs from. A bundle missing there is
-   * not served (a warning at start-up), the rest of the gateway runs as usual.
-   */
-  DASHBOARD_DIR: z
-    .string()
-    .default(() => defaultDashboardDir())
-    .transform((dir) => resolve(dir)),
-  /** Smallest and largest transfer, in Rupiah */
-  PAYOUT_MIN_AMOUNT: positiveInt().default(10_000),
-  PAYOUT_MAX_AMOUNT: positiveInt().default(250_000_000),
-  /** How long an account inquiry can be used for a transfer */
-  INQUIRY_TTL_SECONDS: positiveInt().max(86_400).default(900),
-  /** How long a transfer request waits for the ledger's debit decision before answering TRANSFER_PROCESSING */
-  TRANSFER_DECISION_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
-  /** Smallest and largest QRIS pay-in, in Rupiah (Bank Indonesia caps QRIS at 10,000,000) */
-  PAYIN_MIN_AMOUNT: positiveInt().default(1_000),
-  PAYIN_MAX_AMOUNT: positiveInt().default(10_000_000),
-  /** Validity of a dynamic QRIS code when the request names none, and the longest allowed */
-  QRIS_EXPIRY_DEFAULT_SECONDS: positiveInt().max(7 * 86_400).default(900),
-  QRIS_EXPIRY_MAX_SECONDS: positiveInt().max(7 * 86_400).default(86_400),
-  /**
-   * Shared secret of the QRIS acquirer's signed notifications (32+ characters). Required, and
-   * never a value published in this repository, in production or when the gateway listens
-   * beyond loopback (see security/secret-rules.ts).
-   */
-  ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign */
-  ACQUIRER_SECRET_PREVIOUS: previousSecrets(),
-  /** Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer). Default: on except in production */
-  SANDBOX_MODE: bool().optional(),
-  /** How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this */
-  ACQUIRER_CLOCK_SKEW_SECONDS: positiveInt().max(3_600).default(300),
-  ...railEnvShape,
-  ...webhookEnv,
-  ...storageEnvShape,
-  /** Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist. */
-  ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** During a rotation: the admin tokens being replaced (comma-separated), still accepted by /ops and Bull Board */
-  ADMIN_TOKEN_PREVIOUS: previousSecrets(),
-  /** Redis of the BullMQ queues shown by Bull Board */
-  REDIS_URL: commonEnv.REDIS_URL,
-  QUEUE_PREFIX: z.string().min(1).default('bull'),
-  /**
-   * How long a token that authenticated is let in without a lookup on the routes whose own
-   * statement checks it again (account inquiry, transfer); forgotten at once when any token or
-   * merchant changes (NOTIFY). 0: every request looks its token up.
-   */
-  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
-  ...rateLimitEnvShape,
-  /**
-   * The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost
-   * too); false only for a browser reaching a non-local http:// address in development. Refused in production.
-   */
-  DASHBOARD_COOKIE_SECURE: bool().default(true),
-  /** Where the merchant dashboard and the operator console are served: set-password links (POST /ops/dashboard-users) point there */
-  DASHBOARD_PUBLIC_URL: z.string().url().default(DEFAULT_DASHBOARD_PUBLIC_URL),
-  CONSOLE_PUBLIC_URL: z.string().url().default(DEFAULT_CONSOLE_PUBLIC_URL),
-}).superRefine((c, ctx) => {
-  if (c.ADMIN_TOKEN_PREVIOUS.length && !c.ADMIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN_PREVIOUS'], message: 'needs ADMIN_TOKEN (the token rotated to)' });
-  if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
-  refuseLoopbackInProduction(c, ctx);
-  if (c.NODE_ENV === 'production' && !c.DASHBOARD_COOKIE_SECURE) ctx.addIssue({ code: 'custom', path: ['DASHBOARD_COOKIE_SECURE'], message: 'must not be false when NODE_ENV=production' });
-  refuseWeakSecrets(c, ctx);
-  refineServerLimits(c, ctx);
-  if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT) ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });
-  if (c.QRIS_EXPIRY_DEFAULT_SECONDS > c.QRIS_EXPIRY_MAX_SECONDS) ctx.addIssue({ code: 'custom', path: ['QRIS_EXPIRY_DEFAULT_SECONDS'], message: 'must not exceed QRIS_EXPIRY_MAX_SECONDS' });
-  if (c.PAYIN_MIN_AMOUNT > c.PAYIN_MAX_AMOUNT) ctx.addIssue({ code: 'custom', path: ['PAYIN_MIN_AMOUNT'], message: 'must not exceed PAYIN_MAX_AMOUNT' });
-}).transform((c) => ({
-  ...c,
-  // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):
-  // development and tests use a fixed, well-known one.
-  ACQUIRER_SECRET: c.ACQUIRER_SECRET ?? DEV_ACQUIRER_SECRET,
-  SANDBOX_MODE: c.SANDBOX_MODE ?? c.NODE_ENV !== 'production',
-}));
+export const gatewayConfigSchema = z
+  .object({
+    ...serviceEnv,
+    /** The merchant API (/api/v1, /docs, /healthz, /readyz): the port the ingress exposes */
+    GATEWAY_PORT: port().default(3000),
+    GATEWAY_HOST: bindHost(),
+    /** The acquirer's notifications (/internal), operators (/ops, Bull Board), Prometheus (/metrics), /healthz, /readyz; never exposed by the ingress */
+    GATEWAY_INTERNAL_PORT: port().default(3001),
+    GATEWAY_INTERNAL_HOST: bindHost(),
+    ...serverLimitsEnvShape,
+    /**
+     * Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated
+     * addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    SWAGGER_ENABLED: bool().default(true),
+    /**
+     * The web app's builds (merchant/ served at /dashboard/, console/ at /console/). Default: the
+     * dist/apps/dashboard of the checkout or image the gateway runs from. A bundle missing there is
+     * not served (a warning at start-up), the rest of the gateway runs as usual.
+     */
+    DASHBOARD_DIR: z
+      .string()
+      .default(() => defaultDashboardDir())
+      .transform((dir) => resolve(dir)),
+    /** Smallest and largest transfer, in Rupiah */
+    PAYOUT_MIN_AMOUNT: positiveInt().default(10_000),
+    PAYOUT_MAX_AMOUNT: positiveInt().default(250_000_000),
+    /** How long an account inquiry can be used for a transfer */
+    INQUIRY_TTL_SECONDS: positiveInt().max(86_400).default(900),
+    /** How long a transfer request waits for the ledger's debit decision before answering TRANSFER_PROCESSING */
+    TRANSFER_DECISION_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
+    /** Smallest and largest QRIS pay-in, in Rupiah (Bank Indonesia caps QRIS at 10,000,000) */
+    PAYIN_MIN_AMOUNT: positiveInt().default(1_000),
+    PAYIN_MAX_AMOUNT: positiveInt().default(10_000_000),
+    /** Validity of a dynamic QRIS code when the request names none, and the longest allowed */
+    QRIS_EXPIRY_DEFAULT_SECONDS: positiveInt()
+      .max(7 * 86_400)
+      .default(900),
+    QRIS_EXPIRY_MAX_SECONDS: positiveInt()
+      .max(7 * 86_400)
+      .default(86_400),
+    /**
+     * Shared secret of the QRIS acquirer's signed notifications (32+ characters). Required, and
+     * never a value published in this repository, in production or when the gateway listens
+     * beyond loopback (see security/secret-rules.ts).
+     */
+    ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign */
+    ACQUIRER_SECRET_PREVIOUS: previousSecrets(),
+    /** Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer). Default: on except in production */
+    SANDBOX_MODE: bool().optional(),
+    /** How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this */
+    ACQUIRER_CLOCK_SKEW_SECONDS: positiveInt().max(3_600).default(300),
+    ...railEnvShape,
+    ...webhookEnv,
+    ...storageEnvShape,
+    /** Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist. */
+    ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** During a rotation: the admin tokens being replaced (comma-separated), still accepted by /ops and Bull Board */
+    ADMIN_TOKEN_PREVIOUS: previousSecrets(),
+    /** Redis of the BullMQ queues shown by Bull Board */
+    REDIS_URL: commonEnv.REDIS_URL,
+    QUEUE_PREFIX: z.string().min(1).default('bull'),
+    /**
+     * How long a token that authenticated is let in without a lookup on the routes whose own
+     * statement checks it again (account inquiry, transfer); forgotten at once when any token or
+     * merchant changes (NOTIFY). 0: every request looks its token up.
+     */
+    AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    ...rateLimitEnvShape,
+    /**
+     * The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost
+     * too); false only for a browser reaching a non-local http:// address in development. Refused in production.
+     */
+    DASHBOARD_COOKIE_SECURE: bool().default(true),
+    /** Where the merchant dashboard and the operator console are served: set-password links (POST /ops/dashboard-users) point there */
+    DASHBOARD_PUBLIC_URL: z.string().url().default(DEFAULT_DASHBOARD_PUBLIC_URL),
+    CONSOLE_PUBLIC_URL: z.string().url().default(DEFAULT_CONSOLE_PUBLIC_URL),
+  })
+  .superRefine((c, ctx) => {
+    if (c.ADMIN_TOKEN_PREVIOUS.length && !c.ADMIN_TOKEN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_TOKEN_PREVIOUS'],
+        message: 'needs ADMIN_TOKEN (the token rotated to)',
+      });
+    if (c.PAYOUT_MIN_AMOUNT > c.PAYOUT_MAX_AMOUNT)
+      ctx.addIssue({ code: 'custom', path: ['PAYOUT_MIN_AMOUNT'], message: 'must not exceed PAYOUT_MAX_AMOUNT' });
+    refuseLoopbackInProduction(c, ctx);
+    if (c.NODE_ENV === 'production' && !c.DASHBOARD_COOKIE_SECURE)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DASHBOARD_COOKIE_SECURE'],
+        message: 'must not be false when NODE_ENV=production',
+      });
+    refuseWeakSecrets(c, ctx);
+    refineServerLimits(c, ctx);
+    if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT)
+      ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });
+    if (c.QRIS_EXPIRY_DEFAULT_SECONDS > c.QRIS_EXPIRY_MAX_SECONDS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['QRIS_EXPIRY_DEFAULT_SECONDS'],
+        message: 'must not exceed QRIS_EXPIRY_MAX_SECONDS',
+      });
+    if (c.PAYIN_MIN_AMOUNT > c.PAYIN_MAX_AMOUNT)
+      ctx.addIssue({ code: 'custom', path: ['PAYIN_MIN_AMOUNT'], message: 'must not exceed PAYIN_MAX_AMOUNT' });
+  })
+  .transform((c) => ({
+    ...c,
+    // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):
+    // development and tests use a fixed, well-known one.
+    ACQUIRER_SECRET: c.ACQUIRER_SECRET ?? DEV_ACQUIRER_SECRET,
+    SANDBOX_MODE: c.SANDBOX_MODE ?? c.NODE_ENV !== 'production',
+  }));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -3,8 +3,33 @@ import type { BankRail } from '@pay/bank-rail';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
-import { BalanceRepository, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserAdmin, DashboardUserRepository, DeadLetterRepository, DeliveryHistoryRepository, DisbursementRepository, HistoryRepository, MerchantAuthRepository, AuditLogRepository, OverviewRepository, PayinRepository, type PrismaClient, type PgListener, ReconExportRepository, SettlementListRepository, WebhookDeliveryRepository } from '@pay/persistence';
-import { createMetricsRegistry, type Logger, type ObjectStore, type ReadinessCheck, type ReconExportProducer } from '@pay/platform';
+import {
+  BalanceRepository,
+  DashboardPasswordLinkRepository,
+  DashboardSessionRepository,
+  DashboardUserAdmin,
+  DashboardUserRepository,
+  DeadLetterRepository,
+  DeliveryHistoryRepository,
+  DisbursementRepository,
+  HistoryRepository,
+  MerchantAuthRepository,
+  AuditLogRepository,
+  OverviewRepository,
+  PayinRepository,
+  type PrismaClient,
+  type PgListener,
+  ReconExportRepository,
+  SettlementListRepository,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
+import {
+  createMetricsRegistry,
+  type Logger,
+  type ObjectStore,
+  type ReadinessCheck,
+  type ReconExportProducer,
+} from '@pay/platform';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
 import { DashboardDevelopersController } from './dashboard/merchant/developers.controller';
@@ -25,7 +50,11 @@ import type { GatewayConfig } from './gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
 import { ReconExportService } from './recon/recon-export.service';
-import { BalanceMovementsController, DisbursementListController, PayinListController } from './history/history.controllers';
+import {
+  BalanceMovementsController,
+  DisbursementListController,
+  PayinListController,
+} from './history/history.controllers';
 import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
 import { ADMIN_SETTINGS } from './ops/admin-auth';
 import { AcquirerController } from './payin/acquirer.controller';
@@ -53,11 +82,30 @@ import { ConsoleSettlementsController } from './dashboard/console/console-settle
 import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
 
 /** The operator console's JSON API (/console/api, internal port; decision 0023). */
-const CONSOLE_CONTROLLERS = [ConsoleMerchantsController, ConsoleMerchantSettingsController, ConsoleSettlementsController, ConsoleDeadLettersController, ConsoleWebhooksController, ConsoleAuditLogController, ConsoleMerchantUsersController, ConsoleUsersController];
+const CONSOLE_CONTROLLERS = [
+  ConsoleMerchantsController,
+  ConsoleMerchantSettingsController,
+  ConsoleSettlementsController,
+  ConsoleDeadLettersController,
+  ConsoleWebhooksController,
+  ConsoleAuditLogController,
+  ConsoleMerchantUsersController,
+  ConsoleUsersController,
+];
 
 @Module({})
 export class GatewayModule {
-  static register(deps: { prisma: PrismaClient; pool: Pool; redis: Redis; rail: BankRail; config: GatewayConfig; store: ObjectStore; reconProducer: ReconExportProducer; notices: PgListener; logger: Logger }): DynamicModule {
+  static register(deps: {
+    prisma: PrismaClient;
+    pool: Pool;
+    redis: Redis;
+    rail: BankRail;
+    config: GatewayConfig;
+    store: ObjectStore;
+    reconProducer: ReconExportProducer;
+    notices: PgListener;
+    logger: Logger;
+  }): DynamicModule {
     const checks: ReadinessCheck[] = [
       { name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) },
       // Transfers and pay-ins reach the ledger through the bus on Redis, and recon exports queue there.
@@ -65,8 +113,34 @@ export class GatewayModule {
     ];
     return {
       module: GatewayModule,
-      controllers: [BalanceController, PayinController, ReconController, AcquirerController, DisbursementController, WebhookOpsController, CallbackOpsController, MerchantOpsController, MerchantSettingsOpsController, TokenOpsController, DeadLetterOpsController, LedgerOpsController, HealthController, BalanceMovementsController, PayinListController, DisbursementListController,
-        DashboardOverviewController, DashboardPayinsController, DashboardPayoutsController, DashboardReconController, DashboardDevelopersController, DashboardActivityController, DashboardSessionController, ConsoleSessionController, DashboardUserOpsController, ...CONSOLE_CONTROLLERS],
+      controllers: [
+        BalanceController,
+        PayinController,
+        ReconController,
+        AcquirerController,
+        DisbursementController,
+        WebhookOpsController,
+        CallbackOpsController,
+        MerchantOpsController,
+        MerchantSettingsOpsController,
+        TokenOpsController,
+        DeadLetterOpsController,
+        LedgerOpsController,
+        HealthController,
+        BalanceMovementsController,
+        PayinListController,
+        DisbursementListController,
+        DashboardOverviewController,
+        DashboardPayinsController,
+        DashboardPayoutsController,
+        DashboardReconController,
+        DashboardDevelopersController,
+        DashboardActivityController,
+        DashboardSessionController,
+        ConsoleSessionController,
+        DashboardUserOpsController,
+        ...CONSOLE_CONTROLLERS,
+      ],
       providers: [
         { provide: PRISMA, useValue: deps.prisma },
         { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
@@ -80,7 +154,10 @@ export class GatewayModule {
         { provide: SettlementListRepository, useFactory: () => new SettlementListRepository(deps.pool) },
         { provide: AuditLogRepository, useFactory: () => new AuditLogRepository(deps.pool) },
         AuditInterceptor,
-        { provide: ADMIN_SETTINGS, useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS } },
+        {
+          provide: ADMIN_SETTINGS,
+          useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS },
+        },
         { provide: BANK_RAIL, useValue: deps.rail },
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: LOGGER, useValue: deps.logger },
@@ -103,12 +180,23 @@ export class GatewayModule {
         { provide: DashboardUserRepository, useFactory: () => new DashboardUserRepository(deps.pool) },
         { provide: DashboardSessionRepository, useFactory: () => new DashboardSessionRepository(deps.pool) },
         { provide: DashboardPasswordLinkRepository, useFactory: () => new DashboardPasswordLinkRepository(deps.pool) },
-        { provide: DashboardUserAdmin, useFactory: () => new DashboardUserAdmin(deps.pool, { dashboard: deps.config.DASHBOARD_PUBLIC_URL, console: deps.config.CONSOLE_PUBLIC_URL }) },
+        {
+          provide: DashboardUserAdmin,
+          useFactory: () =>
+            new DashboardUserAdmin(deps.pool, {
+              dashboard: deps.config.DASHBOARD_PUBLIC_URL,
+              console: deps.config.CONSOLE_PUBLIC_URL,
+            }),
+        },
         { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
         DashboardAuthService,
         MerchantSessionGuard,
         OperatorSessionGuard,
-        { provide: RateLimiter, useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry), inject: [METRICS_REGISTRY] },
+        {
+          provide: RateLimiter,
+          useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry),
+          inject: [METRICS_REGISTRY],
+        },
       ],
     };
   }

@@ -20,7 +20,9 @@ describe('input hardening of the gateway (real Postgres)', () => {
   let token: string;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal' }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal' }),
+    );
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
     acquirer = gateway.app.get(AcquirerService);
@@ -29,14 +31,22 @@ describe('input hardening of the gateway (real Postgres)', () => {
   afterAll(() => gateway.close());
 
   const notify = (raw: string, signature = acquirer.sign(raw)) =>
-    request(gateway.internalServer).post('/internal/acquirer/qris/notifications').set('content-type', 'application/json').set('x-acquirer-signature', signature).send(raw);
+    request(gateway.internalServer)
+      .post('/internal/acquirer/qris/notifications')
+      .set('content-type', 'application/json')
+      .set('x-acquirer-signature', signature)
+      .send(raw);
   async function generate(): Promise<{ platformTrxId: string }> {
-    const res = await request(http).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId: `ORD-${randomUUID().slice(0, 8)}`, amount: 50000 });
+    const res = await request(http)
+      .post('/api/v1/payin/qris/generate')
+      .set('token', token)
+      .send({ merchantTrxId: `ORD-${randomUUID().slice(0, 8)}`, amount: 50000 });
     expect(res.status).toBe(200);
     return res.body.data;
   }
   const paid = paidNotification;
-  const recorded = (body: { acquirerReference: string }) => prisma.acquirerNotification.findMany({ where: { acquirerReference: body.acquirerReference } });
+  const recorded = (body: { acquirerReference: string }) =>
+    prisma.acquirerNotification.findMany({ where: { acquirerReference: body.acquirerReference } });
 
   describe('paidAt (item 2)', () => {
     it('refuses a paidAt before the code was created, or beyond now plus the clock skew, and records the refusal', async () => {
@@ -46,8 +56,13 @@ describe('input hardening of the gateway (real Postgres)', () => {
         const res = await notify(JSON.stringify(body));
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ status: false, code: 'PAID_AT_INVALID', logId: expect.any(String) });
-        expect(await recorded(body)).toEqual([expect.objectContaining({ outcome: 'refused', reason: 'PAID_AT_INVALID' })]);
-        expect(await prisma.payin.findUniqueOrThrow({ where: { platformTrxId } })).toMatchObject({ status: 'pending', successAt: null });
+        expect(await recorded(body)).toEqual([
+          expect.objectContaining({ outcome: 'refused', reason: 'PAID_AT_INVALID' }),
+        ]);
+        expect(await prisma.payin.findUniqueOrThrow({ where: { platformTrxId } })).toMatchObject({
+          status: 'pending',
+          successAt: null,
+        });
       }
     });
 
@@ -75,43 +90,89 @@ describe('input hardening of the gateway (real Postgres)', () => {
     it('a signature whose v1 is not hex, has the wrong length or lacks t= answers 401 in the envelope', async () => {
       const raw = JSON.stringify(paid('QR-none'));
       const t = Math.floor(Date.now() / 1000);
-      for (const signature of [`t=${t},v1=${'z'.repeat(64)}`, `t=${t},v1=${'0'.repeat(63)}g`, `t=${t},v1=${'ab'.repeat(64)}`, `v1=${'0'.repeat(64)}`, `t=${t},v1=${'é'.repeat(32)}`, 'x'.repeat(8000)]) {
+      for (const signature of [
+        `t=${t},v1=${'z'.repeat(64)}`,
+        `t=${t},v1=${'0'.repeat(63)}g`,
+        `t=${t},v1=${'ab'.repeat(64)}`,
+        `v1=${'0'.repeat(64)}`,
+        `t=${t},v1=${'é'.repeat(32)}`,
+        'x'.repeat(8000),
+      ]) {
         const res = await notify(raw, signature);
-        expect({ signature: signature.slice(0, 20), status: res.status }).toEqual({ signature: signature.slice(0, 20), status: 401 });
+        expect({ signature: signature.slice(0, 20), status: res.status }).toEqual({
+          signature: signature.slice(0, 20),
+          status: 401,
+        });
         expect(res.body).toMatchObject({ status: false, code: 'SIGNATURE_INVALID', logId: expect.any(String) });
       }
     });
 
     it('a JSON body nested deeper than 32 levels answers 400 before validation, on every endpoint', async () => {
       const deep = `{"a":${'['.repeat(6000)}${']'.repeat(6000)}}`;
-      const merchant = await request(http).post('/api/v1/payin/qris/generate').set('token', token).set('content-type', 'application/json').send(deep);
+      const merchant = await request(http)
+        .post('/api/v1/payin/qris/generate')
+        .set('token', token)
+        .set('content-type', 'application/json')
+        .send(deep);
       expect(merchant.status).toBe(400);
-      expect(merchant.body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', message: 'Request body is nested too deeply (at most 32 levels)' });
+      expect(merchant.body).toMatchObject({
+        status: false,
+        code: 'VALIDATION_ERROR',
+        message: 'Request body is nested too deeply (at most 32 levels)',
+      });
       const notification = await notify(deep);
       expect(notification.status).toBe(400);
-      expect(notification.body).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Request body is nested too deeply (at most 32 levels)' });
+      expect(notification.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: 'Request body is nested too deeply (at most 32 levels)',
+      });
       // Brackets inside strings are text, not nesting.
-      const inString = await request(http).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId: '['.repeat(40), amount: 50000 });
+      const inString = await request(http)
+        .post('/api/v1/payin/qris/generate')
+        .set('token', token)
+        .send({ merchantTrxId: '['.repeat(40), amount: 50000 });
       expect(inString.body.message).not.toMatch(/nested/);
     });
 
     it('NUL and other control characters in any string field answer 400 naming the field', async () => {
       const { platformTrxId } = await generate();
-      for (const [field, value] of [['issuer', 'O\u0000VO'], ['rrn', '12\u00003'], ['acquirerReference', 'ACQ\u001b[31m']] as const) {
+      for (const [field, value] of [
+        ['issuer', 'O\u0000VO'],
+        ['rrn', '12\u00003'],
+        ['acquirerReference', 'ACQ\u001b[31m'],
+      ] as const) {
         const body = paid(platformTrxId, { [field]: value });
         const res = await notify(JSON.stringify(body));
         expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', message: `${field}: must not contain control characters`, errors: [{ field, message: 'must not contain control characters' }] });
+        expect(res.body).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          message: `${field}: must not contain control characters`,
+          errors: [{ field, message: 'must not contain control characters' }],
+        });
       }
-      const sandbox = await request(http).post('/api/v1/payin/qris/sandbox/pay').set('token', token).send({ merchantTrxId: 'ORD-1', issuer: 'DA\u0000NA' });
+      const sandbox = await request(http)
+        .post('/api/v1/payin/qris/sandbox/pay')
+        .set('token', token)
+        .send({ merchantTrxId: 'ORD-1', issuer: 'DA\u0000NA' });
       expect(sandbox.status).toBe(400);
-      expect(sandbox.body).toMatchObject({ code: 'VALIDATION_ERROR', message: 'issuer: must not contain control characters' });
+      expect(sandbox.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: 'issuer: must not contain control characters',
+      });
       const transfer = await request(http)
         .post('/api/v1/disbursement/account-inquiry')
         .set('token', token)
-        .send({ merchantTrxId: 'DSB-1', accountNo: '1234567890', bankCode: 'BCA', amount: 50000, nested: { deeper: ['\u0000'] } });
+        .send({
+          merchantTrxId: 'DSB-1',
+          accountNo: '1234567890',
+          bankCode: 'BCA',
+          amount: 50000,
+          nested: { deeper: ['\u0000'] },
+        });
       expect(transfer.status).toBe(400);
-      expect(transfer.body.errors).toEqual(expect.arrayContaining([{ field: 'nested.deeper.0', message: 'must not contain control characters' }]));
+      expect(transfer.body.errors).toEqual(
+        expect.arrayContaining([{ field: 'nested.deeper.0', message: 'must not contain control characters' }]),
+      );
       expect(await prisma.payin.findUniqueOrThrow({ where: { platformTrxId } })).toMatchObject({ status: 'pending' });
     });
 
@@ -131,7 +192,9 @@ describe('input hardening of the gateway (real Postgres)', () => {
           [second.platformTrxId, 'refused', 'ACQUIRER_REFERENCE_CONFLICT'],
         ]),
       );
-      expect(await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: second.platformTrxId } })).toMatchObject({ status: 'pending' });
+      expect(await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: second.platformTrxId } })).toMatchObject({
+        status: 'pending',
+      });
     });
   });
 
@@ -140,7 +203,12 @@ describe('input hardening of the gateway (real Postgres)', () => {
       const wrong = await request(http).get('/api/v1/payin/qris/generate').set('token', token);
       expect(wrong.status).toBe(405);
       expect(wrong.headers.allow).toBe('POST');
-      expect(wrong.body).toMatchObject({ status: false, code: 'METHOD_NOT_ALLOWED', message: 'Method GET is not allowed on this path; use POST', logId: expect.any(String) });
+      expect(wrong.body).toMatchObject({
+        status: false,
+        code: 'METHOD_NOT_ALLOWED',
+        message: 'Method GET is not allowed on this path; use POST',
+        logId: expect.any(String),
+      });
       const put = await request(http).put('/api/v1/payin/balance?x=1');
       expect(put.status).toBe(405);
       expect(put.headers.allow).toBe('GET, HEAD');

@@ -19,15 +19,24 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
   const lines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'info', RATE_LIMIT_REFUSAL_DELAY_MS: '0', ADMIN_TOKEN });
-    gateway = await createGatewayApp(config, createLogger('gateway', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) }));
+    const config = loadConfig(gatewayConfigSchema, {
+      DATABASE_URL: process.env.DATABASE_URL,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_REFUSAL_DELAY_MS: '0',
+      ADMIN_TOKEN,
+    });
+    gateway = await createGatewayApp(
+      config,
+      createLogger('gateway', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) }),
+    );
     http = gateway.app.getHttpServer();
   });
   afterAll(() => gateway.close());
 
   /** The access log is written once the response has gone: wait for the request's line. */
   async function linesOf(logId: string): Promise<Record<string, unknown>[]> {
-    for (let i = 0; i < 100 && !lines.some((l) => l.logId === logId && l.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && !lines.some((l) => l.logId === logId && l.msg === 'request'); i++)
+      await new Promise((r) => setTimeout(r, 10));
     return lines.filter((l) => l.logId === logId);
   }
 
@@ -38,7 +47,10 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
       { status: 200, req: request(http).get(`/api/v1/payin/balance?${q}`).set('token', token) },
       { status: 401, req: request(http).get(`/api/v1/payin/balance?${q}`) },
       { status: 404, req: request(http).get(`/api/v1/payin/no-such-route?${q}`).set('token', token) },
-      { status: 400, req: request(http).post(`/api/v1/payin/qris/generate?${q}`).set('token', token).send({ amount: 'lots' }) },
+      {
+        status: 400,
+        req: request(http).post(`/api/v1/payin/qris/generate?${q}`).set('token', token).send({ amount: 'lots' }),
+      },
     ];
     for (const { status, req } of cases) {
       const res = await req;
@@ -47,9 +59,16 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
       expect(logged.map((l) => l.msg)).toContain('request');
       expect(JSON.stringify(logged)).not.toContain(token);
       const access = logged.find((l) => l.msg === 'request');
-      expect(access).toMatchObject({ status, path: expect.stringMatching(/^\/api\/v1\/payin\/[a-z/-]+\?token=\[REDACTED\]&secret_key=\[REDACTED\]&page=2$/) });
+      expect(access).toMatchObject({
+        status,
+        path: expect.stringMatching(/^\/api\/v1\/payin\/[a-z/-]+\?token=\[REDACTED\]&secret_key=\[REDACTED\]&page=2$/),
+      });
       // 401, 404 and 400 also leave an error-log line from the exception filter, redacted the same way.
-      if (status !== 200) expect(logged.find((l) => l.msg === 'request refused')).toMatchObject({ status, path: expect.stringContaining('?token=[REDACTED]&') });
+      if (status !== 200)
+        expect(logged.find((l) => l.msg === 'request refused')).toMatchObject({
+          status,
+          path: expect.stringContaining('?token=[REDACTED]&'),
+        });
     }
   });
 
@@ -59,7 +78,13 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
     const internal = gateway.internalServer;
     const user = await signedInMerchantUser(gateway.prisma, pub, merchant.id);
     const operator = await signedInOperator(gateway.prisma, internal);
-    const secrets: string[] = [user.password, user.cookie.split('=')[1], user.csrfToken, operator.cookie.split('=')[1], operator.csrfToken];
+    const secrets: string[] = [
+      user.password,
+      user.cookie.split('=')[1],
+      user.csrfToken,
+      operator.cookie.split('=')[1],
+      operator.csrfToken,
+    ];
     const logIds: string[] = [];
     const sent = async (req: request.Test) => {
       const res = await req;
@@ -69,14 +94,27 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
     // Wrong passwords (a typo of the real one is as secret as the real one), right and wrong.
     const typo = `${user.password}!`;
     secrets.push(typo);
-    expect((await sent(request(http).post('/dashboard/api/session').send({ email: user.email, password: typo }))).status).toBe(401);
-    expect((await sent(request(http).post('/dashboard/api/session').send({ email: user.email, password: user.password }))).status).toBe(200);
+    expect(
+      (await sent(request(http).post('/dashboard/api/session').send({ email: user.email, password: typo }))).status,
+    ).toBe(401);
+    expect(
+      (await sent(request(http).post('/dashboard/api/session').send({ email: user.email, password: user.password })))
+        .status,
+    ).toBe(200);
     // A password that breaks the policy (400 naming the field) and a link that is not one.
     const tooShort = 'short-pw-1';
     secrets.push(tooShort);
-    expect((await sent(request(http).post('/dashboard/api/password').send({ token: 'not-a-link-token-at-all', password: tooShort }))).status).toBe(400);
+    expect(
+      (
+        await sent(
+          request(http).post('/dashboard/api/password').send({ token: 'not-a-link-token-at-all', password: tooShort }),
+        )
+      ).status,
+    ).toBe(400);
     // New token, webhook secret, TOTP secret, a wrong and a right code.
-    const token = await sent(request(http).post('/dashboard/api/tokens').set(user.headers).send({ label: 'log check' }));
+    const token = await sent(
+      request(http).post('/dashboard/api/tokens').set(user.headers).send({ label: 'log check' }),
+    );
     expect(token.status).toBe(201);
     secrets.push(token.body.data.token);
     const rotated = await sent(request(http).post('/dashboard/api/webhook-secret/rotate').set(user.headers).send({}));
@@ -84,18 +122,37 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
     secrets.push(rotated.body.data.secret);
     const setup = await sent(request(http).post('/dashboard/api/totp/setup').set(user.headers).send({}));
     secrets.push(setup.body.data.secret);
-    expect((await sent(request(http).post('/dashboard/api/totp/enable').set(user.headers).send({ code: 'abcdef' }))).status).toBe(400);
+    expect(
+      (await sent(request(http).post('/dashboard/api/totp/enable').set(user.headers).send({ code: 'abcdef' }))).status,
+    ).toBe(400);
     // The console: a merchant user's set-password link, a merchant's first token and webhook secret.
-    const created = await sent(request(internal).post(`/console/api/merchants/${merchant.id}/users`).set(operator.headers).send({ email: `log-${Date.now()}@toko.example` }));
+    const created = await sent(
+      request(internal)
+        .post(`/console/api/merchants/${merchant.id}/users`)
+        .set(operator.headers)
+        .send({ email: `log-${Date.now()}@toko.example` }),
+    );
     expect(created.status).toBe(201);
     secrets.push(created.body.data.setPasswordUrl.split('/').pop());
-    const onboarded = await sent(request(internal).post('/console/api/merchants').set(operator.headers).send({ name: 'Toko Log' }));
+    const onboarded = await sent(
+      request(internal).post('/console/api/merchants').set(operator.headers).send({ name: 'Toko Log' }),
+    );
     expect(onboarded.status).toBe(201);
-    secrets.push(...Object.values(onboarded.body.data as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.length >= 32));
+    secrets.push(
+      ...Object.values(onboarded.body.data as Record<string, unknown>).filter(
+        (v): v is string => typeof v === 'string' && v.length >= 32,
+      ),
+    );
     // An operator with a known password too.
     const other = await createDashboardUser(gateway.prisma, { password: 'console operator password 1' });
     secrets.push(other.password);
-    expect((await sent(request(internal).post('/console/api/session').send({ email: other.email, password: other.password }))).status).toBe(200);
+    expect(
+      (
+        await sent(
+          request(internal).post('/console/api/session').send({ email: other.email, password: other.password }),
+        )
+      ).status,
+    ).toBe(200);
 
     const logged = (await Promise.all(logIds.map((id) => linesOf(id)))).flat();
     expect(logged.filter((l) => l.msg === 'request')).toHaveLength(logIds.length);
@@ -118,7 +175,10 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
     const [served, refused] = [await balance(), await balance()];
     expect([served.status, refused.status]).toEqual([200, 429]);
     const last = await linesOf(refused.headers['x-log-id'] as string);
-    expect(last.find((l) => l.msg === 'request')).toMatchObject({ status: 429, rateLimitedNotLogged: expect.any(Number) });
+    expect(last.find((l) => l.msg === 'request')).toMatchObject({
+      status: 429,
+      rateLimitedNotLogged: expect.any(Number),
+    });
 
     const limited = lines.filter((l) => l.status === 429);
     expect(limited.every((l) => l.msg === 'request')).toBe(true);

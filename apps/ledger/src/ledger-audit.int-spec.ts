@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, type Breach, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createDisbursement, createMerchant, directPayoutId, fundMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
+import {
+  createDisbursement,
+  createMerchant,
+  directPayoutId,
+  fundMerchant,
+  insertSuccessfulPayin,
+  ledgerFor,
+} from '@pay/testing';
 
 /**
  * The audit, fact by fact: a state built through the real ledger is clean, then exactly one
@@ -27,7 +34,15 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
     const { merchant } = await createMerchant(prisma);
     const settled = await fundMerchant(prisma, merchant.id, [1_000_000_00n, 500_000_00n]);
     const pendingPayin = await insertSuccessfulPayin(prisma, merchant.id, 200_000_00n, 1_550_00n);
-    await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin.record:${pendingPayin}`, merchantId: merchant.id, issuedAt: new Date().toISOString(), payinId: pendingPayin, amount: '20000000', fee: '155000' });
+    await ledgerFor(prisma).apply({
+      type: 'payin.record',
+      commandId: `payin.record:${pendingPayin}`,
+      merchantId: merchant.id,
+      issuedAt: new Date().toISOString(),
+      payinId: pendingPayin,
+      amount: '20000000',
+      fee: '155000',
+    });
     return { merchantId: merchant.id, settled, pendingPayin };
   }
 
@@ -35,7 +50,10 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
    * An event appended as the ledger would write it (next seq, the balance moved by its deltas,
    * an applied decision), but by hand: so only its counterpart is missing.
    */
-  async function appendEvent(merchantId: number, e: { type: string; reference: string; available: bigint; pending: bigint; decision?: boolean }): Promise<string> {
+  async function appendEvent(
+    merchantId: number,
+    e: { type: string; reference: string; available: bigint; pending: bigint; decision?: boolean },
+  ): Promise<string> {
     const commandId = `manual:${randomUUID()}`;
     const [{ id }] = await prisma.$queryRaw<{ id: bigint }[]>`
       WITH b AS (
@@ -65,7 +83,14 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       const payinId = await insertSuccessfulPayin(prisma, merchantId, 75_000_00n, 675_00n);
 
       expect(await breachesOf(merchantId)).toEqual([
-        { check: 'payin.event_missing', table: 'payins', id: payinId, merchantId, expected: '1 payin.recorded event of pending +7432500', found: 'none' },
+        {
+          check: 'payin.event_missing',
+          table: 'payins',
+          id: payinId,
+          merchantId,
+          expected: '1 payin.recorded event of pending +7432500',
+          found: 'none',
+        },
       ]);
       const young = await audit([merchantId], 600);
       expect(young.breaches).toEqual([]);
@@ -76,15 +101,24 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
     it('names an event whose amount is not the pay-in net', async () => {
       const { merchantId } = await fundedMerchant();
       const payinId = await insertSuccessfulPayin(prisma, merchantId, 10_000_00n, 100_00n);
-      const eventId = await appendEvent(merchantId, { type: 'payin.recorded', reference: payinId, available: 0n, pending: 9_900_01n });
+      const eventId = await appendEvent(merchantId, {
+        type: 'payin.recorded',
+        reference: payinId,
+        available: 0n,
+        pending: 9_900_01n,
+      });
       await prisma.$executeRaw`UPDATE payins SET ledger_event_id = ${BigInt(eventId)} WHERE id = ${payinId}::uuid`;
 
       const breaches = await breachesOf(merchantId);
       // The pending balance then exceeds the unsettled nets by the same sen.
       expect(checksOf(breaches)).toEqual(['balance.pending_payins', 'payin.event_amount']);
       expect(breaches).toContainEqual({
-        check: 'payin.event_amount', table: 'ledger_events', id: eventId, merchantId,
-        expected: `pending +990000, available 0 (pay-in ${payinId}: amount 1000000 - fee 10000)`, found: 'pending +990001, available 0',
+        check: 'payin.event_amount',
+        table: 'ledger_events',
+        id: eventId,
+        merchantId,
+        expected: `pending +990000, available 0 (pay-in ${payinId}: amount 1000000 - fee 10000)`,
+        found: 'pending +990001, available 0',
       });
     });
 
@@ -92,13 +126,37 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       const { merchantId } = await fundedMerchant();
       const failedPayin = await insertSuccessfulPayin(prisma, merchantId, 10_000_00n, 0n);
       await prisma.$executeRaw`UPDATE payins SET status = 'failed', success_at = NULL WHERE id = ${failedPayin}::uuid`;
-      const forFailed = await appendEvent(merchantId, { type: 'payin.recorded', reference: failedPayin, available: 0n, pending: 10_000_00n });
+      const forFailed = await appendEvent(merchantId, {
+        type: 'payin.recorded',
+        reference: failedPayin,
+        available: 0n,
+        pending: 10_000_00n,
+      });
       const ghost = randomUUID();
-      const forGhost = await appendEvent(merchantId, { type: 'payin.recorded', reference: ghost, available: 0n, pending: 1n });
+      const forGhost = await appendEvent(merchantId, {
+        type: 'payin.recorded',
+        reference: ghost,
+        available: 0n,
+        pending: 1n,
+      });
 
       const breaches = await breachesOf(merchantId);
-      expect(breaches).toContainEqual({ check: 'payin.event_unexpected', table: 'ledger_events', id: forFailed, merchantId, expected: `no event: pay-in ${failedPayin} is failed`, found: 'payin.recorded of pending +1000000' });
-      expect(breaches).toContainEqual({ check: 'event.orphan', table: 'ledger_events', id: forGhost, merchantId, expected: `pay-in ${ghost}`, found: 'no such pay-in' });
+      expect(breaches).toContainEqual({
+        check: 'payin.event_unexpected',
+        table: 'ledger_events',
+        id: forFailed,
+        merchantId,
+        expected: `no event: pay-in ${failedPayin} is failed`,
+        found: 'payin.recorded of pending +1000000',
+      });
+      expect(breaches).toContainEqual({
+        check: 'event.orphan',
+        table: 'ledger_events',
+        id: forGhost,
+        merchantId,
+        expected: `pay-in ${ghost}`,
+        found: 'no such pay-in',
+      });
       expect(checksOf(breaches)).toEqual(['balance.pending_payins', 'event.orphan', 'payin.event_unexpected']);
     });
 
@@ -106,14 +164,25 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       const owner = await fundedMerchant();
       const other = await fundedMerchant();
       const payinId = await insertSuccessfulPayin(prisma, owner.merchantId, 10_000_00n, 0n);
-      const eventId = await appendEvent(other.merchantId, { type: 'payin.recorded', reference: payinId, available: 0n, pending: 10_000_00n });
+      const eventId = await appendEvent(other.merchantId, {
+        type: 'payin.recorded',
+        reference: payinId,
+        available: 0n,
+        pending: 10_000_00n,
+      });
 
       const report = await audit([owner.merchantId, other.merchantId]);
       expect(report.breaches).toContainEqual({
-        check: 'payin.event_merchant', table: 'ledger_events', id: eventId, merchantId: other.merchantId,
-        expected: `merchant ${owner.merchantId} (the merchant of pay-in ${payinId})`, found: `merchant ${other.merchantId}`,
+        check: 'payin.event_merchant',
+        table: 'ledger_events',
+        id: eventId,
+        merchantId: other.merchantId,
+        expected: `merchant ${owner.merchantId} (the merchant of pay-in ${payinId})`,
+        found: `merchant ${other.merchantId}`,
       });
-      expect(report.breaches).toContainEqual(expect.objectContaining({ check: 'payin.event_missing', id: payinId, merchantId: owner.merchantId }));
+      expect(report.breaches).toContainEqual(
+        expect.objectContaining({ check: 'payin.event_missing', id: payinId, merchantId: owner.merchantId }),
+      );
     });
 
     it('names a pay-in whose fee is not what its own rate gives (the recon CSV shows both)', async () => {
@@ -121,8 +190,12 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       await prisma.$executeRaw`UPDATE payins SET fee_pct_milli = 700 WHERE id = ${pendingPayin}::uuid`;
       expect(await breachesOf(merchantId)).toEqual([
         {
-          check: 'payin.fee', table: 'payins', id: pendingPayin, merchantId,
-          expected: 'fee 295000 (700/1000 % of 20000000 rounded half up, + 155000, at most the amount)', found: 'fee 155000',
+          check: 'payin.fee',
+          table: 'payins',
+          id: pendingPayin,
+          merchantId,
+          expected: 'fee 295000 (700/1000 % of 20000000 rounded half up, + 155000, at most the amount)',
+          found: 'fee 155000',
         },
       ]);
     });
@@ -135,8 +208,12 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       await prisma.$executeRaw`UPDATE settlements SET gross = gross + 1 WHERE id = ${s.id}::uuid`;
       expect(await breachesOf(merchantId)).toEqual([
         {
-          check: 'settlement.totals', table: 'settlements', id: s.id, merchantId,
-          expected: 'payin_count 2, gross 150000000, fees 0, amount 150000000 (its pay-ins)', found: 'payin_count 2, gross 150000001, fees 0, amount 150000000',
+          check: 'settlement.totals',
+          table: 'settlements',
+          id: s.id,
+          merchantId,
+          expected: 'payin_count 2, gross 150000000, fees 0, amount 150000000 (its pay-ins)',
+          found: 'payin_count 2, gross 150000001, fees 0, amount 150000000',
         },
       ]);
     });
@@ -146,24 +223,48 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       const id = randomUUID();
       await prisma.$executeRaw`INSERT INTO settlements (id, merchant_id, amount, payin_count, gross, fees) VALUES (${id}::uuid, ${merchantId}, 0, 0, 0, 0)`;
       expect(await breachesOf(merchantId)).toEqual([
-        { check: 'settlement.event_missing', table: 'settlements', id, merchantId, expected: '1 settlement.credited event of available +0, pending -0', found: 'none' },
+        {
+          check: 'settlement.event_missing',
+          table: 'settlements',
+          id,
+          merchantId,
+          expected: '1 settlement.credited event of available +0, pending -0',
+          found: 'none',
+        },
       ]);
     });
 
     it("names a settlement.credited whose amount is not the sum of its pay-ins' nets", async () => {
       const { merchantId, pendingPayin } = await fundedMerchant();
       const second = await insertSuccessfulPayin(prisma, merchantId, 5_000_00n, 0n);
-      await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin.record:${second}`, merchantId, issuedAt: new Date().toISOString(), payinId: second, amount: '500000', fee: '0' });
+      await ledgerFor(prisma).apply({
+        type: 'payin.record',
+        commandId: `payin.record:${second}`,
+        merchantId,
+        issuedAt: new Date().toISOString(),
+        payinId: second,
+        amount: '500000',
+        fee: '0',
+      });
       const id = randomUUID();
       await prisma.$executeRaw`INSERT INTO settlements (id, merchant_id, amount, payin_count, gross, fees) VALUES (${id}::uuid, ${merchantId}, 19845000, 1, 20000000, 155000)`;
       await prisma.$executeRaw`UPDATE payins SET settlement_id = ${id}::uuid WHERE id = ${pendingPayin}::uuid`;
-      const eventId = await appendEvent(merchantId, { type: 'settlement.credited', reference: id, available: 19_845_001n, pending: -19_845_001n });
+      const eventId = await appendEvent(merchantId, {
+        type: 'settlement.credited',
+        reference: id,
+        available: 19_845_001n,
+        pending: -19_845_001n,
+      });
 
       const breaches = await breachesOf(merchantId);
       expect(checksOf(breaches)).toEqual(['balance.pending_payins', 'settlement.event_amount']);
       expect(breaches).toContainEqual({
-        check: 'settlement.event_amount', table: 'ledger_events', id: eventId, merchantId,
-        expected: `available +19845000, pending -19845000 (the nets of the 1 pay-ins of settlement ${id})`, found: 'available 19845001, pending -19845001',
+        check: 'settlement.event_amount',
+        table: 'ledger_events',
+        id: eventId,
+        merchantId,
+        expected: `available +19845000, pending -19845000 (the nets of the 1 pay-ins of settlement ${id})`,
+        found: 'available 19845001, pending -19845001',
       });
     });
   });
@@ -174,7 +275,11 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'success' });
       await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'failed' });
       await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'pending' });
-      const refused = await createDisbursement(prisma, merchantId, { amount: 9_000_000_00n, fee: 2_500_00n, outcome: 'pending' });
+      const refused = await createDisbursement(prisma, merchantId, {
+        amount: 9_000_000_00n,
+        fee: 2_500_00n,
+        outcome: 'pending',
+      });
       expect(refused.disbursement.status).toBe('refused');
       const report = await audit([merchantId]);
       expect(report).toMatchObject({ breaches: [], inFlight: [], rowsChecked: { disbursements: 4 } });
@@ -182,47 +287,121 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
 
     it('names a failed disbursement whose refund was never booked, in flight only within the grace period', async () => {
       const { merchantId } = await fundedMerchant();
-      const { disbursement: d } = await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'failed', applyRefund: false });
+      const { disbursement: d } = await createDisbursement(prisma, merchantId, {
+        amount: 100_000_00n,
+        fee: 2_500_00n,
+        outcome: 'failed',
+        applyRefund: false,
+      });
       expect(await breachesOf(merchantId)).toEqual([
-        { check: 'payout.refund_missing', table: 'disbursements', id: d.id, merchantId, expected: '1 payout.refunded event of available +10250000 (disbursement failed)', found: 'none' },
+        {
+          check: 'payout.refund_missing',
+          table: 'disbursements',
+          id: d.id,
+          merchantId,
+          expected: '1 payout.refunded event of available +10250000 (disbursement failed)',
+          found: 'none',
+        },
       ]);
       expect((await audit([merchantId], 600)).inFlight).toMatchObject([{ check: 'payout.refund_missing', id: d.id }]);
     });
 
     it('names a refund of a disbursement that succeeded, and a debit of one that was refused', async () => {
       const { merchantId } = await fundedMerchant();
-      const { disbursement: paid } = await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'success' });
-      const refundId = await appendEvent(merchantId, { type: 'payout.refunded', reference: paid.id, available: 10_250_000n, pending: 0n });
-      const { disbursement: refused } = await createDisbursement(prisma, merchantId, { amount: 9_000_000_00n, fee: 2_500_00n, outcome: 'pending' });
-      const debitId = await appendEvent(merchantId, { type: 'payout.debited', reference: refused.id, available: -1_000_00n, pending: 0n });
+      const { disbursement: paid } = await createDisbursement(prisma, merchantId, {
+        amount: 100_000_00n,
+        fee: 2_500_00n,
+        outcome: 'success',
+      });
+      const refundId = await appendEvent(merchantId, {
+        type: 'payout.refunded',
+        reference: paid.id,
+        available: 10_250_000n,
+        pending: 0n,
+      });
+      const { disbursement: refused } = await createDisbursement(prisma, merchantId, {
+        amount: 9_000_000_00n,
+        fee: 2_500_00n,
+        outcome: 'pending',
+      });
+      const debitId = await appendEvent(merchantId, {
+        type: 'payout.debited',
+        reference: refused.id,
+        available: -1_000_00n,
+        pending: 0n,
+      });
 
       expect(await breachesOf(merchantId)).toEqual([
-        { check: 'payout.debit_unexpected', table: 'ledger_events', id: debitId, merchantId, expected: `no debit: disbursement ${refused.id} is refused`, found: 'payout.debited of available -100000' },
-        { check: 'payout.refund_unexpected', table: 'ledger_events', id: refundId, merchantId, expected: `no refund: disbursement ${paid.id} is success`, found: 'payout.refunded of available 10250000' },
+        {
+          check: 'payout.debit_unexpected',
+          table: 'ledger_events',
+          id: debitId,
+          merchantId,
+          expected: `no debit: disbursement ${refused.id} is refused`,
+          found: 'payout.debited of available -100000',
+        },
+        {
+          check: 'payout.refund_unexpected',
+          table: 'ledger_events',
+          id: refundId,
+          merchantId,
+          expected: `no refund: disbursement ${paid.id} is success`,
+          found: 'payout.refunded of available 10250000',
+        },
       ]);
     });
 
     it('names an accepted disbursement without its debit, and a debit of the wrong amount', async () => {
       const { merchantId } = await fundedMerchant();
-      const { disbursement: undebited } = await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'funding' });
+      const { disbursement: undebited } = await createDisbursement(prisma, merchantId, {
+        amount: 100_000_00n,
+        fee: 2_500_00n,
+        outcome: 'funding',
+      });
       await prisma.$executeRaw`UPDATE disbursements SET status = 'pending', debited_at = now() WHERE id = ${undebited.id}::uuid`;
-      const { disbursement: short } = await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'funding' });
-      const debitId = await appendEvent(merchantId, { type: 'payout.debited', reference: short.id, available: -10_000_000n, pending: 0n });
+      const { disbursement: short } = await createDisbursement(prisma, merchantId, {
+        amount: 100_000_00n,
+        fee: 2_500_00n,
+        outcome: 'funding',
+      });
+      const debitId = await appendEvent(merchantId, {
+        type: 'payout.debited',
+        reference: short.id,
+        available: -10_000_000n,
+        pending: 0n,
+      });
       await prisma.$executeRaw`UPDATE disbursements SET status = 'pending', debited_at = now() WHERE id = ${short.id}::uuid`;
 
       expect(await breachesOf(merchantId)).toEqual([
         {
-          check: 'payout.debit_amount', table: 'ledger_events', id: debitId, merchantId,
-          expected: `available -10250000, pending 0 (disbursement ${short.id}: amount + fee)`, found: 'available -10000000, pending 0',
+          check: 'payout.debit_amount',
+          table: 'ledger_events',
+          id: debitId,
+          merchantId,
+          expected: `available -10250000, pending 0 (disbursement ${short.id}: amount + fee)`,
+          found: 'available -10000000, pending 0',
         },
-        { check: 'payout.debit_missing', table: 'disbursements', id: undebited.id, merchantId, expected: '1 payout.debited event of available -10250000 (disbursement is pending)', found: 'none' },
+        {
+          check: 'payout.debit_missing',
+          table: 'disbursements',
+          id: undebited.id,
+          merchantId,
+          expected: '1 payout.debited event of available -10250000 (disbursement is pending)',
+          found: 'none',
+        },
       ]);
     });
 
     it('names a transfer the ledger never decided, in flight only within the grace period', async () => {
       const { merchantId } = await fundedMerchant();
-      const { disbursement: d } = await createDisbursement(prisma, merchantId, { amount: 100_000_00n, fee: 2_500_00n, outcome: 'funding' });
-      expect(await breachesOf(merchantId)).toMatchObject([{ check: 'payout.undecided', table: 'disbursements', id: d.id, merchantId }]);
+      const { disbursement: d } = await createDisbursement(prisma, merchantId, {
+        amount: 100_000_00n,
+        fee: 2_500_00n,
+        outcome: 'funding',
+      });
+      expect(await breachesOf(merchantId)).toMatchObject([
+        { check: 'payout.undecided', table: 'disbursements', id: d.id, merchantId },
+      ]);
       expect((await audit([merchantId], 600)).breaches).toEqual([]);
     });
 
@@ -234,11 +413,35 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       expect(await breachesOf(merchantId)).toEqual([]);
 
       const ghost = randomUUID();
-      const ghostDebit = await appendEvent(merchantId, { type: 'payout.debited', reference: ghost, available: -1_00n, pending: 0n });
-      const strayRefund = await appendEvent(merchantId, { type: 'payout.refunded', reference: directPayoutId(), available: 1_00n, pending: 0n });
+      const ghostDebit = await appendEvent(merchantId, {
+        type: 'payout.debited',
+        reference: ghost,
+        available: -1_00n,
+        pending: 0n,
+      });
+      const strayRefund = await appendEvent(merchantId, {
+        type: 'payout.refunded',
+        reference: directPayoutId(),
+        available: 1_00n,
+        pending: 0n,
+      });
       const breaches = await breachesOf(merchantId);
-      expect(breaches).toContainEqual({ check: 'event.orphan', table: 'ledger_events', id: ghostDebit, merchantId, expected: `disbursement ${ghost}`, found: 'no such disbursement' });
-      expect(breaches).toContainEqual(expect.objectContaining({ check: 'payout.refund_unexpected', table: 'ledger_events', id: strayRefund, merchantId }));
+      expect(breaches).toContainEqual({
+        check: 'event.orphan',
+        table: 'ledger_events',
+        id: ghostDebit,
+        merchantId,
+        expected: `disbursement ${ghost}`,
+        found: 'no such disbursement',
+      });
+      expect(breaches).toContainEqual(
+        expect.objectContaining({
+          check: 'payout.refund_unexpected',
+          table: 'ledger_events',
+          id: strayRefund,
+          merchantId,
+        }),
+      );
       expect(breaches).toHaveLength(2);
     });
   });
@@ -250,13 +453,45 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       await prisma.$executeRaw`
         INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result) VALUES (${commandId}, ${merchantId}, 'payout.debit', 'applied', 999999999, '{}'::jsonb)`;
       const manual = directPayoutId();
-      const undecided = await appendEvent(merchantId, { type: 'payout.debited', reference: manual, available: -1_00n, pending: 0n, decision: false });
-      const unknown = await appendEvent(merchantId, { type: 'balance.adjusted', reference: 'ticket-42', available: 0n, pending: 0n });
+      const undecided = await appendEvent(merchantId, {
+        type: 'payout.debited',
+        reference: manual,
+        available: -1_00n,
+        pending: 0n,
+        decision: false,
+      });
+      const unknown = await appendEvent(merchantId, {
+        type: 'balance.adjusted',
+        reference: 'ticket-42',
+        available: 0n,
+        pending: 0n,
+      });
 
       expect(await breachesOf(merchantId)).toEqual([
-        { check: 'decision.event_missing', table: 'ledger_commands', id: commandId, merchantId, expected: `event 999999999 of merchant ${merchantId}`, found: 'no such event' },
-        { check: 'event.undecided', table: 'ledger_events', id: undecided, merchantId, expected: expect.stringMatching(/^an applied decision of command manual:/), found: 'no decision' },
-        { check: 'event.unknown_type', table: 'ledger_events', id: unknown, merchantId, expected: 'payin.recorded, settlement.credited, payout.debited or payout.refunded', found: 'type balance.adjusted' },
+        {
+          check: 'decision.event_missing',
+          table: 'ledger_commands',
+          id: commandId,
+          merchantId,
+          expected: `event 999999999 of merchant ${merchantId}`,
+          found: 'no such event',
+        },
+        {
+          check: 'event.undecided',
+          table: 'ledger_events',
+          id: undecided,
+          merchantId,
+          expected: expect.stringMatching(/^an applied decision of command manual:/),
+          found: 'no decision',
+        },
+        {
+          check: 'event.unknown_type',
+          table: 'ledger_events',
+          id: unknown,
+          merchantId,
+          expected: 'payin.recorded, settlement.credited, payout.debited or payout.refunded',
+          found: 'type balance.adjusted',
+        },
       ]);
     });
   });

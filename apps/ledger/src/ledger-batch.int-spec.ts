@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type LedgerCommand, ledgerCommandId, parseLedgerCommand, Topic } from '@pay/contracts';
-import { createPgPool, createPrismaClient, DISBURSEMENT_DECIDED_CHANNEL, type PrismaClient, verifyLedger } from '@pay/persistence';
+import {
+  createPgPool,
+  createPrismaClient,
+  DISBURSEMENT_DECIDED_CHANNEL,
+  type PrismaClient,
+  verifyLedger,
+} from '@pay/persistence';
 import { LedgerService } from '@pay/ledger-core';
 import { Client, type Pool } from 'pg';
 import { createDisbursement, createMerchant, directPayoutId, fundMerchant, insertSuccessfulPayin } from '@pay/testing';
@@ -8,7 +14,14 @@ import { createDisbursement, createMerchant, directPayoutId, fundMerchant, inser
 const issuedAt = new Date().toISOString();
 const command = (fields: object): LedgerCommand => parseLedgerCommand(JSON.stringify({ issuedAt, ...fields }));
 const debit = (merchantId: number, amount: bigint, fee = 0n, payoutId = directPayoutId()): LedgerCommand =>
-  command({ type: 'payout.debit', commandId: `debit:${payoutId}`, merchantId, payoutId, amount: String(amount), fee: String(fee) });
+  command({
+    type: 'payout.debit',
+    commandId: `debit:${payoutId}`,
+    merchantId,
+    payoutId,
+    amount: String(amount),
+    fee: String(fee),
+  });
 
 /** Group commit: a batch of commands decided in order in one transaction (ledger-batch.ts). */
 describe('LedgerService.applyBatch (real Postgres)', () => {
@@ -30,13 +43,16 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     const b = await prisma.balance.findUniqueOrThrow({ where: { merchantId } });
     return { available: b.available, pending: b.pending, lastSeq: b.lastSeq };
   };
-  const clean = async (merchantIds: number[]) => expect((await verifyLedger(prisma, { merchantIds })).breaches).toEqual([]);
+  const clean = async (merchantIds: number[]) =>
+    expect((await verifyLedger(prisma, { merchantIds })).breaches).toEqual([]);
 
   it('decides each command against the balance the ones before it left: refusals are recorded and the rest of the batch goes on', async () => {
     const [{ merchant: a }, { merchant: b }] = [await createMerchant(prisma), await createMerchant(prisma)];
     await fundMerchant(prisma, a.id, [200_000n]); // 20 debits of 10,000
     await fundMerchant(prisma, b.id, [1_000_000n]);
-    const batch = Array.from({ length: 40 }, (_, i) => (i % 4 === 3 ? debit(b.id, 10_000n) : debit(a.id, 7_500n, 2_500n)));
+    const batch = Array.from({ length: 40 }, (_, i) =>
+      i % 4 === 3 ? debit(b.id, 10_000n) : debit(a.id, 7_500n, 2_500n),
+    );
 
     const outcomes = await ledger.applyBatch(batch);
 
@@ -44,7 +60,12 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     const ofA = outcomes.filter((_, i) => batch[i].merchantId === a.id);
     expect(ofA.slice(0, 20).every((o) => o.outcome === 'applied')).toBe(true);
     expect(ofA.slice(20)).toEqual(
-      ofA.slice(20).map((o) => ({ outcome: 'rejected', commandId: o.commandId, reason: 'INSUFFICIENT_BALANCE', detail: { available: '0', required: '10000' } })),
+      ofA.slice(20).map((o) => ({
+        outcome: 'rejected',
+        commandId: o.commandId,
+        reason: 'INSUFFICIENT_BALANCE',
+        detail: { available: '0', required: '10000' },
+      })),
     );
     expect(await balanceOf(a.id)).toEqual({ available: 0n, pending: 0n, lastSeq: 22n }); // record, settle, 20 debits
     expect(await balanceOf(b.id)).toEqual({ available: 900_000n, pending: 0n, lastSeq: 12n });
@@ -54,29 +75,60 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     );
     expect(await prisma.ledgerCommand.count({ where: { commandId: { in: batch.map((c) => c.commandId) } } })).toBe(40);
     // One outbox row per decision, in decision order (so per merchant in order).
-    const rows = await prisma.outbox.findMany({ where: { key: { in: [String(a.id), String(b.id)] }, topic: Topic.LedgerEvents }, orderBy: { id: 'asc' } });
-    const decided = rows.map((r) => (r.payload as { commandId: string }).commandId).filter((id) => batch.some((c) => c.commandId === id));
+    const rows = await prisma.outbox.findMany({
+      where: { key: { in: [String(a.id), String(b.id)] }, topic: Topic.LedgerEvents },
+      orderBy: { id: 'asc' },
+    });
+    const decided = rows
+      .map((r) => (r.payload as { commandId: string }).commandId)
+      .filter((id) => batch.some((c) => c.commandId === id));
     expect(decided).toEqual(batch.map((c) => c.commandId));
     await clean([a.id, b.id]);
   });
 
   it('lets a command read what the commands before it in the same batch wrote: record, settle, debit, refund', async () => {
     const { merchant } = await createMerchant(prisma);
-    const payins = [await insertSuccessfulPayin(prisma, merchant.id, 50_000n, 500n), await insertSuccessfulPayin(prisma, merchant.id, 30_000n, 300n)];
+    const payins = [
+      await insertSuccessfulPayin(prisma, merchant.id, 50_000n, 500n),
+      await insertSuccessfulPayin(prisma, merchant.id, 30_000n, 300n),
+    ];
     const settlementId = randomUUID();
     const payoutId = directPayoutId();
     const batch = [
-      ...payins.map((payinId, i) => command({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId: merchant.id, payinId, amount: i === 0 ? '50000' : '30000', fee: i === 0 ? '500' : '300' })),
-      command({ type: 'settlement.credit', commandId: `settle:${settlementId}`, merchantId: merchant.id, settlementId, payinIds: payins }),
+      ...payins.map((payinId, i) =>
+        command({
+          type: 'payin.record',
+          commandId: `payin:${payinId}`,
+          merchantId: merchant.id,
+          payinId,
+          amount: i === 0 ? '50000' : '30000',
+          fee: i === 0 ? '500' : '300',
+        }),
+      ),
+      command({
+        type: 'settlement.credit',
+        commandId: `settle:${settlementId}`,
+        merchantId: merchant.id,
+        settlementId,
+        payinIds: payins,
+      }),
       debit(merchant.id, 70_000n, 2_500n, payoutId),
-      command({ type: 'payout.refund', commandId: `refund:${payoutId}`, merchantId: merchant.id, payoutId, reason: 'bank rejected' }),
+      command({
+        type: 'payout.refund',
+        commandId: `refund:${payoutId}`,
+        merchantId: merchant.id,
+        payoutId,
+        reason: 'bank rejected',
+      }),
     ];
 
     const outcomes = await ledger.applyBatch(batch);
 
     expect(outcomes.map((o) => o.outcome)).toEqual(['applied', 'applied', 'applied', 'applied', 'applied']);
     expect(await balanceOf(merchant.id)).toEqual({ available: 79_200n, pending: 0n, lastSeq: 5n });
-    expect(await prisma.payin.count({ where: { id: { in: payins }, settlementId, ledgerEventId: { not: null } } })).toBe(2);
+    expect(
+      await prisma.payin.count({ where: { id: { in: payins }, settlementId, ledgerEventId: { not: null } } }),
+    ).toBe(2);
     await clean([merchant.id]);
   });
 
@@ -87,14 +139,25 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     const first = debit(merchant.id, 10_000n, 0n, payoutId);
     const [before] = await ledger.applyBatch([first]);
     const again = debit(merchant.id, 10_000n);
-    const sameReference = command({ type: 'payout.debit', commandId: 'debit:another-id', merchantId: merchant.id, payoutId, amount: '10000', fee: '0' });
+    const sameReference = command({
+      type: 'payout.debit',
+      commandId: 'debit:another-id',
+      merchantId: merchant.id,
+      payoutId,
+      amount: '10000',
+      fee: '0',
+    });
 
     const outcomes = await ledger.applyBatch([first, again, again, sameReference, first]);
 
     expect(outcomes[0]).toEqual(before);
     expect(outcomes[4]).toEqual(before);
     expect(outcomes[2]).toEqual(outcomes[1]);
-    expect(outcomes[3]).toMatchObject({ outcome: 'rejected', reason: 'DUPLICATE_REFERENCE', detail: { reference: payoutId, commandId: first.commandId } });
+    expect(outcomes[3]).toMatchObject({
+      outcome: 'rejected',
+      reason: 'DUPLICATE_REFERENCE',
+      detail: { reference: payoutId, commandId: first.commandId },
+    });
     expect(await balanceOf(merchant.id)).toMatchObject({ available: 80_000n });
     expect(await prisma.ledgerEvent.count({ where: { merchantId: merchant.id, type: 'payout.debited' } })).toBe(2);
     await clean([merchant.id]);
@@ -103,14 +166,27 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
   it('moves the disbursements it decides out of funding and announces each on commit', async () => {
     const { merchant } = await createMerchant(prisma);
     await fundMerchant(prisma, merchant.id, [25_000n]);
-    const funding = await Promise.all([0, 1, 2].map(() => createDisbursement(prisma, merchant.id, { amount: 10_000n, fee: 2_500n, outcome: 'funding' })));
+    const funding = await Promise.all(
+      [0, 1, 2].map(() =>
+        createDisbursement(prisma, merchant.id, { amount: 10_000n, fee: 2_500n, outcome: 'funding' }),
+      ),
+    );
     const listener = new Client({ connectionString: process.env.DATABASE_URL });
     await listener.connect();
     const heard: string[] = [];
     listener.on('notification', (n) => heard.push(n.payload ?? ''));
     await listener.query(`LISTEN ${DISBURSEMENT_DECIDED_CHANNEL}`);
     try {
-      const batch = funding.map(({ disbursement: d }) => command({ type: 'payout.debit', commandId: ledgerCommandId.payoutDebit(d.id), merchantId: merchant.id, payoutId: d.id, amount: '10000', fee: '2500' }));
+      const batch = funding.map(({ disbursement: d }) =>
+        command({
+          type: 'payout.debit',
+          commandId: ledgerCommandId.payoutDebit(d.id),
+          merchantId: merchant.id,
+          payoutId: d.id,
+          amount: '10000',
+          fee: '2500',
+        }),
+      );
       const outcomes = await ledger.applyBatch(batch);
       expect(outcomes.map((o) => o.outcome)).toEqual(['applied', 'applied', 'rejected']);
       const rows = await prisma.disbursement.findMany({ where: { id: { in: funding.map((f) => f.disbursement.id) } } });
@@ -121,7 +197,9 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
         ['refused', 'INSUFFICIENT_BALANCE', false],
       ]);
       await waitUntil(() => heard.length === 3);
-      expect(heard.sort()).toEqual(funding.map((f, i) => `${f.disbursement.id}:${i < 2 ? 'pending' : 'refused'}`).sort());
+      expect(heard.sort()).toEqual(
+        funding.map((f, i) => `${f.disbursement.id}:${i < 2 ? 'pending' : 'refused'}`).sort(),
+      );
     } finally {
       await listener.end();
     }
@@ -133,12 +211,22 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     await fundMerchant(prisma, merchant.id, [100_000n]);
     const fine = debit(merchant.id, 10_000n);
     // Not through the parser: a pay-in id Postgres cannot read fails the batch's statement.
-    const broken = { type: 'payin.record', commandId: 'payin:broken', merchantId: merchant.id, issuedAt, payinId: 'not-a-uuid', amount: '1', fee: '0' } as LedgerCommand;
+    const broken = {
+      type: 'payin.record',
+      commandId: 'payin:broken',
+      merchantId: merchant.id,
+      issuedAt,
+      payinId: 'not-a-uuid',
+      amount: '1',
+      fee: '0',
+    } as LedgerCommand;
 
     await expect(ledger.applyBatch([fine, broken])).rejects.toThrow();
 
     expect(await balanceOf(merchant.id)).toMatchObject({ available: 100_000n, lastSeq: 2n });
-    expect(await prisma.ledgerCommand.count({ where: { commandId: { in: [fine.commandId, broken.commandId] } } })).toBe(0);
+    expect(await prisma.ledgerCommand.count({ where: { commandId: { in: [fine.commandId, broken.commandId] } } })).toBe(
+      0,
+    );
     expect((await ledger.applyBatch([fine]))[0].outcome).toBe('applied');
   });
 
@@ -150,15 +238,29 @@ describe('LedgerService.applyBatch (real Postgres)', () => {
     expect(outcomes.map((o) => o.map((x) => x.outcome))).toEqual(merchants.map(() => ['applied', 'applied']));
     expect(outcomes.map((o) => o.map((x) => x.commandId))).toEqual(batches.map((b) => b.map((c) => c.commandId)));
     // One transaction: every decision carries the batch's clock.
-    const decided = await prisma.ledgerCommand.findMany({ where: { commandId: { in: batches.flat().map((c) => c.commandId) } }, select: { decidedAt: true } });
+    const decided = await prisma.ledgerCommand.findMany({
+      where: { commandId: { in: batches.flat().map((c) => c.commandId) } },
+      select: { decidedAt: true },
+    });
     expect(new Set(decided.map((d) => d.decidedAt.getTime())).size).toBe(1);
 
     // Arriving with a batch that cannot be applied: the others are applied, the failing one fails, alone.
-    const broken = { type: 'payin.record', commandId: 'payin:broken-2', merchantId: merchants[3], issuedAt, payinId: 'not-a-uuid', amount: '1', fee: '0' } as LedgerCommand;
+    const broken = {
+      type: 'payin.record',
+      commandId: 'payin:broken-2',
+      merchantId: merchants[3],
+      issuedAt,
+      payinId: 'not-a-uuid',
+      amount: '1',
+      fee: '0',
+    } as LedgerCommand;
     const next = merchants.slice(0, 3).map((id) => [debit(id, 30_000n)]);
-    const results = await Promise.allSettled([...next, [debit(merchants[3], 5_000n), broken]].map((b) => ledger.applyBatch(b)));
+    const results = await Promise.allSettled(
+      [...next, [debit(merchants[3], 5_000n), broken]].map((b) => ledger.applyBatch(b)),
+    );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
-    for (const id of merchants.slice(0, 3)) expect(await balanceOf(id)).toMatchObject({ available: 40_000n, lastSeq: 5n });
+    for (const id of merchants.slice(0, 3))
+      expect(await balanceOf(id)).toMatchObject({ available: 40_000n, lastSeq: 5n });
     expect(await balanceOf(merchants[3])).toMatchObject({ available: 70_000n, lastSeq: 4n });
     await clean(merchants);
   });

@@ -40,7 +40,13 @@ export class LedgerCommandsController {
   private logDecision(command: LedgerCommand, outcome: LedgerOutcome): void {
     runWithLogId(command.logId ?? command.commandId, () =>
       this.logger.info(
-        { commandId: command.commandId, type: command.type, merchantId: command.merchantId, outcome: outcome.outcome, ...(outcome.outcome === 'rejected' ? { reason: outcome.reason } : { seq: outcome.seq }) },
+        {
+          commandId: command.commandId,
+          type: command.type,
+          merchantId: command.merchantId,
+          outcome: outcome.outcome,
+          ...(outcome.outcome === 'rejected' ? { reason: outcome.reason } : { seq: outcome.seq }),
+        },
         'ledger command decided',
       ),
     );

@@ -1,8 +1,32 @@
 import { NestFactory } from '@nestjs/core';
-import { BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busConfigFromEnv, busReadinessCheck, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import {
+  BusErrorFilter,
+  BusServer,
+  createServiceTransport,
+  OutboxRelay,
+  busConfigFromEnv,
+  busReadinessCheck,
+  TopicReadiness,
+  watchBusFailure,
+  withDeadLetterTopics,
+} from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { connectingAs, createDatabaseClients, outboxChannel, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, pgListenMetric, serviceStop, throttledWarn } from '@pay/platform';
+import {
+  connectingAs,
+  createDatabaseClients,
+  outboxChannel,
+  PgListener,
+  PgOutboxStore,
+  startOpsAndWait,
+} from '@pay/persistence';
+import {
+  createLogger,
+  createMetricsRegistry,
+  outboxBacklogMetric,
+  pgListenMetric,
+  serviceStop,
+  throttledWarn,
+} from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -22,7 +46,13 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   // It consumes ledger.commands; its relay publishes the commands and its own events at once, and any other topic at its safety-net poll.
   const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
   topics.start();
-  const ops = await startOpsAndWait('ledger', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport), topics] });
+  const ops = await startOpsAndWait('ledger', config, {
+    prisma,
+    registry,
+    redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined,
+    logger,
+    checks: [busReadinessCheck(transport), topics],
+  });
 
   const app = await NestFactory.createMicroservice(LedgerModule.register({ pool, logger }), {
     strategy: new BusServer({ transport, group: ConsumerGroup.Ledger, consumerName: opts.consumerName }),
@@ -44,14 +74,19 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   });
   await app.listen();
   relay.start();
-  const listener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (the outbox relay waits for its poll meanwhile)') }).listen(outboxChannel((topic) => relay.notify(topic)));
+  const listener = new PgListener(config.DATABASE_URL, {
+    onError: throttledWarn(
+      logger,
+      'LISTEN connection lost; reconnecting (the outbox relay waits for its poll meanwhile)',
+    ),
+  }).listen(outboxChannel((topic) => relay.notify(topic)));
   pgListenMetric(registry, listener);
   await listener.start();
   logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
 
   return {
-      opsPort: (ops.server.address() as { port: number }).port,
-      failure: busFailure.failure,
+    opsPort: (ops.server.address() as { port: number }).port,
+    failure: busFailure.failure,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     ...serviceStop({ ops, topics, transport, prisma, pool }, [
       ['bus consumer (the batch in hand finishes)', () => app.close()],

@@ -9,13 +9,44 @@ import { LedgerService } from '@pay/ledger-core';
 const issuedAt = new Date().toISOString();
 const cmd = {
   recordPayin: (merchantId: number, payinId: string, amount: bigint, fee: bigint): LedgerCommand =>
-    parseLedgerCommand(JSON.stringify({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt, payinId, amount: String(amount), fee: String(fee) })),
+    parseLedgerCommand(
+      JSON.stringify({
+        type: 'payin.record',
+        commandId: `payin:${payinId}`,
+        merchantId,
+        issuedAt,
+        payinId,
+        amount: String(amount),
+        fee: String(fee),
+      }),
+    ),
   settle: (merchantId: number, payinIds: string[], settlementId = randomUUID()): LedgerCommand =>
-    parseLedgerCommand(JSON.stringify({ type: 'settlement.credit', commandId: `settle:${settlementId}`, merchantId, issuedAt, settlementId, payinIds })),
+    parseLedgerCommand(
+      JSON.stringify({
+        type: 'settlement.credit',
+        commandId: `settle:${settlementId}`,
+        merchantId,
+        issuedAt,
+        settlementId,
+        payinIds,
+      }),
+    ),
   debit: (merchantId: number, payoutId: string, amount: bigint, fee: bigint): LedgerCommand =>
-    parseLedgerCommand(JSON.stringify({ type: 'payout.debit', commandId: `debit:${payoutId}`, merchantId, issuedAt, payoutId, amount: String(amount), fee: String(fee) })),
+    parseLedgerCommand(
+      JSON.stringify({
+        type: 'payout.debit',
+        commandId: `debit:${payoutId}`,
+        merchantId,
+        issuedAt,
+        payoutId,
+        amount: String(amount),
+        fee: String(fee),
+      }),
+    ),
   refund: (merchantId: number, payoutId: string, commandId = `refund:${payoutId}`): LedgerCommand =>
-    parseLedgerCommand(JSON.stringify({ type: 'payout.refund', commandId, merchantId, issuedAt, payoutId, reason: 'bank rejected' })),
+    parseLedgerCommand(
+      JSON.stringify({ type: 'payout.refund', commandId, merchantId, issuedAt, payoutId, reason: 'bank rejected' }),
+    ),
 };
 
 describe('LedgerService (real Postgres)', () => {
@@ -100,7 +131,11 @@ describe('LedgerService (real Postgres)', () => {
     const { merchant } = await createMerchant(prisma);
     const debit = cmd.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500));
     const first = await ledger.apply(debit);
-    expect(first).toMatchObject({ outcome: 'rejected', reason: 'INSUFFICIENT_BALANCE', detail: { available: '0', required: '1250000' } });
+    expect(first).toMatchObject({
+      outcome: 'rejected',
+      reason: 'INSUFFICIENT_BALANCE',
+      detail: { available: '0', required: '1250000' },
+    });
     await fund(merchant.id, [parseAmount(50000)]);
     expect(await ledger.apply(debit)).toEqual(first);
     expect(await balanceOf(merchant.id)).toEqual({ available: parseAmount(50000), pending: 0n });
@@ -110,7 +145,9 @@ describe('LedgerService (real Postgres)', () => {
     const { merchant } = await createMerchant(prisma);
     await fund(merchant.id, [parseAmount(250000)]);
     // Each payout needs 10000 + 2500 = 12500; 250000 covers exactly 20 of them.
-    const commands = Array.from({ length: 50 }, () => cmd.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500)));
+    const commands = Array.from({ length: 50 }, () =>
+      cmd.debit(merchant.id, directPayoutId(), parseAmount(10000), parseAmount(2500)),
+    );
     const outcomes = await Promise.all(commands.map((c) => ledger.apply(c)));
 
     const applied = outcomes.filter((o) => o.outcome === 'applied');
@@ -159,13 +196,17 @@ describe('LedgerService (real Postgres)', () => {
   it('refuses UPDATE, DELETE and TRUNCATE on ledger_events at the database', async () => {
     const { merchant } = await createMerchant(prisma);
     await fund(merchant.id, [parseAmount(1000)]);
-    await expect(prisma.$executeRaw`UPDATE ledger_events SET available_delta = 999999 WHERE merchant_id = ${merchant.id}`).rejects.toThrow(/append-only/);
-    await expect(prisma.$executeRaw`DELETE FROM ledger_events WHERE merchant_id = ${merchant.id}`).rejects.toThrow(/append-only/);
+    await expect(
+      prisma.$executeRaw`UPDATE ledger_events SET available_delta = 999999 WHERE merchant_id = ${merchant.id}`,
+    ).rejects.toThrow(/append-only/);
+    await expect(prisma.$executeRaw`DELETE FROM ledger_events WHERE merchant_id = ${merchant.id}`).rejects.toThrow(
+      /append-only/,
+    );
     await expect(prisma.$executeRaw`TRUNCATE ledger_events CASCADE`).rejects.toThrow(/append-only/);
     expect(await prisma.ledgerEvent.count({ where: { merchantId: merchant.id } })).toBe(2);
   });
 
-  it('verify finds a projection row altered behind the ledger\'s back, naming the merchant and both values', async () => {
+  it("verify finds a projection row altered behind the ledger's back, naming the merchant and both values", async () => {
     const { merchant } = await createMerchant(prisma);
     await fund(merchant.id, [parseAmount(30000)]);
     expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
@@ -173,7 +214,14 @@ describe('LedgerService (real Postgres)', () => {
     await prisma.$executeRaw`UPDATE balances SET available = available + 100 WHERE merchant_id = ${merchant.id}`;
     const report = await verifyLedger(prisma, { merchantIds: [merchant.id] });
     expect(report.breaches).toEqual([
-      { check: 'balance.available', table: 'balances', id: String(merchant.id), merchantId: merchant.id, expected: 'available 3000000 (sum of the events)', found: 'available 3000100' },
+      {
+        check: 'balance.available',
+        table: 'balances',
+        id: String(merchant.id),
+        merchantId: merchant.id,
+        expected: 'available 3000000 (sum of the events)',
+        found: 'available 3000100',
+      },
     ]);
     await prisma.$executeRaw`UPDATE balances SET available = available - 100 WHERE merchant_id = ${merchant.id}`;
   });

@@ -1,9 +1,37 @@
 import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
-import { busConfigFromEnv, BusErrorFilter, BusServer, createServiceTransport, OutboxRelay, busReadinessCheck, STANDBY_GATHER_MS, TopicReadiness, watchBusFailure, withDeadLetterTopics } from '@pay/bus';
+import {
+  busConfigFromEnv,
+  BusErrorFilter,
+  BusServer,
+  createServiceTransport,
+  OutboxRelay,
+  busReadinessCheck,
+  STANDBY_GATHER_MS,
+  TopicReadiness,
+  watchBusFailure,
+  withDeadLetterTopics,
+} from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { connectingAs, createDatabaseClients, DISBURSEMENT_DECIDED_CHANNEL, outboxChannel, PayoutRepository, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
-import { createLogger, createMetricsRegistry, outboxBacklogMetric, pendingPayoutsMetric, pgListenMetric, serviceStop, throttledWarn } from '@pay/platform';
+import {
+  connectingAs,
+  createDatabaseClients,
+  DISBURSEMENT_DECIDED_CHANNEL,
+  outboxChannel,
+  PayoutRepository,
+  PgListener,
+  PgOutboxStore,
+  startOpsAndWait,
+} from '@pay/persistence';
+import {
+  createLogger,
+  createMetricsRegistry,
+  outboxBacklogMetric,
+  pendingPayoutsMetric,
+  pgListenMetric,
+  serviceStop,
+  throttledWarn,
+} from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -26,7 +54,13 @@ export async function startPayout(settings: PayoutConfig) {
   // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.events.
   const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
   topics.start();
-  const ops = await startOpsAndWait('payout', config, { prisma, registry, redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined, logger, checks: [busReadinessCheck(transport), topics] });
+  const ops = await startOpsAndWait('payout', config, {
+    prisma,
+    registry,
+    redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined,
+    logger,
+    checks: [busReadinessCheck(transport), topics],
+  });
   const payouts = new PayoutRepository(pool);
   pendingPayoutsMetric(registry, payouts, { logger });
   const processor = new PayoutProcessor(payouts, createBankRail(config, pool), logger, {
@@ -39,20 +73,34 @@ export async function startPayout(settings: PayoutConfig) {
   // NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes later, after
   // the outbox relay, and only stands in while this connection is down).
   const notices = new PgListener(config.DATABASE_URL, {
-    onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (payouts wait for the bus wake-up meanwhile, the outbox relay for its poll)'),
+    onError: throttledWarn(
+      logger,
+      'LISTEN connection lost; reconnecting (payouts wait for the bus wake-up meanwhile, the outbox relay for its poll)',
+    ),
   }).listen({ channel: DISBURSEMENT_DECIDED_CHANNEL, onNotify: () => poller.wake(), onReconnect: () => poller.wake() });
-  const app = await NestFactory.createMicroservice(PayoutModule.register({ wake: () => (notices.listening ? undefined : poller.wake()) }), {
-    // The stand-by wake-up: it reads what a second brought in one go (under load, reading every
-    // event as it came cost payout half its CPU on Kafka), so a LISTEN outage delays payouts by up to a second.
-    strategy: new BusServer({ transport, group: ConsumerGroup.Payout, gatherMs: STANDBY_GATHER_MS }),
-    logger: false,
-    abortOnError: false,
-  });
+  const app = await NestFactory.createMicroservice(
+    PayoutModule.register({ wake: () => (notices.listening ? undefined : poller.wake()) }),
+    {
+      // The stand-by wake-up: it reads what a second brought in one go (under load, reading every
+      // event as it came cost payout half its CPU on Kafka), so a LISTEN outage delays payouts by up to a second.
+      strategy: new BusServer({ transport, group: ConsumerGroup.Payout, gatherMs: STANDBY_GATHER_MS }),
+      logger: false,
+      abortOnError: false,
+    },
+  );
   app.useGlobalFilters(new BusErrorFilter());
   const outbox = new PgOutboxStore(pool);
   outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
   // Woken for its own outcomes; every other topic (the ledger relays the commands) only at its safety-net poll.
-  const relay = new OutboxRelay({ store: outbox, transport, batchSize: config.OUTBOX_BATCH_SIZE, pollIntervalMs: config.OUTBOX_POLL_MS, lingerMs: config.OUTBOX_LINGER_MS, wakeTopics: [Topic.PayoutEvents], logger });
+  const relay = new OutboxRelay({
+    store: outbox,
+    transport,
+    batchSize: config.OUTBOX_BATCH_SIZE,
+    pollIntervalMs: config.OUTBOX_POLL_MS,
+    lingerMs: config.OUTBOX_LINGER_MS,
+    wakeTopics: [Topic.PayoutEvents],
+    logger,
+  });
   notices.listen(outboxChannel((topic) => relay.notify(topic)));
   await app.listen();
   pgListenMetric(registry, notices);

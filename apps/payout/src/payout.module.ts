@@ -4,6 +4,10 @@ import { LedgerEventsController, PAYOUT_WAKE } from './ledger-events.controller'
 @Module({})
 export class PayoutModule {
   static register(deps: { wake: () => void }): DynamicModule {
-    return { module: PayoutModule, controllers: [LedgerEventsController], providers: [{ provide: PAYOUT_WAKE, useValue: deps.wake }] };
+    return {
+      module: PayoutModule,
+      controllers: [LedgerEventsController],
+      providers: [{ provide: PAYOUT_WAKE, useValue: deps.wake }],
+    };
   }
 }

@@ -45,7 +45,10 @@ describe('disbursements_pending metrics (real Postgres)', () => {
   it('counts the pending disbursements and the age of the oldest, not the settled ones, read at most once per cacheMs', async () => {
     const registry = new Registry();
     const warnings: object[] = [];
-    pendingPayoutsMetric(registry, new PayoutRepository(pool), { logger: { warn: (obj) => void warnings.push(obj) }, cacheMs: 300 });
+    pendingPayoutsMetric(registry, new PayoutRepository(pool), {
+      logger: { warn: (obj) => void warnings.push(obj) },
+      cacheMs: 300,
+    });
     const value = async (name: string) => (await registry.getSingleMetric(name)?.get())?.values[0]?.value;
 
     expect(await value('disbursements_pending')).toBe(0);
@@ -75,7 +78,10 @@ describe('disbursements_pending metrics (real Postgres)', () => {
     const warnings: object[] = [];
     await disbursement('pending', 60);
     const broken = createPgPool(url, 1);
-    pendingPayoutsMetric(registry, new PayoutRepository(broken), { logger: { warn: (obj) => void warnings.push(obj) }, cacheMs: 0 });
+    pendingPayoutsMetric(registry, new PayoutRepository(broken), {
+      logger: { warn: (obj) => void warnings.push(obj) },
+      cacheMs: 0,
+    });
     const value = async () => (await registry.getSingleMetric('disbursements_pending')?.get())?.values[0]?.value;
     const before = await value();
     expect(before).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,38 @@
-import { busConfigFromEnv, createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
+import {
+  busConfigFromEnv,
+  createServiceTransport,
+  busReadinessCheck,
+  deadLetterTopic,
+  TopicReadiness,
+  watchBusFailure,
+} from '@pay/bus';
 import { Topic } from '@pay/contracts';
-import { connectingAs, createDatabaseClients, createPgPool, DeadLetterRepository, PayinExpiryRepository, ReconExportRepository, SettlementPlanner, startOpsAndWait, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
-import { BULLMQ_MAX_BLOCK_MS, createLogger, createMetricsRegistry, ObjectStore, pgListenMetric, createRedis, redisSocketTimeout, serviceStop, throttledWarn, waitForDependency, warnOnError } from '@pay/platform';
+import {
+  connectingAs,
+  createDatabaseClients,
+  createPgPool,
+  DeadLetterRepository,
+  PayinExpiryRepository,
+  ReconExportRepository,
+  SettlementPlanner,
+  startOpsAndWait,
+  PgListener,
+  webhookDeliveryChannel,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
+import {
+  BULLMQ_MAX_BLOCK_MS,
+  createLogger,
+  createMetricsRegistry,
+  ObjectStore,
+  pgListenMetric,
+  createRedis,
+  redisSocketTimeout,
+  serviceStop,
+  throttledWarn,
+  waitForDependency,
+  warnOnError,
+} from '@pay/platform';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
 import { PayinExpiryLoop } from './payins/payin-expiry.loop';
 import { ReconExportQueue } from './recon/recon-export.queue';
@@ -26,17 +57,34 @@ export async function startWorkers(settings: WorkersConfig) {
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
   const registry = createMetricsRegistry('workers');
   const busFailure = watchBusFailure();
-  const transport = createServiceTransport(busConfigFromEnv(config, 'workers'), { logger, registry, onFailure: busFailure.onFailure });
+  const transport = createServiceTransport(busConfigFromEnv(config, 'workers'), {
+    logger,
+    registry,
+    onFailure: busFailure.onFailure,
+  });
   // It consumes every .dlq (the archiver).
   const topics = new TopicReadiness(transport, Object.values(Topic).map(deadLetterTopic), { logger });
   topics.start();
-  const ops = await startOpsAndWait('workers', config, { prisma, registry, redisUrl: config.REDIS_URL, checks: [storeCheck, busReadinessCheck(transport), topics], logger });
+  const ops = await startOpsAndWait('workers', config, {
+    prisma,
+    registry,
+    redisUrl: config.REDIS_URL,
+    checks: [storeCheck, busReadinessCheck(transport), topics],
+    logger,
+  });
   await waitForDependency('object storage', () => store.ensureBucket(), { logger });
   // BullMQ's connection (settlement, recon; maxRetriesPerRequest: null, as BullMQ needs): ioredis
   // reconnects by itself forever and commands wait for it, so queues and workers pick up where
   // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
   // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0035).
-  const redis = warnOnError(createRedis(config.REDIS_URL, { maxRetriesPerRequest: null, socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS) }), logger, 'redis (workers)');
+  const redis = warnOnError(
+    createRedis(config.REDIS_URL, {
+      maxRetriesPerRequest: null,
+      socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS),
+    }),
+    logger,
+    'redis (workers)',
+  );
 
   const deliveries = new WebhookDeliveryRepository(pool);
   const service = new WebhookDeliveryService(deliveries, logger, {
@@ -45,10 +93,23 @@ export async function startWorkers(settings: WorkersConfig) {
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
     leaseGraceMs: config.WEBHOOK_LEASE_GRACE_MS,
   });
-  const dispatcher = new WebhookDispatcher(deliveries, service, logger, { concurrency: config.WEBHOOK_CONCURRENCY, safetyIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS });
+  const dispatcher = new WebhookDispatcher(deliveries, service, logger, {
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    safetyIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
+  });
   // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
-  const deliveryListener = new PgListener(config.DATABASE_URL, { onError: throttledWarn(logger, 'LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher\'s safety-net round meanwhile)') }).listen(webhookDeliveryChannel(() => dispatcher.wake()));
-  const expiry = new PayinExpiryLoop(new PayinExpiryRepository(pool), () => dispatcher.wake(), logger, config.PAYIN_EXPIRY_SCAN_INTERVAL_MS);
+  const deliveryListener = new PgListener(config.DATABASE_URL, {
+    onError: throttledWarn(
+      logger,
+      "LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher's safety-net round meanwhile)",
+    ),
+  }).listen(webhookDeliveryChannel(() => dispatcher.wake()));
+  const expiry = new PayinExpiryLoop(
+    new PayinExpiryRepository(pool),
+    () => dispatcher.wake(),
+    logger,
+    config.PAYIN_EXPIRY_SCAN_INTERVAL_MS,
+  );
   const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
     connection: redis,
     prefix: config.QUEUE_PREFIX,
@@ -57,8 +118,19 @@ export async function startWorkers(settings: WorkersConfig) {
   // Recon exports stream a COPY's output: plain pg connections, apart from Prisma's pool, with no
   // statement timeout (a large day behind a slow store takes a while; the export's stall watch
   // bounds it instead); reconnecting lazily.
-  const streamingPool = createPgPool(config.DATABASE_URL, 4, { preparedStatements: false, onError: throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)') });
-  const recon = new ReconExportQueue(new ReconExportRepository(prisma), streamingPool, store, logger, { connection: redis, prefix: config.QUEUE_PREFIX }, undefined, config.RECON_STALL_MS);
+  const streamingPool = createPgPool(config.DATABASE_URL, 4, {
+    preparedStatements: false,
+    onError: throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
+  });
+  const recon = new ReconExportQueue(
+    new ReconExportRepository(prisma),
+    streamingPool,
+    store,
+    logger,
+    { connection: redis, prefix: config.QUEUE_PREFIX },
+    undefined,
+    config.RECON_STALL_MS,
+  );
   const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
   archiver.registerMetrics(registry);
 
@@ -70,7 +142,10 @@ export async function startWorkers(settings: WorkersConfig) {
   await recon.start();
   // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
   // whenever the connection is ready again (idempotent when they survived).
-  const reschedule = throttledWarn(logger, 'could not re-create the repeatable jobs after Redis came back; next reconnect retries');
+  const reschedule = throttledWarn(
+    logger,
+    'could not re-create the repeatable jobs after Redis came back; next reconnect retries',
+  );
   redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
   await archiver.start();
   logger.info({ opsPort: config.OPS_PORT }, 'workers started');
@@ -78,19 +153,33 @@ export async function startWorkers(settings: WorkersConfig) {
   return {
     failure: busFailure.failure,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    ...serviceStop({ ops, topics, transport, prisma, pool }, [
-      // On Kafka the archive's members leave once their current long poll (up to 5 s) ends: meanwhile the rest stops.
-      ['dead-letter archive: leaving', () => void (archiveStopped = archiver.stop().then(() => null, (error: unknown) => error))], // not an unhandled rejection meanwhile
-      ['callback expiry', () => expiry.stop()],
-      ['LISTEN connection', () => deliveryListener.stop()],
-      ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
-      ['settlements', () => settlements.stop()],
-      ['recon exports (the file in hand finishes)', () => recon.stop()],
-      ['recon streaming pool', () => streamingPool.end()],
-      ['dead-letter archive', async () => {
-        const archiveFailed = await archiveStopped;
-        if (archiveFailed) throw archiveFailed;
-      }],
-    ], [['redis', () => redis.disconnect()]]),
+    ...serviceStop(
+      { ops, topics, transport, prisma, pool },
+      [
+        // On Kafka the archive's members leave once their current long poll (up to 5 s) ends: meanwhile the rest stops.
+        [
+          'dead-letter archive: leaving',
+          () =>
+            void (archiveStopped = archiver.stop().then(
+              () => null,
+              (error: unknown) => error,
+            )),
+        ], // not an unhandled rejection meanwhile
+        ['callback expiry', () => expiry.stop()],
+        ['LISTEN connection', () => deliveryListener.stop()],
+        ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
+        ['settlements', () => settlements.stop()],
+        ['recon exports (the file in hand finishes)', () => recon.stop()],
+        ['recon streaming pool', () => streamingPool.end()],
+        [
+          'dead-letter archive',
+          async () => {
+            const archiveFailed = await archiveStopped;
+            if (archiveFailed) throw archiveFailed;
+          },
+        ],
+      ],
+      [['redis', () => redis.disconnect()]],
+    ),
   };
 }

@@ -1,5 +1,13 @@
 import { busEnvShape, refineBusEnv } from '@pay/bus';
-import { commonEnv, port, positiveInt, refuseLoopbackInProduction, serviceEnv, storageEnvShape, webhookEnv } from '@pay/platform';
+import {
+  commonEnv,
+  port,
+  positiveInt,
+  refuseLoopbackInProduction,
+  serviceEnv,
+  storageEnvShape,
+  webhookEnv,
+} from '@pay/platform';
 import { z } from 'zod';
 
 /** Every setting of the workers service; validated once at start-up (see .env.example). */

@@ -1,3 +1,15 @@
-export { type AccountLookup, type BankRail, type TransferRequest, type TransferStatus, RailTimeoutError, UnknownBankError } from './bank-rail';
-export { SandboxBankRail, type SandboxRailOptions, SANDBOX_ACCOUNTS, sandboxHolderName } from './sandbox/sandbox-bank-rail';
+export {
+  type AccountLookup,
+  type BankRail,
+  type TransferRequest,
+  type TransferStatus,
+  RailTimeoutError,
+  UnknownBankError,
+} from './bank-rail';
+export {
+  SandboxBankRail,
+  type SandboxRailOptions,
+  SANDBOX_ACCOUNTS,
+  sandboxHolderName,
+} from './sandbox/sandbox-bank-rail';
 export { railEnvShape, createBankRail } from './rail.config';

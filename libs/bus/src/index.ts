@@ -9,7 +9,12 @@ export type {
   SubscribeOptions,
   Subscription,
 } from './transport/bus-transport.interface';
-export { deadLetterTopic, DLQ_HEADERS, RELAXED_IDLE_READ_WAIT_MS, STANDBY_GATHER_MS } from './transport/bus-transport.interface';
+export {
+  deadLetterTopic,
+  DLQ_HEADERS,
+  RELAXED_IDLE_READ_WAIT_MS,
+  STANDBY_GATHER_MS,
+} from './transport/bus-transport.interface';
 export type { BusLogger } from './logging/bus-logger.interface';
 export type { RetryBackoff } from './delivery/delivery.policy';
 export { partitionForKey } from './partitioner/murmur2.partitioner';
@@ -20,7 +25,11 @@ export { createTransport } from './transport.factory';
 export { createServiceTransport } from './service-transport';
 export type { CreateTransportDeps } from './transport.factory';
 export { RedisStreamsTransport } from './redis-streams/redis-streams.transport';
-export type { RedisConnectionRole, RedisStreamsTransportDeps, RedisStreamsTransportOptions } from './redis-streams/redis-streams.transport';
+export type {
+  RedisConnectionRole,
+  RedisStreamsTransportDeps,
+  RedisStreamsTransportOptions,
+} from './redis-streams/redis-streams.transport';
 export { KafkaTransport } from './kafka/kafka.transport';
 export { createTopicsAndWait, type KafkaTopicSpec } from './kafka/kafka-topics';
 export { consumerGroupLag } from './kafka/kafka-lag';

@@ -10,7 +10,10 @@ import type { BusTransport } from './transport/bus-transport.interface';
  * rebalances, crashes and lag as metrics in the service's registry; `onFailure` when consuming
  * stops for good (the service fails readiness and exits).
  */
-export function createServiceTransport(config: BusConfig, deps: { logger: BusLogger; registry: Registry; onFailure: (error: Error) => void }): BusTransport {
+export function createServiceTransport(
+  config: BusConfig,
+  deps: { logger: BusLogger; registry: Registry; onFailure: (error: Error) => void },
+): BusTransport {
   const consumerMetrics = busConsumerMetrics(deps.registry);
   const transport = createTransport(config, {
     logger: deps.logger,

@@ -12,6 +12,12 @@ export {
   ledgerCommandId,
 } from './ledger-commands/ledger-command';
 export { LedgerEventType, type LedgerEventMessage, type LedgerOutcome } from './ledger-events/ledger-event';
-export { ErrorCode, ERROR_HTTP_STATUS, ERROR_MESSAGE, type ErrorEnvelope, type SuccessEnvelope } from './api/error-code';
+export {
+  ErrorCode,
+  ERROR_HTTP_STATUS,
+  ERROR_MESSAGE,
+  type ErrorEnvelope,
+  type SuccessEnvelope,
+} from './api/error-code';
 export { PayoutEventType, type PayoutEventMessage } from './payout-events/payout-event';
 export { QueueName, type SettlementScanJob, type ReconExportJob } from './queues/queues';

@@ -3,13 +3,40 @@ export { type PayinFeeRate, payinFee, pctMilliToPercent, percentToPctMilli } fro
 export { isIpAllowed, normaliseAllowlistEntry } from './ip-allowlist/ip-allowlist';
 export { type BalanceChange, type BalanceState, decideDebit, type DebitDecision } from './ledger/balance';
 export { type BankInfo, type BankKind, BANKS, findBank, accountNumberProblem } from './banks/bank-directory';
-export { type DisbursementStatus, type PublicDisbursementStatus, canTransition, publicStatus, chargedFee } from './disbursement/disbursement-status';
+export {
+  type DisbursementStatus,
+  type PublicDisbursementStatus,
+  canTransition,
+  publicStatus,
+  chargedFee,
+} from './disbursement/disbursement-status';
 export { formatJakartaDateTime } from './time/jakarta-time';
-export { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_MAX_ATTEMPTS, type ResponseClass, classifyResponse, nextAttemptDelayMs, parseRetryAfter } from './webhooks/retry-schedule';
+export {
+  WEBHOOK_RETRY_DELAYS_MS,
+  WEBHOOK_MAX_ATTEMPTS,
+  type ResponseClass,
+  classifyResponse,
+  nextAttemptDelayMs,
+  parseRetryAfter,
+} from './webhooks/retry-schedule';
 export { computeSignature, signatureHeader, verifySignatureHeader } from './webhooks/signature';
 export { isAllowedWebhookAddress } from './webhooks/target-address';
-export { DisbursementCallbackType, type DisbursementCallbackFacts, type DisbursementFinalStatus, disbursementCallbackBody, disbursementCallbackEventId, disbursementCallbackType } from './webhooks/disbursement-callback';
-export { PayinCallbackType, type PayinCallbackFacts, type PayinFinalStatus, payinCallbackBody, payinCallbackEventId, payinCallbackType } from './webhooks/payin-callback';
+export {
+  DisbursementCallbackType,
+  type DisbursementCallbackFacts,
+  type DisbursementFinalStatus,
+  disbursementCallbackBody,
+  disbursementCallbackEventId,
+  disbursementCallbackType,
+} from './webhooks/disbursement-callback';
+export {
+  PayinCallbackType,
+  type PayinCallbackFacts,
+  type PayinFinalStatus,
+  payinCallbackBody,
+  payinCallbackEventId,
+  payinCallbackType,
+} from './webhooks/payin-callback';
 export { crc16CcittFalse } from './qris/crc16';
 export { type QrisPayment, QRIS_GUID, encodeQris, decodeQris, hasValidCrc, fitField } from './qris/qris-payload';
 export { QrisFormatError } from './qris/tlv';

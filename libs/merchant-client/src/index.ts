@@ -2,7 +2,12 @@ import type { components } from './generated/merchant-api';
 
 export { createMerchantClient, unwrap, type MerchantClient, type MerchantClientOptions } from './client';
 export { CallbackSignatureError, MerchantApiError, type FieldError } from './errors';
-export { CALLBACK_SIGNATURE_HEADER, constructCallbackEvent, verifyCallbackSignature, type VerifyOptions } from './webhooks';
+export {
+  CALLBACK_SIGNATURE_HEADER,
+  constructCallbackEvent,
+  verifyCallbackSignature,
+  type VerifyOptions,
+} from './webhooks';
 export type { components, operations, paths } from './generated/merchant-api';
 
 /** The body POSTed to a transfer's notifyUrl once it is final. */

@@ -12,7 +12,9 @@ describe('callback signature verifier', () => {
     const header = signatureHeader(['whsec_a'], now, body);
     expect(verifyCallbackSignature(body, header, 'whsec_a', { nowSec: now })).toBe(true);
     expect(verifyCallbackSignature(Buffer.from(body), header, 'whsec_a', { nowSec: now + 299 })).toBe(true);
-    expect(constructCallbackEvent<{ data: { status: string } }>(body, header, 'whsec_a', { nowSec: now }).data.status).toBe('success');
+    expect(
+      constructCallbackEvent<{ data: { status: string } }>(body, header, 'whsec_a', { nowSec: now }).data.status,
+    ).toBe('success');
   });
 
   it('accepts either secret during a rotation', () => {
@@ -28,7 +30,16 @@ describe('callback signature verifier', () => {
     expect(verifyCallbackSignature(body, header, 'whsec_a', { nowSec: now + 301 })).toBe(false);
     expect(verifyCallbackSignature(body, header, 'whsec_a', { nowSec: now - 301 })).toBe(false);
     expect(verifyCallbackSignature(body, header, 'whsec_a', { nowSec: now + 3_600, toleranceSec: 7_200 })).toBe(true);
-    for (const bad of [undefined, null, '', 'v1=abc', `t=${now}`, `t=${now},v1=zz${'0'.repeat(62)}`, `t=x,${header.split(',')[1]}`, header.replace(/v1=.{4}/, 'v1=')]) {
+    for (const bad of [
+      undefined,
+      null,
+      '',
+      'v1=abc',
+      `t=${now}`,
+      `t=${now},v1=zz${'0'.repeat(62)}`,
+      `t=x,${header.split(',')[1]}`,
+      header.replace(/v1=.{4}/, 'v1='),
+    ]) {
       expect(verifyCallbackSignature(body, bad, 'whsec_a', { nowSec: now })).toBe(false);
     }
     expect(verifyCallbackSignature(body, header, '', { nowSec: now })).toBe(false);

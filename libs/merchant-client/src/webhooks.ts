@@ -18,7 +18,12 @@ const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
  * "<t>.<raw body>") and `t` is within the tolerance. Pass the body exactly as received (the
  * bytes, before any JSON parsing). During a secret rotation either secret verifies.
  */
-export function verifyCallbackSignature(rawBody: string | Buffer, header: string | null | undefined, secret: string, options: VerifyOptions = {}): boolean {
+export function verifyCallbackSignature(
+  rawBody: string | Buffer,
+  header: string | null | undefined,
+  secret: string,
+  options: VerifyOptions = {},
+): boolean {
   if (!header || !secret) return false;
   const parts = header.split(',').map((p) => p.trim().split('=', 2) as [string, string | undefined]);
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
@@ -26,14 +31,24 @@ export function verifyCallbackSignature(rawBody: string | Buffer, header: string
   if (!Number.isInteger(t) || Math.abs(now - t) > (options.toleranceSec ?? 300)) return false;
   const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
   const expected = createHmac('sha256', secret).update(`${t}.${body}`, 'utf8').digest();
-  return parts.some(([k, v]) => k === 'v1' && v !== undefined && HEX_SHA256.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected));
+  return parts.some(
+    ([k, v]) => k === 'v1' && v !== undefined && HEX_SHA256.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected),
+  );
 }
 
 /**
  * The callback's parsed body once its signature verifies (as stripe.webhooks.constructEvent);
  * throws CallbackSignatureError otherwise, so an unsigned or altered body is never acted on.
  */
-export function constructCallbackEvent<T = unknown>(rawBody: string | Buffer, header: string | null | undefined, secret: string, options: VerifyOptions = {}): T {
-  if (!verifyCallbackSignature(rawBody, header, secret, options)) throw new CallbackSignatureError('X-Callback-Signature does not verify: wrong secret, altered body or stale timestamp');
+export function constructCallbackEvent<T = unknown>(
+  rawBody: string | Buffer,
+  header: string | null | undefined,
+  secret: string,
+  options: VerifyOptions = {},
+): T {
+  if (!verifyCallbackSignature(rawBody, header, secret, options))
+    throw new CallbackSignatureError(
+      'X-Callback-Signature does not verify: wrong secret, altered body or stale timestamp',
+    );
   return JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')) as T;
 }

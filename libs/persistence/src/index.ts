@@ -1,36 +1,182 @@
-export { waitForDatabase, describeDatabaseError, createPrismaClient, databaseUrlOf, isUniqueViolation, Prisma, PrismaClient, type TransactionClient } from './client/prisma';
+export {
+  waitForDatabase,
+  describeDatabaseError,
+  createPrismaClient,
+  databaseUrlOf,
+  isUniqueViolation,
+  Prisma,
+  PrismaClient,
+  type TransactionClient,
+} from './client/prisma';
 export { startOpsAndWait, type OpsStartOptions } from './client/ops-start';
-export { connectingAs, createDatabaseClients, type DatabaseSettings, withApplicationName } from './client/database-clients';
-export { createPgPool, guardPool, inTransaction, sql, sqlClient, type IsolationLevel, type SqlClient, type SqlQuery } from './client/sql';
+export {
+  connectingAs,
+  createDatabaseClients,
+  type DatabaseSettings,
+  withApplicationName,
+} from './client/database-clients';
+export {
+  createPgPool,
+  guardPool,
+  inTransaction,
+  sql,
+  sqlClient,
+  type IsolationLevel,
+  type SqlClient,
+  type SqlQuery,
+} from './client/sql';
 export { GroupWriter } from './client/group-writer';
-export { applyMigrations, ensureDatabase, dropDatabase, MigrationError, type MigrationResult } from './migrations/migrate';
+export {
+  applyMigrations,
+  ensureDatabase,
+  dropDatabase,
+  MigrationError,
+  type MigrationResult,
+} from './migrations/migrate';
 export { MerchantAdmin, MerchantNotFoundError, type MerchantView } from './merchants/merchant-admin';
-export { describeMerchant, type FeeInput, type MerchantDescription, MerchantInputError, parseFeeInput, TokenNotFoundError } from './merchants/merchant-input';
-export { MerchantAuthRepository, MERCHANT_AUTH_CHANGED_CHANNEL, TOKEN_STATEMENTS, type AuthenticatedMerchant, type BalanceAccess, type MerchantBalance, type MerchantRateLimits, type TokenLookup } from './merchants/merchant-auth.repository';
+export {
+  describeMerchant,
+  type FeeInput,
+  type MerchantDescription,
+  MerchantInputError,
+  parseFeeInput,
+  TokenNotFoundError,
+} from './merchants/merchant-input';
+export {
+  MerchantAuthRepository,
+  MERCHANT_AUTH_CHANGED_CHANNEL,
+  TOKEN_STATEMENTS,
+  type AuthenticatedMerchant,
+  type BalanceAccess,
+  type MerchantBalance,
+  type MerchantRateLimits,
+  type TokenLookup,
+} from './merchants/merchant-auth.repository';
 export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';
-export { describeBreach, type Breach, type BreachCheck, type BreachTable, type VerifyReport } from './ledger/audit/breach';
+export {
+  describeBreach,
+  type Breach,
+  type BreachCheck,
+  type BreachTable,
+  type VerifyReport,
+} from './ledger/audit/breach';
 export { PgOutboxStore, type OutboxRecord } from './outbox/pg-outbox.store';
-export { DisbursementRepository, DISBURSEMENT_DECIDED_CHANNEL, type AuthRefusal, type Disbursement, type DisbursementInquiry, type NewDisbursement, type NewInquiry, type InquiryField, type TransferRequest, type TransferVerdict } from './disbursements/disbursement.repository';
-export { PayoutRepository, type ClaimedBatch, type ClaimedDisbursement, type PayoutOutcome } from './payouts/payout.repository';
+export {
+  DisbursementRepository,
+  DISBURSEMENT_DECIDED_CHANNEL,
+  type AuthRefusal,
+  type Disbursement,
+  type DisbursementInquiry,
+  type NewDisbursement,
+  type NewInquiry,
+  type InquiryField,
+  type TransferRequest,
+  type TransferVerdict,
+} from './disbursements/disbursement.repository';
+export {
+  PayoutRepository,
+  type ClaimedBatch,
+  type ClaimedDisbursement,
+  type PayoutOutcome,
+} from './payouts/payout.repository';
 export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
 export { PG_LISTEN_HEARTBEAT_MS, PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';
-export { WebhookDeliveryRepository, type WebhookDelivery, type WebhookAttempt, type DeliveryStatus, type NewDelivery, type AttemptRecord, type ClaimedDelivery } from './webhooks/webhook-delivery.repository';
-export { DeliveryHistoryRepository, type DeliverySubject, type RecentDelivery } from './webhooks/delivery-history.repository';
-export { PayinRepository, type Payin, type NewPayin, type AcquirerNotice, type NoticeOutcome } from './payins/payin.repository';
+export {
+  WebhookDeliveryRepository,
+  type WebhookDelivery,
+  type WebhookAttempt,
+  type DeliveryStatus,
+  type NewDelivery,
+  type AttemptRecord,
+  type ClaimedDelivery,
+} from './webhooks/webhook-delivery.repository';
+export {
+  DeliveryHistoryRepository,
+  type DeliverySubject,
+  type RecentDelivery,
+} from './webhooks/delivery-history.repository';
+export {
+  PayinRepository,
+  type Payin,
+  type NewPayin,
+  type AcquirerNotice,
+  type NoticeOutcome,
+} from './payins/payin.repository';
 export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
 export { webhookDeliveryChannel, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-channel';
 export { SettlementListRepository, type Settlement } from './settlements/settlement-list.repository';
 export { SETTLEMENT_SCAN_STATEMENT, SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';
-export { ReconExportRepository, reconCsvCopy, RECON_COPY_SETTINGS, streamReconCsv, RECON_COLUMNS, type ReconExport, type ReconTotals } from './recon/recon-export.repository';
+export {
+  ReconExportRepository,
+  reconCsvCopy,
+  RECON_COPY_SETTINGS,
+  streamReconCsv,
+  RECON_COLUMNS,
+  type ReconExport,
+  type ReconTotals,
+} from './recon/recon-export.repository';
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
-export { HistoryRepository, type BalanceMovement, type DisbursementListStatus, type ListPosition, type ListWindow, type PayinListStatus } from './history/history.repository';
-export { DeadLetterRepository, deadLetterView, REPLAY_OF_HEADER, type ArchivedRecord, type DeadLetter, type DeadLetterFilter, type DeadLetterStatus, type ReplayResult } from './dead-letters/dead-letter.repository';
+export {
+  HistoryRepository,
+  type BalanceMovement,
+  type DisbursementListStatus,
+  type ListPosition,
+  type ListWindow,
+  type PayinListStatus,
+} from './history/history.repository';
+export {
+  DeadLetterRepository,
+  deadLetterView,
+  REPLAY_OF_HEADER,
+  type ArchivedRecord,
+  type DeadLetter,
+  type DeadLetterFilter,
+  type DeadLetterStatus,
+  type ReplayResult,
+} from './dead-letters/dead-letter.repository';
 export { OverviewRepository, type DayTotals } from './dashboard/overview.repository';
-export { AuditLogRepository, type AuditEntry, type AuditListEntry, type AuditPage, type NewAuditEntry } from './dashboard/audit-log.repository';
-export { DashboardUserRepository, LOCKOUT_FAILURES, LOCKOUT_MS, normaliseEmail, type DashboardRole, type DashboardUser } from './dashboard/dashboard-user.repository';
+export {
+  AuditLogRepository,
+  type AuditEntry,
+  type AuditListEntry,
+  type AuditPage,
+  type NewAuditEntry,
+} from './dashboard/audit-log.repository';
+export {
+  DashboardUserRepository,
+  LOCKOUT_FAILURES,
+  LOCKOUT_MS,
+  normaliseEmail,
+  type DashboardRole,
+  type DashboardUser,
+} from './dashboard/dashboard-user.repository';
 export { DashboardPasswordLinkRepository, PASSWORD_LINK_TTL_MS } from './dashboard/dashboard-password-link.repository';
-export { DashboardSessionRepository, REAUTH_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, type DashboardSession } from './dashboard/dashboard-session.repository';
-export { DashboardUserAdmin, DashboardUserInputError, DashboardUserNotFoundError, DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL, describeDashboardUser, setPasswordUrl, type DashboardUrls, type DashboardUserLink, type DashboardUserView } from './dashboard/dashboard-user-admin';
-export { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './dashboard/password';
+export {
+  DashboardSessionRepository,
+  REAUTH_WINDOW_MS,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SESSION_TOUCH_MS,
+  type DashboardSession,
+} from './dashboard/dashboard-session.repository';
+export {
+  DashboardUserAdmin,
+  DashboardUserInputError,
+  DashboardUserNotFoundError,
+  DEFAULT_CONSOLE_PUBLIC_URL,
+  DEFAULT_DASHBOARD_PUBLIC_URL,
+  describeDashboardUser,
+  setPasswordUrl,
+  type DashboardUrls,
+  type DashboardUserLink,
+  type DashboardUserView,
+} from './dashboard/dashboard-user-admin';
+export {
+  hashPassword,
+  passwordProblem,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from './dashboard/password';

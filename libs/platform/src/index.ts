@@ -1,4 +1,15 @@
-export { ConfigError, loadConfig, commonEnv, serviceEnv, webhookEnv, refuseLoopbackInProduction, port, bool, positiveInt, redisUrl } from './config/config';
+export {
+  ConfigError,
+  loadConfig,
+  commonEnv,
+  serviceEnv,
+  webhookEnv,
+  refuseLoopbackInProduction,
+  port,
+  bool,
+  positiveInt,
+  redisUrl,
+} from './config/config';
 export { bindHost, isLoopbackHost } from './config/bind-host';
 export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from './logging/logger';
 export { ApiError } from './errors/api-error';
@@ -6,7 +17,13 @@ export { EnvelopeExceptionFilter } from './errors/envelope.filter';
 export { registerLogId, registerRequestLogger, requestLogId } from './http/log-id.hooks';
 export { registerRequestMetrics, UNMATCHED_ROUTE } from './http/request-metrics.hooks';
 export { registerMethodNotAllowed } from './http/method-not-allowed.hooks';
-export { type ReadinessCheck, type ReadinessReport, runReadiness, createMetricsRegistry, startOpsServer } from './health/readiness';
+export {
+  type ReadinessCheck,
+  type ReadinessReport,
+  runReadiness,
+  createMetricsRegistry,
+  startOpsServer,
+} from './health/readiness';
 export { runService, type RunningService } from './bootstrap/run-service';
 export { serviceStop, stopInOrder, type OrderedStop, type ServiceParts, type Step } from './bootstrap/stop-in-order';
 export { REQUIRED_NODE_VERSION, requireNodeVersion } from './bootstrap/node-version';
@@ -18,16 +35,41 @@ export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webh
 export { ObjectStore, storageEnvShape } from './storage/object-store';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
 export { createRedis, isSentinelUrl, sentinelOptions } from './queues/redis-url';
-export { BULLMQ_MAX_BLOCK_MS, failFastRedis, pingRedisOnce, REDIS_SOCKET_TIMEOUT_MS, redisReadinessCheck, redisSocketTimeout, waitForRedis } from './queues/redis-connection';
+export {
+  BULLMQ_MAX_BLOCK_MS,
+  failFastRedis,
+  pingRedisOnce,
+  REDIS_SOCKET_TIMEOUT_MS,
+  redisReadinessCheck,
+  redisSocketTimeout,
+  waitForRedis,
+} from './queues/redis-connection';
 export { errorText, roundFailureLog, throttledWarn, warnOnError } from './logging/throttled-warn';
 export { waitForDependency, type WaitOptions } from './bootstrap/wait-for-dependency';
 export { IsAmount } from './http/is-amount.decorator';
 export { IsNotifyUrl, isNotifyUrl, NOTIFY_URL_MAX_LENGTH } from './http/is-notify-url.decorator';
-export { classifyFault, databaseInputRefusal, isMisconfiguration, isTransientFault, isPermanentFault, TransientError, PermanentError, type FaultKind } from './faults/fault';
+export {
+  classifyFault,
+  databaseInputRefusal,
+  isMisconfiguration,
+  isTransientFault,
+  isPermanentFault,
+  TransientError,
+  PermanentError,
+  type FaultKind,
+} from './faults/fault';
 export { deadLetterMetric } from './health/dead-letter.metric';
 export { pgListenMetric } from './health/pg-listen.metric';
-export { outboxBacklogMetric, type OutboxBacklogOptions, type OutboxTopicBacklog } from './health/outbox-backlog.metric';
+export {
+  outboxBacklogMetric,
+  type OutboxBacklogOptions,
+  type OutboxTopicBacklog,
+} from './health/outbox-backlog.metric';
 export { pendingPayoutsMetric, type PendingPayouts } from './health/pending-payouts.metric';
-export { busConsumerMetrics, type BusConsumerMetrics, type BusConsumerMetricsOptions } from './health/bus-consumer.metric';
+export {
+  busConsumerMetrics,
+  type BusConsumerMetrics,
+  type BusConsumerMetricsOptions,
+} from './health/bus-consumer.metric';
 export { WakeLoop, type RoundResult, type WakeLoopOptions } from './loops/wake-loop';
 export { waitAtMost, withTimeout } from './loops/timeouts';

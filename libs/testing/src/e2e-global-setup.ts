@@ -19,5 +19,7 @@ export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const s3 = await S3Proxy.start({ dir });
   process.env.TEST_S3PROXY_DIR = dir;
-  console.log(`\nS3Proxy ${S3PROXY_VERSION} on ${s3.endpoint} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `\nS3Proxy ${S3PROXY_VERSION} on ${s3.endpoint} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }

@@ -2,10 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { LedgerService } from '@pay/ledger-core';
 import { ledgerCommandId, type LedgerOutcome } from '@pay/contracts';
 import { Client, type Pool } from 'pg';
-import { createPgPool, databaseUrlOf, type Disbursement, DisbursementRepository, MerchantAdmin, PayoutRepository, type PrismaClient } from '@pay/persistence';
+import {
+  createPgPool,
+  databaseUrlOf,
+  type Disbursement,
+  DisbursementRepository,
+  MerchantAdmin,
+  PayoutRepository,
+  type PrismaClient,
+} from '@pay/persistence';
 
 /** A merchant with a balance row and one token, named uniquely so suites can share a database. */
-export async function createMerchant(prisma: PrismaClient, overrides: Partial<{ name: string; isActive: boolean }> = {}) {
+export async function createMerchant(
+  prisma: PrismaClient,
+  overrides: Partial<{ name: string; isActive: boolean }> = {},
+) {
   const admin = new MerchantAdmin(prisma);
   const merchant = await admin.create({ name: overrides.name ?? `Toko ${randomUUID().slice(0, 8)}` });
   const { token, id: tokenId } = await admin.issueToken(merchant.id, 'test');
@@ -14,11 +25,22 @@ export async function createMerchant(prisma: PrismaClient, overrides: Partial<{ 
 }
 
 /** A successful pay-in row as the acquirer path would leave it, not yet recorded by the ledger. */
-export async function insertSuccessfulPayin(prisma: PrismaClient, merchantId: number, amountMinor: bigint, feeMinor: bigint) {
+export async function insertSuccessfulPayin(
+  prisma: PrismaClient,
+  merchantId: number,
+  amountMinor: bigint,
+  feeMinor: bigint,
+) {
   return insertPayin(prisma, merchantId, amountMinor, feeMinor);
 }
 
-export async function insertPayin(prisma: PrismaClient, merchantId: number, amountMinor: bigint, feeMinor: bigint, merchantTrxId?: string) {
+export async function insertPayin(
+  prisma: PrismaClient,
+  merchantId: number,
+  amountMinor: bigint,
+  feeMinor: bigint,
+  merchantTrxId?: string,
+) {
   const id = randomUUID();
   await prisma.payin.create({
     data: {
@@ -87,38 +109,99 @@ export async function createDisbursement(
 ): Promise<{ disbursement: Disbursement; debit: LedgerOutcome | null }> {
   const disbursements = new DisbursementRepository(poolFor(prisma));
   const id = randomUUID();
-  const fields = { merchantId, merchantTrxId: `PO-${id.slice(0, 8)}`, bankCode: 'BCA', accountNo: '1234567890', accountName: 'Budi Santoso', amount: o.amount, fee: o.fee };
-  const recorded = await disbursements.recordInquiry({ ...fields, platformTrxId: `DB${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`, expiresAt: new Date(Date.now() + 600_000) });
+  const fields = {
+    merchantId,
+    merchantTrxId: `PO-${id.slice(0, 8)}`,
+    bankCode: 'BCA',
+    accountNo: '1234567890',
+    accountName: 'Budi Santoso',
+    amount: o.amount,
+    fee: o.fee,
+  };
+  const recorded = await disbursements.recordInquiry({
+    ...fields,
+    platformTrxId: `DB${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+    expiresAt: new Date(Date.now() + 600_000),
+  });
   if (recorded.kind !== 'created') throw new Error('inquiry not recorded');
   const { inquiry } = recorded;
-  const debit = { type: 'payout.debit' as const, commandId: ledgerCommandId.payoutDebit(id), merchantId, issuedAt: new Date().toISOString(), payoutId: id, amount: String(o.amount), fee: String(o.fee) };
-  await disbursements.createFunding({ ...fields, id, platformTrxId: inquiry.platformTrxId, notifyUrl: 'http://127.0.0.1:9/callback' }, debit);
+  const debit = {
+    type: 'payout.debit' as const,
+    commandId: ledgerCommandId.payoutDebit(id),
+    merchantId,
+    issuedAt: new Date().toISOString(),
+    payoutId: id,
+    amount: String(o.amount),
+    fee: String(o.fee),
+  };
+  await disbursements.createFunding(
+    { ...fields, id, platformTrxId: inquiry.platformTrxId, notifyUrl: 'http://127.0.0.1:9/callback' },
+    debit,
+  );
   if (o.outcome === 'funding') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: null };
   const decided = await ledgerFor(prisma).apply(debit);
   const payouts = new PayoutRepository(poolFor(prisma));
   // Claimed as the payout service claims it (leased, submission recorded, with the merchant's name).
-  const { claimed: [pending] } = await payouts.claimDue(1, 30_000, [id]);
-  if (o.outcome === 'success') await payouts.complete([{ kind: 'success', disbursement: pending, railReference: `RAIL-${id.slice(0, 8)}`, at: new Date() }]);
+  const {
+    claimed: [pending],
+  } = await payouts.claimDue(1, 30_000, [id]);
+  if (o.outcome === 'success')
+    await payouts.complete([
+      { kind: 'success', disbursement: pending, railReference: `RAIL-${id.slice(0, 8)}`, at: new Date() },
+    ]);
   if (o.outcome === 'failed') {
-    await payouts.complete([{ kind: 'failed', disbursement: pending, railReference: null, reason: 'Rejected by the beneficiary bank', at: new Date() }]);
+    await payouts.complete([
+      {
+        kind: 'failed',
+        disbursement: pending,
+        railReference: null,
+        reason: 'Rejected by the beneficiary bank',
+        at: new Date(),
+      },
+    ]);
     if (o.applyRefund !== false) {
-      await ledgerFor(prisma).apply({ type: 'payout.refund', commandId: ledgerCommandId.payoutRefund(id), merchantId, issuedAt: new Date().toISOString(), payoutId: id });
+      await ledgerFor(prisma).apply({
+        type: 'payout.refund',
+        commandId: ledgerCommandId.payoutRefund(id),
+        merchantId,
+        issuedAt: new Date().toISOString(),
+        payoutId: id,
+      });
     }
   }
   return { disbursement: (await disbursements.get(id)) as Disbursement, debit: decided };
 }
 
 /** Funds a merchant through the ledger's real path: successful pay-ins recorded, then settled. */
-export async function fundMerchant(prisma: PrismaClient, merchantId: number, amountsMinor: bigint[]): Promise<string[]> {
+export async function fundMerchant(
+  prisma: PrismaClient,
+  merchantId: number,
+  amountsMinor: bigint[],
+): Promise<string[]> {
   const ledger = ledgerFor(prisma);
   const issuedAt = new Date().toISOString();
   const ids: string[] = [];
   for (const amount of amountsMinor) {
     const payinId = await insertSuccessfulPayin(prisma, merchantId, amount, 0n);
-    await ledger.apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId, issuedAt, payinId, amount: String(amount), fee: '0' });
+    await ledger.apply({
+      type: 'payin.record',
+      commandId: `payin:${payinId}`,
+      merchantId,
+      issuedAt,
+      payinId,
+      amount: String(amount),
+      fee: '0',
+    });
     ids.push(payinId);
   }
-  await ledger.apply({ type: 'settlement.credit', commandId: `settle:${ids[0]}`, merchantId, issuedAt, settlementId: randomUUID(), payinIds: ids });
+  await ledger.apply({
+    type: 'settlement.credit',
+    commandId: `settle:${ids[0]}`,
+    merchantId,
+    issuedAt,
+    settlementId: randomUUID(),
+    payinIds: ids,
+  });
   return ids;
 }
 

@@ -31,6 +31,7 @@ export function consoleUsersApi(api: ApiClient) {
   return {
     // No cursor: the API lists every user (`_cursor` is always null, useCursorList's first page).
     users: async (_cursor: string | null) => onePage(await api.get<ConsoleUserView[]>('/users'), toUser),
-    setDisabled: async (id: string, disabled: boolean) => toUser(await api.post<ConsoleUserView>(`/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`)),
+    setDisabled: async (id: string, disabled: boolean) =>
+      toUser(await api.post<ConsoleUserView>(`/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`)),
   };
 }

@@ -112,7 +112,13 @@ function toMerchant(r: ConsoleMerchantWithBalanceView): Merchant {
     payinFeePercent: r.payinFee.percentage,
     payinFeeFixed: r.payinFee.fixed,
     payoutFee: r.payoutFee,
-    qris: { nmid: r.qris.nmid, mcc: r.qris.mcc, criteria: r.qris.criteria, city: r.qris.city, postalCode: r.qris.postalCode ?? '' },
+    qris: {
+      nmid: r.qris.nmid,
+      mcc: r.qris.mcc,
+      criteria: r.qris.criteria,
+      city: r.qris.city,
+      postalCode: r.qris.postalCode ?? '',
+    },
     settlement: r.settlement,
     delayDays: schedule.delayDays,
     hour: schedule.hour,
@@ -127,11 +133,27 @@ export function parseSchedule(text: string): { delayDays: number | null; hour: n
 }
 
 function toSettlement(r: ConsoleSettlementView): Settlement {
-  return { id: r.id, merchant: String(r.merchantId), amount: r.amount, gross: r.gross, fees: r.fees, payinCount: r.payinCount, cutoffAt: r.cutoffAt, createdAt: r.createdAt };
+  return {
+    id: r.id,
+    merchant: String(r.merchantId),
+    amount: r.amount,
+    gross: r.gross,
+    fees: r.fees,
+    payinCount: r.payinCount,
+    cutoffAt: r.cutoffAt,
+    createdAt: r.createdAt,
+  };
 }
 
 function toDeadLetter(r: ConsoleDeadLetterView): DeadLetter {
-  return { id: r.id, topic: r.topic, error: r.error, status: r.status, deadLetteredAt: r.deadLetteredAt, replayedAt: r.replayedAt };
+  return {
+    id: r.id,
+    topic: r.topic,
+    error: r.error,
+    status: r.status,
+    deadLetteredAt: r.deadLetteredAt,
+    replayedAt: r.replayedAt,
+  };
 }
 
 function toDelivery(r: ConsoleWebhookDeliveryView): WebhookDelivery {
@@ -149,7 +171,15 @@ function toDelivery(r: ConsoleWebhookDeliveryView): WebhookDelivery {
 }
 
 function toAudit(r: AuditEntryView): AuditEntry {
-  return { id: r.id, at: r.at, operator: r.operatorEmail, action: r.action, target: r.target, details: JSON.stringify(r.details), logId: r.logId ?? '' };
+  return {
+    id: r.id,
+    at: r.at,
+    operator: r.operatorEmail,
+    action: r.action,
+    target: r.target,
+    details: JSON.stringify(r.details),
+    logId: r.logId ?? '',
+  };
 }
 
 /** An array answer as one page of useCursorList: these lists have a limit, no cursor. */
@@ -161,25 +191,42 @@ const enc = encodeURIComponent;
 const LIMIT = 100;
 
 export function consoleApi(api: ApiClient) {
-  const merchant = async (id: string) => toMerchant(await api.get<ConsoleMerchantWithBalanceView>(`/merchants/${enc(id)}`));
+  const merchant = async (id: string) =>
+    toMerchant(await api.get<ConsoleMerchantWithBalanceView>(`/merchants/${enc(id)}`));
   return {
     // Lists without a cursor: `_cursor` is always null (useCursorList's first page).
-    merchants: async (_cursor: string | null) => onePage(await api.get<ConsoleMerchantWithBalanceView[]>('/merchants'), toMerchant),
+    merchants: async (_cursor: string | null) =>
+      onePage(await api.get<ConsoleMerchantWithBalanceView[]>('/merchants'), toMerchant),
     merchant,
     createMerchant: async (name: string): Promise<MerchantCreated> => {
       const r = await api.post<MerchantCreatedView>('/merchants', { name } satisfies CreateMerchantBody);
       return { id: String(r.merchantId), name: r.name, token: r.token, webhookSecret: r.webhookSecret };
     },
-    setActive: (id: string, active: boolean) => api.post<ConsoleMerchantView>(`/merchants/${enc(id)}/${active ? 'activate' : 'deactivate'}`),
-    saveFees: (id: string, fees: Fees) => api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/fees`, fees satisfies FeesBody),
-    saveQris: (id: string, qris: QrisIdentity) => api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/qris-identity`, qris satisfies QrisIdentityBody),
-    saveSchedule: (id: string, schedule: { delayDays: number; hour: number }) => api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/settlement-schedule`, schedule satisfies SettlementScheduleBody),
-    inviteUser: async (id: string, email: string) => (await api.post<MerchantUserCreatedView>(`/merchants/${enc(id)}/users`, { email } satisfies CreateMerchantUserBody)).setPasswordUrl,
+    setActive: (id: string, active: boolean) =>
+      api.post<ConsoleMerchantView>(`/merchants/${enc(id)}/${active ? 'activate' : 'deactivate'}`),
+    saveFees: (id: string, fees: Fees) =>
+      api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/fees`, fees satisfies FeesBody),
+    saveQris: (id: string, qris: QrisIdentity) =>
+      api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/qris-identity`, qris satisfies QrisIdentityBody),
+    saveSchedule: (id: string, schedule: { delayDays: number; hour: number }) =>
+      api.put<ConsoleMerchantView>(
+        `/merchants/${enc(id)}/settlement-schedule`,
+        schedule satisfies SettlementScheduleBody,
+      ),
+    inviteUser: async (id: string, email: string) =>
+      (
+        await api.post<MerchantUserCreatedView>(`/merchants/${enc(id)}/users`, {
+          email,
+        } satisfies CreateMerchantUserBody)
+      ).setPasswordUrl,
 
-    settlements: async (_cursor: string | null) => onePage(await api.get<ConsoleSettlementView[]>('/settlements', { limit: LIMIT }), toSettlement),
-    deadLetters: async (_cursor: string | null) => onePage(await api.get<ConsoleDeadLetterView[]>('/dead-letters', { limit: LIMIT }), toDeadLetter),
+    settlements: async (_cursor: string | null) =>
+      onePage(await api.get<ConsoleSettlementView[]>('/settlements', { limit: LIMIT }), toSettlement),
+    deadLetters: async (_cursor: string | null) =>
+      onePage(await api.get<ConsoleDeadLetterView[]>('/dead-letters', { limit: LIMIT }), toDeadLetter),
     replayDeadLetter: (id: string) => api.post<ConsoleDeadLetterView>(`/dead-letters/${enc(id)}/replay`),
-    deliveries: async (_cursor: string | null) => onePage(await api.get<ConsoleWebhookDeliveryView[]>('/webhook-deliveries', { limit: LIMIT }), toDelivery),
+    deliveries: async (_cursor: string | null) =>
+      onePage(await api.get<ConsoleWebhookDeliveryView[]>('/webhook-deliveries', { limit: LIMIT }), toDelivery),
     resendDelivery: (id: string) => api.post<WebhookResentView>(`/webhook-deliveries/${enc(id)}/resend`),
     auditLog: async (before: string | null) => {
       const r = await api.get<AuditLogPageView>('/audit-log', { before, limit: LIMIT });

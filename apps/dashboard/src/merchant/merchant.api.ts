@@ -178,7 +178,8 @@ function toAttempt(a: CallbackAttemptView): CallbackAttempt {
 
 function toPayout(r: PayoutListItemView | PayoutDetailView): Payout {
   // Every attempt of every callback of the payout, oldest first.
-  const attempts = 'callbacks' in r ? r.callbacks.flatMap((c) => c.attempts).sort((a, b) => a.at.localeCompare(b.at)) : [];
+  const attempts =
+    'callbacks' in r ? r.callbacks.flatMap((c) => c.attempts).sort((a, b) => a.at.localeCompare(b.at)) : [];
   return {
     merchantTrxId: r.merchantTrxId,
     platformTrxId: r.platformTrxId,
@@ -200,7 +201,14 @@ function toReconJob(r: ReconJobView): ReconJob {
 }
 
 function toToken(t: ApiTokenView): ApiToken {
-  return { id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt };
+  return {
+    id: t.id,
+    label: t.label,
+    prefix: t.prefix,
+    createdAt: t.createdAt,
+    lastUsedAt: t.lastUsedAt,
+    revokedAt: t.revokedAt,
+  };
 }
 
 export function toDelivery(r: RecentDeliveryView): Delivery {
@@ -255,17 +263,26 @@ export function merchantApi(api: ApiClient) {
   return {
     overview: async () => toOverview(await api.get<OverviewView>('/overview')),
 
-    payins: async (f: ListFilters, cursor: string | null) => page(await api.get<HistoryPage<PayinListItemView>>('/payins', { ...listQuery(f), cursor, limit: LIMIT }), toPayin),
+    payins: async (f: ListFilters, cursor: string | null) =>
+      page(
+        await api.get<HistoryPage<PayinListItemView>>('/payins', { ...listQuery(f), cursor, limit: LIMIT }),
+        toPayin,
+      ),
     payin: async (id: string) => toPayin(await api.get<PayinDetailView>(`/payins/${enc(id)}`)),
     /** Without merchantTrxId the server makes one (DASH- and 16 hex digits). */
     createPayin: async (body: CreatePayinBody) => toGenerated(await api.post<PayinGeneratedView>('/payins', body)),
     simulatePayin: (id: string) => api.post<PayinDetailView>(`/payins/${enc(id)}/simulate`),
 
-    payouts: async (f: ListFilters, cursor: string | null) => page(await api.get<HistoryPage<PayoutListItemView>>('/payouts', { ...listQuery(f), cursor, limit: LIMIT }), toPayout),
+    payouts: async (f: ListFilters, cursor: string | null) =>
+      page(
+        await api.get<HistoryPage<PayoutListItemView>>('/payouts', { ...listQuery(f), cursor, limit: LIMIT }),
+        toPayout,
+      ),
     payout: async (id: string) => toPayout(await api.get<PayoutDetailView>(`/payouts/${enc(id)}`)),
     resendPayoutCallback: (id: string) => api.post<CallbackResendView>(`/payouts/${enc(id)}/callback/resend`),
 
-    exportRecon: async (date: string) => toReconJob(await api.post<ReconJobView>('/recon', { date } satisfies ReconBody)),
+    exportRecon: async (date: string) =>
+      toReconJob(await api.post<ReconJobView>('/recon', { date } satisfies ReconBody)),
     reconJob: async (jobId: string) => toReconJob(await api.get<ReconJobView>(`/recon/${enc(jobId)}`)),
 
     developers: async (): Promise<Developers> => {
@@ -274,13 +291,19 @@ export function merchantApi(api: ApiClient) {
     },
     createToken: async (label: string) => {
       const r = await api.post<TokenIssuedView>('/tokens', { label } satisfies IssueTokenBody);
-      return { token: { id: r.id, label: r.label, prefix: r.prefix, createdAt: null, lastUsedAt: null, revokedAt: null }, secret: r.token };
+      return {
+        token: { id: r.id, label: r.label, prefix: r.prefix, createdAt: null, lastUsedAt: null, revokedAt: null },
+        secret: r.token,
+      };
     },
     revokeToken: (id: string) => api.delete<TokenRevokedView>(`/tokens/${enc(id)}`),
     rotateWebhookSecret: async () => (await api.post<WebhookSecretRotatedView>('/webhook-secret/rotate')).secret,
-    saveCallbackUrl: (url: string | null) => api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
-    saveAllowlist: (enabled: boolean, entries: string[]) => api.put<AllowlistView>('/allowlist', { enabled, entries } satisfies AllowlistBody),
-    deliveries: async () => (await api.get<RecentDeliveriesView>('/deliveries', { limit: DELIVERIES_LIMIT })).items.map(toDelivery),
+    saveCallbackUrl: (url: string | null) =>
+      api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
+    saveAllowlist: (enabled: boolean, entries: string[]) =>
+      api.put<AllowlistView>('/allowlist', { enabled, entries } satisfies AllowlistBody),
+    deliveries: async () =>
+      (await api.get<RecentDeliveriesView>('/deliveries', { limit: DELIVERIES_LIMIT })).items.map(toDelivery),
 
     /** Newest first; `before` is the previous page's nextBefore. */
     activity: async (before: string | null) => {
@@ -294,7 +317,8 @@ export function merchantApi(api: ApiClient) {
     },
     totpEnable: (code: string) => api.post<TotpStateView>('/totp/enable', { code } satisfies TotpCodeBody),
     // The step-up's own code may use up this one: after confirming, the user enters a new code (not sent again).
-    totpDisable: (code: string) => api.post<TotpStateView>('/totp/disable', { code } satisfies TotpCodeBody, { afterReauth: 'fail' }),
+    totpDisable: (code: string) =>
+      api.post<TotpStateView>('/totp/disable', { code } satisfies TotpCodeBody, { afterReauth: 'fail' }),
   };
 }
 

@@ -44,7 +44,11 @@ export function mountApp(app: AppDefinition): void {
   const router = createHashRouter([
     { path: '/sign-in', element: suspended(<SignInPage titleKey={app.titleKey} />) },
     { path: '/set-password/:token', element: suspended(<SetPasswordPage titleKey={app.titleKey} />) },
-    { path: '/', element: <AppLayout titleKey={app.titleKey} nav={app.nav} />, children: [...app.pages, { path: '*', element: <NotFound /> }] },
+    {
+      path: '/',
+      element: <AppLayout titleKey={app.titleKey} nav={app.nav} />,
+      children: [...app.pages, { path: '*', element: <NotFound /> }],
+    },
   ]);
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase, hashToken, MerchantAuthRepository, PgListener, type PrismaClient } from '@pay/persistence';
+import {
+  applyMigrations,
+  createPgPool,
+  createPrismaClient,
+  dropDatabase,
+  ensureDatabase,
+  hashToken,
+  MerchantAuthRepository,
+  PgListener,
+  type PrismaClient,
+} from '@pay/persistence';
 import { createMerchant, repoRoot, waitFor } from '@pay/testing';
 import type { Pool } from 'pg';
 import { MerchantAuthCache } from './merchant-auth.cache';

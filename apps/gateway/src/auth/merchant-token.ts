@@ -1,5 +1,10 @@
 import { ErrorCode } from '@pay/contracts';
-import { type AuthenticatedMerchant, hashToken, type MerchantAuthRepository, type MerchantBalance } from '@pay/persistence';
+import {
+  type AuthenticatedMerchant,
+  hashToken,
+  type MerchantAuthRepository,
+  type MerchantBalance,
+} from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { wantsBalanceWithToken } from './balance-with-token';
@@ -20,7 +25,11 @@ type WithTokenCheck = FastifyRequest & { [TOKEN_CHECK]?: Promise<AuthenticatedMe
  * onRequest hook runs it before the body is read, and MerchantAuthGuard reuses the outcome.
  * Live on every route but the @TokenCheckedByStatement ones, whose statement does it again.
  */
-export function authenticateToken(req: FastifyRequest, tokens: MerchantAuthRepository, cache?: MerchantAuthCache): Promise<AuthenticatedMerchant> {
+export function authenticateToken(
+  req: FastifyRequest,
+  tokens: MerchantAuthRepository,
+  cache?: MerchantAuthCache,
+): Promise<AuthenticatedMerchant> {
   const r = req as WithTokenCheck;
   r[TOKEN_CHECK] ??= lookUp(req, tokens, cache);
   return r[TOKEN_CHECK];
@@ -51,7 +60,11 @@ export function tokenOf(req: FastifyRequest): string | undefined {
  * for its 401). Any other route, or a token not in the cache, is looked up, and a token that
  * authenticates is remembered for those routes.
  */
-async function lookUp(req: FastifyRequest, tokens: MerchantAuthRepository, cache?: MerchantAuthCache): Promise<AuthenticatedMerchant> {
+async function lookUp(
+  req: FastifyRequest,
+  tokens: MerchantAuthRepository,
+  cache?: MerchantAuthCache,
+): Promise<AuthenticatedMerchant> {
   const hash = tokenHashOf(req);
   if (!hash) throw new ApiError(ErrorCode.TokenNotFound);
   const withBalance = wantsBalanceWithToken(req);
@@ -88,7 +101,12 @@ export function balanceReadWithToken(req: FastifyRequest): MerchantBalance | und
  * body. The refusal closes the connection, so the unread body is not drained either. A token
  * that authenticates is remembered with its merchant in `recent` (for refusing early only).
  */
-export function registerMerchantTokenCheck(fastify: FastifyInstance, tokens: MerchantAuthRepository, recent: RecentTokens, cache?: MerchantAuthCache): void {
+export function registerMerchantTokenCheck(
+  fastify: FastifyInstance,
+  tokens: MerchantAuthRepository,
+  recent: RecentTokens,
+  cache?: MerchantAuthCache,
+): void {
   fastify.addHook('onRequest', async (req, reply) => {
     if (!req.routeOptions.url?.startsWith(MERCHANT_API_PREFIX)) return;
     try {

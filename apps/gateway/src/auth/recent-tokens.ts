@@ -18,7 +18,11 @@ export class RecentTokens {
   /** `tokenHash`: the token's SHA-256 (tokenHashOf). Renewed only past half its TTL: a busy token is not written on every request. */
   remember(tokenHash: string, merchantId: number): void {
     const now = Date.now();
-    if (this.merchants.get(tokenHash, now) === merchantId && (this.merchants.expiresAt(tokenHash) ?? 0) - now > RECENT_TOKEN_TTL_MS / 2) return;
+    if (
+      this.merchants.get(tokenHash, now) === merchantId &&
+      (this.merchants.expiresAt(tokenHash) ?? 0) - now > RECENT_TOKEN_TTL_MS / 2
+    )
+      return;
     this.merchants.set(tokenHash, merchantId, now + RECENT_TOKEN_TTL_MS, now);
   }
 

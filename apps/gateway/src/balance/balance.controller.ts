@@ -20,12 +20,18 @@ export class BalanceController {
   @Get('balance')
   @RateLimit('read')
   @BalanceWithToken()
-  @ApiOperation({ operationId: 'getBalance', summary: 'Read the merchant balance (spec 4.1)', description: 'Read-only; values are live from the ledger projection.' })
+  @ApiOperation({
+    operationId: 'getBalance',
+    summary: 'Read the merchant balance (spec 4.1)',
+    description: 'Read-only; values are live from the ledger projection.',
+  })
   @ApiEnvelope(BalanceDataSchema, { message: 'Balance inquiry successful' })
   @ApiErrors()
   async balance(@Req() req: AuthenticatedRequest): Promise<Reply<{ balance: { available: number; pending: number } }>> {
     // Read with the token in one statement; the repository is the fallback should the route lose @BalanceWithToken.
     const { available, pending } = balanceReadWithToken(req) ?? (await this.balances.get(req.merchant.id));
-    return new Reply('Balance inquiry successful', { balance: { available: formatAmount(available), pending: formatAmount(pending) } });
+    return new Reply('Balance inquiry successful', {
+      balance: { available: formatAmount(available), pending: formatAmount(pending) },
+    });
   }
 }

@@ -36,10 +36,33 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     const unsettled = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(50000), parseAmount(500));
     const issuedAt = new Date().toISOString();
     for (const payinId of [settled, unsettled]) {
-      await ledger.apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId: merchant.id, issuedAt, payinId, amount: '5000000', fee: '50000' });
+      await ledger.apply({
+        type: 'payin.record',
+        commandId: `payin:${payinId}`,
+        merchantId: merchant.id,
+        issuedAt,
+        payinId,
+        amount: '5000000',
+        fee: '50000',
+      });
     }
-    await ledger.apply({ type: 'settlement.credit', commandId: `s:${settled}`, merchantId: merchant.id, issuedAt, settlementId: randomUUID(), payinIds: [settled] });
-    await ledger.apply({ type: 'payout.debit', commandId: `d:${settled}`, merchantId: merchant.id, issuedAt, payoutId: 'P1', amount: '1000050', fee: '0' });
+    await ledger.apply({
+      type: 'settlement.credit',
+      commandId: `s:${settled}`,
+      merchantId: merchant.id,
+      issuedAt,
+      settlementId: randomUUID(),
+      payinIds: [settled],
+    });
+    await ledger.apply({
+      type: 'payout.debit',
+      commandId: `d:${settled}`,
+      merchantId: merchant.id,
+      issuedAt,
+      payoutId: 'P1',
+      amount: '1000050',
+      fee: '0',
+    });
 
     const res = await request(http).get('/api/v1/payin/balance').set('token', token);
     expect(res.status).toBe(200);
@@ -61,10 +84,18 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
   });
 
   it('401 Token not found when the header is missing or blank', async () => {
-    for (const req of [request(http).get('/api/v1/payin/balance'), request(http).get('/api/v1/payin/balance').set('token', '  ')]) {
+    for (const req of [
+      request(http).get('/api/v1/payin/balance'),
+      request(http).get('/api/v1/payin/balance').set('token', '  '),
+    ]) {
       const res = await req;
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: 'Token not found', code: 'TOKEN_NOT_FOUND' });
+      expect(res.body).toEqual({
+        logId: expect.stringMatching(UUID),
+        status: false,
+        message: 'Token not found',
+        code: 'TOKEN_NOT_FOUND',
+      });
     }
   });
 
@@ -72,7 +103,12 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     const { token, tokenId, admin } = await createMerchant(prisma);
     const unknown = await request(http).get('/api/v1/payin/balance').set('token', 'mtk_not-a-real-token');
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ logId: expect.any(String), status: false, message: 'Token not valid', code: 'TOKEN_NOT_VALID' });
+    expect(unknown.body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Token not valid',
+      code: 'TOKEN_NOT_VALID',
+    });
 
     expect((await request(http).get('/api/v1/payin/balance').set('token', token)).status).toBe(200);
     await admin.revokeToken(tokenId);
@@ -88,26 +124,45 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     expect((await get()).body.data).toEqual({ balance: { available: 0, pending: 0 } });
 
     const payinId = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(50000), parseAmount(500));
-    await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin:${payinId}`, merchantId: merchant.id, issuedAt: new Date().toISOString(), payinId, amount: '5000000', fee: '50000' });
+    await ledgerFor(prisma).apply({
+      type: 'payin.record',
+      commandId: `payin:${payinId}`,
+      merchantId: merchant.id,
+      issuedAt: new Date().toISOString(),
+      payinId,
+      amount: '5000000',
+      fee: '50000',
+    });
     const booked = await get();
     expect(booked.status).toBe(200);
     expect(booked.body.data).toEqual({ balance: { available: 0, pending: 49500 } });
     expect(booked.headers['ratelimit-limit']).toBeDefined();
 
     await admin.setActive(merchant.id, false);
-    expect((await get()).body).toEqual({ logId: expect.any(String), status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' });
+    expect((await get()).body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Merchant not active',
+      code: 'MERCHANT_NOT_ACTIVE',
+    });
     await admin.setActive(merchant.id, true);
     expect((await get()).status).toBe(200);
 
     await admin.revokeToken(tokenId);
     const revoked = await get();
     expect(revoked.status).toBe(401);
-    expect(revoked.body).toEqual({ logId: expect.any(String), status: false, message: 'Token not valid', code: 'TOKEN_NOT_VALID' });
+    expect(revoked.body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Token not valid',
+      code: 'TOKEN_NOT_VALID',
+    });
   });
 
   it('a token in the auth cache has its balance read checked all the same: revoked, deactivated or allowlisted unheard of, refused at once', async () => {
     // changeUnannounced: no NOTIFY, so the gateway's auth cache still holds the token and its merchant.
-    const unannounced = (text: string, values: unknown[]) => changeUnannounced(process.env.DATABASE_URL as string, text, values);
+    const unannounced = (text: string, values: unknown[]) =>
+      changeUnannounced(process.env.DATABASE_URL as string, text, values);
     const { merchant, token, tokenId } = await createMerchant(prisma);
     const get = () => request(http).get('/api/v1/payin/balance').set('token', token);
     expect((await get()).status).toBe(200); // the token is now in the auth cache
@@ -115,12 +170,20 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     expect((await get()).body.data).toEqual({ balance: { available: 1500, pending: 0 } });
 
     await unannounced('UPDATE merchants SET is_active = false WHERE id = $1', [merchant.id]);
-    expect((await get()).body).toEqual({ logId: expect.any(String), status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' });
+    expect((await get()).body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Merchant not active',
+      code: 'MERCHANT_NOT_ACTIVE',
+    });
     await unannounced('UPDATE merchants SET is_active = true WHERE id = $1', [merchant.id]);
     expect((await get()).body.data).toEqual({ balance: { available: 1500, pending: 0 } });
 
     // The allowlist too is read with the balance, not taken from the cache.
-    await unannounced(`UPDATE merchants SET ip_allowlist = '{203.0.113.0/24}', ip_allowlist_enabled = true WHERE id = $1`, [merchant.id]);
+    await unannounced(
+      `UPDATE merchants SET ip_allowlist = '{203.0.113.0/24}', ip_allowlist_enabled = true WHERE id = $1`,
+      [merchant.id],
+    );
     expect((await get()).body).toMatchObject({ status: false, code: 'IP_NOT_ALLOWED' });
     await unannounced(`UPDATE merchants SET ip_allowlist = '{127.0.0.1,::1}' WHERE id = $1`, [merchant.id]);
     expect((await get()).status).toBe(200);
@@ -128,7 +191,12 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     await unannounced('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [tokenId]);
     const revoked = await get();
     expect(revoked.status).toBe(401);
-    expect(revoked.body).toEqual({ logId: expect.any(String), status: false, message: 'Token not valid', code: 'TOKEN_NOT_VALID' });
+    expect(revoked.body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Token not valid',
+      code: 'TOKEN_NOT_VALID',
+    });
   });
 
   it('a merchant may hold several tokens; revoking one leaves the others working', async () => {
@@ -143,7 +211,12 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     const { token } = await createMerchant(prisma, { isActive: false });
     const res = await request(http).get('/api/v1/payin/balance').set('token', token);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ logId: expect.any(String), status: false, message: 'Merchant not active', code: 'MERCHANT_NOT_ACTIVE' });
+    expect(res.body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Merchant not active',
+      code: 'MERCHANT_NOT_ACTIVE',
+    });
   });
 
   it('403 IP_NOT_ALLOWED when the allowlist is on and the caller is not in it', async () => {
@@ -173,10 +246,14 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     await admin.setAllowlistEnabled(merchant.id, true);
 
     // Untrusted: a client cannot claim an allowed address.
-    const spoofed = await request(http).get('/api/v1/payin/balance').set('token', token).set('X-Forwarded-For', '203.0.113.9');
+    const spoofed = await request(http)
+      .get('/api/v1/payin/balance')
+      .set('token', token)
+      .set('X-Forwarded-For', '203.0.113.9');
     expect(spoofed.status).toBe(403);
 
-    const viaProxy = (ip: string) => request(trusting.app.getHttpServer()).get('/api/v1/payin/balance').set('token', token).set('X-Forwarded-For', ip);
+    const viaProxy = (ip: string) =>
+      request(trusting.app.getHttpServer()).get('/api/v1/payin/balance').set('token', token).set('X-Forwarded-For', ip);
     expect((await viaProxy('203.0.113.9')).status).toBe(200);
     expect((await viaProxy('2001:db8:abcd::1')).status).toBe(200);
     expect((await viaProxy('198.51.100.1')).status).toBe(403);
@@ -186,12 +263,20 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
   it('unknown routes get the error envelope with a logId', async () => {
     const res = await request(http).get('/api/v1/nope');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: 'Route not found', code: 'NOT_FOUND' });
+    expect(res.body).toEqual({
+      logId: expect.stringMatching(UUID),
+      status: false,
+      message: 'Route not found',
+      code: 'NOT_FOUND',
+    });
   });
 
   it('serves health, readiness, metrics (on the internal port) and the OpenAPI document', async () => {
     expect((await request(http).get('/healthz')).body).toEqual({ status: 'ok' });
-    expect((await request(http).get('/readyz')).body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    expect((await request(http).get('/readyz')).body).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', redis: 'ok' },
+    });
     expect((await request(gateway.internalServer).get('/metrics')).text).toContain('process_cpu_user_seconds_total');
     const doc = await request(http).get('/docs/openapi.json');
     expect(doc.status).toBe(200);

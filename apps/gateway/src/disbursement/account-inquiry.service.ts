@@ -26,9 +26,13 @@ export class AccountInquiryService {
   async inquire(merchant: AuthenticatedMerchant, dto: AccountInquiryDto): Promise<DisbursementInquiry> {
     const amount = this.validAmount(dto.amount);
     const bank = findBank(dto.bankCode);
-    if (!bank) throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${dto.bankCode}"`);
+    if (!bank)
+      throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${dto.bankCode}"`);
     const problem = accountNumberProblem(bank, dto.accountNo);
-    if (problem) throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [{ field: 'accountNo', message: problem }]);
+    if (problem)
+      throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [
+        { field: 'accountNo', message: problem },
+      ]);
 
     let lookup;
     try {
@@ -42,16 +46,19 @@ export class AccountInquiryService {
 
     const now = new Date();
     // One statement: the token is still good, the merchantTrxId does not pay for a live transfer already, the fee is the merchant's now, and the inquiry is recorded.
-    const recorded = await this.disbursements.recordInquiry({
-      platformTrxId: platformTrxId('DSB', now, randomBytes(12)),
-      merchantId: merchant.id,
-      merchantTrxId: dto.merchantTrxId,
-      bankCode: bank.code,
-      accountNo: dto.accountNo,
-      accountName: lookup.accountName,
-      amount,
-      expiresAt: new Date(now.getTime() + this.config.INQUIRY_TTL_SECONDS * 1000),
-    }, merchant.tokenId);
+    const recorded = await this.disbursements.recordInquiry(
+      {
+        platformTrxId: platformTrxId('DSB', now, randomBytes(12)),
+        merchantId: merchant.id,
+        merchantTrxId: dto.merchantTrxId,
+        bankCode: bank.code,
+        accountNo: dto.accountNo,
+        accountName: lookup.accountName,
+        amount,
+        expiresAt: new Date(now.getTime() + this.config.INQUIRY_TTL_SECONDS * 1000),
+      },
+      merchant.tokenId,
+    );
     switch (recorded.kind) {
       case 'created':
         return recorded.inquiry;

@@ -28,10 +28,20 @@ export class DisbursementController {
   @HttpCode(200)
   @RateLimit('write')
   @TokenCheckedByStatement()
-  @ApiOperation({ operationId: 'accountInquiry', summary: 'Validate the destination account and quote the fee (spec 4.2)' })
+  @ApiOperation({
+    operationId: 'accountInquiry',
+    summary: 'Validate the destination account and quote the fee (spec 4.2)',
+  })
   @ApiBody({ type: AccountInquiryDto })
   @ApiEnvelope(AccountInquiryResultSchema, { message: 'Inquiry success' })
-  @ApiErrors(ErrorCode.UnknownBankCode, ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict, ErrorCode.AccountNotFound, ErrorCode.AccountBlocked, ErrorCode.BankUnavailable)
+  @ApiErrors(
+    ErrorCode.UnknownBankCode,
+    ErrorCode.DuplicateMerchantTrxId,
+    ErrorCode.Conflict,
+    ErrorCode.AccountNotFound,
+    ErrorCode.AccountBlocked,
+    ErrorCode.BankUnavailable,
+  )
   async inquire(@Req() req: AuthenticatedRequest, @Body() dto: AccountInquiryDto) {
     return new Reply('Inquiry success', presentInquiry(await this.accountInquiry.inquire(req.merchant, dto)));
   }
@@ -40,7 +50,11 @@ export class DisbursementController {
   @HttpCode(200)
   @RateLimit('write')
   @TokenCheckedByStatement()
-  @ApiOperation({ operationId: 'transfer', summary: 'Submit the payout for an account inquiry (spec 4.3); the final status goes to notifyUrl', description: 'The same request again never pays twice: it answers the transfer as it stands.' })
+  @ApiOperation({
+    operationId: 'transfer',
+    summary: 'Submit the payout for an account inquiry (spec 4.3); the final status goes to notifyUrl',
+    description: 'The same request again never pays twice: it answers the transfer as it stands.',
+  })
   @ApiBody({ type: TransferDto })
   @ApiEnvelope(TransferResultSchema, { message: 'Request diterima, akan segera diproses' })
   @ApiErrors(
@@ -55,13 +69,19 @@ export class DisbursementController {
     ErrorCode.TransferProcessing,
   )
   async transfer(@Req() req: AuthenticatedRequest, @Body() dto: TransferDto) {
-    return new Reply('Request diterima, akan segera diproses', presentTransfer(await this.transfers.transfer(req.merchant, dto)));
+    return new Reply(
+      'Request diterima, akan segera diproses',
+      presentTransfer(await this.transfers.transfer(req.merchant, dto)),
+    );
   }
 
   @Post('inquiry')
   @HttpCode(200)
   @RateLimit('read')
-  @ApiOperation({ operationId: 'disbursementInquiry', summary: "Status of one of the merchant's disbursements by merchantTrxId (spec 4.4)" })
+  @ApiOperation({
+    operationId: 'disbursementInquiry',
+    summary: "Status of one of the merchant's disbursements by merchantTrxId (spec 4.4)",
+  })
   @ApiBody({ type: DisbursementInquiryDto })
   @ApiEnvelope(DisbursementSchema, { message: 'Query success' })
   @ApiErrors(ErrorCode.TransactionNotFound)

@@ -21,20 +21,39 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
 
   beforeAll(async () => {
     gateway = await createGatewayApp(
-      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', RAIL_SANDBOX_LATENCY_MS: '0', TRANSFER_DECISION_TIMEOUT_MS: '300' }),
+      loadConfig(gatewayConfigSchema, {
+        DATABASE_URL: process.env.DATABASE_URL,
+        LOG_LEVEL: 'fatal',
+        RAIL_SANDBOX_LATENCY_MS: '0',
+        TRANSFER_DECISION_TIMEOUT_MS: '300',
+      }),
     );
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
   });
   afterAll(() => gateway.close());
 
-  const post = (path: string, token: string, body: object) => request(http).post(`/api/v1/disbursement/${path}`).set('token', token).send(body);
-  const inquiryBody = (over: object = {}) => ({ merchantTrxId: `INV-${randomUUID().slice(0, 8)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000, ...over });
+  const post = (path: string, token: string, body: object) =>
+    request(http).post(`/api/v1/disbursement/${path}`).set('token', token).send(body);
+  const inquiryBody = (over: object = {}) => ({
+    merchantTrxId: `INV-${randomUUID().slice(0, 8)}`,
+    accountNo: '1234567890',
+    bankCode: 'BCA',
+    amount: 100000,
+    ...over,
+  });
 
   async function inquire(token: string, over: object = {}) {
     const res = await post('account-inquiry', token, inquiryBody(over));
     expect(res.status).toBe(200);
-    return res.body.data as { merchantTrxId: string; platformTrxId: string; accountNo: string; accountName: string; bankCode: string; amount: number };
+    return res.body.data as {
+      merchantTrxId: string;
+      platformTrxId: string;
+      accountNo: string;
+      accountName: string;
+      bankCode: string;
+      amount: number;
+    };
   }
   const transferBody = (inq: Awaited<ReturnType<typeof inquire>>, over: object = {}) => ({
     merchantTrxId: inq.merchantTrxId,
@@ -56,7 +75,12 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
 
   it('account inquiry answers spec 2.5 with the holder name, the flat fee and totalAmount', async () => {
     const { merchant, token } = await createMerchant(prisma);
-    const res = await post('account-inquiry', token, { merchantTrxId: 'INV-001', accountNo: '1234567890', bankCode: 'BCA', amount: 100000 });
+    const res = await post('account-inquiry', token, {
+      merchantTrxId: 'INV-001',
+      accountNo: '1234567890',
+      bankCode: 'BCA',
+      amount: 100000,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       logId: expect.any(String),
@@ -73,7 +97,9 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
         totalAmount: 102500,
       },
     });
-    const stored = await prisma.disbursementInquiry.findUniqueOrThrow({ where: { platformTrxId: res.body.data.platformTrxId } });
+    const stored = await prisma.disbursementInquiry.findUniqueOrThrow({
+      where: { platformTrxId: res.body.data.platformTrxId },
+    });
     expect(stored).toMatchObject({ merchantId: merchant.id, amount: 10000000n, fee: 250000n });
     expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBeGreaterThanOrEqual(899_000);
   });
@@ -91,7 +117,12 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     [{ accountNo: '12ab' }, 400, 'VALIDATION_ERROR', /^accountNo: must be 6 to 20 digits/],
     [{ bankCode: 'OVO', accountNo: '1234567890' }, 400, 'VALIDATION_ERROR', /^accountNo: must be the mobile number/],
     [{ accountNo: SANDBOX_ACCOUNTS.notFound.bank }, 422, 'ACCOUNT_NOT_FOUND', /^Account not found$/],
-    [{ bankCode: 'DANA', accountNo: SANDBOX_ACCOUNTS.blocked.ewallet }, 422, 'ACCOUNT_BLOCKED', /^Account is closed or blocked$/],
+    [
+      { bankCode: 'DANA', accountNo: SANDBOX_ACCOUNTS.blocked.ewallet },
+      422,
+      'ACCOUNT_BLOCKED',
+      /^Account is closed or blocked$/,
+    ],
   ])('account inquiry with %p -> %i %s, and nothing is stored', async (over, status, code, message) => {
     const { merchant, token } = await createMerchant(prisma);
     const res = await post('account-inquiry', token, inquiryBody(over));
@@ -116,20 +147,46 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
       [{ bankCode: 'BNI' }, 422, 'INQUIRY_MISMATCH', 'bankCode does not match the account inquiry'],
       [{ amount: 100001 }, 422, 'INQUIRY_MISMATCH', 'amount does not match the account inquiry'],
       [{ accountName: 'SOMEONE ELSE' }, 422, 'INQUIRY_MISMATCH', 'accountName does not match the account inquiry'],
-      [{ notifyUrl: 'ftp://merchant.example/cb' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
-      [{ notifyUrl: '/callback' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
+      [
+        { notifyUrl: 'ftp://merchant.example/cb' },
+        400,
+        'VALIDATION_ERROR',
+        'notifyUrl: notifyUrl must be an absolute http or https URL',
+      ],
+      [
+        { notifyUrl: '/callback' },
+        400,
+        'VALIDATION_ERROR',
+        'notifyUrl: notifyUrl must be an absolute http or https URL',
+      ],
       [{ notifyUrl: undefined }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl is required'],
-      [{ notifyUrl: 'merchant.example/cb' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
+      [
+        { notifyUrl: 'merchant.example/cb' },
+        400,
+        'VALIDATION_ERROR',
+        'notifyUrl: notifyUrl must be an absolute http or https URL',
+      ],
     ];
     for (const [over, status, code, message] of cases) {
       const res = await post('transfer', token, transferBody(inq, over));
-      expect({ over, status: res.status, code: res.body.code, message: res.body.message }).toEqual({ over, status, code, message });
+      expect({ over, status: res.status, code: res.body.code, message: res.body.message }).toEqual({
+        over,
+        status,
+        code,
+        message,
+      });
     }
 
-    await prisma.disbursementInquiry.update({ where: { platformTrxId: inq.platformTrxId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.disbursementInquiry.update({
+      where: { platformTrxId: inq.platformTrxId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const expired = await post('transfer', token, transferBody(inq));
     expect(expired.status).toBe(422);
-    expect(expired.body).toMatchObject({ code: 'INQUIRY_EXPIRED', message: 'Account inquiry has expired; make a new account inquiry' });
+    expect(expired.body).toMatchObject({
+      code: 'INQUIRY_EXPIRED',
+      message: 'Account inquiry has expired; make a new account inquiry',
+    });
 
     expect(await counts(merchant.id)).toEqual(before);
   });
@@ -142,10 +199,15 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const first = await post('transfer', token, transferBody(inq));
     expect(first.status).toBe(503);
     expect(first.headers['retry-after']).toBe('1');
-    expect(first.body).toMatchObject({ code: 'TRANSFER_PROCESSING', message: 'Transfer is being processed; send the same request again to get its result' });
+    expect(first.body).toMatchObject({
+      code: 'TRANSFER_PROCESSING',
+      message: 'Transfer is being processed; send the same request again to get its result',
+    });
     const funding = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
     expect(funding.status).toBe('funding');
-    const command = await prisma.outbox.findFirstOrThrow({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } });
+    const command = await prisma.outbox.findFirstOrThrow({
+      where: { key: String(merchant.id), topic: 'ledger.commands.v1' },
+    });
 
     // The ledger (not running in this test) decides the command the gateway wrote to the outbox.
     await ledgerFor(prisma).apply(parseLedgerCommand(command.payload));
@@ -155,21 +217,44 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
       logId: expect.any(String),
       status: true,
       message: 'Request diterima, akan segera diproses',
-      data: { merchantTrxId: inq.merchantTrxId, platformTrxId: inq.platformTrxId, amount: 100000, fee: { amount: 2500, percentage: 0, fixed: 2500 }, totalAmount: 102500, status: 'pending' },
+      data: {
+        merchantTrxId: inq.merchantTrxId,
+        platformTrxId: inq.platformTrxId,
+        amount: 100000,
+        fee: { amount: 2500, percentage: 0, fixed: 2500 },
+        totalAmount: 102500,
+        status: 'pending',
+      },
     });
     expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(1);
-    expect((await prisma.ledgerCommand.findUniqueOrThrow({ where: { commandId: ledgerCommandId.payoutDebit(funding.id) } })).outcome).toBe('applied');
+    expect(
+      (await prisma.ledgerCommand.findUniqueOrThrow({ where: { commandId: ledgerCommandId.payoutDebit(funding.id) } }))
+        .outcome,
+    ).toBe('applied');
 
     // A different request under the same merchantTrxId is a duplicate, and the original is untouched.
     const inq2 = await inquire(token);
     const dup = await post('transfer', token, transferBody(inq2, { merchantTrxId: inq.merchantTrxId }));
     expect(dup.status).toBe(409);
-    expect(dup.body).toMatchObject({ code: 'DUPLICATE_MERCHANT_TRX_ID', message: 'merchantTrxId has already been used for another transfer' });
-    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: funding.id } })).toMatchObject({ status: 'pending', platformTrxId: inq.platformTrxId });
+    expect(dup.body).toMatchObject({
+      code: 'DUPLICATE_MERCHANT_TRX_ID',
+      message: 'merchantTrxId has already been used for another transfer',
+    });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: funding.id } })).toMatchObject({
+      status: 'pending',
+      platformTrxId: inq.platformTrxId,
+    });
     // One transfer per inquiry: the used inquiry cannot pay for a second transfer.
-    const reuse = await post('transfer', token, transferBody(inq, { merchantTrxId: `INV-${randomUUID().slice(0, 8)}` }));
+    const reuse = await post(
+      'transfer',
+      token,
+      transferBody(inq, { merchantTrxId: `INV-${randomUUID().slice(0, 8)}` }),
+    );
     expect(reuse.status).toBe(409);
-    expect(reuse.body).toMatchObject({ code: 'INQUIRY_ALREADY_USED', message: 'Account inquiry has already been used for another transfer' });
+    expect(reuse.body).toMatchObject({
+      code: 'INQUIRY_ALREADY_USED',
+      message: 'Account inquiry has already been used for another transfer',
+    });
     expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(1);
     // And an account inquiry for a merchantTrxId already transferred is refused the same way.
     const again = await post('account-inquiry', token, inquiryBody({ merchantTrxId: inq.merchantTrxId }));
@@ -184,16 +269,36 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
 
     expect((await post('transfer', token, transferBody(inq))).status).toBe(503);
     const first = await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } });
-    expect(first).toMatchObject({ status: 'funding', merchantTrxId: inq.merchantTrxId, platformTrxId: inq.platformTrxId, amount: 10000000n, fee: 250000n });
-    const command = await prisma.outbox.findFirstOrThrow({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } });
-    expect(command.payload).toMatchObject({ type: 'payout.debit', commandId: ledgerCommandId.payoutDebit(first.id), merchantId: merchant.id, payoutId: first.id, amount: '10000000', fee: '250000' });
+    expect(first).toMatchObject({
+      status: 'funding',
+      merchantTrxId: inq.merchantTrxId,
+      platformTrxId: inq.platformTrxId,
+      amount: 10000000n,
+      fee: 250000n,
+    });
+    const command = await prisma.outbox.findFirstOrThrow({
+      where: { key: String(merchant.id), topic: 'ledger.commands.v1' },
+    });
+    expect(command.payload).toMatchObject({
+      type: 'payout.debit',
+      commandId: ledgerCommandId.payoutDebit(first.id),
+      merchantId: merchant.id,
+      payoutId: first.id,
+      amount: '10000000',
+      fee: '250000',
+    });
     expect(command.headers).toMatchObject({ 'message-id': ledgerCommandId.payoutDebit(first.id) });
 
     await ledgerFor(prisma).apply(parseLedgerCommand(command.payload));
-    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({ status: 'refused' });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({
+      status: 'refused',
+    });
     // The same request again is a new attempt: the refused one no longer holds the merchantTrxId or the inquiry.
     expect((await post('transfer', token, transferBody(inq))).body.code).toBe('TRANSFER_PROCESSING');
-    const attempts = await prisma.disbursement.findMany({ where: { merchantId: merchant.id }, orderBy: { createdAt: 'asc' } });
+    const attempts = await prisma.disbursement.findMany({
+      where: { merchantId: merchant.id },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(attempts.map((d) => d.status)).toEqual(['refused', 'funding']);
     expect(await prisma.outbox.count({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } })).toBe(2);
   });
@@ -214,13 +319,27 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
     const inq = await inquire(token);
     const sameInquiry = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => post('transfer', token, transferBody(inq, { merchantTrxId: `${inq.merchantTrxId}-${i}` }))),
+      Array.from({ length: 4 }, (_, i) =>
+        post('transfer', token, transferBody(inq, { merchantTrxId: `${inq.merchantTrxId}-${i}` })),
+      ),
     );
-    expect(sameInquiry.map((r) => r.body.code).sort()).toEqual(['INQUIRY_ALREADY_USED', 'INQUIRY_ALREADY_USED', 'INQUIRY_ALREADY_USED', 'TRANSFER_PROCESSING']);
+    expect(sameInquiry.map((r) => r.body.code).sort()).toEqual([
+      'INQUIRY_ALREADY_USED',
+      'INQUIRY_ALREADY_USED',
+      'INQUIRY_ALREADY_USED',
+      'TRANSFER_PROCESSING',
+    ]);
 
     const inquiries = await Promise.all(Array.from({ length: 4 }, () => inquire(token)));
-    const sameTrxId = await Promise.all(inquiries.map((i) => post('transfer', token, transferBody(i, { merchantTrxId: 'INV-SHARED' }))));
-    expect(sameTrxId.map((r) => r.body.code).sort()).toEqual(['DUPLICATE_MERCHANT_TRX_ID', 'DUPLICATE_MERCHANT_TRX_ID', 'DUPLICATE_MERCHANT_TRX_ID', 'TRANSFER_PROCESSING']);
+    const sameTrxId = await Promise.all(
+      inquiries.map((i) => post('transfer', token, transferBody(i, { merchantTrxId: 'INV-SHARED' }))),
+    );
+    expect(sameTrxId.map((r) => r.body.code).sort()).toEqual([
+      'DUPLICATE_MERCHANT_TRX_ID',
+      'DUPLICATE_MERCHANT_TRX_ID',
+      'DUPLICATE_MERCHANT_TRX_ID',
+      'TRANSFER_PROCESSING',
+    ]);
 
     expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(2);
     expect(await prisma.outbox.count({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } })).toBe(2);
@@ -230,10 +349,16 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const { token } = await createMerchant(prisma);
     const res = await post('inquiry', token, { merchantTrxId: 'nope' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ logId: expect.any(String), status: false, message: 'Transaction not found', code: 'TRANSACTION_NOT_FOUND' });
+    expect(res.body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      message: 'Transaction not found',
+      code: 'TRANSACTION_NOT_FOUND',
+    });
   });
 
-  const unannounced = (text: string, values: unknown[]) => changeUnannounced(process.env.DATABASE_URL as string, text, values);
+  const unannounced = (text: string, values: unknown[]) =>
+    changeUnannounced(process.env.DATABASE_URL as string, text, values);
 
   it('a token revoked, or a merchant deactivated, after the gateway last saw it changes nothing: the inquiry and the transfer statements refuse it (401)', async () => {
     const { merchant, token, tokenId } = await createMerchant(prisma);
@@ -241,8 +366,15 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const inq = await inquire(token); // the token is now in the gateway's auth cache
     await unannounced('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [tokenId]);
     const before = await counts(merchant.id);
-    expect((await post('account-inquiry', token, inquiryBody())).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID', message: 'Token not valid' });
-    expect((await post('transfer', token, transferBody(inq))).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
+    expect((await post('account-inquiry', token, inquiryBody())).body).toMatchObject({
+      status: false,
+      code: 'TOKEN_NOT_VALID',
+      message: 'Token not valid',
+    });
+    expect((await post('transfer', token, transferBody(inq))).body).toMatchObject({
+      status: false,
+      code: 'TOKEN_NOT_VALID',
+    });
     expect(await counts(merchant.id)).toEqual(before);
     // The balance GET's statement checks the token too: refused at once.
     expect((await request(http).get('/api/v1/payin/balance').set('token', token)).status).toBe(401);
@@ -251,8 +383,15 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const inq2 = await inquire(second.token);
     await unannounced('UPDATE merchants SET is_active = false WHERE id = $1', [second.merchant.id]);
     const before2 = await counts(second.merchant.id);
-    expect((await post('account-inquiry', second.token, inquiryBody())).body).toMatchObject({ status: false, code: 'MERCHANT_NOT_ACTIVE', message: 'Merchant not active' });
-    expect((await post('transfer', second.token, transferBody(inq2))).body).toMatchObject({ status: false, code: 'MERCHANT_NOT_ACTIVE' });
+    expect((await post('account-inquiry', second.token, inquiryBody())).body).toMatchObject({
+      status: false,
+      code: 'MERCHANT_NOT_ACTIVE',
+      message: 'Merchant not active',
+    });
+    expect((await post('transfer', second.token, transferBody(inq2))).body).toMatchObject({
+      status: false,
+      code: 'MERCHANT_NOT_ACTIVE',
+    });
     expect(await counts(second.merchant.id)).toEqual(before2);
   });
 
@@ -260,7 +399,10 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     const { merchant, token, tokenId, admin } = await createMerchant(prisma);
     await inquire(token);
     await admin.setFees(merchant.id, { payoutFeeFlat: 300_000n });
-    expect((await post('account-inquiry', token, inquiryBody())).body.data).toMatchObject({ fee: { amount: 3000, percentage: 0, fixed: 3000 }, totalAmount: 103000 });
+    expect((await post('account-inquiry', token, inquiryBody())).body.data).toMatchObject({
+      fee: { amount: 3000, percentage: 0, fixed: 3000 },
+      totalAmount: 103000,
+    });
     await admin.revokeToken(tokenId);
     const res = await post('account-inquiry', token, inquiryBody());
     expect(res.status).toBe(401);

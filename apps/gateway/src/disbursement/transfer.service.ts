@@ -42,8 +42,26 @@ export class TransferService {
     try {
       // One statement checks the merchantTrxId and the inquiry and records the transfer with its debit command (or says why not).
       const verdict = await this.disbursements.recordTransfer(
-        { id, merchantId: merchant.id, merchantTrxId: dto.merchantTrxId, platformTrxId: dto.platformTrxId, bankCode: dto.bankCode, accountNo: dto.accountNo, accountName: dto.accountName, amount, notifyUrl: dto.notifyUrl, logId },
-        { type: 'payout.debit', commandId: ledgerCommandId.payoutDebit(id), merchantId: merchant.id, logId, issuedAt: new Date().toISOString(), payoutId: id },
+        {
+          id,
+          merchantId: merchant.id,
+          merchantTrxId: dto.merchantTrxId,
+          platformTrxId: dto.platformTrxId,
+          bankCode: dto.bankCode,
+          accountNo: dto.accountNo,
+          accountName: dto.accountName,
+          amount,
+          notifyUrl: dto.notifyUrl,
+          logId,
+        },
+        {
+          type: 'payout.debit',
+          commandId: ledgerCommandId.payoutDebit(id),
+          merchantId: merchant.id,
+          logId,
+          issuedAt: new Date().toISOString(),
+          payoutId: id,
+        },
         merchant.tokenId,
       );
       switch (verdict.kind) {
@@ -58,10 +76,16 @@ export class TransferService {
         case 'expired':
           throw new ApiError(ErrorCode.InquiryExpired);
         case 'mismatch':
-          throw new ApiError(ErrorCode.InquiryMismatch, `${verdict.field} does not match the account inquiry`, [{ field: verdict.field, message: 'does not match the account inquiry' }]);
+          throw new ApiError(ErrorCode.InquiryMismatch, `${verdict.field} does not match the account inquiry`, [
+            { field: verdict.field, message: 'does not match the account inquiry' },
+          ]);
         case 'used':
           // A concurrent copy of this very request may have just recorded it.
-          if (verdict.disbursement.merchantTrxId === dto.merchantTrxId && isSameRequest(verdict.disbursement, dto, amount)) return await this.awaitExisting(verdict.disbursement);
+          if (
+            verdict.disbursement.merchantTrxId === dto.merchantTrxId &&
+            isSameRequest(verdict.disbursement, dto, amount)
+          )
+            return await this.awaitExisting(verdict.disbursement);
           throw new ApiError(ErrorCode.InquiryAlreadyUsed);
         case 'tokenNotValid':
         case 'merchantNotActive':
@@ -99,7 +123,11 @@ export class TransferService {
    * Waits for the ledger's decision: the notice's status when it carries one (no read), else the
    * row read again after each wake-up; TRANSFER_PROCESSING when none comes in time.
    */
-  private async awaitDecision(disbursement: Disbursement, decision: DecisionSubscription, readFirst: boolean): Promise<Disbursement> {
+  private async awaitDecision(
+    disbursement: Disbursement,
+    decision: DecisionSubscription,
+    readFirst: boolean,
+  ): Promise<Disbursement> {
     const deadline = Date.now() + this.config.TRANSFER_DECISION_TIMEOUT_MS;
     let current = disbursement;
     for (let read = readFirst; ; read = true) {
@@ -126,7 +154,10 @@ export class TransferService {
     if (outcome?.outcome === 'rejected' && outcome.reason === 'INSUFFICIENT_BALANCE') {
       const available = formatAmountString(BigInt(outcome.detail.available ?? '0'));
       const required = formatAmountString(BigInt(outcome.detail.required ?? '0'));
-      return new ApiError(ErrorCode.InsufficientBalance, `Insufficient balance: available ${available}, required ${required} (amount + fee)`);
+      return new ApiError(
+        ErrorCode.InsufficientBalance,
+        `Insufficient balance: available ${available}, required ${required} (amount + fee)`,
+      );
     }
     return new ApiError(ErrorCode.InsufficientBalance, 'Insufficient balance');
   }

@@ -20,7 +20,12 @@ async function timed(send: () => Promise<request.Response>): Promise<{ res: requ
 function expectUnavailable(res: request.Response): void {
   expect(res.status).toBe(503);
   expect(res.headers['retry-after']).toBe('5');
-  expect(res.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: 'Service temporarily unavailable, please retry', code: 'SERVICE_UNAVAILABLE' });
+  expect(res.body).toEqual({
+    logId: expect.stringMatching(UUID),
+    status: false,
+    message: 'Service temporarily unavailable, please retry',
+    code: 'SERVICE_UNAVAILABLE',
+  });
 }
 
 /** Polls until the gateway's readiness is `status` (its Redis connection may still be connecting). */
@@ -33,7 +38,8 @@ async function readiness(http: App, status: number): Promise<void> {
 }
 
 /** Yesterday and the day before in Asia/Jakarta, as the recon endpoint takes them. */
-const jakartaDate = (daysAgo: number) => new Date(Date.now() + 7 * 3600_000 - daysAgo * 86400_000).toISOString().slice(0, 10);
+const jakartaDate = (daysAgo: number) =>
+  new Date(Date.now() + 7 * 3600_000 - daysAgo * 86400_000).toISOString().slice(0, 10);
 
 describe('gateway during a PostgreSQL or Redis outage (private servers, stopped mid-test)', () => {
   let pg: PrivatePostgres;
@@ -46,12 +52,22 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
     pg = await PrivatePostgres.start();
     redis = await PrivateRedis.start();
     const databaseUrl = await createTestDatabase('pay_outage', pg.url(''));
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: 'fatal', QUEUE_PREFIX: 'outage' }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redis.url,
+        LOG_LEVEL: 'fatal',
+        QUEUE_PREFIX: 'outage',
+      }),
+    );
     http = gateway.app.getHttpServer();
     const created = await createMerchant(gateway.prisma);
     token = created.token;
     // It exports past days: no export of a day before the merchant existed.
-    await gateway.prisma.merchant.update({ where: { id: created.merchant.id }, data: { createdAt: new Date(Date.now() - 7 * 86_400_000) } });
+    await gateway.prisma.merchant.update({
+      where: { id: created.merchant.id },
+      data: { createdAt: new Date(Date.now() - 7 * 86_400_000) },
+    });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -65,7 +81,14 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
 
     await pg.stop();
     // The plain-pg path (token check, balance) and the Prisma path (recon lookup) alike, never a 500, never hanging.
-    for (const send of [() => request(http).get('/api/v1/payin/balance').set('token', token), () => request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(1) })]) {
+    for (const send of [
+      () => request(http).get('/api/v1/payin/balance').set('token', token),
+      () =>
+        request(http)
+          .post('/api/v1/payin/reconFile')
+          .set('token', token)
+          .send({ date: jakartaDate(1) }),
+    ]) {
       const { res, ms } = await timed(send);
       expectUnavailable(res);
       expect(ms).toBeLessThan(6000);
@@ -84,7 +107,12 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
 
   it('fails fast with 503 while Redis is down (the recon queue producer does not wait for it), and queues again once it is back', async () => {
     await redis.stop();
-    const { res, ms } = await timed(() => request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(2) }));
+    const { res, ms } = await timed(() =>
+      request(http)
+        .post('/api/v1/payin/reconFile')
+        .set('token', token)
+        .send({ date: jakartaDate(2) }),
+    );
     expectUnavailable(res);
     expect(ms).toBeLessThan(3000);
     const ready = await request(http).get('/readyz');
@@ -94,7 +122,10 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
 
     await redis.start();
     await readiness(http, 200);
-    const queued = await request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(3) });
+    const queued = await request(http)
+      .post('/api/v1/payin/reconFile')
+      .set('token', token)
+      .send({ date: jakartaDate(3) });
     expect(queued.status).toBe(200);
     expect(queued.body.message).toBe('Export job queued');
     const queue = new Queue(QueueName.ReconExport, { connection: { url: redis.url }, prefix: 'outage' });
@@ -109,11 +140,17 @@ describe('gateway during a PostgreSQL or Redis outage (private servers, stopped 
     const admin = new Redis(redis.url).on('error', () => undefined);
     try {
       await admin.config('SET', 'maxmemory', '1');
-      const full = await request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(4) });
+      const full = await request(http)
+        .post('/api/v1/payin/reconFile')
+        .set('token', token)
+        .send({ date: jakartaDate(4) });
       expectUnavailable(full);
       await admin.config('SET', 'maxmemory', '0');
       // The export the refused request created is still queued: the next request for the day enqueues it.
-      const queued = await request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date: jakartaDate(4) });
+      const queued = await request(http)
+        .post('/api/v1/payin/reconFile')
+        .set('token', token)
+        .send({ date: jakartaDate(4) });
       expect(queued.status).toBe(200);
       expect(queued.body.message).toBe('Export job queued');
     } finally {

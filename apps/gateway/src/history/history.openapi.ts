@@ -10,12 +10,22 @@ class ListFee {
 
 export class BalanceMovementItem {
   @ApiProperty({ example: '81234', description: 'Ledger event id' }) id!: string;
-  @ApiProperty({ enum: ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'], example: 'payin.recorded' }) type!: string;
+  @ApiProperty({
+    enum: ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'],
+    example: 'payin.recorded',
+  })
+  type!: string;
   @ApiProperty({ example: 0, description: 'Signed change of available, Rupiah' }) availableChange!: number;
   @ApiProperty({ example: 49635, description: 'Signed change of pending, Rupiah' }) pendingChange!: number;
   @ApiProperty({ example: 150000, description: 'Available right after this movement' }) availableAfter!: number;
   @ApiProperty({ example: 99270, description: 'Pending right after this movement' }) pendingAfter!: number;
-  @ApiProperty({ type: String, nullable: true, example: 'ORDER-2026-0001', description: 'Of the pay-in or disbursement; null for a settlement' }) merchantTrxId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ORDER-2026-0001',
+    description: 'Of the pay-in or disbursement; null for a settlement',
+  })
+  merchantTrxId!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'QR20261126ABCDEF' }) platformTrxId!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'settlement.credited only' }) settlementId!: string | null;
   @ApiProperty({ example: '2026-11-26T03:04:05.678Z' }) createdAt!: string;
@@ -28,7 +38,8 @@ class TransactionItem {
   @ApiProperty({ example: 'QR20261126ABCDEF' }) platformTrxId!: string;
   @ApiProperty({ example: 50000 }) amount!: number;
   @ApiProperty({ type: ListFee }) fee!: ListFee;
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-26 10:04:05', description: 'Asia/Jakarta' }) success_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-26 10:04:05', description: 'Asia/Jakarta' })
+  success_at!: string | null;
   @ApiProperty({ example: '2026-11-26T03:04:05.678Z' }) createdAt!: string;
 }
 
@@ -54,7 +65,12 @@ export class DisbursementListItem extends TransactionItem {
 function pageOf<T>(item: new () => T, name: string) {
   class PageData {
     @ApiProperty({ type: [item] }) items!: T[];
-    @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last page' }) nextCursor!: string | null;
+    @ApiProperty({
+      type: String,
+      nullable: true,
+      description: 'Pass as cursor for the next page; null on the last page',
+    })
+    nextCursor!: string | null;
     @ApiProperty({ example: true }) hasMore!: boolean;
   }
   Object.defineProperty(PageData, 'name', { value: `${name}Page` });

@@ -14,11 +14,21 @@ export interface Page<T> {
  * `rows` were read with limit + 1: the extra row only tells that there is more. The cursor is
  * the position of the last row shown, so the next page starts right after it.
  */
-export function toPage<R, T>(kind: ListKind, rows: R[], limit: number, position: (r: R) => { createdAt: Date; id: string }, present: (r: R) => T): Page<T> {
+export function toPage<R, T>(
+  kind: ListKind,
+  rows: R[],
+  limit: number,
+  position: (r: R) => { createdAt: Date; id: string },
+  present: (r: R) => T,
+): Page<T> {
   const shown = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = shown[shown.length - 1];
-  return { items: shown.map(present), nextCursor: hasMore && last ? encodeCursor(kind, position(last)) : null, hasMore };
+  return {
+    items: shown.map(present),
+    nextCursor: hasMore && last ? encodeCursor(kind, position(last)) : null,
+    hasMore,
+  };
 }
 
 /** One ledger event as the merchant sees it: signed changes and the balance it left, in Rupiah like every amount of the API. */

@@ -12,7 +12,12 @@ export const MAX_LIMIT = 100;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function validInstant(value: unknown): boolean {
-  return typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(new Date(value).getTime()) && validCalendarDate(value);
+  return (
+    typeof value === 'string' &&
+    DATE_TIME.test(value) &&
+    !Number.isNaN(new Date(value).getTime()) &&
+    validCalendarDate(value)
+  );
 }
 
 /** new Date() rolls 2026-02-30 over to March: the date part must read back unchanged. */
@@ -28,19 +33,29 @@ function Instant(description: string) {
     IsOptional(),
     ValidateBy({
       name: 'isInstant',
-      validator: { validate: validInstant, defaultMessage: (a?: ValidationArguments) => `${a?.property} must be an ISO 8601 date-time with an offset, e.g. 2026-11-01T00:00:00+07:00` },
+      validator: {
+        validate: validInstant,
+        defaultMessage: (a?: ValidationArguments) =>
+          `${a?.property} must be an ISO 8601 date-time with an offset, e.g. 2026-11-01T00:00:00+07:00`,
+      },
     }),
   );
 }
 
 function Cursor(kind: ListKind) {
   return applyDecorators(
-    ApiPropertyOptional({ type: String, description: 'nextCursor of the previous page (opaque); absent for the first page' }),
+    ApiPropertyOptional({
+      type: String,
+      description: 'nextCursor of the previous page (opaque); absent for the first page',
+    }),
     IsOptional(),
     IsString(),
     ValidateBy({
       name: 'isListCursor',
-      validator: { validate: (v: unknown) => typeof v === 'string' && decodeCursor(kind, v) !== undefined, defaultMessage: () => `cursor must be a nextCursor this list returned` },
+      validator: {
+        validate: (v: unknown) => typeof v === 'string' && decodeCursor(kind, v) !== undefined,
+        defaultMessage: () => `cursor must be a nextCursor this list returned`,
+      },
     }),
   );
 }
@@ -50,7 +65,12 @@ abstract class ListQuery {
   /** The list (a method, not a field: the validation pipe accepts only the query's own fields) */
   protected abstract kind(): ListKind;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Rows per page, 1 to ${MAX_LIMIT}; more is refused, not reduced` })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    description: `Rows per page, 1 to ${MAX_LIMIT}; more is refused, not reduced`,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -105,7 +125,10 @@ export class PayinListQuery extends ListQuery {
   @Cursor('payin')
   cursor?: string;
 
-  @ApiPropertyOptional({ enum: ['pending', 'success', 'failed', 'expired'], description: 'Only pay-ins with this status (expired: a pending code past its expiry)' })
+  @ApiPropertyOptional({
+    enum: ['pending', 'success', 'failed', 'expired'],
+    description: 'Only pay-ins with this status (expired: a pending code past its expiry)',
+  })
   @IsOptional()
   @IsIn(['pending', 'success', 'failed', 'expired'])
   status?: PayinListStatus;
@@ -124,4 +147,3 @@ export class DisbursementListQuery extends ListQuery {
   @IsIn(['pending', 'success', 'failed'])
   status?: DisbursementListStatus;
 }
-

@@ -10,7 +10,12 @@ export function ListRoute(path: string, operationId: string, summary: string, pa
     Get(path),
     UseGuards(MerchantAuthGuard),
     RateLimit('read'),
-    ApiOperation({ operationId, summary, description: 'Newest first by (createdAt, id). Follow nextCursor until hasMore is false; rows created meanwhile do not shift pages. A bad limit, cursor, from, to or status is a 400 VALIDATION_ERROR naming each field.' }),
+    ApiOperation({
+      operationId,
+      summary,
+      description:
+        'Newest first by (createdAt, id). Follow nextCursor until hasMore is false; rows created meanwhile do not shift pages. A bad limit, cursor, from, to or status is a 400 VALIDATION_ERROR naming each field.',
+    }),
     ApiEnvelope(page, { message: 'Query success' }),
     ApiErrors(),
   );

@@ -50,10 +50,15 @@ describe('gateway ports: the public port never serves /internal, /ops or /metric
   });
 
   it('internal port: serves the acquirer endpoint, the ops API, Bull Board and metrics', async () => {
-    const unsigned = await request(internal).post('/internal/acquirer/qris/notifications').set('content-type', 'application/json').send('{}');
+    const unsigned = await request(internal)
+      .post('/internal/acquirer/qris/notifications')
+      .set('content-type', 'application/json')
+      .send('{}');
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.code).toBe('SIGNATURE_INVALID');
-    expect((await request(internal).get('/ops/dead-letters').set('authorization', `Bearer ${ADMIN_TOKEN}`)).status).toBe(200);
+    expect(
+      (await request(internal).get('/ops/dead-letters').set('authorization', `Bearer ${ADMIN_TOKEN}`)).status,
+    ).toBe(200);
     expect((await request(internal).get('/ops/queues/api/queues').auth('admin', ADMIN_TOKEN)).status).toBe(200);
     expect((await request(internal).get('/metrics')).text).toContain('process_cpu_user_seconds_total');
   });
@@ -89,7 +94,9 @@ describe('gateway connection limits (real sockets)', () => {
   let port: number;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { ...env, HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_HEADERS_TIMEOUT_MS: '1000' }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, { ...env, HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_HEADERS_TIMEOUT_MS: '1000' }),
+    );
     await gateway.listen();
     port = (gateway.app.getHttpServer().address() as AddressInfo).port;
   });
@@ -103,7 +110,9 @@ describe('gateway connection limits (real sockets)', () => {
   it('cuts off a client that sends its body a byte at a time (408, socket closed) after HTTP_REQUEST_TIMEOUT_MS', async () => {
     const { token } = await createMerchant(gateway.prisma);
     const conn = rawConnection(port);
-    conn.socket.write(`POST /api/v1/payin/qris/generate HTTP/1.1\r\nHost: x\r\ntoken: ${token}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`);
+    conn.socket.write(
+      `POST /api/v1/payin/qris/generate HTTP/1.1\r\nHost: x\r\ntoken: ${token}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
+    );
     const timer = trickle(conn.socket, 200);
     const ms = await Promise.race([conn.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), 6000))]);
     clearInterval(timer);
@@ -124,10 +133,15 @@ describe('gateway connection limits (real sockets)', () => {
   });
 
   it('refuses a request without a valid token with 401 before reading its body, and closes the connection', async () => {
-    for (const [header, message] of [['', 'Token not found'], ['token: not-a-token\r\n', 'Token not valid']]) {
+    for (const [header, message] of [
+      ['', 'Token not found'],
+      ['token: not-a-token\r\n', 'Token not valid'],
+    ]) {
       const conn = rawConnection(port);
       // 60 KB announced (under the body limit), 10 bytes sent: the answer cannot wait for the rest.
-      conn.socket.write(`POST /api/v1/payin/qris/generate HTTP/1.1\r\nHost: x\r\n${header}content-type: application/json\r\ncontent-length: 60000\r\n\r\n{"amount":`);
+      conn.socket.write(
+        `POST /api/v1/payin/qris/generate HTTP/1.1\r\nHost: x\r\n${header}content-type: application/json\r\ncontent-length: 60000\r\n\r\n{"amount":`,
+      );
       const timer = trickle(conn.socket, 200);
       const ms = await Promise.race([conn.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), 3000))]);
       clearInterval(timer);

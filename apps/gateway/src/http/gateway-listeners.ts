@@ -56,7 +56,12 @@ export function refuseInternalRoutesOnPublicPort(fastify: FastifyInstance): void
     if (!(req.raw as MarkedRequest)[ARRIVED_ON_PUBLIC_PORT]) return;
     const route = req.routeOptions.url;
     if ((route === undefined || !isInternalPath(route)) && !isInternalPath(req.url)) return;
-    const body: ErrorEnvelope = { logId: requestLogId(req), status: false, message: 'Route not found', code: ErrorCode.NotFound };
+    const body: ErrorEnvelope = {
+      logId: requestLogId(req),
+      status: false,
+      message: 'Route not found',
+      code: ErrorCode.NotFound,
+    };
     await reply.status(404).send(body);
     return reply;
   });

@@ -4,7 +4,8 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import { AddRouteConfig } from './route-config';
 
 describe('AddRouteConfig', () => {
-  const configOf = (handler: unknown) => Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler as object) as Record<string, unknown>;
+  const configOf = (handler: unknown) =>
+    Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler as object) as Record<string, unknown>;
 
   it('adds its keys to the route config the other decorators set, and keeps what a plain @RouteConfig set', () => {
     class Routes {

@@ -7,7 +7,9 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
  */
 export function AddRouteConfig(config: Record<string, unknown>): MethodDecorator {
   return (_target, _key, descriptor) => {
-    const current = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, descriptor.value as object) as Record<string, unknown> | undefined) ?? {};
+    const current =
+      (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, descriptor.value as object) as
+        Record<string, unknown> | undefined) ?? {};
     Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...current, ...config }, descriptor.value as object);
     return descriptor;
   };

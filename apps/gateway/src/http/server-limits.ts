@@ -37,12 +37,19 @@ export interface ServerLimits {
 
 export function refineServerLimits(c: ServerLimits, ctx: z.RefinementCtx): void {
   if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
-    ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HTTP_HEADERS_TIMEOUT_MS'],
+      message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    });
   }
 }
 
 /** An HTTP server with the limits applied (Fastify applies none to a server its serverFactory returns). */
-export function createLimitedServer(limits: ServerLimits, handler: RequestListener<typeof IncomingMessage, typeof ServerResponse>): Server {
+export function createLimitedServer(
+  limits: ServerLimits,
+  handler: RequestListener<typeof IncomingMessage, typeof ServerResponse>,
+): Server {
   const server = createServer(
     {
       requestTimeout: limits.HTTP_REQUEST_TIMEOUT_MS,

@@ -12,7 +12,9 @@ export function ApiMerchant(tag: string) {
   return applyDecorators(ApiTags(tag), ApiSecurity(TOKEN_SECURITY));
 }
 
-const LOG_ID_HEADER: HeadersObject = { 'X-Log-Id': { description: 'The logId of the body', schema: { type: 'string', format: 'uuid' } } };
+const LOG_ID_HEADER: HeadersObject = {
+  'X-Log-Id': { description: 'The logId of the body', schema: { type: 'string', format: 'uuid' } },
+};
 
 export interface EnvelopeOptions {
   /** The message(s) the answer carries (an enum in the document) */
@@ -42,7 +44,9 @@ export function ApiEnvelope(data: Type<unknown>, options: EnvelopeOptions) {
         properties: {
           logId: { type: 'string', format: 'uuid', example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' },
           status: { type: 'boolean', enum: [true], example: true },
-          message: options.messagePattern ? { type: 'string', pattern: options.messagePattern, example: messages[0] } : { type: 'string', enum: messages, example: messages[0] },
+          message: options.messagePattern
+            ? { type: 'string', pattern: options.messagePattern, example: messages[0] }
+            : { type: 'string', enum: messages, example: messages[0] },
           data: options.isArray ? { type: 'array', items: ref } : ref,
         },
       },
@@ -50,7 +54,9 @@ export function ApiEnvelope(data: Type<unknown>, options: EnvelopeOptions) {
   );
 }
 
-const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before sending the same request again', schema: { type: 'integer' } } };
+const RETRY_AFTER: HeadersObject = {
+  'Retry-After': { description: 'Seconds to wait before sending the same request again', schema: { type: 'integer' } },
+};
 
 /** Statuses every merchant operation can answer, whatever it does (429 RATE_LIMITED is declared by @RateLimit). */
 export const COMMON_ERRORS = [
@@ -89,7 +95,10 @@ export function errorResponses(common: readonly ErrorCode[], codes: readonly Err
         description: list.map((c) => (ERROR_MESSAGE[c] ? `${c}: ${ERROR_MESSAGE[c]}` : c)).join(' | '),
         headers: { ...LOG_ID_HEADER, ...(status === 503 ? RETRY_AFTER : {}) },
         schema: {
-          allOf: [{ $ref: getSchemaPath(ErrorResponse) }, { type: 'object', properties: { code: { type: 'string', enum: list, example: list[0] } } }],
+          allOf: [
+            { $ref: getSchemaPath(ErrorResponse) },
+            { type: 'object', properties: { code: { type: 'string', enum: list, example: list[0] } } },
+          ],
         },
       }),
     ),

@@ -5,10 +5,37 @@ import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
 /** The headers the workers send with every callback (apps/workers/src/webhooks/webhook-delivery.service.ts). */
 function callbackHeaders(types: string[], exampleId: string): ParameterObject[] {
   return [
-    { name: 'X-Callback-Event-Id', in: 'header', required: true, description: 'The event id (same as the body id); stable across retries and resends', schema: { type: 'string' }, example: exampleId },
-    { name: 'X-Callback-Event-Type', in: 'header', required: true, description: types.join(', '), schema: { type: 'string', enum: types } },
-    { name: 'X-Callback-Timestamp', in: 'header', required: true, description: 'Unix seconds the request was signed at', schema: { type: 'integer' }, example: 1795865465 },
-    { name: 'X-Callback-Attempt', in: 'header', required: true, description: 'Delivery attempt, from 1', schema: { type: 'integer', minimum: 1 }, example: 1 },
+    {
+      name: 'X-Callback-Event-Id',
+      in: 'header',
+      required: true,
+      description: 'The event id (same as the body id); stable across retries and resends',
+      schema: { type: 'string' },
+      example: exampleId,
+    },
+    {
+      name: 'X-Callback-Event-Type',
+      in: 'header',
+      required: true,
+      description: types.join(', '),
+      schema: { type: 'string', enum: types },
+    },
+    {
+      name: 'X-Callback-Timestamp',
+      in: 'header',
+      required: true,
+      description: 'Unix seconds the request was signed at',
+      schema: { type: 'integer' },
+      example: 1795865465,
+    },
+    {
+      name: 'X-Callback-Attempt',
+      in: 'header',
+      required: true,
+      description: 'Delivery attempt, from 1',
+      schema: { type: 'integer', minimum: 1 },
+      example: 1,
+    },
     {
       name: 'X-Callback-Signature',
       in: 'header',
@@ -24,7 +51,15 @@ function callbackHeaders(types: string[], exampleId: string): ParameterObject[] 
 const DELIVERY =
   'At-least-once delivery (de-duplicate on id). Answer 2xx within 10 s; no answer, 408, 429 or 5xx is retried (30 s, 2 min, 10 min, … about 24 h), a 3xx or another 4xx is final.';
 
-function callback(name: string, operationId: string, summary: string, description: string, schema: string, types: string[], exampleId: string): CallbacksObject {
+function callback(
+  name: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  schema: string,
+  types: string[],
+  exampleId: string,
+): CallbacksObject {
   return {
     [name]: {
       '{$request.body#/notifyUrl}': {

@@ -7,14 +7,17 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  * their original order.
  */
 export function keepPaths(document: OpenAPIObject, prefixes: readonly string[]): OpenAPIObject {
-  const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => prefixes.some((p) => path.startsWith(p))));
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => prefixes.some((p) => path.startsWith(p))),
+  );
   const schemas = document.components?.schemas ?? {};
   const reached = new Set<string>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      const name = key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+      const name =
+        key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
       if (name && !reached.has(name)) {
         reached.add(name);
         visit(schemas[name]);

@@ -10,9 +10,21 @@ export class FieldError {
 /** The error envelope, for the OpenAPI document. */
 @ApiSchema({ name: 'ErrorResponse' })
 export class ErrorResponse {
-  @ApiProperty({ format: 'uuid', example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11', description: 'Also sent as the X-Log-Id header; quote it to support' }) logId!: string;
+  @ApiProperty({
+    format: 'uuid',
+    example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11',
+    description: 'Also sent as the X-Log-Id header; quote it to support',
+  })
+  logId!: string;
   @ApiProperty({ enum: [false], example: false }) status!: boolean;
   @ApiProperty({ example: 'Token not valid' }) message!: string;
-  @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode', example: ErrorCode.TokenNotValid, description: 'Stable: branch on it (messages may change)' }) code!: ErrorCode;
-  @ApiPropertyOptional({ type: [FieldError], description: 'Validation errors only: every offending field' }) errors?: FieldError[];
+  @ApiProperty({
+    enum: ErrorCode,
+    enumName: 'ErrorCode',
+    example: ErrorCode.TokenNotValid,
+    description: 'Stable: branch on it (messages may change)',
+  })
+  code!: ErrorCode;
+  @ApiPropertyOptional({ type: [FieldError], description: 'Validation errors only: every offending field' })
+  errors?: FieldError[];
 }

@@ -23,8 +23,22 @@ export interface GatewayDocuments {
  */
 export async function generateDocuments(): Promise<GatewayDocuments> {
   const unused = {} as never;
-  const module = GatewayModule.register({ prisma: unused, pool: unused, redis: unused, rail: unused, store: unused, reconProducer: unused, notices: unused, logger: unused, config: {} as GatewayConfig });
-  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  const module = GatewayModule.register({
+    prisma: unused,
+    pool: unused,
+    redis: unused,
+    rail: unused,
+    store: unused,
+    reconProducer: unused,
+    notices: unused,
+    logger: unused,
+    config: {} as GatewayConfig,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
   try {
     return { merchant: buildMerchantDocument(app), ops: buildOpsDocument(app) };
   } finally {

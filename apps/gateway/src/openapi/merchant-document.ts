@@ -26,13 +26,26 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('v1')
     .addServer('/', 'The gateway that serves this document (its public port)')
-    .addApiKey({ type: 'apiKey', in: 'header', name: TOKEN_HEADER, description: 'Merchant API token (mtk_…), issued by operators' }, TOKEN_SECURITY)
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: TOKEN_HEADER,
+        description: 'Merchant API token (mtk_…), issued by operators',
+      },
+      TOKEN_SECURITY,
+    )
     .addTag('Balance', 'The merchant balance (spec 4.1)')
-    .addTag('Disbursement', 'Payouts to bank and e-wallet accounts (spec 4.2-4.4, 4.7); the final status goes to notifyUrl')
+    .addTag(
+      'Disbursement',
+      'Payouts to bank and e-wallet accounts (spec 4.2-4.4, 4.7); the final status goes to notifyUrl',
+    )
     .addTag('Pay-in', 'QRIS pay-ins (spec 4.5) and the sandbox payer')
     .addTag('Reconciliation', 'The daily reconciliation CSV (spec 4.6)')
     .build();
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [DisbursementCallbackSchema, PayinCallbackSchema] });
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: [DisbursementCallbackSchema, PayinCallbackSchema],
+  });
   const transfer = document.paths[TRANSFER_PATH]?.post;
   if (!transfer) throw new Error(`OpenAPI: ${TRANSFER_PATH} is missing; the notifyUrl callback has nowhere to go`);
   transfer.callbacks = DISBURSEMENT_CALLBACKS;

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { generateDocuments, OPENAPI_FILE, OPS_OPENAPI_FILE, serializeDocument } from './generate-document';
 
 const operationsOf = (document: { paths: Record<string, object> }) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generated document, field by field
-  Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op: op as any })));
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generated document, field by field
+    Object.entries(item).map(([method, op]) => ({ path, method, op: op as any })),
+  );
 
 describe('the committed OpenAPI documents', () => {
   let documents: Awaited<ReturnType<typeof generateDocuments>>;
@@ -18,18 +20,35 @@ describe('the committed OpenAPI documents', () => {
   ] as const)('%s is what the code generates (no database needed to build it)', (file, which) => {
     const committed = readFileSync(join(__dirname, '..', '..', '..', '..', file), 'utf8');
     if (committed !== serializeDocument(documents[which])) {
-      throw new Error(`${file} differs from what the controllers generate. Regenerate and commit it: npm run build && npm run openapi:export`);
+      throw new Error(
+        `${file} differs from what the controllers generate. Regenerate and commit it: npm run build && npm run openapi:export`,
+      );
     }
   });
 
   it('declares every merchant operation with a token, a typed 200 and its error statuses', () => {
     const document = documents.merchant;
     const operations = operationsOf(document);
-    expect(operations.map((o) => o.op.operationId).sort()).toEqual(['accountInquiry', 'disbursementInquiry', 'exportRecon', 'generateQris', 'getBalance', 'listBalanceMovements', 'listDisbursements', 'listPayins', 'payinInquiry', 'sandboxPay', 'transfer']);
+    expect(operations.map((o) => o.op.operationId).sort()).toEqual([
+      'accountInquiry',
+      'disbursementInquiry',
+      'exportRecon',
+      'generateQris',
+      'getBalance',
+      'listBalanceMovements',
+      'listDisbursements',
+      'listPayins',
+      'payinInquiry',
+      'sandboxPay',
+      'transfer',
+    ]);
     for (const { op } of operations) {
       expect(op.security).toEqual([{ token: [] }]);
-      expect(op.responses['200'].content['application/json'].schema.properties.data.$ref).toMatch(/^#\/components\/schemas\//);
-      for (const status of ['400', '401', '403', '413', '415', '429', '500', '503']) expect(op.responses[status]).toBeDefined();
+      expect(op.responses['200'].content['application/json'].schema.properties.data.$ref).toMatch(
+        /^#\/components\/schemas\//,
+      );
+      for (const status of ['400', '401', '403', '413', '415', '429', '500', '503'])
+        expect(op.responses[status]).toBeDefined();
     }
     expect(document.paths['/api/v1/disbursement/transfer'].post?.callbacks).toHaveProperty('disbursementFinal');
     expect(document.paths['/api/v1/payin/qris/generate'].post?.callbacks).toHaveProperty('payinFinal');
@@ -48,9 +67,15 @@ describe('the committed OpenAPI documents', () => {
       const data = success.content['application/json'].schema.properties.data;
       expect(data.$ref ?? data.items.$ref).toMatch(/^#\/components\/schemas\//);
       for (const status of ['400', '401', '500', '503']) expect(op.responses[status]).toBeDefined();
-      if (path.startsWith('/ops/')) expect(op.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['NOT_FOUND']);
+      if (path.startsWith('/ops/'))
+        expect(op.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+          'NOT_FOUND',
+        ]);
     }
-    expect(document.components?.securitySchemes).toMatchObject({ admin: { type: 'http', scheme: 'bearer' }, acquirerSignature: { type: 'apiKey', in: 'header', name: 'X-Acquirer-Signature' } });
+    expect(document.components?.securitySchemes).toMatchObject({
+      admin: { type: 'http', scheme: 'bearer' },
+      acquirerSignature: { type: 'apiKey', in: 'header', name: 'X-Acquirer-Signature' },
+    });
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 });

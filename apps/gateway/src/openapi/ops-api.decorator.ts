@@ -19,7 +19,14 @@ export const OPS_COMMON_ERRORS = [
 ] as const;
 
 /** Statuses the acquirer's notification can answer whatever it carries. */
-export const ACQUIRER_COMMON_ERRORS = [ErrorCode.ValidationError, ErrorCode.SignatureInvalid, ErrorCode.PayloadTooLarge, ErrorCode.UnsupportedMediaType, ErrorCode.InternalError, ErrorCode.ServiceUnavailable] as const;
+export const ACQUIRER_COMMON_ERRORS = [
+  ErrorCode.ValidationError,
+  ErrorCode.SignatureInvalid,
+  ErrorCode.PayloadTooLarge,
+  ErrorCode.UnsupportedMediaType,
+  ErrorCode.InternalError,
+  ErrorCode.ServiceUnavailable,
+] as const;
 
 /** An ops controller: its tag, the admin bearer token on every operation, OPS_COMMON_ERRORS. */
 export function ApiOps(tag: string) {
@@ -37,4 +44,10 @@ export function ApiAcquirer(tag: string) {
 }
 
 /** The :merchantId path parameter (read by the MerchantId param decorator, which Swagger cannot see). */
-export const ApiMerchantIdParam = () => ApiParam({ name: 'merchantId', schema: { type: 'integer', minimum: 1 }, example: 7, description: 'Anything that is not a merchant id answers 404 NOT_FOUND' });
+export const ApiMerchantIdParam = () =>
+  ApiParam({
+    name: 'merchantId',
+    schema: { type: 'integer', minimum: 1 },
+    example: 7,
+    description: 'Anything that is not a merchant id answers 404 NOT_FOUND',
+  });

@@ -22,13 +22,18 @@ export function buildOpsDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('v1')
     .addServer('/', "The gateway's internal port (GATEWAY_INTERNAL_PORT)")
-    .addSecurity(ADMIN_SECURITY, { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <ADMIN_TOKEN>` (or a token of ADMIN_TOKEN_PREVIOUS during a rotation)' })
+    .addSecurity(ADMIN_SECURITY, {
+      type: 'http',
+      scheme: 'bearer',
+      description: '`Authorization: Bearer <ADMIN_TOKEN>` (or a token of ADMIN_TOKEN_PREVIOUS during a rotation)',
+    })
     .addApiKey(
       {
         type: 'apiKey',
         in: 'header',
         name: 'X-Acquirer-Signature',
-        description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with ACQUIRER_SECRET>; a t outside ACQUIRER_CLOCK_SKEW_SECONDS is refused',
+        description:
+          't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with ACQUIRER_SECRET>; a t outside ACQUIRER_CLOCK_SKEW_SECONDS is refused',
       },
       ACQUIRER_SECURITY,
     )
@@ -38,7 +43,10 @@ export function buildOpsDocument(app: INestApplication): OpenAPIObject {
     .addTag('Webhooks', 'Callback deliveries: inspect, resend')
     .addTag('Dead letters', 'Messages no consumer could process: list, replay, resolve')
     .addTag('Ledger', 'The ledger audit')
-    .addTag('Dashboard users', "The merchant dashboard's and operator console's users: create, set-password links, unlock")
+    .addTag(
+      'Dashboard users',
+      "The merchant dashboard's and operator console's users: create, set-password links, unlock",
+    )
     .addTag('Acquirer', "The QRIS acquirer's payment notifications")
     .build();
   return keepPaths(SwaggerModule.createDocument(app, config), OPS_PATHS);

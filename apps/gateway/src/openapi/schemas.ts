@@ -10,8 +10,10 @@ const AMOUNT = 'Rupiah, at most two decimals';
 /** Spec 2.2 */
 @ApiSchema({ name: 'Fee' })
 export class FeeSchema {
-  @ApiProperty({ example: 2500, description: 'Fee charged, or to be charged, to the merchant. ' + AMOUNT }) amount!: number;
-  @ApiProperty({ example: 0, description: 'Percent rate (0.7 means 0.7 %); always 0 for disbursements' }) percentage!: number;
+  @ApiProperty({ example: 2500, description: 'Fee charged, or to be charged, to the merchant. ' + AMOUNT })
+  amount!: number;
+  @ApiProperty({ example: 0, description: 'Percent rate (0.7 means 0.7 %); always 0 for disbursements' })
+  percentage!: number;
   @ApiProperty({ example: 2500, description: 'Fixed fee component. ' + AMOUNT }) fixed!: number;
 }
 
@@ -19,7 +21,11 @@ export class FeeSchema {
 @ApiSchema({ name: 'Balance' })
 export class BalanceSchema {
   @ApiProperty({ example: 150000, description: 'Settled balance usable for payouts. ' + AMOUNT }) available!: number;
-  @ApiProperty({ example: 49500, description: 'Net (amount minus fee) of successful pay-ins not yet settled. ' + AMOUNT }) pending!: number;
+  @ApiProperty({
+    example: 49500,
+    description: 'Net (amount minus fee) of successful pay-ins not yet settled. ' + AMOUNT,
+  })
+  pending!: number;
 }
 
 @ApiSchema({ name: 'BalanceData' })
@@ -31,13 +37,16 @@ export class BalanceDataSchema {
 @ApiSchema({ name: 'AccountInquiryResult' })
 export class AccountInquiryResultSchema {
   @ApiProperty({ example: 'INV-2026-0001' }) merchantTrxId!: string;
-  @ApiProperty({ example: 'DSB20261122K3J9X2M4Q7PA', description: 'Send it back in the transfer' }) platformTrxId!: string;
+  @ApiProperty({ example: 'DSB20261122K3J9X2M4Q7PA', description: 'Send it back in the transfer' })
+  platformTrxId!: string;
   @ApiProperty({ example: '1234567890' }) accountNo!: string;
-  @ApiProperty({ example: 'BUDI SANTOSO', description: 'The transfer must send exactly this value' }) accountName!: string;
+  @ApiProperty({ example: 'BUDI SANTOSO', description: 'The transfer must send exactly this value' })
+  accountName!: string;
   @ApiProperty({ example: 'BCA' }) bankCode!: string;
   @ApiProperty({ example: 100000, description: AMOUNT }) amount!: number;
   @ApiProperty({ type: FeeSchema }) fee!: FeeSchema;
-  @ApiProperty({ example: 102500, description: 'amount + fee.amount: what the balance must cover' }) totalAmount!: number;
+  @ApiProperty({ example: 102500, description: 'amount + fee.amount: what the balance must cover' })
+  totalAmount!: number;
 }
 
 /** Spec 2.6 */
@@ -48,7 +57,12 @@ export class TransferResultSchema {
   @ApiProperty({ example: 100000, description: AMOUNT }) amount!: number;
   @ApiProperty({ type: FeeSchema }) fee!: FeeSchema;
   @ApiProperty({ example: 102500, description: 'amount + fee.amount, debited from the balance' }) totalAmount!: number;
-  @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'pending', description: 'Usually pending; the final status goes to notifyUrl' }) status!: string;
+  @ApiProperty({
+    enum: ['pending', 'success', 'failed'],
+    example: 'pending',
+    description: 'Usually pending; the final status goes to notifyUrl',
+  })
+  status!: string;
 }
 
 /** Spec 2.4 */
@@ -64,21 +78,33 @@ export class DisbursementSchema {
   @ApiProperty({ type: FeeSchema, description: 'On failed: amount 0 (everything refunded)' }) fee!: FeeSchema;
   @ApiProperty({ example: 102500, description: 'amount + fee.amount' }) totalAmount!: number;
   @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status!: string;
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-22 19:31:05', description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success' }) success_at!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22 19:31:05',
+    description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success',
+  })
+  success_at!: string | null;
 }
 
 /** The disbursement callback's data: spec 2.4 plus bankCode, and failureReason on failure. */
 @ApiSchema({ name: 'DisbursementCallbackData' })
 export class DisbursementCallbackDataSchema extends DisbursementSchema {
   @ApiProperty({ example: 'BCA' }) bankCode!: string;
-  @ApiPropertyOptional({ example: 'Rejected by the beneficiary bank', description: 'On failed only' }) failureReason?: string;
+  @ApiPropertyOptional({ example: 'Rejected by the beneficiary bank', description: 'On failed only' })
+  failureReason?: string;
 }
 
 /** What is POSTed to the transfer's notifyUrl once it is final (spec 6). */
 @ApiSchema({ name: 'DisbursementCallback' })
 export class DisbursementCallbackSchema {
-  @ApiProperty({ example: 'disbursement.7f0c2a1e.success', description: 'Stable across retries and resends: de-duplicate on it' }) id!: string;
-  @ApiProperty({ enum: ['disbursement.succeeded', 'disbursement.failed'], example: 'disbursement.succeeded' }) type!: string;
+  @ApiProperty({
+    example: 'disbursement.7f0c2a1e.success',
+    description: 'Stable across retries and resends: de-duplicate on it',
+  })
+  id!: string;
+  @ApiProperty({ enum: ['disbursement.succeeded', 'disbursement.failed'], example: 'disbursement.succeeded' })
+  type!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.100Z' }) createdAt!: string;
   @ApiProperty({ type: DisbursementCallbackDataSchema }) data!: DisbursementCallbackDataSchema;
 }
@@ -94,15 +120,36 @@ export class GeneratedQrisSchema {
   @ApiProperty({ type: FeeSchema, example: { amount: 500, percentage: 0.7, fixed: 150 } }) fee!: FeeSchema;
   @ApiProperty({ example: 49500, description: 'amount - fee.amount' }) netAmount!: number;
   @ApiProperty({ enum: PAYIN_STATUS, example: 'pending' }) status!: string;
-  @ApiProperty({ example: '00020101021251440014ID.CO.QRIS.WWW0215ID10000000000010303UMI5204549953033605405500005802ID6304A1B2', description: 'EMVCo merchant-presented QR payload' }) qrisPayload!: string;
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-22 19:45:00', description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta' }) expiredAt!: string | null;
-  @ApiPropertyOptional({ example: 'data:image/png;base64,iVBORw0KGgo…', description: 'PNG data URL; only with withImage: true' }) qrImage?: string;
+  @ApiProperty({
+    example: '00020101021251440014ID.CO.QRIS.WWW0215ID10000000000010303UMI5204549953033605405500005802ID6304A1B2',
+    description: 'EMVCo merchant-presented QR payload',
+  })
+  qrisPayload!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22 19:45:00',
+    description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta',
+  })
+  expiredAt!: string | null;
+  @ApiPropertyOptional({
+    example: 'data:image/png;base64,iVBORw0KGgo…',
+    description: 'PNG data URL; only with withImage: true',
+  })
+  qrImage?: string;
 }
 
 @ApiSchema({ name: 'PayinAdditionalInfo' })
 export class PayinAdditionalInfoSchema {
-  @ApiProperty({ type: String, nullable: true, example: '123456789012', description: 'Reference Retrieval Number; null until paid' }) rrn!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'ID1020021181745', description: 'National Merchant ID' }) nmid!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '123456789012',
+    description: 'Reference Retrieval Number; null until paid',
+  })
+  rrn!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'ID1020021181745', description: 'National Merchant ID' })
+  nmid!: string | null;
 }
 
 /** Spec 2.7 */
@@ -116,24 +163,60 @@ export class PayinSchema {
   @ApiProperty({ type: FeeSchema, example: { amount: 500, percentage: 0.7, fixed: 150 } }) fee!: FeeSchema;
   @ApiProperty({ example: 49500, description: 'amount - fee.amount' }) netAmount!: number;
   @ApiProperty({ enum: PAYIN_STATUS, example: 'success' }) status!: string;
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-22 19:31:05', description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success' }) success_at!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22 19:31:05',
+    description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success',
+  })
+  success_at!: string | null;
   @ApiProperty({ type: PayinAdditionalInfoSchema }) additionalInfo!: PayinAdditionalInfoSchema;
 }
 
 /** The pay-in callback's data: spec 2.7 plus expiredAt, issuer and paidAt, and failureReason on failure. */
 @ApiSchema({ name: 'PayinCallbackData' })
 export class PayinCallbackDataSchema extends PayinSchema {
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-22 19:45:00', description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta' }) expiredAt!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'OVO', description: 'The payer\'s issuer; null for payin.expired' }) issuer!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: '2026-11-22T12:31:05.000Z', description: "The acquirer's payment time (UTC); null for payin.expired" }) paidAt!: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Payment declined by the issuer', description: 'On payin.failed only' }) failureReason?: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22 19:45:00',
+    description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta',
+  })
+  expiredAt!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'OVO',
+    description: "The payer's issuer; null for payin.expired",
+  })
+  issuer!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    example: '2026-11-22T12:31:05.000Z',
+    description: "The acquirer's payment time (UTC); null for payin.expired",
+  })
+  paidAt!: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Payment declined by the issuer',
+    description: 'On payin.failed only',
+  })
+  failureReason?: string | null;
 }
 
 /** What is POSTed to the pay-in's notifyUrl (or the merchant's default) once it is final. */
 @ApiSchema({ name: 'PayinCallback' })
 export class PayinCallbackSchema {
-  @ApiProperty({ example: 'payin.5b0d3c9a.success', description: 'Stable across retries and resends: de-duplicate on it' }) id!: string;
-  @ApiProperty({ enum: ['payin.succeeded', 'payin.failed', 'payin.expired'], example: 'payin.succeeded' }) type!: string;
+  @ApiProperty({
+    example: 'payin.5b0d3c9a.success',
+    description: 'Stable across retries and resends: de-duplicate on it',
+  })
+  id!: string;
+  @ApiProperty({ enum: ['payin.succeeded', 'payin.failed', 'payin.expired'], example: 'payin.succeeded' })
+  type!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.100Z' }) createdAt!: string;
   @ApiProperty({ type: PayinCallbackDataSchema }) data!: PayinCallbackDataSchema;
 }
@@ -142,6 +225,15 @@ export class PayinCallbackSchema {
 @ApiSchema({ name: 'ReconExportJob' })
 export class ReconExportJobSchema {
   @ApiProperty({ format: 'uuid', example: '0f6c3e2a-9b1d-4c5e-8f7a-2d3b4c5d6e7f' }) jobId!: string;
-  @ApiPropertyOptional({ example: 'The export is being prepared. Send the same request again to check its status and get the download link.', description: 'Export job queued only' }) note?: string;
-  @ApiPropertyOptional({ format: 'uri', example: 'https://files.example/recon/7/2026-11-22.csv?X-Amz-Expires=3600&X-Amz-Signature=5257a869e7ecebed', description: 'Export ready only: presigned URL of the CSV, valid RECON_URL_TTL_SECONDS' }) download?: string;
+  @ApiPropertyOptional({
+    example: 'The export is being prepared. Send the same request again to check its status and get the download link.',
+    description: 'Export job queued only',
+  })
+  note?: string;
+  @ApiPropertyOptional({
+    format: 'uri',
+    example: 'https://files.example/recon/7/2026-11-22.csv?X-Amz-Expires=3600&X-Amz-Signature=5257a869e7ecebed',
+    description: 'Export ready only: presigned URL of the CSV, valid RECON_URL_TTL_SECONDS',
+  })
+  download?: string;
 }

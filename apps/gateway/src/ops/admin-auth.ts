@@ -1,5 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import { type CanActivate, type ExecutionContext, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 function safeEqual(a: string, b: string): boolean {
@@ -32,7 +39,8 @@ export class AdminTokenGuard implements CanActivate {
     if (!adminToken) throw new NotFoundException();
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!isAdminToken(token, [adminToken, ...previousAdminTokens])) throw new UnauthorizedException('admin token required');
+    if (!isAdminToken(token, [adminToken, ...previousAdminTokens]))
+      throw new UnauthorizedException('admin token required');
     return true;
   }
 }
@@ -41,8 +49,13 @@ export class AdminTokenGuard implements CanActivate {
 export function adminBasicAuth(adminTokens: string[]) {
   return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const header = req.headers.authorization ?? '';
-    const [user, ...rest] = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':') : [];
+    const [user, ...rest] = header.startsWith('Basic ')
+      ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':')
+      : [];
     if (user === 'admin' && isAdminToken(rest.join(':'), adminTokens)) return done();
-    void reply.header('WWW-Authenticate', 'Basic realm="queues"').status(401).send({ status: false, message: 'admin credentials required', code: 'TOKEN_NOT_VALID' });
+    void reply
+      .header('WWW-Authenticate', 'Basic realm="queues"')
+      .status(401)
+      .send({ status: false, message: 'admin credentials required', code: 'TOKEN_NOT_VALID' });
   };
 }

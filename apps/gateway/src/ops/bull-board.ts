@@ -11,9 +11,15 @@ import { adminBasicAuth } from './admin-auth';
 export const BULL_BOARD_PATH = '/ops/queues';
 
 /** Bull Board at /ops/queues behind basic auth (admin / ADMIN_TOKEN): the queues as operators see them. */
-export async function mountBullBoard(fastify: FastifyInstance, adminTokens: string[], redis: { connection: Redis; prefix: string; logger: Logger }): Promise<() => Promise<void>> {
+export async function mountBullBoard(
+  fastify: FastifyInstance,
+  adminTokens: string[],
+  redis: { connection: Redis; prefix: string; logger: Logger },
+): Promise<() => Promise<void>> {
   // On the gateway's fail-fast connection: while Redis is away the board's pages fail at once instead of hanging.
-  const queues = Object.values(QueueName).map((name) => warnOnError(new Queue(name, { connection: redis.connection, prefix: redis.prefix }), redis.logger, `queue ${name}`));
+  const queues = Object.values(QueueName).map((name) =>
+    warnOnError(new Queue(name, { connection: redis.connection, prefix: redis.prefix }), redis.logger, `queue ${name}`),
+  );
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: false })), serverAdapter });

@@ -20,10 +20,16 @@ export class CallbackOpsController {
 
   @Put(':merchantId/payin-callback-url')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'setPayinCallbackUrl', summary: "Set or clear the merchant's default pay-in callback URL" })
+  @ApiOperation({
+    operationId: 'setPayinCallbackUrl',
+    summary: "Set or clear the merchant's default pay-in callback URL",
+  })
   @ApiEnvelope(PayinCallbackUrlSchema, { message: ['Pay-in callback URL set', 'Pay-in callback URL cleared'] })
   async setPayinCallbackUrl(@Param('merchantId', ParseIntPipe) merchantId: number, @Body() dto: PayinCallbackUrlDto) {
     const m = await this.callbackUrl.set(merchantId, dto.url);
-    return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', { merchantId: m.id, payinCallbackUrl: m.payinCallbackUrl });
+    return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', {
+      merchantId: m.id,
+      payinCallbackUrl: m.payinCallbackUrl,
+    });
   }
 }

@@ -10,16 +10,27 @@ import { AdminErrorsInterceptor, UserId } from './admin-errors';
 import { AdminTokenGuard } from './admin-auth';
 
 class CreateDashboardUserDto {
-  @ApiProperty({ example: 'finance@tokosinarjaya.example', maxLength: 254, description: 'Stored lower-cased; one user per email' })
+  @ApiProperty({
+    example: 'finance@tokosinarjaya.example',
+    maxLength: 254,
+    description: 'Stored lower-cased; one user per email',
+  })
   @IsString()
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty({ enum: ['merchant', 'operator'], example: 'merchant', description: 'merchant: signs in to the merchant dashboard; operator: to the operator console' })
+  @ApiProperty({
+    enum: ['merchant', 'operator'],
+    example: 'merchant',
+    description: 'merchant: signs in to the merchant dashboard; operator: to the operator console',
+  })
   @IsIn(['merchant', 'operator'])
   role!: 'merchant' | 'operator';
 
-  @ApiPropertyOptional({ example: 7, description: "The merchant of a merchant user (required for role merchant, absent for operator)" })
+  @ApiPropertyOptional({
+    example: 7,
+    description: 'The merchant of a merchant user (required for role merchant, absent for operator)',
+  })
   @IsOptional()
   @IsInt()
   @IsPositive()
@@ -34,7 +45,8 @@ class DashboardUserLinkSchema {
   @ApiProperty({ type: Number, nullable: true, example: 7 }) merchantId!: number | null;
   @ApiProperty({
     example: 'https://dashboard.example/dashboard/#/set-password/q9Zk2M4T7pA3mXc8…',
-    description: 'One-time link to set the password (DASHBOARD_PUBLIC_URL or CONSOLE_PUBLIC_URL); valid 72 h, shown only now. Earlier unused links of the user stop working.',
+    description:
+      'One-time link to set the password (DASHBOARD_PUBLIC_URL or CONSOLE_PUBLIC_URL); valid 72 h, shown only now. Earlier unused links of the user stop working.',
   })
   setPasswordUrl!: string;
 }
@@ -47,12 +59,25 @@ class DashboardUserSchema {
   @ApiProperty({ type: Number, nullable: true, example: 7 }) merchantId!: number | null;
   @ApiProperty({ example: true, description: 'Whether the user has set a password' }) passwordSet!: boolean;
   @ApiProperty({ example: false }) totpEnabled!: boolean;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null, description: 'Locked after 5 failed sign-ins, until this time' }) lockedUntil!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: null,
+    description: 'Locked after 5 failed sign-ins, until this time',
+  })
+  lockedUntil!: string | null;
   @ApiProperty({ example: false }) disabled!: boolean;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-11-27T02:00:00.000Z' }) createdAt!: string;
 }
 
-const ApiUserIdParam = () => ApiParam({ name: 'userId', schema: { type: 'integer', minimum: 1 }, example: 12, description: 'Anything that is not a user id answers 404 NOT_FOUND' });
+const ApiUserIdParam = () =>
+  ApiParam({
+    name: 'userId',
+    schema: { type: 'integer', minimum: 1 },
+    example: 12,
+    description: 'Anything that is not a user id answers 404 NOT_FOUND',
+  });
 
 /**
  * The merchant dashboard's and operator console's users over HTTP (the CLI's `admin user ...`):
@@ -67,8 +92,14 @@ export class DashboardUserOpsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createDashboardUser', summary: 'Create a merchant user or an operator, with a one-time set-password link (shown only now)' })
-  @ApiEnvelope(DashboardUserLinkSchema, { message: 'Dashboard user created; send them the set-password link', status: 201 })
+  @ApiOperation({
+    operationId: 'createDashboardUser',
+    summary: 'Create a merchant user or an operator, with a one-time set-password link (shown only now)',
+  })
+  @ApiEnvelope(DashboardUserLinkSchema, {
+    message: 'Dashboard user created; send them the set-password link',
+    status: 201,
+  })
   @errorResponses(OPS_COMMON_ERRORS, [ErrorCode.Conflict])
   async create(@Body() dto: CreateDashboardUserDto) {
     return new Reply('Dashboard user created; send them the set-password link', await this.users.create(dto));
@@ -84,7 +115,10 @@ export class DashboardUserOpsController {
 
   @Post(':userId/reset-link')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'resetDashboardUserLink', summary: 'A new one-time set-password link (shown only now); the current password works until the link is used' })
+  @ApiOperation({
+    operationId: 'resetDashboardUserLink',
+    summary: 'A new one-time set-password link (shown only now); the current password works until the link is used',
+  })
   @ApiUserIdParam()
   @ApiEnvelope(DashboardUserLinkSchema, { message: 'Set-password link created' })
   async resetLink(@UserId() userId: number) {
@@ -104,7 +138,8 @@ export class DashboardUserOpsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'disableDashboardUser',
-    summary: 'Disable a user: sign-in stops working, every session of the user ends at once, unused set-password links stop working',
+    summary:
+      'Disable a user: sign-in stops working, every session of the user ends at once, unused set-password links stop working',
     description: 'Disabling a disabled user changes nothing. Enable the user again with enableDashboardUser.',
   })
   @ApiUserIdParam()
@@ -115,7 +150,10 @@ export class DashboardUserOpsController {
 
   @Post(':userId/enable')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'enableDashboardUser', summary: 'Let a disabled user sign in again (its earlier sessions stay ended)' })
+  @ApiOperation({
+    operationId: 'enableDashboardUser',
+    summary: 'Let a disabled user sign in again (its earlier sessions stay ended)',
+  })
   @ApiUserIdParam()
   @ApiEnvelope(DashboardUserSchema, { message: 'Dashboard user enabled' })
   async enable(@UserId() userId: number) {

@@ -33,7 +33,11 @@ export class DeadLetterListQuery {
 }
 
 class ResolveDto {
-  @ApiProperty({ maxLength: 1000, example: 'Credited by hand, ticket OPS-42', description: 'How it was handled instead' })
+  @ApiProperty({
+    maxLength: 1000,
+    example: 'Credited by hand, ticket OPS-42',
+    description: 'How it was handled instead',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(1000)
@@ -49,10 +53,17 @@ export class DeadLetterOpsController {
 
   @Get()
   @ApiOperation({ operationId: 'listDeadLetters', summary: 'Archived dead letters, newest first' })
-  @ApiEnvelope(DeadLetterSchema, { message: '1 dead letter(s)', messagePattern: '^\\d+ dead letter\\(s\\)$', isArray: true })
+  @ApiEnvelope(DeadLetterSchema, {
+    message: '1 dead letter(s)',
+    messagePattern: '^\\d+ dead letter\\(s\\)$',
+    isArray: true,
+  })
   async list(@Query() q: DeadLetterListQuery) {
     const letters = await this.letters.list({ topic: q.topic, status: q.status, limit: q.limit });
-    return new Reply(`${letters.length} dead letter(s)`, letters.map((d) => deadLetterView(d)));
+    return new Reply(
+      `${letters.length} dead letter(s)`,
+      letters.map((d) => deadLetterView(d)),
+    );
   }
 
   @Get(':id')
@@ -66,7 +77,10 @@ export class DeadLetterOpsController {
 
   @Post(':id/replay')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'replayDeadLetter', summary: 'Send an open dead letter back to its topic (400 when it is not open or its value is not JSON)' })
+  @ApiOperation({
+    operationId: 'replayDeadLetter',
+    summary: 'Send an open dead letter back to its topic (400 when it is not open or its value is not JSON)',
+  })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter replayed' })
   async replay(@Param('id') id: string) {
     return deadLetterReplayReply(await this.letters.replay(deadLetterId(id), new Date()));

@@ -20,7 +20,13 @@ class LedgerVerifyQuery {
   merchantId?: number;
 
   /** Seconds during which an unbooked pay-in or refund counts as in flight (as the CLI's --grace) */
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 86_400, description: "Seconds during which an unbooked pay-in or refund counts as in flight (as the CLI's --grace); default 300" })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 86_400,
+    description:
+      "Seconds during which an unbooked pay-in or refund counts as in flight (as the CLI's --grace); default 300",
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -38,9 +44,18 @@ export class LedgerOpsController {
 
   @Get('verify')
   @ApiOperation({ operationId: 'verifyLedger', summary: 'The ledger audit (admin ledger verify) as JSON' })
-  @ApiEnvelope(LedgerReportSchema, { message: 'Ledger audit: clean', messagePattern: '^Ledger audit: (clean|\\d+ breach\\(es\\))$' })
+  @ApiEnvelope(LedgerReportSchema, {
+    message: 'Ledger audit: clean',
+    messagePattern: '^Ledger audit: (clean|\\d+ breach\\(es\\))$',
+  })
   async verify(@Query() q: LedgerVerifyQuery) {
-    const report = await verifyLedger(this.prisma, { merchantIds: q.merchantId ? [q.merchantId] : undefined, graceSeconds: q.grace ?? 300 });
-    return new Reply(report.breaches.length ? `Ledger audit: ${report.breaches.length} breach(es)` : 'Ledger audit: clean', report);
+    const report = await verifyLedger(this.prisma, {
+      merchantIds: q.merchantId ? [q.merchantId] : undefined,
+      graceSeconds: q.grace ?? 300,
+    });
+    return new Reply(
+      report.breaches.length ? `Ledger audit: ${report.breaches.length} breach(es)` : 'Ledger audit: clean',
+      report,
+    );
   }
 }

@@ -11,7 +11,12 @@ import { AdminTokenGuard } from './admin-auth';
 import { ApiEnvelope } from '../openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../openapi/ops-api.decorator';
 import { RateLimitsDto } from './dto/merchant-settings.dto';
-import { MerchantCreatedSchema, MerchantDescriptionSchema, MerchantRateLimitsSetSchema, SettlementRunSchema } from './ops.schemas';
+import {
+  MerchantCreatedSchema,
+  MerchantDescriptionSchema,
+  MerchantRateLimitsSetSchema,
+  SettlementRunSchema,
+} from './ops.schemas';
 
 export class CreateMerchantDto {
   @ApiProperty({ example: 'Toko Sinar Jaya', maxLength: 100 })
@@ -28,7 +33,12 @@ export class RunSettlementDto {
   merchantId!: number;
 
   /** Settle pay-ins that succeeded before this time (default: now) */
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2026-11-22T01:00:00.000Z', description: 'Settle pay-ins that succeeded before this time (default: now; not in the future)' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2026-11-22T01:00:00.000Z',
+    description: 'Settle pay-ins that succeeded before this time (default: now; not in the future)',
+  })
   @IsOptional()
   @Type(() => Date)
   @IsDate({ message: 'cutoff must be an ISO 8601 time' })
@@ -54,7 +64,10 @@ export class MerchantOpsController {
   /** A merchant with default fees, one API token (returned once) and its webhook secret. */
   @Post('merchants')
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createMerchant', summary: 'Create a merchant with default fees, an API token (shown only now) and its webhook secret' })
+  @ApiOperation({
+    operationId: 'createMerchant',
+    summary: 'Create a merchant with default fees, an API token (shown only now) and its webhook secret',
+  })
   @ApiEnvelope(MerchantCreatedSchema, { message: 'Merchant created', status: 201 })
   async create(@Body() dto: CreateMerchantDto) {
     return onboardMerchant(this.admin, dto.name, 'ops api');
@@ -62,7 +75,11 @@ export class MerchantOpsController {
 
   @Get('merchants')
   @ApiOperation({ operationId: 'listMerchants', summary: 'Every merchant' })
-  @ApiEnvelope(MerchantDescriptionSchema, { message: '1 merchant(s)', messagePattern: '^\\d+ merchant\\(s\\)$', isArray: true })
+  @ApiEnvelope(MerchantDescriptionSchema, {
+    message: '1 merchant(s)',
+    messagePattern: '^\\d+ merchant\\(s\\)$',
+    isArray: true,
+  })
   async list() {
     const all = await this.admin.list();
     return new Reply(`${all.length} merchant(s)`, all.map(describeMerchant));
@@ -88,7 +105,10 @@ export class MerchantOpsController {
 
   @Post('merchants/:merchantId/deactivate')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'deactivateMerchant', summary: 'Deactivate a merchant: its every request is refused (401 MERCHANT_NOT_ACTIVE) from the next one on' })
+  @ApiOperation({
+    operationId: 'deactivateMerchant',
+    summary: 'Deactivate a merchant: its every request is refused (401 MERCHANT_NOT_ACTIVE) from the next one on',
+  })
   @ApiMerchantIdParam()
   @ApiEnvelope(MerchantDescriptionSchema, { message: 'Merchant deactivated' })
   async deactivate(@MerchantId() merchantId: number) {
@@ -98,18 +118,27 @@ export class MerchantOpsController {
   /** Sets the merchant's own rate limits (README "Rate limits"); they apply from its next request. */
   @Put('merchants/:merchantId/rate-limits')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'setMerchantRateLimits', summary: "Set the merchant's own rate limits (null: the gateway's default)" })
+  @ApiOperation({
+    operationId: 'setMerchantRateLimits',
+    summary: "Set the merchant's own rate limits (null: the gateway's default)",
+  })
   @ApiMerchantIdParam()
   @ApiEnvelope(MerchantRateLimitsSetSchema, { message: 'Rate limits set' })
   async setRateLimits(@MerchantId() merchantId: number, @Body() dto: RateLimitsDto) {
     const m = await this.admin.setRateLimits(merchantId, dto);
-    return new Reply('Rate limits set', { merchantId: m.id, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } });
+    return new Reply('Rate limits set', {
+      merchantId: m.id,
+      rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport },
+    });
   }
 
   /** Requests the merchant's settlement for a cut-off now (the ledger credits it asynchronously). */
   @Post('settlements/run')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'runSettlement', summary: "Request a merchant's settlement for a cut-off now (the ledger credits it asynchronously)" })
+  @ApiOperation({
+    operationId: 'runSettlement',
+    summary: "Request a merchant's settlement for a cut-off now (the ledger credits it asynchronously)",
+  })
   @ApiEnvelope(SettlementRunSchema, { message: ['Settlement requested', 'Nothing to settle'] })
   async runSettlement(@Body() dto: RunSettlementDto) {
     return requestSettlement(this.prisma, dto.merchantId, dto.cutoff);

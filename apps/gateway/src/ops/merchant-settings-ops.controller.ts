@@ -31,7 +31,10 @@ export class MerchantSettingsOpsController {
 
   @Put('fees')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'setMerchantFees', summary: 'Set the pay-in and disbursement fees (an absent field is left as it is)' })
+  @ApiOperation({
+    operationId: 'setMerchantFees',
+    summary: 'Set the pay-in and disbursement fees (an absent field is left as it is)',
+  })
   @ApiEnvelope(MerchantDescriptionSchema, { message: 'Fees set' })
   async setFees(@MerchantId() merchantId: number, @Body() dto: FeesDto) {
     return new Reply('Fees set', describeMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
@@ -47,10 +50,16 @@ export class MerchantSettingsOpsController {
 
   @Put('settlement-schedule')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'setMerchantSettlementSchedule', summary: 'Set the settlement schedule (T+delayDays at hour:00 Asia/Jakarta)' })
+  @ApiOperation({
+    operationId: 'setMerchantSettlementSchedule',
+    summary: 'Set the settlement schedule (T+delayDays at hour:00 Asia/Jakarta)',
+  })
   @ApiEnvelope(MerchantDescriptionSchema, { message: 'Settlement schedule set' })
   async setSettlementSchedule(@MerchantId() merchantId: number, @Body() dto: SettlementScheduleDto) {
-    return new Reply('Settlement schedule set', describeMerchant(await this.admin.setSettlementSchedule(merchantId, dto)));
+    return new Reply(
+      'Settlement schedule set',
+      describeMerchant(await this.admin.setSettlementSchedule(merchantId, dto)),
+    );
   }
 
   @Get('allowlist')
@@ -63,20 +72,37 @@ export class MerchantSettingsOpsController {
   /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
   @Put('allowlist')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'setMerchantAllowlist', summary: 'Replace the pay-in IP allowlist; `enabled` (optional) switches enforcement too' })
-  @ApiEnvelope(MerchantAllowlistSchema, { message: ['Allowlist set', 'Allowlist set; it is enabled and empty, so every request of this merchant is refused'] })
+  @ApiOperation({
+    operationId: 'setMerchantAllowlist',
+    summary: 'Replace the pay-in IP allowlist; `enabled` (optional) switches enforcement too',
+  })
+  @ApiEnvelope(MerchantAllowlistSchema, {
+    message: ['Allowlist set', 'Allowlist set; it is enabled and empty, so every request of this merchant is refused'],
+  })
   async setAllowlist(@MerchantId() merchantId: number, @Body() dto: AllowlistDto) {
     const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
-    return new Reply(m.ipAllowlistEnabled && m.ipAllowlist.length === 0 ? 'Allowlist set; it is enabled and empty, so every request of this merchant is refused' : 'Allowlist set', allowlistView(m));
+    return new Reply(
+      m.ipAllowlistEnabled && m.ipAllowlist.length === 0
+        ? 'Allowlist set; it is enabled and empty, so every request of this merchant is refused'
+        : 'Allowlist set',
+      allowlistView(m),
+    );
   }
 
   @Post('allowlist/enable')
   @HttpCode(200)
   @ApiOperation({ operationId: 'enableMerchantAllowlist', summary: 'Enforce the allowlist' })
-  @ApiEnvelope(MerchantAllowlistSchema, { message: ['Allowlist enabled', 'Allowlist enabled; it is empty, so every request of this merchant is refused'] })
+  @ApiEnvelope(MerchantAllowlistSchema, {
+    message: ['Allowlist enabled', 'Allowlist enabled; it is empty, so every request of this merchant is refused'],
+  })
   async enableAllowlist(@MerchantId() merchantId: number) {
     const m = await this.admin.setAllowlistEnabled(merchantId, true);
-    return new Reply(m.ipAllowlist.length === 0 ? 'Allowlist enabled; it is empty, so every request of this merchant is refused' : 'Allowlist enabled', allowlistView(m));
+    return new Reply(
+      m.ipAllowlist.length === 0
+        ? 'Allowlist enabled; it is empty, so every request of this merchant is refused'
+        : 'Allowlist enabled',
+      allowlistView(m),
+    );
   }
 
   @Post('allowlist/disable')

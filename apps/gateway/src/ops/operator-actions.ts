@@ -1,5 +1,12 @@
 import { ErrorCode } from '@pay/contracts';
-import { deadLetterView, type MerchantAdmin, type PrismaClient, type ReplayResult, SettlementPlanner, type WebhookDelivery } from '@pay/persistence';
+import {
+  deadLetterView,
+  type MerchantAdmin,
+  type PrismaClient,
+  type ReplayResult,
+  SettlementPlanner,
+  type WebhookDelivery,
+} from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -15,21 +22,34 @@ export async function onboardMerchant(admin: MerchantAdmin, name: string, tokenL
   const merchant = await admin.create({ name });
   const { token } = await admin.issueToken(merchant.id, tokenLabel);
   const { secret } = await admin.webhookSecret(merchant.id);
-  return new Reply('Merchant created', { merchantId: merchant.id, name: merchant.name, nmid: merchant.nmid, token, webhookSecret: secret });
+  return new Reply('Merchant created', {
+    merchantId: merchant.id,
+    name: merchant.name,
+    nmid: merchant.nmid,
+    token,
+    webhookSecret: secret,
+  });
 }
 
 /** Requests the merchant's settlement for a cut-off (default now, never in the future); the ledger credits it asynchronously. */
 export async function requestSettlement(prisma: PrismaClient, merchantId: number, cutoffAt: Date | undefined) {
   const cutoff = cutoffAt ?? new Date();
-  if (cutoff.getTime() > Date.now()) throw new ApiError(ErrorCode.ValidationError, 'cutoff: cutoff must not be in the future', [{ field: 'cutoff', message: 'cutoff must not be in the future' }]);
+  if (cutoff.getTime() > Date.now())
+    throw new ApiError(ErrorCode.ValidationError, 'cutoff: cutoff must not be in the future', [
+      { field: 'cutoff', message: 'cutoff must not be in the future' },
+    ]);
   const planned = await new SettlementPlanner(prisma).plan(merchantId, cutoff);
-  return new Reply(planned ? 'Settlement requested' : 'Nothing to settle', planned ?? { merchantId, cutoffAt: cutoff, payinCount: 0, requested: false });
+  return new Reply(
+    planned ? 'Settlement requested' : 'Nothing to settle',
+    planned ?? { merchantId, cutoffAt: cutoff, payinCount: 0, requested: false },
+  );
 }
 
 /** A dead letter's id from the path: anything that cannot be one is an unknown dead letter. */
 export function deadLetterId(id: string): bigint {
   // Beyond int8 the query itself would fail: still just an unknown dead letter.
-  if (!/^[1-9]\d{0,18}$/.test(id) || BigInt(id) > INT8_MAX) throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
+  if (!/^[1-9]\d{0,18}$/.test(id) || BigInt(id) > INT8_MAX)
+    throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
   return BigInt(id);
 }
 
@@ -41,7 +61,10 @@ export function deadLetterReplayReply(r: ReplayResult) {
     case 'not-open':
       throw new ApiError(ErrorCode.ValidationError, `Dead letter is ${r.deadLetter.status} already`);
     case 'not-json':
-      throw new ApiError(ErrorCode.ValidationError, 'Dead letter value is not JSON and can never be processed; resolve it instead');
+      throw new ApiError(
+        ErrorCode.ValidationError,
+        'Dead letter value is not JSON and can never be processed; resolve it instead',
+      );
     case 'replayed':
       return new Reply('Dead letter replayed', deadLetterView(r.deadLetter));
   }

@@ -50,9 +50,20 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
   ])('refuses a transfer whose notifyUrl is %s, changing nothing', async (notifyUrl, reason) => {
     const { merchant, token } = await createMerchant(gateway.prisma);
     await fundMerchant(gateway.prisma, merchant.id, [1_000_000_00n]);
-    const inq = await request(http).post('/api/v1/disbursement/account-inquiry').set('token', token).send({ merchantTrxId: `INV-${randomUUID().slice(0, 8)}`, accountNo: '1234567890', bankCode: 'BCA', amount: 100000 });
+    const inq = await request(http)
+      .post('/api/v1/disbursement/account-inquiry')
+      .set('token', token)
+      .send({
+        merchantTrxId: `INV-${randomUUID().slice(0, 8)}`,
+        accountNo: '1234567890',
+        bankCode: 'BCA',
+        amount: 100000,
+      });
     const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
-    const res = await request(http).post('/api/v1/disbursement/transfer').set('token', token).send({ ...fields, notifyUrl });
+    const res = await request(http)
+      .post('/api/v1/disbursement/transfer')
+      .set('token', token)
+      .send({ ...fields, notifyUrl });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('NOTIFY_URL_NOT_ALLOWED');
     expect(res.body.message).toContain(`notifyUrl: ${reason}`);
@@ -61,8 +72,20 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
   });
 
   it('refuses to start in production with WEBHOOK_ALLOW_LOOPBACK=true', () => {
-    expect(() => loadConfig(gatewayConfigSchema, { NODE_ENV: 'production', DATABASE_URL: 'postgresql://u@h:5432/d', WEBHOOK_ALLOW_LOOPBACK: 'true' })).toThrow(ConfigError);
-    expect(() => loadConfig(gatewayConfigSchema, { NODE_ENV: 'production', DATABASE_URL: 'postgresql://u@h:5432/d', WEBHOOK_ALLOW_LOOPBACK: 'true' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production/);
+    expect(() =>
+      loadConfig(gatewayConfigSchema, {
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgresql://u@h:5432/d',
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+      }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      loadConfig(gatewayConfigSchema, {
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgresql://u@h:5432/d',
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+      }),
+    ).toThrow(/WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production/);
   });
 
   it('serves the ledger audit to operators: clean, then naming a pay-in never booked', async () => {
@@ -72,25 +95,43 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     await fundMerchant(gateway.prisma, merchant.id, [1_000_000n]);
     const clean = await request(ops).get(`/ops/ledger/verify?merchantId=${merchant.id}`).set(auth);
     expect(clean.status).toBe(200);
-    expect(clean.body).toMatchObject({ message: 'Ledger audit: clean', data: { merchantsChecked: 1, eventsChecked: 2, breaches: [], inFlight: [], graceSeconds: 300 } });
+    expect(clean.body).toMatchObject({
+      message: 'Ledger audit: clean',
+      data: { merchantsChecked: 1, eventsChecked: 2, breaches: [], inFlight: [], graceSeconds: 300 },
+    });
 
     const payinId = await insertSuccessfulPayin(gateway.prisma, merchant.id, 50_000n, 0n);
     const dirty = await request(ops).get(`/ops/ledger/verify?merchantId=${merchant.id}&grace=0`).set(auth);
     expect(dirty.status).toBe(200);
     expect(dirty.body.message).toBe('Ledger audit: 1 breach(es)');
     expect(dirty.body.data.breaches).toEqual([
-      { check: 'payin.event_missing', table: 'payins', id: payinId, merchantId: merchant.id, expected: '1 payin.recorded event of pending +50000', found: 'none' },
+      {
+        check: 'payin.event_missing',
+        table: 'payins',
+        id: payinId,
+        merchantId: merchant.id,
+        expected: '1 payin.recorded event of pending +50000',
+        found: 'none',
+      },
     ]);
     expect((await request(ops).get('/ops/ledger/verify?grace=-1').set(auth)).status).toBe(400);
   });
 
   it('ops endpoints need the admin token', async () => {
     expect((await request(ops).get('/ops/webhooks/deliveries/x')).status).toBe(401);
-    expect((await request(ops).get('/ops/webhooks/deliveries/x').set('authorization', 'Bearer wrong')).status).toBe(401);
+    expect((await request(ops).get('/ops/webhooks/deliveries/x').set('authorization', 'Bearer wrong')).status).toBe(
+      401,
+    );
     // During a rotation the previous token still opens the ops API; a token never configured does not.
-    expect((await request(ops).get('/ops/dead-letters').set('authorization', `Bearer ${OLD_ADMIN_TOKEN}`)).status).toBe(200);
-    expect((await request(ops).get('/ops/dead-letters').set('authorization', `Bearer ${OLD_ADMIN_TOKEN}x`)).status).toBe(401);
-    const missing = await request(ops).get(`/ops/webhooks/deliveries/${randomUUID()}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect((await request(ops).get('/ops/dead-letters').set('authorization', `Bearer ${OLD_ADMIN_TOKEN}`)).status).toBe(
+      200,
+    );
+    expect(
+      (await request(ops).get('/ops/dead-letters').set('authorization', `Bearer ${OLD_ADMIN_TOKEN}x`)).status,
+    ).toBe(401);
+    const missing = await request(ops)
+      .get(`/ops/webhooks/deliveries/${randomUUID()}`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ status: false, code: 'NOT_FOUND', message: 'Webhook delivery not found' });
   });
@@ -99,7 +140,17 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     const { merchant } = await createMerchant(gateway.prisma);
     const mk = (status: string, eventId: string) =>
       gateway.prisma.webhookDelivery.create({
-        data: { id: randomUUID(), eventId, eventType: 'disbursement.failed', merchantId: merchant.id, url: 'https://merchant.example/cb', body: '{}', status, attemptCount: 3, cycleAttempts: 3 },
+        data: {
+          id: randomUUID(),
+          eventId,
+          eventType: 'disbursement.failed',
+          merchantId: merchant.id,
+          url: 'https://merchant.example/cb',
+          body: '{}',
+          status,
+          attemptCount: 3,
+          cycleAttempts: 3,
+        },
       });
     const dead = await mk('dead', `evt-${randomUUID()}`);
     const failed = await mk('failed', `evt-${randomUUID()}`);
@@ -109,30 +160,56 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     const one = await request(ops).post(`/ops/webhooks/deliveries/${dead.id}/resend`).set(auth);
     expect(one.status).toBe(200);
     expect(one.body.data).toEqual({ id: dead.id, eventId: dead.eventId, status: 'pending' });
-    expect(await gateway.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: dead.id } })).toMatchObject({ status: 'pending', cycleAttempts: 0, resendCount: 1, eventId: dead.eventId });
+    expect(await gateway.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: dead.id } })).toMatchObject({
+      status: 'pending',
+      cycleAttempts: 0,
+      resendCount: 1,
+      eventId: dead.eventId,
+    });
 
-    const bad = await request(ops).post('/ops/webhooks/resend-failed').set(auth).send({ merchantId: merchant.id, since: 'yesterday' });
+    const bad = await request(ops)
+      .post('/ops/webhooks/resend-failed')
+      .set(auth)
+      .send({ merchantId: merchant.id, since: 'yesterday' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^since: /);
 
-    const many = await request(ops).post('/ops/webhooks/resend-failed').set(auth).send({ merchantId: merchant.id, since: new Date(Date.now() - 60_000).toISOString() });
+    const many = await request(ops)
+      .post('/ops/webhooks/resend-failed')
+      .set(auth)
+      .send({ merchantId: merchant.id, since: new Date(Date.now() - 60_000).toISOString() });
     expect(many.status).toBe(200);
     expect(many.body.data.resent).toEqual([failed.eventId]);
-    expect((await gateway.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe('delivered');
+    expect((await gateway.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivered.id } })).status).toBe(
+      'delivered',
+    );
 
     const shown = await request(ops).get(`/ops/webhooks/deliveries/${failed.eventId}`).set(auth);
     expect(shown.body.data).toMatchObject({ id: failed.id, status: 'pending', attempts: [] });
     // An attempt's id is a bigint: answered as text (JSON has no bigint), as docs/ops-openapi.json says.
-    await gateway.prisma.webhookAttempt.create({ data: { deliveryId: dead.id, attemptNo: 1, startedAt: new Date(), latencyMs: 12, statusCode: 503, outcome: 'retry' } });
+    await gateway.prisma.webhookAttempt.create({
+      data: {
+        deliveryId: dead.id,
+        attemptNo: 1,
+        startedAt: new Date(),
+        latencyMs: 12,
+        statusCode: 503,
+        outcome: 'retry',
+      },
+    });
     const attempted = await request(ops).get(`/ops/webhooks/deliveries/${dead.id}`).set(auth);
     expect(attempted.status).toBe(200);
-    expect(attempted.body.data.attempts).toEqual([expect.objectContaining({ id: expect.stringMatching(/^\d+$/), attemptNo: 1, statusCode: 503, outcome: 'retry' })]);
+    expect(attempted.body.data.attempts).toEqual([
+      expect.objectContaining({ id: expect.stringMatching(/^\d+$/), attemptNo: 1, statusCode: 503, outcome: 'retry' }),
+    ]);
   });
 
   it('serves Bull Board behind basic auth', async () => {
     expect((await request(ops).get('/ops/queues')).status).toBe(401);
     expect((await request(ops).get('/ops/queues').auth('admin', OLD_ADMIN_TOKEN)).status).toBe(200);
-    expect((await request(ops).get('/ops/queues').auth('admin', 'not-a-token-0123456789abcdef0123456789')).status).toBe(401);
+    expect((await request(ops).get('/ops/queues').auth('admin', 'not-a-token-0123456789abcdef0123456789')).status).toBe(
+      401,
+    );
     const page = await request(ops).get('/ops/queues').auth('admin', ADMIN_TOKEN);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<html');

@@ -9,7 +9,13 @@ const RUPIAH_TEXT = 'Rupiah as text, at most two decimals (no trailing zeros)';
 const TIME = { type: String, format: 'date-time' } as const;
 const NULLABLE_TIME = { type: String, format: 'date-time', nullable: true } as const;
 const NULLABLE_TEXT = { type: String, nullable: true } as const;
-const LIMIT = { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', enum: ['default'] }], description: "The merchant's own limit, or `default` (the gateway's)" };
+const LIMIT = {
+  oneOf: [
+    { type: 'integer', minimum: 1 },
+    { type: 'string', enum: ['default'] },
+  ],
+  description: "The merchant's own limit, or `default` (the gateway's)",
+};
 
 @ApiSchema({ name: 'MerchantCreated' })
 export class MerchantCreatedSchema {
@@ -17,7 +23,8 @@ export class MerchantCreatedSchema {
   @ApiProperty({ example: 'Toko Sinar Jaya' }) name!: string;
   @ApiProperty({ example: 'ID1020021181745' }) nmid!: string;
   @ApiProperty({ example: 'mtk_3q9Zk2M4T7pA…', description: 'The API token; shown only now' }) token!: string;
-  @ApiProperty({ example: 'whsec_5257a869e7ecebed…', description: 'Signs the callbacks (X-Callback-Signature)' }) webhookSecret!: string;
+  @ApiProperty({ example: 'whsec_5257a869e7ecebed…', description: 'Signs the callbacks (X-Callback-Signature)' })
+  webhookSecret!: string;
 }
 
 @ApiSchema({ name: 'MerchantPayinFee' })
@@ -53,14 +60,20 @@ export class MerchantRateLimitsSchema {
 export class MerchantDescriptionSchema {
   @ApiProperty({ example: 7 }) id!: number;
   @ApiProperty({ example: 'Toko Sinar Jaya' }) name!: string;
-  @ApiProperty({ example: true, description: 'An inactive merchant is refused (401 MERCHANT_NOT_ACTIVE)' }) active!: boolean;
+  @ApiProperty({ example: true, description: 'An inactive merchant is refused (401 MERCHANT_NOT_ACTIVE)' })
+  active!: boolean;
   @ApiProperty({ type: MerchantPayinFeeSchema }) payinFee!: MerchantPayinFeeSchema;
   @ApiProperty({ example: '2500', description: 'Flat disbursement fee. ' + RUPIAH_TEXT }) payoutFee!: string;
   @ApiProperty({ type: MerchantIpAllowlistSchema }) ipAllowlist!: MerchantIpAllowlistSchema;
   @ApiProperty({ type: MerchantQrisSchema }) qris!: MerchantQrisSchema;
   @ApiProperty({ example: 'T+1 at 08:00 Asia/Jakarta' }) settlement!: string;
   @ApiProperty({ type: MerchantRateLimitsSchema }) rateLimits!: MerchantRateLimitsSchema;
-  @ApiProperty({ ...NULLABLE_TEXT, example: 'https://merchant.example/callbacks/payin', description: 'Default pay-in callback URL' }) payinCallbackUrl!: string | null;
+  @ApiProperty({
+    ...NULLABLE_TEXT,
+    example: 'https://merchant.example/callbacks/payin',
+    description: 'Default pay-in callback URL',
+  })
+  payinCallbackUrl!: string | null;
 }
 
 @ApiSchema({ name: 'MerchantAllowlist' })
@@ -70,9 +83,17 @@ export class MerchantAllowlistSchema extends MerchantIpAllowlistSchema {
 
 @ApiSchema({ name: 'RateLimitValues' })
 export class RateLimitValuesSchema {
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Reads per second; null: the default' }) read!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: 20, description: 'Writes per second; null: the default' }) write!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'New recon exports per minute; null: the default' }) export!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Reads per second; null: the default' })
+  read!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 20, description: 'Writes per second; null: the default' })
+  write!: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'New recon exports per minute; null: the default',
+  })
+  export!: number | null;
 }
 
 @ApiSchema({ name: 'MerchantRateLimitsSet' })
@@ -84,16 +105,26 @@ export class MerchantRateLimitsSetSchema {
 @ApiSchema({ name: 'PayinCallbackUrl' })
 export class PayinCallbackUrlSchema {
   @ApiProperty({ example: 7 }) merchantId!: number;
-  @ApiProperty({ ...NULLABLE_TEXT, example: 'https://merchant.example/callbacks/payin' }) payinCallbackUrl!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'https://merchant.example/callbacks/payin' }) payinCallbackUrl!:
+    string | null;
 }
 
 @ApiSchema({ name: 'SettlementRun' })
 export class SettlementRunSchema {
   @ApiProperty({ example: 7 }) merchantId!: number;
-  @ApiProperty({ required: false, example: 'b1e2c3d4-0000-4000-8000-000000000007', description: 'Absent when nothing was waiting to be settled' }) settlementId?: string;
+  @ApiProperty({
+    required: false,
+    example: 'b1e2c3d4-0000-4000-8000-000000000007',
+    description: 'Absent when nothing was waiting to be settled',
+  })
+  settlementId?: string;
   @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) cutoffAt!: string;
   @ApiProperty({ example: 12, description: 'Pay-ins the settlement covers' }) payinCount!: number;
-  @ApiProperty({ example: true, description: 'false: this cut-off was already settled or requested, or nothing was waiting; nothing was written' }) requested!: boolean;
+  @ApiProperty({
+    example: true,
+    description: 'false: this cut-off was already settled or requested, or nothing was waiting; nothing was written',
+  })
+  requested!: boolean;
 }
 
 @ApiSchema({ name: 'TokenIssued' })
@@ -118,14 +149,20 @@ export class TokenListItemSchema {
 export class TokenRevokedSchema {
   @ApiProperty({ format: 'uuid', example: '3f0b8c2a-9e11-4a43-9d1e-7d3c1f0e5b7a' }) id!: string;
   @ApiProperty({ example: 7 }) merchantId!: number;
-  @ApiProperty({ ...TIME, example: '2026-11-22T03:00:00.000Z', description: 'The first revocation' }) revokedAt!: string;
+  @ApiProperty({ ...TIME, example: '2026-11-22T03:00:00.000Z', description: 'The first revocation' })
+  revokedAt!: string;
 }
 
 @ApiSchema({ name: 'WebhookSecret' })
 export class WebhookSecretSchema {
   @ApiProperty({ example: 7 }) merchantId!: number;
   @ApiProperty({ example: 'whsec_5257a869e7ecebed…' }) secret!: string;
-  @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-23T03:00:00.000Z', description: 'Until when the previous secret also signs; null: it does not' }) previousExpiresAt!: string | null;
+  @ApiProperty({
+    ...NULLABLE_TIME,
+    example: '2026-11-23T03:00:00.000Z',
+    description: 'Until when the previous secret also signs; null: it does not',
+  })
+  previousExpiresAt!: string | null;
 }
 
 /** An archived dead letter (deadLetterView; `admin dlq show`). */
@@ -139,28 +176,49 @@ export class DeadLetterSchema {
   @ApiProperty({ example: 'ledger' }) consumerGroup!: string;
   @ApiProperty({ example: '7' }) key!: string;
   @ApiProperty({
-    oneOf: [{ type: 'object' }, { type: 'array', items: {} }, { type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+    oneOf: [
+      { type: 'object' },
+      { type: 'array', items: {} },
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+    ],
     nullable: true,
     description: 'The message: its JSON when it is JSON, else the text',
   })
   value!: unknown;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { 'x-log-id': '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' } }) headers!: Record<string, unknown>;
-  @ApiProperty({ example: 'permanent', description: 'permanent (the message can never be processed) or unknown (retries exhausted)' }) fault!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { 'x-log-id': '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' },
+  })
+  headers!: Record<string, unknown>;
+  @ApiProperty({
+    example: 'permanent',
+    description: 'permanent (the message can never be processed) or unknown (retries exhausted)',
+  })
+  fault!: string;
   @ApiProperty({ example: 'unknown command type' }) error!: string;
   @ApiProperty({ example: 5 }) deliveryCount!: number;
   @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) deadLetteredAt!: string;
   @ApiProperty({ ...TIME, example: '2026-11-22T01:00:01.000Z' }) archivedAt!: string;
   @ApiProperty({ enum: ['open', 'replayed', 'resolved'], example: 'open' }) status!: string;
   @ApiProperty({ ...NULLABLE_TIME, example: null }) replayedAt!: string | null;
-  @ApiProperty({ ...NULLABLE_TEXT, example: null, description: 'The outbox row of the replay (a bigint, as text)' }) replayOutboxId!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null, description: 'The outbox row of the replay (a bigint, as text)' })
+  replayOutboxId!: string | null;
   @ApiProperty({ ...NULLABLE_TIME, example: null }) resolvedAt!: string | null;
   @ApiProperty({ ...NULLABLE_TEXT, example: null }) resolutionNote!: string | null;
 }
 
 @ApiSchema({ name: 'LedgerBreach' })
 export class LedgerBreachSchema {
-  @ApiProperty({ example: 'balance.available', description: 'The fact that does not hold (stable names)' }) check!: string;
-  @ApiProperty({ enum: ['balances', 'payins', 'settlements', 'disbursements', 'ledger_events', 'ledger_commands'], example: 'balances' }) table!: string;
+  @ApiProperty({ example: 'balance.available', description: 'The fact that does not hold (stable names)' })
+  check!: string;
+  @ApiProperty({
+    enum: ['balances', 'payins', 'settlements', 'disbursements', 'ledger_events', 'ledger_commands'],
+    example: 'balances',
+  })
+  table!: string;
   @ApiProperty({ example: '7', description: "The row's key" }) id!: string;
   @ApiProperty({ type: Number, nullable: true, example: 7 }) merchantId!: number | null;
   @ApiProperty({ example: '1500000', description: 'Amounts in minor units (sen)' }) expected!: string;
@@ -181,9 +239,11 @@ export class LedgerReportSchema {
   @ApiProperty({ example: 12 }) merchantsChecked!: number;
   @ApiProperty({ example: 480 }) eventsChecked!: number;
   @ApiProperty({ type: LedgerRowsCheckedSchema }) rowsChecked!: LedgerRowsCheckedSchema;
-  @ApiProperty({ example: 0, description: 'Merchants examined row by row (their digests disagreed)' }) merchantsExamined!: number;
+  @ApiProperty({ example: 0, description: 'Merchants examined row by row (their digests disagreed)' })
+  merchantsExamined!: number;
   @ApiProperty({ type: [LedgerBreachSchema] }) breaches!: LedgerBreachSchema[];
-  @ApiProperty({ type: [LedgerBreachSchema], description: 'Younger than the grace period: not breaches' }) inFlight!: LedgerBreachSchema[];
+  @ApiProperty({ type: [LedgerBreachSchema], description: 'Younger than the grace period: not breaches' })
+  inFlight!: LedgerBreachSchema[];
   @ApiProperty({ example: 300 }) graceSeconds!: number;
 }
 
@@ -196,7 +256,8 @@ export class WebhookAttemptSchema {
   @ApiProperty({ example: 84 }) latencyMs!: number;
   @ApiProperty({ type: Number, nullable: true, example: 503 }) statusCode!: number | null;
   @ApiProperty({ ...NULLABLE_TEXT, example: null }) error!: string | null;
-  @ApiProperty({ ...NULLABLE_TEXT, example: 'Service Unavailable', description: 'First 1 KiB of the answer' }) responseBody!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'Service Unavailable', description: 'First 1 KiB of the answer' })
+  responseBody!: string | null;
   @ApiProperty({ enum: ['delivered', 'retry', 'failed', 'dead'], example: 'retry' }) outcome!: string;
   @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-22T01:00:30.000Z' }) nextAttemptAt!: string | null;
 }
@@ -211,8 +272,10 @@ export class WebhookDeliverySchema {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) disbursementId!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) payinId!: string | null;
   @ApiProperty({ example: 'https://merchant.example/callback' }) url!: string;
-  @ApiProperty({ example: '{"id":"disbursement.7f0c2a1e.success",…}', description: 'The exact JSON sent and signed' }) body!: string;
-  @ApiProperty({ enum: ['pending', 'delivering', 'delivered', 'failed', 'dead'], example: 'delivered' }) status!: string;
+  @ApiProperty({ example: '{"id":"disbursement.7f0c2a1e.success",…}', description: 'The exact JSON sent and signed' })
+  body!: string;
+  @ApiProperty({ enum: ['pending', 'delivering', 'delivered', 'failed', 'dead'], example: 'delivered' })
+  status!: string;
   @ApiProperty({ example: 1 }) attemptCount!: number;
   @ApiProperty({ example: 1 }) cycleAttempts!: number;
   @ApiProperty({ example: 0 }) resendCount!: number;
@@ -237,7 +300,8 @@ export class WebhookResendSchema {
 
 @ApiSchema({ name: 'WebhookResendFailed' })
 export class WebhookResendFailedSchema {
-  @ApiProperty({ type: [String], example: ['disbursement.7f0c2a1e.failed'], description: 'Event ids queued again' }) resent!: string[];
+  @ApiProperty({ type: [String], example: ['disbursement.7f0c2a1e.failed'], description: 'Event ids queued again' })
+  resent!: string[];
 }
 
 @ApiSchema({ name: 'AcquirerNotificationResult' })

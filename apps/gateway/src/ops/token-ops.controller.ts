@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
@@ -50,8 +61,15 @@ export class TokenOpsController {
   /** Immediate (the gateway reads tokens live); revoking twice answers the first revocation. */
   @Delete('tokens/:tokenId')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'revokeToken', summary: 'Revoke an API token at once; revoking twice answers the first revocation' })
-  @ApiParam({ name: 'tokenId', schema: { type: 'string', format: 'uuid' }, description: 'Anything that is not a token id answers 404 NOT_FOUND' })
+  @ApiOperation({
+    operationId: 'revokeToken',
+    summary: 'Revoke an API token at once; revoking twice answers the first revocation',
+  })
+  @ApiParam({
+    name: 'tokenId',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'Anything that is not a token id answers 404 NOT_FOUND',
+  })
   @ApiEnvelope(TokenRevokedSchema, { message: 'Token revoked' })
   async revoke(@Param('tokenId') tokenId: string) {
     const r = await this.admin.revokeToken(tokenId);
@@ -65,17 +83,28 @@ export class TokenOpsController {
   async showWebhookSecret(@MerchantId() merchantId: number) {
     const s = await this.admin.webhookSecret(merchantId);
     const previousSigning = s.previousExpiresAt !== null && s.previousExpiresAt > new Date();
-    return new Reply('Webhook secret found', { merchantId, secret: s.secret, previousExpiresAt: previousSigning ? s.previousExpiresAt : null });
+    return new Reply('Webhook secret found', {
+      merchantId,
+      secret: s.secret,
+      previousExpiresAt: previousSigning ? s.previousExpiresAt : null,
+    });
   }
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
   @Post('merchants/:merchantId/webhook-secret/rotate')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'rotateWebhookSecret', summary: 'A new webhook secret; the old one also signs for graceHours (default 24, 0 = stop at once)' })
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'A new webhook secret; the old one also signs for graceHours (default 24, 0 = stop at once)',
+  })
   @ApiMerchantIdParam()
   @ApiEnvelope(WebhookSecretSchema, { message: 'Webhook secret rotated' })
   async rotateWebhookSecret(@MerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto) {
     const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
-    return new Reply('Webhook secret rotated', { merchantId, secret: r.secret, previousExpiresAt: r.previousExpiresAt });
+    return new Reply('Webhook secret rotated', {
+      merchantId,
+      secret: r.secret,
+      previousExpiresAt: r.previousExpiresAt,
+    });
   }
 }

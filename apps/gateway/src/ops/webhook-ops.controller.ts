@@ -17,7 +17,12 @@ class ResendFailedDto {
   @IsPositive()
   merchantId!: number;
 
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-22T00:00:00.000Z', description: 'Failed or dead deliveries created since this time' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    example: '2026-11-22T00:00:00.000Z',
+    description: 'Failed or dead deliveries created since this time',
+  })
   @Type(() => Date)
   @IsDate({ message: 'since must be an ISO 8601 time' })
   since!: Date;
@@ -38,7 +43,10 @@ export class WebhookOpsController {
     const d = await this.deliveries.findWithAttempts(key);
     if (!d) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found');
     // Attempt ids are bigints: as text, as the dead letters' (JSON has no bigint).
-    return new Reply('Delivery found', { ...d, attempts: d.attempts.map((attempt) => ({ ...attempt, id: String(attempt.id) })) });
+    return new Reply('Delivery found', {
+      ...d,
+      attempts: d.attempts.map((attempt) => ({ ...attempt, id: String(attempt.id) })),
+    });
   }
 
   @Post('deliveries/:id/resend')
@@ -52,8 +60,14 @@ export class WebhookOpsController {
 
   @Post('resend-failed')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'resendFailedWebhooks', summary: "Deliver again every failed or dead callback of a merchant since a time" })
-  @ApiEnvelope(WebhookResendFailedSchema, { message: '1 delivery(ies) queued for resend', messagePattern: '^\\d+ delivery\\(ies\\) queued for resend$' })
+  @ApiOperation({
+    operationId: 'resendFailedWebhooks',
+    summary: 'Deliver again every failed or dead callback of a merchant since a time',
+  })
+  @ApiEnvelope(WebhookResendFailedSchema, {
+    message: '1 delivery(ies) queued for resend',
+    messagePattern: '^\\d+ delivery\\(ies\\) queued for resend$',
+  })
   async resendFailed(@Body() dto: ResendFailedDto) {
     const failed = await this.deliveries.failedSince(dto.merchantId, dto.since);
     const resent: string[] = [];

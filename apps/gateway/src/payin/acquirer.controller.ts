@@ -24,13 +24,29 @@ export class AcquirerController {
   @ApiOperation({
     operationId: 'acquirerNotification',
     summary: 'A QRIS payment, as the acquirer reports it (signed)',
-    description: 'Idempotent: the same notification again answers "Notification already processed". Every notification, accepted, duplicate or refused, is recorded.',
+    description:
+      'Idempotent: the same notification again answers "Notification already processed". Every notification, accepted, duplicate or refused, is recorded.',
   })
   @ApiBody({ type: AcquirerNotificationDto })
-  @ApiEnvelope(AcquirerNotificationResultSchema, { message: ['Notification accepted', 'Notification already processed'] })
-  @ApiAcquirerErrors(ErrorCode.PayinNotFound, ErrorCode.AmountMismatch, ErrorCode.QrExpired, ErrorCode.PayinAlreadyFinal, ErrorCode.PaidAtInvalid, ErrorCode.AcquirerReferenceConflict)
-  async notify(@Req() req: RawBodyRequest<FastifyRequest>, @Headers(ACQUIRER_SIGNATURE_HEADER) signature: string | undefined) {
+  @ApiEnvelope(AcquirerNotificationResultSchema, {
+    message: ['Notification accepted', 'Notification already processed'],
+  })
+  @ApiAcquirerErrors(
+    ErrorCode.PayinNotFound,
+    ErrorCode.AmountMismatch,
+    ErrorCode.QrExpired,
+    ErrorCode.PayinAlreadyFinal,
+    ErrorCode.PaidAtInvalid,
+    ErrorCode.AcquirerReferenceConflict,
+  )
+  async notify(
+    @Req() req: RawBodyRequest<FastifyRequest>,
+    @Headers(ACQUIRER_SIGNATURE_HEADER) signature: string | undefined,
+  ) {
     const { payin, duplicate } = await this.acquirer.receive(req.rawBody?.toString('utf8') ?? '', signature);
-    return new Reply(duplicate ? 'Notification already processed' : 'Notification accepted', { platformTrxId: payin.platformTrxId, status: payin.status });
+    return new Reply(duplicate ? 'Notification already processed' : 'Notification accepted', {
+      platformTrxId: payin.platformTrxId,
+      status: payin.status,
+    });
   }
 }

@@ -40,7 +40,11 @@ export class AcquirerService {
     return `t=${t},v1=${computeSignature(this.config.ACQUIRER_SECRET, t, rawBody)}`;
   }
 
-  async receive(rawBody: string, signature: string | undefined, now = new Date()): Promise<{ payin: Payin; duplicate: boolean }> {
+  async receive(
+    rawBody: string,
+    signature: string | undefined,
+    now = new Date(),
+  ): Promise<{ payin: Payin; duplicate: boolean }> {
     const nowSec = Math.floor(now.getTime() / 1000);
     const secrets = [this.config.ACQUIRER_SECRET, ...this.config.ACQUIRER_SECRET_PREVIOUS];
     if (!signature || !secrets.some((secret) => verifySignatureHeader(signature, rawBody, secret, nowSec))) {

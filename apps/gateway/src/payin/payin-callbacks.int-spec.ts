@@ -20,46 +20,91 @@ describe('pay-in callbacks, gateway side: written with the status change (real P
   let acquirer: AcquirerService;
 
   beforeAll(async () => {
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', ADMIN_TOKEN }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', ADMIN_TOKEN }),
+    );
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
     acquirer = gateway.app.get(AcquirerService);
   });
   afterAll(() => gateway.close());
 
-  const post = (path: string, token: string, body: object) => request(http).post(`/api/v1/payin/qris/${path}`).set('token', token).send(body);
+  const post = (path: string, token: string, body: object) =>
+    request(http).post(`/api/v1/payin/qris/${path}`).set('token', token).send(body);
   const notify = (body: object) => {
     const raw = JSON.stringify(body);
-    return request(gateway.internalServer).post('/internal/acquirer/qris/notifications').set('content-type', 'application/json').set('x-acquirer-signature', acquirer.sign(raw)).send(raw);
+    return request(gateway.internalServer)
+      .post('/internal/acquirer/qris/notifications')
+      .set('content-type', 'application/json')
+      .set('x-acquirer-signature', acquirer.sign(raw))
+      .send(raw);
   };
   const setDefault = (merchantId: number, url: string | null, auth = `Bearer ${ADMIN_TOKEN}`) =>
-    request(gateway.internalServer).put(`/ops/merchants/${merchantId}/payin-callback-url`).set('authorization', auth).send({ url });
+    request(gateway.internalServer)
+      .put(`/ops/merchants/${merchantId}/payin-callback-url`)
+      .set('authorization', auth)
+      .send({ url });
   async function generate(token: string, over: object = {}) {
-    const res = await post('generate', token, { merchantTrxId: `ORD-${randomUUID().slice(0, 8)}`, amount: 50000, ...over });
+    const res = await post('generate', token, {
+      merchantTrxId: `ORD-${randomUUID().slice(0, 8)}`,
+      amount: 50000,
+      ...over,
+    });
     expect(res.status).toBe(200);
     return res.body.data as { merchantTrxId: string; platformTrxId: string };
   }
-  const deliveriesOf = (merchantId: number) => prisma.webhookDelivery.findMany({ where: { merchantId }, orderBy: { createdAt: 'asc' } });
+  const deliveriesOf = (merchantId: number) =>
+    prisma.webhookDelivery.findMany({ where: { merchantId }, orderBy: { createdAt: 'asc' } });
 
   it.each([
-    ['ftp', { notifyUrl: 'ftp://example.com/cb' }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl must be an absolute http or https URL'],
-    ['over 2048 characters', { notifyUrl: `https://example.com/${'a'.repeat(2048)}` }, 400, 'VALIDATION_ERROR', /^notifyUrl: /],
-    ['a private address', { notifyUrl: 'http://10.0.0.5/cb' }, 400, 'NOTIFY_URL_NOT_ALLOWED', 'notifyUrl: 10.0.0.5 is a private or reserved address; callbacks go to public addresses only'],
-    ['an IPv4-mapped loopback', { notifyUrl: 'http://[::ffff:127.0.0.1]/cb' }, 400, 'NOTIFY_URL_NOT_ALLOWED', /^notifyUrl: .* is a private or reserved address/],
-  ])('refuses QRIS generate with a notifyUrl that is %s, as the transfer refuses it, creating nothing', async (_label, over, status, code, message) => {
-    const { merchant, token } = await createMerchant(prisma);
-    const res = await post('generate', token, { merchantTrxId: 'ORD-X', amount: 50000, ...over });
-    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-    expect(res.body.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
-    expect(await prisma.payin.count({ where: { merchantId: merchant.id } })).toBe(0);
-  });
+    [
+      'ftp',
+      { notifyUrl: 'ftp://example.com/cb' },
+      400,
+      'VALIDATION_ERROR',
+      'notifyUrl: notifyUrl must be an absolute http or https URL',
+    ],
+    [
+      'over 2048 characters',
+      { notifyUrl: `https://example.com/${'a'.repeat(2048)}` },
+      400,
+      'VALIDATION_ERROR',
+      /^notifyUrl: /,
+    ],
+    [
+      'a private address',
+      { notifyUrl: 'http://10.0.0.5/cb' },
+      400,
+      'NOTIFY_URL_NOT_ALLOWED',
+      'notifyUrl: 10.0.0.5 is a private or reserved address; callbacks go to public addresses only',
+    ],
+    [
+      'an IPv4-mapped loopback',
+      { notifyUrl: 'http://[::ffff:127.0.0.1]/cb' },
+      400,
+      'NOTIFY_URL_NOT_ALLOWED',
+      /^notifyUrl: .* is a private or reserved address/,
+    ],
+  ])(
+    'refuses QRIS generate with a notifyUrl that is %s, as the transfer refuses it, creating nothing',
+    async (_label, over, status, code, message) => {
+      const { merchant, token } = await createMerchant(prisma);
+      const res = await post('generate', token, { merchantTrxId: 'ORD-X', amount: 50000, ...over });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+      expect(res.body.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+      expect(await prisma.payin.count({ where: { merchantId: merchant.id } })).toBe(0);
+    },
+  );
 
-  it("a paid pay-in with its own notifyUrl gets one payin.succeeded delivery; the same notification again adds none", async () => {
+  it('a paid pay-in with its own notifyUrl gets one payin.succeeded delivery; the same notification again adds none', async () => {
     const { merchant, token } = await createMerchant(prisma);
     const qr = await generate(token, { notifyUrl: OWN_URL });
     const payin = await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: qr.platformTrxId } });
     expect(payin.notifyUrl).toBe(OWN_URL);
-    const body = paidNotification(qr.platformTrxId, { issuer: 'OVO', paidAt: new Date(Date.now() - 1000).toISOString() });
+    const body = paidNotification(qr.platformTrxId, {
+      issuer: 'OVO',
+      paidAt: new Date(Date.now() - 1000).toISOString(),
+    });
     expect((await notify(body)).status).toBe(200);
     const again = await notify(body);
     expect(again.status).toBe(200);
@@ -67,7 +112,14 @@ describe('pay-in callbacks, gateway side: written with the status change (real P
 
     const [d, ...more] = await deliveriesOf(merchant.id);
     expect(more).toHaveLength(0);
-    expect(d).toMatchObject({ eventId: `payin.${payin.id}.success`, eventType: 'payin.succeeded', payinId: payin.id, disbursementId: null, url: OWN_URL, status: 'pending' });
+    expect(d).toMatchObject({
+      eventId: `payin.${payin.id}.success`,
+      eventType: 'payin.succeeded',
+      payinId: payin.id,
+      disbursementId: null,
+      url: OWN_URL,
+      status: 'pending',
+    });
     expect(JSON.parse(d.body)).toEqual({
       id: `payin.${payin.id}.success`,
       type: 'payin.succeeded',
@@ -115,7 +167,12 @@ describe('pay-in callbacks, gateway side: written with the status change (real P
       [viaDefault.merchantTrxId, 'payin.succeeded', DEFAULT_URL],
       [own.merchantTrxId, 'payin.failed', OWN_URL],
     ]);
-    expect(JSON.parse(deliveries[1].body).data).toMatchObject({ status: 'failed', failureReason: 'Payer cancelled the payment', issuer: 'DANA', success_at: null });
+    expect(JSON.parse(deliveries[1].body).data).toMatchObject({
+      status: 'failed',
+      failureReason: 'Payer cancelled the payment',
+      issuer: 'DANA',
+      success_at: null,
+    });
   });
 
   it('an expired code takes a payment made before its expiry (the acquirer is late): payin.succeeded after payin.expired; one made after is refused', async () => {
@@ -126,15 +183,26 @@ describe('pay-in callbacks, gateway side: written with the status change (real P
     const expiresAt = new Date(Date.now() - 1000);
     await prisma.payin.updateMany({ where: { merchantId: merchant.id }, data: { status: 'expired', expiresAt } });
 
-    const inTime = await notify(paidNotification(late.platformTrxId, { paidAt: new Date(expiresAt.getTime() - 5000).toISOString() }));
+    const inTime = await notify(
+      paidNotification(late.platformTrxId, { paidAt: new Date(expiresAt.getTime() - 5000).toISOString() }),
+    );
     expect(inTime.status).toBe(200);
     const tooLate = await notify(paidNotification(after.platformTrxId, { paidAt: new Date().toISOString() }));
     expect({ status: tooLate.status, code: tooLate.body.code }).toEqual({ status: 422, code: 'QR_EXPIRED' });
-    const failed = await notify(paidNotification(after.platformTrxId, { status: 'failed', paidAt: new Date(expiresAt.getTime() - 5000).toISOString() }));
+    const failed = await notify(
+      paidNotification(after.platformTrxId, {
+        status: 'failed',
+        paidAt: new Date(expiresAt.getTime() - 5000).toISOString(),
+      }),
+    );
     expect({ status: failed.status, code: failed.body.code }).toEqual({ status: 409, code: 'PAYIN_ALREADY_FINAL' });
 
-    expect((await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: late.platformTrxId } })).status).toBe('success');
-    expect((await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: after.platformTrxId } })).status).toBe('expired');
+    expect((await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: late.platformTrxId } })).status).toBe(
+      'success',
+    );
+    expect((await prisma.payin.findUniqueOrThrow({ where: { platformTrxId: after.platformTrxId } })).status).toBe(
+      'expired',
+    );
     expect((await deliveriesOf(merchant.id)).map((d) => d.eventType)).toEqual(['payin.succeeded']);
     const inquiry = await post('inquiry', token, { merchantTrxId: after.merchantTrxId });
     expect(inquiry.body.data.status).toBe('expired');

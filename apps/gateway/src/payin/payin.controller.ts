@@ -29,7 +29,12 @@ export class PayinController {
   @Post('generate')
   @HttpCode(200)
   @RateLimit('write')
-  @ApiOperation({ operationId: 'generateQris', summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)', description: 'The same request again (same merchantTrxId and amount, code still pending) returns the code already made.' })
+  @ApiOperation({
+    operationId: 'generateQris',
+    summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)',
+    description:
+      'The same request again (same merchantTrxId and amount, code still pending) returns the code already made.',
+  })
   @ApiBody({ type: GenerateQrisDto })
   @ApiEnvelope(GeneratedQrisSchema, { message: 'QRIS generated' })
   @ApiErrors(ErrorCode.NotifyUrlNotAllowed, ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
@@ -41,7 +46,10 @@ export class PayinController {
   @Post('inquiry')
   @HttpCode(200)
   @RateLimit('read')
-  @ApiOperation({ operationId: 'payinInquiry', summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)" })
+  @ApiOperation({
+    operationId: 'payinInquiry',
+    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)",
+  })
   @ApiBody({ type: QrisInquiryDto })
   @ApiEnvelope(PayinSchema, { message: 'Query success' })
   @ApiErrors(ErrorCode.TransactionNotFound)
@@ -57,7 +65,8 @@ export class PayinController {
   @ApiOperation({
     operationId: 'sandboxPay',
     summary: 'Sandbox only: a simulated payer pays the code, through the acquirer notification path',
-    description: 'Absent (404 NOT_FOUND) when SANDBOX_MODE is off. The acquirer-notification refusals apply: another amount is 422 AMOUNT_MISMATCH, a paid or failed code 409 PAYIN_ALREADY_FINAL, an expired one 422 QR_EXPIRED.',
+    description:
+      'Absent (404 NOT_FOUND) when SANDBOX_MODE is off. The acquirer-notification refusals apply: another amount is 422 AMOUNT_MISMATCH, a paid or failed code 409 PAYIN_ALREADY_FINAL, an expired one 422 QR_EXPIRED.',
   })
   @ApiBody({ type: SandboxPayDto })
   @ApiEnvelope(PayinSchema, { message: 'Sandbox payment sent' })

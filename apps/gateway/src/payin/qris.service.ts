@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
-import { encodeQris, type Minor, parseAmount, payinFee, platformTrxId as newPlatformTrxId, type QrisPayment } from '@pay/domain';
+import {
+  encodeQris,
+  type Minor,
+  parseAmount,
+  payinFee,
+  platformTrxId as newPlatformTrxId,
+  type QrisPayment,
+} from '@pay/domain';
 import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
 import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
@@ -66,7 +73,13 @@ export class QrisService {
       if (!isUniqueViolation(err)) throw err;
       // The same request again (a retry after a lost response) gets the code already made.
       const existing = await this.payins.find(merchantId, dto.merchantTrxId);
-      if (existing && existing.amount === amount && existing.status === 'pending' && existing.notifyUrl === (dto.notifyUrl ?? null)) payin = existing;
+      if (
+        existing &&
+        existing.amount === amount &&
+        existing.status === 'pending' &&
+        existing.notifyUrl === (dto.notifyUrl ?? null)
+      )
+        payin = existing;
       else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
     const qrImage = dto.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;

@@ -42,10 +42,14 @@ export interface GcraGrant extends GcraResult {
   granted: number;
 }
 
-type GcraRedis = Redis & { gcra(key: string, intervalMs: number, burst: number, want: number): Promise<[number, number, number, number]> };
+type GcraRedis = Redis & {
+  gcra(key: string, intervalMs: number, burst: number, want: number): Promise<[number, number, number, number]>;
+};
 
 /** Defines the script on the connection (ioredis sends EVALSHA, and EVAL once if Redis lost the script). */
-export function withGcra(redis: Redis): (key: string, limit: number, windowMs: number, want?: number) => Promise<GcraGrant> {
+export function withGcra(
+  redis: Redis,
+): (key: string, limit: number, windowMs: number, want?: number) => Promise<GcraGrant> {
   redis.defineCommand('gcra', { numberOfKeys: 1, lua: GCRA_LUA });
   const r = redis as GcraRedis;
   return async (key, limit, windowMs, want = 1) => {

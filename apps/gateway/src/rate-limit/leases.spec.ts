@@ -28,7 +28,7 @@ describe('Leases', () => {
     expect(asked).toEqual([1, 2, 4, 8, 10, 10, 10]);
   });
 
-  it('serves a lease\'s cells (the asking request took one) until LEASE_TTL_MS after the grant, and says what is left', () => {
+  it("serves a lease's cells (the asking request took one) until LEASE_TTL_MS after the grant, and says what is left", () => {
     const leases = new Leases();
     expect(lease(leases, 1_000)).toBe(1);
     expect(leases.take(key, 1_000)).toBeUndefined();

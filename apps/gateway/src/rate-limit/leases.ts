@@ -105,7 +105,20 @@ export class Leases {
   grant(key: string, policy: RateLimitPolicy, granted: number, remaining: number, resetAt: number, now: number): void {
     const pending = this.settle(key);
     const expiresAt = now + LEASE_TTL_MS;
-    this.leases.set(key, { policy, size: granted, left: Math.max(0, granted - 1), remaining, resetAt, expiresAt, demand: pending?.waiting ?? 0 }, expiresAt + LEASE_TTL_MS, now);
+    this.leases.set(
+      key,
+      {
+        policy,
+        size: granted,
+        left: Math.max(0, granted - 1),
+        remaining,
+        resetAt,
+        expiresAt,
+        demand: pending?.waiting ?? 0,
+      },
+      expiresAt + LEASE_TTL_MS,
+      now,
+    );
     pending?.answer();
   }
 

@@ -9,7 +9,10 @@ import type { RateLimitClass } from './rate-limit.class';
 const ROUTE_CONFIG_KEY = 'rateLimitClass';
 
 const HEADERS = {
-  'RateLimit-Limit': { description: "Requests allowed per window in this endpoint's class", schema: { type: 'integer' } },
+  'RateLimit-Limit': {
+    description: "Requests allowed per window in this endpoint's class",
+    schema: { type: 'integer' },
+  },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the full limit is available again', schema: { type: 'integer' } },
   'RateLimit-Policy': { description: 'The limit and its window in seconds, e.g. 100;w=1', schema: { type: 'string' } },
@@ -26,7 +29,12 @@ const HEADERS = {
 export function RateLimit(cls: RateLimitClass): MethodDecorator {
   return applyDecorators(
     AddRouteConfig({ [ROUTE_CONFIG_KEY]: cls }),
-    ApiResponse({ status: 429, type: ErrorResponse, headers: HEADERS, description: `RATE_LIMITED: over the merchant's ${cls} limit; wait Retry-After seconds, then send the same request again` }),
+    ApiResponse({
+      status: 429,
+      type: ErrorResponse,
+      headers: HEADERS,
+      description: `RATE_LIMITED: over the merchant's ${cls} limit; wait Retry-After seconds, then send the same request again`,
+    }),
   );
 }
 

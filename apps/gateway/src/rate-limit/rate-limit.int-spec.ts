@@ -28,7 +28,15 @@ const daysAgo = (days: number) => new Date(Date.now() + 7 * 3_600_000 - days * 8
 describe('per-merchant rate limits (real Redis and Postgres)', () => {
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
   const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
-  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RECON_EXPORT_MAX_OUTSTANDING: '3', ADMIN_TOKEN, RATE_LIMIT_REFUSAL_DELAY_MS: '0' };
+  const env = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    LOG_LEVEL: 'fatal',
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    RECON_EXPORT_MAX_OUTSTANDING: '3',
+    ADMIN_TOKEN,
+    RATE_LIMIT_REFUSAL_DELAY_MS: '0',
+  };
   let gateway: GatewayApp;
   let replica: GatewayApp;
   let http: App;
@@ -47,19 +55,30 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     for (const g of [gateway, replica]) await g.close();
   });
 
-  const generate = (token: string, merchantTrxId: string, on: App = http) => request(on).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId, amount: 50000 });
+  const generate = (token: string, merchantTrxId: string, on: App = http) =>
+    request(on).post('/api/v1/payin/qris/generate').set('token', token).send({ merchantTrxId, amount: 50000 });
   const balance = (token: string, on: App = http) => request(on).get('/api/v1/payin/balance').set('token', token);
-  const reconFile = (token: string, date: string) => request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date });
+  const reconFile = (token: string, date: string) =>
+    request(http).post('/api/v1/payin/reconFile').set('token', token).send({ date });
 
   it('answers every limited-class request with the RateLimit headers of its class', async () => {
     const { token } = await createMerchant(prisma);
     const res = await balance(token);
     expect(res.status).toBe(200);
-    expect(res.headers).toMatchObject({ 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '1', 'ratelimit-policy': '100;w=1' });
+    expect(res.headers).toMatchObject({
+      'ratelimit-limit': '100',
+      'ratelimit-remaining': '99',
+      'ratelimit-reset': '1',
+      'ratelimit-policy': '100;w=1',
+    });
     expect(res.headers['retry-after']).toBeUndefined();
     const write = await generate(token, `ORD-${randomUUID().slice(0, 8)}`);
     expect(write.status).toBe(200);
-    expect(write.headers).toMatchObject({ 'ratelimit-limit': '50', 'ratelimit-remaining': '49', 'ratelimit-policy': '50;w=1' });
+    expect(write.headers).toMatchObject({
+      'ratelimit-limit': '50',
+      'ratelimit-remaining': '49',
+      'ratelimit-policy': '50;w=1',
+    });
   });
 
   it('refuses the request over the merchant limit with 429 RATE_LIMITED, before validation and without touching data; another merchant is unaffected', async () => {
@@ -70,8 +89,18 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     for (const n of [1, 2]) expect((await generate(a.token, `ORD-A${n}`)).status).toBe(200);
     const refused = await generate(a.token, 'ORD-A3');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: expect.stringMatching(/^Too many write requests: the limit is 2 per second; retry after 1 s$/), code: 'RATE_LIMITED' });
-    expect(refused.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-policy': '2;w=1' });
+    expect(refused.body).toEqual({
+      logId: expect.stringMatching(UUID),
+      status: false,
+      message: expect.stringMatching(/^Too many write requests: the limit is 2 per second; retry after 1 s$/),
+      code: 'RATE_LIMITED',
+    });
+    expect(refused.headers).toMatchObject({
+      'retry-after': '1',
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '0',
+      'ratelimit-policy': '2;w=1',
+    });
     expect(await prisma.payin.count({ where: { merchantId: a.merchant.id, merchantTrxId: 'ORD-A3' } })).toBe(0);
     // Refused before the validation pipe: an invalid body is still a 429, not a 400.
     const invalid = await request(http).post('/api/v1/payin/qris/generate').set('token', a.token).send({ amount: 'x' });
@@ -93,8 +122,10 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     const { merchant, token } = await createMerchant(prisma);
     await admin.setRateLimits(merchant.id, { read: 2 });
     await admin.setAllowlist(merchant.id, ['203.0.113.7'], true);
-    for (let n = 0; n < 4; n++) expect((await balance(token)).body).toMatchObject({ status: false, code: 'IP_NOT_ALLOWED' });
-    for (let n = 0; n < 4; n++) expect((await balance(`${token}x`)).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
+    for (let n = 0; n < 4; n++)
+      expect((await balance(token)).body).toMatchObject({ status: false, code: 'IP_NOT_ALLOWED' });
+    for (let n = 0; n < 4; n++)
+      expect((await balance(`${token}x`)).body).toMatchObject({ status: false, code: 'TOKEN_NOT_VALID' });
     await admin.setAllowlistEnabled(merchant.id, false);
     // The whole budget is there: two served, the third refused.
     const statuses = [];
@@ -106,7 +137,8 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     const { merchant, token } = await createMerchant(prisma);
     await admin.setRateLimits(merchant.id, { read: 3 });
     const statuses = [];
-    for (const on of [http, replica.app.getHttpServer(), http, replica.app.getHttpServer()]) statuses.push((await balance(token, on)).status);
+    for (const on of [http, replica.app.getHttpServer(), http, replica.app.getHttpServer()])
+      statuses.push((await balance(token, on)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
@@ -123,14 +155,27 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     await admin.revokeToken(tokenId);
     const again = await balance(a.token);
     expect(again.status).toBe(429);
-    expect(again.body).toEqual({ logId: expect.stringMatching(UUID), status: false, message: 'Too many read requests: the limit is 1 per second; retry after 1 s', code: 'RATE_LIMITED' });
-    expect(again.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'ratelimit-policy': '1;w=1' });
+    expect(again.body).toEqual({
+      logId: expect.stringMatching(UUID),
+      status: false,
+      message: 'Too many read requests: the limit is 1 per second; retry after 1 s',
+      code: 'RATE_LIMITED',
+    });
+    expect(again.headers).toMatchObject({
+      'retry-after': '1',
+      'ratelimit-limit': '1',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': '1',
+      'ratelimit-policy': '1;w=1',
+    });
     // The connection is kept as after the first refusal (the token check's 401 closes it).
     expect(again.headers.connection).toBe(first.headers.connection);
     expect(again.headers['x-log-id']).toBe(again.body.logId);
     expect((await balance(b.token)).status).toBe(200);
     // The refusal is the read class's: a write with the same token is looked up, and its revocation answers 401.
-    expect((await request(http).post('/api/v1/payin/qris/generate').set('token', a.token).send({ amount: 'x' })).status).toBe(401);
+    expect(
+      (await request(http).post('/api/v1/payin/qris/generate').set('token', a.token).send({ amount: 'x' })).status,
+    ).toBe(401);
 
     // Once the refusal has run out the token is looked up again: revoked, so 401, and nothing was ever served with it.
     await sleep(1_050);
@@ -139,22 +184,42 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     expect(after.body.code).toBe('TOKEN_NOT_VALID');
   });
 
-  it('sets a merchant\'s own limits through the ops API, effective on its next request', async () => {
+  it("sets a merchant's own limits through the ops API, effective on its next request", async () => {
     const { merchant, token } = await createMerchant(prisma);
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const set = await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: 2 });
+    const set = await request(gateway.internalServer)
+      .put(`/ops/merchants/${merchant.id}/rate-limits`)
+      .set(auth)
+      .send({ read: 2 });
     expect(set.status).toBe(200);
     expect(set.body.data).toEqual({ merchantId: merchant.id, rateLimits: { read: 2, write: null, export: null } });
     const statuses = [];
     for (let n = 0; n < 3; n++) statuses.push((await balance(token)).status);
     expect(statuses).toEqual([200, 200, 429]);
 
-    expect((await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ read: null })).body.data.rateLimits.read).toBeNull();
+    expect(
+      (
+        await request(gateway.internalServer)
+          .put(`/ops/merchants/${merchant.id}/rate-limits`)
+          .set(auth)
+          .send({ read: null })
+      ).body.data.rateLimits.read,
+    ).toBeNull();
     // A refusal already answered stands until its Retry-After (at most one window / the old limit).
     await sleep(1_000);
     expect((await balance(token)).headers['ratelimit-limit']).toBe('100');
-    expect((await request(gateway.internalServer).put(`/ops/merchants/${merchant.id}/rate-limits`).set(auth).send({ write: 0 })).status).toBe(400);
-    expect((await request(gateway.internalServer).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 })).status).toBe(404);
+    expect(
+      (
+        await request(gateway.internalServer)
+          .put(`/ops/merchants/${merchant.id}/rate-limits`)
+          .set(auth)
+          .send({ write: 0 })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await request(gateway.internalServer).put('/ops/merchants/987654/rate-limits').set(auth).send({ read: 5 }))
+        .status,
+    ).toBe(404);
   });
 
   it('refuses an export of a day before the merchant account was created', async () => {
@@ -162,19 +227,31 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     const res = await reconFile(token, '2020-01-01');
     const first = daysAgo(0);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: false, code: 'VALIDATION_ERROR', message: `date: 2020-01-01 is before the merchant account was created (its first day is ${first} in Asia/Jakarta)` });
+    expect(res.body).toMatchObject({
+      status: false,
+      code: 'VALIDATION_ERROR',
+      message: `date: 2020-01-01 is before the merchant account was created (its first day is ${first} in Asia/Jakarta)`,
+    });
     expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(0);
   });
 
   it("caps one merchant's exports in progress, so its backlog never sits ahead of another merchant's export", async () => {
     const a = await createMerchant(prisma);
     const b = await createMerchant(prisma);
-    await prisma.merchant.updateMany({ where: { id: { in: [a.merchant.id, b.merchant.id] } }, data: { createdAt: new Date(Date.now() - 60 * 86_400_000) } });
+    await prisma.merchant.updateMany({
+      where: { id: { in: [a.merchant.id, b.merchant.id] } },
+      data: { createdAt: new Date(Date.now() - 60 * 86_400_000) },
+    });
 
     const answers = [];
     for (let day = 1; day <= 6; day++) answers.push(await reconFile(a.token, daysAgo(day)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429, 429, 429]);
-    expect(answers[3].body).toEqual({ logId: expect.any(String), status: false, code: 'RATE_LIMITED', message: '3 of your exports are already being prepared; retry after 10 s, once one of them is ready' });
+    expect(answers[3].body).toEqual({
+      logId: expect.any(String),
+      status: false,
+      code: 'RATE_LIMITED',
+      message: '3 of your exports are already being prepared; retry after 10 s, once one of them is ready',
+    });
     expect(answers[3].headers['retry-after']).toBe('10');
     expect(await prisma.reconExport.count({ where: { merchantId: a.merchant.id } })).toBe(3);
     // Checking an export in progress is a read, not a new export: still answered.
@@ -196,13 +273,23 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
 
   it('limits new exports per minute, and not the status checks of an export in progress', async () => {
     const { merchant, token } = await createMerchant(prisma);
-    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 60 * 86_400_000), rateLimitExport: 2 } });
+    await prisma.merchant.update({
+      where: { id: merchant.id },
+      data: { createdAt: new Date(Date.now() - 60 * 86_400_000), rateLimitExport: 2 },
+    });
     expect((await reconFile(token, daysAgo(1))).status).toBe(200);
     const second = await reconFile(token, daysAgo(2));
-    expect(second.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-policy': '2;w=60' });
+    expect(second.headers).toMatchObject({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '0',
+      'ratelimit-policy': '2;w=60',
+    });
     const third = await reconFile(token, daysAgo(3));
     expect(third.status).toBe(429);
-    expect(third.body).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many export requests: the limit is 2 per 60 seconds; retry after 30 s' });
+    expect(third.body).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many export requests: the limit is 2 per 60 seconds; retry after 30 s',
+    });
     expect(third.headers['retry-after']).toBe('30');
     expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(2);
     for (let n = 0; n < 3; n++) expect((await reconFile(token, daysAgo(2))).status).toBe(200);
@@ -210,7 +297,10 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
 
   it('keeps refusing a new export from memory until its Retry-After, without asking Redis again', async () => {
     const { merchant, token } = await createMerchant(prisma);
-    await prisma.merchant.update({ where: { id: merchant.id }, data: { createdAt: new Date(Date.now() - 60 * 86_400_000), rateLimitExport: 1 } });
+    await prisma.merchant.update({
+      where: { id: merchant.id },
+      data: { createdAt: new Date(Date.now() - 60 * 86_400_000), rateLimitExport: 1 },
+    });
     expect((await reconFile(token, daysAgo(1))).status).toBe(200);
     const refused = await reconFile(token, daysAgo(2));
     expect(refused.status).toBe(429);
@@ -225,8 +315,17 @@ describe('per-merchant rate limits (real Redis and Postgres)', () => {
     }
     const again = await reconFile(token, daysAgo(3));
     expect(again.status).toBe(429);
-    expect(again.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many export requests: the limit is 1 per 60 seconds; retry after (59|60) s$/) });
-    expect(again.headers).toMatchObject({ 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-policy': '1;w=60' });
+    expect(again.body).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(
+        /^Too many export requests: the limit is 1 per 60 seconds; retry after (59|60) s$/,
+      ),
+    });
+    expect(again.headers).toMatchObject({
+      'ratelimit-limit': '1',
+      'ratelimit-remaining': '0',
+      'ratelimit-policy': '1;w=60',
+    });
     expect(await prisma.reconExport.count({ where: { merchantId: merchant.id } })).toBe(1);
   });
 });
@@ -237,7 +336,15 @@ describe('rate limits while their Redis is away (fail open)', () => {
 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redis.url, QUEUE_PREFIX: 'fail-open', RATE_LIMIT_REFUSAL_DELAY_MS: '0' }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, {
+        DATABASE_URL: process.env.DATABASE_URL,
+        LOG_LEVEL: 'fatal',
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: 'fail-open',
+        RATE_LIMIT_REFUSAL_DELAY_MS: '0',
+      }),
+    );
   });
   afterAll(async () => {
     await gateway?.close();
@@ -259,7 +366,9 @@ describe('rate limits while their Redis is away (fail open)', () => {
     for (let n = 0; n < 3; n++) served.push(await get());
     expect(served.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(served[0].headers['ratelimit-limit']).toBeUndefined();
-    expect((await request(gateway.internalServer).get('/metrics')).text).toMatch(/rate_limiter_unavailable_total\{service="gateway"\} [1-9]/);
+    expect((await request(gateway.internalServer).get('/metrics')).text).toMatch(
+      /rate_limiter_unavailable_total\{service="gateway"\} [1-9]/,
+    );
   });
 });
 
@@ -269,7 +378,14 @@ describe('a refusal is answered late, so a client looping on 429s cannot keep th
 
   beforeAll(async () => {
     const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
-    gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', QUEUE_PREFIX: prefix, RATE_LIMIT_REFUSAL_DELAY_MS: String(DELAY_MS) }));
+    gateway = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, {
+        DATABASE_URL: process.env.DATABASE_URL,
+        LOG_LEVEL: 'fatal',
+        QUEUE_PREFIX: prefix,
+        RATE_LIMIT_REFUSAL_DELAY_MS: String(DELAY_MS),
+      }),
+    );
   });
   afterAll(() => gateway?.close());
 
@@ -290,7 +406,11 @@ describe('a refusal is answered late, so a client looping on 429s cannot keep th
       const refused = await timed();
       expect(refused.res.status).toBe(429);
       expect(refused.ms).toBeGreaterThanOrEqual(DELAY_MS / 2 - 5);
-      expect(refused.res.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '1', 'ratelimit-remaining': '0' });
+      expect(refused.res.headers).toMatchObject({
+        'retry-after': '1',
+        'ratelimit-limit': '1',
+        'ratelimit-remaining': '0',
+      });
       expect(refused.res.body).toMatchObject({ status: false, code: 'RATE_LIMITED' });
     }
   });
@@ -303,7 +423,15 @@ describe("a merchant's reads in flight are capped per replica, so its burst cann
   beforeAll(async () => {
     const prefix = `${process.env.TEST_REDIS_PREFIX ?? 't:'}${randomUUID().slice(0, 8)}:bull`;
     gateway = await createGatewayApp(
-      loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', QUEUE_PREFIX: prefix, GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', RATE_LIMIT_READ_CONCURRENCY: '2', RATE_LIMIT_REFUSAL_DELAY_MS: '0' }),
+      loadConfig(gatewayConfigSchema, {
+        DATABASE_URL: process.env.DATABASE_URL,
+        LOG_LEVEL: 'fatal',
+        QUEUE_PREFIX: prefix,
+        GATEWAY_PORT: '0',
+        GATEWAY_INTERNAL_PORT: '0',
+        RATE_LIMIT_READ_CONCURRENCY: '2',
+        RATE_LIMIT_REFUSAL_DELAY_MS: '0',
+      }),
     );
     await gateway.listen();
     port = (gateway.app.getHttpServer().address() as AddressInfo).port;
@@ -314,7 +442,9 @@ describe("a merchant's reads in flight are capped per replica, so its burst cann
   const heldRead = (token: string) =>
     new Promise<Socket>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /api/v1/payin/qris/inquiry HTTP/1.1\r\nHost: x\r\ntoken: ${token}\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n`);
+        socket.write(
+          `POST /api/v1/payin/qris/inquiry HTTP/1.1\r\nHost: x\r\ntoken: ${token}\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n`,
+        );
         resolve(socket);
       });
       socket.on('error', () => undefined);
@@ -331,7 +461,11 @@ describe("a merchant's reads in flight are capped per replica, so its burst cann
     const refused = await balanceOf(a.token);
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.body).toMatchObject({ status: false, code: 'RATE_LIMITED', message: 'Too many read requests at once: at most 2 in flight; retry after 1 s' });
+    expect(refused.body).toMatchObject({
+      status: false,
+      code: 'RATE_LIMITED',
+      message: 'Too many read requests at once: at most 2 in flight; retry after 1 s',
+    });
     expect((await balanceOf(b.token)).status).toBe(200);
 
     for (const socket of held) socket.destroy();
@@ -351,7 +485,16 @@ describe("a busy merchant's cells are leased: far fewer Redis calls, and the lim
     redis = await PrivateRedis.start();
     for (let n = 0; n < 2; n++) {
       const gateway = await createGatewayApp(
-        loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: redis.url, QUEUE_PREFIX: 'leases', GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', RATE_LIMIT_READ_CONCURRENCY: '0', RATE_LIMIT_REFUSAL_DELAY_MS: '0' }),
+        loadConfig(gatewayConfigSchema, {
+          DATABASE_URL: process.env.DATABASE_URL,
+          LOG_LEVEL: 'fatal',
+          REDIS_URL: redis.url,
+          QUEUE_PREFIX: 'leases',
+          GATEWAY_PORT: '0',
+          GATEWAY_INTERNAL_PORT: '0',
+          RATE_LIMIT_READ_CONCURRENCY: '0',
+          RATE_LIMIT_REFUSAL_DELAY_MS: '0',
+        }),
       );
       await gateway.listen();
       gateways.push(gateway);
@@ -398,7 +541,12 @@ describe("a busy merchant's cells are leased: far fewer Redis calls, and the lim
       }),
     );
     agent.destroy();
-    return { statuses, remaining, served: statuses.filter((s) => s === 200).length, seconds: (performance.now() - started) / 1000 };
+    return {
+      statuses,
+      remaining,
+      served: statuses.filter((s) => s === 200).length,
+      seconds: (performance.now() - started) / 1000,
+    };
   };
 
   it('serves a busy merchant under its limit for a fifth of the EVALSHAs or fewer (one a request before)', async () => {
@@ -433,7 +581,12 @@ describe('the limiter never stops the gateway from starting', () => {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const config = loadConfig(gatewayConfigSchema, { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'fatal', REDIS_URL: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}/0`, RATE_LIMIT_REDIS_TIMEOUT_MS: '100' });
+    const config = loadConfig(gatewayConfigSchema, {
+      DATABASE_URL: process.env.DATABASE_URL,
+      LOG_LEVEL: 'fatal',
+      REDIS_URL: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}/0`,
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '100',
+    });
     const limiter = new RateLimiter(config, createLogger('gateway', 'fatal'), new Registry());
     const errors: unknown[] = [];
     try {

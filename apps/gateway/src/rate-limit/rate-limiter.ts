@@ -64,11 +64,26 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       // and their answers come back in one read, instead of a syscall pair each.
       enableAutoPipelining: true,
     });
-    this.redis.on('error', throttledWarn(logger, 'rate limiter redis: connection error (reconnecting; requests are served unlimited meanwhile)'));
+    this.redis.on(
+      'error',
+      throttledWarn(
+        logger,
+        'rate limiter redis: connection error (reconnecting; requests are served unlimited meanwhile)',
+      ),
+    );
     this.gcra = withGcra(this.redis);
     this.warnUnavailable = throttledWarn(logger, 'rate limiter unavailable: requests are served without rate limits');
-    this.limited = new Counter({ name: 'http_rate_limited_total', help: 'Requests refused with 429 RATE_LIMITED, by endpoint class', labelNames: ['class'], registers: [registry] });
-    this.unavailable = new Counter({ name: 'rate_limiter_unavailable_total', help: 'Requests served without a rate-limit check because the limiter Redis failed or was slow (fail open)', registers: [registry] });
+    this.limited = new Counter({
+      name: 'http_rate_limited_total',
+      help: 'Requests refused with 429 RATE_LIMITED, by endpoint class',
+      labelNames: ['class'],
+      registers: [registry],
+    });
+    this.unavailable = new Counter({
+      name: 'rate_limiter_unavailable_total',
+      help: 'Requests served without a rate-limit check because the limiter Redis failed or was slow (fail open)',
+      registers: [registry],
+    });
   }
 
   /**
@@ -101,7 +116,11 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * neither validated nor handled. Guards rather than a Nest interceptor: an interceptor wraps
    * every call of every route in rxjs observables (decision 0044).
    */
-  async charge(req: FastifyRequest, reply: FastifyReply, merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>): Promise<void> {
+  async charge(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>,
+  ): Promise<void> {
     const cls = rateLimitClassOf(req);
     if (cls) await this.enforce(merchant, cls, reply);
   }
@@ -111,7 +130,11 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * and, over the limit, throws 429 RATE_LIMITED with Retry-After. Served unchecked (no headers)
    * when limits are off or the limiter is unavailable.
    */
-  async enforce(merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>, cls: RateLimitClass, reply: FastifyReply): Promise<void> {
+  async enforce(
+    merchant: Pick<AuthenticatedMerchant, 'id' | 'rateLimits'>,
+    cls: RateLimitClass,
+    reply: FastifyReply,
+  ): Promise<void> {
     if (!this.settings.RATE_LIMIT_ENABLED) return;
     const key = standingKey(merchant.id, cls);
     const policy = policyFor(cls, merchant.rateLimits, this.settings);
@@ -163,14 +186,22 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * Asks Redis for cells of the class (Leases.ask says how many): this request takes one, a lease
    * keeps the rest for the class's next requests; a refusal is a 429 and a standing.
    */
-  private async ask(key: string, merchantId: number, cls: RateLimitClass, policy: RateLimitPolicy, reply: FastifyReply, sentAt: number): Promise<void> {
+  private async ask(
+    key: string,
+    merchantId: number,
+    cls: RateLimitClass,
+    policy: RateLimitPolicy,
+    reply: FastifyReply,
+    sentAt: number,
+  ): Promise<void> {
     const want = this.leases.ask(key, policy, sentAt);
     let grant: GcraGrant | null = null;
     try {
       grant = await this.consume(merchantId, cls, policy, want);
     } finally {
       // Wakes the requests that waited for this answer: they take their cells from the lease, or ask again.
-      if (grant?.allowed) this.leases.grant(key, policy, grant.granted, grant.remaining, sentAt + grant.resetMs, Date.now());
+      if (grant?.allowed)
+        this.leases.grant(key, policy, grant.granted, grant.remaining, sentAt + grant.resetMs, Date.now());
       else this.leases.drop(key);
     }
     if (!grant) {
@@ -185,9 +216,19 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `want` cells of the merchant's class from Redis, or null when Redis failed (fail open: served unlimited). */
-  private async consume(merchantId: number, cls: RateLimitClass, policy: RateLimitPolicy, want: number): Promise<GcraGrant | null> {
+  private async consume(
+    merchantId: number,
+    cls: RateLimitClass,
+    policy: RateLimitPolicy,
+    want: number,
+  ): Promise<GcraGrant | null> {
     try {
-      return await this.gcra(`${this.settings.QUEUE_PREFIX}:ratelimit:${merchantId}:${cls}`, policy.limit, policy.windowSeconds * 1000, want);
+      return await this.gcra(
+        `${this.settings.QUEUE_PREFIX}:ratelimit:${merchantId}:${cls}`,
+        policy.limit,
+        policy.windowSeconds * 1000,
+        want,
+      );
     } catch (err) {
       this.unavailable.inc();
       this.warnUnavailable(err);

@@ -16,7 +16,10 @@ import type { RateLimiter } from './rate-limiter';
  * right after it (the lookup is memoised per request, so the token check does not repeat it);
  * a token that does not authenticate is left to the token check's 401.
  */
-export function registerReadConcurrencyLimit(fastify: FastifyInstance, opts: { limit: number; recent: RecentTokens; tokens: MerchantAuthRepository; limiter: RateLimiter }): void {
+export function registerReadConcurrencyLimit(
+  fastify: FastifyInstance,
+  opts: { limit: number; recent: RecentTokens; tokens: MerchantAuthRepository; limiter: RateLimiter },
+): void {
   if (opts.limit <= 0) return;
   const inFlight = new Map<number, number>();
   const leave = (merchantId: number) => {
@@ -38,7 +41,13 @@ export function registerReadConcurrencyLimit(fastify: FastifyInstance, opts: { l
       }
     }
     const busy = inFlight.get(merchantId) ?? 0;
-    if (busy >= opts.limit) opts.limiter.refuse('read', reply, 1, `Too many read requests at once: at most ${opts.limit} in flight; retry after 1 s`);
+    if (busy >= opts.limit)
+      opts.limiter.refuse(
+        'read',
+        reply,
+        1,
+        `Too many read requests at once: at most ${opts.limit} in flight; retry after 1 s`,
+      );
     inFlight.set(merchantId, busy + 1);
     const id = merchantId;
     // 'close' comes once the answer is sent or the client has gone, whichever happens.

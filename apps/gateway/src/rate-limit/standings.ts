@@ -70,7 +70,8 @@ export class Standings {
     if (previous) answer(previous);
     const windowMs = policy.windowSeconds * 1000;
     // Redis rounds its durations up: one ms less keeps `until` no later than the real moment.
-    const until = sentAt + (result.allowed ? result.resetMs - 1 + windowMs / policy.limit - windowMs : result.retryAfterMs - 1);
+    const until =
+      sentAt + (result.allowed ? result.resetMs - 1 + windowMs / policy.limit - windowMs : result.retryAfterMs - 1);
     if (until <= sentAt) {
       if (previous) this.standings.delete(key);
       return;

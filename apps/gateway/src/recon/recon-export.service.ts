@@ -11,10 +11,13 @@ import { RateLimiter } from '../rate-limit/rate-limiter';
 /** What an export request needs of the merchant: who, since when, and its export budget. */
 export type ReconMerchant = Pick<AuthenticatedMerchant, 'id' | 'createdAt' | 'rateLimits'>;
 
-export type ReconRequest = { status: 'queued'; export: ReconExport } | { status: 'ready'; export: ReconExport; download: string };
+export type ReconRequest =
+  { status: 'queued'; export: ReconExport } | { status: 'ready'; export: ReconExport; download: string };
 
 /** A job's state as the dashboard shows it; `stale`: ready, but a pay-in of the day changed since (request the day again). */
-export type ReconJobState = { export: ReconExport; status: 'queued' | 'running' | 'failed' | 'stale' } | { export: ReconExport; status: 'ready'; download: string };
+export type ReconJobState =
+  | { export: ReconExport; status: 'queued' | 'running' | 'failed' | 'stale' }
+  | { export: ReconExport; status: 'ready'; download: string };
 
 /** What a merchant at its cap of exports in progress is told to wait: a typical export takes seconds. */
 const OUTSTANDING_RETRY_AFTER_SECONDS = 10;
@@ -41,7 +44,8 @@ export class ReconExportService {
 
   async request(merchant: ReconMerchant, date: string, reply: FastifyReply): Promise<ReconRequest> {
     const day = parseReconDate(date, new Date(), merchant.createdAt);
-    if (!day.ok) throw new ApiError(ErrorCode.ValidationError, `date: ${day.problem}`, [{ field: 'date', message: day.problem }]);
+    if (!day.ok)
+      throw new ApiError(ErrorCode.ValidationError, `date: ${day.problem}`, [{ field: 'date', message: day.problem }]);
     const merchantId = merchant.id;
     const latest = await this.exports.latest(merchantId, day.date);
 
@@ -57,13 +61,21 @@ export class ReconExportService {
     }
     if (latest?.status === 'failed' && !latest.failureReported) {
       await this.exports.markFailureReported(latest.id);
-      throw new ApiError(ErrorCode.ReconExportFailed, `The export for ${day.date} failed; send the request again to start a new export`);
+      throw new ApiError(
+        ErrorCode.ReconExportFailed,
+        `The export for ${day.date} failed; send the request again to start a new export`,
+      );
     }
     await this.limiter.enforce(merchant, 'export', reply);
     const cap = this.config.RECON_EXPORT_MAX_OUTSTANDING;
     const created = await this.exports.createQueuedWithin(merchantId, day.date, cap);
     if (!created) {
-      this.limiter.refuse('export', reply, OUTSTANDING_RETRY_AFTER_SECONDS, `${cap} of your exports are already being prepared; retry after ${OUTSTANDING_RETRY_AFTER_SECONDS} s, once one of them is ready`);
+      this.limiter.refuse(
+        'export',
+        reply,
+        OUTSTANDING_RETRY_AFTER_SECONDS,
+        `${cap} of your exports are already being prepared; retry after ${OUTSTANDING_RETRY_AFTER_SECONDS} s, once one of them is ready`,
+      );
     }
     await this.producer.enqueue(created.id);
     return { status: 'queued', export: created };

@@ -35,7 +35,11 @@ export class ReconController {
   @ApiBody({ type: ReconFileDto })
   @ApiEnvelope(ReconExportJobSchema, { message: ['Export job queued', 'Export ready'] })
   @ApiErrors(ErrorCode.ReconExportFailed)
-  async reconFile(@Req() req: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto) {
+  async reconFile(
+    @Req() req: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() dto: ReconFileDto,
+  ) {
     const r = await this.recon.request(req.merchant, dto.date, reply);
     if (r.status === 'ready') return new Reply('Export ready', { jobId: r.export.id, download: r.download });
     return new Reply('Export job queued', { jobId: r.export.id, note: NOTE });

@@ -30,9 +30,14 @@ export function refuseWeakSecrets(c: SecretSettings, ctx: z.RefinementCtx): void
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
 
   if (!c.ACQUIRER_SECRET) issue('ACQUIRER_SECRET', `is required when ${why}; ${GENERATE}`);
-  else if (isPublishedSecret(c.ACQUIRER_SECRET)) issue('ACQUIRER_SECRET', `must not be a value published in this repository when ${why}; ${GENERATE}`);
-  if (c.ACQUIRER_SECRET_PREVIOUS.some(isPublishedSecret)) issue('ACQUIRER_SECRET_PREVIOUS', `must not contain a value published in this repository when ${why}`);
-  if (c.ADMIN_TOKEN && isPublishedSecret(c.ADMIN_TOKEN)) issue('ADMIN_TOKEN', `must not be a value published in this repository when ${why}; ${GENERATE}`);
-  if (c.ADMIN_TOKEN_PREVIOUS.some(isPublishedSecret)) issue('ADMIN_TOKEN_PREVIOUS', `must not contain a value published in this repository when ${why}`);
-  if (production && c.SANDBOX_MODE === true) issue('SANDBOX_MODE', 'must not be true when NODE_ENV=production (anyone could mark a pay-in paid)');
+  else if (isPublishedSecret(c.ACQUIRER_SECRET))
+    issue('ACQUIRER_SECRET', `must not be a value published in this repository when ${why}; ${GENERATE}`);
+  if (c.ACQUIRER_SECRET_PREVIOUS.some(isPublishedSecret))
+    issue('ACQUIRER_SECRET_PREVIOUS', `must not contain a value published in this repository when ${why}`);
+  if (c.ADMIN_TOKEN && isPublishedSecret(c.ADMIN_TOKEN))
+    issue('ADMIN_TOKEN', `must not be a value published in this repository when ${why}; ${GENERATE}`);
+  if (c.ADMIN_TOKEN_PREVIOUS.some(isPublishedSecret))
+    issue('ADMIN_TOKEN_PREVIOUS', `must not contain a value published in this repository when ${why}`);
+  if (production && c.SANDBOX_MODE === true)
+    issue('SANDBOX_MODE', 'must not be true when NODE_ENV=production (anyone could mark a pay-in paid)');
 }

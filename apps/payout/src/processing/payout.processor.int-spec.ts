@@ -44,29 +44,60 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     return id;
   }
 
-  const callbacksOf = (id: string) => prisma.webhookDelivery.findMany({ where: { disbursementId: id }, orderBy: { createdAt: 'asc' } });
+  const callbacksOf = (id: string) =>
+    prisma.webhookDelivery.findMany({ where: { disbursementId: id }, orderBy: { createdAt: 'asc' } });
   const outboxOf = (id: string) =>
-    prisma.outbox.findMany({ where: { OR: [{ payload: { path: ['payoutId'], equals: id } }, { payload: { path: ['disbursementId'], equals: id } }] }, orderBy: { id: 'asc' } });
+    prisma.outbox.findMany({
+      where: {
+        OR: [{ payload: { path: ['payoutId'], equals: id } }, { payload: { path: ['disbursementId'], equals: id } }],
+      },
+      orderBy: { id: 'asc' },
+    });
 
   it('claims a due disbursement with every field of the model, leases it and records its submission in the same statement', async () => {
     const id = await pendingDisbursement();
-    const { claimed: [claimed] } = await payouts.claimDue(16, 30_000, [id]);
-    expect(claimed).toMatchObject({ id, merchantId, merchantName, bankCode: 'BCA', accountNo: '1234567890', amount: 10000000n, fee: 250000n, status: 'pending', submitAttempts: 1, priorSubmittedAt: null, logId: `log-${id}` });
+    const {
+      claimed: [claimed],
+    } = await payouts.claimDue(16, 30_000, [id]);
+    expect(claimed).toMatchObject({
+      id,
+      merchantId,
+      merchantName,
+      bankCode: 'BCA',
+      accountNo: '1234567890',
+      amount: 10000000n,
+      fee: 250000n,
+      status: 'pending',
+      submitAttempts: 1,
+      priorSubmittedAt: null,
+      logId: `log-${id}`,
+    });
     expect(claimed.submittedAt).toBeInstanceOf(Date);
     expect(claimed.leaseUntil?.getTime()).toBeGreaterThan(Date.now() + 25_000);
     const row = await prisma.disbursement.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ submitAttempts: 1, submittedAt: claimed.submittedAt });
-    expect(Object.keys(claimed).sort()).toEqual([...Object.keys(row as object), 'merchantName', 'priorSubmittedAt'].sort());
+    expect(Object.keys(claimed).sort()).toEqual(
+      [...Object.keys(row as object), 'merchantName', 'priorSubmittedAt'].sort(),
+    );
     // Leased: no other worker gets it until the lease lapses or is let go.
     expect((await payouts.claimDue(16, 30_000, [id])).claimed).toEqual([]);
     // A recheck lets the lease go; a future one is reported as the next due time.
     const later = new Date(Date.now() + 3_600_000);
     await payouts.complete([{ kind: 'recheck', disbursement: claimed, at: later, railReference: 'REF-0' }]);
     expect((await payouts.claimDue(16, 30_000, [id])).nextDueAt?.getTime()).toBeLessThanOrEqual(later.getTime());
-    await payouts.complete([{ kind: 'recheck', disbursement: claimed, at: new Date(Date.now() - 1000), railReference: 'REF-1' }]);
-    const { claimed: [again] } = await payouts.claimDue(16, 30_000, [id]);
+    await payouts.complete([
+      { kind: 'recheck', disbursement: claimed, at: new Date(Date.now() - 1000), railReference: 'REF-1' },
+    ]);
+    const {
+      claimed: [again],
+    } = await payouts.claimDue(16, 30_000, [id]);
     // Submitted before this claim: the rail is asked first, and no second submission is counted yet.
-    expect(again).toMatchObject({ id, railReference: 'REF-1', priorSubmittedAt: claimed.submittedAt, submitAttempts: 1 });
+    expect(again).toMatchObject({
+      id,
+      railReference: 'REF-1',
+      priorSubmittedAt: claimed.submittedAt,
+      submitAttempts: 1,
+    });
   });
 
   it('pays a disbursement out once and announces the success in the same transaction', async () => {
@@ -76,7 +107,10 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect(d).toMatchObject({ status: 'success', submitAttempts: 1, leaseUntil: null });
     expect(d.successAt).toBeInstanceOf(Date);
     expect(d.railReference).toMatch(/^SBX/);
-    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1, amount: 10000000n });
+    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({
+      submissions: 1,
+      amount: 10000000n,
+    });
 
     const rows = await outboxOf(id);
     expect(rows).toHaveLength(1);
@@ -100,17 +134,41 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     // The merchant's callback is written in the same transaction: its delivery row, due now, with the body to sign.
     const callbacks = await callbacksOf(id);
     expect(callbacks).toHaveLength(1);
-    expect(callbacks[0]).toMatchObject({ eventId: `disbursement.${id}.success`, eventType: 'disbursement.succeeded', merchantId, url: 'https://merchant.example/cb', status: 'pending', attemptCount: 0, logId: `log-${id}` });
+    expect(callbacks[0]).toMatchObject({
+      eventId: `disbursement.${id}.success`,
+      eventType: 'disbursement.succeeded',
+      merchantId,
+      url: 'https://merchant.example/cb',
+      status: 'pending',
+      attemptCount: 0,
+      logId: `log-${id}`,
+    });
     expect(callbacks[0].nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
     expect(JSON.parse(callbacks[0].body)).toMatchObject({
       id: `disbursement.${id}.success`,
       type: 'disbursement.succeeded',
-      data: { idMerchant: merchantId, merchantName, amount: 100000, fee: { amount: 2500, percentage: 0, fixed: 2500 }, totalAmount: 102500, status: 'success' },
+      data: {
+        idMerchant: merchantId,
+        merchantName,
+        amount: 100000,
+        fee: { amount: 2500, percentage: 0, fixed: 2500 },
+        totalAmount: 102500,
+        status: 'success',
+      },
     });
 
     // Final: nothing more to do, and finalising again changes nothing.
     expect((await processor.processDue([id])).claimed).toBe(0);
-    expect(await payouts.complete([{ kind: 'success', disbursement: { ...d, status: 'pending', priorSubmittedAt: d.submittedAt, merchantName: 'x' }, railReference: 'OTHER', at: new Date() }])).toEqual(new Set());
+    expect(
+      await payouts.complete([
+        {
+          kind: 'success',
+          disbursement: { ...d, status: 'pending', priorSubmittedAt: d.submittedAt, merchantName: 'x' },
+          railReference: 'OTHER',
+          at: new Date(),
+        },
+      ]),
+    ).toEqual(new Set());
     expect(await outboxOf(id)).toHaveLength(1);
     expect(await callbacksOf(id)).toHaveLength(1);
   });
@@ -118,19 +176,46 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
   it('records a rejected transfer as failed with the refund command before the outcome event', async () => {
     const id = await pendingDisbursement(SANDBOX_ACCOUNTS.rejected.bank);
     expect((await processor.processDue([id])).claimed).toBe(1);
-    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureReason: 'Rejected by the beneficiary bank', successAt: null });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'failed',
+      failureReason: 'Rejected by the beneficiary bank',
+      successAt: null,
+    });
     const rows = await outboxOf(id);
     expect(rows.map((r) => r.topic)).toEqual([Topic.LedgerCommands, Topic.PayoutEvents]);
     expect(rows[0]).toMatchObject({
       key: String(merchantId),
       headers: { 'message-id': ledgerCommandId.payoutRefund(id), 'log-id': `log-${id}` },
-      payload: { type: 'payout.refund', commandId: ledgerCommandId.payoutRefund(id), merchantId, payoutId: id, reason: 'Rejected by the beneficiary bank' },
+      payload: {
+        type: 'payout.refund',
+        commandId: ledgerCommandId.payoutRefund(id),
+        merchantId,
+        payoutId: id,
+        reason: 'Rejected by the beneficiary bank',
+      },
     });
-    expect(rows[1].payload).toMatchObject({ type: PayoutEventType.DisbursementFailed, status: 'failed', fee: '0', feeFixed: '250000', totalAmount: '10000000', failureReason: 'Rejected by the beneficiary bank' });
+    expect(rows[1].payload).toMatchObject({
+      type: PayoutEventType.DisbursementFailed,
+      status: 'failed',
+      fee: '0',
+      feeFixed: '250000',
+      totalAmount: '10000000',
+      failureReason: 'Rejected by the beneficiary bank',
+    });
     const [callback, ...more] = await callbacksOf(id);
     expect(more).toHaveLength(0);
-    expect(callback).toMatchObject({ eventId: `disbursement.${id}.failed`, eventType: 'disbursement.failed', status: 'pending' });
-    expect(JSON.parse(callback.body).data).toMatchObject({ status: 'failed', fee: { amount: 0, fixed: 2500 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' });
+    expect(callback).toMatchObject({
+      eventId: `disbursement.${id}.failed`,
+      eventType: 'disbursement.failed',
+      status: 'pending',
+    });
+    expect(JSON.parse(callback.body).data).toMatchObject({
+      status: 'failed',
+      fee: { amount: 0, fixed: 2500 },
+      totalAmount: 100000,
+      success_at: null,
+      failureReason: 'Rejected by the beneficiary bank',
+    });
   });
 
   it('after a rail timeout asks the rail again later instead of submitting twice', async () => {
@@ -143,8 +228,14 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     // Due again: the rail is asked for the transfer's status (processing), not sent it again.
     await prisma.disbursement.update({ where: { id }, data: { nextCheckAt: new Date(Date.now() - 1000) } });
     expect((await processor.processDue([id])).claimed).toBe(1);
-    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending', submitAttempts: 1, railReference: expect.stringMatching(/^SBX/) });
-    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1 });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'pending',
+      submitAttempts: 1,
+      railReference: expect.stringMatching(/^SBX/),
+    });
+    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({
+      submissions: 1,
+    });
     expect(await outboxOf(id)).toHaveLength(0);
     expect(await callbacksOf(id)).toHaveLength(0);
   });
@@ -162,17 +253,38 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
 
     const rows = await prisma.disbursement.findMany({ where: { id: { in: all } } });
     const statusOf = new Map(rows.map((d) => [d.id, d]));
-    for (const id of ok) expect(statusOf.get(id)).toMatchObject({ status: 'success', submitAttempts: 1, leaseUntil: null });
-    for (const id of rejected) expect(statusOf.get(id)).toMatchObject({ status: 'failed', failureReason: 'Rejected by the beneficiary bank', leaseUntil: null });
-    for (const id of processing) expect(statusOf.get(id)).toMatchObject({ status: 'pending', submitAttempts: 1, leaseUntil: null, railReference: expect.stringMatching(/^SBX/) });
-    for (const id of ok) expect((await outboxOf(id)).map((r) => r.headers)).toEqual([expect.objectContaining({ 'message-id': `disbursement.${id}.success` })]);
+    for (const id of ok)
+      expect(statusOf.get(id)).toMatchObject({ status: 'success', submitAttempts: 1, leaseUntil: null });
+    for (const id of rejected)
+      expect(statusOf.get(id)).toMatchObject({
+        status: 'failed',
+        failureReason: 'Rejected by the beneficiary bank',
+        leaseUntil: null,
+      });
+    for (const id of processing)
+      expect(statusOf.get(id)).toMatchObject({
+        status: 'pending',
+        submitAttempts: 1,
+        leaseUntil: null,
+        railReference: expect.stringMatching(/^SBX/),
+      });
+    for (const id of ok)
+      expect((await outboxOf(id)).map((r) => r.headers)).toEqual([
+        expect.objectContaining({ 'message-id': `disbursement.${id}.success` }),
+      ]);
     for (const id of rejected) {
-      expect((await outboxOf(id)).map((r) => (r.headers as Record<string, string>)['message-id'])).toEqual([ledgerCommandId.payoutRefund(id), `disbursement.${id}.failed`]);
+      expect((await outboxOf(id)).map((r) => (r.headers as Record<string, string>)['message-id'])).toEqual([
+        ledgerCommandId.payoutRefund(id),
+        `disbursement.${id}.failed`,
+      ]);
     }
     for (const id of processing) expect(await outboxOf(id)).toHaveLength(0);
     for (const id of [...ok, ...rejected]) expect(await callbacksOf(id)).toHaveLength(1);
     for (const id of processing) expect(await callbacksOf(id)).toHaveLength(0);
-    for (const id of all) expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({ submissions: 1 });
+    for (const id of all)
+      expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({
+        submissions: 1,
+      });
 
     // Nothing of the batch is due again now.
     expect((await processor.processDue(all)).claimed).toBe(0);
@@ -185,7 +297,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const flaky: BankRail = {
       lookupAccount: (bank, account) => rail.lookupAccount(bank, account),
       transferStatus: (key) => rail.transferStatus(key),
-      submitTransfer: (request) => (request.idempotencyKey === broken ? Promise.reject(new Error('ECONNRESET')) : rail.submitTransfer(request)),
+      submitTransfer: (request) =>
+        request.idempotencyKey === broken ? Promise.reject(new Error('ECONNRESET')) : rail.submitTransfer(request),
     };
     const round = await new PayoutProcessor(payouts, flaky, createLogger('test', 'fatal'), options).processDue(ids);
     expect(round.claimed).toBe(3);
@@ -202,8 +315,13 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     // Next time round the rail is asked first; it never got the transfer, so it is submitted once and paid.
     await prisma.disbursement.update({ where: { id: broken }, data: { nextCheckAt: new Date(Date.now() - 1000) } });
     expect((await processor.processDue([broken])).claimed).toBe(1);
-    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: broken } })).toMatchObject({ status: 'success', submitAttempts: 2 });
-    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: broken } })).toMatchObject({ submissions: 1 });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: broken } })).toMatchObject({
+      status: 'success',
+      submitAttempts: 2,
+    });
+    expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: broken } })).toMatchObject({
+      submissions: 1,
+    });
     expect(await outboxOf(broken)).toHaveLength(1);
   });
 
@@ -213,7 +331,13 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const { claimed } = await payouts.claimDue(16, 30_000, [failing, paying]);
     const outcomes = claimed.map((d) =>
       d.id === failing
-        ? { kind: 'failed' as const, disbursement: d, railReference: 'SBX-F', reason: 'Rejected by the beneficiary bank', at: new Date() }
+        ? {
+            kind: 'failed' as const,
+            disbursement: d,
+            railReference: 'SBX-F',
+            reason: 'Rejected by the beneficiary bank',
+            at: new Date(),
+          }
         : { kind: 'success' as const, disbursement: d, railReference: 'SBX-S', at: new Date() },
     );
     const [first, second] = await Promise.all([payouts.complete(outcomes), payouts.complete([...outcomes].reverse())]);
@@ -224,6 +348,9 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect((await callbacksOf(failing)).map((c) => c.eventId)).toEqual([`disbursement.${failing}.failed`]);
     expect((await callbacksOf(paying)).map((c) => c.eventId)).toEqual([`disbursement.${paying}.success`]);
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: failing } })).toMatchObject({ status: 'failed' });
-    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: paying } })).toMatchObject({ status: 'success', railReference: 'SBX-S' });
+    expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: paying } })).toMatchObject({
+      status: 'success',
+      railReference: 'SBX-S',
+    });
   });
 });

@@ -38,25 +38,44 @@ export class PayoutProcessor {
     if (claimed.length === 0) return { claimed: 0, nextDueAt };
 
     // Transfers the rail may already have (submitted before a crash or a timeout): ask first.
-    const known = await Promise.all(claimed.map((d) => (d.priorSubmittedAt ? this.ask(d, () => this.rail.transferStatus(d.id)) : Promise.resolve(null))));
+    const known = await Promise.all(
+      claimed.map((d) =>
+        d.priorSubmittedAt ? this.ask(d, () => this.rail.transferStatus(d.id)) : Promise.resolve(null),
+      ),
+    );
     const toSubmit = claimed.filter((_d, i) => known[i] === null);
     const submitted = await Promise.all(
       toSubmit.map((d) =>
         this.ask(d, async () => {
-          const status = await this.rail.submitTransfer({ idempotencyKey: d.id, bankCode: d.bankCode, accountNo: d.accountNo, accountName: d.accountName, amount: d.amount });
-          runWithLogId(d.logId ?? d.id, () => this.logger.info({ disbursementId: d.id, state: status.state }, 'payout submitted to the rail'));
+          const status = await this.rail.submitTransfer({
+            idempotencyKey: d.id,
+            bankCode: d.bankCode,
+            accountNo: d.accountNo,
+            accountName: d.accountName,
+            amount: d.amount,
+          });
+          runWithLogId(d.logId ?? d.id, () =>
+            this.logger.info({ disbursementId: d.id, state: status.state }, 'payout submitted to the rail'),
+          );
           return status;
         }),
       ),
     );
     const answers = new Map<string, Answer>(toSubmit.map((d, i) => [d.id, submitted[i] as Answer]));
-    const outcomes = claimed.map((d, i) => ({ ...this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)), resubmitted: answers.has(d.id) && d.priorSubmittedAt !== null }));
+    const outcomes = claimed.map((d, i) => ({
+      ...this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)),
+      resubmitted: answers.has(d.id) && d.priorSubmittedAt !== null,
+    }));
 
     const finalised = await this.payouts.complete(outcomes);
     for (const o of outcomes) this.logOutcome(o, finalised.has(o.disbursement.id));
     const rechecks = outcomes.filter((o) => o.kind === 'recheck').map((o) => o.at.getTime());
     const earliest = Math.min(nextDueAt?.getTime() ?? Infinity, ...rechecks);
-    return { claimed: claimed.length, more: claimed.length === this.options.batchSize, nextDueAt: Number.isFinite(earliest) ? new Date(earliest) : null };
+    return {
+      claimed: claimed.length,
+      more: claimed.length === this.options.batchSize,
+      nextDueAt: Number.isFinite(earliest) ? new Date(earliest) : null,
+    };
   }
 
   /** A rail call whose failure concerns only this disbursement: it is asked again later, the batch goes on. */
@@ -66,21 +85,36 @@ export class PayoutProcessor {
     } catch (err) {
       const timeout = err instanceof RailTimeoutError;
       runWithLogId(d.logId ?? d.id, () =>
-        this.logger.warn({ disbursementId: d.id, err: err instanceof Error ? err.message : String(err) }, timeout ? 'rail timed out; will ask again' : 'rail call failed; will retry'),
+        this.logger.warn(
+          { disbursementId: d.id, err: err instanceof Error ? err.message : String(err) },
+          timeout ? 'rail timed out; will ask again' : 'rail call failed; will retry',
+        ),
       );
       return RAIL_ERROR;
     }
   }
 
   private outcome(d: ClaimedDisbursement, answer: Answer): PayoutOutcome {
-    if (answer === RAIL_ERROR || answer === null) return { kind: 'recheck', disbursement: d, at: new Date(Date.now() + this.options.timeoutRetryMs) };
+    if (answer === RAIL_ERROR || answer === null)
+      return { kind: 'recheck', disbursement: d, at: new Date(Date.now() + this.options.timeoutRetryMs) };
     switch (answer.state) {
       case 'processing':
-        return { kind: 'recheck', disbursement: d, at: new Date(Date.now() + answer.checkAfterMs), railReference: answer.reference };
+        return {
+          kind: 'recheck',
+          disbursement: d,
+          at: new Date(Date.now() + answer.checkAfterMs),
+          railReference: answer.reference,
+        };
       case 'completed':
         return { kind: 'success', disbursement: d, at: answer.completedAt, railReference: answer.reference };
       case 'failed':
-        return { kind: 'failed', disbursement: d, at: answer.failedAt, railReference: answer.reference, reason: answer.reason };
+        return {
+          kind: 'failed',
+          disbursement: d,
+          at: answer.failedAt,
+          railReference: answer.reference,
+          reason: answer.reason,
+        };
     }
   }
 
@@ -88,8 +122,13 @@ export class PayoutProcessor {
     if (o.kind === 'recheck' || !finalisedNow) return;
     const d = o.disbursement;
     runWithLogId(d.logId ?? d.id, () => {
-      if (o.kind === 'success') this.logger.info({ disbursementId: d.id, merchantId: d.merchantId }, 'disbursement succeeded');
-      else this.logger.info({ disbursementId: d.id, merchantId: d.merchantId, reason: o.reason }, 'disbursement failed; refund sent to the ledger');
+      if (o.kind === 'success')
+        this.logger.info({ disbursementId: d.id, merchantId: d.merchantId }, 'disbursement succeeded');
+      else
+        this.logger.info(
+          { disbursementId: d.id, merchantId: d.merchantId, reason: o.reason },
+          'disbursement failed; refund sent to the ledger',
+        );
     });
   }
 }

@@ -1,4 +1,11 @@
-import { type BusTransport, deadLetterTopic, DLQ_HEADERS, type IncomingRecord, RELAXED_IDLE_READ_WAIT_MS, type Subscription } from '@pay/bus';
+import {
+  type BusTransport,
+  deadLetterTopic,
+  DLQ_HEADERS,
+  type IncomingRecord,
+  RELAXED_IDLE_READ_WAIT_MS,
+  type Subscription,
+} from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import type { ArchivedRecord, DeadLetterRepository } from '@pay/persistence';
 import { type Logger, throttledWarn, TransientError } from '@pay/platform';
@@ -33,7 +40,12 @@ export class DeadLetterArchiver {
     for (const topic of TOPICS) {
       this.subscriptions.push(
         // Dead letters are rare and an archive retried a few seconds later is fine: three idle members read once per 5 s, not every second.
-        await this.transport.subscribe({ topic: deadLetterTopic(topic), group: archiveGroup(topic), handler: (record) => this.archive(record), idleReadWaitMs: RELAXED_IDLE_READ_WAIT_MS }),
+        await this.transport.subscribe({
+          topic: deadLetterTopic(topic),
+          group: archiveGroup(topic),
+          handler: (record) => this.archive(record),
+          idleReadWaitMs: RELAXED_IDLE_READ_WAIT_MS,
+        }),
       );
     }
   }
@@ -45,7 +57,10 @@ export class DeadLetterArchiver {
   /** Read at each scrape; while the database cannot answer, the last values stay and a warning is logged. */
   registerMetrics(registry: Registry): void {
     const repository = this.repository;
-    const warn = throttledWarn(this.logger, 'dead letter metrics: could not count the open dead letters; keeping the last values');
+    const warn = throttledWarn(
+      this.logger,
+      'dead letter metrics: could not count the open dead letters; keeping the last values',
+    );
     new Gauge({
       name: 'dead_letters_open',
       help: 'Dead letters archived and neither replayed nor resolved, by original topic (alert when > 0)',
@@ -67,7 +82,16 @@ export class DeadLetterArchiver {
   private async archive(record: IncomingRecord): Promise<void> {
     try {
       const fresh = await this.repository.archive(toArchived(record));
-      if (fresh) this.logger.error({ dlqTopic: record.topic, id: record.id, key: record.key, originalTopic: record.headers[DLQ_HEADERS.originalTopic] }, 'dead letter archived; see `admin dlq list`');
+      if (fresh)
+        this.logger.error(
+          {
+            dlqTopic: record.topic,
+            id: record.id,
+            key: record.key,
+            originalTopic: record.headers[DLQ_HEADERS.originalTopic],
+          },
+          'dead letter archived; see `admin dlq list`',
+        );
     } catch (error) {
       throw new TransientError('could not archive a dead letter; retrying', { cause: error });
     }

@@ -19,7 +19,11 @@ export class PayinExpiryLoop {
     intervalMs: number,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.loop = new WakeLoop({ round: () => this.round(), safetyIntervalMs: intervalMs, onError: roundFailureLog(logger, 'pay-in expiry scan failed') });
+    this.loop = new WakeLoop({
+      round: () => this.round(),
+      safetyIntervalMs: intervalMs,
+      onError: roundFailureLog(logger, 'pay-in expiry scan failed'),
+    });
   }
 
   start(): void {

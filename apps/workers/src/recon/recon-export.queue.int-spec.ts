@@ -1,6 +1,13 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { createPgPool, createPrismaClient, type PrismaClient, ReconExportRepository } from '@pay/persistence';
-import { classifyFault, createLogger, ObjectStore, RECON_EXPORT_ATTEMPTS, ReconExportProducer, storageEnvShape } from '@pay/platform';
+import {
+  classifyFault,
+  createLogger,
+  ObjectStore,
+  RECON_EXPORT_ATTEMPTS,
+  ReconExportProducer,
+  storageEnvShape,
+} from '@pay/platform';
 import { randomUUID } from 'node:crypto';
 import { createMerchant, LocalS3 } from '@pay/testing';
 import type { Pool } from 'pg';
@@ -49,7 +56,15 @@ describe('ReconExportQueue.build when the object store is away (real PostgreSQL)
     return new ReconExportRepository(prisma).createQueued(merchant.id, '2026-11-20');
   };
   const queueWith = (store: ObjectStore, stallMs?: number) =>
-    new ReconExportQueue(new ReconExportRepository(prisma), pool, store, logger, { connection: { host: '127.0.0.1', port: 1 }, prefix: 'unused' }, undefined, stallMs);
+    new ReconExportQueue(
+      new ReconExportRepository(prisma),
+      pool,
+      store,
+      logger,
+      { connection: { host: '127.0.0.1', port: 1 }, prefix: 'unused' },
+      undefined,
+      stallMs,
+    );
   const checkedOut = () => pool.totalCount - pool.idleCount;
 
   it('a store that refuses connections: the attempt fails at once, transient, its connection released; the retry with the store back builds the file', async () => {
@@ -57,7 +72,9 @@ describe('ReconExportQueue.build when the object store is away (real PostgreSQL)
     const closed = await silentServer();
     await closed.close(); // nothing listens there any more: connections are refused
     const t0 = Date.now();
-    const err = await queueWith(storeAt({ S3_ENDPOINT: `http://127.0.0.1:${closed.port}` })).build(e.id).catch((x: unknown) => x);
+    const err = await queueWith(storeAt({ S3_ENDPOINT: `http://127.0.0.1:${closed.port}` }))
+      .build(e.id)
+      .catch((x: unknown) => x);
     expect(classifyFault(err)).toBe('transient');
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(checkedOut()).toBe(0);
@@ -74,7 +91,9 @@ describe('ReconExportQueue.build when the object store is away (real PostgreSQL)
     const silent = await silentServer();
     try {
       const t0 = Date.now();
-      const err = await queueWith(storeAt({ S3_ENDPOINT: `http://127.0.0.1:${silent.port}` }), 500).build(e.id).catch((x: unknown) => x);
+      const err = await queueWith(storeAt({ S3_ENDPOINT: `http://127.0.0.1:${silent.port}` }), 500)
+        .build(e.id)
+        .catch((x: unknown) => x);
       expect(classifyFault(err)).toBe('transient');
       expect(String(err)).toContain('no progress');
       expect(Date.now() - t0).toBeLessThan(5_000);

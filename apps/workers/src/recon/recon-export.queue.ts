@@ -1,7 +1,15 @@
 import { QueueName, type ReconExportJob } from '@pay/contracts';
 import { jakartaDay } from '@pay/domain';
 import { type ReconExportRepository, streamReconCsv } from '@pay/persistence';
-import { isTransientFault, type Logger, type ObjectStore, RECON_EXPORT_ATTEMPTS, ReconExportProducer, TransientError, warnOnError } from '@pay/platform';
+import {
+  isTransientFault,
+  type Logger,
+  type ObjectStore,
+  RECON_EXPORT_ATTEMPTS,
+  ReconExportProducer,
+  TransientError,
+  warnOnError,
+} from '@pay/platform';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { type ConnectionOptions, DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Pool } from 'pg';
@@ -46,22 +54,33 @@ export class ReconExportQueue {
 
   /** (Re)creates the repeatable sweep: at start and whenever Redis comes back (a restarted Redis may have lost it). */
   async schedule(): Promise<void> {
-    await this.producer.queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: 30_000 }, { name: 'sweep', data: { exportId: '' }, opts: { removeOnComplete: 50 } });
+    await this.producer.queue.upsertJobScheduler(
+      SWEEP_SCHEDULER_ID,
+      { every: 30_000 },
+      { name: 'sweep', data: { exportId: '' }, opts: { removeOnComplete: 50 } },
+    );
   }
 
   /** The bucket must exist already: startWorkers waits for it (a check here, unretried, crashed a start during an S3 restart). */
   async start(): Promise<void> {
     await this.schedule();
-    this.worker = new Worker<ReconExportJob>(QueueName.ReconExport, (job, token) => (job.name === 'sweep' ? this.sweep() : this.attempt(job, token)), {
-      connection: this.options.connection,
-      prefix: this.options.prefix,
-      concurrency: 2,
-    });
+    this.worker = new Worker<ReconExportJob>(
+      QueueName.ReconExport,
+      (job, token) => (job.name === 'sweep' ? this.sweep() : this.attempt(job, token)),
+      {
+        connection: this.options.connection,
+        prefix: this.options.prefix,
+        concurrency: 2,
+      },
+    );
     warnOnError(this.worker, this.logger, 'recon export worker');
     this.worker.on('failed', (job, err) => {
       if (!job || job.name === 'sweep') return;
       const final = err instanceof UnrecoverableError || job.attemptsMade >= RECON_EXPORT_ATTEMPTS;
-      this.logger.error({ exportId: job.data.exportId, attempt: job.attemptsMade, err: err.message }, final ? 'recon export FAILED' : 'recon export attempt failed; will retry');
+      this.logger.error(
+        { exportId: job.data.exportId, attempt: job.attemptsMade, err: err.message },
+        final ? 'recon export FAILED' : 'recon export attempt failed; will retry',
+      );
       if (final) void this.exports.fail(job.data.exportId, err.message).catch(() => undefined);
     });
   }
@@ -80,7 +99,10 @@ export class ReconExportQueue {
       // attemptsStarted counts every start, attemptsMade only the failures the queue retried.
       const waits = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
       const delay = transientRetryDelay(waits);
-      this.logger.warn({ exportId: job.data.exportId, err: (err as Error).message, retryInMs: delay }, 'recon export waiting for a dependency; will retry');
+      this.logger.warn(
+        { exportId: job.data.exportId, err: (err as Error).message, retryInMs: delay },
+        'recon export waiting for a dependency; will retry',
+      );
       await job.moveToDelayed(Date.now() + delay, token);
       throw new DelayedError();
     }
@@ -117,7 +139,10 @@ export class ReconExportQueue {
     const { csv, summary, done } = await streamReconCsv(this.pool, e.merchantId, day.from, day.to);
     const watched = watchProgress(csv, this.stallMs);
     try {
-      const uploaded = await Promise.race([this.store.putStream(key, watched.stream, 'text/csv; charset=utf-8', this.partBytes), watched.stalled]);
+      const uploaded = await Promise.race([
+        this.store.putStream(key, watched.stream, 'text/csv; charset=utf-8', this.partBytes),
+        watched.stalled,
+      ]);
       watched.stop();
       const uploadMs = Date.now() - t0;
       // The totals ran on the connection while the last part went up: normally ready by now.
@@ -127,7 +152,21 @@ export class ReconExportQueue {
       await this.exports.finish(e.id, { objectKey: key, ...totals, dataAsOf: asOf });
       // Where the time went: the CSV through the upload, the wait for the totals after it, the rest.
       const ms = Date.now() - t0;
-      this.logger.info({ exportId: e.id, merchantId: e.merchantId, date, rows: totals.rowCount, bytes: uploaded.bytes, parts: uploaded.parts, ms, uploadMs, totalsWaitMs, attempt }, 'recon export ready');
+      this.logger.info(
+        {
+          exportId: e.id,
+          merchantId: e.merchantId,
+          date,
+          rows: totals.rowCount,
+          bytes: uploaded.bytes,
+          parts: uploaded.parts,
+          ms,
+          uploadMs,
+          totalsWaitMs,
+          attempt,
+        },
+        'recon export ready',
+      );
       return totals.rowCount;
     } catch (err) {
       watched.stop();
@@ -153,12 +192,16 @@ function watchProgress(source: Readable, stallMs: number): { stream: Readable; s
   pipeline(source, tap, () => undefined); // errors reach the reader through `tap`
   let timer: NodeJS.Timeout | undefined;
   const stalled = new Promise<never>((_, reject) => {
-    timer = setInterval(() => {
-      if (Date.now() - last < stallMs) return;
-      const err = new TransientError(`recon export made no progress for ${stallMs} ms (object store or database not answering)`);
-      reject(err); // build() then calls done(err), which closes the CSV and drops its connection
-
-    }, Math.min(1000, stallMs));
+    timer = setInterval(
+      () => {
+        if (Date.now() - last < stallMs) return;
+        const err = new TransientError(
+          `recon export made no progress for ${stallMs} ms (object store or database not answering)`,
+        );
+        reject(err); // build() then calls done(err), which closes the CSV and drops its connection
+      },
+      Math.min(1000, stallMs),
+    );
   });
   stalled.catch(() => undefined); // settled or not, nobody else awaits it
   return {

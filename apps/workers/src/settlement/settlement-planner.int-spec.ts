@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ledgerCommandId, Topic } from '@pay/contracts';
 import { dueSettlementCutoff } from '@pay/domain';
-import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabase, type PrismaClient, SettlementPlanner } from '@pay/persistence';
+import {
+  applyMigrations,
+  createPrismaClient,
+  dropDatabase,
+  ensureDatabase,
+  type PrismaClient,
+  SettlementPlanner,
+} from '@pay/persistence';
 import { createMerchant, insertPayin, ledgerFor, MIGRATIONS_DIR } from '@pay/testing';
 
 /**
@@ -33,13 +40,23 @@ describe('SettlementPlanner.planDue (real Postgres)', () => {
   const payin = async (merchantId: number, successAt: Date, recorded = true) => {
     const id = await insertPayin(prisma, merchantId, 1_000_000n, 10_000n);
     if (recorded) {
-      await ledgerFor(prisma).apply({ type: 'payin.record', commandId: `payin:${id}`, merchantId, issuedAt: now.toISOString(), payinId: id, amount: '1000000', fee: '10000' });
+      await ledgerFor(prisma).apply({
+        type: 'payin.record',
+        commandId: `payin:${id}`,
+        merchantId,
+        issuedAt: now.toISOString(),
+        payinId: id,
+        amount: '1000000',
+        fee: '10000',
+      });
     }
     await prisma.payin.update({ where: { id }, data: { successAt } });
     return id;
   };
   const commandsFor = (merchantId: number) =>
-    prisma.outbox.count({ where: { topic: Topic.LedgerCommands, payload: { path: ['merchantId'], equals: merchantId } } });
+    prisma.outbox.count({
+      where: { topic: Topic.LedgerCommands, payload: { path: ['merchantId'], equals: merchantId } },
+    });
 
   it('plans only the merchants with a recorded pay-in before their cut-off, once per cut-off', async () => {
     const due = (await createMerchant(prisma)).merchant;
@@ -54,8 +71,12 @@ describe('SettlementPlanner.planDue (real Postgres)', () => {
 
     const planned = await planner.planDue(now);
     const cutoff = dueSettlementCutoff(now, due.settlementDelayDays, due.settlementHour);
-    expect(planned).toEqual([expect.objectContaining({ merchantId: due.id, cutoffAt: cutoff, payinCount: 2, requested: true })]);
-    const [command] = await prisma.outbox.findMany({ where: { topic: Topic.LedgerCommands, payload: { path: ['type'], equals: 'settlement.credit' } } });
+    expect(planned).toEqual([
+      expect.objectContaining({ merchantId: due.id, cutoffAt: cutoff, payinCount: 2, requested: true }),
+    ]);
+    const [command] = await prisma.outbox.findMany({
+      where: { topic: Topic.LedgerCommands, payload: { path: ['type'], equals: 'settlement.credit' } },
+    });
     expect((command.payload as { payinIds: string[] }).payinIds).toEqual([older, old]);
     for (const m of [recent, unrecorded, idle]) expect(await commandsFor(m.id)).toBe(0);
 
@@ -64,7 +85,9 @@ describe('SettlementPlanner.planDue (real Postgres)', () => {
     expect(await commandsFor(due.id)).toBe(1);
     // One merchant only.
     expect(await planner.planDue(now, recent.id)).toEqual([]);
-    expect(await planner.planDue(now, due.id)).toEqual([expect.objectContaining({ merchantId: due.id, requested: false })]);
+    expect(await planner.planDue(now, due.id)).toEqual([
+      expect.objectContaining({ merchantId: due.id, requested: false }),
+    ]);
   });
 
   it('passes over a merchant whose due pay-ins are all settled', async () => {

@@ -20,7 +20,11 @@ export class SettlementQueue {
     private readonly logger: Logger,
     private readonly options: { connection: ConnectionOptions; prefix: string; scanIntervalMs: number },
   ) {
-    this.queue = warnOnError(new Queue<SettlementScanJob>(QueueName.Settlement, { connection: options.connection, prefix: options.prefix }), logger, 'settlement queue');
+    this.queue = warnOnError(
+      new Queue<SettlementScanJob>(QueueName.Settlement, { connection: options.connection, prefix: options.prefix }),
+      logger,
+      'settlement queue',
+    );
   }
 
   /**
@@ -28,7 +32,11 @@ export class SettlementQueue {
    * back, since a Redis that restarted without its data has lost the schedule.
    */
   async schedule(): Promise<void> {
-    await this.queue.upsertJobScheduler(SCAN_SCHEDULER_ID, { every: this.options.scanIntervalMs }, { name: 'scan', data: {}, opts: { removeOnComplete: 100, removeOnFail: 500 } });
+    await this.queue.upsertJobScheduler(
+      SCAN_SCHEDULER_ID,
+      { every: this.options.scanIntervalMs },
+      { name: 'scan', data: {}, opts: { removeOnComplete: 100, removeOnFail: 500 } },
+    );
   }
 
   async start(): Promise<void> {
@@ -38,7 +46,10 @@ export class SettlementQueue {
       async (job) => {
         const planned = await this.planner.planDue(new Date(), job.data.merchantId);
         for (const p of planned.filter((x) => x.requested)) {
-          this.logger.info({ merchantId: p.merchantId, settlementId: p.settlementId, cutoffAt: p.cutoffAt, payins: p.payinCount }, 'settlement requested from the ledger');
+          this.logger.info(
+            { merchantId: p.merchantId, settlementId: p.settlementId, cutoffAt: p.cutoffAt, payins: p.payinCount },
+            'settlement requested from the ledger',
+          );
         }
         return planned.filter((x) => x.requested).length;
       },
@@ -46,7 +57,9 @@ export class SettlementQueue {
     );
     // BullMQ reconnects its blocking connection itself and resumes; this keeps its errors from being unheard.
     warnOnError(this.worker, this.logger, 'settlement worker');
-    this.worker.on('failed', (job, err) => this.logger.error({ jobId: job?.id, err: err.message }, 'settlement scan failed'));
+    this.worker.on('failed', (job, err) =>
+      this.logger.error({ jobId: job?.id, err: err.message }, 'settlement scan failed'),
+    );
   }
 
   async stop(): Promise<void> {

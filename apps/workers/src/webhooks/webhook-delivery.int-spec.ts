@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DisbursementCallbackFacts, disbursementCallbackBody, disbursementCallbackEventId, disbursementCallbackType, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '@pay/domain';
-import { createPgPool, createPrismaClient, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import {
+  type DisbursementCallbackFacts,
+  disbursementCallbackBody,
+  disbursementCallbackEventId,
+  disbursementCallbackType,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from '@pay/domain';
+import {
+  createPgPool,
+  createPrismaClient,
+  MerchantAdmin,
+  type PrismaClient,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
 import type { Pool } from 'pg';
 import { createLogger } from '@pay/platform';
 import { createMerchant, repoRoot, WebhookReceiver } from '@pay/testing';
@@ -21,7 +34,18 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   let receiver: WebhookReceiver | undefined;
   const clock = () => now;
   const service = (over: Partial<{ timeoutMs: number; allowLoopback: boolean }> = {}) =>
-    new WebhookDeliveryService(repo, createLogger('test', 'fatal'), { timeoutMs: over.timeoutMs ?? 2000, maxResponseBytes: 4096, allowLoopback: over.allowLoopback ?? true, leaseGraceMs: 1000 }, clock, () => 0.5);
+    new WebhookDeliveryService(
+      repo,
+      createLogger('test', 'fatal'),
+      {
+        timeoutMs: over.timeoutMs ?? 2000,
+        maxResponseBytes: 4096,
+        allowLoopback: over.allowLoopback ?? true,
+        leaseGraceMs: 1000,
+      },
+      clock,
+      () => 0.5,
+    );
 
   beforeAll(() => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
@@ -41,7 +65,14 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   });
 
   /** A final disbursement status as the payout service writes its callback (the delivery row, due now). */
-  async function event(url: string, over: Partial<DisbursementCallbackFacts> = {}): Promise<{ event: DisbursementCallbackFacts & { eventId: string; url: string }; merchantId: number; secret: string }> {
+  async function event(
+    url: string,
+    over: Partial<DisbursementCallbackFacts> = {},
+  ): Promise<{
+    event: DisbursementCallbackFacts & { eventId: string; url: string };
+    merchantId: number;
+    secret: string;
+  }> {
     const { merchant } = await createMerchant(prisma, { name: 'Toko "Kopi", Jaya' });
     const facts: DisbursementCallbackFacts = {
       disbursementId: randomUUID(),
@@ -61,12 +92,26 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
       ...over,
     };
     const { secret } = await new MerchantAdmin(prisma).webhookSecret(merchant.id);
-    return { event: { ...facts, eventId: disbursementCallbackEventId(facts.disbursementId, facts.status), url }, merchantId: merchant.id, secret };
+    return {
+      event: { ...facts, eventId: disbursementCallbackEventId(facts.disbursementId, facts.status), url },
+      merchantId: merchant.id,
+      secret,
+    };
   }
 
   /** The delivery row, as the payout service writes it in the transaction of the final status (one per event id). */
   const intake = (e: DisbursementCallbackFacts & { eventId: string; url: string }) =>
-    repo.create({ eventId: e.eventId, eventType: disbursementCallbackType(e.status), merchantId: e.merchantId, disbursementId: e.disbursementId, url: e.url, body: disbursementCallbackBody(e) }, now);
+    repo.create(
+      {
+        eventId: e.eventId,
+        eventType: disbursementCallbackType(e.status),
+        merchantId: e.merchantId,
+        disbursementId: e.disbursementId,
+        url: e.url,
+        body: disbursementCallbackBody(e),
+      },
+      now,
+    );
 
   const advanceTo = (at: Date | null) => {
     if (!at) throw new Error('no next attempt');
@@ -109,15 +154,22 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
       },
     });
     const stored = await repo.findWithAttempts(d.id);
-    expect(stored).toMatchObject({ status: 'delivered', attemptCount: 1, attempts: [{ attemptNo: 1, statusCode: 200, outcome: 'delivered', responseBody: 'ok' }] });
+    expect(stored).toMatchObject({
+      status: 'delivered',
+      attemptCount: 1,
+      attempts: [{ attemptNo: 1, statusCode: 200, outcome: 'delivered', responseBody: 'ok' }],
+    });
   });
 
   it('concurrent attempts are recorded together, each once, with its own outcome; an attempt that cannot be recorded fails alone', async () => {
-    const target = await WebhookReceiver.start((_n, req) => ({ status: JSON.parse(req.rawBody).data.merchantTrxId === 'INV-RETRY' ? 500 : 200 }));
+    const target = await WebhookReceiver.start((_n, req) => ({
+      status: JSON.parse(req.rawBody).data.merchantTrxId === 'INV-RETRY' ? 500 : 200,
+    }));
     receiver = target;
     const s = service();
     const events = [];
-    for (let i = 0; i < 12; i++) events.push(await event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' }));
+    for (let i = 0; i < 12; i++)
+      events.push(await event(target.url, { merchantTrxId: i % 3 === 0 ? 'INV-RETRY' : 'INV-OK' }));
     const deliveries = [];
     for (const { event: e } of events) deliveries.push(await intake(e));
     // Attempted at the same moment: their attempts are recorded in groups.
@@ -125,28 +177,60 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     expect(outcomes).toEqual(events.map((_, i) => (i % 3 === 0 ? 'retry' : 'delivered')));
     for (const [i, d] of deliveries.entries()) {
       const stored = await repo.findWithAttempts(d.id);
-      expect(stored).toMatchObject({ status: i % 3 === 0 ? 'pending' : 'delivered', attemptCount: 1, lastStatusCode: i % 3 === 0 ? 500 : 200 });
+      expect(stored).toMatchObject({
+        status: i % 3 === 0 ? 'pending' : 'delivered',
+        attemptCount: 1,
+        lastStatusCode: i % 3 === 0 ? 500 : 200,
+      });
       expect(stored?.attempts.map((a) => [a.attemptNo, a.outcome])).toEqual([[1, i % 3 === 0 ? 'retry' : 'delivered']]);
     }
 
     // Recorded at the same moment: one attempt already recorded (its key is taken) and two new ones.
     const [taken, ...fresh] = await Promise.all(
-      [deliveries[1], deliveries[2], deliveries[4]].map(async (d) => (await repo.findWithAttempts(d.id)) as NonNullable<Awaited<ReturnType<typeof repo.findWithAttempts>>>),
+      [deliveries[1], deliveries[2], deliveries[4]].map(
+        async (d) =>
+          (await repo.findWithAttempts(d.id)) as NonNullable<Awaited<ReturnType<typeof repo.findWithAttempts>>>,
+      ),
     );
     const record = (d: typeof taken, attemptCount: number) =>
-      repo.recordAttempt({ ...d, attemptCount }, { startedAt: now, latencyMs: 5, statusCode: 200, error: null, responseBody: 'again', outcome: 'delivered', nextAttemptAt: null });
+      repo.recordAttempt(
+        { ...d, attemptCount },
+        {
+          startedAt: now,
+          latencyMs: 5,
+          statusCode: 200,
+          error: null,
+          responseBody: 'again',
+          outcome: 'delivered',
+          nextAttemptAt: null,
+        },
+      );
     const results = await Promise.allSettled([record(taken, 1), ...fresh.map((d) => record(d, 2))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect((await repo.findWithAttempts(taken.id))?.attempts.map((a) => a.responseBody)).toEqual(['ok']);
-    for (const d of fresh) expect((await repo.findWithAttempts(d.id))?.attempts.map((a) => [a.attemptNo, a.responseBody])).toEqual([[1, 'ok'], [2, 'again']]);
+    for (const d of fresh)
+      expect((await repo.findWithAttempts(d.id))?.attempts.map((a) => [a.attemptNo, a.responseBody])).toEqual([
+        [1, 'ok'],
+        [2, 'again'],
+      ]);
   });
 
   it('a failed disbursement carries fee 0, totalAmount = amount and the failure reason', async () => {
     receiver = await WebhookReceiver.start();
-    const { event: e } = await event(receiver.url, { status: 'failed', successAt: null, failureReason: 'Rejected by the beneficiary bank' });
+    const { event: e } = await event(receiver.url, {
+      status: 'failed',
+      successAt: null,
+      failureReason: 'Rejected by the beneficiary bank',
+    });
     const s = service();
     await s.attempt((await intake(e)).id);
-    expect(JSON.parse(receiver.requests[0].rawBody).data).toMatchObject({ status: 'failed', fee: { amount: 0, percentage: 0, fixed: 2500 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' });
+    expect(JSON.parse(receiver.requests[0].rawBody).data).toMatchObject({
+      status: 'failed',
+      fee: { amount: 0, percentage: 0, fixed: 2500 },
+      totalAmount: 100000,
+      success_at: null,
+      failureReason: 'Rejected by the beneficiary bank',
+    });
   });
 
   it('500, 500, then 200: three attempts on the schedule, delivered, the same event id each time', async () => {
@@ -206,7 +290,10 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
       expect(outcome).toBe(i < WEBHOOK_MAX_ATTEMPTS - 1 ? 'retry' : 'dead');
       if (outcome === 'retry') advanceTo((await repo.findWithAttempts(d.id))?.nextAttemptAt ?? null);
     }
-    const expected = WEBHOOK_RETRY_DELAYS_MS.reduce<number[]>((acc, delay) => [...acc, acc[acc.length - 1] + delay], [0]);
+    const expected = WEBHOOK_RETRY_DELAYS_MS.reduce<number[]>(
+      (acc, delay) => [...acc, acc[acc.length - 1] + delay],
+      [0],
+    );
     expect(attemptTimes).toEqual(expected);
     expect(attemptTimes[attemptTimes.length - 1] / 3_600_000).toBeCloseTo(23.7, 1);
     const final = await repo.findWithAttempts(d.id);
@@ -216,7 +303,9 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   });
 
   it('honours Retry-After on a 429', async () => {
-    receiver = await WebhookReceiver.start((n) => (n === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 }));
+    receiver = await WebhookReceiver.start((n) =>
+      n === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 },
+    );
     const { event: e } = await event(receiver.url);
     const s = service();
     const d = await intake(e);
@@ -225,7 +314,11 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   });
 
   it('does not follow redirects (a 302 is a final failure) and stores at most 1 KiB of a response', async () => {
-    receiver = await WebhookReceiver.start(() => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' }, body: 'x'.repeat(5000) }));
+    receiver = await WebhookReceiver.start(() => ({
+      status: 302,
+      headers: { location: 'http://169.254.169.254/latest/meta-data' },
+      body: 'x'.repeat(5000),
+    }));
     const { event: e } = await event(receiver.url);
     const s = service();
     const d = await intake(e);
@@ -239,8 +332,20 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     receiver = await WebhookReceiver.start();
     const strict = service({ allowLoopback: false });
     const port = new URL(receiver.url).port;
-    const embedding = [`http://[::127.0.0.1]:${port}/cb`, `http://[::ffff:127.0.0.1]:${port}/cb`, 'http://[::a9fe:a9fe]/latest/meta-data', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::1]/'];
-    for (const url of ['http://10.0.0.1/cb', 'http://169.254.169.254/latest/meta-data', `http://localhost:${port}/cb`, receiver.url, ...embedding]) {
+    const embedding = [
+      `http://[::127.0.0.1]:${port}/cb`,
+      `http://[::ffff:127.0.0.1]:${port}/cb`,
+      'http://[::a9fe:a9fe]/latest/meta-data',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:a9fe:a9fe::1]/',
+    ];
+    for (const url of [
+      'http://10.0.0.1/cb',
+      'http://169.254.169.254/latest/meta-data',
+      `http://localhost:${port}/cb`,
+      receiver.url,
+      ...embedding,
+    ]) {
       const d = await intake((await event(url)).event);
       expect(await strict.attempt(d.id)).toBe('failed');
       expect((await repo.findWithAttempts(d.id))?.attempts[0].error).toMatch(/private or reserved address/);
@@ -262,7 +367,10 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
   });
 
   it('the README publishes the tested snippet verbatim', () => {
-    const snippet = readFileSync(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js'), 'utf8').replace(/\n\nmodule\.exports[^\n]*\n$/, '');
+    const snippet = readFileSync(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js'), 'utf8').replace(
+      /\n\nmodule\.exports[^\n]*\n$/,
+      '',
+    );
     expect(readFileSync(join(repoRoot(), 'README.md'), 'utf8')).toContain(snippet);
   });
 });

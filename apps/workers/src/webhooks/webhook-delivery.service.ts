@@ -74,9 +74,19 @@ export class WebhookDeliveryService {
       outcome,
       nextAttemptAt,
     });
-    const log = { deliveryId: d.id, eventId: d.eventId, attempt: d.attemptCount, statusCode: result.statusCode, latencyMs: result.latencyMs, outcome, nextAttemptAt };
-    if (outcome === 'dead') this.logger.error({ ...log, error: result.error }, 'webhook DEAD-LETTERED after the last attempt');
-    else if (outcome === 'failed') this.logger.warn({ ...log, error: result.error }, 'webhook refused by the receiver; not retried');
+    const log = {
+      deliveryId: d.id,
+      eventId: d.eventId,
+      attempt: d.attemptCount,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      outcome,
+      nextAttemptAt,
+    };
+    if (outcome === 'dead')
+      this.logger.error({ ...log, error: result.error }, 'webhook DEAD-LETTERED after the last attempt');
+    else if (outcome === 'failed')
+      this.logger.warn({ ...log, error: result.error }, 'webhook refused by the receiver; not retried');
     else this.logger.info(log, outcome === 'delivered' ? 'webhook delivered' : 'webhook attempt failed; will retry');
     return outcome;
   }

@@ -1,6 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase, type PrismaClient, PgListener, webhookDeliveryChannel, WebhookDeliveryRepository } from '@pay/persistence';
+import {
+  applyMigrations,
+  createPgPool,
+  createPrismaClient,
+  dropDatabase,
+  ensureDatabase,
+  type PrismaClient,
+  PgListener,
+  webhookDeliveryChannel,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
 import { createLogger } from '@pay/platform';
 import { createMerchant, repoRoot, waitFor, WebhookReceiver } from '@pay/testing';
 import type { Pool } from 'pg';
@@ -34,7 +44,10 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
   afterEach(async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
     for (const r of receivers.splice(0)) await r.close();
-    await prisma.webhookDelivery.updateMany({ where: { status: { in: ['pending', 'delivering'] } }, data: { status: 'failed' } });
+    await prisma.webhookDelivery.updateMany({
+      where: { status: { in: ['pending', 'delivering'] } },
+      data: { status: 'failed' },
+    });
   });
   afterAll(async () => {
     await prisma.$disconnect();
@@ -50,7 +63,12 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
 
   /** A dispatcher as the workers run it: woken by the delivery NOTIFY, its safety-net poll far away (10 min). */
   async function dispatcher(concurrency = 20, timeoutMs = 2000): Promise<WebhookDispatcher> {
-    const service = new WebhookDeliveryService(repo, logger, { timeoutMs, maxResponseBytes: 4096, allowLoopback: true, leaseGraceMs: 500 });
+    const service = new WebhookDeliveryService(repo, logger, {
+      timeoutMs,
+      maxResponseBytes: 4096,
+      allowLoopback: true,
+      leaseGraceMs: 500,
+    });
     const d = new WebhookDispatcher(repo, service, logger, { concurrency, safetyIntervalMs: 600_000 });
     const listener = new PgListener(url.toString()).listen(webhookDeliveryChannel(() => d.wake()));
     await listener.start();
@@ -64,7 +82,17 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
 
   const newDelivery = (target: string) => {
     const id = randomUUID();
-    return repo.create({ eventId: `disbursement.${id}.success`, eventType: 'disbursement.succeeded', merchantId, disbursementId: id, url: target, body: JSON.stringify({ id }) }, new Date());
+    return repo.create(
+      {
+        eventId: `disbursement.${id}.success`,
+        eventType: 'disbursement.succeeded',
+        merchantId,
+        disbursementId: id,
+        url: target,
+        body: JSON.stringify({ id }),
+      },
+      new Date(),
+    );
   };
   const attemptsOf = async (ids: string[]) => prisma.webhookAttempt.findMany({ where: { deliveryId: { in: ids } } });
 
@@ -72,11 +100,19 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
     const target = await receiver();
     await dispatcher();
     const d = await newDelivery(target.url);
-    await waitFor(async () => (await repo.findWithAttempts(d.id))?.status === 'delivered', 5_000, 'delivered without a poll');
+    await waitFor(
+      async () => (await repo.findWithAttempts(d.id))?.status === 'delivered',
+      5_000,
+      'delivered without a poll',
+    );
     expect(target.requests).toHaveLength(1);
     expect(target.requests[0].headers['x-callback-event-id']).toBe(d.eventId);
     expect(target.requests[0].headers['x-callback-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(await repo.findWithAttempts(d.id)).toMatchObject({ status: 'delivered', attemptCount: 1, attempts: [{ attemptNo: 1, statusCode: 200, outcome: 'delivered' }] });
+    expect(await repo.findWithAttempts(d.id)).toMatchObject({
+      status: 'delivered',
+      attemptCount: 1,
+      attempts: [{ attemptNo: 1, statusCode: 200, outcome: 'delivered' }],
+    });
   });
 
   it('never has more attempts in flight than its concurrency, and sends every waiting delivery once', async () => {
@@ -104,7 +140,11 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
     await dispatcher(4);
     await dispatcher(4);
     const ids = (await Promise.all(Array.from({ length: 30 }, () => newDelivery(target.url)))).map((x) => x.id);
-    await waitFor(async () => (await prisma.webhookDelivery.count({ where: { id: { in: ids }, status: 'delivered' } })) === 30, 10_000, 'thirty delivered');
+    await waitFor(
+      async () => (await prisma.webhookDelivery.count({ where: { id: { in: ids }, status: 'delivered' } })) === 30,
+      10_000,
+      'thirty delivered',
+    );
     expect(target.requests).toHaveLength(30);
     expect(new Set(target.requests.map((r) => r.headers['x-callback-event-id'])).size).toBe(30);
     expect(await attemptsOf(ids)).toHaveLength(30);
@@ -116,17 +156,33 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
     // Claimed by a worker that died before recording anything: delivering, lease already lapsed.
     await repo.claim(abandoned.id, new Date(), 0);
     await dispatcher();
-    await waitFor(async () => (await repo.findWithAttempts(abandoned.id))?.status === 'failed', 5_000, 'the abandoned one attempted');
-    expect(await repo.findWithAttempts(abandoned.id)).toMatchObject({ attemptCount: 2, attempts: [{ attemptNo: 2, statusCode: 400, outcome: 'failed' }] });
+    await waitFor(
+      async () => (await repo.findWithAttempts(abandoned.id))?.status === 'failed',
+      5_000,
+      'the abandoned one attempted',
+    );
+    expect(await repo.findWithAttempts(abandoned.id)).toMatchObject({
+      attemptCount: 2,
+      attempts: [{ attemptNo: 2, statusCode: 400, outcome: 'failed' }],
+    });
 
     await repo.resend(abandoned.id, new Date());
-    await waitFor(async () => (await repo.findWithAttempts(abandoned.id))?.status === 'delivered', 5_000, 'the resend sent without a poll');
+    await waitFor(
+      async () => (await repo.findWithAttempts(abandoned.id))?.status === 'delivered',
+      5_000,
+      'the resend sent without a poll',
+    );
     expect(target.requests).toHaveLength(2);
   });
 
   it('a round says when the earliest scheduled retry falls due, so the loop sleeps until then', async () => {
     const target = await receiver(() => ({ status: 503 }));
-    const service = new WebhookDeliveryService(repo, logger, { timeoutMs: 2000, maxResponseBytes: 4096, allowLoopback: true, leaseGraceMs: 500 });
+    const service = new WebhookDeliveryService(repo, logger, {
+      timeoutMs: 2000,
+      maxResponseBytes: 4096,
+      allowLoopback: true,
+      leaseGraceMs: 500,
+    });
     const d = new WebhookDispatcher(repo, service, logger, { concurrency: 5, safetyIntervalMs: 600_000 });
     const delivery = await newDelivery(target.url);
     expect((await d.dispatchDue()).dispatched).toBe(1);

@@ -35,7 +35,11 @@ export class WebhookDispatcher {
     private readonly options: WebhookDispatcherOptions,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.loop = new WakeLoop({ round: () => this.dispatchDue(), safetyIntervalMs: options.safetyIntervalMs, onError: roundFailureLog(logger, 'webhook dispatch failed') });
+    this.loop = new WakeLoop({
+      round: () => this.dispatchDue(),
+      safetyIntervalMs: options.safetyIntervalMs,
+      onError: roundFailureLog(logger, 'webhook dispatch failed'),
+    });
   }
 
   start(): void {
@@ -66,7 +70,10 @@ export class WebhookDispatcher {
         (outcome) => this.settled(tracked, outcome === 'retry'),
         // Not recorded (the database went away mid-attempt): the lease lapses and a later round takes it again.
         (err: unknown) => {
-          this.logger.warn({ deliveryId: delivery.id, err: err instanceof Error ? err.message : String(err) }, 'webhook attempt could not be recorded; retried when its lease lapses');
+          this.logger.warn(
+            { deliveryId: delivery.id, err: err instanceof Error ? err.message : String(err) },
+            'webhook attempt could not be recorded; retried when its lease lapses',
+          );
           this.settled(tracked, false);
         },
       );

@@ -15,7 +15,9 @@ describe('postWebhook (real HTTP)', () => {
   });
 
   /** A server whose `onRequest(n, socketRequests)` answers (true) or drops the connection unanswered (false). */
-  async function start(onRequest: (n: number, onThisSocket: number) => boolean): Promise<{ url: string; sockets: Set<Socket>; requests: () => number }> {
+  async function start(
+    onRequest: (n: number, onThisSocket: number) => boolean,
+  ): Promise<{ url: string; sockets: Set<Socket>; requests: () => number }> {
     const sockets = new Set<Socket>();
     const perSocket = new WeakMap<Socket, number>();
     let n = 0;
@@ -38,7 +40,12 @@ describe('postWebhook (real HTTP)', () => {
 
   it('keeps the connection to a receiver alive: callbacks one after another share one', async () => {
     const s = await start(() => true);
-    for (let i = 0; i < 5; i++) expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({ statusCode: 200, error: null, responseBody: 'ok' });
+    for (let i = 0; i < 5; i++)
+      expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({
+        statusCode: 200,
+        error: null,
+        responseBody: 'ok',
+      });
     expect(s.requests()).toBe(5);
     expect(s.sockets.size).toBe(1);
   });

@@ -51,23 +51,49 @@ function agentFor(protocol: string, allowLoopback: boolean): HttpAgent {
  * connection the receiver closed just as it was reused (reset, or closed before any answer) is
  * tried once more on a new connection: the receiver had not read the request.
  */
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, opts: SendOptions): Promise<SendResult> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: SendOptions,
+): Promise<SendResult> {
   const first = await post(url, body, headers, opts);
-  const { staleSocket: _stale, startedAt: _started, ...result } = first.staleSocket ? await post(url, body, headers, opts, first.startedAt) : first;
+  const {
+    staleSocket: _stale,
+    startedAt: _started,
+    ...result
+  } = first.staleSocket ? await post(url, body, headers, opts, first.startedAt) : first;
   return result;
 }
 
-function post(url: string, body: string, headers: Record<string, string>, opts: SendOptions, startedAt = process.hrtime.bigint()): Promise<SendResult & { staleSocket?: boolean; startedAt: bigint }> {
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: SendOptions,
+  startedAt = process.hrtime.bigint(),
+): Promise<SendResult & { staleSocket?: boolean; startedAt: bigint }> {
   const elapsed = () => Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6);
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  const refused = (error: string) => ({ statusCode: null, error, responseBody: null, retryAfter: undefined, latencyMs: elapsed(), targetRefused: true, startedAt });
-  if (isIP(host) && !isAllowedWebhookAddress(host, opts)) return Promise.resolve(refused(`${host} is a private or reserved address`));
+  const refused = (error: string) => ({
+    statusCode: null,
+    error,
+    responseBody: null,
+    retryAfter: undefined,
+    latencyMs: elapsed(),
+    targetRefused: true,
+    startedAt,
+  });
+  if (isIP(host) && !isAllowedWebhookAddress(host, opts))
+    return Promise.resolve(refused(`${host} is a private or reserved address`));
 
   return new Promise((resolve) => {
     let settled = false;
     let answered = false;
-    const finish = (result: Omit<SendResult, 'latencyMs' | 'targetRefused'> & { targetRefused?: boolean; staleSocket?: boolean }) => {
+    const finish = (
+      result: Omit<SendResult, 'latencyMs' | 'targetRefused'> & { targetRefused?: boolean; staleSocket?: boolean },
+    ) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);

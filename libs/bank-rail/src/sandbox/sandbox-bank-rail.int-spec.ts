@@ -9,7 +9,13 @@ describe('SandboxBankRail (real Postgres)', () => {
   let pool: Pool;
   let now: Date;
   let rail: SandboxBankRail;
-  const transfer = (accountNo: string, bankCode = 'BCA', key = randomUUID()) => ({ idempotencyKey: key, bankCode, accountNo, accountName: 'X', amount: 1_000_000n });
+  const transfer = (accountNo: string, bankCode = 'BCA', key = randomUUID()) => ({
+    idempotencyKey: key,
+    bankCode,
+    accountNo,
+    accountName: 'X',
+    amount: 1_000_000n,
+  });
 
   beforeAll(() => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
@@ -60,7 +66,10 @@ describe('SandboxBankRail (real Postgres)', () => {
   });
 
   it('rejects at once for the rejected number', async () => {
-    expect(await rail.submitTransfer(transfer(SANDBOX_ACCOUNTS.rejected.bank))).toMatchObject({ state: 'failed', reason: 'Rejected by the beneficiary bank' });
+    expect(await rail.submitTransfer(transfer(SANDBOX_ACCOUNTS.rejected.bank))).toMatchObject({
+      state: 'failed',
+      reason: 'Rejected by the beneficiary bank',
+    });
   });
 
   it('times out on the first submission, then reports processing and finally completed', async () => {
@@ -76,7 +85,10 @@ describe('SandboxBankRail (real Postgres)', () => {
     const req = transfer(SANDBOX_ACCOUNTS.failAfterDelay.bank, 'MANDIRI');
     expect(await rail.submitTransfer(req)).toMatchObject({ state: 'processing' });
     now = new Date(now.getTime() + 6000);
-    expect(await rail.transferStatus(req.idempotencyKey)).toMatchObject({ state: 'failed', reason: 'Beneficiary bank did not confirm the transfer' });
+    expect(await rail.transferStatus(req.idempotencyKey)).toMatchObject({
+      state: 'failed',
+      reason: 'Beneficiary bank did not confirm the transfer',
+    });
   });
 
   it('submissions made at the same moment are stored together, each answered as if alone; the same key twice at once is still one transfer', async () => {
@@ -84,16 +96,27 @@ describe('SandboxBankRail (real Postgres)', () => {
     const rejected = transfer(SANDBOX_ACCOUNTS.rejected.bank);
     const late = transfer(SANDBOX_ACCOUNTS.timeoutThenSuccess.bank);
     const twice = transfer('1234567890');
-    const results = await Promise.allSettled([...normal, rejected, late, twice, twice].map((r) => rail.submitTransfer(r)));
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.state : r.reason instanceof RailTimeoutError ? 'timeout' : 'error'))).toEqual([
-      'completed', 'completed', 'completed', 'completed', 'failed', 'timeout', 'completed', 'completed',
-    ]);
-    const rows = await prisma.sandboxRailTransfer.findMany({ where: { idempotencyKey: { in: [...normal, rejected, late, twice].map((r) => r.idempotencyKey) } } });
+    const results = await Promise.allSettled(
+      [...normal, rejected, late, twice, twice].map((r) => rail.submitTransfer(r)),
+    );
+    expect(
+      results.map((r) =>
+        r.status === 'fulfilled' ? r.value.state : r.reason instanceof RailTimeoutError ? 'timeout' : 'error',
+      ),
+    ).toEqual(['completed', 'completed', 'completed', 'completed', 'failed', 'timeout', 'completed', 'completed']);
+    const rows = await prisma.sandboxRailTransfer.findMany({
+      where: { idempotencyKey: { in: [...normal, rejected, late, twice].map((r) => r.idempotencyKey) } },
+    });
     expect(rows).toHaveLength(7);
-    expect(Object.fromEntries(rows.map((r) => [r.idempotencyKey, r.submissions]))).toMatchObject({ [twice.idempotencyKey]: 2, [normal[0].idempotencyKey]: 1 });
+    expect(Object.fromEntries(rows.map((r) => [r.idempotencyKey, r.submissions]))).toMatchObject({
+      [twice.idempotencyKey]: 2,
+      [normal[0].idempotencyKey]: 1,
+    });
     // The two answers for the same key name the same transfer.
     const [a, b] = results.slice(6).map((r) => (r.status === 'fulfilled' ? r.value : null));
     expect(a).toEqual(b);
-    await expect(Promise.all([rail.submitTransfer(normal[0]), rail.submitTransfer({ ...normal[1], amount: 2n })])).rejects.toThrow(/different transfer/);
+    await expect(
+      Promise.all([rail.submitTransfer(normal[0]), rail.submitTransfer({ ...normal[1], amount: 2n })]),
+    ).rejects.toThrow(/different transfer/);
   });
 });

@@ -2,7 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { accountNumberProblem, findBank } from '@pay/domain';
 import { GroupWriter, sql, sqlClient, type SqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
-import { type AccountLookup, type BankRail, RailTimeoutError, type TransferRequest, type TransferStatus, UnknownBankError } from '../bank-rail';
+import {
+  type AccountLookup,
+  type BankRail,
+  RailTimeoutError,
+  type TransferRequest,
+  type TransferStatus,
+  UnknownBankError,
+} from '../bank-rail';
 
 /**
  * Documented magic account numbers (bank accounts / e-wallet phone numbers). Every other well
@@ -30,8 +37,42 @@ function scenarioOf(accountNo: string): Scenario {
   return 'normal';
 }
 
-const FIRST = ['BUDI', 'SITI', 'AGUS', 'DEWI', 'RINA', 'ANDI', 'PUTRI', 'EKO', 'WAHYU', 'SRI', 'ADI', 'NUR', 'DIAN', 'YUSUF', 'RATNA', 'HENDRA'];
-const LAST = ['SANTOSO', 'WIJAYA', 'SAPUTRA', 'LESTARI', 'HIDAYAT', 'KURNIAWAN', 'PRATAMA', 'RAHAYU', 'SETIAWAN', 'NUGROHO', 'SUSANTO', 'HALIM', 'SIREGAR', 'NASUTION', 'GUNAWAN', 'PURNOMO'];
+const FIRST = [
+  'BUDI',
+  'SITI',
+  'AGUS',
+  'DEWI',
+  'RINA',
+  'ANDI',
+  'PUTRI',
+  'EKO',
+  'WAHYU',
+  'SRI',
+  'ADI',
+  'NUR',
+  'DIAN',
+  'YUSUF',
+  'RATNA',
+  'HENDRA',
+];
+const LAST = [
+  'SANTOSO',
+  'WIJAYA',
+  'SAPUTRA',
+  'LESTARI',
+  'HIDAYAT',
+  'KURNIAWAN',
+  'PRATAMA',
+  'RAHAYU',
+  'SETIAWAN',
+  'NUGROHO',
+  'SUSANTO',
+  'HALIM',
+  'SIREGAR',
+  'NASUTION',
+  'GUNAWAN',
+  'PURNOMO',
+];
 
 /** The same bank and number always give the same holder name, as a real bank would. */
 export function sandboxHolderName(bankCode: string, accountNo: string): string {
@@ -116,7 +157,11 @@ export class SandboxBankRail implements BankRail {
     const delayed = scenario === 'timeoutThenSuccess' || scenario === 'failAfterDelay';
     const outcome = scenario === 'rejected' || scenario === 'failAfterDelay' ? 'failed' : 'completed';
     const reason =
-      scenario === 'rejected' ? 'Rejected by the beneficiary bank' : scenario === 'failAfterDelay' ? 'Beneficiary bank did not confirm the transfer' : null;
+      scenario === 'rejected'
+        ? 'Rejected by the beneficiary bank'
+        : scenario === 'failAfterDelay'
+          ? 'Beneficiary bank did not confirm the transfer'
+          : null;
     const settlesAt = new Date(now.getTime() + (delayed ? this.options.delayMs : 0));
     const reference = `SBX${now.getTime().toString(36).toUpperCase()}${randomBytes(5).toString('hex').toUpperCase()}`;
 
@@ -170,8 +215,14 @@ export class SandboxBankRail implements BankRail {
   private statusOf(row: TransferRow): TransferStatus {
     const remaining = row.settles_at.getTime() - this.clock().getTime();
     if (remaining > 0) return { state: 'processing', reference: row.reference, checkAfterMs: remaining };
-    if (row.outcome === 'completed') return { state: 'completed', reference: row.reference, completedAt: row.settles_at };
-    return { state: 'failed', reference: row.reference, reason: row.failure_reason ?? 'Transfer failed', failedAt: row.settles_at };
+    if (row.outcome === 'completed')
+      return { state: 'completed', reference: row.reference, completedAt: row.settles_at };
+    return {
+      state: 'failed',
+      reference: row.reference,
+      reason: row.failure_reason ?? 'Transfer failed',
+      failedAt: row.settles_at,
+    };
   }
 
   private async latency(): Promise<void> {

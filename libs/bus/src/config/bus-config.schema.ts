@@ -44,7 +44,11 @@ const kafkaSslSchema = z.union([
 ]);
 
 const kafkaSaslSchema = z.discriminatedUnion('mechanism', [
-  z.object({ mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']), username: z.string().min(1), password: z.string().min(1) }),
+  z.object({
+    mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']),
+    username: z.string().min(1),
+    password: z.string().min(1),
+  }),
   /** The token is read from this file on every authentication (a projected token the platform rotates). */
   z.object({ mechanism: z.literal('oauthbearer'), tokenFile: z.string().min(1) }),
   /** AWS MSK IAM: OAUTHBEARER with a token signed from the pod's AWS credentials (IRSA, instance role or env). */
@@ -52,7 +56,10 @@ const kafkaSaslSchema = z.discriminatedUnion('mechanism', [
 ]);
 
 /** Kafka's legal topic and group characters; the prefix is part of every name (e.g. `staging.`). */
-const namePrefixSchema = z.string().regex(/^[a-zA-Z0-9._-]*$/, 'only letters, digits, ".", "_" and "-"').max(64);
+const namePrefixSchema = z
+  .string()
+  .regex(/^[a-zA-Z0-9._-]*$/, 'only letters, digits, ".", "_" and "-"')
+  .max(64);
 
 export const kafkaConfigSchema = z.object({
   kind: z.literal('kafka'),

@@ -8,13 +8,15 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** Structural, not `instanceof Error`: errors of Node's core modules may come from another realm. */
-const reason = (err: unknown): string => (typeof err === 'object' && err !== null && 'message' in err ? String(err.message) : String(err));
+const reason = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'message' in err ? String(err.message) : String(err);
 
 /** A PEM file, read once at start-up: a missing or unreadable file stops the service with the setting named. */
 const pemFile = z.string().transform((path, ctx) => {
   try {
     const pem = readFileSync(path, 'utf8');
-    if (!pem.includes('-----BEGIN ')) ctx.addIssue({ code: 'custom', message: `${path} is not a PEM file (no -----BEGIN line)` });
+    if (!pem.includes('-----BEGIN '))
+      ctx.addIssue({ code: 'custom', message: `${path} is not a PEM file (no -----BEGIN line)` });
     return pem;
   } catch (err) {
     ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
@@ -94,38 +96,59 @@ function issue(ctx: z.RefinementCtx, path: keyof BusEnv, message: string): void 
 /** Cross-field rules: Kafka needs brokers; SASL needs its credentials and TLS; production refuses the local escapes. */
 export function refineBusEnv(env: BusEnv, ctx: z.RefinementCtx): void {
   if (env.BUS_TRANSPORT !== 'kafka') {
-    if (!env.BUS_REDIS_URL && !env.REDIS_URL) issue(ctx, 'BUS_REDIS_URL', 'is required (or REDIS_URL) when BUS_TRANSPORT=redis-streams');
+    if (!env.BUS_REDIS_URL && !env.REDIS_URL)
+      issue(ctx, 'BUS_REDIS_URL', 'is required (or REDIS_URL) when BUS_TRANSPORT=redis-streams');
     return;
   }
   const production = env.NODE_ENV === 'production';
   if (!env.KAFKA_BROKERS) issue(ctx, 'KAFKA_BROKERS', 'is required when BUS_TRANSPORT=kafka');
   const mechanism = env.KAFKA_SASL_MECHANISM;
   if (mechanism === 'oauthbearer') {
-    if (!env.KAFKA_OAUTH_TOKEN_FILE) issue(ctx, 'KAFKA_OAUTH_TOKEN_FILE', 'is required with KAFKA_SASL_MECHANISM=oauthbearer');
+    if (!env.KAFKA_OAUTH_TOKEN_FILE)
+      issue(ctx, 'KAFKA_OAUTH_TOKEN_FILE', 'is required with KAFKA_SASL_MECHANISM=oauthbearer');
   } else if (mechanism === 'aws-msk-iam') {
     if (!env.KAFKA_AWS_REGION) issue(ctx, 'KAFKA_AWS_REGION', 'is required with KAFKA_SASL_MECHANISM=aws-msk-iam');
   } else if (mechanism && (!env.KAFKA_SASL_USERNAME || !env.KAFKA_SASL_PASSWORD)) {
-    issue(ctx, 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with KAFKA_SASL_MECHANISM');
+    issue(
+      ctx,
+      'KAFKA_SASL_USERNAME',
+      'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with KAFKA_SASL_MECHANISM',
+    );
   }
   // Credentials (or a bearer token) in clear text on the network.
   if (mechanism && !env.KAFKA_SSL && !env.KAFKA_ALLOW_SASL_PLAINTEXT) {
-    issue(ctx, 'KAFKA_SSL', `must be true with KAFKA_SASL_MECHANISM=${mechanism} (SASL without TLS sends credentials in clear; KAFKA_ALLOW_SASL_PLAINTEXT=true for a local broker)`);
+    issue(
+      ctx,
+      'KAFKA_SSL',
+      `must be true with KAFKA_SASL_MECHANISM=${mechanism} (SASL without TLS sends credentials in clear; KAFKA_ALLOW_SASL_PLAINTEXT=true for a local broker)`,
+    );
   }
-  if (production && env.KAFKA_ALLOW_SASL_PLAINTEXT) issue(ctx, 'KAFKA_ALLOW_SASL_PLAINTEXT', 'must not be true when NODE_ENV=production');
-  if (production && !env.KAFKA_SSL_REJECT_UNAUTHORIZED) issue(ctx, 'KAFKA_SSL_REJECT_UNAUTHORIZED', 'must not be false when NODE_ENV=production');
+  if (production && env.KAFKA_ALLOW_SASL_PLAINTEXT)
+    issue(ctx, 'KAFKA_ALLOW_SASL_PLAINTEXT', 'must not be true when NODE_ENV=production');
+  if (production && !env.KAFKA_SSL_REJECT_UNAUTHORIZED)
+    issue(ctx, 'KAFKA_SSL_REJECT_UNAUTHORIZED', 'must not be false when NODE_ENV=production');
   if (!env.KAFKA_SSL) {
     for (const name of ['KAFKA_SSL_CA_FILE', 'KAFKA_SSL_CERT_FILE', 'KAFKA_SSL_KEY_FILE'] as const) {
       if (env[name] !== undefined) issue(ctx, name, 'is set but KAFKA_SSL is not true');
     }
   }
   if ((env.KAFKA_SSL_CERT_FILE === undefined) !== (env.KAFKA_SSL_KEY_FILE === undefined)) {
-    issue(ctx, env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE', 'KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together (mutual TLS)');
+    issue(
+      ctx,
+      env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE',
+      'KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together (mutual TLS)',
+    );
   }
 }
 
 function kafkaSsl(env: BusEnv) {
   if (!env.KAFKA_SSL) return false;
-  const { KAFKA_SSL_CA_FILE: ca, KAFKA_SSL_CERT_FILE: cert, KAFKA_SSL_KEY_FILE: key, KAFKA_SSL_REJECT_UNAUTHORIZED: rejectUnauthorized } = env;
+  const {
+    KAFKA_SSL_CA_FILE: ca,
+    KAFKA_SSL_CERT_FILE: cert,
+    KAFKA_SSL_KEY_FILE: key,
+    KAFKA_SSL_REJECT_UNAUTHORIZED: rejectUnauthorized,
+  } = env;
   if (!ca && !cert && rejectUnauthorized) return true;
   return { ca, cert, key, rejectUnauthorized };
 }

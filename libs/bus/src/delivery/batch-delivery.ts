@@ -15,7 +15,12 @@ export type BatchStep =
  * be a single record that can never succeed, which only a delivery per record can tell (and
  * dead-letter alone) without failing the records around it.
  */
-export async function deliverBatchOnce(records: IncomingRecord[], handler: BatchHandler, policy: DeliveryPolicy, transientFailures: number): Promise<BatchStep> {
+export async function deliverBatchOnce(
+  records: IncomingRecord[],
+  handler: BatchHandler,
+  policy: DeliveryPolicy,
+  transientFailures: number,
+): Promise<BatchStep> {
   try {
     await handler(records);
     return { kind: 'handled' };

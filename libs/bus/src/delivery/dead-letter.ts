@@ -1,5 +1,10 @@
 import { type BusLogger, errorDetails } from '../logging/bus-logger.interface';
-import { deadLetterTopic, DLQ_HEADERS, type IncomingRecord, type OutgoingRecord } from '../transport/bus-transport.interface';
+import {
+  deadLetterTopic,
+  DLQ_HEADERS,
+  type IncomingRecord,
+  type OutgoingRecord,
+} from '../transport/bus-transport.interface';
 import type { FailureReport } from './delivery.policy';
 
 /** Why a record is dead-lettered: it can never succeed (permanent), or an unknown error outlasted its deliveries. */
@@ -56,7 +61,16 @@ export async function deadLetter(
       },
     },
   ]);
-  const notice: DeadLetterNotice = { topic: record.topic, dlq, group, id: record.id, key: record.key, fault: reason.fault, deliveryCount: reason.deliveryCount, error: error.message };
+  const notice: DeadLetterNotice = {
+    topic: record.topic,
+    dlq,
+    group,
+    id: record.id,
+    key: record.key,
+    fault: reason.fault,
+    deliveryCount: reason.deliveryCount,
+    error: error.message,
+  };
   logger.error({ ...notice, err: error }, DEAD_LETTER_LOG_MESSAGE);
   listener?.(notice);
 }

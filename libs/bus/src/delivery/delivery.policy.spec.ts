@@ -1,10 +1,26 @@
 import { PermanentError, TransientError } from '@pay/platform';
 import { IncomingRecord } from '../transport/bus-transport.interface';
-import { backoffDelay, deliverOnce, deliverWithRetry, DeliveryPolicy, type FailureReport, transientRetry } from './delivery.policy';
+import {
+  backoffDelay,
+  deliverOnce,
+  deliverWithRetry,
+  DeliveryPolicy,
+  type FailureReport,
+  transientRetry,
+} from './delivery.policy';
 
-const record: IncomingRecord = { topic: 't', key: 'k', value: '{}', headers: {}, partition: 0, id: '0:1-0', deliveryCount: 1 };
+const record: IncomingRecord = {
+  topic: 't',
+  key: 'k',
+  value: '{}',
+  headers: {},
+  partition: 0,
+  id: '0:1-0',
+  deliveryCount: 1,
+};
 const policy: DeliveryPolicy = { maxDeliveries: 3, backoff: { initialMs: 1, maxMs: 4 } };
-const connectionTerminated = (): Error => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+const connectionTerminated = (): Error =>
+  Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
 
 describe('deliverWithRetry', () => {
   it('retries an unknown failure until it succeeds, counting deliveries', async () => {
@@ -23,7 +39,9 @@ describe('deliverWithRetry', () => {
   });
 
   it('dead-letters an unknown failure after maxDeliveries with the last error', async () => {
-    const outcome = await deliverWithRetry(record, async () => Promise.reject(new Error('nope')), policy, { canContinue: () => true });
+    const outcome = await deliverWithRetry(record, async () => Promise.reject(new Error('nope')), policy, {
+      canContinue: () => true,
+    });
     expect(outcome.kind).toBe('dead-letter');
     expect(outcome.deliveryCount).toBe(3);
     expect(outcome.kind === 'dead-letter' && outcome.fault).toBe('unknown');
@@ -40,13 +58,19 @@ describe('deliverWithRetry', () => {
         if (++calls <= 50) throw calls % 2 ? connectionTerminated() : new TransientError('redis away');
       },
       policy,
-      { canContinue: () => true, beforeRetry: async (n) => void persisted.push(n), onFailure: (r) => void reports.push(r) },
+      {
+        canContinue: () => true,
+        beforeRetry: async (n) => void persisted.push(n),
+        onFailure: (r) => void reports.push(r),
+      },
     );
     expect(outcome).toEqual({ kind: 'handled', deliveryCount: 1 });
     expect(calls).toBe(51);
     // Transient failures do not use up deliveries: the persisted count stays 1.
     expect(new Set(persisted)).toEqual(new Set([1]));
-    expect(reports.every((r) => r.fault === 'transient' && r.retryInMs !== null && r.retryInMs <= policy.backoff.maxMs)).toBe(true);
+    expect(
+      reports.every((r) => r.fault === 'transient' && r.retryInMs !== null && r.retryInMs <= policy.backoff.maxMs),
+    ).toBe(true);
     expect(reports.at(-1)?.transientFailures).toBe(50);
   });
 
@@ -63,16 +87,28 @@ describe('deliverWithRetry', () => {
     );
     expect(outcome.kind === 'dead-letter' && outcome.fault).toBe('permanent');
     expect(calls).toBe(1);
-    const invalid = await deliverWithRetry(record, async () => Promise.reject(new PermanentError('unknown contract version')), policy, { canContinue: () => true });
+    const invalid = await deliverWithRetry(
+      record,
+      async () => Promise.reject(new PermanentError('unknown contract version')),
+      policy,
+      { canContinue: () => true },
+    );
     expect(invalid).toMatchObject({ kind: 'dead-letter', fault: 'permanent', deliveryCount: 1 });
   });
 
   it('gives a reclaimed record above the limit one more delivery instead of dead-lettering it unseen', async () => {
     let calls = 0;
-    const outcome = await deliverWithRetry({ ...record, deliveryCount: 7 }, async () => void calls++, policy, { canContinue: () => true });
+    const outcome = await deliverWithRetry({ ...record, deliveryCount: 7 }, async () => void calls++, policy, {
+      canContinue: () => true,
+    });
     expect(outcome).toEqual({ kind: 'handled', deliveryCount: 7 });
     expect(calls).toBe(1);
-    const failing = await deliverWithRetry({ ...record, deliveryCount: 7 }, async () => Promise.reject(new Error('bug')), policy, { canContinue: () => true });
+    const failing = await deliverWithRetry(
+      { ...record, deliveryCount: 7 },
+      async () => Promise.reject(new Error('bug')),
+      policy,
+      { canContinue: () => true },
+    );
     expect(failing).toMatchObject({ kind: 'dead-letter', fault: 'unknown', deliveryCount: 7 });
   });
 
@@ -92,7 +128,9 @@ describe('deliverWithRetry', () => {
   });
 
   it('grows the backoff exponentially up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 500].map((n) => backoffDelay({ initialMs: 100, maxMs: 500 }, n))).toEqual([100, 200, 400, 500, 500, 500]);
+    expect([1, 2, 3, 4, 5, 500].map((n) => backoffDelay({ initialMs: 100, maxMs: 500 }, n))).toEqual([
+      100, 200, 400, 500, 500, 500,
+    ]);
   });
 });
 
@@ -101,7 +139,10 @@ describe('deliverOnce (Kafka: one delivery per fetch, the state kept between pau
 
   it('hands the handler the kept delivery count and reports success', async () => {
     const seen: number[] = [];
-    const step = await deliverOnce(record, async (r) => void seen.push(r.deliveryCount), policy, { deliveryCount: 2, transientFailures: 4 });
+    const step = await deliverOnce(record, async (r) => void seen.push(r.deliveryCount), policy, {
+      deliveryCount: 2,
+      transientFailures: 4,
+    });
     expect(step).toEqual({ kind: 'handled', deliveryCount: 2 });
     expect(seen).toEqual([2]);
   });
@@ -109,7 +150,12 @@ describe('deliverOnce (Kafka: one delivery per fetch, the state kept between pau
   it('counts unknown failures across steps until maxDeliveries, then dead-letters with the last error', async () => {
     const failing = async (): Promise<void> => Promise.reject(new Error('bug'));
     const first = await deliverOnce(record, failing, policy, fresh);
-    expect(first).toMatchObject({ kind: 'retry', fault: 'unknown', delayMs: 1, next: { deliveryCount: 2, transientFailures: 0 } });
+    expect(first).toMatchObject({
+      kind: 'retry',
+      fault: 'unknown',
+      delayMs: 1,
+      next: { deliveryCount: 2, transientFailures: 0 },
+    });
     const second = first.kind === 'retry' ? await deliverOnce(record, failing, policy, first.next) : first;
     expect(second).toMatchObject({ kind: 'retry', delayMs: 2, next: { deliveryCount: 3 } });
     const third = second.kind === 'retry' ? await deliverOnce(record, failing, policy, second.next) : second;
@@ -121,7 +167,13 @@ describe('deliverOnce (Kafka: one delivery per fetch, the state kept between pau
     let state = { deliveryCount: 2, transientFailures: 0 };
     const delays: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const step = await deliverOnce(record, async () => Promise.reject(connectionTerminated()), policy, state, (r) => void reports.push(r));
+      const step = await deliverOnce(
+        record,
+        async () => Promise.reject(connectionTerminated()),
+        policy,
+        state,
+        (r) => void reports.push(r),
+      );
       if (step.kind !== 'retry') throw new Error(`expected a retry, got ${step.kind}`);
       delays.push(step.delayMs);
       state = step.next;
@@ -137,6 +189,9 @@ describe('deliverOnce (Kafka: one delivery per fetch, the state kept between pau
   });
 
   it('waits after a failed dead-letter write as for a dependency away, without spending a delivery', () => {
-    expect(transientRetry(policy, { deliveryCount: 3, transientFailures: 2 })).toEqual({ delayMs: 4, next: { deliveryCount: 3, transientFailures: 3 } });
+    expect(transientRetry(policy, { deliveryCount: 3, transientFailures: 2 })).toEqual({
+      delayMs: 4,
+      next: { deliveryCount: 3, transientFailures: 3 },
+    });
   });
 });

@@ -2,7 +2,8 @@ import { BusLogger, errorDetails, noopLogger } from '../logging/bus-logger.inter
 import { BusTransport, deadLetterTopic, TopicCheck } from '../transport/bus-transport.interface';
 
 /** Each topic and its dead-letter topic: what a service that publishes to or consumes them needs to exist. */
-export const withDeadLetterTopics = (topics: readonly string[]): string[] => topics.flatMap((t) => [t, deadLetterTopic(t)]);
+export const withDeadLetterTopics = (topics: readonly string[]): string[] =>
+  topics.flatMap((t) => [t, deadLetterTopic(t)]);
 
 export interface TopicReadinessOptions {
   logger?: BusLogger;
@@ -14,7 +15,9 @@ function describeProblem({ missing, wrongPartitions }: TopicCheck): string | nul
   const parts: string[] = [];
   if (missing.length > 0) parts.push(`bus topics missing: ${missing.join(', ')}`);
   if (wrongPartitions.length > 0) {
-    parts.push(`bus topics with the wrong partition count: ${wrongPartitions.map((w) => `${w.topic} has ${w.actual}, expected ${w.expected}`).join('; ')}`);
+    parts.push(
+      `bus topics with the wrong partition count: ${wrongPartitions.map((w) => `${w.topic} has ${w.actual}, expected ${w.expected}`).join('; ')}`,
+    );
   }
   return parts.length > 0 ? `${parts.join('; ')} (create them as kafka-init does; see the README runbook)` : null;
 }
@@ -69,10 +72,16 @@ export class TopicReadiness {
         return;
       }
       this.problem = new Error(problem);
-      this.logger.error({ missing: found.missing, wrongPartitions: found.wrongPartitions, retryInMs: this.intervalMs }, `NOT READY: ${problem}`);
+      this.logger.error(
+        { missing: found.missing, wrongPartitions: found.wrongPartitions, retryInMs: this.intervalMs },
+        `NOT READY: ${problem}`,
+      );
     } catch (error) {
       this.problem = new Error(`bus topics could not be checked: ${errorDetails(error).message}`);
-      this.logger.warn({ err: errorDetails(error), retryInMs: this.intervalMs }, 'bus topics could not be checked; asking again');
+      this.logger.warn(
+        { err: errorDetails(error), retryInMs: this.intervalMs },
+        'bus topics could not be checked; asking again',
+      );
     }
     if (this.timer) {
       this.timer = setTimeout(() => void this.round(), this.intervalMs);

@@ -16,25 +16,35 @@ export const subscribedRoundRobin: PartitionAssigner = ({ cluster }) => ({
     for (const { memberId, memberMetadata } of [...members].sort((a, b) => a.memberId.localeCompare(b.memberId))) {
       const named = AssignerProtocol.MemberMetadata.decode(memberMetadata)?.topics ?? [];
       // A member that names no topics is taken as subscribed to all of the leader's.
-      for (const topic of named.length > 0 ? named : topics) subscribers.set(topic, [...(subscribers.get(topic) ?? []), memberId]);
+      for (const topic of named.length > 0 ? named : topics)
+        subscribers.set(topic, [...(subscribers.get(topic) ?? []), memberId]);
     }
     // The leader knows the partitions of its own topics only.
     await cluster.addMultipleTargetTopics([...subscribers.keys()]);
     const assignment = new Map<string, Record<string, number[]>>(members.map((m) => [m.memberId, {}]));
     for (const [topic, memberIds] of subscribers) {
       const partitions = cluster.findTopicPartitionMetadata(topic).map((p) => p.partitionId);
-      [...partitions].sort((a, b) => a - b).forEach((partitionId, i) => {
-        const mine = assignment.get(memberIds[i % memberIds.length]) ?? {};
-        (mine[topic] ??= []).push(partitionId);
-      });
+      [...partitions]
+        .sort((a, b) => a - b)
+        .forEach((partitionId, i) => {
+          const mine = assignment.get(memberIds[i % memberIds.length]) ?? {};
+          (mine[topic] ??= []).push(partitionId);
+        });
     }
     return [...assignment].map(([memberId, byTopic]) => ({
       memberId,
-      memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 0, assignment: byTopic, userData: Buffer.alloc(0) }),
+      memberAssignment: AssignerProtocol.MemberAssignment.encode({
+        version: 0,
+        assignment: byTopic,
+        userData: Buffer.alloc(0),
+      }),
     }));
   },
 
   protocol({ topics }) {
-    return { name: 'SubscribedRoundRobinAssigner', metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) };
+    return {
+      name: 'SubscribedRoundRobinAssigner',
+      metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+    };
   },
 });

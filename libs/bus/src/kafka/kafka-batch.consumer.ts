@@ -67,7 +67,7 @@ export class KafkaBatchConsumer {
   async eachBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, isRunning, isStale } = payload;
     const { topic, partition, messages } = batch;
-    for (let i = 0; i < messages.length; ) {
+    for (let i = 0; i < messages.length;) {
       if (!isRunning() || isStale() || this.signal.aborted) return;
       const n = this.batchLength(topic, partition, messages, i);
       const together = n > 1 ? messages.slice(i, i + n) : null;
@@ -93,7 +93,10 @@ export class KafkaBatchConsumer {
   }
 
   /** One record: false when the partition was paused for a retry (or the consumer is stopping). */
-  private async deliverOne({ batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload, message: KafkaMessage): Promise<boolean> {
+  private async deliverOne(
+    { batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload,
+    message: KafkaMessage,
+  ): Promise<boolean> {
     const { topic, partition } = batch;
     if (!isRunning() || isStale() || this.signal.aborted) return false;
     const retryInMs = await this.deliver(topic, partition, message);
@@ -112,23 +115,48 @@ export class KafkaBatchConsumer {
   private batchLength(topic: string, partition: number, messages: KafkaMessage[], start: number): number {
     const { batchHandler, maxBatch } = this.ctx.subscription;
     if (!batchHandler || this.states.has(partitionKey(topic, partition))) return 0;
-    return batchLength(messages.map(() => ({ deliveryCount: 1 })), start, maxBatch ?? DEFAULT_MAX_BATCH);
+    return batchLength(
+      messages.map(() => ({ deliveryCount: 1 })),
+      start,
+      maxBatch ?? DEFAULT_MAX_BATCH,
+    );
   }
 
   /** A batch failing because a dependency is away pauses the partition and is fetched and tried again whole. */
-  private async deliverBatch(topic: string, partition: number, messages: KafkaMessage[]): Promise<'handled' | 'one-by-one' | { retryInMs: number }> {
+  private async deliverBatch(
+    topic: string,
+    partition: number,
+    messages: KafkaMessage[],
+  ): Promise<'handled' | 'one-by-one' | { retryInMs: number }> {
     const { subscription, policy, logger } = this.ctx;
     const key = partitionKey(topic, partition);
     const records = messages.map((m) => toRecord(subscription.topic, partition, m, 1));
     const fields = { topic, group: subscription.group, partition, first: records[0].id, count: records.length };
-    const step = await deliverBatchOnce(records, subscription.batchHandler as NonNullable<SubscribeOptions['batchHandler']>, policy, this.batchFailures.get(key) ?? 0);
+    const step = await deliverBatchOnce(
+      records,
+      subscription.batchHandler as NonNullable<SubscribeOptions['batchHandler']>,
+      policy,
+      this.batchFailures.get(key) ?? 0,
+    );
     if (step.kind === 'retry') {
       this.batchFailures.set(key, step.transientFailures);
-      logger.warn({ ...fields, transientFailures: step.transientFailures, retryInMs: step.delayMs, err: errorDetails(step.error) }, 'bus batch failed (a dependency is away); retrying it whole');
+      logger.warn(
+        {
+          ...fields,
+          transientFailures: step.transientFailures,
+          retryInMs: step.delayMs,
+          err: errorDetails(step.error),
+        },
+        'bus batch failed (a dependency is away); retrying it whole',
+      );
       return { retryInMs: step.delayMs };
     }
     this.batchFailures.delete(key);
-    if (step.kind === 'one-by-one') logger.warn({ ...fields, err: errorDetails(step.error) }, 'bus batch failed; delivering its records one at a time');
+    if (step.kind === 'one-by-one')
+      logger.warn(
+        { ...fields, err: errorDetails(step.error) },
+        'bus batch failed; delivering its records one at a time',
+      );
     return step.kind;
   }
 
@@ -148,7 +176,9 @@ export class KafkaBatchConsumer {
     // Handlers see the logical topic as subscribed (the cluster's name may carry KAFKA_TOPIC_PREFIX).
     const record = toRecord(subscription.topic, partition, message, state.deliveryCount);
     const fields = { topic, group: subscription.group, id: record.id, key: record.key };
-    const step = await deliverOnce(record, subscription.handler, policy, state, (failure) => logDeliveryFailure(logger, fields, failure));
+    const step = await deliverOnce(record, subscription.handler, policy, state, (failure) =>
+      logDeliveryFailure(logger, fields, failure),
+    );
     if (step.kind === 'retry') {
       this.states.set(key, { topic, partition, offset: message.offset, ...step.next });
       return step.delayMs;
@@ -161,7 +191,10 @@ export class KafkaBatchConsumer {
         // for good; the record is handled again after the pause and dead-lettered then.
         const { delayMs, next } = transientRetry(policy, state);
         this.states.set(key, { topic, partition, offset: message.offset, ...next });
-        logger.warn({ ...fields, retryInMs: delayMs, err: errorDetails(error) }, 'bus dead-letter write failed; partition paused, retrying');
+        logger.warn(
+          { ...fields, retryInMs: delayMs, err: errorDetails(error) },
+          'bus dead-letter write failed; partition paused, retrying',
+        );
         return delayMs;
       }
     }

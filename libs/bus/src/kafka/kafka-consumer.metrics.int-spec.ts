@@ -47,8 +47,15 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       // Right after the topic is made the broker may answer NOT_LEADER for a moment: the gauge shows nothing until it can.
       await waitFor('a lag of 0', async () => (await value(registry, 'bus_consumer_lag', labels)) === 0, h.waitMs);
 
-      await h.transport().publish(topic, Array.from({ length: 5 }, (_, i) => ({ key: 'merchant-1', value: JSON.stringify({ i }) })));
-      await waitFor('lag of 5 while the handler is held', async () => (await value(registry, 'bus_consumer_lag', labels)) === 5, h.waitMs);
+      await h.transport().publish(
+        topic,
+        Array.from({ length: 5 }, (_, i) => ({ key: 'merchant-1', value: JSON.stringify({ i }) })),
+      );
+      await waitFor(
+        'lag of 5 while the handler is held',
+        async () => (await value(registry, 'bus_consumer_lag', labels)) === 5,
+        h.waitMs,
+      );
       gate();
       await waitFor('all handled', () => handled === 5, h.waitMs);
       await waitFor('lag back to 0', async () => (await value(registry, 'bus_consumer_lag', labels)) === 0, h.waitMs);
@@ -56,7 +63,11 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       // A second member: the group rebalances, both join again (1 + 2 joins at least), nothing crashed.
       second = member(metrics);
       await second.subscribe({ topic, group, handler });
-      await waitFor('the first member rejoined', async () => ((await value(registry, 'bus_consumer_rebalances_total', labels)) ?? 0) >= 3, h.waitMs);
+      await waitFor(
+        'the first member rejoined',
+        async () => ((await value(registry, 'bus_consumer_rebalances_total', labels)) ?? 0) >= 3,
+        h.waitMs,
+      );
       expect(await value(registry, 'bus_consumer_crashes_total', { ...labels, restart: 'false' })).toBeUndefined();
     } finally {
       gate();

@@ -9,7 +9,13 @@ describe('kafkajs logs through the service logger', () => {
     namespace,
     level,
     label: logLevel[level],
-    log: { timestamp: '2026-01-01T00:00:00.000Z', logger: 'kafkajs', message, broker: 'k1:9093', groupId: 'staging.ledger' },
+    log: {
+      timestamp: '2026-01-01T00:00:00.000Z',
+      logger: 'kafkajs',
+      message,
+      broker: 'k1:9093',
+      groupId: 'staging.ledger',
+    },
   });
   beforeEach(() => (lines.length = 0));
 
@@ -17,8 +23,16 @@ describe('kafkajs logs through the service logger', () => {
     log(entry(logLevel.ERROR, 'Connection', 'SASL SCRAM SHA512 authentication failed'));
     log(entry(logLevel.WARN, 'ConsumerGroup', 'Restarting the consumer'));
     expect(lines).toEqual([
-      { level: 'error', obj: { namespace: 'Connection', kafka: { broker: 'k1:9093', groupId: 'staging.ledger' } }, msg: 'kafkajs: SASL SCRAM SHA512 authentication failed' },
-      { level: 'warn', obj: { namespace: 'ConsumerGroup', kafka: { broker: 'k1:9093', groupId: 'staging.ledger' } }, msg: 'kafkajs: Restarting the consumer' },
+      {
+        level: 'error',
+        obj: { namespace: 'Connection', kafka: { broker: 'k1:9093', groupId: 'staging.ledger' } },
+        msg: 'kafkajs: SASL SCRAM SHA512 authentication failed',
+      },
+      {
+        level: 'warn',
+        obj: { namespace: 'ConsumerGroup', kafka: { broker: 'k1:9093', groupId: 'staging.ledger' } },
+        msg: 'kafkajs: Restarting the consumer',
+      },
     ]);
   });
 

@@ -42,7 +42,11 @@ export async function createTopicsAndWait(admin: Admin, specs: KafkaTopicSpec[],
 }
 
 /** Which of `topics` the cluster lacks, or has with another partition count than `partitions`. */
-export async function checkKafkaTopics(admin: Admin, topics: readonly string[], partitions: number): Promise<TopicCheck> {
+export async function checkKafkaTopics(
+  admin: Admin,
+  topics: readonly string[],
+  partitions: number,
+): Promise<TopicCheck> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !existing.has(t));
   const present = topics.filter((t) => existing.has(t));

@@ -4,7 +4,12 @@ import { TransientError } from '@pay/platform';
 import { type ISocketFactory, Kafka, logLevel } from 'kafkajs';
 import { delay, uniqueName, waitFor } from '../testing/bus-transport.contract';
 import { kafkaHarness } from '../testing/kafka-test.harness';
-import { deadLetterTopic, DLQ_HEADERS, type IncomingRecord, type OutgoingRecord } from '../transport/bus-transport.interface';
+import {
+  deadLetterTopic,
+  DLQ_HEADERS,
+  type IncomingRecord,
+  type OutgoingRecord,
+} from '../transport/bus-transport.interface';
 import { busReadinessCheck } from '../health/bus-failure';
 import { partitionForKey } from '../partitioner/murmur2.partitioner';
 import { createTopicsAndWait } from './kafka-topics';
@@ -23,7 +28,8 @@ function lossyNetwork() {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
-    socket.emit = ((event: string | symbol, ...args: unknown[]) => (event === 'data' && net.losing ? true : emit(event, ...args))) as Socket['emit'];
+    socket.emit = ((event: string | symbol, ...args: unknown[]) =>
+      event === 'data' && net.losing ? true : emit(event, ...args)) as Socket['emit'];
     return socket;
   };
   return {
@@ -61,7 +67,8 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
   const h = kafkaHarness(kafkaBrokers.split(',').map((b) => b.trim()));
   afterEach(() => h.dispose());
 
-  const records = (tag: string, n: number): OutgoingRecord[] => Array.from({ length: n }, (_, i) => ({ key: 'merchant-1', value: JSON.stringify({ tag, i }) }));
+  const records = (tag: string, n: number): OutgoingRecord[] =>
+    Array.from({ length: n }, (_, i) => ({ key: 'merchant-1', value: JSON.stringify({ tag, i }) }));
 
   async function topicContents(topic: string, expected: number): Promise<string[]> {
     const seen: IncomingRecord[] = [];
@@ -72,33 +79,46 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
   }
 
   test.each([
-    ['the next send has as many records: without a new producer the broker takes them for the lost ones and drops them', 3],
+    [
+      'the next send has as many records: without a new producer the broker takes them for the lost ones and drops them',
+      3,
+    ],
     ['the next send has more records: without a new producer its sequence is out of order and the partition wedges', 5],
-  ])('a send whose answer was lost, then %s', async (_title, nextCount) => {
-    const topic = h.topic('kafka.lost-answer');
-    const network = lossyNetwork();
-    const producer = new KafkaTransport(
-      { brokers: kafkaBrokers.split(','), clientId: uniqueName('lossy'), createTopics: true, partitions: 12, requestTimeoutMs: 1_000 },
-      { socketFactory: network.socketFactory },
-    );
-    try {
-      await producer.publish(topic, records('warm-up', 1)); // connected, producer id assigned, topic known
+  ])(
+    'a send whose answer was lost, then %s',
+    async (_title, nextCount) => {
+      const topic = h.topic('kafka.lost-answer');
+      const network = lossyNetwork();
+      const producer = new KafkaTransport(
+        {
+          brokers: kafkaBrokers.split(','),
+          clientId: uniqueName('lossy'),
+          createTopics: true,
+          partitions: 12,
+          requestTimeoutMs: 1_000,
+        },
+        { socketFactory: network.socketFactory },
+      );
+      try {
+        await producer.publish(topic, records('warm-up', 1)); // connected, producer id assigned, topic known
 
-      network.loseAnswers();
-      await expect(producer.publish(topic, records('lost-answer', 3))).rejects.toThrow();
-      network.heal();
+        network.loseAnswers();
+        await expect(producer.publish(topic, records('lost-answer', 3))).rejects.toThrow();
+        network.heal();
 
-      // As the outbox relay does: the send failed, so it sends again (what it sends may differ).
-      const next = records('next', nextCount);
-      await producer.publish(topic, next);
+        // As the outbox relay does: the send failed, so it sends again (what it sends may differ).
+        const next = records('next', nextCount);
+        await producer.publish(topic, next);
 
-      const contents = await topicContents(topic, 1 + 3 + nextCount);
-      expect(contents.filter((v) => v.includes('"next"')).sort()).toEqual(next.map((r) => r.value).sort());
-    } finally {
-      network.heal();
-      await producer.close();
-    }
-  }, 120_000);
+        const contents = await topicContents(topic, 1 + 3 + nextCount);
+        expect(contents.filter((v) => v.includes('"next"')).sort()).toEqual(next.map((r) => r.value).sort());
+      } finally {
+        network.heal();
+        await producer.close();
+      }
+    },
+    120_000,
+  );
 
   /** Two keys that land on different partitions of a 12-partition topic. */
   function keysOnTwoPartitions(): [string, string] {
@@ -133,14 +153,21 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       { key: keyA, value: '"a2"' },
     ]);
     await waitFor('partition A failing', () => attemptsA > 0, h.waitMs);
-    await h.transport().publish(topic, [1, 2, 3].map((i) => ({ key: keyB, value: `"b${i}"` })));
+    await h.transport().publish(
+      topic,
+      [1, 2, 3].map((i) => ({ key: keyB, value: `"b${i}"` })),
+    );
 
     await waitFor('partition B handled', () => handled.filter((r) => r.key === keyB).length === 3, h.waitMs);
     const bDone = Date.now();
     expect(bDone).toBeLessThan(failUntil.at - 2_000); // B did not wait for A's outage
     expect(handled.map((r) => r.value)).toEqual(['"b1"', '"b2"', '"b3"']);
 
-    await waitFor('partition A handled after its outage', () => handled.filter((r) => r.key === keyA).length === 2, h.waitMs);
+    await waitFor(
+      'partition A handled after its outage',
+      () => handled.filter((r) => r.key === keyA).length === 2,
+      h.waitMs,
+    );
     expect(handled.filter((r) => r.key === keyA).map((r) => r.value)).toEqual(['"a1"', '"a2"']);
     expect(handled[3].at).toBeGreaterThanOrEqual(failUntil.at);
     expect(attemptsA).toBeGreaterThan(3); // retried while paused, not given up
@@ -151,15 +178,24 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     const group = uniqueName('shared-group');
     const consumer = h.transport();
     const seen = new Map<string, Set<number>>(topics.map((t) => [t, new Set<number>()]));
-    for (const topic of topics) await consumer.subscribe({ topic, group, handler: async (r) => void seen.get(r.topic)?.add(r.partition) });
+    for (const topic of topics)
+      await consumer.subscribe({ topic, group, handler: async (r) => void seen.get(r.topic)?.add(r.partition) });
     const producer = h.transport();
     // A key per partition of each topic.
     const keys = new Map<number, string>();
     for (let i = 0; keys.size < 12; i++) keys.set(partitionForKey(`m-${i}`, 12), `m-${i}`);
-    for (const topic of topics) await producer.publish(topic, [...keys.values()].map((key) => ({ key, value: '{}' })));
+    for (const topic of topics)
+      await producer.publish(
+        topic,
+        [...keys.values()].map((key) => ({ key, value: '{}' })),
+      );
 
-    await waitFor('all 36 partitions consumed', () => [...seen.values()].every((p) => p.size === 12), h.waitMs).catch(() => undefined);
-    expect(Object.fromEntries([...seen].map(([t, p]) => [t, p.size]))).toEqual(Object.fromEntries(topics.map((t) => [t, 12])));
+    await waitFor('all 36 partitions consumed', () => [...seen.values()].every((p) => p.size === 12), h.waitMs).catch(
+      () => undefined,
+    );
+    expect(Object.fromEntries([...seen].map(([t, p]) => [t, p.size]))).toEqual(
+      Object.fromEntries(topics.map((t) => [t, 12])),
+    );
   }, 120_000);
 
   test('a dead-letter write the broker refuses pauses the partition, without a crash or rebalance, until the DLQ takes the record', async () => {
@@ -170,8 +206,12 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     // A dead-letter topic that refuses anything above 200 bytes: MESSAGE_TOO_LARGE, which kafkajs never retries.
     const admin = new Kafka({ brokers, clientId: uniqueName('dlq-admin'), logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
-    const maxBytes = (value: string) => [{ type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value }] }];
-    await createTopicsAndWait(admin, [{ topic: dlq, numPartitions: 12, replicationFactor: 1, configEntries: maxBytes('200')[0].configEntries }]);
+    const maxBytes = (value: string) => [
+      { type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value }] },
+    ];
+    await createTopicsAndWait(admin, [
+      { topic: dlq, numPartitions: 12, replicationFactor: 1, configEntries: maxBytes('200')[0].configEntries },
+    ]);
 
     // Joins before the first refused write are the start-up's (a loaded machine may need a few); what counts is after.
     const events = { rebalances: 0, crashes: 0, dlqWriteFailures: 0, rebalancesBeforeFailures: 0 };
@@ -182,8 +222,20 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     };
     const logger = { info: () => undefined, error: () => undefined, warn: (_: object, msg: string) => onWarn(msg) };
     const consumer = new KafkaTransport(
-      { brokers, clientId: uniqueName('dlq-refused'), createTopics: true, partitions: 12, retryBackoff: { initialMs: 100, maxMs: 500 }, sessionTimeoutMs: 10_000 },
-      { logger, onFailure: (e) => failures.push(e), onRebalance: () => void events.rebalances++, onCrash: () => void events.crashes++ },
+      {
+        brokers,
+        clientId: uniqueName('dlq-refused'),
+        createTopics: true,
+        partitions: 12,
+        retryBackoff: { initialMs: 100, maxMs: 500 },
+        sessionTimeoutMs: 10_000,
+      },
+      {
+        logger,
+        onFailure: (e) => failures.push(e),
+        onRebalance: () => void events.rebalances++,
+        onCrash: () => void events.crashes++,
+      },
     );
     const handled: string[] = [];
     let poisonAttempts = 0;
@@ -200,7 +252,9 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
         },
       });
       const dead: IncomingRecord[] = [];
-      await h.transport().subscribe({ topic: dlq, group: uniqueName('dlq-reader'), handler: async (r) => void dead.push(r) });
+      await h
+        .transport()
+        .subscribe({ topic: dlq, group: uniqueName('dlq-reader'), handler: async (r) => void dead.push(r) });
       await h.transport().publish(topic, [
         { key: keyA, value: poison },
         { key: keyA, value: '"a-after"' },
@@ -218,7 +272,11 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       expect(poisonAttempts).toBe(events.dlqWriteFailures + 1); // handled again after each pause, dead-lettered once
       // No rebalance loop: a refused write used to throw out of the handler, and every throw restarted the consumer
       // and rejoined the group (one join per refused write, 6 or more here). A loaded machine may see a join more.
-      expect({ crashes: events.crashes, failures: failures.length, failed: consumer.failure() }).toEqual({ crashes: 0, failures: 0, failed: null });
+      expect({ crashes: events.crashes, failures: failures.length, failed: consumer.failure() }).toEqual({
+        crashes: 0,
+        failures: 0,
+        failed: null,
+      });
       const joinsWhileRefused = events.rebalances - events.rebalancesBeforeFailures;
       expect(joinsWhileRefused).toBeLessThanOrEqual(1);
       expect(joinsWhileRefused).toBeLessThan(events.dlqWriteFailures);
@@ -238,16 +296,22 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
     const refusedPort = (closed.address() as { port: number }).port;
     await new Promise((resolve) => closed.close(resolve));
     const network = { away: true };
-    const socketFactory: ISocketFactory = ({ host, port, onConnect }) => connect(network.away ? { host: '127.0.0.1', port: refusedPort } : { host, port }, onConnect);
+    const socketFactory: ISocketFactory = ({ host, port, onConnect }) =>
+      connect(network.away ? { host: '127.0.0.1', port: refusedPort } : { host, port }, onConnect);
     await h.transport().publish(topic, records('before', 1)); // the topic exists (created by a transport that can reach the broker)
-    const consumer = new KafkaTransport({ brokers, clientId: uniqueName('starting'), createTopics: true, partitions: 12 }, { socketFactory });
+    const consumer = new KafkaTransport(
+      { brokers, clientId: uniqueName('starting'), createTopics: true, partitions: 12 },
+      { socketFactory },
+    );
     const seen: IncomingRecord[] = [];
     let outcome = 'waiting';
     try {
-      const subscribing = consumer.subscribe({ topic, group: uniqueName('start-group'), handler: async (r) => void seen.push(r) }).then(
-        () => void (outcome = 'subscribed'),
-        (error: unknown) => void (outcome = `failed: ${String(error)}`),
-      );
+      const subscribing = consumer
+        .subscribe({ topic, group: uniqueName('start-group'), handler: async (r) => void seen.push(r) })
+        .then(
+          () => void (outcome = 'subscribed'),
+          (error: unknown) => void (outcome = `failed: ${String(error)}`),
+        );
       // kafkajs gives up connecting after its 5 retries, about 10 s: without the wait, subscribe fails here.
       await delay(15_000);
       expect(outcome).toBe('waiting');
@@ -280,7 +344,9 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
       expect(failures).toHaveLength(1);
       expect(crashes).toEqual([expect.objectContaining({ topic, restart: false })]);
       expect(consumer.failure()).toBe(failures[0]);
-      expect(failures[0].message).toMatch(new RegExp(`kafka consumer of ${topic} .*stopped for good: .*session timeout is not within the range`));
+      expect(failures[0].message).toMatch(
+        new RegExp(`kafka consumer of ${topic} .*stopped for good: .*session timeout is not within the range`),
+      );
       // What /readyz of ledger, payout and workers asks.
       await expect(busReadinessCheck(consumer).check()).rejects.toThrow(/stopped for good/);
     } finally {
@@ -291,10 +357,18 @@ const kafkaBrokers = process.env.KAFKA_BROKERS ?? '';
   test('idleReadWaitMs: an idle member reads once per wait instead of every second, and a record arriving mid-wait is read at once', async () => {
     const topic = h.topic('idle-wait');
     const wire = fetchCounter();
-    const consumer = new KafkaTransport({ brokers: kafkaBrokers.split(','), clientId: uniqueName('idle-wait'), createTopics: true, partitions: 12 }, { socketFactory: wire.socketFactory });
+    const consumer = new KafkaTransport(
+      { brokers: kafkaBrokers.split(','), clientId: uniqueName('idle-wait'), createTopics: true, partitions: 12 },
+      { socketFactory: wire.socketFactory },
+    );
     const seen: { value: string; at: number }[] = [];
     try {
-      await consumer.subscribe({ topic, group: uniqueName('idle-wait'), handler: async (r) => void seen.push({ value: r.value, at: Date.now() }), idleReadWaitMs: 5_000 });
+      await consumer.subscribe({
+        topic,
+        group: uniqueName('idle-wait'),
+        handler: async (r) => void seen.push({ value: r.value, at: Date.now() }),
+        idleReadWaitMs: 5_000,
+      });
       await delay(1_000); // joined, first fetches sent
       const before = wire.counter.fetches;
       await delay(6_000);

@@ -1,5 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import { Admin, Consumer, ISocketFactory, Kafka, KafkaConfig, logLevel, PartitionAssigners, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import {
+  Admin,
+  Consumer,
+  ISocketFactory,
+  Kafka,
+  KafkaConfig,
+  logLevel,
+  PartitionAssigners,
+  Partitioners,
+  Producer,
+  SASLOptions,
+} from 'kafkajs';
 import { deadLetter, type DeadLetterListener, type DeadLetterReason } from '../delivery/dead-letter';
 import { kafkaLogCreator } from './kafka-log';
 import { onePartitionPerSend } from './one-partition-per-send';
@@ -99,9 +110,13 @@ function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
   if (!sasl) return undefined;
   if (sasl.mechanism === 'oauthbearer') {
     const { tokenFile } = sasl;
-    return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: (await readFile(tokenFile, 'utf8')).trim() }) };
+    return {
+      mechanism: 'oauthbearer',
+      oauthBearerProvider: async () => ({ value: (await readFile(tokenFile, 'utf8')).trim() }),
+    };
   }
-  if (sasl.mechanism === 'aws-msk-iam') return { mechanism: 'oauthbearer', oauthBearerProvider: mskIamTokenProvider(sasl.region) };
+  if (sasl.mechanism === 'aws-msk-iam')
+    return { mechanism: 'oauthbearer', oauthBearerProvider: mskIamTokenProvider(sasl.region) };
   const { username, password } = sasl;
   switch (sasl.mechanism) {
     case 'plain':
@@ -113,17 +128,23 @@ function toSasl(sasl: KafkaSaslOptions | undefined): SASLOptions | undefined {
   }
 }
 
-const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+const errorText = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 /** The longest wait between two attempts to subscribe while the broker is away at start-up. */
 const START_RETRY_MAX_MS = 5_000;
 
 /** Broker answers no retry or replacement fixes: credentials, rights, a setting the broker refuses. */
-const MISCONFIGURATION = /AUTHORIZATION_FAILED|SASL|AUTHENTICATION|INVALID_SESSION_TIMEOUT|INVALID_GROUP_ID|UNSUPPORTED_|INVALID_CONFIG/;
+const MISCONFIGURATION =
+  /AUTHORIZATION_FAILED|SASL|AUTHENTICATION|INVALID_SESSION_TIMEOUT|INVALID_GROUP_ID|UNSUPPORTED_|INVALID_CONFIG/;
 
 /** True when the error, or any cause under it, is a refusal for misconfiguration (kafkajs puts the protocol error in `type`). */
 export function isKafkaMisconfiguration(error: unknown): boolean {
-  for (let e = error as { name?: string; type?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 10; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { name?: string; type?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 10;
+    e = e.cause as typeof e, depth++
+  ) {
     if (MISCONFIGURATION.test(`${e.name ?? ''} ${e.type ?? ''}`)) return true;
     if (/session timeout is not within the range|not authorized/i.test(e.message ?? '')) return true;
   }
@@ -184,7 +205,11 @@ export class KafkaTransport implements BusTransport {
       // One send per partition, side by side (kafkajs sends one request at a time per broker): see onePartitionPerSend.
       await Promise.all(
         onePartitionPerSend(records, this.options.partitions ?? 12).map((group) =>
-          producer.send({ topic: this.names.topic(topic), acks: -1, messages: group.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })) }),
+          producer.send({
+            topic: this.names.topic(topic),
+            acks: -1,
+            messages: group.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
+          }),
         ),
       );
     } catch (error) {
@@ -218,7 +243,15 @@ export class KafkaTransport implements BusTransport {
     await this.ensureTopic(opts.topic);
     await this.connectedProducer(); // needed for dead-lettering
     const abort = new AbortController();
-    const batches = new KafkaBatchConsumer({ subscription: opts, policy: this.policy, logger: this.logger, deadLetter: (record, reason) => this.deadLetter(record, opts.group, reason) }, abort.signal);
+    const batches = new KafkaBatchConsumer(
+      {
+        subscription: opts,
+        policy: this.policy,
+        logger: this.logger,
+        deadLetter: (record, reason) => this.deadLetter(record, opts.group, reason),
+      },
+      abort.signal,
+    );
     const member: { consumer: Consumer | null; replacements: number } = { consumer: null, replacements: 0 };
 
     // A member kafkajs gave up on after a broker outage is replaced by a new one (same group, committed offsets).
@@ -252,7 +285,13 @@ export class KafkaTransport implements BusTransport {
   }
 
   /** One group member: connected, subscribed, running, and joined (or crashed) before it returns. */
-  private async startMember(opts: SubscribeOptions, which: ConsumerEvent, batches: KafkaBatchConsumer, signal: AbortSignal, replace: () => void): Promise<Consumer> {
+  private async startMember(
+    opts: SubscribeOptions,
+    which: ConsumerEvent,
+    batches: KafkaBatchConsumer,
+    signal: AbortSignal,
+    replace: () => void,
+  ): Promise<Consumer> {
     const consumer = this.kafka.consumer({
       groupId: this.names.group(opts.group),
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
@@ -284,7 +323,10 @@ export class KafkaTransport implements BusTransport {
       } else {
         // kafkajs stops for good after errors it wraps as non-retriable though the broker was only away ("Failed to find
         // group coordinator" after a broker restart, seen in the chaos run): an outage, not a reason to exit.
-        this.logger.warn({ ...which, err: errorText(payload.error) }, 'kafka consumer stopped by kafkajs (broker away); replacing it');
+        this.logger.warn(
+          { ...which, err: errorText(payload.error) },
+          'kafka consumer stopped by kafkajs (broker away); replacing it',
+        );
         this.consumers.delete(consumer);
         replace();
       }
@@ -313,7 +355,13 @@ export class KafkaTransport implements BusTransport {
     const subscriptions = [...this.consumers.values()];
     if (subscriptions.length === 0 || this.closing) return [];
     const admin = await this.connectedAdmin();
-    return Promise.all(subscriptions.map(async ({ topic, group }) => ({ topic, group, lag: await consumerGroupLag(admin, this.names.topic(topic), this.names.group(group)) })));
+    return Promise.all(
+      subscriptions.map(async ({ topic, group }) => ({
+        topic,
+        group,
+        lag: await consumerGroupLag(admin, this.names.topic(topic), this.names.group(group)),
+      })),
+    );
   }
 
   failure(): Error | null {
@@ -328,7 +376,9 @@ export class KafkaTransport implements BusTransport {
   private onCrash(opts: SubscribeOptions, error: Error): void {
     const context = { topic: opts.topic, group: opts.group, err: { name: error.name, message: error.message } };
     if (this.failed) return;
-    this.failed = new Error(`kafka consumer of ${opts.topic} (group ${opts.group}) stopped for good: ${error.name}: ${error.message}`);
+    this.failed = new Error(
+      `kafka consumer of ${opts.topic} (group ${opts.group}) stopped for good: ${error.name}: ${error.message}`,
+    );
     this.logger.error(context, 'kafka consumer CRASHED for good; not ready, exiting');
     this.onFailure?.(this.failed);
   }
@@ -343,7 +393,12 @@ export class KafkaTransport implements BusTransport {
   }
 
   private deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void> {
-    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, reason }, this.onDeadLetter);
+    return deadLetter(
+      (topic, records) => this.publish(topic, records),
+      this.logger,
+      { record, group, reason },
+      this.onDeadLetter,
+    );
   }
 
   private async connectedProducer(): Promise<Producer> {
@@ -378,14 +433,20 @@ export class KafkaTransport implements BusTransport {
   private replaceProducer(failed: Producer): void {
     if (this.producer?.client !== failed) return; // a concurrent failure replaced it already
     this.producer = null;
-    failed.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'kafka producer disconnect after a failed send'));
+    failed
+      .disconnect()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'kafka producer disconnect after a failed send'));
   }
 
   /** For readiness: asks the broker (listTopics, metadata) through the admin client. */
   async checkTopics(topics: readonly string[]): Promise<TopicCheck> {
     this.assertOpen();
     // Names as the cluster has them (with KAFKA_TOPIC_PREFIX): what an operator must create.
-    return checkKafkaTopics(await this.connectedAdmin(), topics.map((t) => this.names.topic(t)), this.options.partitions ?? 12);
+    return checkKafkaTopics(
+      await this.connectedAdmin(),
+      topics.map((t) => this.names.topic(t)),
+      this.options.partitions ?? 12,
+    );
   }
 
   /** One admin client, made on first use; made anew next time if connecting failed (the broker away). */

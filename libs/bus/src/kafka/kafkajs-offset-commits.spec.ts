@@ -89,7 +89,9 @@ describe('kafkajs offset commits', () => {
       answers[0].answer();
       await flush();
       expect(requests).toHaveLength(2);
-      expect(requests[1].topics[0].partitions).toEqual(PARTITIONS.filter((p) => p > 0).map((p) => ({ partition: String(p), offset: String(11 + p) })));
+      expect(requests[1].topics[0].partitions).toEqual(
+        PARTITIONS.filter((p) => p > 0).map((p) => ({ partition: String(p), offset: String(11 + p) })),
+      );
       // Nobody has returned before the commit that carries its offset is answered.
       const early = await Promise.race([Promise.all(calls).then(() => 'returned'), flush().then(() => 'waiting')]);
       expect(early).toBe('waiting');
@@ -110,7 +112,10 @@ describe('kafkajs offset commits', () => {
       // Partition 0's offset was not committed: it goes again with the others.
       expect(requests[1].topics[0].partitions.map((p) => p.partition)).toEqual(PARTITIONS.map(String));
       answers[1].answer();
-      expect(await Promise.all(calls)).toEqual(['failed: REBALANCE_IN_PROGRESS', ...PARTITIONS.slice(1).map(() => 'committed')]);
+      expect(await Promise.all(calls)).toEqual([
+        'failed: REBALANCE_IN_PROGRESS',
+        ...PARTITIONS.slice(1).map(() => 'committed'),
+      ]);
     });
 
     it('commits explicit offsets (consumer.commitOffsets) as kafkajs does, beside one in flight', async () => {
@@ -118,7 +123,9 @@ describe('kafkajs offset commits', () => {
       const manager = offsetManager(coordinator);
       manager.resolveOffset({ topic: TOPIC, partition: 0, offset: '5' });
       const resolved = settled(manager.commitOffsets());
-      const explicit = settled(manager.commitOffsets({ topics: [{ topic: TOPIC, partitions: [{ partition: 3, offset: '42' }] }] }));
+      const explicit = settled(
+        manager.commitOffsets({ topics: [{ topic: TOPIC, partitions: [{ partition: 3, offset: '42' }] }] }),
+      );
       await flush();
       expect(requests).toHaveLength(2);
       for (const a of answers) a.answer();

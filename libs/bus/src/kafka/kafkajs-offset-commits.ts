@@ -73,7 +73,10 @@ export function coalesceKafkaOffsetCommits(): void {
   const proto = OffsetManager.prototype;
   if (proto[PATCHED]) return;
   const { version } = require('kafkajs/package.json') as { version: string };
-  if (version !== KAFKAJS_VERSION) throw new Error(`kafkajs ${version} is installed; coalesceKafkaOffsetCommits patches ${KAFKAJS_VERSION}'s OffsetManager: review it against the new version first`);
+  if (version !== KAFKAJS_VERSION)
+    throw new Error(
+      `kafkajs ${version} is installed; coalesceKafkaOffsetCommits patches ${KAFKAJS_VERSION}'s OffsetManager: review it against the new version first`,
+    );
   const commitOffsets = proto.commitOffsets;
   proto.commitOffsets = function commitResolvedOffsets(this: OffsetManagerInternals, offsets = {}): Promise<void> {
     if (offsets.topics) return commitOffsets.call(this, offsets);

@@ -22,7 +22,15 @@ const RequestQueue = require('kafkajs/src/network/requestQueue') as new (options
 const noLog = { debug: () => undefined, warn: () => undefined, error: () => undefined, info: () => undefined };
 
 function connectedQueue(requestTimeout: number): Queue {
-  const queue = new RequestQueue({ maxInFlightRequests: null, requestTimeout, enforceRequestTimeout: true, clientId: 'test', broker: 'localhost:0', logger: noLog, isConnected: () => true });
+  const queue = new RequestQueue({
+    maxInFlightRequests: null,
+    requestTimeout,
+    enforceRequestTimeout: true,
+    clientId: 'test',
+    broker: 'localhost:0',
+    logger: noLog,
+    isConnected: () => true,
+  });
   queue.scheduleRequestTimeoutCheck(); // what kafkajs's Connection does once connected
   return queue;
 }
@@ -31,7 +39,14 @@ function connectedQueue(requestTimeout: number): Queue {
 function send(queue: Queue, correlationId: number, requestTimeout?: number): { outcome: Promise<string> } {
   let settle: (outcome: string) => void = () => undefined;
   const outcome = new Promise<string>((resolve) => (settle = resolve));
-  const entry: Entry = { correlationId, apiName: 'Fetch', apiKey: 1, apiVersion: 11, resolve: () => settle('answered'), reject: (error) => settle(`${error.name}: ${error.message}`) };
+  const entry: Entry = {
+    correlationId,
+    apiName: 'Fetch',
+    apiKey: 1,
+    apiVersion: 11,
+    resolve: () => settle('answered'),
+    reject: (error) => settle(`${error.name}: ${error.message}`),
+  };
   queue.push({ entry, expectResponse: true, requestTimeout, sendRequest: () => undefined });
   return { outcome };
 }
@@ -64,7 +79,9 @@ describe('kafkajs request timeouts, patched (kafkajs-request-queue.ts)', () => {
     const answered = send(queue, 3);
     queue.fulfillRequest({ correlationId: 3, payload: null, size: 0 });
     expect(await answered.outcome).toBe('answered');
-    expect(await unanswered.outcome).toMatch(/KafkaJSRequestTimeoutError: Request Fetch\(key: 1, version: 11\) timed out/);
+    expect(await unanswered.outcome).toMatch(
+      /KafkaJSRequestTimeoutError: Request Fetch\(key: 1, version: 11\) timed out/,
+    );
     const firstAfter = Date.now() - started;
     expect(firstAfter).toBeGreaterThanOrEqual(100);
     expect(firstAfter).toBeLessThan(300);
@@ -80,7 +97,10 @@ describe('kafkajs request timeouts, patched (kafkajs-request-queue.ts)', () => {
     const request = send(queue, 1);
     queue.destroy();
     expect(timers()).toBe(idle);
-    const result = await Promise.race([request.outcome, new Promise((resolve) => setTimeout(() => resolve('still in flight'), 150))]);
+    const result = await Promise.race([
+      request.outcome,
+      new Promise((resolve) => setTimeout(() => resolve('still in flight'), 150)),
+    ]);
     expect(result).toBe('still in flight'); // as kafkajs: its Connection rejects what was in flight when it disconnects
   });
 });

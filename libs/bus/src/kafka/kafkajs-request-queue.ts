@@ -105,7 +105,10 @@ export function quietKafkaRequestQueues(): void {
   const proto = RequestQueue.prototype;
   if (proto[PATCHED]) return;
   const { version } = require('kafkajs/package.json') as { version: string };
-  if (version !== KAFKAJS_VERSION) throw new Error(`kafkajs ${version} is installed; quietKafkaRequestQueues patches ${KAFKAJS_VERSION}'s RequestQueue: review it against the new version first`);
+  if (version !== KAFKAJS_VERSION)
+    throw new Error(
+      `kafkajs ${version} is installed; quietKafkaRequestQueues patches ${KAFKAJS_VERSION}'s RequestQueue: review it against the new version first`,
+    );
   const scheduleCheck = proto.scheduleCheckPendingRequests;
   proto.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: RequestQueueInternals): void {
     if (this.pending.length === 0 && this.throttledUntil <= Date.now()) return;
@@ -115,7 +118,8 @@ export function quietKafkaRequestQueues(): void {
     if (!this.enforceRequestTimeout) return;
     this.destroy();
     this[WATCHING] = true;
-    if (!(this.inflight instanceof WatchedInflight)) this.inflight = new WatchedInflight(this.inflight, (request) => armTimeoutCheck(this, deadlineOf(request)));
+    if (!(this.inflight instanceof WatchedInflight))
+      this.inflight = new WatchedInflight(this.inflight, (request) => armTimeoutCheck(this, deadlineOf(request)));
     this.inflight.forEach((request) => armTimeoutCheck(this, deadlineOf(request)));
   };
   const destroy = proto.destroy;

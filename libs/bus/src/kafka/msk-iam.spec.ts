@@ -22,7 +22,9 @@ describe('mskIamTokenProvider', () => {
     const url = new URL(Buffer.from(value, 'base64url').toString('utf8'));
     expect(url.hostname).toBe('kafka.ap-southeast-3.amazonaws.com');
     expect(url.searchParams.get('Action')).toBe('kafka-cluster:Connect');
-    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIAIOSFODNN7EXAMPLE\/\d{8}\/ap-southeast-3\/kafka-cluster\/aws4_request$/);
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(
+      /^AKIAIOSFODNN7EXAMPLE\/\d{8}\/ap-southeast-3\/kafka-cluster\/aws4_request$/,
+    );
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -3,8 +3,16 @@ import { onePartitionPerSend } from './one-partition-per-send';
 
 describe('onePartitionPerSend', () => {
   const kafkajsPartition = Partitioners.DefaultPartitioner();
-  const metadata = Array.from({ length: 12 }, (_, partitionId) => ({ partitionId, leader: 1, replicas: [1], isr: [1], partitionErrorCode: 0, offlineReplicas: [] }));
-  const placed = (key: string) => kafkajsPartition({ topic: 't', partitionMetadata: metadata, message: { key, value: '' } });
+  const metadata = Array.from({ length: 12 }, (_, partitionId) => ({
+    partitionId,
+    leader: 1,
+    replicas: [1],
+    isr: [1],
+    partitionErrorCode: 0,
+    offlineReplicas: [],
+  }));
+  const placed = (key: string) =>
+    kafkajsPartition({ topic: 't', partitionMetadata: metadata, message: { key, value: '' } });
 
   it('groups records as kafkajs places them: every group is one partition of kafkajs', () => {
     const records = Array.from({ length: 500 }, (_, i) => ({ key: `merchant-${i % 97}`, seq: i }));

@@ -16,5 +16,10 @@ export class BusErrorFilter implements RpcExceptionFilter<unknown> {
 
 /** What Nest's default filter leaves of an error: a sign the app forgot BusErrorFilter. */
 export function isNestMangledError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && !(error instanceof Error) && (error as { status?: unknown }).status === 'error';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    !(error instanceof Error) &&
+    (error as { status?: unknown }).status === 'error'
+  );
 }

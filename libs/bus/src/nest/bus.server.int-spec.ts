@@ -44,12 +44,20 @@ describe('BusServer (Nest custom transport) over Redis Streams', () => {
   beforeAll(async () => {
     h = redisHarness();
     transport = h.transport({ maxDeliveries: 3 });
-    await h.transport().subscribe({ topic: deadLetterTopic(TOPIC), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+    await h
+      .transport()
+      .subscribe({ topic: deadLetterTopic(TOPIC), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
 
-    @Module({ controllers: [PayoutEventsController], providers: [{ provide: BUS_TRANSPORT, useValue: transport }, BusPublisher] })
+    @Module({
+      controllers: [PayoutEventsController],
+      providers: [{ provide: BUS_TRANSPORT, useValue: transport }, BusPublisher],
+    })
     class TestModule {}
 
-    app = await NestFactory.createMicroservice(TestModule, { strategy: new BusServer({ transport, group: 'payout' }), logger: false });
+    app = await NestFactory.createMicroservice(TestModule, {
+      strategy: new BusServer({ transport, group: 'payout' }),
+      logger: false,
+    });
     app.useGlobalFilters(new BusErrorFilter());
     await app.listen();
   });
@@ -71,8 +79,14 @@ describe('BusServer (Nest custom transport) over Redis Streams', () => {
 
   it('does not acknowledge when the handler throws: the record comes back', async () => {
     await app.get(BusPublisher).emit(TOPIC, { key: 'merchant-2', value: { id: 'flaky' } });
-    await waitFor('redelivery', () => seen.filter((s) => (s.payload as { id: string }).id === 'flaky').length === 2, 5_000);
-    expect(seen.filter((s) => (s.payload as { id: string }).id === 'flaky').map((s) => s.deliveryCount)).toEqual([1, 2]);
+    await waitFor(
+      'redelivery',
+      () => seen.filter((s) => (s.payload as { id: string }).id === 'flaky').length === 2,
+      5_000,
+    );
+    expect(seen.filter((s) => (s.payload as { id: string }).id === 'flaky').map((s) => s.deliveryCount)).toEqual([
+      1, 2,
+    ]);
     await waitFor('acknowledged', async () => (await h.unacknowledged(TOPIC, 'payout')) === 0, 5_000);
   });
 

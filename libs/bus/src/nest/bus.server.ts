@@ -74,7 +74,10 @@ export class BusServer extends Server implements CustomTransportStrategy {
       const result: unknown = await handler(batch ? messages : messages[0], new BusContext(records));
       await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
     } catch (error) {
-      if (isNestMangledError(error)) throw new Error('handler failed, but Nest replaced its error: register BusErrorFilter with app.useGlobalFilters');
+      if (isNestMangledError(error))
+        throw new Error(
+          'handler failed, but Nest replaced its error: register BusErrorFilter with app.useGlobalFilters',
+        );
       throw error;
     }
   }

@@ -14,7 +14,9 @@ class PgOutboxStore implements OutboxStore {
   constructor(private readonly pool: Pool) {}
 
   async pendingTopics(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ topic: string }>('SELECT DISTINCT topic FROM outbox WHERE published_at IS NULL');
+    const { rows } = await this.pool.query<{ topic: string }>(
+      'SELECT DISTINCT topic FROM outbox WHERE published_at IS NULL',
+    );
     return rows.map((r) => r.topic);
   }
 
@@ -22,20 +24,30 @@ class PgOutboxStore implements OutboxStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS ok', [RELAY_LOCK, topic]);
+      const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS ok', [
+        RELAY_LOCK,
+        topic,
+      ]);
       if (!lock.rows[0].ok) {
         await client.query('ROLLBACK');
         return 0;
       }
-      const { rows } = await client.query<{ id: string; topic: string; key: string; payload: string; headers: Record<string, string> }>(
+      const { rows } = await client.query<{
+        id: string;
+        topic: string;
+        key: string;
+        payload: string;
+        headers: Record<string, string>;
+      }>(
         'SELECT id, topic, key, payload, headers FROM outbox WHERE topic = $1 AND published_at IS NULL ORDER BY id LIMIT $2',
         [topic, limit],
       );
       if (rows.length > 0) {
         await publish(rows.map((r) => ({ ...r, id: BigInt(r.id) })));
-        await client.query('UPDATE outbox SET published_at = now(), publish_count = publish_count + 1 WHERE id = ANY($1::bigint[])', [
-          rows.map((r) => r.id),
-        ]);
+        await client.query(
+          'UPDATE outbox SET published_at = now(), publish_count = publish_count + 1 WHERE id = ANY($1::bigint[])',
+          [rows.map((r) => r.id)],
+        );
       }
       await client.query('COMMIT');
       return rows.length;
@@ -107,7 +119,13 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
   };
 
   const startRelay = (transport: Pick<BusTransport, 'publish'>, batchSize = 20): OutboxRelay => {
-    const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport, batchSize, pollIntervalMs: 10, errorBackoff: { initialMs: 20, maxMs: 100 } });
+    const relay = new OutboxRelay({
+      store: new PgOutboxStore(pool),
+      transport,
+      batchSize,
+      pollIntervalMs: 10,
+      errorBackoff: { initialMs: 20, maxMs: 100 },
+    });
     relays.push(relay);
     relay.start();
     return relay;
@@ -124,10 +142,14 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     await waitFor('45 records', () => received.length >= 45, 10_000);
     for (const key of ['m1', 'm2', 'm3']) {
       const mine = received.filter((r) => r.key === key);
-      expect(mine.map((r) => (JSON.parse(r.value) as { n: number }).n)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+      expect(mine.map((r) => (JSON.parse(r.value) as { n: number }).n)).toEqual(
+        Array.from({ length: 15 }, (_, i) => i),
+      );
       expect(mine[3].headers['x-log-id']).toBe(`log-${key}-3`);
     }
-    const { rows } = await pool.query<{ unpublished: string }>('SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM outbox');
+    const { rows } = await pool.query<{ unpublished: string }>(
+      'SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM outbox',
+    );
     expect(Number(rows[0].unpublished)).toBe(0);
   });
 
@@ -135,7 +157,13 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     const topic = h.topic('ledger.events');
     const received = await collect(topic);
     // Only notify() wakes this relay (the poll is 10 minutes), and a linger would last 10 minutes.
-    const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport: h.transport(), batchSize: 20, pollIntervalMs: 600_000, lingerMs: 600_000 });
+    const relay = new OutboxRelay({
+      store: new PgOutboxStore(pool),
+      transport: h.transport(),
+      batchSize: 20,
+      pollIntervalMs: 600_000,
+      lingerMs: 600_000,
+    });
     relay.start();
     await insertRows(topic, ['m1'], 1);
     relay.notify();
@@ -154,8 +182,17 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     const [receivedMine, receivedTheirs] = [await collect(mine), await collect(theirs)];
     let listed = 0;
     const store = new PgOutboxStore(pool);
-    const counting: OutboxStore = { pendingTopics: () => ((listed += 1), store.pendingTopics()), relayBatch: (t, n, p) => store.relayBatch(t, n, p) };
-    const relay = new OutboxRelay({ store: counting, transport: h.transport(), batchSize: 20, pollIntervalMs: 600_000, wakeTopics: [mine] });
+    const counting: OutboxStore = {
+      pendingTopics: () => ((listed += 1), store.pendingTopics()),
+      relayBatch: (t, n, p) => store.relayBatch(t, n, p),
+    };
+    const relay = new OutboxRelay({
+      store: counting,
+      transport: h.transport(),
+      batchSize: 20,
+      pollIntervalMs: 600_000,
+      wakeTopics: [mine],
+    });
     relays.push(relay);
     relay.start();
     await waitFor('the first listing', () => listed === 1, 5_000);
@@ -187,7 +224,14 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
         await bus.publish(t, records);
       },
     };
-    const relay = new OutboxRelay({ store: new PgOutboxStore(pool), transport: gated, batchSize: 20, pollIntervalMs: 600_000, lingerMs: 0, wakeTopics: [topic] });
+    const relay = new OutboxRelay({
+      store: new PgOutboxStore(pool),
+      transport: gated,
+      batchSize: 20,
+      pollIntervalMs: 600_000,
+      lingerMs: 0,
+      wakeTopics: [topic],
+    });
     relays.push(relay);
     relay.start();
     await insertRows(topic, ['m1'], 1);
@@ -265,7 +309,9 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     await waitFor('60 records of the other topic', () => receivedFine.length >= 60, 10_000);
     expect(receivedRefused).toHaveLength(0);
     expect(refusals).toBeGreaterThan(0);
-    const { rows } = await pool.query<{ topic: string; n: string }>('SELECT topic, count(*) AS n FROM outbox WHERE published_at IS NULL GROUP BY topic');
+    const { rows } = await pool.query<{ topic: string; n: string }>(
+      'SELECT topic, count(*) AS n FROM outbox WHERE published_at IS NULL GROUP BY topic',
+    );
     expect(rows).toEqual([{ topic: refused, n: '60' }]);
 
     refusing = false;
@@ -295,7 +341,9 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     const relay = startRelay(slow);
     await publishing;
     await relay.stop();
-    const { rows } = await pool.query<{ published: string }>('SELECT count(*) FILTER (WHERE published_at IS NOT NULL) AS published FROM outbox');
+    const { rows } = await pool.query<{ published: string }>(
+      'SELECT count(*) FILTER (WHERE published_at IS NOT NULL) AS published FROM outbox',
+    );
     expect(Number(rows[0].published)).toBe(3);
   });
 });

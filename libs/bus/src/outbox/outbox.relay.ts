@@ -133,7 +133,9 @@ export class OutboxRelay {
     while (!this.stopping.signal.aborted) {
       try {
         lane.dirty = false;
-        const published = await this.options.store.relayBatch(topic, this.batchSize, (rows) => this.publish(topic, rows));
+        const published = await this.options.store.relayBatch(topic, this.batchSize, (rows) =>
+          this.publish(topic, rows),
+        );
         failures = 0;
         if (published >= this.batchSize) continue; // a backlog: no wait
         if (!lane.dirty) {
@@ -161,7 +163,11 @@ export class OutboxRelay {
   private publish(topic: string, rows: OutboxRow[]): Promise<void> {
     return this.options.transport.publish(
       topic,
-      rows.map((row) => ({ key: row.key, value: row.payload, headers: { ...row.headers, [OUTBOX_ID_HEADER]: row.id.toString() } })),
+      rows.map((row) => ({
+        key: row.key,
+        value: row.payload,
+        headers: { ...row.headers, [OUTBOX_ID_HEADER]: row.id.toString() },
+      })),
     );
   }
 }

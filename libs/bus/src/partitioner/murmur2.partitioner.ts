@@ -13,7 +13,8 @@ export function murmur2(key: string): number {
 
   for (let i = 0; i < length4; i++) {
     const i4 = i * 4;
-    let k = (data[i4] & 0xff) + ((data[i4 + 1] & 0xff) << 8) + ((data[i4 + 2] & 0xff) << 16) + ((data[i4 + 3] & 0xff) << 24);
+    let k =
+      (data[i4] & 0xff) + ((data[i4 + 1] & 0xff) << 8) + ((data[i4 + 2] & 0xff) << 16) + ((data[i4 + 3] & 0xff) << 24);
     k = Math.imul(k, m);
     k ^= k >>> r;
     k = Math.imul(k, m);
@@ -37,7 +38,8 @@ export function murmur2(key: string): number {
 }
 
 export function partitionForKey(key: string, partitions: number): number {
-  if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
+  if (!Number.isInteger(partitions) || partitions < 1)
+    throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
   // Same as Kafka's toPositive(): mask the sign bit rather than Math.abs (abs(MIN_INT) overflows in Java).
   return (murmur2(key) & 0x7fffffff) % partitions;
 }

@@ -27,7 +27,12 @@ return 0
 `;
 
 /** Refreshes this member's heartbeat and returns the live members, sorted so every member computes the same split. */
-export async function heartbeatMember(redis: Redis, membersKey: string, member: string, ttlMs: number): Promise<string[]> {
+export async function heartbeatMember(
+  redis: Redis,
+  membersKey: string,
+  member: string,
+  ttlMs: number,
+): Promise<string[]> {
   const reply: unknown = await redis.eval(HEARTBEAT_MEMBER, 1, membersKey, member, ttlMs);
   if (!Array.isArray(reply)) throw new TypeError('unexpected heartbeat reply');
   return reply.map(String).sort();
@@ -42,7 +47,12 @@ export async function acquireLease(redis: Redis, leaseKey: string, member: strin
 }
 
 /** Extends each lease this member still holds, in one script call per heartbeat (not one per partition); same order as `leaseKeys`. */
-export async function renewLeases(redis: Redis, leaseKeys: readonly string[], member: string, ttlMs: number): Promise<boolean[]> {
+export async function renewLeases(
+  redis: Redis,
+  leaseKeys: readonly string[],
+  member: string,
+  ttlMs: number,
+): Promise<boolean[]> {
   if (leaseKeys.length === 0) return [];
   const reply: unknown = await redis.eval(RENEW_LEASES, leaseKeys.length, ...leaseKeys, member, ttlMs);
   if (!Array.isArray(reply)) throw new TypeError('unexpected lease renewal reply');

@@ -81,7 +81,10 @@ export class PartitionWorker {
     this.busy = work()
       .catch((error: unknown) => {
         this.reclaimed = false;
-        this.ctx.logger.error({ ...this.logFields(), err: errorDetails(error) }, 'bus partition worker failed; entries stay pending and are reclaimed');
+        this.ctx.logger.error(
+          { ...this.logFields(), err: errorDetails(error) },
+          'bus partition worker failed; entries stay pending and are reclaimed',
+        );
       })
       .finally(() => {
         this.busy = null;
@@ -96,16 +99,26 @@ export class PartitionWorker {
     do {
       if (!this.canWork()) return;
       // min-idle 0: the lease, not idle time, decides who may work the partition.
-      const claimed = parseAutoClaimReply(await redis.call('XAUTOCLAIM', stream, group, consumer, 0, cursor, 'COUNT', readCount));
+      const claimed = parseAutoClaimReply(
+        await redis.call('XAUTOCLAIM', stream, group, consumer, 0, cursor, 'COUNT', readCount),
+      );
       cursor = claimed.cursor;
       if (claimed.deleted.length > 0) {
-        this.ctx.logger.error({ ...this.logFields(), ids: claimed.deleted }, 'bus pending entries were trimmed from the stream before being handled');
+        this.ctx.logger.error(
+          { ...this.logFields(), ids: claimed.deleted },
+          'bus pending entries were trimmed from the stream before being handled',
+        );
       }
       if (claimed.entries.length === 0) continue;
       const first = claimed.entries[0].id;
       const last = claimed.entries[claimed.entries.length - 1].id;
-      const counts = parsePendingCounts(await redis.call('XPENDING', stream, group, first, last, claimed.entries.length, consumer));
-      this.ctx.logger.info({ ...this.logFields(), count: claimed.entries.length }, 'bus reclaimed unacknowledged entries');
+      const counts = parsePendingCounts(
+        await redis.call('XPENDING', stream, group, first, last, claimed.entries.length, consumer),
+      );
+      this.ctx.logger.info(
+        { ...this.logFields(), count: claimed.entries.length },
+        'bus reclaimed unacknowledged entries',
+      );
       if (!(await this.process(claimed.entries, counts))) return;
     } while (cursor !== '0-0');
     this.reclaimed = true;
@@ -114,7 +127,7 @@ export class PartitionWorker {
   /** Returns false when it stopped early, leaving the rest pending. */
   private async process(entries: StreamEntry[], counts: Map<string, number>): Promise<boolean> {
     const records = entries.map((entry) => this.toRecord(entry, counts.get(entry.id) ?? 1));
-    for (let i = 0; i < records.length; ) {
+    for (let i = 0; i < records.length;) {
       if (!this.canWork()) return false;
       const n = this.ctx.batchHandler ? batchLength(records, i, this.ctx.maxBatch) : 0;
       const batch = n > 1 ? records.slice(i, i + n) : null;
@@ -141,11 +154,17 @@ export class PartitionWorker {
         return 'handled';
       }
       if (step.kind === 'one-by-one') {
-        logger.warn({ ...fields, err: errorDetails(step.error) }, 'bus batch failed; delivering its records one at a time');
+        logger.warn(
+          { ...fields, err: errorDetails(step.error) },
+          'bus batch failed; delivering its records one at a time',
+        );
         return 'one-by-one';
       }
       transientFailures = step.transientFailures;
-      logger.warn({ ...fields, transientFailures, retryInMs: step.delayMs, err: errorDetails(step.error) }, 'bus batch failed (a dependency is away); retrying it whole');
+      logger.warn(
+        { ...fields, transientFailures, retryInMs: step.delayMs, err: errorDetails(step.error) },
+        'bus batch failed (a dependency is away); retrying it whole',
+      );
       await sleep(step.delayMs, signal);
       if (!this.canWork()) return 'aborted';
     }
@@ -161,7 +180,8 @@ export class PartitionWorker {
       beforeRetry: async (n) => {
         await redis.call('XCLAIM', stream, group, consumer, 0, entryId, 'RETRYCOUNT', n, 'JUSTID');
       },
-      onFailure: (failure) => logDeliveryFailure(this.ctx.logger, { ...this.logFields(), id: record.id, key: record.key }, failure),
+      onFailure: (failure) =>
+        logDeliveryFailure(this.ctx.logger, { ...this.logFields(), id: record.id, key: record.key }, failure),
     });
     if (outcome.kind === 'aborted') return false;
     if (outcome.kind === 'dead-letter') await this.ctx.deadLetter(record, outcome);
@@ -171,7 +191,15 @@ export class PartitionWorker {
 
   private toRecord(entry: StreamEntry, deliveryCount: number): IncomingRecord {
     const { topic, partition } = this.ctx;
-    return { topic, key: entry.key, value: entry.value, headers: entry.headers, partition, id: `${partition}:${entry.id}`, deliveryCount };
+    return {
+      topic,
+      key: entry.key,
+      value: entry.value,
+      headers: entry.headers,
+      partition,
+      id: `${partition}:${entry.id}`,
+      deliveryCount,
+    };
   }
 
   private logFields(): Record<string, unknown> {

@@ -12,7 +12,14 @@ describe('redis stream codec', () => {
   });
 
   it('skips entries trimmed away before a claim and reports them', () => {
-    const parsed = parseAutoClaimReply(['0-0', [['1-0', null], ['2-0', ['k', 'a', 'v', '1', 'h', '{}']]], ['1-0']]);
+    const parsed = parseAutoClaimReply([
+      '0-0',
+      [
+        ['1-0', null],
+        ['2-0', ['k', 'a', 'v', '1', 'h', '{}']],
+      ],
+      ['1-0'],
+    ]);
     expect(parsed.cursor).toBe('0-0');
     expect(parsed.entries.map((e) => e.id)).toEqual(['2-0']);
     expect(parsed.deleted).toEqual(['1-0']);

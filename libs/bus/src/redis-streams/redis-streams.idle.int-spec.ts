@@ -20,7 +20,11 @@ describe('RedisStreamsTransport: an idle member blocks long yet answers at once'
   it('handles a record published while its read is blocked at once', async () => {
     const topic = h.topic('idle-wake');
     const handled: { record: IncomingRecord; at: number }[] = [];
-    await h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({ topic, group: 'g', handler: async (record) => void handled.push({ record, at: Date.now() }) });
+    await h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({
+      topic,
+      group: 'g',
+      handler: async (record) => void handled.push({ record, at: Date.now() }),
+    });
     await delay(1_500); // the reader is blocked by now
     const publishedAt = Date.now();
     await h.transport().publish(topic, [{ key: 'k', value: 'v' }]);
@@ -31,7 +35,9 @@ describe('RedisStreamsTransport: an idle member blocks long yet answers at once'
 
   it('closes in well under a second while its read is blocked', async () => {
     const topic = h.topic('idle-close');
-    const sub = await h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({ topic, group: 'g', handler: async () => undefined });
+    const sub = await h
+      .crashableTransport(SERVICE_TIMINGS)
+      .transport.subscribe({ topic, group: 'g', handler: async () => undefined });
     await delay(1_500);
     const started = Date.now();
     await sub.close();
@@ -40,18 +46,35 @@ describe('RedisStreamsTransport: an idle member blocks long yet answers at once'
 
   it('hands partitions to a member that joins without waiting out the first member’s blocked read', async () => {
     const topic = h.topic('idle-rebalance');
-    const handledBy = new Map<string, string[]>([['first', []], ['second', []]]);
+    const handledBy = new Map<string, string[]>([
+      ['first', []],
+      ['second', []],
+    ]);
     const subscribe = (member: string) =>
-      h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({ topic, group: 'g', consumerName: member, handler: async (r) => void handledBy.get(member)?.push(r.key) });
+      h.crashableTransport(SERVICE_TIMINGS).transport.subscribe({
+        topic,
+        group: 'g',
+        consumerName: member,
+        handler: async (r) => void handledBy.get(member)?.push(r.key),
+      });
     await subscribe('first');
     await delay(1_500);
     const joinedAt = Date.now();
     await subscribe('second');
     // The first member's next heartbeat (<= 2.5 s) releases half the partitions and ends its read; the second takes them on its next.
-    await waitFor('the second member to own partitions', async () => (await h.admin.keys(`${h.prefix}_bus:lease:${topic}:g:*`)).length === 12 && (await leasesOf(h, topic, 'second')) === 6, 8_000);
+    await waitFor(
+      'the second member to own partitions',
+      async () =>
+        (await h.admin.keys(`${h.prefix}_bus:lease:${topic}:g:*`)).length === 12 &&
+        (await leasesOf(h, topic, 'second')) === 6,
+      8_000,
+    );
     expect(Date.now() - joinedAt).toBeLessThan(6_000);
     const keys = Array.from({ length: 24 }, (_, i) => `key-${i}`);
-    await h.transport().publish(topic, keys.map((key) => ({ key, value: key })));
+    await h.transport().publish(
+      topic,
+      keys.map((key) => ({ key, value: key })),
+    );
     await waitFor('all records', () => [...handledBy.values()].flat().length === 24, 5_000);
     expect(handledBy.get('second')?.length).toBeGreaterThan(0);
     expect([...handledBy.values()].flat().sort()).toEqual([...keys].sort());

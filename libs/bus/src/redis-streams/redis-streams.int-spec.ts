@@ -36,7 +36,10 @@ describe('RedisStreamsTransport: ownership and reclaim', () => {
         apply(r);
       },
     });
-    await a.transport.publish(topic, ['1', '2', '3'].map((value) => ({ key: 'merchant-7', value })));
+    await a.transport.publish(
+      topic,
+      ['1', '2', '3'].map((value) => ({ key: 'merchant-7', value })),
+    );
     await waitFor('A to start handling record 1', () => seenByA.length === 1, 5_000);
 
     a.crash();
@@ -89,7 +92,11 @@ describe('RedisStreamsTransport: ownership and reclaim', () => {
       await bus.subscribe({ topic, group: 'g', consumerName: 'A', handler: async (r) => void handled.push(r.value) });
       const [reader] = blocking;
       const readerBlocked = async () => (await h.admin.call('CLIENT', 'LIST')) as string;
-      await waitFor('the read to block in Redis', async () => /name=bus:A-\S+ .*flags=b/.test(await readerBlocked()), 5_000);
+      await waitFor(
+        'the read to block in Redis',
+        async () => /name=bus:A-\S+ .*flags=b/.test(await readerBlocked()),
+        5_000,
+      );
       // The next reply that carries entries of the topic never reaches ioredis, and the connection drops.
       const socket = reader.stream;
       const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
@@ -134,7 +141,10 @@ describe('RedisStreamsTransport: ownership and reclaim', () => {
     const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
     const publishing = (async () => {
       for (let seq = 0; seq < 40; seq++) {
-        await publisher.publish(topic, keys.map((key) => ({ key, value: String(seq) })));
+        await publisher.publish(
+          topic,
+          keys.map((key) => ({ key, value: String(seq) })),
+        );
         await delay(10);
       }
     })();

@@ -3,7 +3,14 @@ import { BusLogger, errorDetails } from '../logging/bus-logger.interface';
 import type { DeadLetterReason } from '../delivery/dead-letter';
 import { DeliveryPolicy, sleep } from '../delivery/delivery.policy';
 import { BatchHandler, IncomingRecord, RecordHandler, Subscription } from '../transport/bus-transport.interface';
-import { acquireLease, assignPartitions, heartbeatMember, leaveMembers, releaseLease, renewLeases } from './lease.scripts';
+import {
+  acquireLease,
+  assignPartitions,
+  heartbeatMember,
+  leaveMembers,
+  releaseLease,
+  renewLeases,
+} from './lease.scripts';
 import { PartitionWorker } from './partition.worker';
 import { RedisKeys } from './redis-keys';
 import { parseReadReply } from './redis-stream.codec';
@@ -89,10 +96,16 @@ export class RedisStreamsSubscription implements Subscription {
     await Promise.all([...this.workers.values()].map((w) => w.busy));
     const { redis, blocking, keys } = this.deps;
     await this.quietly('release leases', () =>
-      Promise.all([...this.workers.values()].filter((w) => !w.lost).map((w) => releaseLease(redis, w.leaseKey, this.cfg.consumer))),
+      Promise.all(
+        [...this.workers.values()]
+          .filter((w) => !w.lost)
+          .map((w) => releaseLease(redis, w.leaseKey, this.cfg.consumer)),
+      ),
     );
     this.workers.clear();
-    await this.quietly('leave group', () => leaveMembers(redis, keys.members(this.cfg.topic, this.cfg.group), this.cfg.consumer));
+    await this.quietly('leave group', () =>
+      leaveMembers(redis, keys.members(this.cfg.topic, this.cfg.group), this.cfg.consumer),
+    );
     await this.quietly('remove idle consumer', () => this.deleteConsumerIfIdle());
     if (blocking.status !== 'end') await this.quietly('close blocking connection', () => blocking.quit());
     this.deps.logger.info(this.logFields(), 'bus subscription closed');
@@ -126,7 +139,12 @@ export class RedisStreamsSubscription implements Subscription {
       const desired = assignPartitions(members, consumer, partitions);
       const held = [...this.workers.values()].filter((w) => !w.lost);
       const sentAt = Date.now();
-      const renewed = await renewLeases(redis, held.map((w) => w.leaseKey), consumer, leaseTtlMs);
+      const renewed = await renewLeases(
+        redis,
+        held.map((w) => w.leaseKey),
+        consumer,
+        leaseTtlMs,
+      );
       let readerMustDrop = false;
       held.forEach((w, i) => {
         if (renewed[i]) {
@@ -199,7 +217,17 @@ export class RedisStreamsSubscription implements Subscription {
         this.reading = true;
         this.readGeneration += 1;
         const reply = await this.deps.blocking.call(
-          'XREADGROUP', 'GROUP', group, consumer, 'COUNT', readCount, 'BLOCK', this.blockFor(readable), 'STREAMS', ...streams, ...streams.map(() => '>'),
+          'XREADGROUP',
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          readCount,
+          'BLOCK',
+          this.blockFor(readable),
+          'STREAMS',
+          ...streams,
+          ...streams.map(() => '>'),
         );
         this.reading = false;
         failures = 0;
@@ -225,7 +253,8 @@ export class RedisStreamsSubscription implements Subscription {
       } catch (error) {
         this.reading = false;
         failures += 1;
-        if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroups().catch(() => undefined);
+        if (error instanceof Error && error.message.includes('NOGROUP'))
+          await this.ensureGroups().catch(() => undefined);
         this.deps.logger.error({ ...this.logFields(), err: errorDetails(error) }, 'bus read failed');
         // A read can fail after Redis served it (the reply lost with the connection).
         this.mustReclaim(readable);
@@ -280,7 +309,9 @@ export class RedisStreamsSubscription implements Subscription {
     const generation = this.readGeneration;
     for (let attempt = 0; attempt < WAKE_ATTEMPTS && this.reading && this.readGeneration === generation; attempt++) {
       if (this.blockingClientId === null) return;
-      const unblocked: unknown = await this.deps.redis.call('CLIENT', 'UNBLOCK', this.blockingClientId, 'TIMEOUT').catch(() => 0);
+      const unblocked: unknown = await this.deps.redis
+        .call('CLIENT', 'UNBLOCK', this.blockingClientId, 'TIMEOUT')
+        .catch(() => 0);
       if (Number(unblocked) === 1) return;
       await sleep(WAKE_RETRY_MS);
     }
@@ -291,7 +322,8 @@ export class RedisStreamsSubscription implements Subscription {
     for (let p = 0; p < this.cfg.partitions; p++) {
       const stream = keys.stream(this.cfg.topic, p);
       const pending: unknown = await redis.call('XPENDING', stream, this.cfg.group, '-', '+', 1, this.cfg.consumer);
-      if (Array.isArray(pending) && pending.length === 0) await redis.call('XGROUP', 'DELCONSUMER', stream, this.cfg.group, this.cfg.consumer);
+      if (Array.isArray(pending) && pending.length === 0)
+        await redis.call('XGROUP', 'DELCONSUMER', stream, this.cfg.group, this.cfg.consumer);
     }
   }
 

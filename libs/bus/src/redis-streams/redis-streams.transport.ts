@@ -75,8 +75,14 @@ export interface RedisStreamsTransportDeps {
  * goes silent is given up on after 15 s without an answer, the blocked read's block on top
  * (redisSocketTimeout), and reconnected to the same way.
  */
-const defaultConnection = (logger: BusLogger, blockMs: number) => (url: string, role: RedisConnectionRole, name: string): Redis =>
-  warnOnError(createRedis(url, { connectionName: name, socketTimeout: redisSocketTimeout(role === 'blocking' ? blockMs : 0) }), logger, `redis (${name})`);
+const defaultConnection =
+  (logger: BusLogger, blockMs: number) =>
+  (url: string, role: RedisConnectionRole, name: string): Redis =>
+    warnOnError(
+      createRedis(url, { connectionName: name, socketTimeout: redisSocketTimeout(role === 'blocking' ? blockMs : 0) }),
+      logger,
+      `redis (${name})`,
+    );
 
 async function quit(redis: Redis): Promise<void> {
   if (redis.status === 'end') return; // already gone (crash / network); disconnect() would arm a 2 s timer
@@ -119,7 +125,8 @@ export class RedisStreamsTransport implements BusTransport {
       backoff: options.retryBackoff ?? DEFAULT_DELIVERY_POLICY.backoff,
     };
     this.redis = this.createConnection(options.redisUrl, 'command', 'bus:command');
-    this.publisher = (options.replicasToAck ?? 0) > 0 ? this.createConnection(options.redisUrl, 'command', 'bus:publish') : this.redis;
+    this.publisher =
+      (options.replicasToAck ?? 0) > 0 ? this.createConnection(options.redisUrl, 'command', 'bus:publish') : this.redis;
   }
 
   async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
@@ -143,7 +150,9 @@ export class RedisStreamsTransport implements BusTransport {
     if (replicas > 0) {
       const acked = Number(results[results.length - 1][1]);
       if (acked < replicas) {
-        throw new TransientError(`bus publish: ${acked} of ${replicas} Redis replicas acknowledged the records within ${waitMs} ms; not published, sent again`);
+        throw new TransientError(
+          `bus publish: ${acked} of ${replicas} Redis replicas acknowledged the records within ${waitMs} ms; not published, sent again`,
+        );
       }
     }
   }
@@ -168,7 +177,13 @@ export class RedisStreamsTransport implements BusTransport {
         heartbeatIntervalMs: this.options.heartbeatIntervalMs ?? Math.max(50, Math.floor(this.leaseTtlMs / 3)),
         policy: this.policy,
       },
-      { redis: this.redis, blocking, keys: this.keys, logger: this.logger, deadLetter: (...args) => this.deadLetter(...args) },
+      {
+        redis: this.redis,
+        blocking,
+        keys: this.keys,
+        logger: this.logger,
+        deadLetter: (...args) => this.deadLetter(...args),
+      },
     );
     try {
       await subscription.start();
@@ -204,7 +219,12 @@ export class RedisStreamsTransport implements BusTransport {
   }
 
   private deadLetter(record: IncomingRecord, group: string, reason: DeadLetterReason): Promise<void> {
-    return deadLetter((topic, records) => this.publish(topic, records), this.logger, { record, group, reason }, this.onDeadLetter);
+    return deadLetter(
+      (topic, records) => this.publish(topic, records),
+      this.logger,
+      { record, group, reason },
+      this.onDeadLetter,
+    );
   }
 
   private assertOpen(): void {

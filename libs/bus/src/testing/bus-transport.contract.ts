@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { BusTransport, deadLetterTopic, DLQ_HEADERS, IncomingRecord, OutgoingRecord } from '../transport/bus-transport.interface';
+import {
+  BusTransport,
+  deadLetterTopic,
+  DLQ_HEADERS,
+  IncomingRecord,
+  OutgoingRecord,
+} from '../transport/bus-transport.interface';
 
 /** What the contract needs from one transport kind; each test gets a fresh harness (own namespace). */
 export interface TransportHarness {
@@ -21,7 +27,11 @@ export const uniqueName = (base: string): string => `${base}-${randomUUID().slic
 
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitFor(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`);
@@ -36,7 +46,11 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 /** One suite, every transport: proves the guarantees of BusTransport by outcomes, not by calls. */
-export function describeTransportContract(name: string, makeHarness: () => TransportHarness, testTimeoutMs = 20_000): void {
+export function describeTransportContract(
+  name: string,
+  makeHarness: () => TransportHarness,
+  testTimeoutMs = 20_000,
+): void {
   const it = (title: string, fn: () => Promise<void>): void => test(title, fn, testTimeoutMs);
 
   describe(`BusTransport contract: ${name}`, () => {
@@ -95,14 +109,19 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
 
       const publisher = h.transport();
       const keys = Array.from({ length: 10 }, (_, i) => `key-${i}`);
-      for (let seq = 0; seq < 20; seq++) await publisher.publish(topic, keys.map((key) => ({ key, value: JSON.stringify({ seq }) })));
+      for (let seq = 0; seq < 20; seq++)
+        await publisher.publish(
+          topic,
+          keys.map((key) => ({ key, value: JSON.stringify({ seq }) })),
+        );
 
       await waitFor('200 records handled', () => handled.length >= 200, timeout);
       await delay(100); // a duplicate would show up here
       expect(handled).toHaveLength(200);
       const byKey = groupBy(handled, (x) => x.key);
       expect([...byKey.keys()].sort()).toEqual([...keys].sort());
-      for (const records of byKey.values()) expect(records.map((x) => x.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      for (const records of byKey.values())
+        expect(records.map((x) => x.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
       expect(overlaps).toBe(0);
       expect(new Set(handled.map((x) => x.consumer)).size).toBeGreaterThan(1);
     });
@@ -147,7 +166,11 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
         },
       });
       const dead: IncomingRecord[] = [];
-      await bus.subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+      await bus.subscribe({
+        topic: deadLetterTopic(topic),
+        group: 'dlq-reader',
+        handler: async (r) => void dead.push(r),
+      });
 
       await bus.publish(topic, [
         { key: 'm-1', value: '"poison"', headers: { 'x-log-id': 'L-poison' } },
@@ -183,7 +206,11 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
         },
       });
       const dead: IncomingRecord[] = [];
-      await bus.subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+      await bus.subscribe({
+        topic: deadLetterTopic(topic),
+        group: 'dlq-reader',
+        handler: async (r) => void dead.push(r),
+      });
       await bus.publish(topic, [{ key: 'm-1', value: '{not json' }]);
 
       await waitFor('dead letter', () => dead.length === 1, timeout);
@@ -201,12 +228,17 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
         topic,
         group: 'transient-group',
         handler: async (r) => {
-          if (r.value === '"first"' && failuresLeft-- > 0) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          if (r.value === '"first"' && failuresLeft-- > 0)
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
           handled.push(r.value);
         },
       });
       const dead: IncomingRecord[] = [];
-      await bus.subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+      await bus.subscribe({
+        topic: deadLetterTopic(topic),
+        group: 'dlq-reader',
+        handler: async (r) => void dead.push(r),
+      });
       await bus.publish(topic, [
         { key: 'm-1', value: '"first"' },
         { key: 'm-1', value: '"second"' },
@@ -217,18 +249,32 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
       expect(failuresLeft).toBe(-1);
       await delay(200);
       expect(dead).toHaveLength(0);
-      await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'transient-group')) === 0, timeout);
+      await waitFor(
+        'nothing left unacknowledged',
+        async () => (await h.unacknowledged(topic, 'transient-group')) === 0,
+        timeout,
+      );
     });
 
     describe('batches (group commit)', () => {
-      const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-      const valueOf = (r: IncomingRecord): { key: string; seq: number } => ({ key: r.key, ...(JSON.parse(r.value) as { seq: number }) });
+      const refused = (): Error =>
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      const valueOf = (r: IncomingRecord): { key: string; seq: number } => ({
+        key: r.key,
+        ...(JSON.parse(r.value) as { seq: number }),
+      });
 
       it('hands the records waiting on a partition to the batch handler together, in order, each exactly once', async () => {
         const topic = h.topic('contract.batch');
         const keys = ['m-1', 'm-2', 'm-3'];
         // Published before anyone subscribes, so they wait and come in batches.
-        await h.transport().publish(topic, Array.from({ length: 60 }, (_, i) => ({ key: keys[i % 3], value: JSON.stringify({ seq: Math.floor(i / 3) }) })));
+        await h.transport().publish(
+          topic,
+          Array.from({ length: 60 }, (_, i) => ({
+            key: keys[i % 3],
+            value: JSON.stringify({ seq: Math.floor(i / 3) }),
+          })),
+        );
         const committed: { key: string; seq: number }[] = [];
         const sizes: number[] = [];
         await h.transport().subscribe({
@@ -244,14 +290,22 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
         await waitFor('60 records', () => committed.length >= 60, timeout);
         await delay(100);
         expect(committed).toHaveLength(60);
-        for (const [, got] of groupBy(committed, (c) => c.key)) expect(got.map((c) => c.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        for (const [, got] of groupBy(committed, (c) => c.key))
+          expect(got.map((c) => c.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
         expect(Math.max(...sizes)).toBeGreaterThan(1);
-        await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'batches')) === 0, timeout);
+        await waitFor(
+          'nothing left unacknowledged',
+          async () => (await h.unacknowledged(topic, 'batches')) === 0,
+          timeout,
+        );
       });
 
       it('retries a batch whole while a dependency is away, then commits it once, in order', async () => {
         const topic = h.topic('contract.batch-transient');
-        await h.transport().publish(topic, Array.from({ length: 10 }, (_, seq) => ({ key: 'm-1', value: JSON.stringify({ seq }) })));
+        await h.transport().publish(
+          topic,
+          Array.from({ length: 10 }, (_, seq) => ({ key: 'm-1', value: JSON.stringify({ seq }) })),
+        );
         const committed: number[] = [];
         let outage = 2;
         await h.transport({ maxDeliveries: 1 }).subscribe({
@@ -264,7 +318,9 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
           },
         });
         const dead: IncomingRecord[] = [];
-        await h.transport().subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+        await h
+          .transport()
+          .subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
 
         await waitFor('10 records', () => committed.length >= 10, timeout);
         await delay(200);
@@ -275,7 +331,10 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
 
       it('finds the record a batch cannot take by delivering them one at a time: it alone is dead-lettered, the others commit once', async () => {
         const topic = h.topic('contract.batch-poison');
-        await h.transport().publish(topic, Array.from({ length: 6 }, (_, seq) => ({ key: 'm-1', value: JSON.stringify({ seq }) })));
+        await h.transport().publish(
+          topic,
+          Array.from({ length: 6 }, (_, seq) => ({ key: 'm-1', value: JSON.stringify({ seq }) })),
+        );
         const committed: number[] = [];
         const poison = (r: IncomingRecord): boolean => valueOf(r).seq === 2;
         await h.transport({ maxDeliveries: 2 }).subscribe({
@@ -291,14 +350,20 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
           },
         });
         const dead: IncomingRecord[] = [];
-        await h.transport().subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
+        await h
+          .transport()
+          .subscribe({ topic: deadLetterTopic(topic), group: 'dlq-reader', handler: async (r) => void dead.push(r) });
 
         await waitFor('dead letter', () => dead.length === 1, timeout);
         await waitFor('the others', () => committed.length >= 5, timeout);
         await delay(200);
         expect(committed).toEqual([0, 1, 3, 4, 5]);
         expect(valueOf(dead[0]).seq).toBe(2);
-        await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'batch-poison')) === 0, timeout);
+        await waitFor(
+          'nothing left unacknowledged',
+          async () => (await h.unacknowledged(topic, 'batch-poison')) === 0,
+          timeout,
+        );
       });
     });
 
@@ -313,7 +378,9 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
           g.reads += 1;
           g.seqs.push(...records.map((r) => (JSON.parse(r.value) as { seq: number }).seq));
         };
-        await h.transport().subscribe({ topic, group: g.group, gatherMs: g.gatherMs, handler: (r) => take([r]), batchHandler: take });
+        await h
+          .transport()
+          .subscribe({ topic, group: g.group, gatherMs: g.gatherMs, handler: (r) => take([r]), batchHandler: take });
       }
       await delay(h.settleMs);
 
@@ -331,7 +398,11 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
       const [atOnce, gathering] = groups;
       expect(atOnce.reads).toBeGreaterThanOrEqual(10);
       expect(gathering.reads).toBeLessThanOrEqual(5);
-      await waitFor('nothing left unacknowledged', async () => (await h.unacknowledged(topic, 'gathering')) === 0, timeout);
+      await waitFor(
+        'nothing left unacknowledged',
+        async () => (await h.unacknowledged(topic, 'gathering')) === 0,
+        timeout,
+      );
     });
 
     it('gives every record to each of two groups', async () => {
@@ -344,7 +415,10 @@ export function describeTransportContract(name: string, makeHarness: () => Trans
         await h.transport().subscribe({ topic, group, handler: async (r) => void seen.get(group)?.push(r.value) });
       }
       const values = Array.from({ length: 30 }, (_, i) => JSON.stringify({ i }));
-      await h.transport().publish(topic, values.map((value, i) => ({ key: `k${i % 4}`, value })));
+      await h.transport().publish(
+        topic,
+        values.map((value, i) => ({ key: `k${i % 4}`, value })),
+      );
 
       await waitFor('both groups complete', () => [...seen.values()].every((v) => v.length >= 30), timeout);
       await delay(100);

@@ -1,5 +1,9 @@
 import Redis from 'ioredis';
-import { RedisConnectionRole, RedisStreamsTransport, RedisStreamsTransportOptions } from '../redis-streams/redis-streams.transport';
+import {
+  RedisConnectionRole,
+  RedisStreamsTransport,
+  RedisStreamsTransportOptions,
+} from '../redis-streams/redis-streams.transport';
 import { TransportHarness, uniqueName } from './bus-transport.contract';
 
 export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -19,7 +23,10 @@ export interface RedisTestHarness extends TransportHarness {
   prefix: string;
   admin: Redis;
   /** Transport whose connections the test can cut, to simulate a crashed process. */
-  crashableTransport(options?: Partial<RedisStreamsTransportOptions>): { transport: RedisStreamsTransport; crash(): void };
+  crashableTransport(options?: Partial<RedisStreamsTransportOptions>): {
+    transport: RedisStreamsTransport;
+    crash(): void;
+  };
 }
 
 export function redisHarness(): RedisTestHarness {

@@ -15,7 +15,11 @@ export interface ConsoleMerchantView {
   qris: { nmid: string; mcc: string; criteria: string; city: string; postalCode: string | null };
   /** e.g. "T+1 at 08:00 Asia/Jakarta" */
   settlement: string;
-  rateLimits: { readPerSecond: number | 'default'; writePerSecond: number | 'default'; exportsPerMinute: number | 'default' };
+  rateLimits: {
+    readPerSecond: number | 'default';
+    writePerSecond: number | 'default';
+    exportsPerMinute: number | 'default';
+  };
   payinCallbackUrl: string | null;
 }
 

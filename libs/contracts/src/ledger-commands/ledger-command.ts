@@ -142,7 +142,6 @@ export function parseLedgerCommand(input: unknown): LedgerCommand {
   return command;
 }
 
-
 /** Deterministic command ids: the same business fact always yields the same id, so retries are recognised. */
 export const ledgerCommandId = {
   payinRecord: (payinId: string) => `payin.record:${payinId}`,

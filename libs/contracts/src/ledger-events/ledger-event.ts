@@ -31,5 +31,11 @@ export interface LedgerEventMessage {
 
 /** What the ledger answers for a command, first time or on redelivery. */
 export type LedgerOutcome =
-  | { outcome: 'applied'; commandId: string; eventId: string; seq: string; balance: { available: string; pending: string } }
+  | {
+      outcome: 'applied';
+      commandId: string;
+      eventId: string;
+      seq: string;
+      balance: { available: string; pending: string };
+    }
   | { outcome: 'rejected'; commandId: string; reason: string; detail: Record<string, string> };

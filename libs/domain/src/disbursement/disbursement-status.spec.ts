@@ -33,7 +33,21 @@ describe('disbursement status', () => {
 
 describe('bank directory', () => {
   it('knows the required banks and e-wallets, exact codes only', () => {
-    for (const code of ['BCA', 'BNI', 'BRI', 'MANDIRI', 'PERMATA', 'CIMB', 'BSI', 'DANAMON', 'DANA', 'OVO', 'GOPAY', 'SHOPEEPAY', 'LINKAJA']) {
+    for (const code of [
+      'BCA',
+      'BNI',
+      'BRI',
+      'MANDIRI',
+      'PERMATA',
+      'CIMB',
+      'BSI',
+      'DANAMON',
+      'DANA',
+      'OVO',
+      'GOPAY',
+      'SHOPEEPAY',
+      'LINKAJA',
+    ]) {
       expect(findBank(code)?.code).toBe(code);
     }
     expect(findBank('XYZ')).toBeUndefined();

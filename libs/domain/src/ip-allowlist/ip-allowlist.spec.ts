@@ -29,7 +29,8 @@ describe('isIpAllowed', () => {
     expect(() => normaliseAllowlistEntry('10.1.0.0/')).toThrow(RangeError);
     expect(() => normaliseAllowlistEntry('example.com')).toThrow(RangeError);
     // Not four decimal parts: ipaddr.parse would read these as 10.0.0.1, 10.0.0.1 and 8.0.0.1.
-    for (const odd of ['10.1', '0x0a000001', '010.0.0.1', 'fe80::1%eth0', '::10.0.0.0/104']) expect(() => normaliseAllowlistEntry(odd)).toThrow(RangeError);
+    for (const odd of ['10.1', '0x0a000001', '010.0.0.1', 'fe80::1%eth0', '::10.0.0.0/104'])
+      expect(() => normaliseAllowlistEntry(odd)).toThrow(RangeError);
   });
 
   it('stores an IPv4-mapped entry as its IPv4 form and refuses one shorter than /96', () => {
@@ -37,11 +38,13 @@ describe('isIpAllowed', () => {
     expect(normaliseAllowlistEntry('::ffff:203.0.113.7')).toBe('203.0.113.7');
     expect(() => normaliseAllowlistEntry('::ffff:10.0.0.0/80')).toThrow(/shorter than \/96/);
     // IPv6 ranges that contain the whole mapped space would let every IPv4 client in the same way.
-    for (const wide of ['::/0', '::/64', '::ffff:0:0/80', '0:0:0:0:0:ffff::/95']) expect(() => normaliseAllowlistEntry(wide)).toThrow(/IPv4-mapped/);
+    for (const wide of ['::/0', '::/64', '::ffff:0:0/80', '0:0:0:0:0:ffff::/95'])
+      expect(() => normaliseAllowlistEntry(wide)).toThrow(/IPv4-mapped/);
   });
 
   it('lets no IPv4 client in through an IPv4-mapped entry shorter than /96 (the finding)', () => {
-    for (const ip of ['203.0.113.7', '8.8.8.8', '::ffff:8.8.8.8', '10.0.0.1']) expect(isIpAllowed(ip, ['::ffff:10.0.0.0/80'])).toBe(false);
+    for (const ip of ['203.0.113.7', '8.8.8.8', '::ffff:8.8.8.8', '10.0.0.1'])
+      expect(isIpAllowed(ip, ['::ffff:10.0.0.0/80'])).toBe(false);
     expect(isIpAllowed('10.0.0.1', ['::ffff:10.0.0.0/104'])).toBe(true);
     expect(isIpAllowed('11.0.0.1', ['::ffff:10.0.0.0/104'])).toBe(false);
   });
@@ -123,7 +126,8 @@ describe('isIpAllowed properties', () => {
         }
         const normalised = normaliseAllowlistEntry(entry);
         expect(isIpAllowed(ip, [normalised])).toBe(isIpAllowed(ip, [entry]));
-        if (normalised.includes(':') && ipaddr.process(ip).kind() === 'ipv4') expect(isIpAllowed(ip, [entry])).toBe(false);
+        if (normalised.includes(':') && ipaddr.process(ip).kind() === 'ipv4')
+          expect(isIpAllowed(ip, [entry])).toBe(false);
       }),
       { numRuns: 3000 },
     );

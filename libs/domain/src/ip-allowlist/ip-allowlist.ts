@@ -25,7 +25,9 @@ function parseStrict(text: string): Address | null {
 /** A client address; a dual-stack socket reports an IPv4 peer as ::ffff:a.b.c.d, which is that IPv4 address. */
 function parseClient(text: string): Address | null {
   const addr = parseStrict(text);
-  return addr?.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+  return addr?.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (addr as ipaddr.IPv6).toIPv4Address()
+    : addr;
 }
 
 /** The first address of the range (host bits cleared), so the stored entry reads as what it matches. */
@@ -91,6 +93,8 @@ export function isIpAllowed(ip: string, entries: readonly string[]): boolean {
   return entries.some((entry) => {
     const range = parseEntry(entry);
     // Same family only: ipaddr.js matches (and throws) per family, never across.
-    return typeof range !== 'string' && range.base.kind() === candidate.kind() && candidate.match(range.base, range.bits);
+    return (
+      typeof range !== 'string' && range.base.kind() === candidate.kind() && candidate.match(range.base, range.bits)
+    );
   });
 }

@@ -13,9 +13,12 @@ describe('money', () => {
     expect(parseAmount(input)).toBe(minor);
   });
 
-  it.each([[-1], [1.234], [Number.NaN], [Infinity], [1e21], ['1e5'], ['12,50'], [''], ['007']])('refuses %p', (input) => {
-    expect(() => parseAmount(input)).toThrow(InvalidAmountError);
-  });
+  it.each([[-1], [1.234], [Number.NaN], [Infinity], [1e21], ['1e5'], ['12,50'], [''], ['007']])(
+    'refuses %p',
+    (input) => {
+      expect(() => parseAmount(input)).toThrow(InvalidAmountError);
+    },
+  );
 
   it.each([
     [4950000n, 49500, '49500'],

@@ -8,7 +8,10 @@ export type Minor = bigint;
 const DECIMAL = /^(0|[1-9]\d{0,15})(?:\.(\d{1,2}))?$/;
 
 export class InvalidAmountError extends Error {
-  constructor(readonly input: unknown, reason: string) {
+  constructor(
+    readonly input: unknown,
+    reason: string,
+  ) {
     super(reason);
     this.name = 'InvalidAmountError';
   }

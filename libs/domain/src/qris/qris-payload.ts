@@ -24,7 +24,13 @@ export interface QrisPayment {
 
 /** Trims and cuts to the EMVCo limit, replacing characters a QR reader may reject. */
 export function fitField(text: string, max: number): string {
-  return text.normalize('NFKD').replace(/[^\x20-\x7E]/g, '').replace(/\s+/g, ' ').trim().slice(0, max).trim();
+  return text
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7E]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
+    .trim();
 }
 
 /**
@@ -40,7 +46,8 @@ export function encodeQris(p: QrisPayment): string {
   const name = fitField(p.merchantName, 25);
   const city = fitField(p.merchantCity, 15);
   if (!name || !city) throw new QrisFormatError('merchant name and city must not be empty');
-  if (!/^[\x21-\x7E]{1,25}$/.test(p.reference)) throw new QrisFormatError('reference must be 1 to 25 printable characters');
+  if (!/^[\x21-\x7E]{1,25}$/.test(p.reference))
+    throw new QrisFormatError('reference must be 1 to 25 printable characters');
   const body = [
     encodeTlv('00', '01'),
     encodeTlv('01', '12'),
@@ -61,7 +68,11 @@ export function encodeQris(p: QrisPayment): string {
 /** Checks tag 63 against the CRC of everything before it. */
 export function hasValidCrc(payload: string): boolean {
   const at = payload.length - 8;
-  return at > 0 && payload.slice(at, at + 4) === '6304' && crc16CcittFalse(payload.slice(0, at + 4)) === payload.slice(at + 4).toUpperCase();
+  return (
+    at > 0 &&
+    payload.slice(at, at + 4) === '6304' &&
+    crc16CcittFalse(payload.slice(0, at + 4)) === payload.slice(at + 4).toUpperCase()
+  );
 }
 
 /** Parses a payload produced by encodeQris (or any dynamic QRIS with tag 51), verifying the CRC. */

@@ -59,7 +59,11 @@ describe('QRIS payload', () => {
   });
 
   it('keeps names and cities within their limits', () => {
-    const payload = encodeQris({ ...example, merchantName: 'Warung Makan Sederhana Bu Tini Cabang Kemang', merchantCity: 'Kota Administrasi Jakarta Selatan' });
+    const payload = encodeQris({
+      ...example,
+      merchantName: 'Warung Makan Sederhana Bu Tini Cabang Kemang',
+      merchantCity: 'Kota Administrasi Jakarta Selatan',
+    });
     const decoded = decodeQris(payload);
     expect(decoded.merchantName).toHaveLength(25);
     expect(decoded.merchantCity.length).toBeLessThanOrEqual(15);
@@ -90,7 +94,10 @@ describe('QRIS payload', () => {
         const decoded = decodeQris(encodeQris(input));
         const expected = { ...input };
         if (expected.postalCode === undefined) delete expected.postalCode;
-        return JSON.stringify({ ...decoded, amount: String(decoded.amount) }) === JSON.stringify({ ...expected, amount: String(expected.amount) });
+        return (
+          JSON.stringify({ ...decoded, amount: String(decoded.amount) }) ===
+          JSON.stringify({ ...expected, amount: String(expected.amount) })
+        );
       }),
       { numRuns: 2000 },
     );

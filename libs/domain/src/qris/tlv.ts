@@ -26,7 +26,8 @@ export function decodeTlv(text: string): Tlv[] {
   while (i < chars.length) {
     const tag = chars.slice(i, i + 2).join('');
     const lengthText = chars.slice(i + 2, i + 4).join('');
-    if (!/^\d{2}$/.test(tag) || !/^\d{2}$/.test(lengthText)) throw new QrisFormatError(`malformed data object at position ${i}`);
+    if (!/^\d{2}$/.test(tag) || !/^\d{2}$/.test(lengthText))
+      throw new QrisFormatError(`malformed data object at position ${i}`);
     const length = Number(lengthText);
     if (i + 4 + length > chars.length) throw new QrisFormatError(`tag ${tag} runs past the end of the payload`);
     out.push({ tag, value: chars.slice(i + 4, i + 4 + length).join('') });

@@ -14,11 +14,16 @@ export function parseReconDate(text: string, now: Date, notBefore?: Date): Recon
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const utcMidnight = Date.UTC(y, mo - 1, d);
   const check = new Date(utcMidnight);
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return { ok: false, problem: `${text} is not a real date` };
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d)
+    return { ok: false, problem: `${text} is not a real date` };
   const today = jakartaDate(now);
   if (text > today) return { ok: false, problem: `${text} is in the future (today is ${today} in Asia/Jakarta)` };
   const first = notBefore && jakartaDate(notBefore);
-  if (first && text < first) return { ok: false, problem: `${text} is before the merchant account was created (its first day is ${first} in Asia/Jakarta)` };
+  if (first && text < first)
+    return {
+      ok: false,
+      problem: `${text} is before the merchant account was created (its first day is ${first} in Asia/Jakarta)`,
+    };
   return { ok: true, date: text, ...jakartaDay(text) };
 }
 

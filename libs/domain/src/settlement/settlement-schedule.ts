@@ -11,7 +11,8 @@ const JAKARTA_OFFSET_MS = 7 * HOUR_MS; // WIB, no daylight saving
  * before); before 10:00 it is still 22 Nov 00:00 WIB.
  */
 export function dueSettlementCutoff(now: Date, delayDays: number, hour: number): Date {
-  if (!Number.isInteger(delayDays) || delayDays < 1) throw new RangeError('delayDays must be a whole number of days, at least 1');
+  if (!Number.isInteger(delayDays) || delayDays < 1)
+    throw new RangeError('delayDays must be a whole number of days, at least 1');
   if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new RangeError('hour must be 0..23');
   const local = now.getTime() + JAKARTA_OFFSET_MS;
   let runDay = Math.floor(local / DAY_MS) * DAY_MS;

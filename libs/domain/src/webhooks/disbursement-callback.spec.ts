@@ -41,8 +41,21 @@ describe('disbursementCallbackBody', () => {
   });
 
   it('a failure: no fee charged (fixed still shown), total = amount, success_at null, the reason', () => {
-    const body = JSON.parse(disbursementCallbackBody({ ...facts, status: 'failed', successAt: null, failureReason: 'Rejected by the beneficiary bank' }));
+    const body = JSON.parse(
+      disbursementCallbackBody({
+        ...facts,
+        status: 'failed',
+        successAt: null,
+        failureReason: 'Rejected by the beneficiary bank',
+      }),
+    );
     expect(body).toMatchObject({ id: `disbursement.${facts.disbursementId}.failed`, type: 'disbursement.failed' });
-    expect(body.data).toMatchObject({ status: 'failed', fee: { amount: 0, percentage: 0, fixed: 2500 }, totalAmount: 100000, success_at: null, failureReason: 'Rejected by the beneficiary bank' });
+    expect(body.data).toMatchObject({
+      status: 'failed',
+      fee: { amount: 0, percentage: 0, fixed: 2500 },
+      totalAmount: 100000,
+      success_at: null,
+      failureReason: 'Rejected by the beneficiary bank',
+    });
   });
 });

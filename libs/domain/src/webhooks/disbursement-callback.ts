@@ -11,7 +11,9 @@ export enum DisbursementCallbackType {
 export type DisbursementFinalStatus = 'success' | 'failed';
 
 export function disbursementCallbackType(status: DisbursementFinalStatus): DisbursementCallbackType {
-  return status === 'success' ? DisbursementCallbackType.DisbursementSucceeded : DisbursementCallbackType.DisbursementFailed;
+  return status === 'success'
+    ? DisbursementCallbackType.DisbursementSucceeded
+    : DisbursementCallbackType.DisbursementFailed;
 }
 
 /** One event per final status of a disbursement; stable across retries and resends (merchants de-duplicate on it). */

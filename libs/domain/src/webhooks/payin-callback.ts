@@ -66,7 +66,11 @@ export function payinCallbackBody(f: PayinCallbackFacts): string {
       merchantTrxId: f.merchantTrxId,
       platformTrxId: f.platformTrxId,
       amount: formatAmount(f.amount),
-      fee: { amount: formatAmount(f.fee), percentage: pctMilliToPercent(f.feePctMilli), fixed: formatAmount(f.feeFixed) },
+      fee: {
+        amount: formatAmount(f.fee),
+        percentage: pctMilliToPercent(f.feePctMilli),
+        fixed: formatAmount(f.feeFixed),
+      },
       netAmount: formatAmount(f.amount - f.fee),
       status: f.status,
       success_at: f.successAt ? formatJakartaDateTime(f.successAt) : null,

@@ -18,12 +18,20 @@ export function signatureHeader(secrets: readonly string[], timestampSec: number
  * Any malformed header (no `t=`, a v1 that is not 64 hex digits) is simply not a match: a v1 with
  * non-hex characters would decode to fewer bytes, and timingSafeEqual throws on a length mismatch.
  */
-export function verifySignatureHeader(header: string, rawBody: string, secret: string, nowSec: number, toleranceSec = 300): boolean {
+export function verifySignatureHeader(
+  header: string,
+  rawBody: string,
+  secret: string,
+  nowSec: number,
+  toleranceSec = 300,
+): boolean {
   const parts = header.split(',').map((p) => p.split('=', 2) as [string, string | undefined]);
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowSec - t) > toleranceSec) return false;
   const expected = Buffer.from(computeSignature(secret, t, rawBody), 'hex');
-  return parts.some(([k, v]) => k === 'v1' && v !== undefined && HEX_SHA256.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected));
+  return parts.some(
+    ([k, v]) => k === 'v1' && v !== undefined && HEX_SHA256.test(v) && timingSafeEqual(Buffer.from(v, 'hex'), expected),
+  );
 }
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { classifyResponse, nextAttemptDelayMs, parseRetryAfter, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './retry-schedule';
+import {
+  classifyResponse,
+  nextAttemptDelayMs,
+  parseRetryAfter,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from './retry-schedule';
 import { computeSignature, signatureHeader, verifySignatureHeader } from './signature';
 import { isAllowedWebhookAddress } from './target-address';
 
@@ -54,7 +60,15 @@ describe('webhook signature', () => {
 
   it('reads a malformed header as no match instead of throwing', () => {
     const t = 't=1700000000';
-    for (const header of [`${t},v1=${'z'.repeat(64)}`, `${t},v1=${'0'.repeat(63)}g`, `${t},v1=${'ab'.repeat(64)}`, `${t},v1`, `${t},v1=`, `v1=${'0'.repeat(64)}`, 'x'.repeat(8000)]) {
+    for (const header of [
+      `${t},v1=${'z'.repeat(64)}`,
+      `${t},v1=${'0'.repeat(63)}g`,
+      `${t},v1=${'ab'.repeat(64)}`,
+      `${t},v1`,
+      `${t},v1=`,
+      `v1=${'0'.repeat(64)}`,
+      'x'.repeat(8000),
+    ]) {
       expect(verifySignatureHeader(header, body, 'whsec_a', 1_700_000_000)).toBe(false);
     }
   });
@@ -110,14 +124,25 @@ describe('webhook target addresses', () => {
   it('judges every IPv6 form embedding an IPv4 address as that IPv4 address', () => {
     fc.assert(
       // ::0.0.0.1 is ::1, the IPv6 loopback address, not an embedding.
-      fc.property(fc.ipV4().filter((v4) => v4 !== '0.0.0.1'), fc.boolean(), (v4, allowLoopback) => {
-        const [a, b, c, d] = v4.split('.').map(Number);
-        const hex = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-        const expected = isAllowedWebhookAddress(v4, { allowLoopback });
-        for (const form of [`::${v4}`, `::${hex}`, `::ffff:${v4}`, `::ffff:0:${v4}`, `64:ff9b::${v4}`, `2002:${hex}::1`]) {
-          expect([form, isAllowedWebhookAddress(form, { allowLoopback })]).toEqual([form, expected]);
-        }
-      }),
+      fc.property(
+        fc.ipV4().filter((v4) => v4 !== '0.0.0.1'),
+        fc.boolean(),
+        (v4, allowLoopback) => {
+          const [a, b, c, d] = v4.split('.').map(Number);
+          const hex = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+          const expected = isAllowedWebhookAddress(v4, { allowLoopback });
+          for (const form of [
+            `::${v4}`,
+            `::${hex}`,
+            `::ffff:${v4}`,
+            `::ffff:0:${v4}`,
+            `64:ff9b::${v4}`,
+            `2002:${hex}::1`,
+          ]) {
+            expect([form, isAllowedWebhookAddress(form, { allowLoopback })]).toEqual([form, expected]);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

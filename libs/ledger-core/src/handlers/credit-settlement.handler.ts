@@ -24,7 +24,14 @@ export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlemen
     reference: cmd.settlementId,
     availableDelta: total,
     pendingDelta: -total,
-    payload: { settlementId: cmd.settlementId, payinIds: ids, amount: total.toString(), gross: gross.toString(), fees: fees.toString(), cutoffAt: cmd.cutoffAt ?? null },
+    payload: {
+      settlementId: cmd.settlementId,
+      payinIds: ids,
+      amount: total.toString(),
+      gross: gross.toString(),
+      fees: fees.toString(),
+      cutoffAt: cmd.cutoffAt ?? null,
+    },
     project: async (tx) => {
       await tx.execute(sql`
         WITH settlement AS (

@@ -17,7 +17,10 @@ export function debitPayout(ctx: HandlerContext, cmd: DebitPayoutCommand): Promi
   const decision = decideDebit(ctx.balance, amount, fee);
   if (!decision.ok) {
     return Promise.resolve({
-      ...reject(RejectionReason.InsufficientBalance, { available: decision.available.toString(), required: decision.required.toString() }),
+      ...reject(RejectionReason.InsufficientBalance, {
+        available: decision.available.toString(),
+        required: decision.required.toString(),
+      }),
       funding: fundingMove(cmd.payoutId, 'refused'),
     });
   }

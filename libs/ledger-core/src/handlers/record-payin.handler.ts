@@ -4,7 +4,12 @@ import { type Decision, type HandlerContext, reject, RejectionReason } from './d
 
 /** A successful pay-in: its net (amount - fee) goes into pending (spec 2.3 rule 1). */
 export async function recordPayin(ctx: HandlerContext, cmd: RecordPayinCommand): Promise<Decision> {
-  const [payin] = await ctx.tx.query<{ amount: bigint; fee: bigint; status: string; ledger_event_id: bigint | null }>(sql`
+  const [payin] = await ctx.tx.query<{
+    amount: bigint;
+    fee: bigint;
+    status: string;
+    ledger_event_id: bigint | null;
+  }>(sql`
     SELECT amount, fee, status, ledger_event_id FROM payins
      WHERE id = ${cmd.payinId}::uuid AND merchant_id = ${ctx.merchantId} FOR UPDATE`);
   if (!payin) return reject(RejectionReason.PayinNotFound, { payinId: cmd.payinId });

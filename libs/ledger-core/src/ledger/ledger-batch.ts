@@ -70,10 +70,16 @@ export class LedgerBatch {
 
   private async load(commands: LedgerCommand[]): Promise<void> {
     const merchantIds = [...new Set(commands.map((c) => c.merchantId))].sort((a, b) => a - b);
-    const locked = await this.tx.query<{ merchant_id: number; available: bigint; pending: bigint; last_seq: bigint }>(sql`
+    const locked = await this.tx.query<{
+      merchant_id: number;
+      available: bigint;
+      pending: bigint;
+      last_seq: bigint;
+    }>(sql`
       SELECT merchant_id, available, pending, last_seq FROM balances
        WHERE merchant_id = ANY(${merchantIds}::int[]) ORDER BY merchant_id FOR UPDATE`);
-    for (const b of locked) this.balances.set(b.merchant_id, { available: b.available, pending: b.pending, lastSeq: b.last_seq });
+    for (const b of locked)
+      this.balances.set(b.merchant_id, { available: b.available, pending: b.pending, lastSeq: b.last_seq });
 
     // Event ids are drawn up front so each decision record and outbox row carries its event's id in the one write.
     const [state] = await this.tx.query<BatchState>(sql`
@@ -92,21 +98,37 @@ export class LedgerBatch {
 
   private async decide(command: LedgerCommand): Promise<LedgerOutcome> {
     const balance = this.balances.get(command.merchantId);
-    if (!balance) return this.rejection(command, reject(RejectionReason.MerchantUnknown, { merchantId: String(command.merchantId) }));
+    if (!balance)
+      return this.rejection(
+        command,
+        reject(RejectionReason.MerchantUnknown, { merchantId: String(command.merchantId) }),
+      );
     const { handler, eventType, reads } = COMMANDS[command.type];
     const reference = referenceOf(command);
     const key = referenceKey(command.merchantId, eventType, reference);
     const existing = this.references.get(key);
-    if (existing) return this.rejection(command, reject(RejectionReason.DuplicateReference, { reference, commandId: existing }));
+    if (existing)
+      return this.rejection(command, reject(RejectionReason.DuplicateReference, { reference, commandId: existing }));
 
     if (reads) await this.writes.flush(this.tx);
-    const decision = await handler({ tx: this.tx, merchantId: command.merchantId, balance: { available: balance.available, pending: balance.pending } }, command as never);
+    const decision = await handler(
+      {
+        tx: this.tx,
+        merchantId: command.merchantId,
+        balance: { available: balance.available, pending: balance.pending },
+      },
+      command as never,
+    );
     if (decision.kind === 'rejection') return this.rejection(command, decision);
     this.references.set(key, command.commandId);
     return this.event(command, decision, balance);
   }
 
-  private event(command: LedgerCommand, decision: Extract<Decision, { kind: 'event' }>, balance: BalanceRow): LedgerOutcome {
+  private event(
+    command: LedgerCommand,
+    decision: Extract<Decision, { kind: 'event' }>,
+    balance: BalanceRow,
+  ): LedgerOutcome {
     const eventId = this.eventIds.shift();
     if (eventId === undefined) throw new Error('ledger batch drew fewer event ids than it has commands');
     const next: BalanceRow = {
@@ -138,7 +160,15 @@ export class LedgerBatch {
       logId: command.logId ?? null,
     });
     writes.balance(command.merchantId, next);
-    writes.decision({ commandId: command.commandId, merchantId: command.merchantId, type: command.type, outcome: 'applied', reason: null, eventId, result: outcome });
+    writes.decision({
+      commandId: command.commandId,
+      merchantId: command.merchantId,
+      type: command.type,
+      outcome: 'applied',
+      reason: null,
+      eventId,
+      result: outcome,
+    });
     writes.message(
       String(command.merchantId),
       ledgerMessage(command, this.now, {
@@ -161,12 +191,30 @@ export class LedgerBatch {
   }
 
   private rejection(command: LedgerCommand, decision: Extract<Decision, { kind: 'rejection' }>): LedgerOutcome {
-    const outcome: LedgerOutcome = { outcome: 'rejected', commandId: command.commandId, reason: decision.reason, detail: decision.detail };
+    const outcome: LedgerOutcome = {
+      outcome: 'rejected',
+      commandId: command.commandId,
+      reason: decision.reason,
+      detail: decision.detail,
+    };
     const { writes } = this;
-    writes.decision({ commandId: command.commandId, merchantId: command.merchantId, type: command.type, outcome: 'rejected', reason: decision.reason, eventId: null, result: outcome });
+    writes.decision({
+      commandId: command.commandId,
+      merchantId: command.merchantId,
+      type: command.type,
+      outcome: 'rejected',
+      reason: decision.reason,
+      eventId: null,
+      result: outcome,
+    });
     writes.message(
       String(command.merchantId),
-      ledgerMessage(command, this.now, { kind: 'rejection', reference: referenceOf(command), reason: decision.reason, payload: decision.detail }),
+      ledgerMessage(command, this.now, {
+        kind: 'rejection',
+        reference: referenceOf(command),
+        reason: decision.reason,
+        payload: decision.detail,
+      }),
       ledgerHeaders(command, 'rejection'),
     );
     writes.fund(decision.funding);

@@ -6,7 +6,14 @@ export function ledgerMessage(
   now: Date,
   body: Omit<LedgerEventMessage, 'commandId' | 'commandType' | 'merchantId' | 'logId' | 'occurredAt'>,
 ): LedgerEventMessage {
-  return { ...body, commandId: command.commandId, commandType: command.type, merchantId: command.merchantId, logId: command.logId, occurredAt: now.toISOString() };
+  return {
+    ...body,
+    commandId: command.commandId,
+    commandType: command.type,
+    merchantId: command.merchantId,
+    logId: command.logId,
+    occurredAt: now.toISOString(),
+  };
 }
 
 /** `message-id` lets consumers deduplicate a redelivered decision. */

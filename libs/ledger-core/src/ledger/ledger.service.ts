@@ -34,7 +34,11 @@ export class LedgerService {
     this.group = new GroupWriter(
       (batches) => this.applyTogether(batches),
       (batch) => this.applyAlone(batch),
-      { maxBatch: 100, parallel: options.parallel ?? 4, canJoin: (batch, others) => others.reduce((n, b) => n + b.length, batch.length) <= maxCommands },
+      {
+        maxBatch: 100,
+        parallel: options.parallel ?? 4,
+        canJoin: (batch, others) => others.reduce((n, b) => n + b.length, batch.length) <= maxCommands,
+      },
     );
   }
 
@@ -72,11 +76,16 @@ export class LedgerService {
   }
 
   private transaction(commands: LedgerCommand[]): Promise<LedgerOutcome[]> {
-    return inTransaction(this.pool, (tx) => new LedgerBatch(tx, this.clock()).apply(commands), { isolation: 'READ COMMITTED', timeoutMs: 15_000 });
+    return inTransaction(this.pool, (tx) => new LedgerBatch(tx, this.clock()).apply(commands), {
+      isolation: 'READ COMMITTED',
+      timeoutMs: 15_000,
+    });
   }
 
   private async priorOutcome(commandId: string): Promise<LedgerOutcome | null> {
-    const [row] = await sqlClient(this.pool).query<{ result: LedgerOutcome }>(sql`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`);
+    const [row] = await sqlClient(this.pool).query<{ result: LedgerOutcome }>(
+      sql`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`,
+    );
     return row?.result ?? null;
   }
 }

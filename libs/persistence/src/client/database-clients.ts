@@ -18,8 +18,16 @@ export interface DatabaseSettings {
  * waited for at most 5 s more, so none waits on a server that vanished without closing the
  * connection (the connection is then discarded).
  */
-export function createDatabaseClients(settings: DatabaseSettings, logger: Logger): { prisma: PrismaClient; pool: Pool } {
-  const prisma = createPrismaClient(settings.DATABASE_URL, settings.DATABASE_POOL_SIZE, throttledWarn(logger, 'postgres (prisma pool): connection error (reconnecting)'), STATEMENT_TIMEOUT_MS);
+export function createDatabaseClients(
+  settings: DatabaseSettings,
+  logger: Logger,
+): { prisma: PrismaClient; pool: Pool } {
+  const prisma = createPrismaClient(
+    settings.DATABASE_URL,
+    settings.DATABASE_POOL_SIZE,
+    throttledWarn(logger, 'postgres (prisma pool): connection error (reconnecting)'),
+    STATEMENT_TIMEOUT_MS,
+  );
   const pool = createPgPool(settings.DATABASE_URL, settings.DATABASE_POOL_SIZE, {
     preparedStatements: settings.DATABASE_PREPARED_STATEMENTS,
     statement_timeout: STATEMENT_TIMEOUT_MS,

@@ -9,7 +9,9 @@ describe('GroupWriter', () => {
     const write = (items: number[]) =>
       new Promise<string[]>((resolve, reject) => {
         writes.push(items);
-        pending.push(() => (items.some((i) => failOn.has(i)) ? reject(new Error(`bad ${items}`)) : resolve(items.map((i) => `ok ${i}`))));
+        pending.push(() =>
+          items.some((i) => failOn.has(i)) ? reject(new Error(`bad ${items}`)) : resolve(items.map((i) => `ok ${i}`)),
+        );
       });
     const writer = new GroupWriter<number, string>(write, async (i) => (await write([i]))[0], options);
     const release = async () => {
@@ -27,7 +29,10 @@ describe('GroupWriter', () => {
     await release();
     await release();
     expect(await Promise.all([...first, ...second])).toEqual(['ok 1', 'ok 2', 'ok 3', 'ok 4', 'ok 5']);
-    expect(writes).toEqual([[1, 2, 3], [4, 5]]);
+    expect(writes).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('a failed write is tried again item by item: only the bad item fails', async () => {
@@ -40,7 +45,10 @@ describe('GroupWriter', () => {
   });
 
   it('up to `parallel` writes in flight; canJoin keeps items out of a batch (the first always goes)', async () => {
-    const { writer, writes, release } = recorder({ parallel: 2, canJoin: (item, batch) => batch.reduce((n, b) => n + b, item) <= 10 });
+    const { writer, writes, release } = recorder({
+      parallel: 2,
+      canJoin: (item, batch) => batch.reduce((n, b) => n + b, item) <= 10,
+    });
     const all = [writer.add(20)];
     await new Promise((r) => setImmediate(r));
     all.push(writer.add(4), writer.add(5), writer.add(6)); // a second writer is free: it starts

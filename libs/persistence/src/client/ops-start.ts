@@ -28,7 +28,11 @@ export interface OpsHandle {
  * then PostgreSQL and Redis are waited for (a wrong setting fails at once). `close` stops the
  * ops server and its Redis check connection.
  */
-export async function startOpsAndWait(service: string, config: { OPS_PORT: number; OPS_HOST: string; DATABASE_URL: string }, opts: OpsStartOptions): Promise<OpsHandle> {
+export async function startOpsAndWait(
+  service: string,
+  config: { OPS_PORT: number; OPS_HOST: string; DATABASE_URL: string },
+  opts: OpsStartOptions,
+): Promise<OpsHandle> {
   const redis = opts.redisUrl ? redisReadinessCheck(opts.redisUrl, opts.logger, `${service}:readiness`) : undefined;
   let stopping = false;
   const server = await startOpsServer({
@@ -36,7 +40,11 @@ export async function startOpsAndWait(service: string, config: { OPS_PORT: numbe
     host: config.OPS_HOST,
     registry: opts.registry,
     isShuttingDown: () => stopping,
-    checks: [{ name: 'postgres', check: async () => void (await opts.prisma.$queryRaw`SELECT 1`) }, ...(redis ? [redis] : []), ...(opts.checks ?? [])],
+    checks: [
+      { name: 'postgres', check: async () => void (await opts.prisma.$queryRaw`SELECT 1`) },
+      ...(redis ? [redis] : []),
+      ...(opts.checks ?? []),
+    ],
   });
   const close = async () => {
     redis?.close();

@@ -5,7 +5,6 @@ import { Registry } from 'prom-client';
 import { PgListener } from './pg-listener';
 import { until } from '../testing/until';
 
-
 describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   // A channel per test: a backend of an earlier test's listener can linger in pg_stat_activity.
   let channel = '';
@@ -15,7 +14,12 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   let admin: Client;
   const notify = (payload: string) => admin.query('SELECT pg_notify($1, $2)', [channel, payload]);
   const listenerBackends = async () =>
-    (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1`, [`LISTEN ${channel}`])).rows.map((r) => r.pid);
+    (
+      await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1`,
+        [`LISTEN ${channel}`],
+      )
+    ).rows.map((r) => r.pid);
 
   beforeAll(async () => {
     admin = new Client({ connectionString: process.env.DATABASE_URL });
@@ -25,7 +29,10 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
 
   it('hears notifications on its channel only, with their payload', async () => {
     const heard: string[] = [];
-    const listener = new PgListener(process.env.DATABASE_URL as string).listen({ channel, onNotify: (p) => heard.push(p) });
+    const listener = new PgListener(process.env.DATABASE_URL as string).listen({
+      channel,
+      onNotify: (p) => heard.push(p),
+    });
     await listener.start();
     try {
       await admin.query(`SELECT pg_notify('${channel}_other', 'not for us')`);
@@ -40,7 +47,10 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   it('reports a lost connection, reconnects by itself and hears again (what was sent meanwhile is lost)', async () => {
     const heard: string[] = [];
     const errors: unknown[] = [];
-    const listener = new PgListener(process.env.DATABASE_URL as string, { onError: (err) => errors.push(err) }).listen({ channel, onNotify: (p) => heard.push(p) });
+    const listener = new PgListener(process.env.DATABASE_URL as string, { onError: (err) => errors.push(err) }).listen({
+      channel,
+      onNotify: (p) => heard.push(p),
+    });
     await listener.start();
     try {
       const [pid] = await listenerBackends();
@@ -69,7 +79,12 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
       .listen({ channel: other, onNotify: (p) => heard.push(`b:${p}`), onReconnect: () => reconnects.push('b') });
     await listener.start();
     try {
-      const backends = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1', [`LISTEN ${channel}; LISTEN ${other}`])).rows;
+      const backends = (
+        await admin.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1',
+          [`LISTEN ${channel}; LISTEN ${other}`],
+        )
+      ).rows;
       expect(backends).toHaveLength(1);
       await notify('one');
       await admin.query('SELECT pg_notify($1, $2)', [other, 'two']);
@@ -91,7 +106,9 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
     const idle = new PgListener(process.env.DATABASE_URL as string);
     await idle.start();
     expect(idle.listening).toBe(false);
-    expect(() => idle.listen({ channel, onNotify: () => undefined })).toThrow(`channel ${channel} added to a started PgListener`);
+    expect(() => idle.listen({ channel, onNotify: () => undefined })).toThrow(
+      `channel ${channel} added to a started PgListener`,
+    );
     await idle.stop();
   });
 
@@ -116,6 +133,8 @@ describe('PgListener (real Postgres LISTEN/NOTIFY)', () => {
   });
 
   it('refuses a channel name that is not a plain identifier', () => {
-    expect(() => new PgListener('postgresql://x/y').listen({ channel: 'a; DROP TABLE outbox', onNotify: () => undefined })).toThrow('invalid channel name');
+    expect(() =>
+      new PgListener('postgresql://x/y').listen({ channel: 'a; DROP TABLE outbox', onNotify: () => undefined }),
+    ).toThrow('invalid channel name');
   });
 });

@@ -97,7 +97,12 @@ export class PgListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new PrimaryClient({ connectionString: listenConnectionString(this.databaseUrl), connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
+    const client = new PrimaryClient({
+      connectionString: listenConnectionString(this.databaseUrl),
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    });
     // Only the current connection may trigger a reconnect: a late error from an abandoned one is ignored.
     this.client = client;
     client.on('notification', (msg) => {
@@ -122,9 +127,14 @@ export class PgListener {
     this.heartbeat = setTimeout(() => {
       if (this.client !== client) return;
       const timeoutMs = this.options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
-      withTimeout(client.query('SELECT 1'), timeoutMs, `no answer to the LISTEN connection's heartbeat within ${timeoutMs} ms`).then(
+      withTimeout(
+        client.query('SELECT 1'),
+        timeoutMs,
+        `no answer to the LISTEN connection's heartbeat within ${timeoutMs} ms`,
+      ).then(
         // A server gone read-only hears no NOTIFY again: its writes now go to another primary.
-        () => this.client === client && (client.readOnlyServer ? this.lost(new ReadOnlyServerError()) : this.beat(client)),
+        () =>
+          this.client === client && (client.readOnlyServer ? this.lost(new ReadOnlyServerError()) : this.beat(client)),
         (err: unknown) => this.client === client && this.lost(err),
       );
     }, this.options.heartbeatMs ?? PG_LISTEN_HEARTBEAT_MS);

@@ -82,7 +82,9 @@ export class ReadOnlyServerError extends Error {
   readonly severity = 'ERROR';
 
   constructor() {
-    super('the database server is read-only (a standby, or a primary during a failover): the connection is not used, a new one looks for the primary');
+    super(
+      'the database server is read-only (a standby, or a primary during a failover): the connection is not used, a new one looks for the primary',
+    );
     this.name = 'ReadOnlyServerError';
   }
 }
@@ -123,5 +125,6 @@ export function trackIdle(pool: Pool): Pool {
 /** Pool settings that keep a pool's connections on the primary (see PrimaryClient). */
 export const PRIMARY_ONLY: Pick<PoolConfig, 'Client' | 'verify'> = {
   Client: PrimaryClient as unknown as PoolConfig['Client'],
-  verify: (client: PoolClient, done: (err?: Error) => void) => done((client as unknown as PrimaryClient).readOnlyServer ? new ReadOnlyServerError() : undefined),
+  verify: (client: PoolClient, done: (err?: Error) => void) =>
+    done((client as unknown as PrimaryClient).readOnlyServer ? new ReadOnlyServerError() : undefined),
 };

@@ -15,7 +15,12 @@ export type TransactionClient = Prisma.TransactionClient;
  * at most 5 s; a statement at most `statementTimeoutMs` when given. Its connections are to the
  * primary only (PRIMARY_ONLY).
  */
-export function createPrismaClient(databaseUrl: string, poolSize = 10, onError: (err: unknown) => void = defaultConnectionErrorLog(), statementTimeoutMs?: number): PrismaClient {
+export function createPrismaClient(
+  databaseUrl: string,
+  poolSize = 10,
+  onError: (err: unknown) => void = defaultConnectionErrorLog(),
+  statementTimeoutMs?: number,
+): PrismaClient {
   // The pool is ours, guarded as the pg pools are (every connection's errors heard once, idle
   // connections tracked for a failover); the adapter ends it on $disconnect.
   const pool = guardPool(
@@ -66,9 +71,25 @@ function redacted(databaseUrl: string): string {
 
 /** One line an operator can act on: the server's own words (Prisma's messages run over several lines). */
 export function describeDatabaseError(err: unknown, databaseUrl: string): string {
-  const adapter = (err as { meta?: { driverAdapterError?: { cause?: { originalMessage?: string; kind?: string; host?: string; port?: number } } } })?.meta?.driverAdapterError?.cause;
-  let cause = adapter?.originalMessage ?? (adapter?.kind === 'DatabaseNotReachable' ? `can't reach database server at ${adapter.host}:${adapter.port}` : adapter?.kind);
-  cause ??= err instanceof Error ? (err.message.split('\n').filter((l) => l.trim()).pop() ?? err.message) : errorText(err);
+  const adapter = (
+    err as {
+      meta?: {
+        driverAdapterError?: { cause?: { originalMessage?: string; kind?: string; host?: string; port?: number } };
+      };
+    }
+  )?.meta?.driverAdapterError?.cause;
+  let cause =
+    adapter?.originalMessage ??
+    (adapter?.kind === 'DatabaseNotReachable'
+      ? `can't reach database server at ${adapter.host}:${adapter.port}`
+      : adapter?.kind);
+  cause ??=
+    err instanceof Error
+      ? (err.message
+          .split('\n')
+          .filter((l) => l.trim())
+          .pop() ?? err.message)
+      : errorText(err);
   return `cannot use the database at DATABASE_URL=${redacted(databaseUrl)}: ${cause.trim()}`;
 }
 
@@ -78,5 +99,8 @@ export function describeDatabaseError(err: unknown, databaseUrl: string): string
  * at once with a one-line message naming DATABASE_URL (without its password).
  */
 export function waitForDatabase(prisma: PrismaClient, databaseUrl: string, logger: Logger): Promise<void> {
-  return waitForDependency('postgres', () => prisma.$queryRaw`SELECT 1`, { logger, describe: (err) => describeDatabaseError(err, databaseUrl) });
+  return waitForDependency('postgres', () => prisma.$queryRaw`SELECT 1`, {
+    logger,
+    describe: (err) => describeDatabaseError(err, databaseUrl),
+  });
 }

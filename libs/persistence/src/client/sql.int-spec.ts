@@ -33,7 +33,9 @@ describe('plain pg client (real Postgres)', () => {
   });
 
   it('commits a transaction that succeeds and rolls back one that throws', async () => {
-    await inTransaction(pool, (tx) => tx.execute({ text: `UPDATE ${table} SET amount = amount + 1 WHERE id = $1`, values: [1] }));
+    await inTransaction(pool, (tx) =>
+      tx.execute({ text: `UPDATE ${table} SET amount = amount + 1 WHERE id = $1`, values: [1] }),
+    );
     await expect(
       inTransaction(pool, async (tx) => {
         await tx.execute({ text: `UPDATE ${table} SET amount = 0 WHERE id = $1`, values: [1] });
@@ -45,7 +47,9 @@ describe('plain pg client (real Postgres)', () => {
   });
 
   it('aborts a statement that runs past the transaction timeout', async () => {
-    await expect(inTransaction(pool, (tx) => tx.query(sql`SELECT pg_sleep(2)`), { timeoutMs: 100 })).rejects.toThrow(/statement timeout/);
+    await expect(inTransaction(pool, (tx) => tx.query(sql`SELECT pg_sleep(2)`), { timeoutMs: 100 })).rejects.toThrow(
+      /statement timeout/,
+    );
     // The connection went back to the pool usable.
     expect(await sqlClient(pool).query(sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
   });

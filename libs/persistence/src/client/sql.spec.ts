@@ -22,9 +22,12 @@ describe('sql tag', () => {
   });
 
   it('splices a sql`` into another as SQL, numbering its parameters on; constant text as it is; other objects stay values', () => {
-    const cte = (id: number, token: string | null) => sql`auth AS (SELECT * FROM m WHERE id = ${id} AND (${token}::uuid IS NULL OR t = ${token}))`;
+    const cte = (id: number, token: string | null) =>
+      sql`auth AS (SELECT * FROM m WHERE id = ${id} AND (${token}::uuid IS NULL OR t = ${token}))`;
     const q = sql`WITH ${cte(7, 'tok')}, x AS (SELECT ${'a'}) SELECT CASE ${sqlText("WHEN true THEN 'y'")} END, ${{ text: 'not sql', values: [] }}`;
-    expect(q.text).toBe("WITH auth AS (SELECT * FROM m WHERE id = $1 AND ($2::uuid IS NULL OR t = $3)), x AS (SELECT $4) SELECT CASE WHEN true THEN 'y' END, $5");
+    expect(q.text).toBe(
+      "WITH auth AS (SELECT * FROM m WHERE id = $1 AND ($2::uuid IS NULL OR t = $3)), x AS (SELECT $4) SELECT CASE WHEN true THEN 'y' END, $5",
+    );
     expect(q.values).toEqual([7, 'tok', 'tok', 'a', { text: 'not sql', values: [] }]);
     expect(sql`SELECT ${1}, ${sql`${2}, ${sql`${3}`}`}`).toEqual({ text: 'SELECT $1, $2, $3', values: [1, 2, 3] });
   });

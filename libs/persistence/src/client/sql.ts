@@ -120,12 +120,18 @@ export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABL
  * when it throws (the error is rethrown). Statements time out after `timeoutMs` (15 s). A connection whose ROLLBACK fails is discarded, not
  * returned to the pool.
  */
-export async function inTransaction<T>(pool: Pool, work: (tx: SqlClient) => Promise<T>, opts: { isolation?: IsolationLevel; timeoutMs?: number } = {}): Promise<T> {
+export async function inTransaction<T>(
+  pool: Pool,
+  work: (tx: SqlClient) => Promise<T>,
+  opts: { isolation?: IsolationLevel; timeoutMs?: number } = {},
+): Promise<T> {
   const conn = await pool.connect();
   let broken: Error | undefined;
   try {
     // One round trip; a statement (or lock wait) longer than timeoutMs aborts the transaction.
-    await conn.query(`BEGIN ISOLATION LEVEL ${opts.isolation ?? 'READ COMMITTED'}; SET LOCAL statement_timeout = ${Math.trunc(opts.timeoutMs ?? 15_000)}`);
+    await conn.query(
+      `BEGIN ISOLATION LEVEL ${opts.isolation ?? 'READ COMMITTED'}; SET LOCAL statement_timeout = ${Math.trunc(opts.timeoutMs ?? 15_000)}`,
+    );
     const result = await work(new PgSqlClient(conn, preparingPools.has(pool), false));
     await conn.query('COMMIT');
     return result;
@@ -145,13 +151,18 @@ export async function inTransaction<T>(pool: Pool, work: (tx: SqlClient) => Prom
  */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** Where connection errors go when the caller gives no handler (tools, tests): warn lines, throttled. */
 let fallbackOnError: ((err: unknown) => void) | undefined;
 export function defaultConnectionErrorLog(): (err: unknown) => void {
-  return (fallbackOnError ??= throttledWarn(createLogger('pg', 'warn'), 'postgres pool: connection error (reconnecting)'));
+  return (fallbackOnError ??= throttledWarn(
+    createLogger('pg', 'warn'),
+    'postgres pool: connection error (reconnecting)',
+  ));
 }
 
 /**
@@ -207,7 +218,16 @@ export function createPgPool(
   extra: PoolConfig & { preparedStatements?: boolean; onError?: (err: unknown) => void } = {},
 ): Pool {
   const { preparedStatements = true, onError, ...config } = extra;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: size, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS, types, ...PRIMARY_ONLY, ...config });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: size,
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    types,
+    ...PRIMARY_ONLY,
+    ...config,
+  });
   if (preparedStatements) preparingPools.add(pool);
   return guardPool(pool, onError);
 }

@@ -55,7 +55,10 @@ interface AuditRow {
 
 const MAX_LIMIT = 200;
 
-const listEntryOf = (r: AuditRow & { operator_email: string }): AuditListEntry => ({ ...entryOf(r), operatorEmail: r.operator_email });
+const listEntryOf = (r: AuditRow & { operator_email: string }): AuditListEntry => ({
+  ...entryOf(r),
+  operatorEmail: r.operator_email,
+});
 
 const entryOf = (r: AuditRow): AuditEntry => ({
   id: r.id.toString(),
@@ -86,7 +89,10 @@ export class AuditLogRepository {
    * Runs `change` in a transaction and records the entry `entryFor` makes of its result in the
    * same one; `entryFor` returns null for a refusal (nothing changed, nothing recorded).
    */
-  async withChange<T>(change: (tx: SqlClient) => Promise<T>, entryFor: (result: T) => NewAuditEntry | null): Promise<T> {
+  async withChange<T>(
+    change: (tx: SqlClient) => Promise<T>,
+    entryFor: (result: T) => NewAuditEntry | null,
+  ): Promise<T> {
     return inTransaction(this.pool, async (tx) => {
       const result = await change(tx);
       const entry = entryFor(result);
@@ -105,7 +111,9 @@ export class AuditLogRepository {
   }
 
   /** Operators' entries only (no merchant user's), newest first; `before` (an id) continues an earlier page; `limit` 1 to 200 (default 50). */
-  async list(filter: { before?: bigint; limit?: number; operatorUserId?: number; target?: string } = {}): Promise<AuditPage> {
+  async list(
+    filter: { before?: bigint; limit?: number; operatorUserId?: number; target?: string } = {},
+  ): Promise<AuditPage> {
     const limit = Math.min(Math.max(filter.limit ?? 50, 1), MAX_LIMIT);
     // operator_user_id is a foreign key to dashboard_users: every entry has its operator.
     const rows = await this.db.query<AuditRow & { operator_email: string }>(sql`

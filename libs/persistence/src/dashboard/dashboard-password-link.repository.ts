@@ -21,14 +21,20 @@ export class DashboardPasswordLinkRepository {
   /** A new link for the user; its earlier unused links stop working. Returns the token (shown once). */
   async create(tx: SqlClient, userId: number, now: Date): Promise<string> {
     const { token, hash } = generateLinkToken();
-    await tx.execute(sql`UPDATE dashboard_password_links SET used_at = ${now} WHERE user_id = ${userId} AND used_at IS NULL`);
-    await tx.execute(sql`INSERT INTO dashboard_password_links (token_hash, user_id, created_at, expires_at) VALUES (${hash}, ${userId}, ${now}, ${new Date(now.getTime() + PASSWORD_LINK_TTL_MS)})`);
+    await tx.execute(
+      sql`UPDATE dashboard_password_links SET used_at = ${now} WHERE user_id = ${userId} AND used_at IS NULL`,
+    );
+    await tx.execute(
+      sql`INSERT INTO dashboard_password_links (token_hash, user_id, created_at, expires_at) VALUES (${hash}, ${userId}, ${now}, ${new Date(now.getTime() + PASSWORD_LINK_TTL_MS)})`,
+    );
     return token;
   }
 
   /** The user's unused links stop working (the user is disabled). */
   async expireAllOf(tx: SqlClient, userId: number, now: Date): Promise<void> {
-    await tx.execute(sql`UPDATE dashboard_password_links SET used_at = ${now} WHERE user_id = ${userId} AND used_at IS NULL`);
+    await tx.execute(
+      sql`UPDATE dashboard_password_links SET used_at = ${now} WHERE user_id = ${userId} AND used_at IS NULL`,
+    );
   }
 
   /**
@@ -46,8 +52,12 @@ export class DashboardPasswordLinkRepository {
          RETURNING l.user_id`,
       );
       if (!link) return undefined;
-      await tx.execute(sql`UPDATE dashboard_users SET password_hash = ${passwordHash}, failed_sign_ins = 0, locked_until = NULL WHERE id = ${link.user_id}`);
-      await tx.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${link.user_id} AND revoked_at IS NULL`);
+      await tx.execute(
+        sql`UPDATE dashboard_users SET password_hash = ${passwordHash}, failed_sign_ins = 0, locked_until = NULL WHERE id = ${link.user_id}`,
+      );
+      await tx.execute(
+        sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${link.user_id} AND revoked_at IS NULL`,
+      );
       return Number(link.user_id);
     });
   }

@@ -82,7 +82,9 @@ export class DashboardSessionRepository {
     );
     if (!row) return undefined;
     if (now.getTime() - row.last_seen_at.getTime() >= SESSION_TOUCH_MS) {
-      await this.db.execute(sql`UPDATE dashboard_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash} AND last_seen_at < ${now}`);
+      await this.db.execute(
+        sql`UPDATE dashboard_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash} AND last_seen_at < ${now}`,
+      );
     }
     return {
       userId: Number(row.user_id),
@@ -91,7 +93,10 @@ export class DashboardSessionRepository {
       merchantId: row.merchant_id,
       merchantName: row.merchant_name,
       merchantActive: row.role === 'operator' || row.merchant_active === true,
-      merchantRateLimits: row.merchant_id === null ? null : { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
+      merchantRateLimits:
+        row.merchant_id === null
+          ? null
+          : { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
       disabled: row.disabled_at !== null,
       totpEnabled: row.totp_enabled_at !== null,
       csrfToken: row.csrf_token,
@@ -101,21 +106,29 @@ export class DashboardSessionRepository {
 
   /** The user of this live session proved its password again (POST .../session/confirm). */
   async markAuthenticated(token: string, now: Date): Promise<void> {
-    await this.db.execute(sql`UPDATE dashboard_sessions SET authenticated_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`);
+    await this.db.execute(
+      sql`UPDATE dashboard_sessions SET authenticated_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`,
+    );
   }
 
   /** Sign-out: the session of this cookie value stops working (idempotent). */
   async revoke(token: string, now: Date): Promise<void> {
-    await this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`);
+    await this.db.execute(
+      sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE id_hash = ${hashToken(token)} AND revoked_at IS NULL`,
+    );
   }
 
   /** Every session of a user but the one of `keepToken` stops working (TOTP turned on or off from that session). */
   async revokeOthersOf(userId: number, keepToken: string, now: Date): Promise<number> {
-    return this.db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND id_hash <> ${hashToken(keepToken)}`);
+    return this.db.execute(
+      sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND id_hash <> ${hashToken(keepToken)}`,
+    );
   }
 
   /** Every session of a user stops working (password set, user disabled); `db`: a transaction's client, else the pool. */
   async revokeAllOf(userId: number, now: Date, db: SqlClient = this.db): Promise<number> {
-    return db.execute(sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL`);
+    return db.execute(
+      sql`UPDATE dashboard_sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL`,
+    );
   }
 }

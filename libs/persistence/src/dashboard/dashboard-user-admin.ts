@@ -3,7 +3,12 @@ import { inTransaction, sql, sqlClient } from '../client/sql';
 import { MerchantNotFoundError } from '../merchants/merchant-admin';
 import { DashboardPasswordLinkRepository } from './dashboard-password-link.repository';
 import { DashboardSessionRepository } from './dashboard-session.repository';
-import { type DashboardRole, type DashboardUser, DashboardUserRepository, normaliseEmail } from './dashboard-user.repository';
+import {
+  type DashboardRole,
+  type DashboardUser,
+  DashboardUserRepository,
+  normaliseEmail,
+} from './dashboard-user.repository';
 
 /** Where set-password links point when DASHBOARD_PUBLIC_URL / CONSOLE_PUBLIC_URL are not set. */
 export const DEFAULT_DASHBOARD_PUBLIC_URL = 'http://localhost:3000/dashboard';
@@ -99,11 +104,15 @@ export class DashboardUserAdmin {
 
   async create(input: { email: string; role: DashboardRole; merchantId?: number | null }): Promise<DashboardUserLink> {
     const email = normaliseEmail(input.email);
-    if (email.length > 254 || !EMAIL.test(email)) throw new DashboardUserInputError('email', 'email must be an email address');
-    if (input.role !== 'merchant' && input.role !== 'operator') throw new DashboardUserInputError('role', "role must be 'merchant' or 'operator'");
+    if (email.length > 254 || !EMAIL.test(email))
+      throw new DashboardUserInputError('email', 'email must be an email address');
+    if (input.role !== 'merchant' && input.role !== 'operator')
+      throw new DashboardUserInputError('role', "role must be 'merchant' or 'operator'");
     const merchantId = input.merchantId ?? null;
-    if (input.role === 'merchant' && merchantId === null) throw new DashboardUserInputError('merchantId', 'a merchant user needs merchantId');
-    if (input.role === 'operator' && merchantId !== null) throw new DashboardUserInputError('merchantId', 'an operator belongs to no merchant: leave merchantId out');
+    if (input.role === 'merchant' && merchantId === null)
+      throw new DashboardUserInputError('merchantId', 'a merchant user needs merchantId');
+    if (input.role === 'operator' && merchantId !== null)
+      throw new DashboardUserInputError('merchantId', 'an operator belongs to no merchant: leave merchantId out');
     if (merchantId !== null && !(await this.merchantExists(merchantId))) throw new MerchantNotFoundError(merchantId);
     const now = this.clock();
     try {
@@ -113,7 +122,8 @@ export class DashboardUserAdmin {
         return this.linkOf(user, token);
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new DashboardUserInputError('email', `a user with email ${email} already exists`, true);
+      if ((err as { code?: string }).code === '23505')
+        throw new DashboardUserInputError('email', `a user with email ${email} already exists`, true);
       throw err;
     }
   }
@@ -168,7 +178,13 @@ export class DashboardUserAdmin {
   }
 
   private linkOf(user: DashboardUser, token: string): DashboardUserLink {
-    return { userId: user.id, email: user.email, role: user.role, merchantId: user.merchantId, setPasswordUrl: setPasswordUrl(this.urls, user.role, token) };
+    return {
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      merchantId: user.merchantId,
+      setPasswordUrl: setPasswordUrl(this.urls, user.role, token),
+    };
   }
 
   private async merchantExists(merchantId: number): Promise<boolean> {

@@ -64,7 +64,10 @@ export class DashboardUserRepository {
     this.db = sqlClient(pool);
   }
 
-  async insert(tx: SqlClient, user: { email: string; role: DashboardRole; merchantId: number | null; passwordHash?: string | null }): Promise<DashboardUser> {
+  async insert(
+    tx: SqlClient,
+    user: { email: string; role: DashboardRole; merchantId: number | null; passwordHash?: string | null },
+  ): Promise<DashboardUser> {
     const [row] = await tx.query<UserRow>(
       sql`INSERT INTO dashboard_users (email, role, merchant_id, password_hash) VALUES (${normaliseEmail(user.email)}, ${user.role}, ${user.merchantId}, ${user.passwordHash ?? null}) RETURNING *, true AS merchant_active`,
     );
@@ -72,17 +75,25 @@ export class DashboardUserRepository {
   }
 
   async findByEmail(email: string): Promise<DashboardUser | undefined> {
-    const [row] = await this.db.query<UserRow>(sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.email = ${normaliseEmail(email)}`);
+    const [row] = await this.db.query<UserRow>(
+      sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.email = ${normaliseEmail(email)}`,
+    );
     return row && toUser(row);
   }
 
   async findById(id: number): Promise<DashboardUser | undefined> {
-    const [row] = await this.db.query<UserRow>(sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.id = ${id}`);
+    const [row] = await this.db.query<UserRow>(
+      sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.id = ${id}`,
+    );
     return row && toUser(row);
   }
 
   async list(): Promise<DashboardUser[]> {
-    return (await this.db.query<UserRow>(sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id ORDER BY u.id`)).map(toUser);
+    return (
+      await this.db.query<UserRow>(
+        sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id ORDER BY u.id`,
+      )
+    ).map(toUser);
   }
 
   /**
@@ -104,17 +115,27 @@ export class DashboardUserRepository {
 
   /** A successful sign-in: the failure count starts again. */
   async resetFailures(userId: number): Promise<void> {
-    await this.db.execute(sql`UPDATE dashboard_users SET failed_sign_ins = 0 WHERE id = ${userId} AND failed_sign_ins <> 0`);
+    await this.db.execute(
+      sql`UPDATE dashboard_users SET failed_sign_ins = 0 WHERE id = ${userId} AND failed_sign_ins <> 0`,
+    );
   }
 
   /** Clears a lockout and the failure count; false when there is no such user. */
   async unlock(userId: number): Promise<boolean> {
-    return (await this.db.execute(sql`UPDATE dashboard_users SET failed_sign_ins = 0, locked_until = NULL WHERE id = ${userId}`)) === 1;
+    return (
+      (await this.db.execute(
+        sql`UPDATE dashboard_users SET failed_sign_ins = 0, locked_until = NULL WHERE id = ${userId}`,
+      )) === 1
+    );
   }
 
   /** A new secret waiting for its first code (totp/setup); refused (false) while TOTP is on. */
   async setPendingTotpSecret(userId: number, secret: string): Promise<boolean> {
-    return (await this.db.execute(sql`UPDATE dashboard_users SET totp_secret = ${secret}, totp_last_step = NULL WHERE id = ${userId} AND totp_enabled_at IS NULL`)) === 1;
+    return (
+      (await this.db.execute(
+        sql`UPDATE dashboard_users SET totp_secret = ${secret}, totp_last_step = NULL WHERE id = ${userId} AND totp_enabled_at IS NULL`,
+      )) === 1
+    );
   }
 
   /**
@@ -156,7 +177,11 @@ export class DashboardUserRepository {
 
   /** Disables the user (a user disabled already keeps its first disabled_at); false when there is no such user. */
   async disable(tx: SqlClient, userId: number, now: Date): Promise<boolean> {
-    return (await tx.execute(sql`UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, ${now}) WHERE id = ${userId}`)) === 1;
+    return (
+      (await tx.execute(
+        sql`UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, ${now}) WHERE id = ${userId}`,
+      )) === 1
+    );
   }
 
   /** Enables the user again; false when there is no such user. */

@@ -35,7 +35,13 @@ export class OverviewRepository {
     const today = new Date(now.getTime() + JAKARTA_OFFSET_MS).toISOString().slice(0, 10);
     const to = new Date(Date.parse(`${today}T00:00:00Z`) - JAKARTA_OFFSET_MS + DAY_MS);
     const from = new Date(to.getTime() - days * DAY_MS);
-    const rows = await this.db.query<{ date: string; payin_amount: bigint; payin_count: bigint; payout_amount: bigint; payout_count: bigint }>(sql`
+    const rows = await this.db.query<{
+      date: string;
+      payin_amount: bigint;
+      payin_count: bigint;
+      payout_amount: bigint;
+      payout_count: bigint;
+    }>(sql`
       WITH paid AS (
         SELECT (success_at AT TIME ZONE 'Asia/Jakarta')::date AS day, sum(amount)::bigint AS amount, count(*) AS n
           FROM payins
@@ -54,6 +60,12 @@ export class OverviewRepository {
              coalesce(o.amount, 0)::bigint AS payout_amount, coalesce(o.n, 0)::bigint AS payout_count
         FROM days d LEFT JOIN paid p ON p.day = d.day LEFT JOIN paid_out o ON o.day = d.day
        ORDER BY d.day`);
-    return rows.map((r) => ({ date: r.date, payinAmount: BigInt(r.payin_amount), payinCount: Number(r.payin_count), payoutAmount: BigInt(r.payout_amount), payoutCount: Number(r.payout_count) }));
+    return rows.map((r) => ({
+      date: r.date,
+      payinAmount: BigInt(r.payin_amount),
+      payinCount: Number(r.payin_count),
+      payoutAmount: BigInt(r.payout_amount),
+      payoutCount: Number(r.payout_count),
+    }));
   }
 }

@@ -78,7 +78,9 @@ export class DeadLetterRepository {
 
   /** Open dead letters per original topic (the workers' `dead_letters_open` gauge). */
   async countOpen(): Promise<{ topic: string; open: number }[]> {
-    const rows = await this.db.query<{ topic: string; open: bigint }>(sql`SELECT topic, count(*) AS open FROM dead_letters WHERE status = 'open' GROUP BY topic`);
+    const rows = await this.db.query<{ topic: string; open: bigint }>(
+      sql`SELECT topic, count(*) AS open FROM dead_letters WHERE status = 'open' GROUP BY topic`,
+    );
     return rows.map((r) => ({ topic: r.topic, open: Number(r.open) }));
   }
 
@@ -94,7 +96,9 @@ export class DeadLetterRepository {
     if (letter.status !== 'open') return { outcome: 'not-open', deadLetter: letter };
     // The outbox carries JSON payloads; a value that is not JSON can never be processed, so there is nothing to replay.
     if (!isJson(letter.value)) return { outcome: 'not-json', deadLetter: letter };
-    const headers = Object.fromEntries(Object.entries(letter.headers as Record<string, string>).filter(([name]) => !DROPPED_HEADER.test(name)));
+    const headers = Object.fromEntries(
+      Object.entries(letter.headers as Record<string, string>).filter(([name]) => !DROPPED_HEADER.test(name)),
+    );
     headers[REPLAY_OF_HEADER] = letter.id.toString();
     const [outbox] = await tx.query<{ id: bigint }>(sql`
       INSERT INTO outbox (topic, key, payload, headers) VALUES (${letter.topic}, ${letter.key}, ${letter.value}::jsonb, ${JSON.stringify(headers)}::jsonb)
@@ -114,7 +118,12 @@ export class DeadLetterRepository {
 
 /** For operators (CLI, ops API): bigint ids as strings, the value as JSON when it is JSON. */
 export function deadLetterView(d: DeadLetter): Record<string, unknown> {
-  return { ...d, id: d.id.toString(), replayOutboxId: d.replayOutboxId?.toString() ?? null, value: isJson(d.value) ? JSON.parse(d.value) : d.value };
+  return {
+    ...d,
+    id: d.id.toString(),
+    replayOutboxId: d.replayOutboxId?.toString() ?? null,
+    value: isJson(d.value) ? JSON.parse(d.value) : d.value,
+  };
 }
 
 function isJson(value: string): boolean {

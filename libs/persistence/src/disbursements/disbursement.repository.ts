@@ -97,7 +97,10 @@ export class DisbursementRepository {
    * merchantTrxId already pays for a live transfer of the merchant, not a refused attempt),
    * `created`. Nothing is written unless created.
    */
-  async recordInquiry(i: NewInquiry, tokenId: string | null = null): Promise<{ kind: 'created'; inquiry: DisbursementInquiry } | { kind: 'duplicate' | AuthRefusal }> {
+  async recordInquiry(
+    i: NewInquiry,
+    tokenId: string | null = null,
+  ): Promise<{ kind: 'created'; inquiry: DisbursementInquiry } | { kind: 'duplicate' | AuthRefusal }> {
     const [row] = await this.db.query<Record<string, unknown> & { verdict: string }>(sql`
       WITH ${merchantAuth(i.merchantId, tokenId)}, live AS (
         SELECT 1 FROM disbursements WHERE merchant_id = ${i.merchantId}::int AND merchant_trx_id = ${i.merchantTrxId}::text AND status <> 'refused' LIMIT 1
@@ -136,7 +139,11 @@ export class DisbursementRepository {
    * A concurrent insert of the same merchantTrxId or inquiry is skipped (ON CONFLICT DO NOTHING:
    * the partial unique indexes are the arbiters), and then no command is written either.
    */
-  async recordTransfer(t: TransferRequest, debit: Omit<DebitPayoutCommand, 'amount' | 'fee'>, tokenId: string | null = null): Promise<TransferVerdict> {
+  async recordTransfer(
+    t: TransferRequest,
+    debit: Omit<DebitPayoutCommand, 'amount' | 'fee'>,
+    tokenId: string | null = null,
+  ): Promise<TransferVerdict> {
     const { type, commandId, merchantId, logId, issuedAt, payoutId } = debit;
     const payload = JSON.stringify({ type, commandId, merchantId, logId, issuedAt, payoutId });
     const headers = JSON.stringify(outboxHeaders(commandId, logId));
@@ -217,7 +224,9 @@ export class DisbursementRepository {
 
   /** The ledger's recorded decision for a command, if any. */
   async ledgerOutcome(commandId: string): Promise<LedgerOutcome | null> {
-    const [row] = await this.db.query<{ result: LedgerOutcome }>(sql`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`);
+    const [row] = await this.db.query<{ result: LedgerOutcome }>(
+      sql`SELECT result FROM ledger_commands WHERE command_id = ${commandId}`,
+    );
     return row?.result ?? null;
   }
 }

@@ -68,7 +68,11 @@ interface IdRange {
   min: string;
   max: string;
 }
-const UUIDS: IdRange = { type: 'uuid', min: '00000000-0000-0000-0000-000000000000', max: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+const UUIDS: IdRange = {
+  type: 'uuid',
+  min: '00000000-0000-0000-0000-000000000000',
+  max: 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+};
 const EVENT_IDS: IdRange = { type: 'bigint', min: '0', max: '9223372036854775807' };
 
 /**
@@ -86,18 +90,29 @@ export class HistoryRepository {
   }
 
   async payins(w: ListWindow, status?: PayinListStatus): Promise<Payin[]> {
-    const rows = await this.db.query<Record<string, unknown>>(page('payins', 'created_at', [PAYIN_STATUS[status ?? 'any']], w, UUIDS));
+    const rows = await this.db.query<Record<string, unknown>>(
+      page('payins', 'created_at', [PAYIN_STATUS[status ?? 'any']], w, UUIDS),
+    );
     return rows.map((r) => fromRow<Payin>(r));
   }
 
   async disbursements(w: ListWindow, status?: DisbursementListStatus): Promise<Disbursement[]> {
-    const rows = await this.db.query<Record<string, unknown>>(page('disbursements', 'created_at', DISBURSEMENT_STATUS[status ?? 'any'], w, UUIDS));
+    const rows = await this.db.query<Record<string, unknown>>(
+      page('disbursements', 'created_at', DISBURSEMENT_STATUS[status ?? 'any'], w, UUIDS),
+    );
     return rows.map((r) => fromRow<Disbursement>(r));
   }
 
   /** Ledger events; created at is the event's occurred_at. The page is read first, then its 20 rows joined to their transactions. */
   async movements(w: ListWindow): Promise<BalanceMovement[]> {
-    const events = page('ledger_events', 'occurred_at', [''], w, EVENT_IDS, 'id, seq, type, reference, available_delta, pending_delta, available_after, pending_after, occurred_at');
+    const events = page(
+      'ledger_events',
+      'occurred_at',
+      [''],
+      w,
+      EVENT_IDS,
+      'id, seq, type, reference, available_delta, pending_delta, available_after, pending_after, occurred_at',
+    );
     const rows = await this.db.query<Record<string, unknown>>({
       text: `WITH page AS (${events.text})
         SELECT page.*, coalesce(p.merchant_trx_id, d.merchant_trx_id) AS merchant_trx_id, coalesce(p.platform_trx_id, d.platform_trx_id) AS platform_trx_id
@@ -119,14 +134,24 @@ export class HistoryRepository {
  * (created_at, id) < (to, the least id)): with two upper bounds on created_at the index scan may
  * start from the looser one and read down to the other.
  */
-function page(table: string, createdAt: string, conditions: string[], w: ListWindow, ids: IdRange, columns = '*'): SqlQuery {
+function page(
+  table: string,
+  createdAt: string,
+  conditions: string[],
+  w: ListWindow,
+  ids: IdRange,
+  columns = '*',
+): SqlQuery {
   // The search is its own statement (one more parameter), so the lists without it keep their plans.
   const byTrxId = w.merchantTrxId === undefined ? '' : 'AND merchant_trx_id = $6';
   const range = (condition: string) => `
     SELECT ${columns} FROM ${table}
      WHERE merchant_id = $1 AND ${createdAt} >= $2::timestamptz AND (${createdAt}, id) < ($3::timestamptz, $4::${ids.type}) ${condition} ${byTrxId}
      ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
-  const text = conditions.length === 1 ? range(conditions[0]) : `${conditions.map((c) => `(${range(c)})`).join(' UNION ALL ')} ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
+  const text =
+    conditions.length === 1
+      ? range(conditions[0])
+      : `${conditions.map((c) => `(${range(c)})`).join(' UNION ALL ')} ORDER BY ${createdAt} DESC, id DESC LIMIT $5`;
   const byTo = w.to ? { createdAt: w.to, id: ids.min } : undefined;
   const upper = !byTo || (w.after && w.after.createdAt < byTo.createdAt) ? w.after : byTo;
   const values = [w.merchantId, w.from ?? '-infinity', upper?.createdAt ?? 'infinity', upper?.id ?? ids.max, w.limit];

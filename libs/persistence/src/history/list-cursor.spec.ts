@@ -7,7 +7,9 @@ describe('list cursors', () => {
     const cursor = encodeCursor('payin', at);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor('payin', cursor)).toEqual(at);
-    expect(decodeCursor('movement', encodeCursor('movement', { createdAt: at.createdAt, id: '9223372036854775807' }))).toEqual({ createdAt: at.createdAt, id: '9223372036854775807' });
+    expect(
+      decodeCursor('movement', encodeCursor('movement', { createdAt: at.createdAt, id: '9223372036854775807' })),
+    ).toEqual({ createdAt: at.createdAt, id: '9223372036854775807' });
   });
 
   it('refuses a cursor of another list, and anything that is not a cursor', () => {
@@ -26,7 +28,9 @@ describe('list cursors', () => {
       'x'.repeat(201),
     ];
     for (const cursor of refused) expect(decodeCursor('payin', cursor)).toBeUndefined();
-    expect(decodeCursor('movement', b64(['movement', at.createdAt.toISOString(), '9223372036854775808']))).toBeUndefined();
+    expect(
+      decodeCursor('movement', b64(['movement', at.createdAt.toISOString(), '9223372036854775808'])),
+    ).toBeUndefined();
     expect(decodeCursor('movement', b64(['movement', at.createdAt.toISOString(), '0']))).toBeUndefined();
   });
 });

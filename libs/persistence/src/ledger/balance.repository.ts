@@ -12,13 +12,17 @@ export class BalanceRepository {
 
   async get(merchantId: number): Promise<{ available: Minor; pending: Minor }> {
     // Plain pg, prepared: every balance request runs this (docs/decisions/0010, 0011).
-    const [row] = await this.db.query<{ available: bigint; pending: bigint }>(sql`SELECT available, pending FROM balances WHERE merchant_id = ${merchantId}`);
+    const [row] = await this.db.query<{ available: bigint; pending: bigint }>(
+      sql`SELECT available, pending FROM balances WHERE merchant_id = ${merchantId}`,
+    );
     return row ?? { available: 0n, pending: 0n };
   }
 
   /** Every merchant's balance (operators' merchant list): one statement, keyed by merchant id. */
   async all(): Promise<Map<number, { available: Minor; pending: Minor }>> {
-    const rows = await this.db.query<{ merchantId: number; available: bigint; pending: bigint }>(sql`SELECT merchant_id AS "merchantId", available, pending FROM balances`);
+    const rows = await this.db.query<{ merchantId: number; available: bigint; pending: bigint }>(
+      sql`SELECT merchant_id AS "merchantId", available, pending FROM balances`,
+    );
     return new Map(rows.map((r) => [r.merchantId, { available: r.available, pending: r.pending }]));
   }
 }

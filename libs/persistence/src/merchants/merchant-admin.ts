@@ -45,7 +45,12 @@ export class MerchantNotFoundError extends Error {
 export class MerchantAdmin {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async create(input: { name: string; payinFeePctMilli?: number; payinFeeFixed?: Minor; payoutFeeFlat?: Minor }): Promise<MerchantView> {
+  async create(input: {
+    name: string;
+    payinFeePctMilli?: number;
+    payinFeeFixed?: Minor;
+    payoutFeeFlat?: Minor;
+  }): Promise<MerchantView> {
     const name = input.name.trim();
     if (!name) throw new MerchantInputError('name', 'name must not be empty');
     return this.prisma.$transaction(async (tx) => {
@@ -98,13 +103,17 @@ export class MerchantAdmin {
     // Token ids are UUIDs: anything else cannot name one (and would be a type error in the query).
     if (!UUID.test(tokenId)) throw new TokenNotFoundError(tokenId);
     const existing = await this.prisma.apiToken.findUnique({ where: { id: tokenId } });
-    if (!existing || (ofMerchant !== undefined && existing.merchantId !== ofMerchant)) throw new TokenNotFoundError(tokenId);
+    if (!existing || (ofMerchant !== undefined && existing.merchantId !== ofMerchant))
+      throw new TokenNotFoundError(tokenId);
     if (existing.revokedAt) return { merchantId: existing.merchantId, revokedAt: existing.revokedAt };
     const row = await this.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
     return { merchantId: row.merchantId, revokedAt: row.revokedAt ?? new Date() };
   }
 
-  async setFees(merchantId: number, fees: { payinFeePctMilli?: number; payinFeeFixed?: Minor; payoutFeeFlat?: Minor }): Promise<MerchantView> {
+  async setFees(
+    merchantId: number,
+    fees: { payinFeePctMilli?: number; payinFeeFixed?: Minor; payoutFeeFlat?: Minor },
+  ): Promise<MerchantView> {
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: fees });
   }
@@ -128,7 +137,10 @@ export class MerchantAdmin {
       ),
     ];
     await this.get(merchantId);
-    return this.prisma.merchant.update({ where: { id: merchantId }, data: { ipAllowlist: normalised, ipAllowlistEnabled: enabled } });
+    return this.prisma.merchant.update({
+      where: { id: merchantId },
+      data: { ipAllowlist: normalised, ipAllowlistEnabled: enabled },
+    });
   }
 
   /** An empty list, not enforced: the merchant is reachable from anywhere again. */
@@ -142,37 +154,66 @@ export class MerchantAdmin {
   }
 
   /** QRIS identity printed into every code: NMID (from the acquirer), MCC, criteria, city, postal code. */
-  async setQris(merchantId: number, qris: { nmid?: string; mcc?: string; merchantCriteria?: string; city?: string; postalCode?: string }): Promise<MerchantView> {
-    if (Object.values(qris).every((v) => v === undefined)) throw new MerchantInputError('nmid', 'give at least one of nmid, mcc, merchantCriteria, city, postalCode');
-    if (qris.nmid !== undefined && !/^ID\d{10,13}$/.test(qris.nmid)) throw new MerchantInputError('nmid', 'nmid must be ID followed by 10 to 13 digits');
-    if (qris.mcc !== undefined && !/^\d{4}$/.test(qris.mcc)) throw new MerchantInputError('mcc', 'mcc must be 4 digits');
-    if (qris.merchantCriteria !== undefined && !['UMI', 'UKE', 'UME', 'UBE', 'URE'].includes(qris.merchantCriteria)) throw new MerchantInputError('merchantCriteria', 'merchantCriteria must be UMI, UKE, UME, UBE or URE');
-    if (qris.city !== undefined && (qris.city.trim() === '' || qris.city.length > 100)) throw new MerchantInputError('city', 'city must be 1 to 100 characters');
-    if (qris.postalCode !== undefined && !/^\d{5}$/.test(qris.postalCode)) throw new MerchantInputError('postalCode', 'postalCode must be 5 digits');
+  async setQris(
+    merchantId: number,
+    qris: { nmid?: string; mcc?: string; merchantCriteria?: string; city?: string; postalCode?: string },
+  ): Promise<MerchantView> {
+    if (Object.values(qris).every((v) => v === undefined))
+      throw new MerchantInputError('nmid', 'give at least one of nmid, mcc, merchantCriteria, city, postalCode');
+    if (qris.nmid !== undefined && !/^ID\d{10,13}$/.test(qris.nmid))
+      throw new MerchantInputError('nmid', 'nmid must be ID followed by 10 to 13 digits');
+    if (qris.mcc !== undefined && !/^\d{4}$/.test(qris.mcc))
+      throw new MerchantInputError('mcc', 'mcc must be 4 digits');
+    if (qris.merchantCriteria !== undefined && !['UMI', 'UKE', 'UME', 'UBE', 'URE'].includes(qris.merchantCriteria))
+      throw new MerchantInputError('merchantCriteria', 'merchantCriteria must be UMI, UKE, UME, UBE or URE');
+    if (qris.city !== undefined && (qris.city.trim() === '' || qris.city.length > 100))
+      throw new MerchantInputError('city', 'city must be 1 to 100 characters');
+    if (qris.postalCode !== undefined && !/^\d{5}$/.test(qris.postalCode))
+      throw new MerchantInputError('postalCode', 'postalCode must be 5 digits');
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: qris });
   }
 
   /** Settlement schedule: T+delayDays at hour:00 Asia/Jakarta. */
-  async setSettlementSchedule(merchantId: number, schedule: { delayDays?: number; hour?: number }): Promise<MerchantView> {
-    if (schedule.delayDays === undefined && schedule.hour === undefined) throw new MerchantInputError('delayDays', 'give at least one of delayDays, hour');
-    if (schedule.delayDays !== undefined && (!Number.isInteger(schedule.delayDays) || schedule.delayDays < 1 || schedule.delayDays > 30)) throw new MerchantInputError('delayDays', 'delayDays must be a whole number of days from 1 to 30');
-    if (schedule.hour !== undefined && (!Number.isInteger(schedule.hour) || schedule.hour < 0 || schedule.hour > 23)) throw new MerchantInputError('hour', 'hour must be a whole hour from 0 to 23');
+  async setSettlementSchedule(
+    merchantId: number,
+    schedule: { delayDays?: number; hour?: number },
+  ): Promise<MerchantView> {
+    if (schedule.delayDays === undefined && schedule.hour === undefined)
+      throw new MerchantInputError('delayDays', 'give at least one of delayDays, hour');
+    if (
+      schedule.delayDays !== undefined &&
+      (!Number.isInteger(schedule.delayDays) || schedule.delayDays < 1 || schedule.delayDays > 30)
+    )
+      throw new MerchantInputError('delayDays', 'delayDays must be a whole number of days from 1 to 30');
+    if (schedule.hour !== undefined && (!Number.isInteger(schedule.hour) || schedule.hour < 0 || schedule.hour > 23))
+      throw new MerchantInputError('hour', 'hour must be a whole hour from 0 to 23');
     await this.get(merchantId);
-    return this.prisma.merchant.update({ where: { id: merchantId }, data: { settlementDelayDays: schedule.delayDays, settlementHour: schedule.hour } });
+    return this.prisma.merchant.update({
+      where: { id: merchantId },
+      data: { settlementDelayDays: schedule.delayDays, settlementHour: schedule.hour },
+    });
   }
 
   /**
    * The merchant's own rate limits per endpoint class: requests per second (read, write), new recon
    * exports per minute (export). null goes back to the gateway's default; undefined leaves a class as it is.
    */
-  async setRateLimits(merchantId: number, limits: { read?: number | null; write?: number | null; export?: number | null }): Promise<MerchantView> {
-    if (limits.read === undefined && limits.write === undefined && limits.export === undefined) throw new MerchantInputError('read', 'give at least one of read, write, export');
+  async setRateLimits(
+    merchantId: number,
+    limits: { read?: number | null; write?: number | null; export?: number | null },
+  ): Promise<MerchantView> {
+    if (limits.read === undefined && limits.write === undefined && limits.export === undefined)
+      throw new MerchantInputError('read', 'give at least one of read, write, export');
     for (const [name, value] of Object.entries(limits)) {
-      if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000)) throw new MerchantInputError(name, `${name} limit must be a whole number from 1 to 100000`);
+      if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000))
+        throw new MerchantInputError(name, `${name} limit must be a whole number from 1 to 100000`);
     }
     await this.get(merchantId);
-    return this.prisma.merchant.update({ where: { id: merchantId }, data: { rateLimitRead: limits.read, rateLimitWrite: limits.write, rateLimitExport: limits.export } });
+    return this.prisma.merchant.update({
+      where: { id: merchantId },
+      data: { rateLimitRead: limits.read, rateLimitWrite: limits.write, rateLimitExport: limits.export },
+    });
   }
 
   /**
@@ -180,7 +221,8 @@ export class MerchantAdmin {
    * The format is checked here; where it points is the caller's to check (and delivery's, again).
    */
   async setPayinCallbackUrl(merchantId: number, url: string | null): Promise<MerchantView> {
-    if (url !== null && !isNotifyUrl(url)) throw new RangeError('callback URL must be an absolute http or https URL of at most 2048 characters');
+    if (url !== null && !isNotifyUrl(url))
+      throw new RangeError('callback URL must be an absolute http or https URL of at most 2048 characters');
     await this.get(merchantId);
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { payinCallbackUrl: url } });
   }
@@ -190,27 +232,41 @@ export class MerchantAdmin {
     return this.prisma.merchant.update({ where: { id: merchantId }, data: { isActive: active } });
   }
 
-  async webhookSecret(merchantId: number): Promise<{ secret: string; previous: string | null; previousExpiresAt: Date | null }> {
+  async webhookSecret(
+    merchantId: number,
+  ): Promise<{ secret: string; previous: string | null; previousExpiresAt: Date | null }> {
     const m = await this.prisma.merchant.findUnique({
       where: { id: merchantId },
       select: { webhookSecret: true, webhookSecretPrevious: true, webhookSecretPreviousExpiresAt: true },
     });
     if (!m) throw new MerchantNotFoundError(merchantId);
-    return { secret: m.webhookSecret, previous: m.webhookSecretPrevious, previousExpiresAt: m.webhookSecretPreviousExpiresAt };
+    return {
+      secret: m.webhookSecret,
+      previous: m.webhookSecretPrevious,
+      previousExpiresAt: m.webhookSecretPreviousExpiresAt,
+    };
   }
 
   /**
    * Issues a new webhook secret. The old one keeps signing (a second v1 signature) for
    * `graceHours`, so the merchant can switch without losing a callback; 0 retires it at once.
    */
-  async rotateWebhookSecret(merchantId: number, graceHours: number): Promise<{ secret: string; previousExpiresAt: Date | null }> {
-    if (!Number.isFinite(graceHours) || graceHours < 0 || graceHours > 720) throw new MerchantInputError('graceHours', 'graceHours must be between 0 and 720');
+  async rotateWebhookSecret(
+    merchantId: number,
+    graceHours: number,
+  ): Promise<{ secret: string; previousExpiresAt: Date | null }> {
+    if (!Number.isFinite(graceHours) || graceHours < 0 || graceHours > 720)
+      throw new MerchantInputError('graceHours', 'graceHours must be between 0 and 720');
     const current = await this.webhookSecret(merchantId);
     const secret = `whsec_${randomBytes(32).toString('hex')}`;
     const previousExpiresAt = graceHours > 0 ? new Date(Date.now() + graceHours * 3_600_000) : null;
     await this.prisma.merchant.update({
       where: { id: merchantId },
-      data: { webhookSecret: secret, webhookSecretPrevious: graceHours > 0 ? current.secret : null, webhookSecretPreviousExpiresAt: previousExpiresAt },
+      data: {
+        webhookSecret: secret,
+        webhookSecretPrevious: graceHours > 0 ? current.secret : null,
+        webhookSecretPreviousExpiresAt: previousExpiresAt,
+      },
     });
     return { secret, previousExpiresAt };
   }

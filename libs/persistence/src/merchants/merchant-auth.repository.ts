@@ -30,7 +30,8 @@ export interface MerchantBalance {
   pending: bigint;
 }
 
-export type TokenLookup = { found: true; merchant: AuthenticatedMerchant; balance?: MerchantBalance } | { found: false };
+export type TokenLookup =
+  { found: true; merchant: AuthenticatedMerchant; balance?: MerchantBalance } | { found: false };
 
 /**
  * The token and its merchant, and a coarse last-used stamp (at most once a minute, so a busy
@@ -73,7 +74,11 @@ export interface BalanceAccess {
 }
 
 /** The statements as the gateway sends them, for tools that look at their plans (tools/bench/hot-queries.ts). */
-export const TOKEN_STATEMENTS = { byToken: BY_TOKEN, byTokenWithBalance: BY_TOKEN_WITH_BALANCE, balanceIfTokenValid: BALANCE_IF_TOKEN_VALID } as const;
+export const TOKEN_STATEMENTS = {
+  byToken: BY_TOKEN,
+  byTokenWithBalance: BY_TOKEN_WITH_BALANCE,
+  balanceIfTokenValid: BALANCE_IF_TOKEN_VALID,
+} as const;
 
 interface TokenRow {
   token_id: string;
@@ -114,7 +119,10 @@ export class MerchantAuthRepository {
 
   /** The same, by the token's SHA-256 (hex), for a caller that has it already. */
   async findByHash(tokenHash: string, opts: { withBalance?: boolean } = {}): Promise<TokenLookup> {
-    const rows = await this.db.query<TokenRow>({ text: opts.withBalance ? BY_TOKEN_WITH_BALANCE : BY_TOKEN, values: [tokenHash] });
+    const rows = await this.db.query<TokenRow>({
+      text: opts.withBalance ? BY_TOKEN_WITH_BALANCE : BY_TOKEN,
+      values: [tokenHash],
+    });
     const row = rows[0];
     if (!row || row.revoked) return { found: false };
     const merchant: AuthenticatedMerchant = {
@@ -140,9 +148,17 @@ export class MerchantAuthRepository {
    * fourteen, and no last-used stamp (the next full lookup stamps it).
    */
   async balanceIfTokenValid(tokenHash: string): Promise<BalanceAccess | undefined> {
-    const rows = await this.db.query<Pick<TokenRow, 'available' | 'pending' | 'ip_allowlist_enabled' | 'ip_allowlist'>>({ text: BALANCE_IF_TOKEN_VALID, values: [tokenHash] });
+    const rows = await this.db.query<Pick<TokenRow, 'available' | 'pending' | 'ip_allowlist_enabled' | 'ip_allowlist'>>(
+      { text: BALANCE_IF_TOKEN_VALID, values: [tokenHash] },
+    );
     const row = rows[0];
-    return row && { balance: balanceOf(row), ipAllowlistEnabled: row.ip_allowlist_enabled, ipAllowlist: row.ip_allowlist ?? [] };
+    return (
+      row && {
+        balance: balanceOf(row),
+        ipAllowlistEnabled: row.ip_allowlist_enabled,
+        ipAllowlist: row.ip_allowlist ?? [],
+      }
+    );
   }
 }
 

@@ -46,7 +46,10 @@ export function parseFeeInput(input: FeeInput): FeeTerms {
     try {
       return parseAmount(value);
     } catch {
-      throw new MerchantInputError(field, `${field} must be an amount in Rupiah with at most two decimals, e.g. 2500 or 150.50`);
+      throw new MerchantInputError(
+        field,
+        `${field} must be an amount in Rupiah with at most two decimals, e.g. 2500 or 150.50`,
+      );
     }
   };
   let pctMilli: number | undefined;
@@ -54,10 +57,17 @@ export function parseFeeInput(input: FeeInput): FeeTerms {
     try {
       pctMilli = percentToPctMilli(payinFeePercent);
     } catch {
-      throw new MerchantInputError('payinFeePercent', 'payinFeePercent must be a percentage between 0 and 100 with at most three decimals, e.g. 0.7');
+      throw new MerchantInputError(
+        'payinFeePercent',
+        'payinFeePercent must be a percentage between 0 and 100 with at most three decimals, e.g. 0.7',
+      );
     }
   }
-  return { payinFeePctMilli: pctMilli, payinFeeFixed: amount('payinFeeFixed', payinFeeFixed), payoutFeeFlat: amount('payoutFee', payoutFee) };
+  return {
+    payinFeePctMilli: pctMilli,
+    payinFeeFixed: amount('payinFeeFixed', payinFeeFixed),
+    payoutFeeFlat: amount('payoutFee', payoutFee),
+  };
 }
 
 /** A merchant as operators read it (`admin --json merchant show`, the ops API): percentages and Rupiah, no minor units. */

@@ -40,9 +40,12 @@ export async function applyMigrations(
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
       throw new MigrationError(
@@ -61,7 +64,9 @@ export async function applyMigrations(
       const recorded = done.get(name);
       if (recorded !== undefined) {
         if (recorded !== checksum) {
-          throw new MigrationError(`migration ${name} was modified after it was applied (checksum differs); add a new migration instead`);
+          throw new MigrationError(
+            `migration ${name} was modified after it was applied (checksum differs); add a new migration instead`,
+          );
         }
         result.alreadyApplied.push(name);
         continue;
@@ -75,7 +80,10 @@ export async function applyMigrations(
           [id, checksum, name],
         );
         await client.query(sql);
-        await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+        await client.query(
+          'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
+          [id],
+        );
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');

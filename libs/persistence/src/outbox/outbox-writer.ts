@@ -17,7 +17,12 @@ export function outboxHeaders(messageId: string, logId: string | null | undefine
 
 /** A ledger command as an outbox row. Keyed by merchant, so one merchant's commands reach the ledger in order. */
 export function ledgerCommandMessage(command: LedgerCommand): OutboxMessage {
-  return { topic: Topic.LedgerCommands, key: String(command.merchantId), payload: command, headers: outboxHeaders(command.commandId, command.logId) };
+  return {
+    topic: Topic.LedgerCommands,
+    key: String(command.merchantId),
+    payload: command,
+    headers: outboxHeaders(command.commandId, command.logId),
+  };
 }
 
 /**
@@ -36,5 +41,7 @@ export async function enqueueLedgerCommandSql(tx: SqlClient, command: LedgerComm
 
 /** Writes one outbox row on a plain pg transaction; it is published only if that transaction commits. */
 export async function writeOutbox(tx: SqlClient, m: OutboxMessage): Promise<void> {
-  await tx.execute(sql`INSERT INTO outbox (topic, key, payload, headers) VALUES (${m.topic}, ${m.key}, ${JSON.stringify(m.payload)}::jsonb, ${JSON.stringify(m.headers)}::jsonb)`);
+  await tx.execute(
+    sql`INSERT INTO outbox (topic, key, payload, headers) VALUES (${m.topic}, ${m.key}, ${JSON.stringify(m.payload)}::jsonb, ${JSON.stringify(m.headers)}::jsonb)`,
+  );
 }

@@ -45,13 +45,21 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     payoutId: `p-${n}`,
     reason: 'x',
   });
-  const unpublished = async () => Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox WHERE published_at IS NULL')).rows[0].n);
+  const unpublished = async () =>
+    Number(
+      (await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox WHERE published_at IS NULL')).rows[0].n,
+    );
 
   it('publishes committed rows once, in id order, as JSON text with their headers', async () => {
     await inTransaction(pool, async (tx) => {
       await enqueueLedgerCommandSql(tx, command(7, 1));
       await enqueueLedgerCommandSql(tx, command(8, 2));
-      await writeOutbox(tx, { topic: Topic.PayoutEvents, key: '7', payload: { eventId: 'e-1', amount: '100', nested: { ok: true } }, headers: { 'message-id': 'e-1' } });
+      await writeOutbox(tx, {
+        topic: Topic.PayoutEvents,
+        key: '7',
+        payload: { eventId: 'e-1', amount: '100', nested: { ok: true } },
+        headers: { 'message-id': 'e-1' },
+      });
     });
     expect(await store.pendingTopics()).toEqual([Topic.LedgerCommands, Topic.PayoutEvents].sort());
     const published: OutboxRecord[] = [];
@@ -86,7 +94,9 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
 
   it('leaves the rows unpublished when publishing fails, and sends them on the next batch', async () => {
     await enqueueLedgerCommandSql(sqlClient(pool), command(10, 4));
-    await expect(store.relayBatch(Topic.LedgerCommands, 10, async () => Promise.reject(new Error('bus down')))).rejects.toThrow('bus down');
+    await expect(
+      store.relayBatch(Topic.LedgerCommands, 10, async () => Promise.reject(new Error('bus down'))),
+    ).rejects.toThrow('bus down');
     expect(await unpublished()).toBe(1);
     expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
     expect(await unpublished()).toBe(0);
@@ -95,14 +105,21 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
   it('gives up on a publish that hangs, releasing the lock, and sends the rows on the next batch', async () => {
     const impatient = new PgOutboxStore(pool, 200);
     await enqueueLedgerCommandSql(sqlClient(pool), command(12, 6));
-    await expect(impatient.relayBatch(Topic.LedgerCommands, 10, () => new Promise<void>(() => undefined))).rejects.toThrow('longer than 200 ms');
+    await expect(
+      impatient.relayBatch(Topic.LedgerCommands, 10, () => new Promise<void>(() => undefined)),
+    ).rejects.toThrow('longer than 200 ms');
     expect(await unpublished()).toBe(1);
     expect(await store.relayBatch(Topic.LedgerCommands, 10, async () => undefined)).toBe(1);
   });
 
   it("publishes nothing of a topic while another relay holds that topic's lock; other topics go on", async () => {
     await enqueueLedgerCommandSql(sqlClient(pool), command(11, 5));
-    await writeOutbox(sqlClient(pool), { topic: Topic.PayoutEvents, key: '11', payload: { eventId: 'e-2' }, headers: {} });
+    await writeOutbox(sqlClient(pool), {
+      topic: Topic.PayoutEvents,
+      key: '11',
+      payload: { eventId: 'e-2' },
+      headers: {},
+    });
     const held = await pool.connect();
     try {
       await held.query('BEGIN');
@@ -121,9 +138,16 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
   it("reads a topic's own rows only, however long another topic's backlog (planner statistics of a mostly published table)", async () => {
     // 150,000 published rows, then 50,000 commands stuck unpublished (a topic the broker refuses) and
     // 3 payout events, analysed: the statistics describe a table of published rows.
-    await pool.query(`INSERT INTO outbox (topic, key, payload, published_at) SELECT $1, '7', '{}', now() FROM generate_series(1, 150000)`, [Topic.PayoutEvents]);
-    await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 50000)`, [Topic.LedgerCommands]);
-    await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 3)`, [Topic.PayoutEvents]);
+    await pool.query(
+      `INSERT INTO outbox (topic, key, payload, published_at) SELECT $1, '7', '{}', now() FROM generate_series(1, 150000)`,
+      [Topic.PayoutEvents],
+    );
+    await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 50000)`, [
+      Topic.LedgerCommands,
+    ]);
+    await pool.query(`INSERT INTO outbox (topic, key, payload) SELECT $1, '7', '{}' FROM generate_series(1, 3)`, [
+      Topic.PayoutEvents,
+    ]);
     await pool.query('ANALYZE outbox');
     // The pool's backends report what they read at their next flush, up to seconds later: all four
     // (the pool's max) flushed now, so nothing of the tests before lands between two readings below.
@@ -161,7 +185,11 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
   it('outbox_backlog and outbox_oldest_age_seconds per topic, read at most once per cacheMs', async () => {
     const registry = new Registry();
     const warnings: object[] = [];
-    outboxBacklogMetric(registry, store, { topics: Object.values(Topic), logger: { warn: (obj) => void warnings.push(obj) }, cacheMs: 300 });
+    outboxBacklogMetric(registry, store, {
+      topics: Object.values(Topic),
+      logger: { warn: (obj) => void warnings.push(obj) },
+      cacheMs: 300,
+    });
     const values = async (name: string) => {
       const metric = registry.getSingleMetric(name);
       if (!metric) throw new Error(`${name} not registered`);
@@ -177,7 +205,12 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     await insert(Topic.LedgerCommands, 4, 30);
     await insert('ledger.replay.v9', 1, 1); // not in the known list: reported all the same
 
-    expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 4, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 1 });
+    expect(await values('outbox_backlog')).toEqual({
+      [Topic.LedgerCommands]: 4,
+      [Topic.LedgerEvents]: 0,
+      [Topic.PayoutEvents]: 5,
+      'ledger.replay.v9': 1,
+    });
     const ages = await values('outbox_oldest_age_seconds');
     expect(ages[Topic.PayoutEvents]).toBeGreaterThanOrEqual(120);
     expect(ages[Topic.PayoutEvents]).toBeLessThan(130);
@@ -186,16 +219,25 @@ describe('the pg outbox writer and PgOutboxStore (real Postgres)', () => {
     expect(ages[Topic.LedgerEvents]).toBe(0);
 
     // Published meanwhile: a scrape inside cacheMs answers from the last read, the next one reads again.
-    await pool.query(`UPDATE outbox SET published_at = now() WHERE published_at IS NULL AND topic <> $1`, [Topic.PayoutEvents]);
+    await pool.query(`UPDATE outbox SET published_at = now() WHERE published_at IS NULL AND topic <> $1`, [
+      Topic.PayoutEvents,
+    ]);
     expect((await values('outbox_backlog'))[Topic.LedgerCommands]).toBe(4);
     await new Promise((resolve) => setTimeout(resolve, 350));
-    expect(await values('outbox_backlog')).toEqual({ [Topic.LedgerCommands]: 0, [Topic.LedgerEvents]: 0, [Topic.PayoutEvents]: 5, 'ledger.replay.v9': 0 });
+    expect(await values('outbox_backlog')).toEqual({
+      [Topic.LedgerCommands]: 0,
+      [Topic.LedgerEvents]: 0,
+      [Topic.PayoutEvents]: 5,
+      'ledger.replay.v9': 0,
+    });
     expect((await values('outbox_oldest_age_seconds'))[Topic.LedgerCommands]).toBe(0);
     expect(warnings).toEqual([]);
   });
   it('a committed transaction notifies each topic it wrote once, by name; a rolled back one notifies nothing', async () => {
     const heard: string[] = [];
-    const listener = new PgListener(url.toString()).listen(outboxChannel((topic) => void heard.push(topic ?? '(none)')));
+    const listener = new PgListener(url.toString()).listen(
+      outboxChannel((topic) => void heard.push(topic ?? '(none)')),
+    );
     await listener.start();
     try {
       await inTransaction(pool, async (tx) => {

@@ -102,7 +102,9 @@ export class PgOutboxStore {
   }
 
   async unpublishedCount(): Promise<number> {
-    const [{ n }] = await sqlClient(this.pool).query<{ n: bigint }>(sql`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`);
+    const [{ n }] = await sqlClient(this.pool).query<{ n: bigint }>(
+      sql`SELECT COUNT(*)::bigint AS n FROM outbox WHERE published_at IS NULL`,
+    );
     return Number(n);
   }
 }

@@ -14,7 +14,12 @@ export interface CallbackMerchant {
  * callback. Written in the transaction of the status change (the delivery row is the outbox:
  * the workers' dispatcher sends it), unique by event id.
  */
-export function payinCallbackDelivery(payin: Payin, merchant: CallbackMerchant, occurredAt: Date, paidAt: Date | null = null): NewDelivery | null {
+export function payinCallbackDelivery(
+  payin: Payin,
+  merchant: CallbackMerchant,
+  occurredAt: Date,
+  paidAt: Date | null = null,
+): NewDelivery | null {
   const url = payin.notifyUrl ?? merchant.payinCallbackUrl;
   if (!url) return null;
   const status = payin.status as PayinFinalStatus;

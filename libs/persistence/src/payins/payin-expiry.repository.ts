@@ -24,7 +24,9 @@ export class PayinExpiryRepository {
 
   expireDue(now: Date, limit: number): Promise<ExpiryRound> {
     return inTransaction(this.pool, async (tx) => {
-      const rows = await tx.query<Record<string, unknown> & { merchant_name: string; merchant_callback_url: string | null }>(sql`
+      const rows = await tx.query<
+        Record<string, unknown> & { merchant_name: string; merchant_callback_url: string | null }
+      >(sql`
         WITH due AS (
           SELECT id FROM payins WHERE status = 'pending' AND expires_at <= ${now}
            ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -34,7 +36,11 @@ export class PayinExpiryRepository {
         RETURNING p.*, m.name AS merchant_name, m.payin_callback_url AS merchant_callback_url`);
       const deliveries = rows.flatMap((row) => {
         const { merchant_name, merchant_callback_url, ...payin } = row;
-        const d = payinCallbackDelivery(fromRow<Payin>(payin), { name: merchant_name, payinCallbackUrl: merchant_callback_url }, now);
+        const d = payinCallbackDelivery(
+          fromRow<Payin>(payin),
+          { name: merchant_name, payinCallbackUrl: merchant_callback_url },
+          now,
+        );
         return d ? [d] : [];
       });
       const callbacks = deliveries.length ? await insertDeliveries(tx, deliveries, now) : 0;

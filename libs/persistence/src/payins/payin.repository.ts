@@ -39,7 +39,17 @@ export interface AcquirerNotice {
 
 export type NoticeOutcome =
   | { outcome: 'accepted' | 'duplicate'; payin: Payin }
-  | { outcome: 'refused'; reason: 'UNKNOWN_REFERENCE' | 'AMOUNT_MISMATCH' | 'QR_EXPIRED' | 'ALREADY_FINAL' | 'PAID_AT_INVALID' | 'ACQUIRER_REFERENCE_CONFLICT'; payin?: Payin };
+  | {
+      outcome: 'refused';
+      reason:
+        | 'UNKNOWN_REFERENCE'
+        | 'AMOUNT_MISMATCH'
+        | 'QR_EXPIRED'
+        | 'ALREADY_FINAL'
+        | 'PAID_AT_INVALID'
+        | 'ACQUIRER_REFERENCE_CONFLICT';
+      payin?: Payin;
+    };
 
 /** Pay-ins: created by the gateway, completed by the acquirer's notification, settled by the ledger. */
 export class PayinRepository {
@@ -64,7 +74,9 @@ export class PayinRepository {
   async applyNotice(n: AcquirerNotice, rawBody: string, now: Date, clockSkewMs: number): Promise<NoticeOutcome> {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM payins WHERE platform_trx_id = ${n.platformTrxId} FOR UPDATE`;
+        const [locked] = await tx.$queryRaw<
+          { id: string }[]
+        >`SELECT id::text FROM payins WHERE platform_trx_id = ${n.platformTrxId} FOR UPDATE`;
         const payin = locked ? await tx.payin.findUniqueOrThrow({ where: { id: locked.id } }) : null;
         const outcome = this.decide(payin, n, now, clockSkewMs);
         await this.record(tx, n, rawBody, now, outcome, payin);
@@ -83,7 +95,14 @@ export class PayinRepository {
     }
   }
 
-  private async record(tx: TransactionClient, n: AcquirerNotice, rawBody: string, now: Date, outcome: NoticeOutcome, payin: Payin | null): Promise<void> {
+  private async record(
+    tx: TransactionClient,
+    n: AcquirerNotice,
+    rawBody: string,
+    now: Date,
+    outcome: NoticeOutcome,
+    payin: Payin | null,
+  ): Promise<void> {
     await tx.acquirerNotification.create({
       data: {
         acquirerReference: n.acquirerReference,
@@ -102,16 +121,23 @@ export class PayinRepository {
    * widened by the clock skew: a time outside cannot be a payment of this code (a backdated or
    * forged notification), so it is refused rather than clamped, and the acquirer sees why.
    */
-  private decide(payin: Payin | null, n: AcquirerNotice, now: Date, clockSkewMs: number): NoticeOutcome | { outcome: 'accepted'; payin: Payin } {
+  private decide(
+    payin: Payin | null,
+    n: AcquirerNotice,
+    now: Date,
+    clockSkewMs: number,
+  ): NoticeOutcome | { outcome: 'accepted'; payin: Payin } {
     if (!payin) return { outcome: 'refused', reason: 'UNKNOWN_REFERENCE' };
     if (payin.acquirerReference === n.acquirerReference) return { outcome: 'duplicate', payin };
     // An `expired` code (the expiry scan's) still takes a successful payment made before it
     // expired (checked below): the money moved, the acquirer's word wins. Nothing else.
-    if (payin.status !== 'pending' && !(payin.status === 'expired' && n.status === 'success')) return { outcome: 'refused', reason: 'ALREADY_FINAL', payin };
+    if (payin.status !== 'pending' && !(payin.status === 'expired' && n.status === 'success'))
+      return { outcome: 'refused', reason: 'ALREADY_FINAL', payin };
     if (payin.amount !== n.amount) return { outcome: 'refused', reason: 'AMOUNT_MISMATCH', payin };
     // NaN too: ISO 8601 forms such as a week date (2026-W47) pass validation but are no instant.
     const paidAt = n.paidAt.getTime();
-    if (!(paidAt >= payin.createdAt.getTime() - clockSkewMs && paidAt <= now.getTime() + clockSkewMs)) return { outcome: 'refused', reason: 'PAID_AT_INVALID', payin };
+    if (!(paidAt >= payin.createdAt.getTime() - clockSkewMs && paidAt <= now.getTime() + clockSkewMs))
+      return { outcome: 'refused', reason: 'PAID_AT_INVALID', payin };
     // The payment time decides; a notification arriving late for a payment made in time is fine.
     if (payin.expiresAt && n.paidAt > payin.expiresAt) return { outcome: 'refused', reason: 'QR_EXPIRED', payin };
     return { outcome: 'accepted', payin };
@@ -126,7 +152,12 @@ export class PayinRepository {
     if (n.status === 'failed') {
       const failed = await tx.payin.update({
         where: { id: payin.id },
-        data: { status: 'failed', acquirerReference: n.acquirerReference, issuer: n.issuer, failureReason: n.failureReason ?? 'Payment failed' },
+        data: {
+          status: 'failed',
+          acquirerReference: n.acquirerReference,
+          issuer: n.issuer,
+          failureReason: n.failureReason ?? 'Payment failed',
+        },
       });
       await this.callback(tx, failed, now, n.paidAt);
       return failed;
@@ -152,7 +183,10 @@ export class PayinRepository {
 
   /** The merchant's callback of this final status, if it has somewhere to go; once per event id. */
   private async callback(tx: TransactionClient, payin: Payin, now: Date, paidAt: Date): Promise<void> {
-    const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: payin.merchantId }, select: { name: true, payinCallbackUrl: true } });
+    const merchant = await tx.merchant.findUniqueOrThrow({
+      where: { id: payin.merchantId },
+      select: { name: true, payinCallbackUrl: true },
+    });
     const delivery = payinCallbackDelivery(payin, merchant, now, paidAt);
     if (delivery) await tx.webhookDelivery.createMany({ data: [deliveryRow(delivery, now)], skipDuplicates: true });
   }
@@ -160,5 +194,13 @@ export class PayinRepository {
 
 function deliveryRow(d: NewDelivery, now: Date) {
   const { logId, ...rest } = d;
-  return { id: randomUUID(), ...rest, logId: logId ?? null, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now };
+  return {
+    id: randomUUID(),
+    ...rest,
+    logId: logId ?? null,
+    status: 'pending',
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

@@ -83,13 +83,16 @@ export class PayoutRepository {
   async complete(batch: PayoutOutcome[]): Promise<Set<string>> {
     if (batch.length === 0) return new Set();
     // Rows locked in id order: two workers completing overlapping batches (a lapsed lease) wait, never deadlock.
-    const outcomes = [...batch].sort((a, b) => (a.disbursement.id < b.disbursement.id ? -1 : a.disbursement.id > b.disbursement.id ? 1 : 0));
+    const outcomes = [...batch].sort((a, b) =>
+      a.disbursement.id < b.disbursement.id ? -1 : a.disbursement.id > b.disbursement.id ? 1 : 0,
+    );
     const occurredAt = new Date();
     const messages: { disbursementId: string; message: OutboxMessage }[] = [];
     const callbacks: { disbursementId: string; delivery: NewDelivery }[] = [];
     for (const o of outcomes) {
       if (o.kind === 'recheck') continue;
-      if (o.kind === 'failed') messages.push({ disbursementId: o.disbursement.id, message: ledgerCommandMessage(refundCommand(o)) });
+      if (o.kind === 'failed')
+        messages.push({ disbursementId: o.disbursement.id, message: ledgerCommandMessage(refundCommand(o)) });
       messages.push({ disbursementId: o.disbursement.id, message: outcomeMessage(o, occurredAt) });
       callbacks.push({ disbursementId: o.disbursement.id, delivery: callbackDelivery(o, occurredAt) });
     }
@@ -204,7 +207,12 @@ function outcomeMessage(o: FinalOutcome, occurredAt: Date): OutboxMessage {
     logId: d.logId ?? undefined,
     occurredAt: occurredAt.toISOString(),
   };
-  return { topic: Topic.PayoutEvents, key: String(d.merchantId), payload: message, headers: outboxHeaders(eventId, d.logId) };
+  return {
+    topic: Topic.PayoutEvents,
+    key: String(d.merchantId),
+    payload: message,
+    headers: outboxHeaders(eventId, d.logId),
+  };
 }
 
 /** The merchant's callback of the final status, to its notifyUrl (unique by event id, like the event). */

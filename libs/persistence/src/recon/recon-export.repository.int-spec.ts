@@ -40,7 +40,10 @@ describe('ReconExportRepository: queueing an export beside the day one in progre
             try {
               return await query(args);
             } catch (err) {
-              await prisma.reconExport.updateMany({ where: { merchantId, status: 'running' }, data: { status: 'ready', finishedAt: new Date() } });
+              await prisma.reconExport.updateMany({
+                where: { merchantId, status: 'running' },
+                data: { status: 'ready', finishedAt: new Date() },
+              });
               throw err;
             }
           },
@@ -49,8 +52,12 @@ describe('ReconExportRepository: queueing an export beside the day one in progre
     }) as unknown as PrismaClient;
   }
 
-  const running = () => new ReconExportRepository(prisma).createQueued(merchantId, DAY).then((e) => prisma.reconExport.update({ where: { id: e.id }, data: { status: 'running' } }));
-  const inProgress = () => prisma.reconExport.findMany({ where: { merchantId, status: { in: ['queued', 'running'] } } });
+  const running = () =>
+    new ReconExportRepository(prisma)
+      .createQueued(merchantId, DAY)
+      .then((e) => prisma.reconExport.update({ where: { id: e.id }, data: { status: 'running' } }));
+  const inProgress = () =>
+    prisma.reconExport.findMany({ where: { merchantId, status: { in: ['queued', 'running'] } } });
 
   it('answers the export in progress of the day, within the cap and without', async () => {
     const first = await running();

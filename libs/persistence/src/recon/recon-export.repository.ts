@@ -18,7 +18,10 @@ export class ReconExportRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   latest(merchantId: number, date: string): Promise<ReconExport | null> {
-    return this.prisma.reconExport.findFirst({ where: { merchantId, date: dayOf(date) }, orderBy: { createdAt: 'desc' } });
+    return this.prisma.reconExport.findFirst({
+      where: { merchantId, date: dayOf(date) },
+      orderBy: { createdAt: 'desc' },
+    });
   }
 
   get(id: string): Promise<ReconExport | null> {
@@ -27,7 +30,9 @@ export class ReconExportRepository {
 
   /** A new queued export; if the day already has one queued or running (another request's), that one. */
   createQueued(merchantId: number, date: string): Promise<ReconExport> {
-    return this.queuedOrInProgress(merchantId, date, () => this.prisma.reconExport.create({ data: newExport(merchantId, date) }));
+    return this.queuedOrInProgress(merchantId, date, () =>
+      this.prisma.reconExport.create({ data: newExport(merchantId, date) }),
+    );
   }
 
   /**
@@ -39,7 +44,9 @@ export class ReconExportRepository {
     return this.queuedOrInProgress(merchantId, date, () =>
       this.prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('recon_exports_outstanding'), ${merchantId}::int)::text`;
-        const outstanding = await tx.reconExport.count({ where: { merchantId, status: { in: ['queued', 'running'] } } });
+        const outstanding = await tx.reconExport.count({
+          where: { merchantId, status: { in: ['queued', 'running'] } },
+        });
         if (outstanding >= maxOutstanding) return null;
         return tx.reconExport.create({ data: newExport(merchantId, date) });
       }),
@@ -51,14 +58,20 @@ export class ReconExportRepository {
    * refused the insert), that export. The one in progress may finish between the refused insert
    * and the read: then the index is free again and the insert is tried anew.
    */
-  private async queuedOrInProgress<T extends ReconExport | null>(merchantId: number, date: string, insert: () => Promise<T>): Promise<T | ReconExport> {
+  private async queuedOrInProgress<T extends ReconExport | null>(
+    merchantId: number,
+    date: string,
+    insert: () => Promise<T>,
+  ): Promise<T | ReconExport> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await insert();
       } catch (err) {
         if (!isUniqueViolation(err) || attempt === QUEUE_ATTEMPTS) throw err;
       }
-      const inProgress = await this.prisma.reconExport.findFirst({ where: { merchantId, date: dayOf(date), status: { in: ['queued', 'running'] } } });
+      const inProgress = await this.prisma.reconExport.findFirst({
+        where: { merchantId, date: dayOf(date), status: { in: ['queued', 'running'] } },
+      });
       if (inProgress) return inProgress;
     }
   }
@@ -66,7 +79,9 @@ export class ReconExportRepository {
   /** True when a pay-in of that day changed after the file was built. */
   async isStale(e: ReconExport, from: Date, to: Date): Promise<boolean> {
     if (!e.dataAsOf) return true;
-    const changed = await this.prisma.payin.count({ where: { merchantId: e.merchantId, createdAt: { gte: from, lt: to }, updatedAt: { gt: e.dataAsOf } } });
+    const changed = await this.prisma.payin.count({
+      where: { merchantId: e.merchantId, createdAt: { gte: from, lt: to }, updatedAt: { gt: e.dataAsOf } },
+    });
     return changed > 0;
   }
 
@@ -76,7 +91,12 @@ export class ReconExportRepository {
 
   /** Exports not finished since before `olderThan` (queued or running): the sweeper looks at their jobs. */
   async unfinished(olderThan: Date): Promise<string[]> {
-    const rows = await this.prisma.reconExport.findMany({ where: { status: { in: ['queued', 'running'] }, createdAt: { lt: olderThan } }, select: { id: true }, orderBy: { createdAt: 'asc' }, take: 100 });
+    const rows = await this.prisma.reconExport.findMany({
+      where: { status: { in: ['queued', 'running'] }, createdAt: { lt: olderThan } },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+      take: 100,
+    });
     return rows.map((r) => r.id);
   }
 
@@ -87,8 +107,14 @@ export class ReconExportRepository {
     return changed ? this.prisma.reconExport.findUnique({ where: { id } }) : null;
   }
 
-  finish(id: string, result: { objectKey: string; rowCount: number; gross: bigint; fees: bigint; net: bigint; dataAsOf: Date }): Promise<unknown> {
-    return this.prisma.reconExport.update({ where: { id }, data: { status: 'ready', finishedAt: new Date(), error: null, ...result } });
+  finish(
+    id: string,
+    result: { objectKey: string; rowCount: number; gross: bigint; fees: bigint; net: bigint; dataAsOf: Date },
+  ): Promise<unknown> {
+    return this.prisma.reconExport.update({
+      where: { id },
+      data: { status: 'ready', finishedAt: new Date(), error: null, ...result },
+    });
   }
 
   fail(id: string, error: string): Promise<unknown> {
@@ -157,7 +183,11 @@ function text(col: string): string {
  * whole day was read (docs/decisions/0019). Times print as YYYY-MM-DD HH:MM:SS whatever the
  * server's default DateStyle.
  */
-export const RECON_COPY_SETTINGS: Readonly<Record<string, string>> = { enable_sort: 'off', DateStyle: 'ISO, YMD', max_parallel_workers_per_gather: '0' };
+export const RECON_COPY_SETTINGS: Readonly<Record<string, string>> = {
+  enable_sort: 'off',
+  DateStyle: 'ISO, YMD',
+  max_parallel_workers_per_gather: '0',
+};
 
 /**
  * The COPY statement of a merchant's recon CSV for [from, to) (see streamReconCsv), as the export
@@ -169,7 +199,8 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
   // Whole Rupiah (nearly every amount) print as integers; the rest as an exact numeric times 0.01
   // without trailing zeros. Numeric arithmetic on five columns of every row was the dearest part
   // of the query (docs/decisions/0019); the text is the same either way.
-  const decimal = (col: string, unit: number) => `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
+  const decimal = (col: string, unit: number) =>
+    `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
   const rupiah = (col: string) => decimal(col, 100);
   // Jakarta wall-clock time to the second, printed by the timestamp type itself under DateStyle
   // ISO (RECON_COPY_SETTINGS) as YYYY-MM-DD HH:MM:SS: to_char's formatting was 0.3 s of Postgres
@@ -212,13 +243,20 @@ export async function streamReconCsv(
   merchantId: number,
   from: Date,
   to: Date,
-): Promise<{ csv: Readable; summary: Promise<{ totals: ReconTotals; asOf: Date }>; done: (err?: unknown) => Promise<void> }> {
+): Promise<{
+  csv: Readable;
+  summary: Promise<{ totals: ReconTotals; asOf: Date }>;
+  done: (err?: unknown) => Promise<void>;
+}> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const settings = Object.entries(RECON_COPY_SETTINGS);
     // The transaction's snapshot is taken here, by its first statement: the COPY and the totals share it.
-    await client.query(`SELECT ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
+    await client.query(
+      `SELECT ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`,
+      settings.flat(),
+    );
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     client.release();

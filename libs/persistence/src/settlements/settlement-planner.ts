@@ -49,7 +49,9 @@ export class SettlementPlanner {
    * merchants with nothing due is then one statement, not 10,000 transactions (decision 0019).
    */
   async planDue(now: Date, onlyMerchantId?: number): Promise<PlannedSettlement[]> {
-    const merchants = await this.prisma.$queryRawUnsafe<{ id: number; delayDays: number; hour: number; oldest: Date }[]>(SETTLEMENT_SCAN_STATEMENT, onlyMerchantId ?? null);
+    const merchants = await this.prisma.$queryRawUnsafe<
+      { id: number; delayDays: number; hour: number; oldest: Date }[]
+    >(SETTLEMENT_SCAN_STATEMENT, onlyMerchantId ?? null);
     const planned: PlannedSettlement[] = [];
     for (const m of merchants) {
       const cutoff = dueSettlementCutoff(now, m.delayDays, m.hour);

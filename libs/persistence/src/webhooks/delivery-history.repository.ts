@@ -27,7 +27,10 @@ export class DeliveryHistoryRepository {
   }
 
   /** The transaction's deliveries, oldest first, each with its attempts in order. */
-  async ofTransaction(merchantId: number, subject: DeliverySubject): Promise<(WebhookDelivery & { attempts: WebhookAttempt[] })[]> {
+  async ofTransaction(
+    merchantId: number,
+    subject: DeliverySubject,
+  ): Promise<(WebhookDelivery & { attempts: WebhookAttempt[] })[]> {
     const rows = await this.db.query<Record<string, unknown>>(
       'disbursementId' in subject
         ? sql`SELECT * FROM webhook_deliveries WHERE disbursement_id = ${subject.disbursementId}::uuid AND merchant_id = ${merchantId} ORDER BY created_at, id`
@@ -36,15 +39,22 @@ export class DeliveryHistoryRepository {
     const deliveries = rows.map((r) => fromRow<WebhookDelivery>(r));
     if (deliveries.length === 0) return [];
     const attempts = (
-      await this.db.query<Record<string, unknown>>(sql`SELECT * FROM webhook_attempts WHERE delivery_id = ANY(${deliveries.map((d) => d.id)}::uuid[]) ORDER BY delivery_id, attempt_no`)
+      await this.db.query<Record<string, unknown>>(
+        sql`SELECT * FROM webhook_attempts WHERE delivery_id = ANY(${deliveries.map((d) => d.id)}::uuid[]) ORDER BY delivery_id, attempt_no`,
+      )
     ).map((r) => fromRow<WebhookAttempt>(r));
     return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.deliveryId === d.id) }));
   }
 
   /** The merchant's `limit` newest deliveries (disbursement and pay-in callbacks), newest first. */
   async recent(merchantId: number, limit: number): Promise<RecentDelivery[]> {
-    const ranges = STATUSES.map((s) => `(SELECT * FROM webhook_deliveries WHERE merchant_id = $1 AND status = '${s}' ORDER BY created_at DESC LIMIT $2)`).join(' UNION ALL ');
-    const rows = await this.db.query<Record<string, unknown> & { merchant_trx_id: string | null; last_attempt: Record<string, unknown> | null }>({
+    const ranges = STATUSES.map(
+      (s) =>
+        `(SELECT * FROM webhook_deliveries WHERE merchant_id = $1 AND status = '${s}' ORDER BY created_at DESC LIMIT $2)`,
+    ).join(' UNION ALL ');
+    const rows = await this.db.query<
+      Record<string, unknown> & { merchant_trx_id: string | null; last_attempt: Record<string, unknown> | null }
+    >({
       text: `
         WITH recent AS (${ranges} ORDER BY created_at DESC LIMIT $2)
         SELECT r.*, coalesce(d.merchant_trx_id, p.merchant_trx_id) AS merchant_trx_id, to_jsonb(a) AS last_attempt
@@ -55,7 +65,11 @@ export class DeliveryHistoryRepository {
          ORDER BY r.created_at DESC, r.id DESC`,
       values: [merchantId, limit],
     });
-    return rows.map(({ merchant_trx_id, last_attempt, ...r }) => ({ ...fromRow<WebhookDelivery>(r), merchantTrxId: merchant_trx_id, lastAttempt: last_attempt ? attemptFromJson(last_attempt) : null }));
+    return rows.map(({ merchant_trx_id, last_attempt, ...r }) => ({
+      ...fromRow<WebhookDelivery>(r),
+      merchantTrxId: merchant_trx_id,
+      lastAttempt: last_attempt ? attemptFromJson(last_attempt) : null,
+    }));
   }
 }
 

@@ -49,7 +49,10 @@ function withSecrets(now: Date): SqlQuery {
 }
 
 function claimedDelivery({ secret_current, secret_previous, ...delivery }: ClaimedRow): ClaimedDelivery {
-  return { ...fromRow<WebhookDelivery>(delivery), signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current] };
+  return {
+    ...fromRow<WebhookDelivery>(delivery),
+    signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current],
+  };
 }
 
 export interface AttemptRecord {
@@ -233,7 +236,9 @@ export class WebhookDeliveryRepository {
   }
 
   /** Recent deliveries, newest first, without their bodies (operators' list); `limit` 1 to 500 (default 100). */
-  async recent(filter: { merchantId?: number; status?: DeliveryStatus; limit?: number } = {}): Promise<Omit<WebhookDelivery, 'body'>[]> {
+  async recent(
+    filter: { merchantId?: number; status?: DeliveryStatus; limit?: number } = {},
+  ): Promise<Omit<WebhookDelivery, 'body'>[]> {
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
     const rows = await this.db.query<Record<string, unknown>>(sql`
       SELECT id, event_id, event_type, merchant_id, disbursement_id, payin_id, url, status, attempt_count, cycle_attempts, resend_count,
@@ -253,7 +258,9 @@ export class WebhookDeliveryRepository {
         : sql`SELECT * FROM webhook_deliveries WHERE event_id = ${idOrEventId}`,
     );
     if (!d) return null;
-    const attempts = await this.db.query<Record<string, unknown>>(sql`SELECT * FROM webhook_attempts WHERE delivery_id = ${d.id}::uuid ORDER BY attempt_no`);
+    const attempts = await this.db.query<Record<string, unknown>>(
+      sql`SELECT * FROM webhook_attempts WHERE delivery_id = ${d.id}::uuid ORDER BY attempt_no`,
+    );
     return { ...d, attempts: attempts.map((r) => fromRow<WebhookAttempt>(r)) };
   }
 

@@ -3,7 +3,12 @@ import { classifyFault, isMisconfiguration } from '../faults/fault';
 import { errorText } from '../logging/throttled-warn';
 import { requireNodeVersion } from './node-version';
 
-function logLine(level: 'info' | 'warn' | 'error' | 'fatal', service: string, msg: string, extra: Record<string, unknown> = {}): void {
+function logLine(
+  level: 'info' | 'warn' | 'error' | 'fatal',
+  service: string,
+  msg: string,
+  extra: Record<string, unknown> = {},
+): void {
   process.stderr.write(JSON.stringify({ level, time: new Date().toISOString(), service, msg, ...extra }) + '\n');
 }
 
@@ -25,7 +30,12 @@ function guardProcess(name: string): void {
     const kind = classifyFault(reason);
     logLine(kind === 'transient' ? 'warn' : 'error', name, 'unhandled promise rejection (kept running)', {
       fault: kind,
-      err: kind === 'transient' ? errorText(reason) : reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+      err:
+        kind === 'transient'
+          ? errorText(reason)
+          : reason instanceof Error
+            ? (reason.stack ?? reason.message)
+            : String(reason),
     });
   });
   process.on('uncaughtException', (err) => {
@@ -79,7 +89,12 @@ export function runService(name: string, start: () => Promise<RunningService>): 
     const running = service;
     setTimeout(() => {
       const step = running.stopStep?.() ?? 'unknown';
-      logLine('fatal', name, `shutdown did not finish within ${running.shutdownTimeoutMs} ms (still on: ${step}); exiting`, { step, shutdownTimeoutMs: running.shutdownTimeoutMs });
+      logLine(
+        'fatal',
+        name,
+        `shutdown did not finish within ${running.shutdownTimeoutMs} ms (still on: ${step}); exiting`,
+        { step, shutdownTimeoutMs: running.shutdownTimeoutMs },
+      );
       process.exit(1);
     }, running.shutdownTimeoutMs).unref();
     running.stop().then(
@@ -93,20 +108,24 @@ export function runService(name: string, start: () => Promise<RunningService>): 
   process.once('SIGTERM', () => stop('received SIGTERM'));
   process.once('SIGINT', () => stop('received SIGINT'));
   // Promise.resolve().then also catches a synchronous throw (loadConfig runs inside start).
-  Promise.resolve().then(start).then(
-    (started) => {
-      service = started;
-      void started.failure?.then((err) => stop(`failed: ${err.message}`, 1));
-    },
-    (err: unknown) => {
-      if (err instanceof ConfigError) {
-        process.stderr.write(`${name}: ${err.message}\n`);
-      } else if (isMisconfiguration(err)) {
-        process.stderr.write(`${name}: a setting is wrong (not retrying): ${errorText(err)}\n`);
-      } else {
-        process.stderr.write(`${name}: failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-      }
-      process.exit(1);
-    },
-  );
+  Promise.resolve()
+    .then(start)
+    .then(
+      (started) => {
+        service = started;
+        void started.failure?.then((err) => stop(`failed: ${err.message}`, 1));
+      },
+      (err: unknown) => {
+        if (err instanceof ConfigError) {
+          process.stderr.write(`${name}: ${err.message}\n`);
+        } else if (isMisconfiguration(err)) {
+          process.stderr.write(`${name}: a setting is wrong (not retrying): ${errorText(err)}\n`);
+        } else {
+          process.stderr.write(
+            `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+          );
+        }
+        process.exit(1);
+      },
+    );
 }

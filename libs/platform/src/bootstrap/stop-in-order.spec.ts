@@ -7,10 +7,13 @@ describe('stopInOrder', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const ordered = stopInOrder([
       ['http server', () => void ran.push('http server')],
-      ['database pool', async () => {
-        await held;
-        ran.push('database pool');
-      }],
+      [
+        'database pool',
+        async () => {
+          await held;
+          ran.push('database pool');
+        },
+      ],
       ['redis', () => void ran.push('redis')],
     ]);
     expect(ordered.stopStep()).toBe('not started');
@@ -45,7 +48,24 @@ describe('stopInOrder', () => {
       prisma: { $disconnect: async () => void ran.push('prisma') },
       pool: { end: async () => void ran.push('pool') },
     };
-    await serviceStop(parts, [['consumer', note('consumer')], ['relay', note('relay')]], [['redis', note('redis')]]).stop();
-    expect(ran).toEqual(['readiness', 'consumer', 'relay', 'topics', 'transport', 'ops port', 'redis', 'prisma', 'pool']);
+    await serviceStop(
+      parts,
+      [
+        ['consumer', note('consumer')],
+        ['relay', note('relay')],
+      ],
+      [['redis', note('redis')]],
+    ).stop();
+    expect(ran).toEqual([
+      'readiness',
+      'consumer',
+      'relay',
+      'topics',
+      'transport',
+      'ops port',
+      'redis',
+      'prisma',
+      'pool',
+    ]);
   });
 });

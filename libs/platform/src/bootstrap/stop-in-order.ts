@@ -28,7 +28,6 @@ export function stopInOrder(steps: readonly Step[]): OrderedStop {
   };
 }
 
-
 /** What every consumer service (ledger, payout, workers) stops the same way. */
 export interface ServiceParts {
   ops: { shuttingDown(): void; close(): Promise<void> };
@@ -43,7 +42,11 @@ export interface ServiceParts {
  * consumers and loops finish the work in hand), then the bus, the ops port, `beforeDatabase`
  * (say a Redis connection) and the database last, since every step before may still write to it.
  */
-export function serviceStop(parts: ServiceParts, own: readonly Step[], beforeDatabase: readonly Step[] = []): OrderedStop {
+export function serviceStop(
+  parts: ServiceParts,
+  own: readonly Step[],
+  beforeDatabase: readonly Step[] = [],
+): OrderedStop {
   return stopInOrder([
     ['readiness: not ready', () => parts.ops.shuttingDown()],
     ...own,

@@ -16,9 +16,13 @@ describe('waitForDependency', () => {
   it('retries an outage with a warn line per attempt until the dependency answers', async () => {
     const { logger, lines } = capturingLogger();
     let calls = 0;
-    await waitForDependency('postgres', async () => {
-      if (++calls < 4) throw refused();
-    }, { logger, maxDelayMs: 5 });
+    await waitForDependency(
+      'postgres',
+      async () => {
+        if (++calls < 4) throw refused();
+      },
+      { logger, maxDelayMs: 5 },
+    );
     expect(calls).toBe(4);
     expect(lines.filter((l) => l.msg === 'waiting for postgres at start-up')).toHaveLength(3);
     expect(lines.at(-1)?.msg).toBe('postgres is reachable');
@@ -27,12 +31,18 @@ describe('waitForDependency', () => {
   it('gives up at once, as a ConfigError naming the dependency, when a setting is wrong', async () => {
     const { logger } = capturingLogger();
     let calls = 0;
-    const wrong = waitForDependency('postgres', async () => {
-      calls += 1;
-      throw Object.assign(new Error('password authentication failed for user "pay"'), { code: '28P01' });
-    }, { logger, maxDelayMs: 5 });
+    const wrong = waitForDependency(
+      'postgres',
+      async () => {
+        calls += 1;
+        throw Object.assign(new Error('password authentication failed for user "pay"'), { code: '28P01' });
+      },
+      { logger, maxDelayMs: 5 },
+    );
     await expect(wrong).rejects.toBeInstanceOf(ConfigError);
-    await expect(wrong).rejects.toThrow('postgres: password authentication failed for user "pay" (28P01) (a setting is wrong; not retrying)');
+    await expect(wrong).rejects.toThrow(
+      'postgres: password authentication failed for user "pay" (28P01) (a setting is wrong; not retrying)',
+    );
     expect(calls).toBe(1);
   });
 });
@@ -44,6 +54,9 @@ describe('throttledWarn', () => {
     for (let i = 0; i < 5; i++) warn(refused());
     await new Promise((r) => setTimeout(r, 60));
     warn(refused());
-    expect(lines.map((l) => [l.msg, l.suppressed])).toEqual([['pool error', undefined], ['pool error', 4]]);
+    expect(lines.map((l) => [l.msg, l.suppressed])).toEqual([
+      ['pool error', undefined],
+      ['pool error', 4],
+    ]);
   });
 });

@@ -26,7 +26,8 @@ export async function waitForDependency(name: string, check: () => Promise<unkno
       if (attempt > 1) opts.logger.info({ dependency: name, attempts: attempt }, `${name} is reachable`);
       return;
     } catch (err) {
-      if (isMisconfiguration(err)) throw new ConfigError([`${name}: ${describe(err)} (a setting is wrong; not retrying)`]);
+      if (isMisconfiguration(err))
+        throw new ConfigError([`${name}: ${describe(err)} (a setting is wrong; not retrying)`]);
       const retryInMs = Math.min(500 * 2 ** (attempt - 1), opts.maxDelayMs ?? 5000);
       opts.logger.warn({ dependency: name, attempt, retryInMs, err: describe(err) }, `waiting for ${name} at start-up`);
       await sleep(retryInMs);

@@ -30,16 +30,16 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 
 const POSTGRES_URL = /^postgres(?:ql)?:\/\/[^\s/]+\/[^\s/?]+(\?\S*)?$/;
 
-export const bool = () =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .transform((v) => v === 'true' || v === '1');
+export const bool = () => z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** A Redis server's URL, or Sentinels' (redis+sentinel://, see sentinelOptions), checked whole. */
 export const redisUrl = () =>
   z
     .string()
-    .regex(/^rediss?(\+sentinel)?:\/\/\S+$/, 'must be a Redis URL like redis://host:6379/0, or redis+sentinel://host:26379[,host:26379]/<primary name>[/<db>]')
+    .regex(
+      /^rediss?(\+sentinel)?:\/\/\S+$/,
+      'must be a Redis URL like redis://host:6379/0, or redis+sentinel://host:26379[,host:26379]/<primary name>[/<db>]',
+    )
     .superRefine((value, ctx) => {
       if (!isSentinelUrl(value)) return;
       try {
@@ -99,8 +99,15 @@ export const webhookEnv = {
   WEBHOOK_ALLOW_LOOPBACK: bool().default(false),
 };
 
-export function refuseLoopbackInProduction(env: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK: boolean }, ctx: z.RefinementCtx): void {
+export function refuseLoopbackInProduction(
+  env: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK: boolean },
+  ctx: z.RefinementCtx,
+): void {
   if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK) {
-    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'must not be true when NODE_ENV=production' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ALLOW_LOOPBACK'],
+      message: 'must not be true when NODE_ENV=production',
+    });
   }
 }

@@ -21,10 +21,15 @@ describe('EnvelopeExceptionFilter and database refusals (real Postgres)', () => 
       try {
         await pool.query(sql, params);
       } catch (err) {
-        filter.catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }) } as unknown as ArgumentsHost);
+        filter.catch(err, {
+          switchToHttp: () => ({ getRequest: () => req, getResponse: () => reply }),
+        } as unknown as ArgumentsHost);
       }
     };
-    fastify.post('/unique', refused('CREATE TEMP TABLE IF NOT EXISTS u (k int UNIQUE); INSERT INTO u VALUES (1), (1)', []));
+    fastify.post(
+      '/unique',
+      refused('CREATE TEMP TABLE IF NOT EXISTS u (k int UNIQUE); INSERT INTO u VALUES (1), (1)', []),
+    );
     fastify.post('/nul', refused('SELECT $1::text', ['a\u0000b']));
     fastify.post('/bytes', refused("SELECT convert_from('\\xff'::bytea, 'UTF8')", []));
     await fastify.ready();
@@ -37,7 +42,11 @@ describe('EnvelopeExceptionFilter and database refusals (real Postgres)', () => 
   it('a taken unique key answers 409 CONFLICT', async () => {
     const res = await fastify.inject({ method: 'POST', url: '/unique' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ status: false, code: 'CONFLICT', message: 'The request conflicts with an existing record' });
+    expect(res.json()).toMatchObject({
+      status: false,
+      code: 'CONFLICT',
+      message: 'The request conflicts with an existing record',
+    });
   });
 
   it.each(['/nul', '/bytes'])('text PostgreSQL cannot store (%s) answers 400 VALIDATION_ERROR', async (url) => {

@@ -44,10 +44,15 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const { status, body, unmapped } = this.toEnvelope(exception, requestLogId(req));
     const unavailable = body.code === ErrorCode.ServiceUnavailable;
     if (unavailable && !(exception instanceof HttpException)) this.warnUnavailable(exception);
-    else if (unmapped) this.logger.warn({ err: exception, path: req.url, status }, 'request refused by the database without a handler mapping it');
+    else if (unmapped)
+      this.logger.warn(
+        { err: exception, path: req.url, status },
+        'request refused by the database without a handler mapping it',
+      );
     else if (status >= 500) this.logger.error({ err: exception, path: req.url }, 'request failed');
     // A 429 leaves only the access log's line, one a second (registerRequestLogger), and http_rate_limited_total.
-    else if (body.code !== ErrorCode.RateLimited) this.logger.info({ code: body.code, path: req.url, status }, 'request refused');
+    else if (body.code !== ErrorCode.RateLimited)
+      this.logger.info({ code: body.code, path: req.url, status }, 'request refused');
     // A 503 is always safe to retry; tell clients when.
     if (status === 503) void reply.header('Retry-After', String(unavailable ? DEPENDENCY_RETRY_AFTER_SECONDS : 1));
     void reply.status(status).send(body);
@@ -67,7 +72,16 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     const refusal = databaseInputRefusal(exception);
     if (refusal === 'conflict') {
-      return { status: 409, unmapped: true, body: { logId, status: false, message: ERROR_MESSAGE[ErrorCode.Conflict] ?? ErrorCode.Conflict, code: ErrorCode.Conflict } };
+      return {
+        status: 409,
+        unmapped: true,
+        body: {
+          logId,
+          status: false,
+          message: ERROR_MESSAGE[ErrorCode.Conflict] ?? ErrorCode.Conflict,
+          code: ErrorCode.Conflict,
+        },
+      };
     }
     if (refusal === 'invalid_text') {
       const message = 'Request contains text that cannot be stored (a NUL byte or an invalid character)';
@@ -77,7 +91,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const code = ErrorCode.ServiceUnavailable;
       return { status: 503, body: { logId, status: false, message: ERROR_MESSAGE[code] ?? code, code } };
     }
-    return { status: 500, body: { logId, status: false, message: 'Internal server error', code: ErrorCode.InternalError } };
+    return {
+      status: 500,
+      body: { logId, status: false, message: 'Internal server error', code: ErrorCode.InternalError },
+    };
   }
 }
 
@@ -91,6 +108,9 @@ function httpMessage(exception: HttpException, status: number): string {
 /** A malformed JSON body: Fastify's parser error, or a SyntaxError that Nest turns into a BadRequestException. */
 function bodyParserMessage(exception: HttpException): string | undefined {
   const response = exception.getResponse();
-  const message = typeof response === 'object' && response && 'message' in response ? (response as { message: unknown }).message : response;
+  const message =
+    typeof response === 'object' && response && 'message' in response
+      ? (response as { message: unknown }).message
+      : response;
   return typeof message === 'string' && /JSON/.test(message) ? 'Request body is not valid JSON' : undefined;
 }

@@ -3,12 +3,19 @@ import { classifyFault, databaseInputRefusal, isMisconfiguration, PermanentError
 const withCode = (code: string, message = 'boom'): Error => Object.assign(new Error(message), { code });
 /** The shape Prisma 7 throws for a driver adapter failure (seen from @prisma/adapter-pg 7.10). */
 const prismaAdapterError = (cause: object): Error =>
-  Object.assign(new Error('Raw query failed.'), { name: 'PrismaClientKnownRequestError', code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause } } });
+  Object.assign(new Error('Raw query failed.'), {
+    name: 'PrismaClientKnownRequestError',
+    code: 'P2010',
+    meta: { driverAdapterError: { name: 'DriverAdapterError', cause } },
+  });
 
 describe('classifyFault', () => {
   it.each([
     ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
-    ['an administrator terminating the connection (57P01)', withCode('57P01', 'terminating connection due to administrator command')],
+    [
+      'an administrator terminating the connection (57P01)',
+      withCode('57P01', 'terminating connection due to administrator command'),
+    ],
     ['a serialization failure', withCode('40001')],
     ['a deadlock', withCode('40P01')],
     ['a lock timeout', withCode('55P03')],
@@ -23,25 +30,58 @@ describe('classifyFault', () => {
     ['Prisma: pool timeout', withCode('P2024')],
     ['Prisma adapter: connection closed', Object.assign(new Error('x'), { cause: { kind: 'ConnectionClosed' } })],
     ['ioredis: closed connection', new Error('Connection is closed.')],
-    ['ioredis: retries per request exhausted', new Error('Reached the max retries per request limit (which is 20). Refer to "maxRetriesPerRequest" option for details.')],
+    [
+      'ioredis: retries per request exhausted',
+      new Error(
+        'Reached the max retries per request limit (which is 20). Refer to "maxRetriesPerRequest" option for details.',
+      ),
+    ],
     ['Redis loading its data set', new Error('LOADING Redis is loading the dataset in memory')],
     ['Redis at its memory limit', new Error("OOM command not allowed when used memory > 'maxmemory'.")],
-    ['Redis busy running a script', new Error('BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.')],
-    ['Redis unable to persist', new Error('MISCONF Redis is configured to save RDB snapshots, but it is currently not able to persist on disk.')],
+    [
+      'Redis busy running a script',
+      new Error('BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.'),
+    ],
+    [
+      'Redis unable to persist',
+      new Error('MISCONF Redis is configured to save RDB snapshots, but it is currently not able to persist on disk.'),
+    ],
     ['kafkajs: retriable error', Object.assign(new Error('The coordinator is not available'), { retriable: true })],
-    ['kafkajs: connection error by name', Object.assign(new Error('Connection error'), { name: 'KafkaJSConnectionError' })],
+    [
+      'kafkajs: connection error by name',
+      Object.assign(new Error('Connection error'), { name: 'KafkaJSConnectionError' }),
+    ],
     ['AWS SDK: 503 from S3', Object.assign(new Error('Service Unavailable'), { $metadata: { httpStatusCode: 503 } })],
     ['our own TransientError', new TransientError('rail busy')],
     ['a wrapped transient cause', new Error('outer', { cause: withCode('ECONNRESET') })],
-    ['Prisma 7 raw query: database not reachable (P2010 with the adapter error in meta)', prismaAdapterError({ kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 })],
-    ['Prisma 7: connection terminated by an administrator', prismaAdapterError({ kind: 'postgres', code: '57P01', message: 'terminating connection due to administrator command' })],
+    [
+      'Prisma 7 raw query: database not reachable (P2010 with the adapter error in meta)',
+      prismaAdapterError({ kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 }),
+    ],
+    [
+      'Prisma 7: connection terminated by an administrator',
+      prismaAdapterError({
+        kind: 'postgres',
+        code: '57P01',
+        message: 'terminating connection due to administrator command',
+      }),
+    ],
     ['ioredis: command timeout', new Error('Command timed out')],
   ])('%s is transient', (_label, error) => {
     expect(classifyFault(error)).toBe('transient');
   });
 
   it.each([
-    ['unparseable JSON', (() => { try { JSON.parse('{'); } catch (e) { return e; } })()],
+    [
+      'unparseable JSON',
+      (() => {
+        try {
+          JSON.parse('{');
+        } catch (e) {
+          return e;
+        }
+      })(),
+    ],
     ['an invalid message', Object.assign(new Error('invalid message: amount'), { name: 'InvalidMessageError' })],
     ['our own PermanentError', new PermanentError('unknown contract version 9')],
   ])('%s is permanent', (_label, error) => {
@@ -73,8 +113,14 @@ describe('classifyFault', () => {
 describe('isMisconfiguration', () => {
   it.each([
     ['a refused password (28P01)', withCode('28P01', 'password authentication failed for user "pay"')],
-    ['an unknown role (28000), through Prisma 7', prismaAdapterError({ kind: 'DatabaseAccessDenied', originalCode: '28000' })],
-    ['a database that does not exist, through Prisma 7', prismaAdapterError({ kind: 'DatabaseDoesNotExist', originalCode: '3D000' })],
+    [
+      'an unknown role (28000), through Prisma 7',
+      prismaAdapterError({ kind: 'DatabaseAccessDenied', originalCode: '28000' }),
+    ],
+    [
+      'a database that does not exist, through Prisma 7',
+      prismaAdapterError({ kind: 'DatabaseDoesNotExist', originalCode: '3D000' }),
+    ],
     ['Redis refusing the password', new Error('WRONGPASS invalid username-password pair or user is disabled.')],
     ['a malformed URL', withCode('ERR_INVALID_URL', 'Invalid URL')],
   ])('%s: start-up gives up', (_label, error) => {
@@ -95,8 +141,16 @@ describe('databaseInputRefusal', () => {
   it.each([
     ['Prisma: a unique key taken (P2002)', withCode('P2002'), 'conflict'],
     ['pg: a unique key taken (23505)', withCode('23505'), 'conflict'],
-    ['Prisma adapter: a unique key taken in raw SQL', prismaAdapterError({ kind: 'postgres', code: '23505', originalCode: '23505' }), 'conflict'],
-    ['Prisma adapter: NUL in text (seen as P2039 with 22021)', Object.assign(prismaAdapterError({ kind: 'postgres', code: '22021', originalCode: '22021' }), { code: 'P2039' }), 'invalid_text'],
+    [
+      'Prisma adapter: a unique key taken in raw SQL',
+      prismaAdapterError({ kind: 'postgres', code: '23505', originalCode: '23505' }),
+      'conflict',
+    ],
+    [
+      'Prisma adapter: NUL in text (seen as P2039 with 22021)',
+      Object.assign(prismaAdapterError({ kind: 'postgres', code: '22021', originalCode: '22021' }), { code: 'P2039' }),
+      'invalid_text',
+    ],
     ['pg: a character the encoding lacks (22P05)', withCode('22P05'), 'invalid_text'],
     ['a statement timeout', withCode('57014'), null],
     ['a plain bug', new TypeError('x is undefined'), null],

@@ -36,9 +36,21 @@ export class PermanentError extends Error {
 
 /** Node socket and DNS errors: the peer is down, restarting or unreachable. */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
-  'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CLOSED',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ESOCKETTIMEDOUT',
+  'ERR_SOCKET_CLOSED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
 /**
@@ -46,7 +58,18 @@ const NETWORK_CODES = new Set([
  * failure and deadlock, lock and statement timeouts, shutdown and start-up, a read-only
  * server during failover, and exhausted resources.
  */
-const PG_TRANSIENT_STATES = new Set(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '57P05', '25006', '58030']);
+const PG_TRANSIENT_STATES = new Set([
+  '40001',
+  '40P01',
+  '55P03',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P05',
+  '25006',
+  '58030',
+]);
 const PG_TRANSIENT_CLASSES = ['08', '53'];
 
 /**
@@ -55,8 +78,14 @@ const PG_TRANSIENT_CLASSES = ['08', '53'];
  */
 const PRISMA_TRANSIENT_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024', 'P2034']);
 const ADAPTER_TRANSIENT_KINDS = new Set([
-  'DatabaseNotReachable', 'DatabaseDoesNotExist', 'ConnectionClosed', 'SocketTimeout', 'TransactionWriteConflict',
-  'TooManyConnections', 'TlsConnectionError', 'ConnectionPoolTimeout',
+  'DatabaseNotReachable',
+  'DatabaseDoesNotExist',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TransactionWriteConflict',
+  'TooManyConnections',
+  'TlsConnectionError',
+  'ConnectionPoolTimeout',
 ]);
 
 /** Driver messages without a code (node-postgres, ioredis, BullMQ). */
@@ -102,19 +131,26 @@ function shapeKind(err: ErrorShape): FaultKind | null {
   // kafkajs marks what a retry can fix; the AWS SDK marks throttling and 5xx.
   if (err.retriable === true || (err.$retryable !== undefined && err.$retryable !== null)) return 'transient';
   if (typeof err.$metadata?.httpStatusCode === 'number' && err.$metadata.httpStatusCode >= 500) return 'transient';
-  if (typeof err.name === 'string' && /^(?:TimeoutError|KafkaJSConnectionError|KafkaJSRequestTimeoutError|KafkaJSConnectionClosedError|AbortError)$/.test(err.name)) {
+  if (
+    typeof err.name === 'string' &&
+    /^(?:TimeoutError|KafkaJSConnectionError|KafkaJSRequestTimeoutError|KafkaJSConnectionClosedError|AbortError)$/.test(
+      err.name,
+    )
+  ) {
     return 'transient';
   }
   for (const code of [err.code, err.originalCode, err.meta?.code]) {
     if (typeof code !== 'string') continue;
-    if (NETWORK_CODES.has(code) || PRISMA_TRANSIENT_CODES.has(code) || PG_TRANSIENT_STATES.has(code)) return 'transient';
+    if (NETWORK_CODES.has(code) || PRISMA_TRANSIENT_CODES.has(code) || PG_TRANSIENT_STATES.has(code))
+      return 'transient';
     if (/^[0-9A-Z]{5}$/.test(code) && PG_TRANSIENT_CLASSES.includes(code.slice(0, 2))) return 'transient';
   }
   if (typeof err.kind === 'string') {
     if (ADAPTER_TRANSIENT_KINDS.has(err.kind)) return 'transient';
     // Prisma's adapter carries the server's SQLSTATE as `code` beside kind 'postgres'.
   }
-  if (typeof err.message === 'string' && TRANSIENT_MESSAGES.some((re) => re.test(err.message as string))) return 'transient';
+  if (typeof err.message === 'string' && TRANSIENT_MESSAGES.some((re) => re.test(err.message as string)))
+    return 'transient';
   return null;
 }
 
@@ -163,10 +199,15 @@ export function isMisconfiguration(error: unknown): boolean {
 
 function misconfigured(err: ErrorShape): true | null {
   for (const code of [err.code, err.originalCode, err.meta?.code]) {
-    if (typeof code === 'string' && (PG_MISCONFIGURED_STATES.has(code) || PRISMA_MISCONFIGURED_CODES.has(code) || code === 'ERR_INVALID_URL')) return true;
+    if (
+      typeof code === 'string' &&
+      (PG_MISCONFIGURED_STATES.has(code) || PRISMA_MISCONFIGURED_CODES.has(code) || code === 'ERR_INVALID_URL')
+    )
+      return true;
   }
   if (typeof err.kind === 'string' && ADAPTER_MISCONFIGURED_KINDS.has(err.kind)) return true;
-  if (typeof err.message === 'string' && MISCONFIGURED_MESSAGES.some((re) => re.test(err.message as string))) return true;
+  if (typeof err.message === 'string' && MISCONFIGURED_MESSAGES.some((re) => re.test(err.message as string)))
+    return true;
   return null;
 }
 

@@ -1,7 +1,10 @@
 import { Registry } from 'prom-client';
 import { busConsumerMetrics } from './bus-consumer.metric';
 
-async function values(registry: Registry, name: string): Promise<{ labels: Partial<Record<string, string | number>>; value: number }[]> {
+async function values(
+  registry: Registry,
+  name: string,
+): Promise<{ labels: Partial<Record<string, string | number>>; value: number }[]> {
   return (await registry.getSingleMetric(name)?.get())?.values ?? [];
 }
 
@@ -43,7 +46,9 @@ describe('busConsumerMetrics', () => {
     metrics.onRebalance({ topic: 't', group: 'g' });
     metrics.onCrash({ topic: 't', group: 'g', restart: true });
     metrics.onCrash({ topic: 't', group: 'g', restart: false });
-    expect(await values(registry, 'bus_consumer_rebalances_total')).toEqual([{ labels: { topic: 't', group: 'g' }, value: 2 }]);
+    expect(await values(registry, 'bus_consumer_rebalances_total')).toEqual([
+      { labels: { topic: 't', group: 'g' }, value: 2 },
+    ]);
     expect((await values(registry, 'bus_consumer_crashes_total')).map((v) => [v.labels.restart, v.value])).toEqual([
       ['true', 1],
       ['false', 1],

@@ -24,7 +24,11 @@ export interface OutboxBacklogOptions {
  * the relay cannot publish (see the README's outbox runbook). When the database cannot be asked,
  * the last values stay and a warning is logged.
  */
-export function outboxBacklogMetric(registry: Registry, source: { backlog(): Promise<OutboxTopicBacklog[]> }, options: OutboxBacklogOptions): void {
+export function outboxBacklogMetric(
+  registry: Registry,
+  source: { backlog(): Promise<OutboxTopicBacklog[]> },
+  options: OutboxBacklogOptions,
+): void {
   const known = new Set(options.topics);
   const update = scrapeRead(
     () => source.backlog(),
@@ -36,10 +40,20 @@ export function outboxBacklogMetric(registry: Registry, source: { backlog(): Pro
         oldest.set({ topic }, byTopic.get(topic)?.oldestAgeSeconds ?? 0);
       }
     },
-    { logger: options.logger, warning: 'outbox metrics: could not read the backlog; keeping the last values', cacheMs: options.cacheMs },
+    {
+      logger: options.logger,
+      warning: 'outbox metrics: could not read the backlog; keeping the last values',
+      cacheMs: options.cacheMs,
+    },
   );
   // prom-client awaits collect() on each scrape; both gauges share one (cached) read.
-  const backlog = new Gauge({ name: 'outbox_backlog', help: 'Outbox rows not yet published to the bus, by topic', labelNames: ['topic'], registers: [registry], collect: update });
+  const backlog = new Gauge({
+    name: 'outbox_backlog',
+    help: 'Outbox rows not yet published to the bus, by topic',
+    labelNames: ['topic'],
+    registers: [registry],
+    collect: update,
+  });
   const oldest = new Gauge({
     name: 'outbox_oldest_age_seconds',
     help: 'Age in seconds of the oldest outbox row not yet published, by topic (0 when none waits)',

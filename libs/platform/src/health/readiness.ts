@@ -31,7 +31,6 @@ export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<R
   return { status: results.every(([, r]) => r === 'ok') ? 'ok' : 'unavailable', checks: report };
 }
 
-
 /**
  * Event-loop delay histogram resolution. The histogram is a timer that wakes the process every
  * period, busy or idle, and each wake-up of an idle Node process costs 0.1–0.2 ms of CPU on these
@@ -99,7 +98,8 @@ export function startOpsServer(opts: {
       // A collector that throws fails this scrape with a 500 naming it; it must never leave the scrape unanswered.
       return void opts.registry.metrics().then(
         (m) => send(200, m, opts.registry.contentType),
-        (err: unknown) => send(500, `metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`, 'text/plain'),
+        (err: unknown) =>
+          send(500, `metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`, 'text/plain'),
       );
     }
     return send(404, { status: 'not found' });

@@ -7,7 +7,11 @@ import { throttledWarn, type WarnLogger } from '../logging/throttled-warn';
  * database cannot be asked, the gauges keep their last values and `warning` is logged (throttled).
  * Returns the collect function to give every gauge of the read.
  */
-export function scrapeRead<T>(read: () => Promise<T>, update: (value: T) => void, options: { logger: WarnLogger; warning: string; cacheMs?: number }): () => Promise<void> {
+export function scrapeRead<T>(
+  read: () => Promise<T>,
+  update: (value: T) => void,
+  options: { logger: WarnLogger; warning: string; cacheMs?: number },
+): () => Promise<void> {
   const cacheMs = options.cacheMs ?? 5_000;
   const warn = throttledWarn(options.logger, options.warning);
   let last: { at: number; reading: Promise<T> } | null = null;

@@ -11,7 +11,11 @@ export const NOTIFY_URL_MAX_LENGTH = 2048;
  */
 export function IsNotifyUrl(property = 'notifyUrl'): PropertyDecorator {
   // In the order stacked decorators (@IsString @MaxLength @IsUrl) are applied, so messages come in the same order as before.
-  return applyDecorators(IsUrl(URL_OPTIONS, { message: `${property} must be an absolute http or https URL` }), MaxLength(NOTIFY_URL_MAX_LENGTH), IsString());
+  return applyDecorators(
+    IsUrl(URL_OPTIONS, { message: `${property} must be an absolute http or https URL` }),
+    MaxLength(NOTIFY_URL_MAX_LENGTH),
+    IsString(),
+  );
 }
 
 /** The same rule outside a DTO (the admin CLI). */

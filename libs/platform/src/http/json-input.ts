@@ -15,7 +15,8 @@ export function jsonNestingExceeds(text: string, max = MAX_JSON_DEPTH): boolean 
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -26,7 +27,10 @@ export function jsonNestingExceeds(text: string, max = MAX_JSON_DEPTH): boolean 
 }
 
 export function tooDeeplyNested(): ApiError {
-  return new ApiError(ErrorCode.ValidationError, `Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`);
+  return new ApiError(
+    ErrorCode.ValidationError,
+    `Request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`,
+  );
 }
 
 /** C0 controls (NUL included), DEL and C1 controls: no field of the API has a use for them. */
@@ -38,7 +42,8 @@ function controlCharacterFields(value: unknown, path: string, found: string[]): 
   if (typeof value === 'string') {
     if (CONTROL_CHARACTER.test(value)) found.push(path);
   } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) controlCharacterFields(child, path ? `${path}.${key}` : key, found);
+    for (const [key, child] of Object.entries(value))
+      controlCharacterFields(child, path ? `${path}.${key}` : key, found);
   }
   return found;
 }

@@ -52,7 +52,18 @@ export function registerRequestLogger(fastify: FastifyInstance, logger: Logger):
       sampled = { rateLimitedNotLogged };
       rateLimitedNotLogged = 0;
     }
-    logger.info({ logId: requestLogId(req), method: req.method, path: req.originalUrl, status, ms: Math.round(reply.elapsedTime * 10) / 10, ip: req.ip, ...sampled }, 'request');
+    logger.info(
+      {
+        logId: requestLogId(req),
+        method: req.method,
+        path: req.originalUrl,
+        status,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ip: req.ip,
+        ...sampled,
+      },
+      'request',
+    );
     done();
   });
 }

@@ -14,13 +14,20 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export function registerMethodNotAllowed(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (req, reply, done) => {
     if (!req.is404) return done();
-    const allowed = METHODS.filter((method) => method !== req.method && fastify.findRoute({ method, url: req.url }) !== null);
+    const allowed = METHODS.filter(
+      (method) => method !== req.method && fastify.findRoute({ method, url: req.url }) !== null,
+    );
     if (allowed.length === 0) return done();
     void reply.header('Allow', allowed.join(', '));
     if (req.method === 'OPTIONS') {
       void reply.code(204).send();
       return;
     }
-    done(new ApiError(ErrorCode.MethodNotAllowed, `Method ${req.method} is not allowed on this path; use ${allowed.join(', ')}`));
+    done(
+      new ApiError(
+        ErrorCode.MethodNotAllowed,
+        `Method ${req.method} is not allowed on this path; use ${allowed.join(', ')}`,
+      ),
+    );
   });
 }

@@ -16,8 +16,19 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  * Each label set's child is kept, so a request costs two increments and no label hashing.
  */
 export function registerRequestMetrics(fastify: FastifyInstance, registry: Registry): void {
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, matched route template and status code', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'Time from a request received to its answer sent, by method and matched route template', labelNames: ['method', 'route'], buckets: DURATION_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, matched route template and status code',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request received to its answer sent, by method and matched route template',
+    labelNames: ['method', 'route'],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
   const counters = new Map<string, Counter.Internal>();
   const timers = new Map<string, Histogram.Internal<'method' | 'route'>>();
   fastify.addHook('onResponse', (req, reply, done) => {
@@ -29,7 +40,8 @@ export function registerRequestMetrics(fastify: FastifyInstance, registry: Regis
     timer.observe(reply.elapsedTime / 1000);
     const countKey = `${key} ${status}`;
     let counter = counters.get(countKey);
-    if (!counter) counters.set(countKey, (counter = requests.labels({ method: req.method, route, status: String(status) })));
+    if (!counter)
+      counters.set(countKey, (counter = requests.labels({ method: req.method, route, status: String(status) })));
     counter.inc();
     done();
   });

@@ -19,7 +19,12 @@ export class Reply<T> {
 export function registerSuccessEnvelope(fastify: FastifyInstance): void {
   fastify.addHook('preSerialization', (req, _reply, payload, done) => {
     if (!(payload instanceof Reply)) return done(null, payload);
-    const body: SuccessEnvelope<unknown> = { logId: requestLogId(req), status: true, message: payload.message, data: payload.data };
+    const body: SuccessEnvelope<unknown> = {
+      logId: requestLogId(req),
+      status: true,
+      message: payload.message,
+      data: payload.data,
+    };
     done(null, body);
   });
 }

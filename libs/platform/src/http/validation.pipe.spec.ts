@@ -11,7 +11,12 @@ class TransferLike {
   accountName!: string;
 
   // applyDecorators registers in source order, stacked decorators bottom-up: the order must not matter.
-  @(applyDecorators(IsString(), IsNotEmpty(), MaxLength(8), Matches(/^[A-Z]+$/, { message: 'must be capital letters' })) as PropertyDecorator)
+  @(applyDecorators(
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(8),
+    Matches(/^[A-Z]+$/, { message: 'must be capital letters' }),
+  ) as PropertyDecorator)
   code!: string;
 
   @IsAmount()
@@ -45,15 +50,23 @@ describe('validation messages: the one that applies first, always naming the fie
 
   it('an empty string should not be empty; a too long one gets the length message; a wrong type the type message', async () => {
     expect((await refusal({ ...valid, accountName: '' })).message).toBe('accountName: accountName should not be empty');
-    expect((await refusal({ ...valid, accountName: 'x'.repeat(101) })).message).toBe('accountName: accountName must be shorter than or equal to 100 characters');
+    expect((await refusal({ ...valid, accountName: 'x'.repeat(101) })).message).toBe(
+      'accountName: accountName must be shorter than or equal to 100 characters',
+    );
     expect((await refusal({ ...valid, accountName: 42 })).message).toBe('accountName: accountName must be a string');
     expect((await refusal({ ...valid, code: 7 })).message).toBe('code: code must be a string');
-    expect((await refusal({ ...valid, expirySeconds: 'soon' })).message).toBe('expirySeconds: expirySeconds must be an integer number');
-    expect((await refusal({ ...valid, expirySeconds: 5 })).message).toBe('expirySeconds: expirySeconds must not be less than 60');
+    expect((await refusal({ ...valid, expirySeconds: 'soon' })).message).toBe(
+      'expirySeconds: expirySeconds must be an integer number',
+    );
+    expect((await refusal({ ...valid, expirySeconds: 5 })).message).toBe(
+      'expirySeconds: expirySeconds must not be less than 60',
+    );
   });
 
   it('a custom message that does not name the field is prefixed with it', async () => {
-    expect((await refusal({ ...valid, code: 'abc' })).fieldErrors).toEqual([{ field: 'code', message: 'code must be capital letters' }]);
+    expect((await refusal({ ...valid, code: 'abc' })).fieldErrors).toEqual([
+      { field: 'code', message: 'code must be capital letters' },
+    ]);
   });
 
   it('errors lists every offending field once, unknown fields included', async () => {

@@ -14,7 +14,17 @@ export interface FieldError {
  * decorators is bottom-up, so a missing accountName used to read "must be shorter than...".
  */
 const PRESENCE = new Set(['isDefined', 'isNotEmpty', 'isNotEmptyObject', 'whitelistValidation']);
-const TYPE = new Set(['isString', 'isNumber', 'isInt', 'isBoolean', 'isArray', 'isDate', 'isObject', 'isEnum', 'nestedValidation']);
+const TYPE = new Set([
+  'isString',
+  'isNumber',
+  'isInt',
+  'isBoolean',
+  'isArray',
+  'isDate',
+  'isObject',
+  'isEnum',
+  'nestedValidation',
+]);
 const rank = (constraint: string) => (PRESENCE.has(constraint) ? 0 : TYPE.has(constraint) ? 1 : 2);
 
 /** The one message that applies to a field; it always names the field (a custom message that does not is prefixed with it). */
@@ -22,7 +32,9 @@ function fieldMessage(e: ValidationError): string | undefined {
   const constraints = Object.entries(e.constraints ?? {});
   if (constraints.length === 0) return undefined;
   if (e.value === undefined) return `${e.property} is required`;
-  const [, message] = constraints.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c[0]) - rank(b.c[0]) || a.i - b.i)[0].c;
+  const [, message] = constraints
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c[0]) - rank(b.c[0]) || a.i - b.i)[0].c;
   return message.includes(e.property) ? message : `${e.property} ${message}`;
 }
 
@@ -39,7 +51,11 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
 export function validationError(errors: ValidationError[]): ApiError {
   const all = fieldErrors(errors);
   const first = all[0];
-  return new ApiError(ErrorCode.ValidationError, first ? `${first.field}: ${first.message}` : 'Request is not valid', all);
+  return new ApiError(
+    ErrorCode.ValidationError,
+    first ? `${first.field}: ${first.message}` : 'Request is not valid',
+    all,
+  );
 }
 
 /** Every body, query and path parameter is refused when a string in it carries a control character, whatever its DTO says. */

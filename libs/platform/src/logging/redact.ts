@@ -6,7 +6,14 @@ export const REDACTED = '[REDACTED]';
 const SENSITIVE_PARAM = /token|secret|key|password|passwd|signature|auth/i;
 
 /** Request headers that carry a credential (merchant token, admin bearer, acquirer signature, sessions). */
-const SECRET_HEADERS = ['token', 'authorization', 'cookie', 'set-cookie', 'x-acquirer-signature', 'x-callback-signature'];
+const SECRET_HEADERS = [
+  'token',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-acquirer-signature',
+  'x-callback-signature',
+];
 
 /** Log keys that hold a URL or a request target (path and query). */
 const URL_KEYS = ['path', 'url', 'originalUrl'];
@@ -43,5 +50,6 @@ export const LOG_REDACTION: redactOptions = {
     ...URL_KEYS.flatMap((key) => [key, `*.${key}`]),
     ...SECRET_HEADERS.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
   ],
-  censor: (value: unknown, path: string[]) => (URL_KEYS.includes(path[path.length - 1]) && typeof value === 'string' ? redactUrl(value) : REDACTED),
+  censor: (value: unknown, path: string[]) =>
+    URL_KEYS.includes(path[path.length - 1]) && typeof value === 'string' ? redactUrl(value) : REDACTED,
 };

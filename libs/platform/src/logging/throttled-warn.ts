@@ -51,7 +51,11 @@ export function warnOnError<T extends ErrorEmitter>(emitter: T, logger: WarnLogg
  * fails the same way, so a transient fault is a throttled warn line; anything else is an error
  * line every time. The loop itself carries on either way.
  */
-export function roundFailureLog(logger: WarnLogger & { error(obj: object, msg: string): void }, msg: string): (err: unknown) => void {
+export function roundFailureLog(
+  logger: WarnLogger & { error(obj: object, msg: string): void },
+  msg: string,
+): (err: unknown) => void {
   const warn = throttledWarn(logger, `${msg}; will retry (a dependency is unavailable)`);
-  return (err) => (classifyFault(err) === 'transient' ? warn(err) : logger.error({ err: errorText(err) }, `${msg}; will retry`));
+  return (err) =>
+    classifyFault(err) === 'transient' ? warn(err) : logger.error({ err: errorText(err) }, `${msg}; will retry`);
 }

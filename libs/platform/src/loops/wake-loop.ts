@@ -88,11 +88,14 @@ export class WakeLoop {
     if (this.timer && this.timerAt <= at) return;
     this.clearTimer();
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.wake();
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.wake();
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
 
   private clearTimer(): void {

@@ -3,7 +3,10 @@ import { isIP } from 'node:net';
 import { isAllowedWebhookAddress } from '@pay/domain';
 
 export class WebhookTargetRefused extends Error {
-  constructor(readonly host: string, reason: string) {
+  constructor(
+    readonly host: string,
+    reason: string,
+  ) {
     super(`${host} ${reason}`);
     this.name = 'WebhookTargetRefused';
   }
@@ -22,7 +25,10 @@ export function safeLookup(opts: { allowLoopback: boolean }) {
       if (err) return callback(err, []);
       const refused = addresses.find((a) => !isAllowedWebhookAddress(a.address, opts));
       if (refused) {
-        const error = new WebhookTargetRefused(hostname, `resolves to ${refused.address}, a private or reserved address`) as NodeJS.ErrnoException;
+        const error = new WebhookTargetRefused(
+          hostname,
+          `resolves to ${refused.address}, a private or reserved address`,
+        ) as NodeJS.ErrnoException;
         error.code = 'ETARGETREFUSED';
         return callback(error, []);
       }

@@ -26,17 +26,28 @@ export class ReconExportProducer {
     prefix: string,
     logger: Logger,
   ) {
-    this.queue = warnOnError(new Queue<ReconExportJob>(QueueName.ReconExport, { connection, prefix }), logger, 'recon export queue');
+    this.queue = warnOnError(
+      new Queue<ReconExportJob>(QueueName.ReconExport, { connection, prefix }),
+      logger,
+      'recon export queue',
+    );
   }
 
   /** The job id is the export id: enqueueing the same export twice is a no-op. */
   async enqueue(exportId: string): Promise<void> {
     // BullMQ waits for a connection that never was ready; a request must not.
-    if (this.connection instanceof Redis && this.connection.status !== 'ready') throw new TransientError(`Redis is not reachable (${this.connection.status})`);
+    if (this.connection instanceof Redis && this.connection.status !== 'ready')
+      throw new TransientError(`Redis is not reachable (${this.connection.status})`);
     await this.queue.add(
       'build',
       { exportId },
-      { jobId: exportId, attempts: RECON_EXPORT_ATTEMPTS, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 86400 }, removeOnFail: { age: 7 * 86400 } },
+      {
+        jobId: exportId,
+        attempts: RECON_EXPORT_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 2000 },
+        removeOnComplete: { age: 86400 },
+        removeOnFail: { age: 7 * 86400 },
+      },
     );
   }
 

@@ -51,7 +51,13 @@ export function failFastRedis(redisUrl: string, logger: Logger, name: string): R
 
 /** One connection, one PING, closed: start-up's probe, which sees the real error (refused, wrong password). */
 export async function pingRedisOnce(redisUrl: string): Promise<void> {
-  const redis = createRedis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: REQUEST_PATH_TIMEOUT_MS });
+  const redis = createRedis(redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: REQUEST_PATH_TIMEOUT_MS,
+  });
   redis.on('error', () => undefined); // the rejection below carries it
   try {
     await redis.connect();
@@ -62,7 +68,11 @@ export async function pingRedisOnce(redisUrl: string): Promise<void> {
 }
 
 /** Readiness: Redis answers PING, on a fail-fast connection of its own (never queued behind a blocked or offline one). */
-export function redisReadinessCheck(redisUrl: string, logger: Logger, name: string): { name: string; check(): Promise<void>; close(): void } {
+export function redisReadinessCheck(
+  redisUrl: string,
+  logger: Logger,
+  name: string,
+): { name: string; check(): Promise<void>; close(): void } {
   const redis = failFastRedis(redisUrl, logger, name);
   return { name: 'redis', check: async () => void (await redis.ping()), close: () => redis.disconnect() };
 }

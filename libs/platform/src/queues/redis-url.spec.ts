@@ -46,8 +46,12 @@ describe('REDIS_URL naming Sentinels', () => {
     expect(problem('redis+sentinel://s-0:26379,s-1:26379/mymaster')).toBe('accepted');
     expect(problem('redis://127.0.0.1:6379/0')).toBe('accepted');
     expect(problem('redis+sentinel://s-0:26379')).toMatch(/REDIS_URL: must name the primary after the Sentinels/);
-    expect(problem('redis+sentinel://s-0,s-1:26379/mymaster')).toMatch(/REDIS_URL: names the Sentinel "s-0"; each must be host:port/);
-    expect(problem('redis+sentinel://s-0:26379/mymaster/x')).toMatch(/REDIS_URL: must end with the primary name and, optionally, a database number/);
+    expect(problem('redis+sentinel://s-0,s-1:26379/mymaster')).toMatch(
+      /REDIS_URL: names the Sentinel "s-0"; each must be host:port/,
+    );
+    expect(problem('redis+sentinel://s-0:26379/mymaster/x')).toMatch(
+      /REDIS_URL: must end with the primary name and, optionally, a database number/,
+    );
     expect(problem('sentinel://s-0:26379/mymaster')).toMatch(/REDIS_URL: must be a Redis URL/);
   });
 });

@@ -29,8 +29,12 @@ export function sentinelOptions(redisUrl: string): RedisOptions {
     if (!found || Number(found[2]) > 65535) throw new Error(`names the Sentinel "${hostPort}"; each must be host:port`);
     return { host: found[1], port: Number(found[2]) };
   });
-  if (!/^[\w.-]+$/.test(name)) throw new Error('must name the primary after the Sentinels: redis+sentinel://host:26379[,host:26379]/<primary name>[/<db>]');
-  if (!/^\d+$/.test(db) || extra.length > 0) throw new Error('must end with the primary name and, optionally, a database number');
+  if (!/^[\w.-]+$/.test(name))
+    throw new Error(
+      'must name the primary after the Sentinels: redis+sentinel://host:26379[,host:26379]/<primary name>[/<db>]',
+    );
+  if (!/^\d+$/.test(db) || extra.length > 0)
+    throw new Error('must end with the primary name and, optionally, a database number');
   const [username, password] = credentials === undefined ? [undefined, undefined] : splitCredentials(credentials);
   return {
     sentinels,
@@ -55,5 +59,7 @@ function splitCredentials(credentials: string): [string | undefined, string | un
  * connection the services make goes through here, so each follows a Sentinel failover.
  */
 export function createRedis(redisUrl: string, options: RedisOptions = {}): Redis {
-  return isSentinelUrl(redisUrl) ? new Redis({ ...options, ...sentinelOptions(redisUrl) }) : new Redis(redisUrl, options);
+  return isSentinelUrl(redisUrl)
+    ? new Redis({ ...options, ...sentinelOptions(redisUrl) })
+    : new Redis(redisUrl, options);
 }

@@ -17,14 +17,17 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
   };
 }
 
-const storeAt = (endpoint: string, socketTimeoutMs?: number) => new ObjectStore(z.object(storageEnvShape).parse({ S3_ENDPOINT: endpoint }), socketTimeoutMs);
+const storeAt = (endpoint: string, socketTimeoutMs?: number) =>
+  new ObjectStore(z.object(storageEnvShape).parse({ S3_ENDPOINT: endpoint }), socketTimeoutMs);
 
 describe('ObjectStore when the store is away', () => {
   it('a store that accepts and never answers fails the call after the socket timeout, as a transient fault', async () => {
     const silent = await silentServer();
     try {
       const t0 = Date.now();
-      const err = await storeAt(`http://127.0.0.1:${silent.port}`, 300).client.bucketExists('recon').catch((e: unknown) => e);
+      const err = await storeAt(`http://127.0.0.1:${silent.port}`, 300)
+        .client.bucketExists('recon')
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Error);
       expect(classifyFault(err)).toBe('transient');
       expect(Date.now() - t0).toBeLessThan(5000);
@@ -36,7 +39,9 @@ describe('ObjectStore when the store is away', () => {
   it('a store that refuses connections fails the call at once, as a transient fault', async () => {
     const silent = await silentServer();
     await silent.close(); // the port is now free: connections are refused
-    const err = await storeAt(`http://127.0.0.1:${silent.port}`).client.bucketExists('recon').catch((e: unknown) => e);
+    const err = await storeAt(`http://127.0.0.1:${silent.port}`)
+      .client.bucketExists('recon')
+      .catch((e: unknown) => e);
     expect(classifyFault(err)).toBe('transient');
   });
 });

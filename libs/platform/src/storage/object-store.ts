@@ -16,7 +16,10 @@ export const storageEnvShape = {
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY: z.string().min(1).default('minioadmin'),
   S3_SECRET_KEY: z.string().min(1).default('minioadmin'),
-  RECON_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').default('recon'),
+  RECON_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+    .default('recon'),
   /** Lifetime of a presigned recon download URL (S3 allows at most 7 days) */
   RECON_URL_TTL_SECONDS: positiveInt().max(604_800).default(3600),
 };
@@ -71,7 +74,12 @@ export class ObjectStore {
    * (two parts at most). (We drive the parts ourselves: the client's own stream upload first
    * lists incomplete uploads, which s3rver does not implement, and buffers 64 MiB parts.)
    */
-  async putStream(key: string, body: Readable, contentType: string, partBytes = 8 * 1024 * 1024): Promise<{ parts: number; bytes: number }> {
+  async putStream(
+    key: string,
+    body: Readable,
+    contentType: string,
+    partBytes = 8 * 1024 * 1024,
+  ): Promise<{ parts: number; bytes: number }> {
     const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
     const etags: { part: number; etag: string }[] = [];
     // Two part buffers, filled and uploaded in turn, allocated once: no new part-sized buffer (and
@@ -90,7 +98,16 @@ export class ObjectStore {
       filling = buffers[part % 2];
       buffered = 0;
       uploading = this.client
-        .uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { 'Content-Length': payload.length, 'Content-MD5': md5(payload) } }, payload)
+        .uploadPart(
+          {
+            bucketName: this.bucket,
+            objectName: key,
+            uploadID: uploadId,
+            partNumber: part,
+            headers: { 'Content-Length': payload.length, 'Content-MD5': md5(payload) },
+          },
+          payload,
+        )
         .then(({ etag }) => void etags.push({ part, etag }));
       uploading.catch(() => undefined); // awaited below; not unhandled meanwhile
     };
@@ -98,7 +115,7 @@ export class ObjectStore {
       for await (const chunk of body) {
         const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
         bytes += buf.length;
-        for (let at = 0; at < buf.length; ) {
+        for (let at = 0; at < buf.length;) {
           const n = buf.copy(filling, buffered, at);
           buffered += n;
           at += n;
@@ -107,7 +124,12 @@ export class ObjectStore {
       }
       if (buffered > 0 || parts === 0) await flush();
       await uploading;
-      await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags.sort((a, b) => a.part - b.part));
+      await this.client.completeMultipartUpload(
+        this.bucket,
+        key,
+        uploadId,
+        etags.sort((a, b) => a.part - b.part),
+      );
       return { parts, bytes };
     } catch (err) {
       await uploading.catch(() => undefined);
@@ -133,7 +155,8 @@ function silentSocketTimeout(agent: HttpAgent, ms: number): HttpAgent {
   const create = agent.createConnection.bind(agent);
   agent.createConnection = (options, callback) => {
     const socket = create(options, callback);
-    if (socket instanceof Socket) socket.setTimeout(ms, () => socket.destroy(new TransientError(`object storage did not answer within ${ms} ms`)));
+    if (socket instanceof Socket)
+      socket.setTimeout(ms, () => socket.destroy(new TransientError(`object storage did not answer within ${ms} ms`)));
     return socket;
   };
   return agent;
@@ -143,7 +166,10 @@ function clientFor(endpoint: string, env: StorageEnv, socketTimeoutMs: number): 
   const url = new URL(endpoint);
   const https = url.protocol === 'https:';
   const client = new Client({
-    transportAgent: silentSocketTimeout(https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }), socketTimeoutMs),
+    transportAgent: silentSocketTimeout(
+      https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+      socketTimeoutMs,
+    ),
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : undefined,
     useSSL: url.protocol === 'https:',

@@ -25,7 +25,11 @@ describe('BusProbe on Redis Streams', () => {
       { key: 'merchant-1', value: '{}' },
       { key: 'merchant-2', value: '{}' },
     ]);
-    await waitFor(async () => (await probe.unacknowledged(consumption, process.pid)) > 0, 10_000, 'records in the handler');
+    await waitFor(
+      async () => (await probe.unacknowledged(consumption, process.pid)) > 0,
+      10_000,
+      'records in the handler',
+    );
     expect(await probe.unacknowledged(consumption, process.pid + 1)).toBe(0);
 
     release();

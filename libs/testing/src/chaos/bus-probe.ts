@@ -17,11 +17,17 @@ export interface Consumption {
 export const CONSUMPTIONS: readonly Consumption[] = [
   { group: ConsumerGroup.Ledger, topic: Topic.LedgerCommands, service: 'ledger' },
   { group: ConsumerGroup.Payout, topic: Topic.LedgerEvents, service: 'payout' },
-  ...Object.values(Topic).map((t) => ({ group: ConsumerGroup.DeadLetterArchive, topic: deadLetterTopic(t), service: 'workers' as const })),
+  ...Object.values(Topic).map((t) => ({
+    group: ConsumerGroup.DeadLetterArchive,
+    topic: deadLetterTopic(t),
+    service: 'workers' as const,
+  })),
 ];
 
 /** `brokers`: host:port of every broker, comma-separated (KAFKA_BROKERS). */
-export type ProbedBus = { transport: 'redis-streams'; redisUrl: string; keyPrefix: string; partitions: number } | { transport: 'kafka'; brokers: string };
+export type ProbedBus =
+  | { transport: 'redis-streams'; redisUrl: string; keyPrefix: string; partitions: number }
+  | { transport: 'kafka'; brokers: string };
 
 /**
  * Looks at the bus from outside the services: records a group has been handed and not yet
@@ -97,7 +103,13 @@ export class BusProbe {
   private async kafkaAdmin(): Promise<Admin> {
     if (this.bus.transport !== 'kafka') throw new Error('not a Kafka bus');
     if (!this.admin) {
-      const admin = new Kafka({ brokers: this.bus.brokers.split(','), clientId: 'chaos-probe', logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 2 } }).admin();
+      const admin = new Kafka({
+        brokers: this.bus.brokers.split(','),
+        clientId: 'chaos-probe',
+        logLevel: logLevel.NOTHING,
+        connectionTimeout: 2_000,
+        retry: { retries: 2 },
+      }).admin();
       await admin.connect();
       this.admin = admin;
     }

@@ -51,7 +51,12 @@ export class ChaosClient {
     for (let attempt = 0; ; attempt++) {
       let retryAfterMs: number | undefined;
       try {
-        const res = await fetch(`${this.baseUrl}/api/v1/${path}`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+        const res = await fetch(`${this.baseUrl}/api/v1/${path}`, {
+          method: 'POST',
+          headers: { token, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(15_000),
+        });
         this.tally.byStatus[res.status] = (this.tally.byStatus[res.status] ?? 0) + 1;
         const answer = { status: res.status, body: (await res.json().catch(() => ({}))) as ApiAnswer['body'] };
         // A 429 is retried as a well-behaved merchant does: the same request, after Retry-After.
@@ -66,14 +71,23 @@ export class ChaosClient {
         this.tally.unanswered.push({ path, merchantTrxId, atMs: Date.now() - this.started });
         return { status: 0, body: {} };
       }
-      await new Promise((r) => setTimeout(r, retryAfterMs ?? Math.min(2_000, 100 * 2 ** Math.min(attempt, 4)) * (0.5 + this.random())));
+      await new Promise((r) =>
+        setTimeout(r, retryAfterMs ?? Math.min(2_000, 100 * 2 ** Math.min(attempt, 4)) * (0.5 + this.random())),
+      );
     }
   }
 
   private recordServerError(path: string, merchantTrxId: string | undefined, answer: ApiAnswer): void {
     this.serverErrorCount++;
     if (this.tally.serverErrors.length < 50) {
-      this.tally.serverErrors.push({ path, status: answer.status, code: answer.body.code, message: answer.body.message, merchantTrxId, atMs: Date.now() - this.started });
+      this.tally.serverErrors.push({
+        path,
+        status: answer.status,
+        code: answer.body.code,
+        message: answer.body.message,
+        merchantTrxId,
+        atMs: Date.now() - this.started,
+      });
     }
   }
 }

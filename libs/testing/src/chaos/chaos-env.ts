@@ -53,7 +53,8 @@ export interface ChaosEnvOptions {
 export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup().catch((err: unknown) => console.error('chaos env cleanup:', err));
+    for (const cleanup of cleanups.splice(0))
+      await cleanup().catch((err: unknown) => console.error('chaos env cleanup:', err));
   };
   try {
     const kafkaDir = o.transport === 'kafka' ? mkdtempSync(join(tmpdir(), 'chaos-kafka-')) : undefined;
@@ -63,7 +64,11 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const [pg, rd, kf] = await Promise.allSettled([
       PrivatePostgres.start(),
       o.redisSentinel ? PrivateSentinel.start(redisData) : PrivateRedis.start(redisData),
-      kafkaDir ? ((o.kafkaNodes ?? 1) > 1 ? KafkaCluster.start({ dir: kafkaDir, size: o.kafkaNodes, heapMb: 384 }) : KafkaBroker.start({ dir: kafkaDir, heapMb: 512 })) : Promise.resolve(undefined),
+      kafkaDir
+        ? (o.kafkaNodes ?? 1) > 1
+          ? KafkaCluster.start({ dir: kafkaDir, size: o.kafkaNodes, heapMb: 384 })
+          : KafkaBroker.start({ dir: kafkaDir, heapMb: 512 })
+        : Promise.resolve(undefined),
     ]);
     if (pg.status === 'fulfilled') cleanups.unshift(() => pg.value.destroy());
     if (rd.status === 'fulfilled') cleanups.unshift(() => rd.value.destroy());
@@ -71,7 +76,12 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const [postgres, redis, kafka] = [started(pg), started(rd), started(kf)];
     const bus: StackBus = kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams' };
     const primaryUrl = await createTestDatabase('pay_chaos', postgres.url(''));
-    const infra: ChaosInfra = { postgres, kafka, database: new URL(primaryUrl).pathname.slice(1), ...(redis instanceof PrivateSentinel ? { sentinel: redis } : { redis }) };
+    const infra: ChaosInfra = {
+      postgres,
+      kafka,
+      database: new URL(primaryUrl).pathname.slice(1),
+      ...(redis instanceof PrivateSentinel ? { sentinel: redis } : { redis }),
+    };
     let databaseUrl = primaryUrl;
     if (o.failover) {
       const relay = await SilentRelay.start(primaryUrl);
@@ -79,7 +89,14 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
       infra.failover = { relay, standby: await postgres.standby(), retired: [] };
       // Whichever servers the failovers left: the first primary is destroyed by its own cleanup above.
       const failover = infra.failover;
-      cleanups.unshift(async () => void (await Promise.all([infra.postgres, failover.standby, ...failover.retired].filter((server) => server !== postgres).map((server) => server.destroy()))));
+      cleanups.unshift(
+        async () =>
+          void (await Promise.all(
+            [infra.postgres, failover.standby, ...failover.retired]
+              .filter((server) => server !== postgres)
+              .map((server) => server.destroy()),
+          )),
+      );
       databaseUrl = relay.url;
     }
     const receiver = await WebhookReceiver.start();
@@ -87,11 +104,29 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const keyPrefix = `${uniqueName('chaos')}:`;
     // Behind Sentinel, a bus record counts as published once the replica holds it too: a failover cannot lose it (decision 0040).
     const env = redis instanceof PrivateSentinel && !kafka ? { BUS_REDIS_WAIT_REPLICAS: '1', ...o.env } : o.env;
-    const stack = await LocalStack.start({ databaseUrl, redisUrl: redis.url, busKeyPrefix: keyPrefix, bus, logDir: o.logDir, env, nodeArgs: o.nodeArgs, s3: o.s3 });
+    const stack = await LocalStack.start({
+      databaseUrl,
+      redisUrl: redis.url,
+      busKeyPrefix: keyPrefix,
+      bus,
+      logDir: o.logDir,
+      env,
+      nodeArgs: o.nodeArgs,
+      s3: o.s3,
+    });
     cleanups.unshift(() => stack.stop());
     const prisma = createPrismaClient(databaseUrl, 4);
     cleanups.unshift(() => prisma.$disconnect());
-    const probe = new BusProbe(kafka ? { transport: 'kafka', brokers: kafka.brokers } : { transport: 'redis-streams', redisUrl: redis.url, keyPrefix, partitions: Number(o.env.BUS_PARTITIONS ?? 12) });
+    const probe = new BusProbe(
+      kafka
+        ? { transport: 'kafka', brokers: kafka.brokers }
+        : {
+            transport: 'redis-streams',
+            redisUrl: redis.url,
+            keyPrefix,
+            partitions: Number(o.env.BUS_PARTITIONS ?? 12),
+          },
+    );
     cleanups.unshift(() => probe.close());
     return { infra, stack, prisma, receiver, probe, close };
   } catch (err) {

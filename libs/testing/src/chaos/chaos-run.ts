@@ -49,7 +49,14 @@ export interface ChaosReport {
   backlog: { group: string; topic: string; records: number }[];
   deadLetters: DeadLetter[];
   /** Service processes that ended without the harness killing them */
-  unexpectedExits: { service: ServiceName; pid?: number; code: number | null; signal: string | null; atMs: number; reason: string }[];
+  unexpectedExits: {
+    service: ServiceName;
+    pid?: number;
+    code: number | null;
+    signal: string | null;
+    atMs: number;
+    reason: string;
+  }[];
   /** Services the harness started again after such an exit, so the run could go on */
   revived: { service: ServiceName; atMs: number }[];
   http: HttpTally & { serverErrorTotal: number };
@@ -74,10 +81,15 @@ const ACCOUNTS: [string, string][] = [
  * service died on its own and no request was answered with a 5xx other than 503. Every request
  * is retried until it gets a definitive answer, as a merchant's integration would.
  */
-export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver: WebhookReceiver, o: ChaosOptions): Promise<ChaosReport> {
+export async function runChaos(
+  stack: LocalStack,
+  prisma: PrismaClient,
+  receiver: WebhookReceiver,
+  o: ChaosOptions,
+): Promise<ChaosReport> {
   const log = o.log ?? (() => undefined);
   let seed = o.seed;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const started = Date.now();
   const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
 
@@ -105,23 +117,40 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
       const m = pick();
       const [bankCode, accountNo] = ACCOUNTS[Math.floor(random() * ACCOUNTS.length)];
       const amount = 10_000 + Math.floor(random() * 90_000);
-      const inq = await client.post('disbursement/account-inquiry', m.token, { merchantTrxId: `CH-${randomUUID()}`, accountNo, bankCode, amount });
+      const inq = await client.post('disbursement/account-inquiry', m.token, {
+        merchantTrxId: `CH-${randomUUID()}`,
+        accountNo,
+        bankCode,
+        amount,
+      });
       if (inq.status !== 200 || !inq.body.data) return;
       const { fee: _fee, totalAmount: _total, ...fields } = inq.body.data;
       const res = await client.post('disbursement/transfer', m.token, { ...fields, notifyUrl });
       if (res.status === 200) report.transfersAccepted++;
       else report.transfersRefused++;
-      if (res.status === 404) forgotten.push(`account inquiry ${String(fields.merchantTrxId)} answered 200, then its transfer ${res.body.code ?? 404}`);
+      if (res.status === 404)
+        forgotten.push(
+          `account inquiry ${String(fields.merchantTrxId)} answered 200, then its transfer ${res.body.code ?? 404}`,
+        );
     });
   }
   for (let i = 0; i < o.payins; i++) {
     jobs.push(async () => {
       const m = pick();
       const merchantTrxId = `CHP-${randomUUID()}`;
-      if ((await client.post('payin/qris/generate', m.token, { merchantTrxId, amount: 1_000 + Math.floor(random() * 500_000) })).status !== 200) return;
+      if (
+        (
+          await client.post('payin/qris/generate', m.token, {
+            merchantTrxId,
+            amount: 1_000 + Math.floor(random() * 500_000),
+          })
+        ).status !== 200
+      )
+        return;
       // A retry after a lost response finds the code already paid (409): counted from the rows at the end.
       const paid = await client.post('payin/qris/sandbox/pay', m.token, { merchantTrxId });
-      if (paid.status === 404) forgotten.push(`pay-in ${merchantTrxId} generated (200), then its payment ${paid.body.code ?? 404}`);
+      if (paid.status === 404)
+        forgotten.push(`pay-in ${merchantTrxId} generated (200), then its payment ${paid.body.code ?? 404}`);
     });
   }
   // An export polls for a while: it runs beside the workload instead of holding a worker slot.
@@ -163,17 +192,41 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
 
   // Quiescence: every accepted transfer final, every pay-in recorded, every final status delivered.
   const ids = merchants.map((m) => m.id);
-  await waitFor(async () => (await prisma.disbursement.count({ where: { merchantId: { in: ids }, status: { in: ['funding', 'pending'] } } })) === 0, 300_000, 'all disbursements final');
-  await waitFor(async () => (await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', ledgerEventId: null } })) === 0, 120_000, 'all pay-ins recorded');
-  const payinsPaid = await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', merchantTrxId: { startsWith: 'CHP-' } } });
-  const finals = await prisma.disbursement.findMany({ where: { merchantId: { in: ids }, status: { in: ['success', 'failed'] } } });
+  await waitFor(
+    async () =>
+      (await prisma.disbursement.count({
+        where: { merchantId: { in: ids }, status: { in: ['funding', 'pending'] } },
+      })) === 0,
+    300_000,
+    'all disbursements final',
+  );
+  await waitFor(
+    async () =>
+      (await prisma.payin.count({ where: { merchantId: { in: ids }, status: 'success', ledgerEventId: null } })) === 0,
+    120_000,
+    'all pay-ins recorded',
+  );
+  const payinsPaid = await prisma.payin.count({
+    where: { merchantId: { in: ids }, status: 'success', merchantTrxId: { startsWith: 'CHP-' } },
+  });
+  const finals = await prisma.disbursement.findMany({
+    where: { merchantId: { in: ids }, status: { in: ['success', 'failed'] } },
+  });
   // A failed transfer's refund is a ledger command of its own: wait for it too (the audit below names any never booked).
   const refundsBooked = async () =>
     (await prisma.disbursement.count({ where: { merchantId: { in: ids }, status: 'failed' } })) ===
     (await prisma.ledgerEvent.count({ where: { merchantId: { in: ids }, type: 'payout.refunded' } }));
   await waitFor(refundsBooked, 60_000, 'all refunds booked').catch(() => undefined);
-  await waitFor(async () => new Set(receiver.requests.map((r) => r.headers['x-callback-event-id'])).size >= finals.length, 180_000, 'all webhooks delivered').catch(() => undefined);
-  await waitFor(async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0, 60_000, 'outbox drained').catch(() => undefined);
+  await waitFor(
+    async () => new Set(receiver.requests.map((r) => r.headers['x-callback-event-id'])).size >= finals.length,
+    180_000,
+    'all webhooks delivered',
+  ).catch(() => undefined);
+  await waitFor(
+    async () => (await prisma.outbox.count({ where: { publishedAt: null } })) === 0,
+    60_000,
+    'outbox drained',
+  ).catch(() => undefined);
 
   const v = await checkMoney(prisma, receiver, ids, finals);
   // The ledger audit: balances against events, and every pay-in, settlement, disbursement and
@@ -187,25 +240,46 @@ export async function runChaos(stack: LocalStack, prisma: PrismaClient, receiver
   if (o.probe) {
     const probe = o.probe;
     // A probe that cannot look counts as a backlog: the check must not pass by not looking.
-    const look = () => probe.backlog().catch((err: Error) => [{ group: '?', topic: `(probe failed: ${err.message})`, records: -1 }]);
-    await waitFor(async () => (backlog = await look()).length === 0, 60_000, 'every group caught up').catch(() => undefined);
+    const look = () =>
+      probe.backlog().catch((err: Error) => [{ group: '?', topic: `(probe failed: ${err.message})`, records: -1 }]);
+    await waitFor(async () => (backlog = await look()).length === 0, 60_000, 'every group caught up').catch(
+      () => undefined,
+    );
     for (const b of backlog) v.push(`group ${b.group} has ${b.records} unacknowledged records of ${b.topic}`);
-    for (const [topic, n] of Object.entries(await probe.deadLetterTopicRecords())) v.push(`${topic} holds ${n} dead-lettered records`);
+    for (const [topic, n] of Object.entries(await probe.deadLetterTopicRecords()))
+      v.push(`${topic} holds ${n} dead-lettered records`);
   }
   v.push(...forgotten.map((f) => `forgotten: ${f}`));
   for (const f of injector.events) if (f.error) v.push(`${f.kind} at ${(f.atMs / 1000).toFixed(1)} s: ${f.error}`);
-  for (const d of deadLetters) v.push(`dead letter ${d.dlqTopic} ${d.id} (${d.seenIn}): group ${d.group ?? '?'} key ${d.key ?? '?'} after ${d.deliveryCount ?? '?'} deliveries, fault ${d.fault ?? '?'} (${d.error ?? ''}): ${d.value}`);
-  const unexpectedExits = stack.unexpectedExits.map((e) => ({ ...e, signal: e.signal as string | null, atMs: e.at.getTime() - started }));
-  for (const e of unexpectedExits) v.push(`${e.service} (pid ${e.pid}) exited on its own at ${(e.atMs / 1000).toFixed(1)} s with ${e.code ?? e.signal}: ${e.reason}`);
-  for (const e of client.tally.serverErrors) v.push(`HTTP ${e.status} ${e.code ?? ''} on ${e.path} ${e.merchantTrxId ?? ''} at ${(e.atMs / 1000).toFixed(1)} s: ${e.message ?? ''}`);
-  for (const u of client.tally.unanswered) v.push(`no definitive answer on ${u.path} ${u.merchantTrxId ?? ''} (given up at ${(u.atMs / 1000).toFixed(1)} s)`);
-  if (client.serverErrorTotal > client.tally.serverErrors.length) v.push(`... ${client.serverErrorTotal - client.tally.serverErrors.length} more 5xx answers (not 503)`);
+  for (const d of deadLetters)
+    v.push(
+      `dead letter ${d.dlqTopic} ${d.id} (${d.seenIn}): group ${d.group ?? '?'} key ${d.key ?? '?'} after ${d.deliveryCount ?? '?'} deliveries, fault ${d.fault ?? '?'} (${d.error ?? ''}): ${d.value}`,
+    );
+  const unexpectedExits = stack.unexpectedExits.map((e) => ({
+    ...e,
+    signal: e.signal as string | null,
+    atMs: e.at.getTime() - started,
+  }));
+  for (const e of unexpectedExits)
+    v.push(
+      `${e.service} (pid ${e.pid}) exited on its own at ${(e.atMs / 1000).toFixed(1)} s with ${e.code ?? e.signal}: ${e.reason}`,
+    );
+  for (const e of client.tally.serverErrors)
+    v.push(
+      `HTTP ${e.status} ${e.code ?? ''} on ${e.path} ${e.merchantTrxId ?? ''} at ${(e.atMs / 1000).toFixed(1)} s: ${e.message ?? ''}`,
+    );
+  for (const u of client.tally.unanswered)
+    v.push(`no definitive answer on ${u.path} ${u.merchantTrxId ?? ''} (given up at ${(u.atMs / 1000).toFixed(1)} s)`);
+  if (client.serverErrorTotal > client.tally.serverErrors.length)
+    v.push(`... ${client.serverErrorTotal - client.tally.serverErrors.length} more 5xx answers (not 503)`);
 
   return {
     ...report,
     payinsPaid,
     recon: { requested: recon.requested, downloaded: recon.downloads.length, rows: recon.rows },
-    kills: injector.events.filter((e) => e.kind === 'kill').map((e) => ({ service: e.service as ServiceName, atMs: e.atMs, inFlight: e.inFlight })),
+    kills: injector.events
+      .filter((e) => e.kind === 'kill')
+      .map((e) => ({ service: e.service as ServiceName, atMs: e.atMs, inFlight: e.inFlight })),
     faults: injector.events.filter((e) => e.kind !== 'kill'),
     skipped: injector.skipped,
     backlog,

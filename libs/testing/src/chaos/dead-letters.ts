@@ -31,7 +31,19 @@ export async function readDeadLetters(redisUrl: string, prefix: string, prisma: 
     const at = `${row.dlqTopic}|${row.dlqRecordId}`;
     const seen = found.get(at);
     if (seen) seen.seenIn = 'both';
-    else found.set(at, { dlqTopic: row.dlqTopic, id: row.dlqRecordId, seenIn: 'table', originalTopic: row.topic, key: row.key, group: row.consumerGroup, deliveryCount: String(row.deliveryCount), fault: row.fault, error: row.error, value: row.value.slice(0, 300) });
+    else
+      found.set(at, {
+        dlqTopic: row.dlqTopic,
+        id: row.dlqRecordId,
+        seenIn: 'table',
+        originalTopic: row.topic,
+        key: row.key,
+        group: row.consumerGroup,
+        deliveryCount: String(row.deliveryCount),
+        fault: row.fault,
+        error: row.error,
+        value: row.value.slice(0, 300),
+      });
   }
   return [...found.values()];
 }
@@ -42,13 +54,17 @@ async function readStreams(redisUrl: string, prefix: string): Promise<DeadLetter
   try {
     const found: DeadLetter[] = [];
     const keys = new Set<string>();
-    for await (const batch of redis.scanStream({ match: `${prefix}*.dlq:*`, count: 1000 }) as AsyncIterable<string[]>) for (const k of batch) keys.add(k);
+    for await (const batch of redis.scanStream({ match: `${prefix}*.dlq:*`, count: 1000 }) as AsyncIterable<string[]>)
+      for (const k of batch) keys.add(k);
     for (const stream of [...keys].sort()) {
       // The consumers of a dlq topic (the archiver) have lease and member keys that match too.
       const [, dlqTopic, partition] = /^(.*\.dlq):(\d+)$/.exec(stream.slice(prefix.length)) ?? [];
       if (!dlqTopic || stream.startsWith(`${prefix}_bus:`) || (await redis.type(stream)) !== 'stream') continue;
       for (const [entryId, fields] of await redis.xrange(stream, '-', '+')) {
-        const f = Object.fromEntries(fields.flatMap((v, i) => (i % 2 ? [] : [[v, fields[i + 1]]]))) as Record<string, string>;
+        const f = Object.fromEntries(fields.flatMap((v, i) => (i % 2 ? [] : [[v, fields[i + 1]]]))) as Record<
+          string,
+          string
+        >;
         const h = JSON.parse(f.h ?? '{}') as Record<string, string>;
         found.push({
           dlqTopic,

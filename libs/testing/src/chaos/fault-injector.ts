@@ -8,7 +8,16 @@ import { type LocalStack, SERVICES, type ServiceName } from '../stack/local-stac
 import { type BusProbe, CONSUMPTIONS } from './bus-probe';
 import { sessionsByApplication, terminateSessions, writingTransactions } from './pg-sessions';
 
-export type FaultKind = 'kill' | 'pg-outage' | 'pg-terminate' | 'pg-failover' | 'redis-restart' | 'redis-failover' | 's3-restart' | 'broker-restart' | 'rebalance';
+export type FaultKind =
+  | 'kill'
+  | 'pg-outage'
+  | 'pg-terminate'
+  | 'pg-failover'
+  | 'redis-restart'
+  | 'redis-failover'
+  | 's3-restart'
+  | 'broker-restart'
+  | 'rebalance';
 
 /** What the run takes away and how often; durations are [min, max] seconds. */
 export interface FaultPlan {
@@ -39,7 +48,15 @@ export interface FaultPlan {
   rebalanceSeconds?: [number, number];
 }
 
-export const NO_FAULTS: FaultPlan = { kills: 0, pgOutages: 0, pgOutageSeconds: [30, 120], pgTerminates: 0, redisRestarts: 0, s3Restarts: 0, s3OutageSeconds: [5, 15] };
+export const NO_FAULTS: FaultPlan = {
+  kills: 0,
+  pgOutages: 0,
+  pgOutageSeconds: [30, 120],
+  pgTerminates: 0,
+  redisRestarts: 0,
+  s3Restarts: 0,
+  s3OutageSeconds: [5, 15],
+};
 
 /** The consumer services a rebalance scales out, and to how many processes each. */
 const SCALED: Exclude<ServiceName, 'gateway'>[] = ['ledger', 'payout', 'workers'];
@@ -112,10 +129,14 @@ export class FaultInjector {
     private readonly probe?: BusProbe,
   ) {
     const needsInfra = plan.pgOutages + plan.pgTerminates + (plan.pgFailovers ?? 0) + plan.redisRestarts > 0;
-    if (needsInfra && !infra) throw new Error('PostgreSQL and Redis faults need a private PostgreSQL and Redis (ChaosInfra)');
-    if ((plan.pgFailovers ?? 0) > 0 && !infra?.failover) throw new Error('PostgreSQL failovers need a standby and a relay (startChaosEnv with failover)');
-    if (plan.redisRestarts > 0 && !infra?.redis) throw new Error('Redis restarts need the one Redis server (not Sentinel)');
-    if ((plan.redisFailovers ?? 0) > 0 && !infra?.sentinel) throw new Error('Redis failovers need Redis behind Sentinel (startChaosEnv with redisSentinel)');
+    if (needsInfra && !infra)
+      throw new Error('PostgreSQL and Redis faults need a private PostgreSQL and Redis (ChaosInfra)');
+    if ((plan.pgFailovers ?? 0) > 0 && !infra?.failover)
+      throw new Error('PostgreSQL failovers need a standby and a relay (startChaosEnv with failover)');
+    if (plan.redisRestarts > 0 && !infra?.redis)
+      throw new Error('Redis restarts need the one Redis server (not Sentinel)');
+    if ((plan.redisFailovers ?? 0) > 0 && !infra?.sentinel)
+      throw new Error('Redis failovers need Redis behind Sentinel (startChaosEnv with redisSentinel)');
   }
 
   /** Faults of the plan this bus cannot have (broker restarts on Redis Streams): skipped. */
@@ -206,7 +227,9 @@ export class FaultInjector {
         const service = running[Math.floor(this.random() * running.length)];
         event.service = service;
         event.inFlight = await this.holding(service);
-        this.log(`kill -9 ${service}${event.inFlight === undefined ? '' : ` holding ${event.inFlight} unacknowledged records`}`);
+        this.log(
+          `kill -9 ${service}${event.inFlight === undefined ? '' : ` holding ${event.inFlight} unacknowledged records`}`,
+        );
         await this.stack.kill(service);
         await sleep(200 + this.random() * 500);
         await this.startService(service);
@@ -252,7 +275,9 @@ export class FaultInjector {
       case 'rebalance': {
         const seconds = this.between(this.plan.rebalanceSeconds ?? [10, 20]);
         this.log(`scale out: ${SCALED.join(', ')} to ${SCALE_TO} processes each, for ${seconds.toFixed(0)} s`);
-        const extras = SCALED.flatMap((s) => Array.from({ length: SCALE_TO - 1 }, (_, i) => ({ service: s, n: i + 2 })));
+        const extras = SCALED.flatMap((s) =>
+          Array.from({ length: SCALE_TO - 1 }, (_, i) => ({ service: s, n: i + 2 })),
+        );
         event.replicas = extras.length;
         try {
           await Promise.all(extras.map((e) => this.stack.startReplica(e.service, e.n)));
@@ -298,10 +323,16 @@ export class FaultInjector {
     const failover = infra.failover as NonNullable<ChaosInfra['failover']>;
     const old = infra.postgres;
     const oldUrl = old.url('postgres');
-    this.log('PostgreSQL failover: the primary fenced (read-only, sessions left open), the standby promoted, the address moved to it');
+    this.log(
+      'PostgreSQL failover: the primary fenced (read-only, sessions left open), the standby promoted, the address moved to it',
+    );
     await old.setReadOnly();
     const fenced = Date.now();
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await writingTransactions(oldUrl, infra.database)) > 0; ) await sleep(50);
+    for (
+      const deadline = Date.now() + 10_000;
+      Date.now() < deadline && (await writingTransactions(oldUrl, infra.database)) > 0;
+    )
+      await sleep(50);
     await failover.standby.caughtUpWith(old);
     await failover.standby.promote();
     failover.relay.redirect(failover.standby.url(infra.database));
@@ -311,7 +342,8 @@ export class FaultInjector {
     this.log(`writes were refused for ${event.seconds} s (fence to address moved)`);
     failover.standby = await infra.postgres.standby();
     let left = '';
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(500)) if (!(left = await sessionsByApplication(oldUrl, infra.database))) break;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(500))
+      if (!(left = await sessionsByApplication(oldUrl, infra.database))) break;
     if (left) event.error = `sessions still on the old primary 30 s after the failover: ${left}`;
     else this.log('no session left on the old primary');
   }

@@ -8,7 +8,12 @@ type Disbursement = Awaited<ReturnType<PrismaClient['disbursement']['findMany']>
  * disbursement paid by the rail once, money conserved, available never negative, every final
  * status delivered to the merchant once. Returns one line per violation.
  */
-export async function checkMoney(prisma: PrismaClient, receiver: WebhookReceiver, ids: number[], finals: Disbursement[]): Promise<string[]> {
+export async function checkMoney(
+  prisma: PrismaClient,
+  receiver: WebhookReceiver,
+  ids: number[],
+  finals: Disbursement[],
+): Promise<string[]> {
   const v: string[] = [];
   // 1. Every disbursement final, each paid by the rail exactly once.
   for (const d of finals) {
@@ -17,17 +22,32 @@ export async function checkMoney(prisma: PrismaClient, receiver: WebhookReceiver
   }
   for (const id of ids) {
     // 2. Money is conserved: settled pay-in nets = available + successful payouts (amount + fee); pending = unsettled nets.
-    const settled = await prisma.payin.findMany({ where: { merchantId: id, status: 'success', settlementId: { not: null } }, select: { amount: true, fee: true } });
-    const unsettled = await prisma.payin.findMany({ where: { merchantId: id, status: 'success', settlementId: null }, select: { amount: true, fee: true } });
-    const paidOut = await prisma.disbursement.findMany({ where: { merchantId: id, status: 'success' }, select: { amount: true, fee: true } });
+    const settled = await prisma.payin.findMany({
+      where: { merchantId: id, status: 'success', settlementId: { not: null } },
+      select: { amount: true, fee: true },
+    });
+    const unsettled = await prisma.payin.findMany({
+      where: { merchantId: id, status: 'success', settlementId: null },
+      select: { amount: true, fee: true },
+    });
+    const paidOut = await prisma.disbursement.findMany({
+      where: { merchantId: id, status: 'success' },
+      select: { amount: true, fee: true },
+    });
     const balance = await prisma.balance.findUniqueOrThrow({ where: { merchantId: id } });
     const settledNet = settled.reduce((s, p) => s + p.amount - p.fee, 0n);
     const out = paidOut.reduce((s, d) => s + d.amount + d.fee, 0n);
-    if (settledNet !== balance.available + out) v.push(`merchant ${id}: settled nets ${settledNet} != available ${balance.available} + payouts ${out}`);
+    if (settledNet !== balance.available + out)
+      v.push(`merchant ${id}: settled nets ${settledNet} != available ${balance.available} + payouts ${out}`);
     const unsettledNet = unsettled.reduce((s, p) => s + p.amount - p.fee, 0n);
-    if (unsettledNet !== balance.pending) v.push(`merchant ${id}: pending ${balance.pending} != unsettled nets ${unsettledNet}`);
+    if (unsettledNet !== balance.pending)
+      v.push(`merchant ${id}: pending ${balance.pending} != unsettled nets ${unsettledNet}`);
     // 3. available never negative along the event sequence.
-    const events = await prisma.ledgerEvent.findMany({ where: { merchantId: id }, orderBy: { seq: 'asc' }, select: { seq: true, availableDelta: true } });
+    const events = await prisma.ledgerEvent.findMany({
+      where: { merchantId: id },
+      orderBy: { seq: 'asc' },
+      select: { seq: true, availableDelta: true },
+    });
     let running = 0n;
     for (const e of events) {
       running += e.availableDelta;
@@ -44,8 +64,12 @@ export async function checkMoney(prisma: PrismaClient, receiver: WebhookReceiver
   }
   for (const d of finals) {
     const got = received.get(d.platformTrxId);
-    if (!got) v.push(`disbursement ${d.id} (${d.status}, final ${d.updatedAt.toISOString()}): no webhook received; ${await deliveryState(prisma, d.id)}`);
-    else if (got.size !== 1 || !got.has(`disbursement.${d.id}.${d.status}`)) v.push(`disbursement ${d.id}: webhook event ids ${[...got].join(', ')}`);
+    if (!got)
+      v.push(
+        `disbursement ${d.id} (${d.status}, final ${d.updatedAt.toISOString()}): no webhook received; ${await deliveryState(prisma, d.id)}`,
+      );
+    else if (got.size !== 1 || !got.has(`disbursement.${d.id}.${d.status}`))
+      v.push(`disbursement ${d.id}: webhook event ids ${[...got].join(', ')}`);
   }
   return v;
 }
@@ -54,5 +78,10 @@ export async function checkMoney(prisma: PrismaClient, receiver: WebhookReceiver
 async function deliveryState(prisma: PrismaClient, disbursementId: string): Promise<string> {
   const rows = await prisma.webhookDelivery.findMany({ where: { disbursementId } });
   if (!rows.length) return 'no delivery row';
-  return rows.map((w) => `delivery ${w.eventId} ${w.status}, ${w.attemptCount} attempts, last ${w.lastStatusCode ?? w.lastError ?? 'none'}, next ${w.nextAttemptAt?.toISOString() ?? '-'}`).join('; ');
+  return rows
+    .map(
+      (w) =>
+        `delivery ${w.eventId} ${w.status}, ${w.attemptCount} attempts, last ${w.lastStatusCode ?? w.lastError ?? 'none'}, next ${w.nextAttemptAt?.toISOString() ?? '-'}`,
+    )
+    .join('; ');
 }

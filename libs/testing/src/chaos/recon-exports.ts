@@ -8,7 +8,23 @@ export interface ReconDownload {
   csv: string;
 }
 
-const COLUMNS = ['merchantTrxId', 'platformTrxId', 'merchantName', 'status', 'amount', 'fee', 'netAmount', 'feePercentage', 'feeFixed', 'createdAt', 'success_at', 'rrn', 'issuer', 'nmid', 'settlementId'];
+const COLUMNS = [
+  'merchantTrxId',
+  'platformTrxId',
+  'merchantName',
+  'status',
+  'amount',
+  'fee',
+  'netAmount',
+  'feePercentage',
+  'feeFixed',
+  'createdAt',
+  'success_at',
+  'rrn',
+  'issuer',
+  'nmid',
+  'settlementId',
+];
 
 /**
  * Recon exports as a merchant runs them (spec 4.6): request, poll the same request until
@@ -34,7 +50,9 @@ export class ReconExports {
   /** Starts one export; it runs on its own and is awaited by settle(). */
   start(merchant: { id: number; token: string }): Promise<void> {
     this.requested++;
-    const run = this.run(merchant).catch((err: unknown) => void this.failures.push(`recon export of merchant ${merchant.id}: ${String(err)}`));
+    const run = this.run(merchant).catch(
+      (err: unknown) => void this.failures.push(`recon export of merchant ${merchant.id}: ${String(err)}`),
+    );
     this.inFlight.push(run);
     return run;
   }
@@ -80,7 +98,9 @@ export class ReconExports {
     const v = [...this.failures];
     for (const s of this.stuck) {
       const job = s.jobId ? await prisma.reconExport.findUnique({ where: { id: s.jobId } }) : null;
-      const state = job ? `job ${job.id} ${job.status}, created ${job.createdAt.toISOString()}, started ${job.startedAt?.toISOString() ?? 'never'}${job.error ? `, error ${job.error}` : ''}` : 'no job';
+      const state = job
+        ? `job ${job.id} ${job.status}, created ${job.createdAt.toISOString()}, started ${job.startedAt?.toISOString() ?? 'never'}${job.error ? `, error ${job.error}` : ''}`
+        : 'no job';
       v.push(`recon export of merchant ${s.merchantId} never ready (last answer: ${s.last}; ${state})`);
     }
     for (const d of this.downloads) {
@@ -90,9 +110,13 @@ export class ReconExports {
       const ids = rows.map((r) => r.merchantTrxId);
       this.rows += ids.length;
       const own = await prisma.payin.count({ where: { merchantId: d.merchantId, merchantTrxId: { in: ids } } });
-      if (own !== ids.length || new Set(ids).size !== ids.length) v.push(`recon ${d.jobId} (merchant ${d.merchantId}): ${ids.length} rows, ${new Set(ids).size} distinct, ${own} the merchant's`);
+      if (own !== ids.length || new Set(ids).size !== ids.length)
+        v.push(
+          `recon ${d.jobId} (merchant ${d.merchantId}): ${ids.length} rows, ${new Set(ids).size} distinct, ${own} the merchant's`,
+        );
       const job = await prisma.reconExport.findUnique({ where: { id: d.jobId } });
-      if (job?.status !== 'ready' || job.rowCount !== ids.length) v.push(`recon ${d.jobId}: job ${job?.status} with ${job?.rowCount} rows, file has ${ids.length}`);
+      if (job?.status !== 'ready' || job.rowCount !== ids.length)
+        v.push(`recon ${d.jobId}: job ${job?.status} with ${job?.rowCount} rows, file has ${ids.length}`);
     }
     return v;
   }

@@ -50,14 +50,22 @@ export async function createDashboardUser(
  * public port (/dashboard/api), for an operator its internal port (/console/api). Throws unless
  * the sign-in answers 200.
  */
-export async function signInDashboard(target: string | Server, user: { email: string; password: string; role: 'merchant' | 'operator' }, totp?: string): Promise<DashboardSignIn> {
+export async function signInDashboard(
+  target: string | Server,
+  user: { email: string; password: string; role: 'merchant' | 'operator' },
+  totp?: string,
+): Promise<DashboardSignIn> {
   const path = user.role === 'merchant' ? '/dashboard/api/session' : '/console/api/session';
   const body = { email: user.email, password: user.password, ...(totp ? { totp } : {}) };
   let status: number;
   let json: { data?: { csrfToken?: string } } & Record<string, unknown>;
   let setCookies: string[];
   if (typeof target === 'string') {
-    const res = await fetch(new URL(path, target), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(new URL(path, target), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     status = res.status;
     json = (await res.json()) as typeof json;
     setCookies = res.headers.getSetCookie();
@@ -68,20 +76,30 @@ export async function signInDashboard(target: string | Server, user: { email: st
     const header = res.headers['set-cookie'] as string[] | string | undefined;
     setCookies = header === undefined ? [] : Array.isArray(header) ? header : [header];
   }
-  const cookie = setCookies.map((c) => c.split(';')[0]).find((c) => c.startsWith(user.role === 'merchant' ? 'pay_dash_session=' : 'pay_console_session='));
+  const cookie = setCookies
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith(user.role === 'merchant' ? 'pay_dash_session=' : 'pay_console_session='));
   const csrfToken = json.data?.csrfToken;
-  if (status !== 200 || !cookie || !csrfToken) throw new Error(`dashboard sign-in of ${user.email} answered ${status}: ${JSON.stringify(json)}`);
+  if (status !== 200 || !cookie || !csrfToken)
+    throw new Error(`dashboard sign-in of ${user.email} answered ${status}: ${JSON.stringify(json)}`);
   return { cookie, csrfToken, headers: { cookie, 'x-csrf-token': csrfToken } };
 }
 
 /** A new merchant user of `merchantId`, signed in on the gateway's public port. */
-export async function signedInMerchantUser(prisma: PrismaClient, target: string | Server, merchantId: number): Promise<TestDashboardUser & DashboardSignIn> {
+export async function signedInMerchantUser(
+  prisma: PrismaClient,
+  target: string | Server,
+  merchantId: number,
+): Promise<TestDashboardUser & DashboardSignIn> {
   const user = await createDashboardUser(prisma, { merchantId });
   return { ...user, ...(await signInDashboard(target, user)) };
 }
 
 /** A new operator, signed in on the gateway's internal port. */
-export async function signedInOperator(prisma: PrismaClient, target: string | Server): Promise<TestDashboardUser & DashboardSignIn> {
+export async function signedInOperator(
+  prisma: PrismaClient,
+  target: string | Server,
+): Promise<TestDashboardUser & DashboardSignIn> {
   const user = await createDashboardUser(prisma);
   return { ...user, ...(await signInDashboard(target, user)) };
 }

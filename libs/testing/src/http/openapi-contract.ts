@@ -47,9 +47,20 @@ export function closeSchemas<T>(node: T, role: 'schema' | 'part' | 'map' = 'sche
   for (const [key, value] of Object.entries(node)) {
     // Examples are values, not schemas; the entries of a `properties` map are schemas, the map itself is not one.
     if (role !== 'map' && (key === 'example' || key === 'examples')) out[key] = value;
-    else out[key] = closeSchemas(value, role === 'map' ? 'schema' : key === 'properties' ? 'map' : ['allOf', 'anyOf', 'oneOf'].includes(key) ? 'part' : 'schema');
+    else
+      out[key] = closeSchemas(
+        value,
+        role === 'map'
+          ? 'schema'
+          : key === 'properties'
+            ? 'map'
+            : ['allOf', 'anyOf', 'oneOf'].includes(key)
+              ? 'part'
+              : 'schema',
+      );
   }
-  if (role === 'schema' && out.properties && typeof out.properties === 'object' && !('additionalProperties' in out)) out.additionalProperties = false;
+  if (role === 'schema' && out.properties && typeof out.properties === 'object' && !('additionalProperties' in out))
+    out.additionalProperties = false;
   return out as T;
 }
 
@@ -64,7 +75,12 @@ export function merchantContract(root: string): ContractOptions {
  * /healthz, /readyz are not in the scope.
  */
 export function opsContract(root: string): ContractOptions {
-  return { file: join(root, 'docs', 'ops-openapi.json'), name: 'operations API (docs/ops-openapi.json)', scope: ['/ops/', '/internal/'], exclude: ['/ops/queues'] };
+  return {
+    file: join(root, 'docs', 'ops-openapi.json'),
+    name: 'operations API (docs/ops-openapi.json)',
+    scope: ['/ops/', '/internal/'],
+    exclude: ['/ops/queues'],
+  };
 }
 
 interface Contract extends ContractOptions {
@@ -80,13 +96,22 @@ const originalFetch: typeof fetch = globalThis.fetch.bind(globalThis);
 export const uncheckedFetch: typeof fetch = originalFetch;
 
 /** The formats the documents use: a uuid is checked, the others only named (no ajv-formats dependency). */
-const FORMATS = { uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, uri: true, 'date-time': true } as const;
+const FORMATS = {
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  uri: true,
+  'date-time': true,
+} as const;
 
 function load(file: string): Promise<OpenAPIBackend> {
   let api = documents.get(file);
   if (!api) {
     const definition = closeSchemas(JSON.parse(readFileSync(file, 'utf8')) as Document);
-    const backend = new OpenAPIBackend({ definition, quick: true, validate: true, ajvOpts: { strict: false, formats: FORMATS } });
+    const backend = new OpenAPIBackend({
+      definition,
+      quick: true,
+      validate: true,
+      ajvOpts: { strict: false, formats: FORMATS },
+    });
     api = backend.init();
     documents.set(file, api);
   }
@@ -132,19 +157,27 @@ async function checkedFetch(input: string | URL | Request, init?: RequestInit): 
   return response;
 }
 
-async function check(api: OpenAPIBackend, request: { url: URL; method: string; headers: Headers }, response: Response): Promise<string | undefined> {
+async function check(
+  api: OpenAPIBackend,
+  request: { url: URL; method: string; headers: Headers },
+  response: Response,
+): Promise<string | undefined> {
   const operation: Operation | undefined = api.router.matchOperation({
     method: request.method,
     path: request.url.pathname,
     headers: Object.fromEntries(request.headers.entries()),
     query: Object.fromEntries(request.url.searchParams.entries()),
   });
-  if (!operation) return 'no such operation in the document (use uncheckedFetch to probe an undocumented route on purpose)';
+  if (!operation)
+    return 'no such operation in the document (use uncheckedFetch to probe an undocumented route on purpose)';
   const declared = operation.responses?.[String(response.status)];
-  if (!declared) return `status ${response.status} is not declared for ${operation.operationId} (declared: ${Object.keys(operation.responses ?? {}).join(', ')})`;
+  if (!declared)
+    return `status ${response.status} is not declared for ${operation.operationId} (declared: ${Object.keys(operation.responses ?? {}).join(', ')})`;
   const text = await response.clone().text();
-  if (!('content' in declared) || !declared.content?.['application/json']) return text ? `a body where ${operation.operationId} declares none` : undefined;
-  if (!/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return `content-type ${response.headers.get('content-type')}, not application/json`;
+  if (!('content' in declared) || !declared.content?.['application/json'])
+    return text ? `a body where ${operation.operationId} declares none` : undefined;
+  if (!/^application\/json\b/.test(response.headers.get('content-type') ?? ''))
+    return `content-type ${response.headers.get('content-type')}, not application/json`;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -153,6 +186,8 @@ async function check(api: OpenAPIBackend, request: { url: URL; method: string; h
   }
   const result = api.validateResponse(body, operation, response.status);
   if (result.valid) return undefined;
-  const errors = (result.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  const errors = (result.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
   return `the body does not match ${operation.operationId}'s ${response.status} schema: ${errors.join('; ')}\nbody: ${text.slice(0, 1000)}`;
 }

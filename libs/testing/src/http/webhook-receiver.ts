@@ -8,7 +8,10 @@ export interface ReceivedWebhook {
 }
 
 /** How the receiver answers its n-th request (0-based): a status, optional headers and body, or 'hang'. */
-export type ReceiverScript = (n: number, req: ReceivedWebhook) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type ReceiverScript = (
+  n: number,
+  req: ReceivedWebhook,
+) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /** A local HTTP endpoint standing in for a merchant's notifyUrl, recording what it receives. */
 export class WebhookReceiver {
@@ -20,13 +23,21 @@ export class WebhookReceiver {
     readonly url: string,
   ) {}
 
-  static async start(script: ReceiverScript = () => ({ status: 200 }), port = 0, host = '127.0.0.1'): Promise<WebhookReceiver> {
+  static async start(
+    script: ReceiverScript = () => ({ status: 200 }),
+    port = 0,
+    host = '127.0.0.1',
+  ): Promise<WebhookReceiver> {
     const self: { receiver?: WebhookReceiver } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const received = { headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: new Date() };
+        const received = {
+          headers: req.headers,
+          rawBody: Buffer.concat(chunks).toString('utf8'),
+          receivedAt: new Date(),
+        };
         const r = self.receiver as WebhookReceiver;
         const n = r.requests.push(received) - 1;
         const answer = script(n, received);

@@ -20,7 +20,11 @@ describe('connections killed under a pool (real Postgres, pg_terminate_backend)'
   let url: string;
   let admin: Client;
   const terminateAll = async () =>
-    (await admin.query<{ pid: number }>('SELECT pg_terminate_backend(pid) AS ok, pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.length;
+    (
+      await admin.query<{ pid: number }>(
+        'SELECT pg_terminate_backend(pid) AS ok, pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
+    ).rows.length;
 
   beforeAll(async () => {
     const server = new URL(process.env.DATABASE_URL as string);
@@ -99,7 +103,11 @@ describe('PgListener through a PostgreSQL outage (private server, stopped and st
     const heard: string[] = [];
     const errors: unknown[] = [];
     let reconnects = 0;
-    const listener = new PgListener(pg.url(), { onError: (e) => errors.push(e) }).listen({ channel, onNotify: (p) => heard.push(p), onReconnect: () => (reconnects += 1) });
+    const listener = new PgListener(pg.url(), { onError: (e) => errors.push(e) }).listen({
+      channel,
+      onNotify: (p) => heard.push(p),
+      onReconnect: () => (reconnects += 1),
+    });
     await listener.start();
     try {
       await notify('before');
@@ -120,7 +128,11 @@ describe('PgListener through a PostgreSQL outage (private server, stopped and st
     await pg.stop();
     const heard: string[] = [];
     let reconnects = 0;
-    const listener = new PgListener(pg.url()).listen({ channel, onNotify: (p) => heard.push(p), onReconnect: () => (reconnects += 1) });
+    const listener = new PgListener(pg.url()).listen({
+      channel,
+      onNotify: (p) => heard.push(p),
+      onReconnect: () => (reconnects += 1),
+    });
     try {
       await listener.start();
       await pg.start();

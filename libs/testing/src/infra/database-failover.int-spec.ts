@@ -1,4 +1,12 @@
-import { createPgPool, createPrismaClient, ensureDatabase, inTransaction, PgListener, type PrismaClient, sql } from '@pay/persistence';
+import {
+  createPgPool,
+  createPrismaClient,
+  ensureDatabase,
+  inTransaction,
+  PgListener,
+  type PrismaClient,
+  sql,
+} from '@pay/persistence';
 import { classifyFault } from '@pay/platform';
 import { Client, type Pool } from 'pg';
 import { waitFor } from '../seed/demo-merchant';
@@ -54,8 +62,14 @@ describe('a database failover behind one address (primary, standby, relay of the
   };
   /** The server's sessions opened through the relay by this test's pools and listener. */
   const sessionsOn = async (server: PrivatePostgres) =>
-    (await rowsOn<{ n: number }>(server, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'failover_spec%'`))[0].n;
-  const notesOn = async (server: PrivatePostgres) => (await rowsOn<{ note: string }>(server, 'SELECT note FROM probe ORDER BY id')).map((r) => r.note);
+    (
+      await rowsOn<{ n: number }>(
+        server,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'failover_spec%'`,
+      )
+    )[0].n;
+  const notesOn = async (server: PrivatePostgres) =>
+    (await rowsOn<{ note: string }>(server, 'SELECT note FROM probe ORDER BY id')).map((r) => r.note);
   /** `write` retried as the services retry a transient failure; the failures it met, each classified. */
   const untilWritten = async (write: () => Promise<unknown>) => {
     const failures: { kind: string; code?: string }[] = [];
@@ -70,11 +84,14 @@ describe('a database failover behind one address (primary, standby, relay of the
     throw new Error(`still failing after 12 attempts: ${JSON.stringify(failures)}`);
   };
   /** Each of the pool's `n` connections opened and left idle in it. */
-  const warm = (pool: Pool, n: number) => Promise.all(Array.from({ length: n }, () => pool.query('SELECT pg_sleep(0.05)')));
+  const warm = (pool: Pool, n: number) =>
+    Promise.all(Array.from({ length: n }, () => pool.query('SELECT pg_sleep(0.05)')));
 
   it('a new connection to a standby is refused before use, transiently, and none is kept', async () => {
     const heard: unknown[] = [];
-    const pool = createPgPool(`${standby.url(DB)}?application_name=failover_spec`, 2, { onError: (err) => heard.push(err) });
+    const pool = createPgPool(`${standby.url(DB)}?application_name=failover_spec`, 2, {
+      onError: (err) => heard.push(err),
+    });
     const prisma = createPrismaClient(`${standby.url(DB)}?application_name=failover_spec`, 2, () => undefined);
     try {
       const refused = await pool.query('SELECT 1').then(
@@ -104,11 +121,18 @@ describe('a database failover behind one address (primary, standby, relay of the
     const pool = createPgPool(url, POOL, { onError: (err) => dropped.push(err) });
     const prisma: PrismaClient = createPrismaClient(url, POOL, () => undefined);
     const heard: string[] = [];
-    const listener = new PgListener(url, { heartbeatMs: 300 }).listen({ channel: 'failover_spec', onNotify: (payload) => heard.push(payload) });
+    const listener = new PgListener(url, { heartbeatMs: 300 }).listen({
+      channel: 'failover_spec',
+      onNotify: (payload) => heard.push(payload),
+    });
     try {
       await listener.start();
       await warm(pool, POOL);
-      await Promise.all(Array.from({ length: POOL }, () => prisma.$transaction(async (tx) => tx.$queryRaw`SELECT pg_sleep(0.05)::text`)));
+      await Promise.all(
+        Array.from({ length: POOL }, () =>
+          prisma.$transaction(async (tx) => tx.$queryRaw`SELECT pg_sleep(0.05)::text`),
+        ),
+      );
       await inTransaction(pool, (tx) => tx.execute(sql`INSERT INTO probe (note) VALUES ('before')`));
       expect(await sessionsOn(primary)).toBe(2 * POOL + 1);
 
@@ -119,21 +143,30 @@ describe('a database failover behind one address (primary, standby, relay of the
       // The new primary takes a write of its own: from now on, a read on the old server is stale.
       await rowsOn(standby, `INSERT INTO probe (note) VALUES ('direct')`);
       const seesDirect = async (read: () => Promise<{ n: number }[]>) => (await read())[0].n === 1;
-      const pgRead = async () => (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM probe WHERE note = 'direct'`)).rows;
-      const prismaRead = () => prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM probe WHERE note = 'direct'`;
+      const pgRead = async () =>
+        (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM probe WHERE note = 'direct'`)).rows;
+      const prismaRead = () =>
+        prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM probe WHERE note = 'direct'`;
       // The first statement on a connection to the old server answers from it (only then does the
       // server say it is read-only), unless the listener's heartbeat came first; every idle
       // connection to that address is closed with it, so no read after it, in either pool,
       // answers from the old server: at most one of these nine does.
       const first = await seesDirect(pgRead);
-      const after = await Promise.all([...Array.from({ length: POOL }, () => seesDirect(pgRead)), ...Array.from({ length: POOL }, () => seesDirect(prismaRead))]);
+      const after = await Promise.all([
+        ...Array.from({ length: POOL }, () => seesDirect(pgRead)),
+        ...Array.from({ length: POOL }, () => seesDirect(prismaRead)),
+      ]);
       expect([first, ...after].filter((fresh) => !fresh).length).toBeLessThanOrEqual(1);
       expect(after).toEqual(Array(2 * POOL).fill(true));
 
       // The ledger's and payout's way to write: a transaction on a pooled connection.
-      const poolFailures = await untilWritten(() => inTransaction(pool, (tx) => tx.execute(sql`INSERT INTO probe (note) VALUES ('pg pool')`)));
+      const poolFailures = await untilWritten(() =>
+        inTransaction(pool, (tx) => tx.execute(sql`INSERT INTO probe (note) VALUES ('pg pool')`)),
+      );
       // Prisma's interactive transaction, as the gateway and the workers write.
-      const prismaFailures = await untilWritten(() => prisma.$transaction(async (tx) => tx.$executeRaw`INSERT INTO probe (note) VALUES ('prisma')`));
+      const prismaFailures = await untilWritten(() =>
+        prisma.$transaction(async (tx) => tx.$executeRaw`INSERT INTO probe (note) VALUES ('prisma')`),
+      );
       // Each connection closed for its read-only server was reported (the service logs it).
       expect(dropped.length).toBeGreaterThanOrEqual(POOL);
       expect(dropped.every((err) => (err as Error).name === 'ReadOnlyServerError')).toBe(true);
@@ -152,7 +185,9 @@ describe('a database failover behind one address (primary, standby, relay of the
       }, 15_000);
       // Idle connections of the pools on the old server are closed as they are next used, or when idle.
       await warm(pool, POOL);
-      await Promise.all(Array.from({ length: POOL }, () => prisma.$queryRaw`SELECT pg_sleep(0.05)::text`.catch(() => undefined)));
+      await Promise.all(
+        Array.from({ length: POOL }, () => prisma.$queryRaw`SELECT pg_sleep(0.05)::text`.catch(() => undefined)),
+      );
       await waitFor(async () => (await sessionsOn(primary)) === 0, 20_000);
     } finally {
       await listener.stop();
@@ -164,7 +199,14 @@ describe('a database failover behind one address (primary, standby, relay of the
 
 /** The SQLSTATE an error carries, directly or in a cause (Prisma wraps the driver's). */
 function codeOf(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as
+        | { code?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } }
+        | undefined,
+      depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = e.meta?.driverAdapterError?.cause?.originalCode ?? e.code;
     if (typeof code === 'string') return code;
   }

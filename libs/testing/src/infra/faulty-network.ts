@@ -14,7 +14,8 @@ export function faultyNetwork(): { socketFactory: ISocketFactory; blackhole(): v
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
-    socket.emit = ((event: string | symbol, ...args: unknown[]) => (event === 'data' && dropping ? true : emit(event, ...args))) as Socket['emit'];
+    socket.emit = ((event: string | symbol, ...args: unknown[]) =>
+      event === 'data' && dropping ? true : emit(event, ...args)) as Socket['emit'];
     return socket;
   };
   return {

@@ -12,7 +12,9 @@ interface ComposeService {
 // The broker of the tests must be the broker of production's compose stack, with the same topics.
 describe('KafkaBroker matches docker-compose.yml', () => {
   const root = repoRoot();
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, ComposeService>;
+  };
   const init = compose.services['kafka-init'];
 
   it('creates the topics of kafka-init, each with its .dlq, with the same partition count', () => {
@@ -23,6 +25,8 @@ describe('KafkaBroker matches docker-compose.yml', () => {
 
   it('runs the Kafka version of the compose image, which tools/kafka/pom.xml fetches', () => {
     expect(compose.services.kafka.image).toBe(`apache/kafka:${KAFKA_VERSION}`);
-    expect(readFileSync(join(root, 'tools', 'kafka', 'pom.xml'), 'utf8')).toContain(`<kafka.version>${KAFKA_VERSION}</kafka.version>`);
+    expect(readFileSync(join(root, 'tools', 'kafka', 'pom.xml'), 'utf8')).toContain(
+      `<kafka.version>${KAFKA_VERSION}</kafka.version>`,
+    );
   });
 });

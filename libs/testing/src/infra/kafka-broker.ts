@@ -117,12 +117,24 @@ export class KafkaBroker {
 
   /** Sets a SCRAM-SHA-512 user's password on the running broker (kafka-configs.sh --alter --add-config). */
   async setScramPassword(user: string, password: string): Promise<void> {
-    const args = ['--bootstrap-server', this.brokers, '--alter', '--add-config', `SCRAM-SHA-512=[password=${password}]`, '--entity-type', 'users', '--entity-name', user];
-    await run('java', ['-Xmx128m', ...this.jvmArgs().slice(2), 'kafka.admin.ConfigCommand', ...args], { timeout: 60_000 }).catch(
-      (err: Error & { stdout?: string; stderr?: string }) => {
-        throw new Error(`kafka-configs --alter SCRAM-SHA-512 of ${user} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
-      },
-    );
+    const args = [
+      '--bootstrap-server',
+      this.brokers,
+      '--alter',
+      '--add-config',
+      `SCRAM-SHA-512=[password=${password}]`,
+      '--entity-type',
+      'users',
+      '--entity-name',
+      user,
+    ];
+    await run('java', ['-Xmx128m', ...this.jvmArgs().slice(2), 'kafka.admin.ConfigCommand', ...args], {
+      timeout: 60_000,
+    }).catch((err: Error & { stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `kafka-configs --alter SCRAM-SHA-512 of ${user} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`,
+      );
+    });
   }
 
   get pid(): number {
@@ -179,11 +191,17 @@ export class KafkaBroker {
     }
     mkdirSync(join(dir, 'logs'), { recursive: true });
     const previous = KafkaBroker.attach(this.opts);
-    if (previous?.isOurs()) throw new Error(`a Kafka broker already runs on ${dir} (pid ${previous.pid}): bash tools/kafka/kafka.sh stop ${dir}`);
+    if (previous?.isOurs())
+      throw new Error(
+        `a Kafka broker already runs on ${dir} (pid ${previous.pid}): bash tools/kafka/kafka.sh stop ${dir}`,
+      );
     if (!existsSync(this.configFile)) await this.configure();
     const ports = JSON.parse(readFileSync(join(dir, 'ports.json'), 'utf8')) as Omit<BrokerState, 'pid'>;
     const out = openSync(join(dir, 'logs', 'stdout.log'), 'a');
-    const child = spawn('java', [...this.jvmArgs(), 'kafka.Kafka', this.configFile], { detached: true, stdio: ['ignore', out, out] });
+    const child = spawn('java', [...this.jvmArgs(), 'kafka.Kafka', this.configFile], {
+      detached: true,
+      stdio: ['ignore', out, out],
+    });
     child.unref();
     if (child.pid === undefined) throw new Error('could not start java (is a JDK on PATH?)');
     this.state = { pid: child.pid, ...ports };
@@ -274,12 +292,30 @@ export class KafkaBroker {
       ].join('\n'),
     );
     const clusterId = node?.clusterId ?? newClusterId();
-    const scram = Object.entries(security?.scramUsers ?? {}).flatMap(([name, password]) => ['--add-scram', `SCRAM-SHA-512=[name=${name},password=${password}]`]);
+    const scram = Object.entries(security?.scramUsers ?? {}).flatMap(([name, password]) => [
+      '--add-scram',
+      `SCRAM-SHA-512=[name=${name},password=${password}]`,
+    ]);
     // `--cluster-id=<id>`, not `-t <id>`: an id starting with '-' (1 in 64) was taken for an option and the format failed.
-    await run('java', ['-Xmx256m', ...this.jvmArgs().slice(2), 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', this.configFile, ...scram], {
-      timeout: 60_000,
-    }).catch((err: Error & { stdout?: string; stderr?: string }) => {
-      throw new Error(`formatting the Kafka storage in ${dir} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+    await run(
+      'java',
+      [
+        '-Xmx256m',
+        ...this.jvmArgs().slice(2),
+        'kafka.tools.StorageTool',
+        'format',
+        `--cluster-id=${clusterId}`,
+        '-c',
+        this.configFile,
+        ...scram,
+      ],
+      {
+        timeout: 60_000,
+      },
+    ).catch((err: Error & { stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `formatting the Kafka storage in ${dir} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`,
+      );
     });
   }
 
@@ -296,7 +332,8 @@ export class KafkaBroker {
   private async waitUntilAnswering(exited: () => boolean): Promise<void> {
     const deadline = Date.now() + this.opts.startTimeoutMs;
     for (;;) {
-      if (exited()) throw new Error(`the Kafka broker exited during start-up; see ${this.logFile}:\n${tail(this.logFile)}`);
+      if (exited())
+        throw new Error(`the Kafka broker exited during start-up; see ${this.logFile}:\n${tail(this.logFile)}`);
       const admin = this.admin();
       try {
         await admin.connect();
@@ -308,7 +345,9 @@ export class KafkaBroker {
         await admin.disconnect().catch(() => undefined);
       }
       if (Date.now() > deadline) {
-        throw new Error(`the Kafka broker did not answer within ${this.opts.startTimeoutMs} ms; see ${this.logFile}:\n${tail(this.logFile)}`);
+        throw new Error(
+          `the Kafka broker did not answer within ${this.opts.startTimeoutMs} ms; see ${this.logFile}:\n${tail(this.logFile)}`,
+        );
       }
       await sleep(250);
     }
@@ -341,7 +380,10 @@ export class KafkaBroker {
 export async function createKafkaInitTopics(admin: Admin, replicationFactor: number): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = KAFKA_TOPICS.filter((t) => !existing.has(t));
-  await createTopicsAndWait(admin, missing.map((topic) => ({ topic, numPartitions: KAFKA_PARTITIONS, replicationFactor })));
+  await createTopicsAndWait(
+    admin,
+    missing.map((topic) => ({ topic, numPartitions: KAFKA_PARTITIONS, replicationFactor })),
+  );
 }
 
 /** A KRaft cluster id: 16 random bytes, base64url. */
@@ -368,7 +410,10 @@ function securityConfig(security: KafkaBrokerSecurity): string[] {
   ];
 }
 
-function withDefaults(options: KafkaBrokerOptions): Required<Omit<KafkaBrokerOptions, 'security' | 'clusterNode'>> & Pick<KafkaBrokerOptions, 'security' | 'clusterNode'> {
+function withDefaults(
+  options: KafkaBrokerOptions,
+): Required<Omit<KafkaBrokerOptions, 'security' | 'clusterNode'>> &
+  Pick<KafkaBrokerOptions, 'security' | 'clusterNode'> {
   return {
     security: options.security,
     clusterNode: options.clusterNode,

@@ -27,12 +27,23 @@ describe('Kafka bus on a three-broker cluster: a rolling restart and a lost brok
 
   it('every record the bus acknowledged is consumed, in order per key; no consumer stops, nothing dead-lettered', async () => {
     const topic = uniqueName('rolling');
-    const settings = { brokers: cluster.brokers.split(','), createTopics: true, partitions: 6, replicationFactor: 3, requestTimeoutMs: 5_000 };
+    const settings = {
+      brokers: cluster.brokers.split(','),
+      createTopics: true,
+      partitions: 6,
+      replicationFactor: 3,
+      requestTimeoutMs: 5_000,
+    };
     const producer = new KafkaTransport({ ...settings, clientId: uniqueName('rolling-producer') });
     const failures: Error[] = [];
     const deadLetters: string[] = [];
     const consumer = new KafkaTransport(
-      { ...settings, clientId: uniqueName('rolling-consumer'), sessionTimeoutMs: 10_000, retryBackoff: { initialMs: 100, maxMs: 1_000 } },
+      {
+        ...settings,
+        clientId: uniqueName('rolling-consumer'),
+        sessionTimeoutMs: 10_000,
+        retryBackoff: { initialMs: 100, maxMs: 1_000 },
+      },
       { onFailure: (e) => failures.push(e), onDeadLetter: (e) => void deadLetters.push(JSON.stringify(e)) },
     );
     const keys = Array.from({ length: 12 }, (_, i) => `merchant-${i}`);
@@ -41,12 +52,21 @@ describe('Kafka bus on a three-broker cluster: a rolling restart and a lost brok
     let refusals = 0;
     let publishing = true;
     try {
-      await consumer.subscribe({ topic, group: uniqueName('rolling-group'), handler: async (r: IncomingRecord) => void received.get(r.key)?.push(Number(r.value)) });
+      await consumer.subscribe({
+        topic,
+        group: uniqueName('rolling-group'),
+        handler: async (r: IncomingRecord) => void received.get(r.key)?.push(Number(r.value)),
+      });
       // As the outbox relay does: a batch is sent again until the bus acknowledges it, then the next.
       const publisher = (async () => {
         for (let seq = 1; publishing; seq++) {
           const batch = keys.map((key) => ({ key, value: String(seq) }));
-          while (!(await producer.publish(topic, batch).then(() => true, () => false))) {
+          while (
+            !(await producer.publish(topic, batch).then(
+              () => true,
+              () => false,
+            ))
+          ) {
             refusals++;
             await sleep(200);
           }
@@ -71,7 +91,11 @@ describe('Kafka bus on a three-broker cluster: a rolling restart and a lost brok
       await publisher;
 
       const last = acknowledged.get(keys[0]) as number;
-      await waitFor(async () => keys.every((k) => (received.get(k) as number[]).includes(last)), 60_000, 'every acknowledged record consumed');
+      await waitFor(
+        async () => keys.every((k) => (received.get(k) as number[]).includes(last)),
+        60_000,
+        'every acknowledged record consumed',
+      );
       for (const key of keys) {
         const seen = received.get(key) as number[];
         // At least once (a refused batch may have been written before its answer was lost; consumers drop a repeat), in order.
@@ -80,7 +104,9 @@ describe('Kafka bus on a three-broker cluster: a rolling restart and a lost brok
       }
       expect(failures).toEqual([]);
       expect(deadLetters).toEqual([]);
-      console.log(`kafka cluster: ${last} batches of ${keys.length} records through a rolling restart and a lost broker; ${refusals} publishes refused and sent again`);
+      console.log(
+        `kafka cluster: ${last} batches of ${keys.length} records through a rolling restart and a lost broker; ${refusals} publishes refused and sent again`,
+      );
     } finally {
       publishing = false;
       await Promise.all([producer.close(), consumer.close()]);

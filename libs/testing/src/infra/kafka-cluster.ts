@@ -18,7 +18,9 @@ export class KafkaCluster {
   /** Starts `size` nodes (default 3) side by side, waits for all of them, creates the kafka-init topics replicated to every node. */
   static async start(options: { dir: string; size?: number; heapMb?: number }): Promise<KafkaCluster> {
     const size = options.size ?? 3;
-    const ports = await Promise.all(Array.from({ length: size }, async () => ({ port: await freePort(), controllerPort: await freePort() })));
+    const ports = await Promise.all(
+      Array.from({ length: size }, async () => ({ port: await freePort(), controllerPort: await freePort() })),
+    );
     const voters = ports.map((p, i) => `${i + 1}@127.0.0.1:${p.controllerPort}`).join(',');
     const clusterId = newClusterId();
     const started = await Promise.allSettled(
@@ -87,7 +89,12 @@ export class KafkaCluster {
   }
 
   private async withAdmin<T>(work: (admin: ReturnType<Kafka['admin']>) => Promise<T>): Promise<T> {
-    const admin = new Kafka({ brokers: this.brokers.split(','), clientId: 'kafka-cluster-launcher', logLevel: logLevel.NOTHING, connectionTimeout: 1_000 }).admin();
+    const admin = new Kafka({
+      brokers: this.brokers.split(','),
+      clientId: 'kafka-cluster-launcher',
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 1_000,
+    }).admin();
     await admin.connect();
     try {
       return await work(admin);

@@ -36,7 +36,18 @@ export class PrivatePostgres {
   static async start(opts: { port?: number } = {}): Promise<PrivatePostgres> {
     const pg = await PrivatePostgres.unstarted(opts.port);
     try {
-      await pg.exec('initdb', ['-D', pg.dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+      await pg.exec('initdb', [
+        '-D',
+        pg.dataDir,
+        '-U',
+        'postgres',
+        '-A',
+        'trust',
+        '-E',
+        'UTF8',
+        '--no-sync',
+        '--no-instructions',
+      ]);
       await pg.start();
     } catch (err) {
       rmSync(pg.dataDir, { recursive: true, force: true });
@@ -55,7 +66,21 @@ export class PrivatePostgres {
   async standby(): Promise<PrivatePostgres> {
     const standby = await PrivatePostgres.unstarted();
     try {
-      await standby.exec('pg_basebackup', ['-D', standby.dataDir, '-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-X', 'stream', '-R', '--no-sync', '--checkpoint=fast']);
+      await standby.exec('pg_basebackup', [
+        '-D',
+        standby.dataDir,
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(this.port),
+        '-U',
+        'postgres',
+        '-X',
+        'stream',
+        '-R',
+        '--no-sync',
+        '--checkpoint=fast',
+      ]);
       await standby.start();
     } catch (err) {
       rmSync(standby.dataDir, { recursive: true, force: true });
@@ -74,7 +99,10 @@ export class PrivatePostgres {
    * reloaded): a fenced old primary, or a writer that came back as a reader. `false` undoes it.
    */
   async setReadOnly(readOnly = true): Promise<void> {
-    await this.psql(`ALTER SYSTEM SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`, 'SELECT pg_reload_conf()');
+    await this.psql(
+      `ALTER SYSTEM SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`,
+      'SELECT pg_reload_conf()',
+    );
   }
 
   /**
@@ -84,16 +112,30 @@ export class PrivatePostgres {
    */
   async caughtUpWith(primary: PrivatePostgres, timeoutMs = 30_000): Promise<void> {
     const target = await primary.psql('SELECT pg_current_wal_insert_lsn()');
-    for (const deadline = Date.now() + timeoutMs; ; ) {
+    for (const deadline = Date.now() + timeoutMs; ;) {
       if ((await this.psql(`SELECT pg_last_wal_replay_lsn() >= '${target}'::pg_lsn`)) === 't') return;
-      if (Date.now() > deadline) throw new Error(`the standby on port ${this.port} did not replay up to ${target} within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`the standby on port ${this.port} did not replay up to ${target} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
   /** The last statement's output (unaligned, tuples only) of `statements`, run by psql as user postgres. */
   private async psql(...statements: string[]): Promise<string> {
-    const args = ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', ...statements.flatMap((s) => ['-c', s])];
+    const args = [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(this.port),
+      '-U',
+      'postgres',
+      '-d',
+      'postgres',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-qAt',
+      ...statements.flatMap((s) => ['-c', s]),
+    ];
     return (await this.exec('psql', args)).trim();
   }
 
@@ -109,7 +151,18 @@ export class PrivatePostgres {
   async start(): Promise<void> {
     if (this.running) return;
     const options = `-p ${this.port} -k ${this.dataDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-    await this.exec('pg_ctl', ['-D', this.dataDir, '-o', options, '-l', join(this.dataDir, 'server.log'), '-w', '-t', '30', 'start']);
+    await this.exec('pg_ctl', [
+      '-D',
+      this.dataDir,
+      '-o',
+      options,
+      '-l',
+      join(this.dataDir, 'server.log'),
+      '-w',
+      '-t',
+      '30',
+      'start',
+    ]);
     this.running = true;
   }
 

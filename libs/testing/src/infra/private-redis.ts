@@ -32,8 +32,16 @@ export class PrivateRedis {
    * `appendfsync` (persistent only): `always` by default; docker-compose's Redis runs `everysec`.
    * `args`: more redis-server options (say `--replicaof 127.0.0.1 <port>`).
    */
-  static async start(opts: { port?: number; persistent?: boolean; appendfsync?: 'always' | 'everysec'; args?: readonly string[] } = {}): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(opts.port || (await freePort()), mkdtempSync(join(tmpdir(), 'private-redis-')), opts.persistent ?? false, opts.appendfsync ?? 'always', opts.args ?? []);
+  static async start(
+    opts: { port?: number; persistent?: boolean; appendfsync?: 'always' | 'everysec'; args?: readonly string[] } = {},
+  ): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(
+      opts.port || (await freePort()),
+      mkdtempSync(join(tmpdir(), 'private-redis-')),
+      opts.persistent ?? false,
+      opts.appendfsync ?? 'always',
+      opts.args ?? [],
+    );
     try {
       await redis.start();
     } catch (err) {
@@ -54,10 +62,29 @@ export class PrivateRedis {
   /** Starts the server (again); resolves once it answers PING. */
   async start(): Promise<void> {
     if (this.child) return;
-    const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', this.appendfsync] : ['--appendonly', 'no'];
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', ...this.extraArgs], {
-      stdio: 'ignore',
-    });
+    const persistence = this.persistent
+      ? ['--appendonly', 'yes', '--appendfsync', this.appendfsync]
+      : ['--appendonly', 'no'];
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--save',
+        '',
+        ...persistence,
+        '--maxmemory-policy',
+        'noeviction',
+        ...this.extraArgs,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     this.child = child;
     const deadline = Date.now() + 10_000;
     while (!(await answersPing(this.port))) {

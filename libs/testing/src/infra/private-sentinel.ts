@@ -28,7 +28,9 @@ export class PrivateSentinel {
   static readonly NAME = 'pay';
 
   /** `servers`: how the primary and the replica keep their data (PrivateRedis.start's options; default in memory). */
-  static async start(servers: { persistent?: boolean; appendfsync?: 'always' | 'everysec' } = {}): Promise<PrivateSentinel> {
+  static async start(
+    servers: { persistent?: boolean; appendfsync?: 'always' | 'everysec' } = {},
+  ): Promise<PrivateSentinel> {
     const primary = await PrivateRedis.start(servers);
     const replica = await PrivateRedis.start({ ...servers, args: ['--replicaof', '127.0.0.1', String(primary.port)] });
     const sentinelPort = await freePort();
@@ -36,13 +38,24 @@ export class PrivateSentinel {
     const conf = join(dir, 'sentinel.conf');
     writeFileSync(
       conf,
-      [`port ${sentinelPort}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${PrivateSentinel.NAME} 127.0.0.1 ${primary.port} 1`, `sentinel down-after-milliseconds ${PrivateSentinel.NAME} 2000`, `sentinel failover-timeout ${PrivateSentinel.NAME} 10000`].join('\n') + '\n',
+      [
+        `port ${sentinelPort}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        `sentinel monitor ${PrivateSentinel.NAME} 127.0.0.1 ${primary.port} 1`,
+        `sentinel down-after-milliseconds ${PrivateSentinel.NAME} 2000`,
+        `sentinel failover-timeout ${PrivateSentinel.NAME} 10000`,
+      ].join('\n') + '\n',
     );
     const sentinel = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
     const ha = new PrivateSentinel([primary, replica], sentinel, sentinelPort, dir);
     try {
       // Ready once the Sentinel knows the replica and sees it in sync (a failover needs one).
-      await waitFor(async () => (await ha.replicaInSync()) !== undefined, 20_000, 'the Sentinel to see the replica in sync');
+      await waitFor(
+        async () => (await ha.replicaInSync()) !== undefined,
+        20_000,
+        'the Sentinel to see the replica in sync',
+      );
     } catch (err) {
       await ha.destroy();
       throw err;
@@ -64,7 +77,11 @@ export class PrivateSentinel {
   async failover(): Promise<void> {
     const before = await this.primaryPort();
     await this.ask('failover');
-    await waitFor(async () => (await this.primaryPort()) !== before && (await this.replicaInSync()) !== undefined, 30_000, 'the failover to finish');
+    await waitFor(
+      async () => (await this.primaryPort()) !== before && (await this.replicaInSync()) !== undefined,
+      30_000,
+      'the failover to finish',
+    );
   }
 
   async destroy(): Promise<void> {
@@ -88,7 +105,13 @@ export class PrivateSentinel {
   }
 
   private async ask(command: string): Promise<unknown> {
-    const sentinel = new Redis({ port: this.sentinelPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const sentinel = new Redis({
+      port: this.sentinelPort,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     sentinel.on('error', () => undefined);
     try {
       await sentinel.connect();

@@ -23,7 +23,11 @@ describe('Redis Streams bus: a publish that a failover would lose', () => {
     servers.push(replica);
     const redis = createRedis(replica.url).on('error', () => undefined);
     try {
-      await waitFor(async () => /master_link_status:up/.test(await redis.info('replication')), 10_000, 'the replica in sync');
+      await waitFor(
+        async () => /master_link_status:up/.test(await redis.info('replication')),
+        10_000,
+        'the replica in sync',
+      );
     } finally {
       redis.disconnect();
     }
@@ -38,7 +42,8 @@ describe('Redis Streams bus: a publish that a failover would lose', () => {
       const all: string[] = [];
       for (const key of keys) {
         if ((await redis.type(key)) !== 'stream') continue;
-        for (const [, fields] of (await redis.xrange(key, '-', '+')) as [string, string[]][]) all.push(fields.join(' '));
+        for (const [, fields] of (await redis.xrange(key, '-', '+')) as [string, string[]][])
+          all.push(fields.join(' '));
       }
       return all;
     } finally {
@@ -65,11 +70,19 @@ describe('Redis Streams bus: a publish that a failover would lose', () => {
 
       link.freeze();
       await unguarded.publish('ha', [{ key: 'k', value: 'acknowledged-unguarded' }]);
-      const refused = await guarded.publish('ha', [{ key: 'k', value: 'acknowledged-guarded' }]).then(() => null, (err: unknown) => err);
+      const refused = await guarded.publish('ha', [{ key: 'k', value: 'acknowledged-guarded' }]).then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(refused).toBeInstanceOf(Error);
       expect((refused as Error).message).toMatch(/0 of 1 Redis replicas acknowledged/);
       expect(classifyFault(refused)).toBe('transient');
-      expect(await entries(primary.url, prefix)).toEqual(expect.arrayContaining([expect.stringContaining('acknowledged-unguarded'), expect.stringContaining('acknowledged-guarded')]));
+      expect(await entries(primary.url, prefix)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('acknowledged-unguarded'),
+          expect.stringContaining('acknowledged-guarded'),
+        ]),
+      );
 
       // The failover: the primary dies, the replica (without the last writes) is promoted, the name moves to it.
       await primary.stop();
@@ -81,7 +94,15 @@ describe('Redis Streams bus: a publish that a failover would lose', () => {
       await replicaOf(replica.url);
 
       // The outbox sends the refused row again (its relay retries a transient failure); it now holds.
-      await waitFor(async () => guarded.publish('ha', [{ key: 'k', value: 'acknowledged-guarded' }]).then(() => true, () => false), 20_000, 'the guarded publish on the new primary');
+      await waitFor(
+        async () =>
+          guarded.publish('ha', [{ key: 'k', value: 'acknowledged-guarded' }]).then(
+            () => true,
+            () => false,
+          ),
+        20_000,
+        'the guarded publish on the new primary',
+      );
       const after = await entries(replica.url, prefix);
       // At least once: an attempt that wrote and then timed out waiting leaves a copy, which consumers drop as a repeat.
       expect(after.filter((e) => e.includes('acknowledged-guarded')).length).toBeGreaterThanOrEqual(1);

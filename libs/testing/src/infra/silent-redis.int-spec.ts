@@ -25,7 +25,11 @@ describe('a Redis that goes silent in a failover', () => {
       relay.failover();
       await expect(redis.ping()).rejects.toThrow('Command timed out');
       // Without a socket timeout every command times out for as long as TCP keeps the dead connection.
-      await waitFor(async () => (await redis.ping().catch(() => '')) === 'PONG', 25_000, 'a PONG through a new connection');
+      await waitFor(
+        async () => (await redis.ping().catch(() => '')) === 'PONG',
+        25_000,
+        'a PONG through a new connection',
+      );
     } finally {
       redis.disconnect();
     }
@@ -33,12 +37,22 @@ describe('a Redis that goes silent in a failover', () => {
 
   it("the bus's blocked read and its commands move to a new connection, and a record published meanwhile is handled", async () => {
     const prefix = `silent_${randomBytes(3).toString('hex')}:`;
-    const options = { keyPrefix: prefix, partitions: 2, blockMs: 1_000, leaseTtlMs: 60_000, heartbeatIntervalMs: 1_000 };
+    const options = {
+      keyPrefix: prefix,
+      partitions: 2,
+      blockMs: 1_000,
+      leaseTtlMs: 60_000,
+      heartbeatIntervalMs: 1_000,
+    };
     const consumer = new RedisStreamsTransport({ ...options, redisUrl: relay.url });
     const producer = new RedisStreamsTransport({ ...options, redisUrl: REDIS_URL });
     const handled: string[] = [];
     try {
-      await consumer.subscribe({ topic: 'silent', group: 'g', handler: async (record) => void handled.push(record.value) });
+      await consumer.subscribe({
+        topic: 'silent',
+        group: 'g',
+        handler: async (record) => void handled.push(record.value),
+      });
       await producer.publish('silent', [{ key: 'k', value: 'before' }]);
       await waitFor(async () => handled.includes('before'), 10_000, 'the record published before');
       relay.failover();

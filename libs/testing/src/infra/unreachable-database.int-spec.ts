@@ -8,7 +8,8 @@ import { SilentRelay } from './silent-relay';
 // here, beside the relay they need, because the persistence library's tests may not use the testing library.
 
 /** Waits until `check` holds; fails the test after `ms`. */
-const until = (check: () => boolean | Promise<boolean>, ms = 10_000) => waitFor(async () => check(), ms, 'condition', 50);
+const until = (check: () => boolean | Promise<boolean>, ms = 10_000) =>
+  waitFor(async () => check(), ms, 'condition', 50);
 
 describe('a database that goes silent (packets dropped, nothing closed)', () => {
   let relay: SilentRelay;
@@ -27,7 +28,11 @@ describe('a database that goes silent (packets dropped, nothing closed)', () => 
     const channel = `spec_${randomBytes(4).toString('hex')}`;
     const heard: string[] = [];
     const errors: unknown[] = [];
-    const listener = new PgListener(relay.url, { onError: (e) => errors.push(e), heartbeatMs: 200, heartbeatTimeoutMs: 300 }).listen({ channel, onNotify: (p) => heard.push(p) });
+    const listener = new PgListener(relay.url, {
+      onError: (e) => errors.push(e),
+      heartbeatMs: 200,
+      heartbeatTimeoutMs: 300,
+    }).listen({ channel, onNotify: (p) => heard.push(p) });
     await listener.start();
     try {
       await admin.query('SELECT pg_notify($1, $2)', [channel, 'before']);
@@ -46,7 +51,10 @@ describe('a database that goes silent (packets dropped, nothing closed)', () => 
   });
 
   it('stopping a LISTEN connection does not wait for a server that never closes it (a shutdown during the failover)', async () => {
-    const listener = new PgListener(relay.url, { heartbeatMs: 1e9 }).listen({ channel: 'spec_silent_stop', onNotify: () => undefined });
+    const listener = new PgListener(relay.url, { heartbeatMs: 1e9 }).listen({
+      channel: 'spec_silent_stop',
+      onNotify: () => undefined,
+    });
     await listener.start();
     expect(listener.listening).toBe(true);
     relay.freeze();

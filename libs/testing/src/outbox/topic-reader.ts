@@ -13,14 +13,23 @@ export interface ReadRecord {
  * Every record of `topics` from the beginning of each partition up to its end at the time of the
  * call (the high watermark), in log order per partition: what a consumer would ever see of them.
  */
-export async function readTopics(brokers: string[], topics: readonly string[], timeoutMs = 30_000): Promise<ReadRecord[]> {
-  const kafka = new Kafka({ brokers, clientId: `topic-reader-${randomUUID().slice(0, 8)}`, logLevel: logLevel.NOTHING });
+export async function readTopics(
+  brokers: string[],
+  topics: readonly string[],
+  timeoutMs = 30_000,
+): Promise<ReadRecord[]> {
+  const kafka = new Kafka({
+    brokers,
+    clientId: `topic-reader-${randomUUID().slice(0, 8)}`,
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
   const ends = new Map<string, number>();
   try {
     for (const topic of topics) {
-      for (const p of await admin.fetchTopicOffsets(topic)) if (Number(p.high) > Number(p.low)) ends.set(`${topic}/${p.partition}`, Number(p.high));
+      for (const p of await admin.fetchTopicOffsets(topic))
+        if (Number(p.high) > Number(p.low)) ends.set(`${topic}/${p.partition}`, Number(p.high));
     }
   } finally {
     await admin.disconnect();
@@ -41,7 +50,8 @@ export async function readTopics(brokers: string[], topics: readonly string[], t
         const end = ends.get(`${topic}/${partition}`) ?? 0;
         if (offset >= end) return;
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(message.headers ?? {})) if (value !== undefined) headers[name] = value.toString();
+        for (const [name, value] of Object.entries(message.headers ?? {}))
+          if (value !== undefined) headers[name] = value.toString();
         records.push({ topic, partition, offset, key: message.key?.toString() ?? '', headers });
         if (offset === end - 1) pending.delete(`${topic}/${partition}`);
         if (pending.size === 0) done();
@@ -50,7 +60,16 @@ export async function readTopics(brokers: string[], topics: readonly string[], t
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       finished,
-      new Promise<void>((_, reject) => (timer = setTimeout(() => reject(new Error(`read ${records.length} records; partitions not read to the end: ${[...pending].join(', ')}`)), timeoutMs))),
+      new Promise<void>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () =>
+              reject(
+                new Error(`read ${records.length} records; partitions not read to the end: ${[...pending].join(', ')}`),
+              ),
+            timeoutMs,
+          )),
+      ),
     ]).finally(() => clearTimeout(timer));
   } finally {
     await consumer.disconnect();

@@ -49,7 +49,11 @@ export class LocalS3 implements S3Server {
   }
 
   get env(): Record<string, string> {
-    return { S3_ENDPOINT: this.endpoint, S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey, S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey };
+    return {
+      S3_ENDPOINT: this.endpoint,
+      S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
+      S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
+    };
   }
 
   get running(): boolean {

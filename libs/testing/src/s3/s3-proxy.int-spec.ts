@@ -12,7 +12,9 @@ import { S3Proxy } from './s3-proxy';
  * A TCP relay to `port` that changes the first '#' it carries towards the server into '%': a body
  * damaged on the way, with the request line and the signed headers intact.
  */
-async function corruptingRelay(port: number): Promise<{ endpoint: string; corrupted: () => boolean; close(): Promise<void> }> {
+async function corruptingRelay(
+  port: number,
+): Promise<{ endpoint: string; corrupted: () => boolean; close(): Promise<void> }> {
   let corrupted = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -96,7 +98,9 @@ describe('S3Proxy', () => {
         for (let i = 0; i < 120_000; i++) yield line(i);
         throw new Error('the database went away');
       }
-      await expect(store.putStream('broken.csv', Readable.from(failing()), 'text/csv', 5 * 1024 * 1024)).rejects.toThrow(/went away/);
+      await expect(
+        store.putStream('broken.csv', Readable.from(failing()), 'text/csv', 5 * 1024 * 1024),
+      ).rejects.toThrow(/went away/);
       expect((await fetch(await store.presignGet('broken.csv', 'broken.csv'))).status).toBe(404);
     } finally {
       await s3.close();
@@ -114,7 +118,9 @@ describe('S3Proxy', () => {
       const store = new ObjectStore({ ...env, S3_ENDPOINT: relay.endpoint }, 30_000);
       // About 7 MB in 5 MiB parts; the one '#' is in the second part's body.
       const chunks = Array.from({ length: 80_000 }, (_, i) => `${i},${i === 70_000 ? '#' : 'x'}${'x'.repeat(80)}\n`);
-      await expect(store.putStream('damaged.csv', Readable.from(chunks), 'text/csv', 5 * 1024 * 1024)).rejects.toMatchObject({ code: 'BadDigest' });
+      await expect(
+        store.putStream('damaged.csv', Readable.from(chunks), 'text/csv', 5 * 1024 * 1024),
+      ).rejects.toMatchObject({ code: 'BadDigest' });
       expect(relay.corrupted()).toBe(true);
       expect((await fetch(await direct.presignGet('damaged.csv', 'damaged.csv'))).status).toBe(404);
       // The same bytes through an honest path go up whole.

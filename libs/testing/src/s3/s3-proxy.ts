@@ -61,7 +61,11 @@ export class S3Proxy implements S3Server {
   }
 
   get env(): Record<string, string> {
-    return { S3_ENDPOINT: this.endpoint, S3_ACCESS_KEY: S3PROXY_CREDENTIALS.accessKey, S3_SECRET_KEY: S3PROXY_CREDENTIALS.secretKey };
+    return {
+      S3_ENDPOINT: this.endpoint,
+      S3_ACCESS_KEY: S3PROXY_CREDENTIALS.accessKey,
+      S3_SECRET_KEY: S3PROXY_CREDENTIALS.secretKey,
+    };
   }
 
   /** The JVM's process id (0 before the first start): benches read its CPU time. */
@@ -131,7 +135,10 @@ export class S3Proxy implements S3Server {
 
   private async launch(): Promise<void> {
     const { dir } = this.opts;
-    if (!existsSync(this.jar)) throw new Error(`S3Proxy ${S3PROXY_VERSION} is not installed (${this.jar}): run bash tools/s3proxy/s3proxy.sh install`);
+    if (!existsSync(this.jar))
+      throw new Error(
+        `S3Proxy ${S3PROXY_VERSION} is not installed (${this.jar}): run bash tools/s3proxy/s3proxy.sh install`,
+      );
     mkdirSync(join(dir, 'data'), { recursive: true });
     const previous = S3Proxy.attach(this.opts);
     if (previous?.isOurs()) throw new Error(`an S3Proxy already runs on ${dir} (pid ${previous.state.pid})`);
@@ -141,7 +148,9 @@ export class S3Proxy implements S3Server {
     // Not detached: an interrupted test run (Ctrl-C reaches the whole process group) takes it down too.
     const archiveOnExit = existsSync(this.archive) ? undefined : `${this.archive}.${process.pid}-${Date.now()}`;
     const cds = archiveOnExit ? `-XX:ArchiveClassesAtExit=${archiveOnExit}` : `-XX:SharedArchiveFile=${this.archive}`;
-    const child = spawn('java', [...JVM_ARGS, cds, '-jar', this.jar, '--properties', this.configFile], { stdio: ['ignore', out, out] });
+    const child = spawn('java', [...JVM_ARGS, cds, '-jar', this.jar, '--properties', this.configFile], {
+      stdio: ['ignore', out, out],
+    });
     child.unref();
     if (child.pid === undefined) throw new Error('could not start java (is a JDK 17+ on PATH?)');
     this.state = { pid: child.pid, port, archiveOnExit };
@@ -185,7 +194,10 @@ export class S3Proxy implements S3Server {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`S3Proxy did not answer within ${this.opts.startTimeoutMs} ms; see ${this.logFile}:\n${tail(this.logFile)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `S3Proxy did not answer within ${this.opts.startTimeoutMs} ms; see ${this.logFile}:\n${tail(this.logFile)}`,
+        );
       await sleep(100);
     }
   }

@@ -6,7 +6,10 @@ import { S3Proxy } from './s3-proxy';
  */
 export function testS3(): S3Proxy {
   const dir = process.env.TEST_S3PROXY_DIR;
-  if (!dir) throw new Error('TEST_S3PROXY_DIR is not set: run the suite with jest.e2e.config.js, whose global set-up starts S3Proxy');
+  if (!dir)
+    throw new Error(
+      'TEST_S3PROXY_DIR is not set: run the suite with jest.e2e.config.js, whose global set-up starts S3Proxy',
+    );
   const s3 = S3Proxy.attach({ dir });
   if (!s3) throw new Error(`no S3Proxy was started in ${dir}`);
   return s3;

@@ -16,7 +16,10 @@ export interface DemoSignIn {
  * gets the new password (the previous one was printed, never kept) and loses any lockout; a second
  * factor enrolled on an earlier run stays.
  */
-export async function seedDemoDashboardUsers(prisma: PrismaClient, merchantId: number): Promise<{ merchant: DemoSignIn; operator: DemoSignIn }> {
+export async function seedDemoDashboardUsers(
+  prisma: PrismaClient,
+  merchantId: number,
+): Promise<{ merchant: DemoSignIn; operator: DemoSignIn }> {
   const upsert = async (email: string, role: 'merchant' | 'operator', merchant: number | null): Promise<DemoSignIn> => {
     // 18 random bytes: 24 URL-safe characters, within the 12..128 the policy allows.
     const password = randomBytes(18).toString('base64url');

@@ -48,7 +48,11 @@ export async function publishLedgerCommands(bus: BusConfig, commands: LedgerComm
     for (let i = 0; i < commands.length; i += PUBLISH_CHUNK) {
       await transport.publish(
         Topic.LedgerCommands,
-        commands.slice(i, i + PUBLISH_CHUNK).map((c) => ({ key: String(c.merchantId), value: JSON.stringify(c), headers: { 'message-id': c.commandId, ...(c.logId ? { 'log-id': c.logId } : {}) } })),
+        commands.slice(i, i + PUBLISH_CHUNK).map((c) => ({
+          key: String(c.merchantId),
+          value: JSON.stringify(c),
+          headers: { 'message-id': c.commandId, ...(c.logId ? { 'log-id': c.logId } : {}) },
+        })),
       );
     }
   } finally {

@@ -119,10 +119,18 @@ export class LocalStack {
     // A shared server a previous suite left stopped (a failed fault test) is brought back first.
     if (opts.s3 && !opts.s3.running) await opts.s3.restart();
     const internalPort = opts.gatewayInternalPort || (await freePort());
-    const stack = new LocalStack(opts, ports, internalPort, opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)));
+    const stack = new LocalStack(
+      opts,
+      ports,
+      internalPort,
+      opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)),
+    );
     // Its merchant API's answers are checked against docs/openapi.json, its internal port's (ops, acquirer) against
     // docs/ops-openapi.json, wherever the checking fetch is installed (the e2e set-up).
-    const unregister = [registerContract(stack.gatewayUrl, merchantContract(stack.root)), registerContract(stack.internalUrl, opsContract(stack.root))];
+    const unregister = [
+      registerContract(stack.gatewayUrl, merchantContract(stack.root)),
+      registerContract(stack.internalUrl, opsContract(stack.root)),
+    ];
     stack.unregisterContract = () => unregister.forEach((undo) => undo());
     try {
       for (const s of SERVICES) await stack.startService(s);
@@ -180,7 +188,12 @@ export class LocalStack {
       // Local receivers (tests, the demo) listen on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...(service === 'gateway'
-        ? { GATEWAY_PORT: String(this.ports.gateway), GATEWAY_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(this.gatewayInternalPort), GATEWAY_INTERNAL_HOST: '127.0.0.1' }
+        ? {
+            GATEWAY_PORT: String(this.ports.gateway),
+            GATEWAY_HOST: '127.0.0.1',
+            GATEWAY_INTERNAL_PORT: String(this.gatewayInternalPort),
+            GATEWAY_INTERNAL_HOST: '127.0.0.1',
+          }
         : { OPS_PORT: String(this.ports[service]), OPS_HOST: '127.0.0.1' }),
       ...this.s3.env,
       ...this.opts.env,
@@ -192,7 +205,12 @@ export class LocalStack {
     if (bus.transport === 'redis-streams') return { BUS_TRANSPORT: 'redis-streams' };
     // A killed service's partitions move on after 10 s (the Redis lease's default), not production's 30 s.
     // The client id gets the service and host name appended (busConfigFromEnv).
-    return { BUS_TRANSPORT: 'kafka', KAFKA_BROKERS: bus.brokers, KAFKA_CLIENT_ID: 'payments', KAFKA_SESSION_TIMEOUT_MS: '10000' };
+    return {
+      BUS_TRANSPORT: 'kafka',
+      KAFKA_BROKERS: bus.brokers,
+      KAFKA_CLIENT_ID: 'payments',
+      KAFKA_SESSION_TIMEOUT_MS: '10000',
+    };
   }
 
   async startService(service: ServiceName): Promise<void> {
@@ -208,7 +226,11 @@ export class LocalStack {
   async startReplica(service: Exclude<ServiceName, 'gateway'>, n: number): Promise<void> {
     const name = `${service}-${n}`;
     const port = await freePort();
-    const child = this.spawnService(service, { ...this.envFor(service), OPS_PORT: String(port) }, join(this.opts.logDir, `${name}.log`));
+    const child = this.spawnService(
+      service,
+      { ...this.envFor(service), OPS_PORT: String(port) },
+      join(this.opts.logDir, `${name}.log`),
+    );
     this.replicas.set(name, child);
     // Several start at once on a loaded machine: more time than a single restart gets.
     await this.waitReady(service, child, `http://127.0.0.1:${port}/readyz`, 90_000);
@@ -224,17 +246,32 @@ export class LocalStack {
   private spawnService(service: ServiceName, env: Record<string, string>, logFile: string): ChildProcess {
     const logFrom = existsSync(logFile) ? statSync(logFile).size : 0;
     const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[service], ...(this.opts.nodeArgs ?? []), join(this.root, 'dist', 'apps', service, 'src', 'main.js')], {
-      cwd: this.root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...SERVICE_NODE_FLAGS[service],
+        ...(this.opts.nodeArgs ?? []),
+        join(this.root, 'dist', 'apps', service, 'src', 'main.js'),
+      ],
+      {
+        cwd: this.root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
     // 'close' comes after the child's output has drained, so the tail holds its last words.
     child.once('close', (code, signal) => {
       if (this.ended.has(child)) return;
-      this.unexpectedExits.push({ service, pid: child.pid, code, signal, at: new Date(), reason: exitReason(logFile, logFrom) });
+      this.unexpectedExits.push({
+        service,
+        pid: child.pid,
+        code,
+        signal,
+        at: new Date(),
+        reason: exitReason(logFile, logFrom),
+      });
     });
     return child;
   }
@@ -287,11 +324,18 @@ export class LocalStack {
     return code;
   }
 
-  private async waitReady(service: ServiceName, child: ChildProcess, url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`, timeoutMs = 30_000): Promise<void> {
+  private async waitReady(
+    service: ServiceName,
+    child: ChildProcess,
+    url = `${service === 'gateway' ? this.gatewayUrl : this.opsUrl(service)}/readyz`,
+    timeoutMs = 30_000,
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`${service} exited with code ${child.exitCode ?? child.signalCode} before it was ready; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`);
+        throw new Error(
+          `${service} exited with code ${child.exitCode ?? child.signalCode} before it was ready; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`,
+        );
       }
       try {
         const res = await fetch(url);
@@ -301,7 +345,9 @@ export class LocalStack {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`${service} was not ready within ${timeoutMs} ms; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`);
+    throw new Error(
+      `${service} was not ready within ${timeoutMs} ms; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`,
+    );
   }
 }
 
@@ -321,9 +367,12 @@ export function tail(file: string, lines = 20): string {
 function exitReason(file: string, from: number): string {
   const lines = readFileSync(file).subarray(from).toString('utf8').split('\n').filter(Boolean);
   const isError = (l: string) => /^\s*(\w*Error|error)\b.*:|"level":(50|60|"error"|"fatal")/.test(l);
-  const crash = lines.findLastIndex((l) => /throw er; \/\/ Unhandled|^Uncaught|uncaughtException|unhandledRejection/.test(l));
+  const crash = lines.findLastIndex((l) =>
+    /throw er; \/\/ Unhandled|^Uncaught|uncaughtException|unhandledRejection/.test(l),
+  );
   // A service that decided to exit says why at fatal; error lines logged while it shut down come after it.
   const fatal = lines.findLast((l) => /"level":(60|"fatal")/.test(l));
-  const reason = (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? fatal ?? lines.findLast(isError) ?? lines.at(-1);
+  const reason =
+    (crash >= 0 ? lines.slice(crash).find(isError) : undefined) ?? fatal ?? lines.findLast(isError) ?? lines.at(-1);
   return (reason ?? '(no log)').trim().slice(0, 400);
 }

@@ -27,7 +27,8 @@ export function testBus(keyPrefix: string): TestBus {
 /** The bus the end-to-end suites run on (E2E_BUS_TRANSPORT), for suites that bring a broker of their own. */
 export function testTransport(): StackBus['transport'] {
   const transport = process.env.E2E_BUS_TRANSPORT ?? 'redis-streams';
-  if (transport !== 'redis-streams' && transport !== 'kafka') throw new Error(`E2E_BUS_TRANSPORT must be redis-streams or kafka, not ${transport}`);
+  if (transport !== 'redis-streams' && transport !== 'kafka')
+    throw new Error(`E2E_BUS_TRANSPORT must be redis-streams or kafka, not ${transport}`);
   return transport;
 }
 
@@ -36,7 +37,8 @@ export function testStackBus(): StackBus {
   const transport = testTransport();
   if (transport === 'redis-streams') return { transport };
   const brokers = process.env.KAFKA_BROKERS;
-  if (!brokers) throw new Error('E2E_BUS_TRANSPORT=kafka needs KAFKA_BROKERS (tools/test.sh starts a broker and sets it)');
+  if (!brokers)
+    throw new Error('E2E_BUS_TRANSPORT=kafka needs KAFKA_BROKERS (tools/test.sh starts a broker and sets it)');
   return { transport, brokers };
 }
 

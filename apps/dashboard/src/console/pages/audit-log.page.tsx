@@ -23,7 +23,10 @@ export default function AuditLogPage() {
           { header: t('audit.operator'), cell: (a) => a.operator },
           { header: t('audit.action'), cell: (a) => <Code>{a.action}</Code> },
           { header: t('audit.target'), cell: (a) => a.target },
-          { header: t('audit.details'), cell: (a) => a.details && <Code style={{ wordBreak: 'break-all' }}>{a.details}</Code> },
+          {
+            header: t('audit.details'),
+            cell: (a) => a.details && <Code style={{ wordBreak: 'break-all' }}>{a.details}</Code>,
+          },
           { header: t('audit.logId'), cell: (a) => a.logId },
         ]}
       />

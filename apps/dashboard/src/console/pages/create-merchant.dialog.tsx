@@ -8,7 +8,15 @@ import type { MerchantCreated } from '../console.api';
 import { useConsoleApi } from '../use-console-api';
 
 /** "Create merchant": a name; then the API token and webhook secret, shown once. */
-export function CreateMerchantDialog({ opened, onClose, onCreated }: { opened: boolean; onClose(): void; onCreated(): void }) {
+export function CreateMerchantDialog({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose(): void;
+  onCreated(): void;
+}) {
   const { t } = useTranslation();
   const api = useConsoleApi();
   const [name, setName] = useState('');
@@ -31,11 +39,21 @@ export function CreateMerchantDialog({ opened, onClose, onCreated }: { opened: b
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={created ? t('merchants.created') : t('merchants.createTitle')} closeButtonProps={{ 'aria-label': t('common.close') }} size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? t('merchants.created') : t('merchants.createTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      size="lg"
+    >
       {created ? (
         <Stack>
           <OnceSecret label={t('merchants.token')} value={created.token} testId="new-merchant-token" />
-          <OnceSecret label={t('merchants.webhookSecret')} value={created.webhookSecret} testId="new-merchant-webhook-secret" />
+          <OnceSecret
+            label={t('merchants.webhookSecret')}
+            value={created.webhookSecret}
+            testId="new-merchant-webhook-secret"
+          />
           <Group justify="flex-end">
             <Button onClick={close}>{t('common.close')}</Button>
           </Group>
@@ -44,7 +62,15 @@ export function CreateMerchantDialog({ opened, onClose, onCreated }: { opened: b
         <form onSubmit={submit} noValidate>
           <Stack>
             <FormError error={create.error} fields={['name']} />
-            <TextInput label={t('merchants.merchantNameLabel')} required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
+            <TextInput
+              label={t('merchants.merchantNameLabel')}
+              required
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={fieldError(create.error, 'name')}
+              data-autofocus
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 {t('common.cancel')}

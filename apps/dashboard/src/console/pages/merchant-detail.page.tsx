@@ -16,7 +16,19 @@ type Num = number | string;
 const asNumber = (v: Num) => (typeof v === 'number' ? v : Number(v));
 
 /** A section's form: submit, busy, error next to fields, "Saved." */
-function SettingsForm({ title, submitLabel, fields, onSubmit, children }: { title: string; submitLabel: string; fields: string[]; onSubmit(): Promise<unknown>; children(error: unknown): ReactNode }) {
+function SettingsForm({
+  title,
+  submitLabel,
+  fields,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  submitLabel: string;
+  fields: string[];
+  onSubmit(): Promise<unknown>;
+  children(error: unknown): ReactNode;
+}) {
   const { t } = useTranslation();
   const save = useAction(onSubmit);
   const [saved, setSaved] = useState(false);
@@ -54,14 +66,21 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
   const [percent, setPercent] = useState<Num>(merchant.payinFeePercent ?? '');
   const [fixed, setFixed] = useState<Num>(merchant.payinFeeFixed ?? '');
   const [payoutFee, setPayoutFee] = useState<Num>(merchant.payoutFee ?? '');
-  const [qris, setQris] = useState({ nmid: merchant.qris.nmid, mcc: merchant.qris.mcc, merchantCriteria: merchant.qris.criteria, city: merchant.qris.city, postalCode: merchant.qris.postalCode });
+  const [qris, setQris] = useState({
+    nmid: merchant.qris.nmid,
+    mcc: merchant.qris.mcc,
+    merchantCriteria: merchant.qris.criteria,
+    city: merchant.qris.city,
+    postalCode: merchant.qris.postalCode,
+  });
   const parsed = parseSchedule(merchant.settlement);
   const [delayDays, setDelayDays] = useState<Num>(merchant.delayDays ?? parsed.delayDays ?? '');
   const [hour, setHour] = useState<Num>(merchant.hour ?? parsed.hour ?? '');
   const [email, setEmail] = useState('');
   const [link, setLink] = useState<string | null>(null);
   const invite = useAction(api.inviteUser);
-  const q = (k: keyof typeof qris) => (e: { currentTarget: { value: string } }) => setQris({ ...qris, [k]: e.currentTarget.value });
+  const q = (k: keyof typeof qris) => (e: { currentTarget: { value: string } }) =>
+    setQris({ ...qris, [k]: e.currentTarget.value });
 
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -70,35 +89,117 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
         submitLabel={t('merchants.saveFees')}
         fields={['payinFeePercent', 'payinFeeFixed', 'payoutFee']}
         onSubmit={async () => {
-          await api.saveFees(id, { payinFeePercent: asNumber(percent), payinFeeFixed: asNumber(fixed), payoutFee: asNumber(payoutFee) });
+          await api.saveFees(id, {
+            payinFeePercent: asNumber(percent),
+            payinFeeFixed: asNumber(fixed),
+            payoutFee: asNumber(payoutFee),
+          });
           onSaved();
         }}
       >
         {(error) => (
           <>
-            <NumberInput label={t('merchants.payinFeePercent')} min={0} max={100} decimalScale={3} value={percent} onChange={setPercent} error={fieldError(error, 'payinFeePercent')} />
-            <NumberInput label={t('merchants.payinFeeFixed')} min={0} allowDecimal={false} value={fixed} onChange={setFixed} error={fieldError(error, 'payinFeeFixed')} />
-            <NumberInput label={t('merchants.payoutFee')} min={0} allowDecimal={false} value={payoutFee} onChange={setPayoutFee} error={fieldError(error, 'payoutFee')} />
+            <NumberInput
+              label={t('merchants.payinFeePercent')}
+              min={0}
+              max={100}
+              decimalScale={3}
+              value={percent}
+              onChange={setPercent}
+              error={fieldError(error, 'payinFeePercent')}
+            />
+            <NumberInput
+              label={t('merchants.payinFeeFixed')}
+              min={0}
+              allowDecimal={false}
+              value={fixed}
+              onChange={setFixed}
+              error={fieldError(error, 'payinFeeFixed')}
+            />
+            <NumberInput
+              label={t('merchants.payoutFee')}
+              min={0}
+              allowDecimal={false}
+              value={payoutFee}
+              onChange={setPayoutFee}
+              error={fieldError(error, 'payoutFee')}
+            />
           </>
         )}
       </SettingsForm>
-      <SettingsForm title={t('merchants.qris')} submitLabel={t('merchants.saveQris')} fields={Object.keys(qris)} onSubmit={() => api.saveQris(id, qris).then(onSaved)}>
+      <SettingsForm
+        title={t('merchants.qris')}
+        submitLabel={t('merchants.saveQris')}
+        fields={Object.keys(qris)}
+        onSubmit={() => api.saveQris(id, qris).then(onSaved)}
+      >
         {(error) => (
           <>
-            <TextInput label={t('merchants.nmid')} maxLength={20} value={qris.nmid} onChange={q('nmid')} error={fieldError(error, 'nmid')} />
-            <TextInput label={t('merchants.mcc')} maxLength={4} value={qris.mcc} onChange={q('mcc')} error={fieldError(error, 'mcc')} />
-            <TextInput label={t('merchants.criteria')} maxLength={3} value={qris.merchantCriteria} onChange={q('merchantCriteria')} error={fieldError(error, 'merchantCriteria')} />
-            <TextInput label={t('merchants.city')} maxLength={100} value={qris.city} onChange={q('city')} error={fieldError(error, 'city')} />
-            <TextInput label={t('merchants.postalCode')} maxLength={5} value={qris.postalCode} onChange={q('postalCode')} error={fieldError(error, 'postalCode')} />
+            <TextInput
+              label={t('merchants.nmid')}
+              maxLength={20}
+              value={qris.nmid}
+              onChange={q('nmid')}
+              error={fieldError(error, 'nmid')}
+            />
+            <TextInput
+              label={t('merchants.mcc')}
+              maxLength={4}
+              value={qris.mcc}
+              onChange={q('mcc')}
+              error={fieldError(error, 'mcc')}
+            />
+            <TextInput
+              label={t('merchants.criteria')}
+              maxLength={3}
+              value={qris.merchantCriteria}
+              onChange={q('merchantCriteria')}
+              error={fieldError(error, 'merchantCriteria')}
+            />
+            <TextInput
+              label={t('merchants.city')}
+              maxLength={100}
+              value={qris.city}
+              onChange={q('city')}
+              error={fieldError(error, 'city')}
+            />
+            <TextInput
+              label={t('merchants.postalCode')}
+              maxLength={5}
+              value={qris.postalCode}
+              onChange={q('postalCode')}
+              error={fieldError(error, 'postalCode')}
+            />
           </>
         )}
       </SettingsForm>
-      <SettingsForm title={t('merchants.schedule')} submitLabel={t('merchants.saveSchedule')} fields={['delayDays', 'hour']} onSubmit={() => api.saveSchedule(id, { delayDays: asNumber(delayDays), hour: asNumber(hour) }).then(onSaved)}>
+      <SettingsForm
+        title={t('merchants.schedule')}
+        submitLabel={t('merchants.saveSchedule')}
+        fields={['delayDays', 'hour']}
+        onSubmit={() => api.saveSchedule(id, { delayDays: asNumber(delayDays), hour: asNumber(hour) }).then(onSaved)}
+      >
         {(error) => (
           <>
             {merchant.settlement && <Text>{t('merchants.scheduleNow', { value: merchant.settlement })}</Text>}
-            <NumberInput label={t('merchants.scheduleDelayDays')} min={0} max={30} allowDecimal={false} value={delayDays} onChange={setDelayDays} error={fieldError(error, 'delayDays')} />
-            <NumberInput label={t('merchants.scheduleHour')} min={0} max={23} allowDecimal={false} value={hour} onChange={setHour} error={fieldError(error, 'hour')} />
+            <NumberInput
+              label={t('merchants.scheduleDelayDays')}
+              min={0}
+              max={30}
+              allowDecimal={false}
+              value={delayDays}
+              onChange={setDelayDays}
+              error={fieldError(error, 'delayDays')}
+            />
+            <NumberInput
+              label={t('merchants.scheduleHour')}
+              min={0}
+              max={23}
+              allowDecimal={false}
+              value={hour}
+              onChange={setHour}
+              error={fieldError(error, 'hour')}
+            />
           </>
         )}
       </SettingsForm>
@@ -116,7 +217,14 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
           noValidate
         >
           <Stack>
-            <TextInput label={t('merchants.inviteEmail')} type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(invite.error, 'email')} />
+            <TextInput
+              label={t('merchants.inviteEmail')}
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={fieldError(invite.error, 'email')}
+            />
             <Group>
               <Button type="submit" loading={invite.busy}>
                 {t('merchants.invite')}

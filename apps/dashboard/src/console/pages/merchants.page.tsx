@@ -62,7 +62,13 @@ export default function MerchantsPage() {
           {
             header: t('common.actions'),
             cell: (m) => (
-              <Button size="xs" variant="outline" color={m.active ? 'red.9' : undefined} loading={busyId === m.id} onClick={() => void toggle(m)}>
+              <Button
+                size="xs"
+                variant="outline"
+                color={m.active ? 'red.9' : undefined}
+                loading={busyId === m.id}
+                onClick={() => void toggle(m)}
+              >
                 {m.active ? t('merchants.deactivate') : t('merchants.activate')}
               </Button>
             ),

@@ -47,12 +47,23 @@ export default function UsersPage() {
               ),
           },
           { header: t('users.totp'), cell: (u) => yesNo(u.totpEnabled) },
-          { header: t('users.lockedUntil'), cell: (u) => (u.lockedUntil ? formatDateTime(u.lockedUntil, i18n.language) : '—') },
-          { header: t('users.disabled'), cell: (u) => (u.disabled ? <Badge color="red.9">{t('common.yes')}</Badge> : t('common.no')) },
+          {
+            header: t('users.lockedUntil'),
+            cell: (u) => (u.lockedUntil ? formatDateTime(u.lockedUntil, i18n.language) : '—'),
+          },
+          {
+            header: t('users.disabled'),
+            cell: (u) => (u.disabled ? <Badge color="red.9">{t('common.yes')}</Badge> : t('common.no')),
+          },
           {
             header: t('common.actions'),
             cell: (u) => (
-              <Button size="xs" variant="outline" color={u.disabled ? undefined : 'red.9'} onClick={() => setChanging(u)}>
+              <Button
+                size="xs"
+                variant="outline"
+                color={u.disabled ? undefined : 'red.9'}
+                onClick={() => setChanging(u)}
+              >
                 {u.disabled ? t('users.enable') : t('users.disable')}
               </Button>
             ),
@@ -62,7 +73,11 @@ export default function UsersPage() {
       <ListFooter list={list} emptyText={t('users.empty')} />
       <ConfirmDialog
         opened={changing !== null}
-        title={changing?.disabled ? t('users.enableTitle', { email: changing.email }) : t('users.disableTitle', { email: changing?.email ?? '' })}
+        title={
+          changing?.disabled
+            ? t('users.enableTitle', { email: changing.email })
+            : t('users.disableTitle', { email: changing?.email ?? '' })
+        }
         body={changing?.disabled ? t('users.enableBody') : t('users.disableBody')}
         confirmLabel={changing?.disabled ? t('users.enable') : t('users.disable')}
         danger={!changing?.disabled}

@@ -6,7 +6,15 @@ import type { Payin } from '../merchant.api';
 import { useMerchantApi } from '../use-merchant-api';
 
 /** "Create QR": amount and an optional merchant transaction ID; on success the caller opens the detail. */
-export function CreateQrDialog({ opened, onClose, onCreated }: { opened: boolean; onClose(): void; onCreated(p: Payin): void }) {
+export function CreateQrDialog({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose(): void;
+  onCreated(p: Payin): void;
+}) {
   const { t } = useTranslation();
   const api = useMerchantApi();
   const [amount, setAmount] = useState<number | string>('');
@@ -37,7 +45,12 @@ export function CreateQrDialog({ opened, onClose, onCreated }: { opened: boolean
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('payins.createTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('payins.createTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <FormError error={error} fields={['amount', 'merchantTrxId']} />
@@ -55,7 +68,14 @@ export function CreateQrDialog({ opened, onClose, onCreated }: { opened: boolean
             error={(checked && amountMissing && t('errors.required')) || fieldError(error, 'amount')}
             data-autofocus
           />
-          <TextInput label={t('payins.merchantTrxId')} description={t('payins.merchantTrxIdHint')} maxLength={64} value={trxId} onChange={(e) => setTrxId(e.currentTarget.value)} error={fieldError(error, 'merchantTrxId')} />
+          <TextInput
+            label={t('payins.merchantTrxId')}
+            description={t('payins.merchantTrxIdHint')}
+            maxLength={64}
+            value={trxId}
+            onChange={(e) => setTrxId(e.currentTarget.value)}
+            error={fieldError(error, 'merchantTrxId')}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}

@@ -8,7 +8,17 @@ import { ErrorState, LoadingState } from '../../shared/ui/states';
 import { useAsync } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
 
-function Figure({ label, amount, detail, testId }: { label: string; amount: number; detail?: string; testId?: string }) {
+function Figure({
+  label,
+  amount,
+  detail,
+  testId,
+}: {
+  label: string;
+  amount: number;
+  detail?: string;
+  testId?: string;
+}) {
   return (
     <Card withBorder padding="md" radius="md">
       <Text size="sm" c="gray.8">
@@ -41,8 +51,16 @@ export default function OverviewPage() {
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mb="lg">
             <Figure label={t('overview.available')} amount={data.available} testId="balance-available" />
             <Figure label={t('overview.pending')} amount={data.pending} testId="balance-pending" />
-            <Figure label={t('overview.todayPayins')} amount={data.todayPayins.amount} detail={t('overview.count', { count: data.todayPayins.count })} />
-            <Figure label={t('overview.todayPayouts')} amount={data.todayPayouts.amount} detail={t('overview.count', { count: data.todayPayouts.count })} />
+            <Figure
+              label={t('overview.todayPayins')}
+              amount={data.todayPayins.amount}
+              detail={t('overview.count', { count: data.todayPayins.count })}
+            />
+            <Figure
+              label={t('overview.todayPayouts')}
+              amount={data.todayPayouts.amount}
+              detail={t('overview.count', { count: data.todayPayouts.count })}
+            />
           </SimpleGrid>
           <Paper withBorder p="md" radius="md" component="section">
             <Title order={2} size="h4" id="chart-title" mb="sm">
@@ -52,7 +70,11 @@ export default function OverviewPage() {
               <VisuallyHidden component="figcaption">{t('overview.chartLabel')}</VisuallyHidden>
               <AreaChart
                 h={280}
-                data={data.days.map((d) => ({ day: formatShortDay(d.date, i18n.language), payins: d.payins, payouts: d.payouts }))}
+                data={data.days.map((d) => ({
+                  day: formatShortDay(d.date, i18n.language),
+                  payins: d.payins,
+                  payouts: d.payouts,
+                }))}
                 dataKey="day"
                 series={[
                   { name: 'payins', label: t('overview.payins'), color: 'blue.8' },

@@ -88,7 +88,11 @@ export default function PayinDetailPage() {
           </Paper>
           <Paper withBorder p="md" radius="md">
             <Stack align="center">
-              {p.qrImage ? <Image src={p.qrImage} alt={t('payins.qrAlt')} w={280} h={280} fit="contain" /> : <Text>{t('payins.qrGone')}</Text>}
+              {p.qrImage ? (
+                <Image src={p.qrImage} alt={t('payins.qrAlt')} w={280} h={280} fit="contain" />
+              ) : (
+                <Text>{t('payins.qrGone')}</Text>
+              )}
               {session.sandbox && p.status === 'pending' && (
                 <Button onClick={simulate} loading={simulating}>
                   {t('payins.simulate')}

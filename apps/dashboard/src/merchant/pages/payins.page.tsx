@@ -35,7 +35,14 @@ export default function PayinsPage() {
         }}
       />
       {/* Unmounted while the dialog is open: its "Merchant transaction ID" field must be the only input of that name. */}
-      {!creating && <ListFilters statuses={['pending', 'success', 'failed', 'expired']} searchLabel={t('payins.search')} initial={filters} onApply={setFilters} />}
+      {!creating && (
+        <ListFilters
+          statuses={['pending', 'success', 'failed', 'expired']}
+          searchLabel={t('payins.search')}
+          initial={filters}
+          onApply={setFilters}
+        />
+      )}
       <DataTable
         label={t('payins.tableLabel')}
         rows={list.items}

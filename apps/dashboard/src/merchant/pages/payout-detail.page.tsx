@@ -92,7 +92,9 @@ export default function PayoutDetailPage() {
                       <Table.Td>{formatDateTime(a.at, i18n.language)}</Table.Td>
                       <Table.Td>{a.httpStatus ?? t('payouts.noResponse')}</Table.Td>
                       <Table.Td>{a.latencyMs === null ? '–' : t('payouts.latencyMs', { ms: a.latencyMs })}</Table.Td>
-                      <Table.Td>{a.response ? <Code style={{ wordBreak: 'break-all' }}>{a.response}</Code> : '–'}</Table.Td>
+                      <Table.Td>
+                        {a.response ? <Code style={{ wordBreak: 'break-all' }}>{a.response}</Code> : '–'}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -48,7 +48,15 @@ export default function ReconPage() {
       <Text>{t('recon.intro')}</Text>
       <form onSubmit={submit} noValidate>
         <Group align="flex-end">
-          <TextInput label={t('recon.date')} type="date" required value={date} max={jakartaToday()} onChange={(e) => setDate(e.currentTarget.value)} error={fieldError(error, 'date')} />
+          <TextInput
+            label={t('recon.date')}
+            type="date"
+            required
+            value={date}
+            max={jakartaToday()}
+            onChange={(e) => setDate(e.currentTarget.value)}
+            error={fieldError(error, 'date')}
+          />
           <Button type="submit" loading={busy}>
             {t('recon.export')}
           </Button>
@@ -61,10 +69,15 @@ export default function ReconPage() {
           <Text>{t('recon.preparing')}</Text>
         </Group>
       )}
-      {pollError !== null && <ErrorState error={pollError} onRetry={() => {
+      {pollError !== null && (
+        <ErrorState
+          error={pollError}
+          onRetry={() => {
             setPollError(null);
             if (job) setJob({ ...job });
-          }} />}
+          }}
+        />
+      )}
       {job?.state === 'stale' && (
         <Alert color="blue" role="status">
           {t('recon.stale')}

@@ -16,14 +16,19 @@ function fakeFetch(status: number, body: unknown, headers: Record<string, string
 }
 
 function client(f: typeof fetch, csrf: string | null = 'csrf-1', onSessionRequired = jest.fn()) {
-  return { api: createApiClient({ baseUrl: '/dashboard/api', fetch: f, csrfToken: () => csrf, onSessionRequired }), onSessionRequired };
+  return {
+    api: createApiClient({ baseUrl: '/dashboard/api', fetch: f, csrfToken: () => csrf, onSessionRequired }),
+    onSessionRequired,
+  };
 }
 
 describe('createApiClient', () => {
   it('unwraps the envelope, sends same-origin credentials, drops empty query values, and sends no CSRF token on GET', async () => {
     const { fn, calls } = fakeFetch(200, { logId: 'l', status: true, message: 'ok', data: { items: [1] } });
     const { api } = client(fn);
-    await expect(api.get('/payins', { status: 'pending', cursor: null, merchantTrxId: '' })).resolves.toEqual({ items: [1] });
+    await expect(api.get('/payins', { status: 'pending', cursor: null, merchantTrxId: '' })).resolves.toEqual({
+      items: [1],
+    });
     expect(calls[0].url).toBe('/dashboard/api/payins?status=pending');
     expect(calls[0].init.credentials).toBe('same-origin');
     expect((calls[0].init.headers as Record<string, string>)['X-CSRF-Token']).toBeUndefined();
@@ -42,14 +47,26 @@ describe('createApiClient', () => {
   });
 
   it('throws an ApiError with the code, message, field errors and Retry-After', async () => {
-    const { fn } = fakeFetch(423, { logId: 'l', status: false, message: 'Locked', code: 'ACCOUNT_LOCKED' }, { 'Retry-After': '900' });
+    const { fn } = fakeFetch(
+      423,
+      { logId: 'l', status: false, message: 'Locked', code: 'ACCOUNT_LOCKED' },
+      { 'Retry-After': '900' },
+    );
     const { api } = client(fn);
     const error = await api.post('/session', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ httpStatus: 423, code: 'ACCOUNT_LOCKED', message: 'Locked', retryAfterSeconds: 900 });
 
-    const bad = fakeFetch(400, { logId: 'l', status: false, message: 'Bad', code: 'VALIDATION_ERROR', errors: [{ field: 'amount', message: 'amount must be positive' }] });
-    const e2 = (await client(bad.fn).api.post('/payins', {}).catch((e: unknown) => e)) as ApiError;
+    const bad = fakeFetch(400, {
+      logId: 'l',
+      status: false,
+      message: 'Bad',
+      code: 'VALIDATION_ERROR',
+      errors: [{ field: 'amount', message: 'amount must be positive' }],
+    });
+    const e2 = (await client(bad.fn)
+      .api.post('/payins', {})
+      .catch((e: unknown) => e)) as ApiError;
     expect(e2.fieldMessage('amount')).toBe('amount must be positive');
     expect(e2.fieldMessage('merchantTrxId')).toBeUndefined();
   });
@@ -83,14 +100,27 @@ describe('createApiClient', () => {
       const fn = async (url: string | URL | Request, init?: RequestInit) => {
         calls.push({ url: String(url), init: init ?? {} });
         const body = bodies[Math.min(calls.length - 1, bodies.length - 1)];
-        return new Response(JSON.stringify(body), { status: body.code === 'REAUTH_REQUIRED' ? 401 : 200, headers: { 'Content-Type': 'application/json' } });
+        return new Response(JSON.stringify(body), {
+          status: body.code === 'REAUTH_REQUIRED' ? 401 : 200,
+          headers: { 'Content-Type': 'application/json' },
+        });
       };
       return { fn: fn as typeof fetch, calls };
     }
     const withReauth = (f: typeof fetch, answer: boolean) => {
       const onReauthRequired = jest.fn(async () => answer);
       const onSessionRequired = jest.fn();
-      return { api: createApiClient({ baseUrl: '/dashboard/api', fetch: f, csrfToken: () => 'csrf-1', onSessionRequired, onReauthRequired }), onReauthRequired, onSessionRequired };
+      return {
+        api: createApiClient({
+          baseUrl: '/dashboard/api',
+          fetch: f,
+          csrfToken: () => 'csrf-1',
+          onSessionRequired,
+          onReauthRequired,
+        }),
+        onReauthRequired,
+        onSessionRequired,
+      };
     };
 
     it('asks to confirm, then sends the same call again once confirmed', async () => {
@@ -111,10 +141,13 @@ describe('createApiClient', () => {
       expect(calls).toHaveLength(1);
     });
 
-    it('asks once per call: a second REAUTH_REQUIRED is the caller\'s error', async () => {
+    it("asks once per call: a second REAUTH_REQUIRED is the caller's error", async () => {
       const { fn, calls } = scripted(reauth, reauth, created);
       const { api, onReauthRequired } = withReauth(fn, true);
-      await expect(api.put('/allowlist', { entries: [] })).rejects.toMatchObject({ code: 'REAUTH_REQUIRED', httpStatus: 401 });
+      await expect(api.put('/allowlist', { entries: [] })).rejects.toMatchObject({
+        code: 'REAUTH_REQUIRED',
+        httpStatus: 401,
+      });
       expect(onReauthRequired).toHaveBeenCalledTimes(1);
       expect(calls).toHaveLength(2);
     });
@@ -122,7 +155,9 @@ describe('createApiClient', () => {
     it("afterReauth 'fail': confirmed, but not sent again (its one-time code may be used up)", async () => {
       const { fn, calls } = scripted(reauth, created);
       const { api, onReauthRequired } = withReauth(fn, true);
-      await expect(api.post('/totp/disable', { code: '123456' }, { afterReauth: 'fail' })).rejects.toMatchObject({ code: REAUTH_CONFIRMED });
+      await expect(api.post('/totp/disable', { code: '123456' }, { afterReauth: 'fail' })).rejects.toMatchObject({
+        code: REAUTH_CONFIRMED,
+      });
       expect(onReauthRequired).toHaveBeenCalledTimes(1);
       expect(calls).toHaveLength(1);
     });

@@ -43,7 +43,8 @@ const UNSAFE: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
   return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
 }
@@ -67,13 +68,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    * One call; on 401 REAUTH_REQUIRED the user confirms its password (onReauthRequired) and the
    * call goes out once more: a second REAUTH_REQUIRED is the caller's to show, not another prompt.
    */
-  async function request<T>(method: Method, path: string, body?: unknown, query?: Query, callOptions: CallOptions = {}): Promise<T> {
+  async function request<T>(
+    method: Method,
+    path: string,
+    body?: unknown,
+    query?: Query,
+    callOptions: CallOptions = {},
+  ): Promise<T> {
     try {
       return await send<T>(method, path, body, query);
     } catch (e) {
       if (!(e instanceof ApiError) || e.code !== 'REAUTH_REQUIRED' || !options.onReauthRequired) throw e;
       if (!(await options.onReauthRequired())) throw new ApiError(401, REAUTH_CANCELLED, 'Cancelled');
-      if (callOptions.afterReauth === 'fail') throw new ApiError(401, REAUTH_CONFIRMED, 'Password confirmed; send it again');
+      if (callOptions.afterReauth === 'fail')
+        throw new ApiError(401, REAUTH_CONFIRMED, 'Password confirmed; send it again');
       return send<T>(method, path, body, query);
     }
   }
@@ -103,7 +111,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (res.ok && envelope && envelope.status !== false) return envelope.data as T;
     const code = envelope?.code ?? (res.ok ? 'BAD_RESPONSE' : `HTTP_${res.status}`);
     const retryAfter = Number(res.headers.get('Retry-After'));
-    const error = new ApiError(res.status, code, envelope?.message ?? res.statusText, Array.isArray(envelope?.errors) ? envelope.errors : [], Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+    const error = new ApiError(
+      res.status,
+      code,
+      envelope?.message ?? res.statusText,
+      Array.isArray(envelope?.errors) ? envelope.errors : [],
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
     if (res.status === 401 && code === 'SESSION_REQUIRED') options.onSessionRequired();
     throw error;
   }

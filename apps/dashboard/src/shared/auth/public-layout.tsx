@@ -5,7 +5,15 @@ import { LanguageSwitch } from '../ui/language-switch';
 import { PageTitle } from '../ui/page-title';
 
 /** The frame of the signed-out pages: a header with the language switch, one card in main. */
-export function PublicLayout({ titleKey, heading, children }: { titleKey: string; heading: string; children: ReactNode }) {
+export function PublicLayout({
+  titleKey,
+  heading,
+  children,
+}: {
+  titleKey: string;
+  heading: string;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <>

@@ -5,7 +5,8 @@ import { ApiError, isApiError } from '../api/api-error';
 import { useSessionContext } from '../session/session.context';
 import { FormError, fieldError } from '../ui/states';
 
-const TABBABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+const TABBABLE =
+  'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
 /**
  * Tab and Shift+Tab cycle inside this dialog. It may open over another dialog (a "Revoke token?"
@@ -15,7 +16,9 @@ const TABBABLE = 'button:not([disabled]), input:not([disabled]), select:not([dis
 function keepTabInside(e: KeyboardEvent<HTMLElement>) {
   if (e.key !== 'Tab') return;
   e.nativeEvent.stopPropagation();
-  const items = Array.from(e.currentTarget.querySelectorAll<HTMLElement>(TABBABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
+  const items = Array.from(e.currentTarget.querySelectorAll<HTMLElement>(TABBABLE)).filter(
+    (el) => el.offsetParent !== null || el === document.activeElement,
+  );
   if (items.length === 0) return;
   const at = items.indexOf(document.activeElement as HTMLElement);
   const next = e.shiftKey ? (at <= 0 ? items.length - 1 : at - 1) : at === -1 || at === items.length - 1 ? 0 : at + 1;
@@ -53,7 +56,14 @@ export function ReauthDialog() {
     // An empty answer would still count as a failed attempt on the server: ask for it here.
     const missing = [...(password === '' ? ['password'] : []), ...(needTotp && totp.trim() === '' ? ['totp'] : [])];
     if (missing.length > 0) {
-      setError(new ApiError(0, 'VALIDATION_ERROR', t('errors.required'), missing.map((field) => ({ field, message: t('errors.required') }))));
+      setError(
+        new ApiError(
+          0,
+          'VALIDATION_ERROR',
+          t('errors.required'),
+          missing.map((field) => ({ field, message: t('errors.required') })),
+        ),
+      );
       return;
     }
     setBusy(true);
@@ -71,14 +81,40 @@ export function ReauthDialog() {
   };
 
   return (
-    <Modal opened={opened} onClose={() => settleReauth(false)} title={t('reauth.title')} zIndex={400} onKeyDown={keepTabInside} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened={opened}
+      onClose={() => settleReauth(false)}
+      title={t('reauth.title')}
+      zIndex={400}
+      onKeyDown={keepTabInside}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text>{t('reauth.intro')}</Text>
           <FormError error={error} fields={['password', 'totp']} />
-          <TextInput type="password" label={t('auth.password')} autoComplete="current-password" required data-autofocus value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(error, 'password')} />
+          <TextInput
+            type="password"
+            label={t('auth.password')}
+            autoComplete="current-password"
+            required
+            data-autofocus
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={fieldError(error, 'password')}
+          />
           {needTotp && (
-            <TextInput label={t('auth.totp')} description={t('auth.totpHint')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required value={totp} onChange={(e) => setTotp(e.currentTarget.value)} error={fieldError(error, 'totp')} />
+            <TextInput
+              label={t('auth.totp')}
+              description={t('auth.totpHint')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+              value={totp}
+              onChange={(e) => setTotp(e.currentTarget.value)}
+              error={fieldError(error, 'totp')}
+            />
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => settleReauth(false)}>

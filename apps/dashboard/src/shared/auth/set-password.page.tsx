@@ -22,7 +22,12 @@ export default function SetPasswordPage({ titleKey }: { titleKey: string }) {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
 
-  const passwordProblem = password.length < MIN ? t('errors.passwordTooShort') : password.length > MAX ? t('errors.passwordTooLong') : undefined;
+  const passwordProblem =
+    password.length < MIN
+      ? t('errors.passwordTooShort')
+      : password.length > MAX
+        ? t('errors.passwordTooLong')
+        : undefined;
   const confirmProblem = confirm !== password ? t('errors.passwordsDiffer') : undefined;
 
   const submit = async (e: FormEvent) => {
@@ -68,7 +73,15 @@ export default function SetPasswordPage({ titleKey }: { titleKey: string }) {
               onChange={(e) => setPassword(e.currentTarget.value)}
               error={(checked && passwordProblem) || fieldError(error, 'password')}
             />
-            <TextInput type="password" label={t('auth.confirmPassword')} autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={checked && confirmProblem} />
+            <TextInput
+              type="password"
+              label={t('auth.confirmPassword')}
+              autoComplete="new-password"
+              required
+              value={confirm}
+              onChange={(e) => setConfirm(e.currentTarget.value)}
+              error={checked && confirmProblem}
+            />
             <Button type="submit" loading={busy}>
               {t('auth.setPassword')}
             </Button>

@@ -23,7 +23,8 @@ export default function SignInPage({ titleKey }: { titleKey: string }) {
   const [error, setError] = useState<unknown>(null);
 
   if (state.status === 'loading') return <LoadingState />;
-  if (state.status === 'signed-in') return <Navigate to={from.from && from.from !== '/sign-in' ? from.from : '/'} replace />;
+  if (state.status === 'signed-in')
+    return <Navigate to={from.from && from.from !== '/sign-in' ? from.from : '/'} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -52,10 +53,37 @@ export default function SignInPage({ titleKey }: { titleKey: string }) {
               {errorText(t, error)}
             </Alert>
           )}
-          <TextInput label={t('auth.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(error, 'email')} />
-          <TextInput type="password" label={t('auth.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(error, 'password')} />
+          <TextInput
+            label={t('auth.email')}
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fieldError(error, 'email')}
+          />
+          <TextInput
+            type="password"
+            label={t('auth.password')}
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={fieldError(error, 'password')}
+          />
           {needTotp && (
-            <TextInput label={t('auth.totp')} description={t('auth.totpHint')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required autoFocus value={totp} onChange={(e) => setTotp(e.currentTarget.value)} error={fieldError(error, 'totp')} />
+            <TextInput
+              label={t('auth.totp')}
+              description={t('auth.totpHint')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+              autoFocus
+              value={totp}
+              onChange={(e) => setTotp(e.currentTarget.value)}
+              error={fieldError(error, 'totp')}
+            />
           )}
           <Button type="submit" loading={busy}>
             {t('auth.signIn')}

@@ -24,7 +24,7 @@ describe('dates in Asia/Jakarta', () => {
     expect(formatDateTime('2026-11-25T17:30:00.000Z')).toContain('26 Nov 2026');
   });
 
-  it('reads the merchant API\'s zone-less Jakarta times as Jakarta times', () => {
+  it("reads the merchant API's zone-less Jakarta times as Jakarta times", () => {
     expect(formatDateTime('2026-11-25 14:03:00')).toContain('14:03:00');
   });
 

@@ -4,7 +4,8 @@ import { createApiClient, type ApiClient } from '../api/api-client';
 import { isApiError } from '../api/api-error';
 import { toSession, type Session } from './session.mapping';
 
-type SessionState = { status: 'loading' } | { status: 'signed-out'; reason?: 'expired' } | { status: 'signed-in'; session: Session };
+type SessionState =
+  { status: 'loading' } | { status: 'signed-out'; reason?: 'expired' } | { status: 'signed-in'; session: Session };
 
 interface SessionContextValue {
   api: ApiClient;
@@ -91,7 +92,10 @@ export function SessionProvider({ baseUrl, children }: { baseUrl: string; childr
     refresh().catch(() => setState({ status: 'signed-out' }));
   }, [refresh]);
 
-  const value = useMemo(() => ({ api, state, signedIn, signOut, refresh, reauthPending, settleReauth }), [api, state, signedIn, signOut, refresh, reauthPending, settleReauth]);
+  const value = useMemo(
+    () => ({ api, state, signedIn, signOut, refresh, reauthPending, settleReauth }),
+    [api, state, signedIn, signOut, refresh, reauthPending, settleReauth],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -20,11 +20,16 @@ export function AppLayout({ titleKey, nav }: { titleKey: string; nav: NavItem[] 
   const location = useLocation();
 
   if (state.status === 'loading') return <LoadingState />;
-  if (state.status === 'signed-out') return <Navigate to="/sign-in" replace state={{ from: location.pathname, expired: state.reason === 'expired' }} />;
+  if (state.status === 'signed-out')
+    return <Navigate to="/sign-in" replace state={{ from: location.pathname, expired: state.reason === 'expired' }} />;
   const { session } = state;
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -51,7 +56,16 @@ export function AppLayout({ titleKey, nav }: { titleKey: string; nav: NavItem[] 
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('app.mainNav')}>
         {nav.map((item) => (
-          <NavLink key={item.to} variant="filled" component={RouterNavLink} to={item.to} end={item.to === '/'} label={t(item.labelKey)} onClick={close} active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)} />
+          <NavLink
+            key={item.to}
+            variant="filled"
+            component={RouterNavLink}
+            to={item.to}
+            end={item.to === '/'}
+            label={t(item.labelKey)}
+            onClick={close}
+            active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
+          />
         ))}
       </AppShell.Navbar>
       <AppShell.Main id="main">

@@ -9,7 +9,19 @@ export interface Column<T> {
 }
 
 /** A labelled table (the label is its accessible name) with column headers. */
-export function DataTable<T>({ label, columns, rows, rowKey, minWidth = 720 }: { label: string; columns: Column<T>[]; rows: T[]; rowKey(row: T): string; minWidth?: number }) {
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  minWidth = 720,
+}: {
+  label: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey(row: T): string;
+  minWidth?: number;
+}) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
       <Table striped highlightOnHover aria-label={label}>

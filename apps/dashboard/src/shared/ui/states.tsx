@@ -8,7 +8,9 @@ import { isApiError } from '../api/api-error';
 export function errorText(t: TFunction, error: unknown): string {
   if (isApiError(error)) {
     if (error.code === 'ACCOUNT_LOCKED') {
-      return error.retryAfterSeconds ? t('errors.ACCOUNT_LOCKED', { minutes: Math.ceil(error.retryAfterSeconds / 60) }) : t('errors.ACCOUNT_LOCKED_NO_TIME');
+      return error.retryAfterSeconds
+        ? t('errors.ACCOUNT_LOCKED', { minutes: Math.ceil(error.retryAfterSeconds / 60) })
+        : t('errors.ACCOUNT_LOCKED_NO_TIME');
     }
     const key = `errors.${error.code}`;
     return t(key, { defaultValue: error.message });
@@ -56,7 +58,10 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
   // A step-up the user cancelled changed nothing and needs no message.
   if (!error || isApiError(error, REAUTH_CANCELLED)) return null;
   // When every problem is shown next to its field, one general line is enough.
-  const onlyFieldErrors = isApiError(error) && error.errors.length > 0 && error.errors.every((e) => fields.some((f) => e.field === f || e.field.endsWith(`.${f}`)));
+  const onlyFieldErrors =
+    isApiError(error) &&
+    error.errors.length > 0 &&
+    error.errors.every((e) => fields.some((f) => e.field === f || e.field.endsWith(`.${f}`)));
   return (
     <Alert color="red" role="alert">
       {onlyFieldErrors ? t('errors.VALIDATION_ERROR') : errorText(t, error)}

@@ -3,9 +3,19 @@ import { useTranslation } from 'react-i18next';
 
 // Dark shades only: white text on them meets WCAG AA contrast.
 const COLORS: Record<string, string> = {
-  success: 'teal.9', delivered: 'teal.9', ready: 'teal.9', active: 'teal.9', settled: 'teal.9', completed: 'teal.9',
-  failed: 'red.9', dead: 'red.9', error: 'red.9',
-  pending: 'blue.9', processing: 'blue.9', running: 'blue.9', queued: 'blue.9',
+  success: 'teal.9',
+  delivered: 'teal.9',
+  ready: 'teal.9',
+  active: 'teal.9',
+  settled: 'teal.9',
+  completed: 'teal.9',
+  failed: 'red.9',
+  dead: 'red.9',
+  error: 'red.9',
+  pending: 'blue.9',
+  processing: 'blue.9',
+  running: 'blue.9',
+  queued: 'blue.9',
 };
 
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
@@ -13,7 +23,13 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
   // The contract's badge text is the API status itself (English); Indonesian readers get the translation.
   const text = testId && i18n.language === 'en' ? status : t(`status.${status}`, { defaultValue: status });
   return (
-    <Badge variant="filled" color={COLORS[status] ?? 'gray.8'} data-testid={testId} data-status={status} styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } }}>
+    <Badge
+      variant="filled"
+      color={COLORS[status] ?? 'gray.8'}
+      data-testid={testId}
+      data-status={status}
+      styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } }}
+    >
       {text}
     </Badge>
   );

@@ -53,27 +53,24 @@ export function useCursorList<T>(loadPage: (cursor: string | null) => Promise<Pa
   const [tick, setTick] = useState(0);
   const latest = useRef(0);
 
-  const run = useCallback(
-    (cursor: string | null) => {
-      const call = ++latest.current;
-      setLoading(true);
-      setError(null);
-      loadPage(cursor).then(
-        (page) => {
-          if (call !== latest.current) return;
-          setItems((prev) => (cursor ? [...prev, ...page.items] : page.items));
-          setNextCursor(page.nextCursor);
-          setLoading(false);
-        },
-        (e: unknown) => {
-          if (call !== latest.current) return;
-          setError(e);
-          setLoading(false);
-        },
-      );
-    },
-    deps,
-  );
+  const run = useCallback((cursor: string | null) => {
+    const call = ++latest.current;
+    setLoading(true);
+    setError(null);
+    loadPage(cursor).then(
+      (page) => {
+        if (call !== latest.current) return;
+        setItems((prev) => (cursor ? [...prev, ...page.items] : page.items));
+        setNextCursor(page.nextCursor);
+        setLoading(false);
+      },
+      (e: unknown) => {
+        if (call !== latest.current) return;
+        setError(e);
+        setLoading(false);
+      },
+    );
+  }, deps);
 
   useEffect(() => run(null), [run, tick]);
   const reload = useCallback(() => setTick((n) => n + 1), []);

@@ -1,4 +1,13 @@
-import { applyDecorators, type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, SetMetadata, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuditLogRepository, type NewAuditEntry } from '@pay/persistence';
 import { requestLogId } from '@pay/platform';
@@ -35,9 +44,21 @@ export function withoutSecrets(body: Record<string, unknown>): Record<string, un
  * merchant user: the row then belongs to the merchant's activity log, not the console's audit
  * log), its logId and its body without secrets.
  */
-export function auditEntry(req: FastifyRequest, action: string, target: string, details: Record<string, unknown> = withoutSecrets(bodyOf(req))): NewAuditEntry {
+export function auditEntry(
+  req: FastifyRequest,
+  action: string,
+  target: string,
+  details: Record<string, unknown> = withoutSecrets(bodyOf(req)),
+): NewAuditEntry {
   const principal = principalOf(req);
-  return { operatorUserId: principal.userId, merchantId: principal.merchantId, action, target, details, logId: requestLogId(req) };
+  return {
+    operatorUserId: principal.userId,
+    merchantId: principal.merchantId,
+    action,
+    target,
+    details,
+    logId: requestLogId(req),
+  };
 }
 
 function bodyOf(req: FastifyRequest): Record<string, unknown> {
@@ -70,8 +91,16 @@ export class AuditInterceptor implements NestInterceptor {
       concatMap((answer: unknown) =>
         from(
           (async () => {
-            const data = isRecord(answer) && isRecord((answer as { data?: unknown }).data) ? (answer as { data: Record<string, unknown> }).data : {};
-            const target = spec.target({ params: (req.params ?? {}) as Record<string, string>, body: bodyOf(req), data, principal });
+            const data =
+              isRecord(answer) && isRecord((answer as { data?: unknown }).data)
+                ? (answer as { data: Record<string, unknown> }).data
+                : {};
+            const target = spec.target({
+              params: (req.params ?? {}) as Record<string, string>,
+              body: bodyOf(req),
+              data,
+              principal,
+            });
             await this.audit.record(auditEntry(req, spec.action, target));
             return answer;
           })(),
@@ -90,5 +119,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * an operator's (the console's audit log) or a merchant user's (its merchant's activity log).
  * `merchantUsersOnly`: on a route both audiences share, an operator's request writes nothing.
  */
-export const Audited = (action: string, target: (subject: AuditSubject) => string, options: { merchantUsersOnly?: boolean } = {}) =>
-  applyDecorators(SetMetadata(AUDIT, { action, target, merchantUsersOnly: options.merchantUsersOnly ?? false } satisfies AuditSpec), UseInterceptors(AuditInterceptor));
+export const Audited = (
+  action: string,
+  target: (subject: AuditSubject) => string,
+  options: { merchantUsersOnly?: boolean } = {},
+) =>
+  applyDecorators(
+    SetMetadata(AUDIT, { action, target, merchantUsersOnly: options.merchantUsersOnly ?? false } satisfies AuditSpec),
+    UseInterceptors(AuditInterceptor),
+  );

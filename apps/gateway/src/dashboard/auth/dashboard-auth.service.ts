@@ -1,6 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
-import { type DashboardSession, type DashboardUser, DashboardPasswordLinkRepository, DashboardSessionRepository, DashboardUserRepository, hashPassword, passwordProblem, REAUTH_WINDOW_MS, verifyPassword } from '@pay/persistence';
+import {
+  type DashboardSession,
+  type DashboardUser,
+  DashboardPasswordLinkRepository,
+  DashboardSessionRepository,
+  DashboardUserRepository,
+  hashPassword,
+  passwordProblem,
+  REAUTH_WINDOW_MS,
+  verifyPassword,
+} from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { DashboardPrincipal } from './dashboard-principal';
 import type { Audience } from './session-cookies';
@@ -41,7 +51,11 @@ export class DashboardAuthService {
    * of a known user (not an unknown email, not the TOTP_REQUIRED step of a two-factor sign-in, not
    * an attempt while the user is locked), before it is thrown: the merchant's activity log lists it.
    */
-  async signIn(audience: Audience, input: SignIn, onRefused?: (user: DashboardUser, refusal: ApiError) => Promise<void>): Promise<{ token: string; session: DashboardSession }> {
+  async signIn(
+    audience: Audience,
+    input: SignIn,
+    onRefused?: (user: DashboardUser, refusal: ApiError) => Promise<void>,
+  ): Promise<{ token: string; session: DashboardSession }> {
     const now = this.clock();
     const known = await this.users.findByEmail(input.email);
     let user: DashboardUser;
@@ -53,7 +67,8 @@ export class DashboardAuthService {
       // Not while the user was already locked: those attempts cost no argon2 work, and anyone who
       // knows the email could fill the merchant's log with them. At most 5 failures a lockout are listed.
       const alreadyLocked = Boolean(known?.lockedUntil && known.lockedUntil > now);
-      if (known && onRefused && !alreadyLocked && err instanceof ApiError && err.code !== ErrorCode.TotpRequired) await onRefused(known, err);
+      if (known && onRefused && !alreadyLocked && err instanceof ApiError && err.code !== ErrorCode.TotpRequired)
+        await onRefused(known, err);
       throw err;
     }
     await this.users.resetFailures(user.id);
@@ -66,7 +81,12 @@ export class DashboardAuthService {
    * session counts as freshly authenticated (the actions marked @RequiresRecentAuth() want that
    * within REAUTH_WINDOW_MS). The same checks as sign-in, so the same answers and the same lockout.
    */
-  async confirm(audience: Audience, principal: DashboardPrincipal, sessionToken: string, input: Omit<SignIn, 'email'>): Promise<DashboardSession> {
+  async confirm(
+    audience: Audience,
+    principal: DashboardPrincipal,
+    sessionToken: string,
+    input: Omit<SignIn, 'email'>,
+  ): Promise<DashboardSession> {
     const now = this.clock();
     const user = await this.checkCredentials(audience, await this.users.findById(principal.userId), input, now);
     await this.users.resetFailures(user.id);
@@ -76,14 +96,20 @@ export class DashboardAuthService {
 
   /** 401 REAUTH_REQUIRED unless the session's password was proved within REAUTH_WINDOW_MS. */
   requireRecentAuth(session: DashboardSession): void {
-    if (this.clock().getTime() - session.authenticatedAt.getTime() > REAUTH_WINDOW_MS) throw new ApiError(ErrorCode.ReauthRequired);
+    if (this.clock().getTime() - session.authenticatedAt.getTime() > REAUTH_WINDOW_MS)
+      throw new ApiError(ErrorCode.ReauthRequired);
   }
 
   /**
    * Sign-in's and confirm's check of a password (and TOTP code): the user, or the refusal. A wrong
    * password or code counts towards the lockout; a locked user is refused even with the right ones.
    */
-  private async checkCredentials(audience: Audience, user: DashboardUser | undefined, input: Omit<SignIn, 'email'>, now: Date): Promise<DashboardUser> {
+  private async checkCredentials(
+    audience: Audience,
+    user: DashboardUser | undefined,
+    input: Omit<SignIn, 'email'>,
+    now: Date,
+  ): Promise<DashboardUser> {
     if (user?.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));
     // An unknown email, or a user who never set a password, is verified against a dummy hash: same work, same answer.
     const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
@@ -95,7 +121,8 @@ export class DashboardAuthService {
       if (input.totp === undefined || input.totp === '') throw new ApiError(ErrorCode.TotpRequired);
       // A code is used once: a replayed one (or the loser of two sign-ins sent with it at once) is a wrong code.
       const step = totpStepOf(user.totpSecret, input.totp, now);
-      if (step === null || !(await this.users.useTotpStep(user.id, user.totpSecret, step))) return this.fail(user.id, now);
+      if (step === null || !(await this.users.useTotpStep(user.id, user.totpSecret, step)))
+        return this.fail(user.id, now);
     }
     return user;
   }
@@ -103,7 +130,8 @@ export class DashboardAuthService {
   /** The live session of a cookie value for this audience, or 401 SESSION_REQUIRED. */
   async authenticate(audience: Audience, token: string | undefined): Promise<DashboardSession> {
     const session = token ? await this.sessions.find(token, this.clock()) : undefined;
-    if (!session || session.role !== audience.role || session.disabled || !session.merchantActive) throw new ApiError(ErrorCode.SessionRequired);
+    if (!session || session.role !== audience.role || session.disabled || !session.merchantActive)
+      throw new ApiError(ErrorCode.SessionRequired);
     return session;
   }
 
@@ -114,7 +142,8 @@ export class DashboardAuthService {
   /** Sets the password from a one-time link (the link of a user of this audience); 400 SETUP_LINK_INVALID otherwise. */
   async setPassword(audience: Audience, linkToken: string, password: string): Promise<void> {
     const problem = passwordProblem(password);
-    if (problem) throw new ApiError(ErrorCode.ValidationError, `password: ${problem}`, [{ field: 'password', message: problem }]);
+    if (problem)
+      throw new ApiError(ErrorCode.ValidationError, `password: ${problem}`, [{ field: 'password', message: problem }]);
     const hash = await hashPassword(password);
     const userId = await this.links.consume(linkToken, audience.role, hash, this.clock());
     if (userId === undefined) throw new ApiError(ErrorCode.SetupLinkInvalid);
@@ -123,14 +152,19 @@ export class DashboardAuthService {
   /** A new secret, not yet in force (totp/enable with a code turns it on); 409 while TOTP is on. */
   async totpSetup(principal: DashboardPrincipal): Promise<TotpEnrolment> {
     const secret = newTotpSecret();
-    if (!(await this.users.setPendingTotpSecret(principal.userId, secret))) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is already on; turn it off first');
+    if (!(await this.users.setPendingTotpSecret(principal.userId, secret)))
+      throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is already on; turn it off first');
     return totpEnrolment(secret, principal.email);
   }
 
   /** Turns TOTP on with a code of the secret from totp/setup (a wrong code is 400 VALIDATION_ERROR); the user's other sessions end. */
   async totpEnable(principal: DashboardPrincipal, code: string, sessionToken: string): Promise<void> {
     const user = await this.users.findById(principal.userId);
-    if (!user?.totpSecret || user.totpEnabledAt !== null) throw new ApiError(ErrorCode.Conflict, user?.totpEnabledAt ? 'Two-factor sign-in is already on' : 'Start with totp/setup');
+    if (!user?.totpSecret || user.totpEnabledAt !== null)
+      throw new ApiError(
+        ErrorCode.Conflict,
+        user?.totpEnabledAt ? 'Two-factor sign-in is already on' : 'Start with totp/setup',
+      );
     const now = this.clock();
     const step = totpStepOf(user.totpSecret, code, now);
     if (step === null) throw wrongCode();
@@ -151,7 +185,8 @@ export class DashboardAuthService {
   async totpDisable(principal: DashboardPrincipal, code: string, sessionToken: string): Promise<void> {
     const now = this.clock();
     const user = await this.users.findById(principal.userId);
-    if (!user?.totpSecret || user.totpEnabledAt === null) throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is not on');
+    if (!user?.totpSecret || user.totpEnabledAt === null)
+      throw new ApiError(ErrorCode.Conflict, 'Two-factor sign-in is not on');
     if (user.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));
     const step = totpStepOf(user.totpSecret, code, now);
     // A code already used (at sign-in, say) does not turn TOTP off: it may have been seen.
@@ -185,5 +220,7 @@ function secondsUntil(until: Date, now: Date): number {
 }
 
 function wrongCode(): ApiError {
-  return new ApiError(ErrorCode.ValidationError, 'code: the code is wrong or has expired', [{ field: 'code', message: 'the code is wrong or has expired' }]);
+  return new ApiError(ErrorCode.ValidationError, 'code: the code is wrong or has expired', [
+    { field: 'code', message: 'the code is wrong or has expired' },
+  ]);
 }

@@ -40,7 +40,12 @@ export function dashboardMerchantOf(req: FastifyRequest): { id: number; rateLimi
 }
 
 /** The signed-in user of a controller behind MerchantSessionGuard or OperatorSessionGuard. */
-export const Principal = createParamDecorator((_: unknown, ctx: ExecutionContext) => principalOf(ctx.switchToHttp().getRequest<FastifyRequest>()));
+export const Principal = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  principalOf(ctx.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 /** A merchant user's merchant id (MerchantSessionGuard guarantees it is set). */
-export const SessionMerchantId = createParamDecorator((_: unknown, ctx: ExecutionContext) => principalOf(ctx.switchToHttp().getRequest<FastifyRequest>()).merchantId as number);
+export const SessionMerchantId = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext) =>
+    principalOf(ctx.switchToHttp().getRequest<FastifyRequest>()).merchantId as number,
+);

@@ -22,12 +22,27 @@ export function sessionCookieOf(req: FastifyRequest, audience: Audience): string
 }
 
 /** HttpOnly, SameSite=Strict, Secure unless turned off; a session cookie (no Max-Age): the server's timeouts decide. */
-export function setSessionCookie(reply: FastifyReply, audience: Audience, value: string, settings: CookieSettings): void {
-  void reply.setCookie(audience.cookie, value, { path: audience.path, httpOnly: true, sameSite: 'strict', secure: settings.secure });
+export function setSessionCookie(
+  reply: FastifyReply,
+  audience: Audience,
+  value: string,
+  settings: CookieSettings,
+): void {
+  void reply.setCookie(audience.cookie, value, {
+    path: audience.path,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: settings.secure,
+  });
 }
 
 export function clearSessionCookie(reply: FastifyReply, audience: Audience, settings: CookieSettings): void {
-  void reply.clearCookie(audience.cookie, { path: audience.path, httpOnly: true, sameSite: 'strict', secure: settings.secure });
+  void reply.clearCookie(audience.cookie, {
+    path: audience.path,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: settings.secure,
+  });
 }
 
 /**

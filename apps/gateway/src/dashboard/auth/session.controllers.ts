@@ -1,4 +1,17 @@
-import { Body, type CanActivate, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, type Type, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  type CanActivate,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  type Type,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { SessionView, TotpSetupView, TotpStateView } from '@pay/contracts/dashboard';
@@ -10,7 +23,15 @@ import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { RateLimit } from '../../rate-limit/rate-limit.decorator';
 import { AccountLockedError, DashboardAuthService } from './dashboard-auth.service';
 import { type DashboardPrincipal, Principal } from './dashboard-principal';
-import { type Audience, clearSessionCookie, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf, setSessionCookie } from './session-cookies';
+import {
+  type Audience,
+  clearSessionCookie,
+  isForeignOrigin,
+  MERCHANT_AUDIENCE,
+  OPERATOR_AUDIENCE,
+  sessionCookieOf,
+  setSessionCookie,
+} from './session-cookies';
 import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
 import { RequiresRecentAuth } from './requires-recent-auth.decorator';
 import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
@@ -34,13 +55,26 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Post('session')
     @HttpCode(200)
-    async signIn(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: SignInDto): Promise<Reply<SessionView>> {
+    async signIn(
+      @Req() req: FastifyRequest,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: SignInDto,
+    ): Promise<Reply<SessionView>> {
       // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
       try {
-        const { token, session } = await this.auth.signIn(audience, dto, (user, refusal) => this.recordSignInRefused(req, user, refusal));
+        const { token, session } = await this.auth.signIn(audience, dto, (user, refusal) =>
+          this.recordSignInRefused(req, user, refusal),
+        );
         if (session.merchantId !== null) {
-          await this.audit.record({ operatorUserId: session.userId, merchantId: session.merchantId, action: 'session.sign-in', target: `user:${session.userId}`, details: {}, logId: requestLogId(req) });
+          await this.audit.record({
+            operatorUserId: session.userId,
+            merchantId: session.merchantId,
+            action: 'session.sign-in',
+            target: `user:${session.userId}`,
+            details: {},
+            logId: requestLogId(req),
+          });
         }
         // A new sign-in replaces the browser's session: the one its cookie named (if any) ends, so a
         // cookie value someone else saw or planted before the sign-in is worth nothing after it.
@@ -61,10 +95,21 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     @Delete('session')
     @UseGuards(SessionGuard)
-    async signOut(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
+    async signOut(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ) {
       await this.auth.signOut(sessionCookieOf(req, audience));
       if (principal.merchantId !== null) {
-        await this.audit.record({ operatorUserId: principal.userId, merchantId: principal.merchantId, action: 'session.sign-out', target: `user:${principal.userId}`, details: {}, logId: requestLogId(req) });
+        await this.audit.record({
+          operatorUserId: principal.userId,
+          merchantId: principal.merchantId,
+          action: 'session.sign-out',
+          target: `user:${principal.userId}`,
+          details: {},
+          logId: requestLogId(req),
+        });
       }
       clearSessionCookie(reply, audience, { secure: this.config.DASHBOARD_COOKIE_SECURE });
       return new Reply('Signed out', null);
@@ -77,9 +122,17 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Post('session/confirm')
     @HttpCode(200)
     @UseGuards(SessionGuard)
-    async confirm(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ConfirmPasswordDto) {
+    async confirm(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: ConfirmPasswordDto,
+    ) {
       try {
-        return new Reply('Password confirmed', this.view(await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, dto)));
+        return new Reply(
+          'Password confirmed',
+          this.view(await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, dto)),
+        );
       } catch (err) {
         if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
         throw err;
@@ -111,7 +164,11 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @RateLimit('write')
     @RequiresRecentAuth()
     @Audited('totp.enable', userTarget, { merchantUsersOnly: true })
-    async totpEnable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
+    async totpEnable(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Body() dto: TotpCodeDto,
+    ): Promise<Reply<TotpStateView>> {
       await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
     }
@@ -122,7 +179,12 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @RateLimit('write')
     @RequiresRecentAuth()
     @Audited('totp.disable', userTarget, { merchantUsersOnly: true })
-    async totpDisable(@Req() req: FastifyRequest, @Principal() principal: DashboardPrincipal, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: TotpCodeDto): Promise<Reply<TotpStateView>> {
+    async totpDisable(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: TotpCodeDto,
+    ): Promise<Reply<TotpStateView>> {
       try {
         await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
       } catch (err) {
@@ -139,7 +201,14 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
      */
     async recordSignInRefused(req: FastifyRequest, user: DashboardUser, refusal: ApiError): Promise<void> {
       if (audience.role !== 'merchant' || user.role !== 'merchant' || user.merchantId === null) return;
-      await this.audit.record({ operatorUserId: user.id, merchantId: user.merchantId, action: 'session.sign-in-failed', target: `user:${user.id}`, details: { reason: refusal.code }, logId: requestLogId(req) });
+      await this.audit.record({
+        operatorUserId: user.id,
+        merchantId: user.merchantId,
+        action: 'session.sign-in-failed',
+        target: `user:${user.id}`,
+        details: { reason: refusal.code },
+        logId: requestLogId(req),
+      });
     }
 
     view(s: DashboardSession): SessionView {

@@ -8,7 +8,13 @@ import { RateLimiter } from '../../rate-limit/rate-limiter';
 import { DashboardAuthService } from './dashboard-auth.service';
 import { dashboardMerchantOf, setPrincipal } from './dashboard-principal';
 import { REQUIRES_RECENT_AUTH } from './requires-recent-auth.decorator';
-import { type Audience, isForeignOrigin, MERCHANT_AUDIENCE, OPERATOR_AUDIENCE, sessionCookieOf } from './session-cookies';
+import {
+  type Audience,
+  isForeignOrigin,
+  MERCHANT_AUDIENCE,
+  OPERATOR_AUDIENCE,
+  sessionCookieOf,
+} from './session-cookies';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -27,17 +33,34 @@ function sameToken(given: string, expected: string): boolean {
  * Sets the request's principal, and charges a merchant user's request to its merchant's rate limit
  * (the same budget as the merchant's API tokens; operators are not limited).
  */
-async function guard(context: ExecutionContext, auth: DashboardAuthService, reflector: Reflector, limiter: RateLimiter, audience: Audience): Promise<boolean> {
+async function guard(
+  context: ExecutionContext,
+  auth: DashboardAuthService,
+  reflector: Reflector,
+  limiter: RateLimiter,
+  audience: Audience,
+): Promise<boolean> {
   const http = context.switchToHttp();
   const req = http.getRequest<FastifyRequest>();
   if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
   const session = await auth.authenticate(audience, sessionCookieOf(req, audience));
   if (!SAFE_METHODS.has(req.method)) {
     const header = req.headers['x-csrf-token'];
-    if (typeof header !== 'string' || !sameToken(header, session.csrfToken)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+    if (typeof header !== 'string' || !sameToken(header, session.csrfToken))
+      throw new ApiError(ErrorCode.CsrfTokenInvalid);
   }
-  if (reflector.getAllAndOverride<boolean | undefined>(REQUIRES_RECENT_AUTH, [context.getHandler(), context.getClass()])) auth.requireRecentAuth(session);
-  setPrincipal(req, { userId: session.userId, email: session.email, role: session.role, merchantId: session.merchantId, rateLimits: session.merchantRateLimits, csrfToken: session.csrfToken });
+  if (
+    reflector.getAllAndOverride<boolean | undefined>(REQUIRES_RECENT_AUTH, [context.getHandler(), context.getClass()])
+  )
+    auth.requireRecentAuth(session);
+  setPrincipal(req, {
+    userId: session.userId,
+    email: session.email,
+    role: session.role,
+    merchantId: session.merchantId,
+    rateLimits: session.merchantRateLimits,
+    csrfToken: session.csrfToken,
+  });
   const merchant = dashboardMerchantOf(req);
   if (merchant) await limiter.charge(req, http.getResponse<FastifyReply>(), merchant);
   return true;

@@ -4,7 +4,10 @@ import { newTotpSecret, totpCodeMatches, totpEnrolment, totpStepOf } from './tot
 describe('TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step)', () => {
   const secret = newTotpSecret();
   const at = new Date('2026-11-27T03:00:10Z');
-  const codeAt = (ms: number) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
+  const codeAt = (ms: number) =>
+    new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+      timestamp: ms,
+    });
 
   it('accepts the code of this step and of the steps either side, not two away', () => {
     expect(totpCodeMatches(secret, codeAt(at.getTime()), at)).toBe(true);
@@ -12,7 +15,10 @@ describe('TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step)', () => {
     expect(totpCodeMatches(secret, codeAt(at.getTime() + 30_000), at)).toBe(true);
     // A fixed secret whose code three steps back differs from the three accepted ones.
     const fixed = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-    const fixedAt = (ms: number) => new TOTP({ secret: Secret.fromBase32(fixed), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
+    const fixedAt = (ms: number) =>
+      new TOTP({ secret: Secret.fromBase32(fixed), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+        timestamp: ms,
+      });
     expect(totpCodeMatches(fixed, fixedAt(at.getTime() - 90_000), at)).toBe(false);
   });
 
@@ -31,7 +37,9 @@ describe('TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step)', () => {
   it('enrols with a 160-bit base32 secret, an otpauth URL and a PNG QR code', async () => {
     const e = await totpEnrolment(secret, 'finance@toko.example');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(e.url).toBe(`otpauth://totp/Payments:finance%40toko.example?issuer=Payments&secret=${secret}&algorithm=SHA1&digits=6&period=30`);
+    expect(e.url).toBe(
+      `otpauth://totp/Payments:finance%40toko.example?issuer=Payments&secret=${secret}&algorithm=SHA1&digits=6&period=30`,
+    );
     expect(e.qr).toMatch(/^data:image\/png;base64,/);
   });
 });

@@ -31,7 +31,13 @@ export async function totpEnrolment(secret: string, email: string): Promise<Totp
  */
 export function totpStepOf(secret: string, code: string | undefined, now: Date): number | null {
   if (!code || !/^\d{6}$/.test(code)) return null;
-  const delta = TOTP.validate({ ...PARAMS, token: code, secret: Secret.fromBase32(secret), timestamp: now.getTime(), window: WINDOW });
+  const delta = TOTP.validate({
+    ...PARAMS,
+    token: code,
+    secret: Secret.fromBase32(secret),
+    timestamp: now.getTime(),
+    window: WINDOW,
+  });
   return delta === null ? null : Math.floor(now.getTime() / 1000 / PARAMS.period) + delta;
 }
 

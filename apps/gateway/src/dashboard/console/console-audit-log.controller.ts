@@ -32,7 +32,12 @@ export class ConsoleAuditLogController {
 
   @Get()
   async list(@Query() q: AuditLogQuery): Promise<Reply<AuditLogPageView>> {
-    const page = await this.audit.list({ before: q.before === undefined ? undefined : BigInt(q.before), limit: q.limit, operatorUserId: q.operatorUserId, target: q.target });
+    const page = await this.audit.list({
+      before: q.before === undefined ? undefined : BigInt(q.before),
+      limit: q.limit,
+      operatorUserId: q.operatorUserId,
+      target: q.target,
+    });
     return new Reply(`${page.entries.length} audit entry(ies)`, presentAuditPage(page));
   }
 }

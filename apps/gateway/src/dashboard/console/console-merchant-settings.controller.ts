@@ -45,7 +45,13 @@ export class ConsoleMerchantSettingsController {
   @Put('settlement-schedule')
   @HttpCode(200)
   @Audited('merchant.settlement-schedule', merchantTarget)
-  async setSettlementSchedule(@MerchantId() merchantId: number, @Body() dto: SettlementScheduleDto): Promise<Reply<ConsoleMerchantView>> {
-    return new Reply('Settlement schedule set', consoleMerchant(await this.admin.setSettlementSchedule(merchantId, dto)));
+  async setSettlementSchedule(
+    @MerchantId() merchantId: number,
+    @Body() dto: SettlementScheduleDto,
+  ): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply(
+      'Settlement schedule set',
+      consoleMerchant(await this.admin.setSettlementSchedule(merchantId, dto)),
+    );
   }
 }

@@ -29,7 +29,13 @@ export class ConsoleMerchantUsersController {
   @Post()
   @HttpCode(201)
   @Audited('merchant-user.create', ({ params }) => `merchant:${params.merchantId}`)
-  async create(@MerchantId() merchantId: number, @Body() dto: CreateMerchantUserDto): Promise<Reply<MerchantUserCreatedView>> {
-    return new Reply('Merchant user created; the set-password link is shown only now', await this.users.create({ email: dto.email, role: 'merchant', merchantId }));
+  async create(
+    @MerchantId() merchantId: number,
+    @Body() dto: CreateMerchantUserDto,
+  ): Promise<Reply<MerchantUserCreatedView>> {
+    return new Reply(
+      'Merchant user created; the set-password link is shown only now',
+      await this.users.create({ email: dto.email, role: 'merchant', merchantId }),
+    );
   }
 }

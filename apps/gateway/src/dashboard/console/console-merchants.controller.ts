@@ -1,6 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { ConsoleMerchantView, ConsoleMerchantWithBalanceView, MerchantCreatedView } from '@pay/contracts/dashboard';
+import type {
+  ConsoleMerchantView,
+  ConsoleMerchantWithBalanceView,
+  MerchantCreatedView,
+} from '@pay/contracts/dashboard';
 import { BalanceRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
@@ -11,7 +15,6 @@ import { OperatorSessionGuard } from '../auth/session.guards';
 import { Audited } from '../audit/audit.interceptor';
 import { consoleMerchant, consoleMerchantWithBalance } from './console.presenter';
 import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
-
 
 /** The console's merchants: the ops API's MerchantAdmin, behind an operator session, every change audited. */
 @ApiExcludeController()
@@ -31,7 +34,10 @@ export class ConsoleMerchantsController {
   @Get('merchants')
   async list(): Promise<Reply<ConsoleMerchantWithBalanceView[]>> {
     const [all, balances] = await Promise.all([this.admin.list(), this.balances.all()]);
-    return new Reply(`${all.length} merchant(s)`, all.map((m) => consoleMerchantWithBalance(m, balances.get(m.id))));
+    return new Reply(
+      `${all.length} merchant(s)`,
+      all.map((m) => consoleMerchantWithBalance(m, balances.get(m.id))),
+    );
   }
 
   @Get('merchants/:merchantId')

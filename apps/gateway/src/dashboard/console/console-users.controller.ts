@@ -35,7 +35,8 @@ export class ConsoleUsersController {
   @HttpCode(200)
   @Audited('dashboard-user.disable', ({ params }) => `dashboard-user:${params.userId}`)
   async disable(@Principal() principal: DashboardPrincipal, @UserId() userId: number): Promise<Reply<ConsoleUserView>> {
-    if (userId === principal.userId) throw new ApiError(ErrorCode.Conflict, 'You cannot disable your own user; ask another operator');
+    if (userId === principal.userId)
+      throw new ApiError(ErrorCode.Conflict, 'You cannot disable your own user; ask another operator');
     return new Reply('Dashboard user disabled', presentConsoleUser(await this.users.disable(userId)));
   }
 

@@ -1,6 +1,23 @@
-import type { AuditEntryView, AuditLogPageView, ConsoleDeadLetterView, ConsoleUserView, ConsoleMerchantView, ConsoleMerchantWithBalanceView, ConsoleSettlementView, ConsoleWebhookDeliveryView } from '@pay/contracts/dashboard';
+import type {
+  AuditEntryView,
+  AuditLogPageView,
+  ConsoleDeadLetterView,
+  ConsoleUserView,
+  ConsoleMerchantView,
+  ConsoleMerchantWithBalanceView,
+  ConsoleSettlementView,
+  ConsoleWebhookDeliveryView,
+} from '@pay/contracts/dashboard';
 import { formatAmount, type Minor } from '@pay/domain';
-import { type DashboardUserView, type DeadLetter, describeMerchant, type MerchantView, type AuditPage, type Settlement, type WebhookDelivery } from '@pay/persistence';
+import {
+  type DashboardUserView,
+  type DeadLetter,
+  describeMerchant,
+  type MerchantView,
+  type AuditPage,
+  type Settlement,
+  type WebhookDelivery,
+} from '@pay/persistence';
 
 const NO_BALANCE = { available: 0n, pending: 0n };
 
@@ -12,11 +29,21 @@ const iso = (at: Date | null) => at?.toISOString() ?? null;
  */
 export function consoleMerchant(m: MerchantView): ConsoleMerchantView {
   const d = describeMerchant(m);
-  return { ...d, payinFee: { percentage: d.payinFee.percentage, fixed: formatAmount(m.payinFeeFixed) }, payoutFee: formatAmount(m.payoutFeeFlat) };
+  return {
+    ...d,
+    payinFee: { percentage: d.payinFee.percentage, fixed: formatAmount(m.payinFeeFixed) },
+    payoutFee: formatAmount(m.payoutFeeFlat),
+  };
 }
 
-export function consoleMerchantWithBalance(m: MerchantView, balance: { available: Minor; pending: Minor } = NO_BALANCE): ConsoleMerchantWithBalanceView {
-  return { ...consoleMerchant(m), balance: { available: formatAmount(balance.available), pending: formatAmount(balance.pending) } };
+export function consoleMerchantWithBalance(
+  m: MerchantView,
+  balance: { available: Minor; pending: Minor } = NO_BALANCE,
+): ConsoleMerchantWithBalanceView {
+  return {
+    ...consoleMerchant(m),
+    balance: { available: formatAmount(balance.available), pending: formatAmount(balance.pending) },
+  };
 }
 
 export function presentSettlement(s: Settlement): ConsoleSettlementView {
@@ -92,7 +119,10 @@ export function presentWebhookDelivery(d: Omit<WebhookDelivery, 'body'>): Consol
 
 export function presentAuditPage(page: AuditPage): AuditLogPageView {
   // merchantId is always null here (the console's audit log lists operators' rows only): not sent.
-  const entries = page.entries.map(({ merchantId: _merchantId, ...e }): AuditEntryView => ({ ...e, at: e.at.toISOString() }));
+  const entries = page.entries.map(({ merchantId: _merchantId, ...e }): AuditEntryView => ({
+    ...e,
+    at: e.at.toISOString(),
+  }));
   return { entries, nextBefore: page.nextBefore };
 }
 

@@ -18,9 +18,21 @@ export class DashboardActivityController {
   @RateLimit('read')
   @Get('activity')
   async list(@SessionMerchantId() merchantId: number, @Query() q: AuditPageQuery): Promise<Reply<ActivityPageView>> {
-    const page = await this.audit.listForMerchant(merchantId, { before: q.before === undefined ? undefined : BigInt(q.before), limit: q.limit });
+    const page = await this.audit.listForMerchant(merchantId, {
+      before: q.before === undefined ? undefined : BigInt(q.before),
+      limit: q.limit,
+    });
     return new Reply(`${page.entries.length} activity entry(ies)`, {
-      entries: page.entries.map((e) => ({ id: e.id, userId: e.operatorUserId, userEmail: e.operatorEmail, action: e.action, target: e.target, details: e.details, logId: e.logId, at: e.at.toISOString() })),
+      entries: page.entries.map((e) => ({
+        id: e.id,
+        userId: e.operatorUserId,
+        userEmail: e.operatorEmail,
+        action: e.action,
+        target: e.target,
+        details: e.details,
+        logId: e.logId,
+        at: e.at.toISOString(),
+      })),
       nextBefore: page.nextBefore,
     });
   }

@@ -1,4 +1,14 @@
-import { createPgPool, createPrismaClient, DeliveryHistoryRepository, OverviewRepository, type PrismaClient, type SqlClient, type SqlQuery, sqlClient, WebhookDeliveryRepository } from '@pay/persistence';
+import {
+  createPgPool,
+  createPrismaClient,
+  DeliveryHistoryRepository,
+  OverviewRepository,
+  type PrismaClient,
+  type SqlClient,
+  type SqlQuery,
+  sqlClient,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
 import { createDisbursement, createMerchant, fundMerchant, insertPayin } from '@pay/testing';
 import type { Pool } from 'pg';
 
@@ -25,8 +35,18 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
     await prisma.payin.update({ where: { id }, data: { successAt: new Date(at), status } });
   }
 
-  async function payoutAt(merchantId: number, amount: bigint, at: string, outcome: 'pending' | 'success' | 'failed' | 'funding') {
-    const { disbursement } = await createDisbursement(prisma, merchantId, { amount, fee: 0n, outcome, applyRefund: false });
+  async function payoutAt(
+    merchantId: number,
+    amount: bigint,
+    at: string,
+    outcome: 'pending' | 'success' | 'failed' | 'funding',
+  ) {
+    const { disbursement } = await createDisbursement(prisma, merchantId, {
+      amount,
+      fee: 0n,
+      outcome,
+      applyRefund: false,
+    });
     await prisma.disbursement.update({ where: { id: disbursement.id }, data: { createdAt: new Date(at) } });
   }
 
@@ -35,7 +55,10 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
     const other = await createMerchant(prisma);
     // Funded through the ledger's real path; the funding pay-ins were paid long before the window.
     const funding = await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
-    await prisma.payin.updateMany({ where: { id: { in: funding } }, data: { successAt: new Date('2026-01-01T00:00:00Z') } });
+    await prisma.payin.updateMany({
+      where: { id: { in: funding } },
+      data: { successAt: new Date('2026-01-01T00:00:00Z') },
+    });
     await paidAt(merchant.id, 1_000_00n, '2026-11-25T17:00:00Z'); // 26 Nov 00:00 WIB: today
     await paidAt(merchant.id, 2_500_50n, '2026-11-25T17:29:00Z'); // today
     await paidAt(merchant.id, 7_000_00n, '2026-11-25T16:59:59Z'); // 25 Nov 23:59:59 WIB: yesterday
@@ -51,11 +74,37 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
     const days = await repo.daily(merchant.id, now, 30);
     expect(days).toHaveLength(30);
     expect(days[0].date).toBe('2026-10-28');
-    expect(days[29]).toEqual({ date: '2026-11-26', payinAmount: 3_500_50n, payinCount: 2, payoutAmount: 170_000_00n, payoutCount: 2 });
-    expect(days[28]).toEqual({ date: '2026-11-25', payinAmount: 7_000_00n, payinCount: 1, payoutAmount: 0n, payoutCount: 0 });
-    expect(days[27]).toEqual({ date: '2026-11-24', payinAmount: 0n, payinCount: 0, payoutAmount: 40_000_00n, payoutCount: 1 });
-    expect(days[0]).toEqual({ date: '2026-10-28', payinAmount: 3_000_00n, payinCount: 1, payoutAmount: 0n, payoutCount: 0 });
-    expect(days.slice(1, 27).every((d) => d.payinCount === 0 && d.payoutCount === 0 && d.payinAmount === 0n)).toBe(true);
+    expect(days[29]).toEqual({
+      date: '2026-11-26',
+      payinAmount: 3_500_50n,
+      payinCount: 2,
+      payoutAmount: 170_000_00n,
+      payoutCount: 2,
+    });
+    expect(days[28]).toEqual({
+      date: '2026-11-25',
+      payinAmount: 7_000_00n,
+      payinCount: 1,
+      payoutAmount: 0n,
+      payoutCount: 0,
+    });
+    expect(days[27]).toEqual({
+      date: '2026-11-24',
+      payinAmount: 0n,
+      payinCount: 0,
+      payoutAmount: 40_000_00n,
+      payoutCount: 1,
+    });
+    expect(days[0]).toEqual({
+      date: '2026-10-28',
+      payinAmount: 3_000_00n,
+      payinCount: 1,
+      payoutAmount: 0n,
+      payoutCount: 0,
+    });
+    expect(days.slice(1, 27).every((d) => d.payinCount === 0 && d.payoutCount === 0 && d.payinAmount === 0n)).toBe(
+      true,
+    );
     expect(new Set(days.map((d) => d.date)).size).toBe(30);
   });
 
@@ -72,13 +121,20 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
     try {
       await client.query('SET enable_seqscan = off'); // a plan that can only scan sequentially still shows one
       const from = new Date(Date.now() - 30 * 86_400_000);
-      const explain = async (text: string) => (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, [merchant.id, from, new Date()])).rows.map((r) => r['QUERY PLAN']).join('\n');
-      const payins = await explain(`SELECT (success_at AT TIME ZONE 'Asia/Jakarta')::date, sum(amount), count(*) FROM payins WHERE merchant_id = $1 AND status = 'success' AND success_at >= $2 AND success_at < $3 GROUP BY 1`);
+      const explain = async (text: string) =>
+        (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, [merchant.id, from, new Date()])).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      const payins = await explain(
+        `SELECT (success_at AT TIME ZONE 'Asia/Jakarta')::date, sum(amount), count(*) FROM payins WHERE merchant_id = $1 AND status = 'success' AND success_at >= $2 AND success_at < $3 GROUP BY 1`,
+      );
       // Which index the planner picks depends on the shared test database's statistics; what must
       // hold is that some index serves the window (seq scans are off, so one shows only when none can).
       expect(payins).not.toMatch(/Seq Scan/);
       expect(payins).toMatch(/Index (Only )?Scan using payins_/);
-      const payouts = await explain(`SELECT (created_at AT TIME ZONE 'Asia/Jakarta')::date, sum(amount), count(*) FROM disbursements WHERE merchant_id = $1 AND status IN ('pending', 'funding', 'success') AND created_at >= $2 AND created_at < $3 GROUP BY 1`);
+      const payouts = await explain(
+        `SELECT (created_at AT TIME ZONE 'Asia/Jakarta')::date, sum(amount), count(*) FROM disbursements WHERE merchant_id = $1 AND status IN ('pending', 'funding', 'success') AND created_at >= $2 AND created_at < $3 GROUP BY 1`,
+      );
       expect(payouts).not.toMatch(/Seq Scan/);
       expect(payouts).toMatch(/Index (Only )?Scan using disbursements_/);
     } finally {
@@ -86,7 +142,13 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
       client.release();
     }
     const days = await repo.daily(merchant.id, new Date(), 30);
-    const inWindow = await prisma.payin.count({ where: { merchantId: merchant.id, status: 'success', successAt: { gte: new Date(Date.parse(`${days[0].date}T00:00:00+07:00`)) } } });
+    const inWindow = await prisma.payin.count({
+      where: {
+        merchantId: merchant.id,
+        status: 'success',
+        successAt: { gte: new Date(Date.parse(`${days[0].date}T00:00:00+07:00`)) },
+      },
+    });
     expect(days.reduce((n, d) => n + d.payinCount, 0)).toBe(inWindow);
     expect(inWindow).toBeGreaterThan(300);
   });
@@ -94,7 +156,9 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
   it('is all zeros for a merchant with nothing', async () => {
     const { merchant } = await createMerchant(prisma);
     const days = await repo.daily(merchant.id, new Date(), 30);
-    expect(days.every((d) => d.payinAmount === 0n && d.payoutAmount === 0n && d.payinCount === 0 && d.payoutCount === 0)).toBe(true);
+    expect(
+      days.every((d) => d.payinAmount === 0n && d.payoutAmount === 0n && d.payinCount === 0 && d.payoutCount === 0),
+    ).toBe(true);
   });
 
   it("reads a transaction's deliveries and the recent ones through indexes, never a scan of the table", async () => {
@@ -106,7 +170,18 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
       SELECT gen_random_uuid(), 'bulk-' || md5(random()::text), 'payin.succeeded', ${merchant.id}, CASE WHEN g = 1 THEN ${ids[0]}::uuid END, 'https://93.184.216.34/cb', '{}',
              (ARRAY['pending', 'delivering', 'delivered', 'failed', 'dead'])[1 + g % 5], now() - make_interval(secs => g), now()
         FROM generate_series(1, 3000) g`;
-    const newest = await deliveries.create({ eventId: `evt-${Date.now()}`, eventType: 'payin.succeeded', merchantId: merchant.id, disbursementId: null, payinId: ids[0], url: 'https://93.184.216.34/cb', body: '{}' }, new Date());
+    const newest = await deliveries.create(
+      {
+        eventId: `evt-${Date.now()}`,
+        eventType: 'payin.succeeded',
+        merchantId: merchant.id,
+        disbursementId: null,
+        payinId: ids[0],
+        url: 'https://93.184.216.34/cb',
+        body: '{}',
+      },
+      new Date(),
+    );
     await pool.query('ANALYZE webhook_deliveries');
     const plans: string[] = [];
     const client = await pool.connect();
@@ -116,7 +191,11 @@ describe('dashboard reads: OverviewRepository, DeliveryHistoryRepository (real P
       // Runs each statement, and keeps its plan on the connection where seq scans are discouraged.
       const explaining: SqlClient = {
         query: async <T>(q: SqlQuery) => {
-          plans.push((await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.text}`, q.values)).rows.map((r) => r['QUERY PLAN']).join('\n'));
+          plans.push(
+            (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.text}`, q.values)).rows
+              .map((r) => r['QUERY PLAN'])
+              .join('\n'),
+          );
           return db.query<T>(q);
         },
         execute: (q: SqlQuery) => db.execute(q),

@@ -1,5 +1,11 @@
 import { formatAmount, formatJakartaDateTime } from '@pay/domain';
-import type { CallbackAttemptView, CallbackDeliveryFields, CallbackDeliveryView, DayTotalsView, RecentDeliveryView } from '@pay/contracts/dashboard';
+import type {
+  CallbackAttemptView,
+  CallbackDeliveryFields,
+  CallbackDeliveryView,
+  DayTotalsView,
+  RecentDeliveryView,
+} from '@pay/contracts/dashboard';
 import type { DayTotals, RecentDelivery, WebhookAttempt, WebhookDelivery } from '@pay/persistence';
 
 /** Enough of a response body to tell what the merchant's server said. */
@@ -49,7 +55,13 @@ export function presentRecentDelivery(d: RecentDelivery): RecentDeliveryView {
 }
 
 export function presentDay(d: DayTotals): DayTotalsView {
-  return { date: d.date, payinAmount: formatAmount(d.payinAmount), payinCount: d.payinCount, payoutAmount: formatAmount(d.payoutAmount), payoutCount: d.payoutCount };
+  return {
+    date: d.date,
+    payinAmount: formatAmount(d.payinAmount),
+    payinCount: d.payinCount,
+    payoutAmount: formatAmount(d.payoutAmount),
+    payoutCount: d.payoutCount,
+  };
 }
 
 /** A Jakarta time as the API writes success_at, or null. */

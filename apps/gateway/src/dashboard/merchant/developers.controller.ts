@@ -1,6 +1,27 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { AllowlistView, CallbackUrlView, DevelopersView, RecentDeliveriesView, TokenIssuedView, TokenRevokedView, WebhookSecretRotatedView } from '@pay/contracts/dashboard';
+import type {
+  AllowlistView,
+  CallbackUrlView,
+  DevelopersView,
+  RecentDeliveriesView,
+  TokenIssuedView,
+  TokenRevokedView,
+  WebhookSecretRotatedView,
+} from '@pay/contracts/dashboard';
 import { DeliveryHistoryRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
@@ -54,7 +75,14 @@ export class DashboardDevelopersController {
   async show(@SessionMerchantId() merchantId: number): Promise<Reply<DevelopersView>> {
     const [merchant, tokens] = await Promise.all([this.admin.get(merchantId), this.admin.listTokens(merchantId)]);
     return new Reply('Developer settings', {
-      tokens: tokens.map((t) => ({ id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null })),
+      tokens: tokens.map((t) => ({
+        id: t.id,
+        label: t.label,
+        prefix: t.prefix,
+        createdAt: t.createdAt.toISOString(),
+        lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+        revokedAt: t.revokedAt?.toISOString() ?? null,
+      })),
       payinCallbackUrl: merchant.payinCallbackUrl,
       allowlist: { enabled: merchant.ipAllowlistEnabled, entries: merchant.ipAllowlist },
     });
@@ -65,9 +93,17 @@ export class DashboardDevelopersController {
   @Post('tokens')
   @Audited('token.create', ({ data }) => `token:${String(data.id)}`)
   @HttpCode(201)
-  async issueToken(@SessionMerchantId() merchantId: number, @Body() dto: IssueTokenDto): Promise<Reply<TokenIssuedView>> {
+  async issueToken(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: IssueTokenDto,
+  ): Promise<Reply<TokenIssuedView>> {
     const t = await this.admin.issueToken(merchantId, dto.label ?? '');
-    return new Reply('Token issued; it is shown only now', { id: t.id, label: dto.label ?? '', prefix: t.prefix, token: t.token });
+    return new Reply('Token issued; it is shown only now', {
+      id: t.id,
+      label: dto.label ?? '',
+      prefix: t.prefix,
+      token: t.token,
+    });
   }
 
   /** Only the merchant's own: another merchant's token id is not found, like an unknown one. */
@@ -76,7 +112,10 @@ export class DashboardDevelopersController {
   @Delete('tokens/:id')
   @Audited('token.revoke', ({ params }) => `token:${params.id}`)
   @HttpCode(200)
-  async revokeToken(@SessionMerchantId() merchantId: number, @Param('id') id: string): Promise<Reply<TokenRevokedView>> {
+  async revokeToken(
+    @SessionMerchantId() merchantId: number,
+    @Param('id') id: string,
+  ): Promise<Reply<TokenRevokedView>> {
     const r = await this.admin.revokeToken(id, merchantId);
     return new Reply('Token revoked', { id, revokedAt: r.revokedAt.toISOString() });
   }
@@ -87,9 +126,15 @@ export class DashboardDevelopersController {
   @Post('webhook-secret/rotate')
   @Audited('webhook-secret.rotate', () => 'webhook-secret')
   @HttpCode(200)
-  async rotateWebhookSecret(@SessionMerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto): Promise<Reply<WebhookSecretRotatedView>> {
+  async rotateWebhookSecret(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: RotateWebhookSecretDto,
+  ): Promise<Reply<WebhookSecretRotatedView>> {
     const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
-    return new Reply('Webhook secret rotated; it is shown only now', { secret: r.secret, previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null });
+    return new Reply('Webhook secret rotated; it is shown only now', {
+      secret: r.secret,
+      previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null,
+    });
   }
 
   @RateLimit('write')
@@ -97,9 +142,14 @@ export class DashboardDevelopersController {
   @Put('callback-url')
   @Audited('callback-url.set', () => 'callback-url')
   @HttpCode(200)
-  async setCallbackUrl(@SessionMerchantId() merchantId: number, @Body() dto: PayinCallbackUrlDto): Promise<Reply<CallbackUrlView>> {
+  async setCallbackUrl(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: PayinCallbackUrlDto,
+  ): Promise<Reply<CallbackUrlView>> {
     const m = await this.callbackUrl.set(merchantId, dto.url);
-    return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', { payinCallbackUrl: m.payinCallbackUrl });
+    return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', {
+      payinCallbackUrl: m.payinCallbackUrl,
+    });
   }
 
   /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
@@ -108,15 +158,24 @@ export class DashboardDevelopersController {
   @Put('allowlist')
   @Audited('allowlist.set', () => 'allowlist')
   @HttpCode(200)
-  async setAllowlist(@SessionMerchantId() merchantId: number, @Body() dto: AllowlistDto): Promise<Reply<AllowlistView>> {
+  async setAllowlist(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: AllowlistDto,
+  ): Promise<Reply<AllowlistView>> {
     const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
-    const message = m.ipAllowlistEnabled && m.ipAllowlist.length === 0 ? 'Allowlist set; it is enabled and empty, so every API request with your tokens is refused' : 'Allowlist set';
+    const message =
+      m.ipAllowlistEnabled && m.ipAllowlist.length === 0
+        ? 'Allowlist set; it is enabled and empty, so every API request with your tokens is refused'
+        : 'Allowlist set';
     return new Reply(message, { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist });
   }
 
   @RateLimit('read')
   @Get('deliveries')
-  async recentDeliveries(@SessionMerchantId() merchantId: number, @Query() q: DeliveriesQuery): Promise<Reply<RecentDeliveriesView>> {
+  async recentDeliveries(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DeliveriesQuery,
+  ): Promise<Reply<RecentDeliveriesView>> {
     const rows = await this.deliveries.recent(merchantId, q.limit ?? 50);
     return new Reply('Query success', { items: rows.map(presentRecentDelivery) });
   }

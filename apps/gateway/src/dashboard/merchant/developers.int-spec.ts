@@ -1,7 +1,14 @@
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
-import { createDisbursement, createMerchant, fundMerchant, insertPayin, type DashboardSignIn, signedInMerchantUser } from '@pay/testing';
+import {
+  createDisbursement,
+  createMerchant,
+  fundMerchant,
+  insertPayin,
+  type DashboardSignIn,
+  signedInMerchantUser,
+} from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import type { GatewayApp } from '../../gateway.app';
@@ -31,9 +38,12 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
   function as(s: DashboardSession) {
     const path = (p: string) => `/dashboard/api${p}`;
     return {
-      get: (p: string, query: Record<string, string | number> = {}) => request(http).get(path(p)).query(query).set('Cookie', s.cookie),
-      post: (p: string, body: object = {}) => request(http).post(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
-      put: (p: string, body: object) => request(http).put(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
+      get: (p: string, query: Record<string, string | number> = {}) =>
+        request(http).get(path(p)).query(query).set('Cookie', s.cookie),
+      post: (p: string, body: object = {}) =>
+        request(http).post(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
+      put: (p: string, body: object) =>
+        request(http).put(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
       delete: (p: string) => request(http).delete(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken),
     };
   }
@@ -49,14 +59,28 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     const before = await api.get('/developers');
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual({
-      tokens: [{ id: tokenId, label: 'test', prefix: expect.any(String), createdAt: expect.any(String), lastUsedAt: null, revokedAt: null }],
+      tokens: [
+        {
+          id: tokenId,
+          label: 'test',
+          prefix: expect.any(String),
+          createdAt: expect.any(String),
+          lastUsedAt: null,
+          revokedAt: null,
+        },
+      ],
       payinCallbackUrl: null,
       allowlist: { enabled: false, entries: [] },
     });
 
     const issued = await api.post('/tokens', { label: 'checkout server' });
     expect(issued.status).toBe(201);
-    expect(issued.body.data).toEqual({ id: expect.any(String), label: 'checkout server', prefix: expect.any(String), token: expect.any(String) });
+    expect(issued.body.data).toEqual({
+      id: expect.any(String),
+      label: 'checkout server',
+      prefix: expect.any(String),
+      token: expect.any(String),
+    });
     const { id, token } = issued.body.data;
     expect(token.startsWith(issued.body.data.prefix)).toBe(true);
     const balance = await request(http).get('/api/v1/payin/balance').set('token', token);
@@ -72,7 +96,9 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     expect(revoked.body.data).toEqual({ id, revokedAt: expect.any(String) });
     const refused = await request(http).get('/api/v1/payin/balance').set('token', token);
     expect(refused.status).toBe(401);
-    expect((await api.get('/developers')).body.data.tokens.find((t: { id: string }) => t.id === id).revokedAt).toBe(revoked.body.data.revokedAt);
+    expect((await api.get('/developers')).body.data.tokens.find((t: { id: string }) => t.id === id).revokedAt).toBe(
+      revoked.body.data.revokedAt,
+    );
     expect((await api.delete('/tokens/not-a-token')).status).toBe(404);
     expect((await api.delete(`/tokens/${randomUUID()}`)).status).toBe(404);
     expect((await api.post('/tokens', { label: 'x'.repeat(101) })).body.code).toBe('VALIDATION_ERROR');
@@ -83,7 +109,10 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     const old = (await prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } })).webhookSecret;
     const res = await api.post('/webhook-secret/rotate');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), previousExpiresAt: expect.any(String) });
+    expect(res.body.data).toEqual({
+      secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
+      previousExpiresAt: expect.any(String),
+    });
     const row = await prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } });
     expect(row.webhookSecret).toBe(res.body.data.secret);
     expect(row.webhookSecretPrevious).toBe(old);
@@ -117,7 +146,10 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
 
   it('replaces the IP allowlist with the ops API rules; a refused list is 400 and changes nothing', async () => {
     const { merchant, api } = await merchantWithSession();
-    const set = await api.put('/allowlist', { enabled: false, entries: ['203.0.113.7', '198.51.100.0/24', '203.0.113.7'] });
+    const set = await api.put('/allowlist', {
+      enabled: false,
+      entries: ['203.0.113.7', '198.51.100.0/24', '203.0.113.7'],
+    });
     expect(set.status).toBe(200);
     expect(set.body.data).toEqual({ enabled: false, entries: ['203.0.113.7', '198.51.100.0/24'] });
     const refusals: object[] = [
@@ -131,10 +163,17 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     ];
     for (const body of refusals) {
       const res = await api.put('/allowlist', body);
-      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
+      expect({ body, status: res.status, code: res.body.code }).toEqual({
+        body,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
     }
     const row = await prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } });
-    expect({ enabled: row.ipAllowlistEnabled, entries: row.ipAllowlist }).toEqual({ enabled: false, entries: ['203.0.113.7', '198.51.100.0/24'] });
+    expect({ enabled: row.ipAllowlistEnabled, entries: row.ipAllowlist }).toEqual({
+      enabled: false,
+      entries: ['203.0.113.7', '198.51.100.0/24'],
+    });
     const enabled = await api.put('/allowlist', { enabled: true, entries: ['203.0.113.7'] });
     expect(enabled.body.data).toEqual({ enabled: true, entries: ['203.0.113.7'] });
     expect((await api.get('/developers')).body.data.allowlist).toEqual({ enabled: true, entries: ['203.0.113.7'] });
@@ -145,23 +184,51 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     const other = await createMerchant(prisma);
     const deliveries = gateway.app.get(WebhookDeliveryRepository);
     await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
-    const { disbursement } = await createDisbursement(prisma, merchant.id, { amount: 10_000_00n, fee: 0n, outcome: 'success' });
+    const { disbursement } = await createDisbursement(prisma, merchant.id, {
+      amount: 10_000_00n,
+      fee: 0n,
+      outcome: 'success',
+    });
     const payinId = await insertPayin(prisma, merchant.id, 5_000_00n, 0n, 'PAID-1');
     const otherPayin = await insertPayin(prisma, other.merchant.id, 5_000_00n, 0n, 'PAID-1');
-    const make = async (merchantId: number, subject: { disbursementId: string | null; payinId: string | null }, eventType: string, at: Date) =>
-      deliveries.create({ eventId: `evt-${randomUUID()}`, eventType, merchantId, ...subject, url: PUBLIC_URL, body: '{}' }, at);
+    const make = async (
+      merchantId: number,
+      subject: { disbursementId: string | null; payinId: string | null },
+      eventType: string,
+      at: Date,
+    ) =>
+      deliveries.create(
+        { eventId: `evt-${randomUUID()}`, eventType, merchantId, ...subject, url: PUBLIC_URL, body: '{}' },
+        at,
+      );
     // The payout's callback, written with its final status (decision 0024).
     const payout = await prisma.webhookDelivery.findFirstOrThrow({ where: { disbursementId: disbursement.id } });
     const claimed = await deliveries.claim(payout.id, new Date(), 60_000);
     if (!claimed) throw new Error('delivery not claimable');
-    await deliveries.recordAttempt(claimed, { startedAt: new Date(), latencyMs: 87, statusCode: 200, error: null, responseBody: 'OK', outcome: 'delivered', nextAttemptAt: null });
+    await deliveries.recordAttempt(claimed, {
+      startedAt: new Date(),
+      latencyMs: 87,
+      statusCode: 200,
+      error: null,
+      responseBody: 'OK',
+      outcome: 'delivered',
+      nextAttemptAt: null,
+    });
     const payin = await make(merchant.id, { disbursementId: null, payinId }, 'payin.succeeded', new Date());
     await make(other.merchant.id, { disbursementId: null, payinId: otherPayin }, 'payin.succeeded', new Date());
 
     const res = await api.get('/deliveries');
     expect(res.status).toBe(200);
     expect(res.body.data.items).toEqual([
-      expect.objectContaining({ id: payin.id, kind: 'payin', merchantTrxId: 'PAID-1', eventType: 'payin.succeeded', status: 'pending', attemptCount: 0, lastAttempt: null }),
+      expect.objectContaining({
+        id: payin.id,
+        kind: 'payin',
+        merchantTrxId: 'PAID-1',
+        eventType: 'payin.succeeded',
+        status: 'pending',
+        attemptCount: 0,
+        lastAttempt: null,
+      }),
       expect.objectContaining({
         id: payout.id,
         kind: 'payout',
@@ -169,12 +236,24 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
         status: 'delivered',
         attemptCount: 1,
         deliveredAt: expect.any(String),
-        lastAttempt: { attemptNo: 1, at: expect.any(String), httpStatus: 200, latencyMs: 87, responseExcerpt: 'OK', error: null, outcome: 'delivered' },
+        lastAttempt: {
+          attemptNo: 1,
+          at: expect.any(String),
+          httpStatus: 200,
+          latencyMs: 87,
+          responseExcerpt: 'OK',
+          error: null,
+          outcome: 'delivered',
+        },
       }),
     ]);
-    expect((await api.get('/deliveries', { limit: 1 })).body.data.items.map((d: { id: string }) => d.id)).toEqual([payin.id]);
+    expect((await api.get('/deliveries', { limit: 1 })).body.data.items.map((d: { id: string }) => d.id)).toEqual([
+      payin.id,
+    ]);
     expect((await api.get('/deliveries', { limit: 0 })).status).toBe(400);
-    expect((await api.get(`/payins/PAID-1`)).body.data.callbacks).toEqual([expect.objectContaining({ id: payin.id, attempts: [] })]);
+    expect((await api.get(`/payins/PAID-1`)).body.data.callbacks).toEqual([
+      expect.objectContaining({ id: payin.id, attempts: [] }),
+    ]);
   });
 
   it('needs a session (401 SESSION_REQUIRED) and, on a write, the CSRF token (403 CSRF_TOKEN_INVALID); nothing changes', async () => {
@@ -188,7 +267,10 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ status: false, code: 'CSRF_TOKEN_INVALID' });
     }
-    const put = await request(http).put('/dashboard/api/allowlist').set('Cookie', session.cookie).send({ enabled: true, entries: [] });
+    const put = await request(http)
+      .put('/dashboard/api/allowlist')
+      .set('Cookie', session.cookie)
+      .send({ enabled: true, entries: [] });
     expect(put.status).toBe(403);
     expect(await prisma.apiToken.count({ where: { merchantId: merchant.id } })).toBe(1);
     expect((await prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } })).ipAllowlistEnabled).toBe(false);

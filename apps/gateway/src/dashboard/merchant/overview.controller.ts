@@ -25,7 +25,10 @@ export class DashboardOverviewController {
   @RateLimit('read')
   @Get('overview')
   async show(@SessionMerchantId() merchantId: number): Promise<Reply<OverviewView>> {
-    const [balance, days] = await Promise.all([this.balances.get(merchantId), this.overview.daily(merchantId, new Date(), DAYS)]);
+    const [balance, days] = await Promise.all([
+      this.balances.get(merchantId),
+      this.overview.daily(merchantId, new Date(), DAYS),
+    ]);
     const today = days[days.length - 1];
     return new Reply('Overview', {
       balance: { available: formatAmount(balance.available), pending: formatAmount(balance.pending) },

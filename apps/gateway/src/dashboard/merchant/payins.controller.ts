@@ -1,9 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { HistoryPage, PayinDetailView, PayinGeneratedView, PayinListItemView } from '@pay/contracts/dashboard';
-import { DeliveryHistoryRepository, HistoryRepository, MerchantAdmin, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
+import {
+  DeliveryHistoryRepository,
+  HistoryRepository,
+  MerchantAdmin,
+  type Payin,
+  PayinRepository,
+  type PrismaClient,
+} from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
@@ -37,16 +55,34 @@ export class DashboardPayinsController {
 
   @RateLimit('read')
   @Get('payins')
-  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayinListQuery): Promise<Reply<HistoryPage<PayinListItemView>>> {
+  async list(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DashboardPayinListQuery,
+  ): Promise<Reply<HistoryPage<PayinListItemView>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
-    const [merchant, rows] = await Promise.all([this.merchant(merchantId), this.history.payins(q.window(merchantId, limit + 1), q.status)]);
+    const [merchant, rows] = await Promise.all([
+      this.merchant(merchantId),
+      this.history.payins(q.window(merchantId, limit + 1), q.status),
+    ]);
     const now = new Date();
-    return new Reply('Query success', toPage('payin', rows, limit, (p) => p, (p) => presentPayinItem(p, merchant, now)));
+    return new Reply(
+      'Query success',
+      toPage(
+        'payin',
+        rows,
+        limit,
+        (p) => p,
+        (p) => presentPayinItem(p, merchant, now),
+      ),
+    );
   }
 
   @RateLimit('read')
   @Get('payins/:merchantTrxId')
-  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<PayinDetailView>> {
+  async show(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+  ): Promise<Reply<PayinDetailView>> {
     const payin = await this.find(merchantId, merchantTrxId);
     return new Reply('Query success', await this.detail(payin, await this.merchant(merchantId)));
   }
@@ -55,9 +91,16 @@ export class DashboardPayinsController {
   @Post('payins')
   @Audited('payin.create', ({ data }) => `payin:${String(data.merchantTrxId)}`)
   @HttpCode(201)
-  async create(@SessionMerchantId() merchantId: number, @Body() dto: CreateDashboardPayinDto): Promise<Reply<PayinGeneratedView>> {
+  async create(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: CreateDashboardPayinDto,
+  ): Promise<Reply<PayinGeneratedView>> {
     const merchantTrxId = dto.merchantTrxId ?? `DASH-${randomBytes(8).toString('hex').toUpperCase()}`;
-    const { payin, qrImage } = await this.qris.generate(merchantId, { merchantTrxId, amount: dto.amount, withImage: true });
+    const { payin, qrImage } = await this.qris.generate(merchantId, {
+      merchantTrxId,
+      amount: dto.amount,
+      withImage: true,
+    });
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
   }
 
@@ -65,7 +108,11 @@ export class DashboardPayinsController {
   @Post('payins/:merchantTrxId/simulate')
   @Audited('payin.simulate', ({ params }) => `payin:${params.merchantTrxId}`)
   @HttpCode(200)
-  async simulate(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string, @Body() dto: SimulatePayinDto): Promise<Reply<PayinDetailView>> {
+  async simulate(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+    @Body() dto: SimulatePayinDto,
+  ): Promise<Reply<PayinDetailView>> {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();
     const paid = await this.sandbox.pay(merchantId, merchantTrxId, { status: dto.status });
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));

@@ -2,7 +2,15 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { CallbackResendView, HistoryPage, PayoutDetailView, PayoutListItemView } from '@pay/contracts/dashboard';
-import { DeliveryHistoryRepository, type Disbursement, DisbursementRepository, HistoryRepository, MerchantAdmin, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import {
+  DeliveryHistoryRepository,
+  type Disbursement,
+  DisbursementRepository,
+  HistoryRepository,
+  MerchantAdmin,
+  type PrismaClient,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
 import { presentDisbursementItem, toPage } from '../../history/history.presenter';
@@ -29,17 +37,38 @@ export class DashboardPayoutsController {
 
   @RateLimit('read')
   @Get('payouts')
-  async list(@SessionMerchantId() merchantId: number, @Query() q: DashboardPayoutListQuery): Promise<Reply<HistoryPage<PayoutListItemView>>> {
+  async list(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DashboardPayoutListQuery,
+  ): Promise<Reply<HistoryPage<PayoutListItemView>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
-    const [merchant, rows] = await Promise.all([new MerchantAdmin(this.prisma).get(merchantId), this.history.disbursements(q.window(merchantId, limit + 1), q.status)]);
-    return new Reply('Query success', toPage('disbursement', rows, limit, (d) => d, (d) => presentDisbursementItem(d, merchant)));
+    const [merchant, rows] = await Promise.all([
+      new MerchantAdmin(this.prisma).get(merchantId),
+      this.history.disbursements(q.window(merchantId, limit + 1), q.status),
+    ]);
+    return new Reply(
+      'Query success',
+      toPage(
+        'disbursement',
+        rows,
+        limit,
+        (d) => d,
+        (d) => presentDisbursementItem(d, merchant),
+      ),
+    );
   }
 
   @RateLimit('read')
   @Get('payouts/:merchantTrxId')
-  async show(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<PayoutDetailView>> {
+  async show(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+  ): Promise<Reply<PayoutDetailView>> {
     const d = await this.find(merchantId, merchantTrxId);
-    const [merchant, callbacks] = await Promise.all([new MerchantAdmin(this.prisma).get(merchantId), this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id })]);
+    const [merchant, callbacks] = await Promise.all([
+      new MerchantAdmin(this.prisma).get(merchantId),
+      this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id }),
+    ]);
     return new Reply('Query success', {
       ...presentDisbursementItem(d, merchant),
       bankCode: d.bankCode,
@@ -55,14 +84,22 @@ export class DashboardPayoutsController {
   @Post('payouts/:merchantTrxId/callback/resend')
   @Audited('payout.callback-resend', ({ params }) => `payout:${params.merchantTrxId}`)
   @HttpCode(200)
-  async resend(@SessionMerchantId() merchantId: number, @Param('merchantTrxId') merchantTrxId: string): Promise<Reply<CallbackResendView>> {
+  async resend(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+  ): Promise<Reply<CallbackResendView>> {
     const d = await this.find(merchantId, merchantTrxId);
     const callbacks = await this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id });
     const latest = callbacks[callbacks.length - 1];
-    if (!latest) throw new ApiError(ErrorCode.NotFound, 'This payout has no callback yet: it is sent once the payout is final');
+    if (!latest)
+      throw new ApiError(ErrorCode.NotFound, 'This payout has no callback yet: it is sent once the payout is final');
     const resent = await this.deliveries.resend(latest.id, new Date());
     if (!resent) throw new ApiError(ErrorCode.Conflict, 'A callback attempt is in progress; try again in a moment');
-    return new Reply('Callback queued for resend', { deliveryId: resent.id, eventId: resent.eventId, status: resent.status });
+    return new Reply('Callback queued for resend', {
+      deliveryId: resent.id,
+      eventId: resent.eventId,
+      status: resent.status,
+    });
   }
 
   private async find(merchantId: number, merchantTrxId: string): Promise<Disbursement> {

@@ -27,11 +27,28 @@ export class DashboardReconController {
   @Post('recon')
   @Audited('recon.export', ({ data }) => `recon:${String(data.date)}`)
   @HttpCode(200)
-  async request(@SessionMerchantId() merchantId: number, @Res({ passthrough: true }) reply: FastifyReply, @Body() dto: ReconFileDto): Promise<Reply<ReconJobView>> {
-    const m = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { id: true, createdAt: true, rateLimitRead: true, rateLimitWrite: true, rateLimitExport: true } });
-    const merchant = { id: m.id, createdAt: m.createdAt, rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport } };
+  async request(
+    @SessionMerchantId() merchantId: number,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() dto: ReconFileDto,
+  ): Promise<Reply<ReconJobView>> {
+    const m = await this.prisma.merchant.findUniqueOrThrow({
+      where: { id: merchantId },
+      select: { id: true, createdAt: true, rateLimitRead: true, rateLimitWrite: true, rateLimitExport: true },
+    });
+    const merchant = {
+      id: m.id,
+      createdAt: m.createdAt,
+      rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport },
+    };
     const r = await this.recon.request(merchant, dto.date, reply);
-    if (r.status === 'ready') return new Reply('Export ready', { jobId: r.export.id, date: reconDateOf(r.export), status: r.status, download: r.download });
+    if (r.status === 'ready')
+      return new Reply('Export ready', {
+        jobId: r.export.id,
+        date: reconDateOf(r.export),
+        status: r.status,
+        download: r.download,
+      });
     return new Reply('Export job queued', { jobId: r.export.id, date: reconDateOf(r.export), status: r.status });
   }
 

@@ -12,7 +12,8 @@ const PACKAGE_NAME = 'qris-payments';
 export function defaultDashboardDir(from = __dirname): string {
   for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return join(dir, 'dist', 'apps', 'dashboard');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === PACKAGE_NAME)
+      return join(dir, 'dist', 'apps', 'dashboard');
   }
   // Not in a checkout or the image: nothing is there, so the gateway warns and serves no dashboard.
   return join(from, 'dashboard');

@@ -13,6 +13,8 @@ describe('dashboard page headers', () => {
   });
 
   it('lets the pages load only their own code, never be framed, and submit forms only to themselves', () => {
-    expect(DASHBOARD_CSP).toBe("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    expect(DASHBOARD_CSP).toBe(
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
   });
 });

@@ -19,14 +19,18 @@ const env = {
 };
 const ASSET = 'assets/index-Ab3_x9Qz.js';
 const SECRET = 'secret-outside-the-bundle';
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** A built web app as `npm run build` leaves it: merchant/ and console/, and a file beside them that must never be served. */
 function fakeBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dashboard-static-'));
   for (const bundle of ['merchant', 'console']) {
     mkdirSync(join(dir, bundle, 'assets'), { recursive: true });
-    writeFileSync(join(dir, bundle, 'index.html'), `<!doctype html><title>${bundle}</title><script type="module" src="./${ASSET}"></script>`);
+    writeFileSync(
+      join(dir, bundle, 'index.html'),
+      `<!doctype html><title>${bundle}</title><script type="module" src="./${ASSET}"></script>`,
+    );
     writeFileSync(join(dir, bundle, ASSET), `console.log(${JSON.stringify(bundle)});`);
   }
   writeFileSync(join(dir, 'secret.txt'), SECRET);
@@ -92,7 +96,10 @@ describe('the dashboard and console bundles served by the gateway (real Postgres
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
     expect(res.text).toBe('console.log("merchant");');
-    expect(res.headers).toMatchObject({ 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' });
+    expect(res.headers).toMatchObject({
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   it('serves the console only on the internal port: on the public port /console answers as an unknown route does', async () => {
@@ -132,7 +139,10 @@ describe('the dashboard and console bundles served by the gateway (real Postgres
   });
 
   it('answers a file that is not in the bundle as an unknown route, and a write with 405', async () => {
-    expect((await request(pub).get('/dashboard/assets/nope.js')).body).toMatchObject({ status: false, code: 'NOT_FOUND' });
+    expect((await request(pub).get('/dashboard/assets/nope.js')).body).toMatchObject({
+      status: false,
+      code: 'NOT_FOUND',
+    });
     const post = await request(pub).post('/dashboard/').set('content-type', 'application/json').send('{}');
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
@@ -143,7 +153,11 @@ describe('a gateway without the built web app', () => {
   it('starts, warns, and answers /dashboard/ with 404 in the envelope', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'dashboard-none-'));
     const lines: string[] = [];
-    const logger = createLogger('gateway', 'warn', new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }));
+    const logger = createLogger(
+      'gateway',
+      'warn',
+      new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }),
+    );
     const gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, { ...env, DASHBOARD_DIR: empty }), logger);
     try {
       for (const path of ['/dashboard', '/dashboard/', '/dashboard/index.html']) {

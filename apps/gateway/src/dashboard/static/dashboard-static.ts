@@ -22,11 +22,18 @@ export const DASHBOARD_BUNDLES = [
  * Only the files present at start-up get a route (`wildcard: false`): the bundle is immutable in
  * an image, and a path that names no file, or climbs out of the folder, never reaches the disk.
  */
-export async function registerDashboardBundles(fastify: FastifyInstance, dashboardDir: string, logger: Logger): Promise<void> {
+export async function registerDashboardBundles(
+  fastify: FastifyInstance,
+  dashboardDir: string,
+  logger: Logger,
+): Promise<void> {
   for (const { prefix, folder } of DASHBOARD_BUNDLES) {
     const root = join(dashboardDir, folder);
     if (!existsSync(join(root, 'index.html'))) {
-      logger.warn({ root }, `${prefix}/ is not served: no built bundle there (npm run build builds it; DASHBOARD_DIR moves it)`);
+      logger.warn(
+        { root },
+        `${prefix}/ is not served: no built bundle there (npm run build builds it; DASHBOARD_DIR moves it)`,
+      );
       continue;
     }
     // Its own plugin scope: the headers apply to the bundle's responses and nothing else.

@@ -21,7 +21,10 @@ export class AccountInquiryDto {
   @MerchantTrxId()
   merchantTrxId!: string;
 
-  @ApiProperty({ example: '1234567890', description: 'Bank account number (6-20 digits) or e-wallet mobile number (08…)' })
+  @ApiProperty({
+    example: '1234567890',
+    description: 'Bank account number (6-20 digits) or e-wallet mobile number (08…)',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(20)
@@ -51,7 +54,10 @@ export class TransferDto extends AccountInquiryDto {
   @MaxLength(64)
   platformTrxId!: string;
 
-  @ApiProperty({ example: 'https://merchant.example/callbacks/disbursement', description: 'Absolute http(s) URL for the final status' })
+  @ApiProperty({
+    example: 'https://merchant.example/callbacks/disbursement',
+    description: 'Absolute http(s) URL for the final status',
+  })
   @IsNotifyUrl()
   notifyUrl!: string;
 }

@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 
 /** May be absent, but not null: null would reach the merchant row as a value. */
 const Optional = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
@@ -76,7 +86,12 @@ export class SettlementScheduleDto {
 
 /** The pay-in IP allowlist, replaced whole; `enabled`, when given, switches enforcement too. */
 export class AllowlistDto {
-  @ApiProperty({ type: [String], maxItems: 100, example: ['203.0.113.7', '198.51.100.0/24'], description: 'IPv4/IPv6 addresses or CIDR ranges; replaces the list' })
+  @ApiProperty({
+    type: [String],
+    maxItems: 100,
+    example: ['203.0.113.7', '198.51.100.0/24'],
+    description: 'IPv4/IPv6 addresses or CIDR ranges; replaces the list',
+  })
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -92,19 +107,34 @@ export class AllowlistDto {
 /** A merchant's own rate limits; null goes back to the gateway's default, an absent field is left as it is. */
 export class RateLimitsDto {
   /** Reads per second */
-  @ApiPropertyOptional({ type: 'integer', nullable: true, example: 20, description: 'Reads per second; null: the default' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    example: 20,
+    description: 'Reads per second; null: the default',
+  })
   @IsOptional()
   @IsInt()
   read?: number | null;
 
   /** Writes per second */
-  @ApiPropertyOptional({ type: 'integer', nullable: true, example: 10, description: 'Writes per second; null: the default' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    example: 10,
+    description: 'Writes per second; null: the default',
+  })
   @IsOptional()
   @IsInt()
   write?: number | null;
 
   /** New recon exports per minute */
-  @ApiPropertyOptional({ type: 'integer', nullable: true, example: null, description: 'New recon exports per minute; null: the default' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    example: null,
+    description: 'New recon exports per minute; null: the default',
+  })
   @IsOptional()
   @IsInt()
   export?: number | null;
@@ -121,7 +151,10 @@ export class IssueTokenDto {
 
 export class RotateWebhookSecretDto {
   /** Keep signing with the old secret too for this long (0 = stop at once); default 24 */
-  @ApiPropertyOptional({ example: 24, description: 'Keep signing with the old secret too for this long (0 = stop at once); default 24' })
+  @ApiPropertyOptional({
+    example: 24,
+    description: 'Keep signing with the old secret too for this long (0 = stop at once); default 24',
+  })
   @Optional()
   @IsNumber()
   graceHours?: number;

@@ -1,7 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 function MerchantTrxId() {
   return applyDecorators(
@@ -32,7 +43,10 @@ export class GenerateQrisDto {
   @IsBoolean()
   withImage?: boolean;
 
-  @ApiPropertyOptional({ example: 'https://merchant.example/callbacks/payin', description: "Absolute http(s) URL for this pay-in's callbacks (default: the merchant's pay-in callback URL)" })
+  @ApiPropertyOptional({
+    example: 'https://merchant.example/callbacks/payin',
+    description: "Absolute http(s) URL for this pay-in's callbacks (default: the merchant's pay-in callback URL)",
+  })
   @IsOptional()
   @IsNotifyUrl()
   notifyUrl?: string;
@@ -47,7 +61,9 @@ export class SandboxPayDto {
   @MerchantTrxId()
   merchantTrxId!: string;
 
-  @ApiPropertyOptional({ description: 'Amount the simulated payer pays (default: the QRIS amount; another value simulates a mismatch)' })
+  @ApiPropertyOptional({
+    description: 'Amount the simulated payer pays (default: the QRIS amount; another value simulates a mismatch)',
+  })
   @IsOptional()
   @IsAmount()
   amount?: number;
@@ -66,7 +82,11 @@ export class SandboxPayDto {
 
 /** What the QRIS acquirer sends (signed) when a code is paid. */
 export class AcquirerNotificationDto {
-  @ApiProperty({ maxLength: 100, example: 'ACQ-20261122-000123', description: "The acquirer's id of the payment; the same one again is a duplicate" })
+  @ApiProperty({
+    maxLength: 100,
+    example: 'ACQ-20261122-000123',
+    description: "The acquirer's id of the payment; the same one again is a duplicate",
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -99,7 +119,11 @@ export class AcquirerNotificationDto {
   issuer?: string;
 
   // Strict: 2026-02-30 is refused rather than read as 2 March.
-  @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.000Z', description: "Between the code's creation and now (allowing ACQUIRER_CLOCK_SKEW_SECONDS)" })
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-22T12:31:05.000Z',
+    description: "Between the code's creation and now (allowing ACQUIRER_CLOCK_SKEW_SECONDS)",
+  })
   @IsISO8601({ strict: true, strictSeparator: true })
   paidAt!: string;
 

@@ -83,4 +83,5 @@ export function toBreach(r: BreachRow): Breach {
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 /** `reference` as a uuid when it is one, else NULL: casting a free-form reference would abort the audit. */
-export const refUuid = (column: Prisma.Sql) => Prisma.sql`(CASE WHEN ${column} ~ ${UUID_PATTERN} THEN ${column}::uuid END)`;
+export const refUuid = (column: Prisma.Sql) =>
+  Prisma.sql`(CASE WHEN ${column} ~ ${UUID_PATTERN} THEN ${column}::uuid END)`;

@@ -45,7 +45,12 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
       return {
         merchantsChecked: digest.merchants,
         eventsChecked: digest.events,
-        rowsChecked: { payins: digest.payins, settlements: digest.settlements, disbursements: digest.disbursements, decisions: digest.decisions },
+        rowsChecked: {
+          payins: digest.payins,
+          settlements: digest.settlements,
+          disbursements: digest.disbursements,
+          decisions: digest.decisions,
+        },
         merchantsExamined: examined.size,
         breaches: ordered([...digest.balanceBreaches, ...rows.filter((r) => !r.in_flight).map(toBreach)]),
         inFlight: ordered(rows.filter((r) => r.in_flight).map(toBreach)),
@@ -59,5 +64,7 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
 /** By merchant, then fact, then row; a fact seen from both of its sides is reported once. */
 function ordered(breaches: Breach[]): Breach[] {
   const unique = new Map(breaches.map((b) => [`${b.check}|${b.table}|${b.id}`, b]));
-  return [...unique.values()].sort((a, b) => (a.merchantId ?? 0) - (b.merchantId ?? 0) || a.check.localeCompare(b.check) || a.id.localeCompare(b.id));
+  return [...unique.values()].sort(
+    (a, b) => (a.merchantId ?? 0) - (b.merchantId ?? 0) || a.check.localeCompare(b.check) || a.id.localeCompare(b.id),
+  );
 }

@@ -43,7 +43,11 @@ export function inScope(column: string, merchantIds: number[] | null): Prisma.Sq
  * (a forged match needs a 64-bit hash collision); a merchant whose digests differ is examined
  * row by row. The balance fold is compared exactly here and reported directly.
  */
-export async function merchantDigests(tx: TransactionClient, merchantIds: number[] | null, graceSeconds: number): Promise<DigestResult> {
+export async function merchantDigests(
+  tx: TransactionClient,
+  merchantIds: number[] | null,
+  graceSeconds: number,
+): Promise<DigestResult> {
   const [row] = await tx.$queryRaw<DigestRow[]>`
     WITH ev AS (
       SELECT merchant_id, count(*) AS n, max(seq) AS max_seq, sum(available_delta) AS available, sum(pending_delta) AS pending,
@@ -147,8 +151,20 @@ export async function merchantDigests(tx: TransactionClient, merchantIds: number
     settlements: Number(row.settlements),
     disbursements: Number(row.disbursements),
     decisions: Number(row.decisions),
-    balanceBreaches: row.balance_breaches.map((b) => ({ check: b.check, table: b.tbl, id: b.id, merchantId: b.merchant_id, expected: b.expected, found: b.found })),
-    suspects: { payins: row.payin_suspects, settlements: row.settlement_suspects, payouts: row.payout_suspects, events: row.event_suspects },
+    balanceBreaches: row.balance_breaches.map((b) => ({
+      check: b.check,
+      table: b.tbl,
+      id: b.id,
+      merchantId: b.merchant_id,
+      expected: b.expected,
+      found: b.found,
+    })),
+    suspects: {
+      payins: row.payin_suspects,
+      settlements: row.settlement_suspects,
+      payouts: row.payout_suspects,
+      events: row.event_suspects,
+    },
     payinsInFlight: row.payin_young,
   };
 }

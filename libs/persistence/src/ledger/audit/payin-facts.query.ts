@@ -7,7 +7,11 @@ import { type BreachRow, refUuid } from './breach';
  * does not pair is looked up by reference (the event's reference is the pay-in id), so a
  * missing link, a missing event and an event for a row that does not exist are told apart.
  */
-export function payinBreaches(tx: TransactionClient, merchantIds: number[], graceSeconds: number): Promise<BreachRow[]> {
+export function payinBreaches(
+  tx: TransactionClient,
+  merchantIds: number[],
+  graceSeconds: number,
+): Promise<BreachRow[]> {
   return tx.$queryRaw<BreachRow[]>`
     WITH p AS (
       SELECT id, merchant_id, status, amount, fee, fee_pct_milli, fee_fixed, ledger_event_id, updated_at,
@@ -83,7 +87,11 @@ export function payinBreaches(tx: TransactionClient, merchantIds: number[], grac
  * event booked for them. The digests leave them out, so a busy merchant is not examined row by
  * row for them; they are listed from the index of unsettled successful pay-ins instead.
  */
-export function payinsInFlight(tx: TransactionClient, merchantIds: number[], graceSeconds: number): Promise<BreachRow[]> {
+export function payinsInFlight(
+  tx: TransactionClient,
+  merchantIds: number[],
+  graceSeconds: number,
+): Promise<BreachRow[]> {
   return tx.$queryRaw<BreachRow[]>`
     SELECT 'payin.event_missing' AS "check", 'payins' AS tbl, p.id::text AS id, p.merchant_id,
            '1 payin.recorded event of pending +' || (p.amount - p.fee) AS expected, 'none' AS found, true AS in_flight

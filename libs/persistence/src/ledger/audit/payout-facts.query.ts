@@ -9,7 +9,11 @@ import { type BreachRow, refUuid, UUID_PATTERN } from './breach';
  * and `refused` / `funding` none. A payout reference that is not a UUID is not a disbursement
  * (a manual correction, a test): its refund must still equal its debit.
  */
-export function payoutBreaches(tx: TransactionClient, merchantIds: number[], graceSeconds: number): Promise<BreachRow[]> {
+export function payoutBreaches(
+  tx: TransactionClient,
+  merchantIds: number[],
+  graceSeconds: number,
+): Promise<BreachRow[]> {
   return tx.$queryRaw<BreachRow[]>`
     WITH d AS (
       SELECT id, merchant_id, status, amount, fee, updated_at FROM disbursements WHERE merchant_id = ANY(${merchantIds}::int[])

@@ -32,7 +32,15 @@ export function CallbackUrlSection({ initial }: { initial: string | null }) {
     <Section title={t('developers.callbackUrl')}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label={t('developers.callbackUrl')} description={t('developers.callbackUrlHint')} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldError(save.error, 'url')} />
+          <TextInput
+            label={t('developers.callbackUrl')}
+            description={t('developers.callbackUrlHint')}
+            type="url"
+            inputMode="url"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            error={fieldError(save.error, 'url')}
+          />
           <Group>
             <Button type="submit" loading={save.busy}>
               {t('developers.saveCallbackUrl')}
@@ -67,8 +75,21 @@ export function AllowlistSection({ initial }: { initial: Developers['allowlist']
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text>{t('developers.allowlistIntro')}</Text>
-          <Switch label={t('developers.allowlistEnabled')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-          <Textarea label={t('developers.allowlistEntries')} description={t('developers.allowlistHint')} autosize minRows={3} value={entries} onChange={(e) => setEntries(e.currentTarget.value)} error={fieldError(save.error, 'entries')} styles={{ input: { fontFamily: 'monospace' } }} />
+          <Switch
+            label={t('developers.allowlistEnabled')}
+            checked={enabled}
+            onChange={(e) => setEnabled(e.currentTarget.checked)}
+          />
+          <Textarea
+            label={t('developers.allowlistEntries')}
+            description={t('developers.allowlistHint')}
+            autosize
+            minRows={3}
+            value={entries}
+            onChange={(e) => setEntries(e.currentTarget.value)}
+            error={fieldError(save.error, 'entries')}
+            styles={{ input: { fontFamily: 'monospace' } }}
+          />
           <Group>
             <Button type="submit" loading={save.busy}>
               {t('developers.saveAllowlist')}

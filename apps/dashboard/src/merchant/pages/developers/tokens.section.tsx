@@ -34,7 +34,14 @@ export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onCha
       <Stack>
         <form onSubmit={submit} noValidate>
           <Group align="flex-end">
-            <TextInput label={t('developers.tokenLabel')} required maxLength={100} value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={fieldError(create.error, 'label')} />
+            <TextInput
+              label={t('developers.tokenLabel')}
+              required
+              maxLength={100}
+              value={label}
+              onChange={(e) => setLabel(e.currentTarget.value)}
+              error={fieldError(create.error, 'label')}
+            />
             <Button type="submit" loading={create.busy}>
               {t('developers.createToken')}
             </Button>
@@ -61,7 +68,13 @@ export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onCha
                   </Table.Td>
                   <Table.Td>{formatDateTime(tok.createdAt, i18n.language)}</Table.Td>
                   <Table.Td>{formatDateTime(tok.lastUsedAt, i18n.language)}</Table.Td>
-                  <Table.Td>{tok.revokedAt ? `${t('developers.revoked')} ${formatDateTime(tok.revokedAt, i18n.language)}` : <StatusBadge status="active" />}</Table.Td>
+                  <Table.Td>
+                    {tok.revokedAt ? (
+                      `${t('developers.revoked')} ${formatDateTime(tok.revokedAt, i18n.language)}`
+                    ) : (
+                      <StatusBadge status="active" />
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     {!tok.revokedAt && (
                       <Button size="xs" variant="outline" color="red.9" onClick={() => setRevoking(tok)}>

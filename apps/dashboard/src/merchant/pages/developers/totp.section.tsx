@@ -32,7 +32,16 @@ export function TotpSection({ enabled }: { enabled: boolean }) {
   const codeForm = (label: string) => (
     <form onSubmit={submit} noValidate>
       <Group align="flex-end">
-        <TextInput label={t('developers.totpCode')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required value={code} onChange={(e) => setCode(e.currentTarget.value)} error={fieldError(confirm.error, 'code')} />
+        <TextInput
+          label={t('developers.totpCode')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          required
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value)}
+          error={fieldError(confirm.error, 'code')}
+        />
         <Button type="submit" loading={confirm.busy} color={enabled ? 'red.9' : undefined}>
           {label}
         </Button>
@@ -67,7 +76,9 @@ export function TotpSection({ enabled }: { enabled: boolean }) {
         {!enabled && setup && (
           <>
             <Text>{t('developers.totpScan')}</Text>
-            {setup.qrImage && <Image src={setup.qrImage} alt={t('developers.totpQrAlt')} w={200} h={200} fit="contain" />}
+            {setup.qrImage && (
+              <Image src={setup.qrImage} alt={t('developers.totpQrAlt')} w={200} h={200} fit="contain" />
+            )}
             <Text>
               {t('developers.totpSecret')}: <Code data-testid="totp-secret">{setup.secret}</Code>
             </Text>
