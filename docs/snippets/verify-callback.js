@@ -6,10 +6,8 @@ function verifyCallback(rawBody, signatureHeader, secret, toleranceSec = 300) {
   const t = Number(items.find(([k]) => k === 't')?.[1]);
   if (!t || Math.abs(Date.now() / 1000 - t) > toleranceSec) return false; // too old: replay
   const expected = crypto.createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex');
-  return items.some(
-    ([k, v]) =>
-      k === 'v1' && v.length === expected.length && crypto.timingSafeEqual(Buffer.from(v), Buffer.from(expected)),
-  );
+  return items.some(([k, v]) => k === 'v1' && v.length === expected.length &&
+    crypto.timingSafeEqual(Buffer.from(v), Buffer.from(expected)));
 }
 
 module.exports = { verifyCallback };
