@@ -28,7 +28,7 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
       transport,
       // On Kafka a cluster of three, as production runs it: the broker restart stops one node while the others lead.
       kafkaNodes: onKafka ? 3 : undefined,
-      // On Redis Streams, Redis behind Sentinel (the bus's records held by the replica, decision 0040): the restart is a failover.
+      // On Redis Streams, Redis behind Sentinel (the bus's records held by the replica, decision 0015): the restart is a failover.
       redisSentinel: !onKafka,
       failover: true,
       s3: testS3(),

@@ -13,7 +13,7 @@ import {
 } from '@pay/testing';
 
 /**
- * A stop is bounded (SHUTDOWN_TIMEOUT_MS, decision 0036). The four services run on a database
+ * A stop is bounded (SHUTDOWN_TIMEOUT_MS, decision 0015). The four services run on a database
  * reached through a relay that can go silent, as a failed-over primary whose packets are dropped.
  * With it answering, a SIGTERM stops a service cleanly (exit 0) well within the deadline. Once it
  * is silent, a stop waits on queries that will never be answered: every service is out within the

@@ -148,7 +148,7 @@ async function throughBus(
         Array.from({ length: n }, (_, i) =>
           ledgerCommand.debit(merchants[i % merchants.length], directPayoutId(), 10_000_00n, 2_500_00n),
         );
-      // A running system (decision 0027): the ledger's code compiled and the broker's JIT warm before the measured burst.
+      // A running system (docs/performance/journal.md): the ledger's code compiled and the broker's JIT warm before the measured burst.
       const warmUp = debits(WARMUP);
       await publishLedgerCommands(bus.config, warmUp);
       await waitFor(

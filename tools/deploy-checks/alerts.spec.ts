@@ -2,7 +2,7 @@
  * The alert rules (deploy/monitoring/alerts.yaml), part of the unit suite:
  * - `promtool check rules` accepts them and `promtool test rules` passes their unit tests
  *   (alerts.test.yaml: each alert fires on the series it is for and stays silent beside it);
- * - every alert has a test where it fires, and the README names it;
+ * - every alert has a test where it fires, and the runbook (docs/operations/runbook.md) names it;
  * - every metric the tests feed is one the services serve (a metric renamed in the code and not
  *   in the rules would leave an alert that can never fire).
  *
@@ -86,8 +86,8 @@ describe('alert rules (deploy/monitoring)', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('are each named in the README', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(alerts.filter((a) => !readme.includes(`\`${a}\``))).toEqual([]);
+  it('are each named in the runbook', () => {
+    const runbook = readFileSync(join(ROOT, 'docs', 'operations', 'runbook.md'), 'utf8');
+    expect(alerts.filter((a) => !runbook.includes(`\`${a}\``))).toEqual([]);
   });
 });

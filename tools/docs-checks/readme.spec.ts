@@ -1,28 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readMarkdown, ROOT } from './markdown';
 
-const root = join(__dirname, '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const envExample = readFileSync(join(root, '.env.example'), 'utf8');
+// The README is the front door: what the platform is, the two commands, where things live, how
+// money moves, and links into docs/. Reference material lives in docs/. There is no check of the
+// settings here: docs/operations/configuration.md is generated from the config schemas, and its
+// own test fails when it is stale.
+const readme = readMarkdown('README.md').text;
 
 describe('README', () => {
-  it('documents every setting of .env.example in the configuration reference', () => {
-    const settings = [...envExample.matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
-    expect(settings.length).toBeGreaterThan(40);
-    const missing = settings.filter((name) => !readme.includes(`\`${name}\``));
-    expect(missing).toEqual([]);
-  });
-
-  it('documents every error code of the API', () => {
-    const source = readFileSync(join(root, 'libs', 'contracts', 'src', 'api', 'error-code.ts'), 'utf8');
-    const codes = [...source.matchAll(/= '([A-Z_]+)',/g)].map((m) => m[1]);
-    const missing = codes.filter((code) => !readme.includes(`\`${code}\``));
-    expect(missing).toEqual([]);
+  it('stays a front door: at most 250 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
   });
 
   it('gives the two commands a newcomer copies', () => {
     expect(readme).toContain('bash tools/dev/up.sh');
     expect(readme).toContain('bash tools/test.sh');
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toContain('tools/test.sh');
+    expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toContain('tools/test.sh');
   });
 });

@@ -166,7 +166,7 @@ export async function createGatewayApp(
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
-  // A handler's Reply becomes the success envelope (a Fastify hook: no Nest interceptor runs on the merchant API, decision 0044).
+  // A handler's Reply becomes the success envelope (a Fastify hook: no Nest interceptor runs on the merchant API, decision 0017).
   registerSuccessEnvelope(fastify);
   // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
   // Nest's own handler would re-raise the signal after closing and race runService's exit(0).

@@ -76,7 +76,7 @@ export async function startWorkers(settings: WorkersConfig) {
   // BullMQ's connection (settlement, recon; maxRetriesPerRequest: null, as BullMQ needs): ioredis
   // reconnects by itself forever and commands wait for it, so queues and workers pick up where
   // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
-  // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0035).
+  // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0015).
   const redis = warnOnError(
     createRedis(config.REDIS_URL, {
       maxRetriesPerRequest: null,

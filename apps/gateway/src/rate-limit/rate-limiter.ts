@@ -56,7 +56,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: settings.RATE_LIMIT_REDIS_TIMEOUT_MS,
-      // A command times out, but the socket stays: this gives up on a Redis gone silent (decision 0035).
+      // A command times out, but the socket stays: this gives up on a Redis gone silent (decision 0015).
       socketTimeout: redisSocketTimeout(),
       connectTimeout: STARTUP_WAIT_MS,
       lazyConnect: !settings.RATE_LIMIT_ENABLED,
@@ -114,7 +114,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * without one is not limited. Called at the end of those guards, so the merchant is known (and
    * allowed in: a 401 or 403 spends no budget) and nothing else has run yet: a refused request is
    * neither validated nor handled. Guards rather than a Nest interceptor: an interceptor wraps
-   * every call of every route in rxjs observables (decision 0044).
+   * every call of every route in rxjs observables (decision 0017).
    */
   async charge(
     req: FastifyRequest,

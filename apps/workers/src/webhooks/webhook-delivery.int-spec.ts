@@ -21,7 +21,7 @@ import { createLogger } from '@pay/platform';
 import { createMerchant, repoRoot, WebhookReceiver } from '@pay/testing';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 
-// The README's verification snippet, exactly as published.
+// The merchant API guide's verification snippet, exactly as published.
 const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
   verifyCallback: (rawBody: string, header: string, secret: string, toleranceSec?: number) => boolean;
 };
@@ -118,7 +118,7 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     now = at;
   };
 
-  it('delivers one signed POST per final status; the README snippet verifies the raw body; the same event twice is one delivery, sent once', async () => {
+  it('delivers one signed POST per final status; the published snippet verifies the raw body; the same event twice is one delivery, sent once', async () => {
     receiver = await WebhookReceiver.start();
     const { event: e, merchantId, secret } = await event(receiver.url);
     const s = service();
@@ -366,11 +366,11 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     expect(verifyCallback(req.rawBody, header, old)).toBe(true);
   });
 
-  it('the README publishes the tested snippet verbatim', () => {
+  it('the merchant API guide publishes the tested snippet verbatim', () => {
     const snippet = readFileSync(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js'), 'utf8').replace(
       /\n\nmodule\.exports[^\n]*\n$/,
       '',
     );
-    expect(readFileSync(join(repoRoot(), 'README.md'), 'utf8')).toContain(snippet);
+    expect(readFileSync(join(repoRoot(), 'docs', 'merchant-api.md'), 'utf8')).toContain(snippet);
   });
 });

@@ -37,7 +37,7 @@ import { KafkaBatchConsumer } from './kafka-batch.consumer';
 import { consumerGroupLag } from './kafka-lag';
 
 // kafkajs's idle connections would otherwise each wake the process every millisecond (decision
-// 0028), and the batches of one fetch each commit every resolved offset (decision 0031). Applied
+// 0028), and the batches of one fetch each commit every resolved offset (decision 0028). Applied
 // when the bus loads, before any kafkajs client of the process is made: the services'
 // transports, and the admin and test clients beside them.
 quietKafkaRequestQueues();

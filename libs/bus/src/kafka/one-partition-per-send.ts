@@ -11,7 +11,7 @@ import { partitionForKey } from '../partitioner/murmur2.partitioner';
  * and the send resolves: those records are acknowledged and never written. Seen on a three-broker
  * cluster (libs/testing/src/infra/kafka-cluster.int-spec.ts: one batch lost per restarted leader);
  * upstream tulios/kafkajs#1798, unmerged. A send of one partition has one broker at a time, so its
- * retry goes to the new leader (decision 0041).
+ * retry goes to the new leader (decision 0003).
  */
 export function onePartitionPerSend<T extends { key: string }>(records: readonly T[], partitions: number): T[][] {
   const groups = new Map<number, T[]>();

@@ -50,7 +50,7 @@ export interface RedisStreamsTransportOptions {
    * the Sentinel then promotes (it picks the replica with the most data); until one answers
    * within `replicaAckTimeoutMs` the publish fails as transient and the relay sends the rows
    * again (consumers drop the repeat). The bus stops moving while no replica answers, as Kafka
-   * with acks=all and min.insync.replicas does (decision 0040).
+   * with acks=all and min.insync.replicas does (decision 0015).
    */
   replicasToAck?: number;
   /** How long a publish waits for `replicasToAck` replicas (default 1000 ms). */

@@ -2,7 +2,7 @@ import pg, { type ClientConfig, type Pool, type PoolClient, type PoolConfig } fr
 
 /**
  * The services write on every path, so they talk to the primary only, as libpq's
- * `target_session_attrs=read-write` does (docs/decisions/0038). A failover behind a DNS name or a
+ * `target_session_attrs=read-write` does (docs/decisions/0015). A failover behind a DNS name or a
  * proxy (Aurora's cluster endpoint, Patroni behind HAProxy, a Kubernetes Service) moves new
  * connections to the new primary, but a pooled connection made before it stays on the old server.
  * If that server is still up and read-only (a fenced old primary, or a writer that came back as a

@@ -58,7 +58,7 @@ export class PgOutboxStore {
         // The topic as a range of (topic, id), ordered by both: only outbox_unpublished_topic_idx
         // gives that order, so the plan reads this topic's rows and no other's. With `topic = $1
         // ORDER BY id` the planner may walk all unpublished rows in id order and filter by topic,
-        // reading a stuck topic's whole backlog on every batch (docs/decisions/0034).
+        // reading a stuck topic's whole backlog on every batch (docs/performance/journal.md).
         // The payload as text: published as it is, never parsed into objects and serialised again.
         const rows = await tx.query<{ id: bigint; topic: string; key: string; payload: string; headers: unknown }>(sql`
           UPDATE outbox SET published_at = now()

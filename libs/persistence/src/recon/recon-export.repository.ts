@@ -204,9 +204,9 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
   const rupiah = (col: string) => decimal(col, 100);
   // Jakarta wall-clock time to the second, printed by the timestamp type itself under DateStyle
   // ISO (RECON_COPY_SETTINGS) as YYYY-MM-DD HH:MM:SS: to_char's formatting was 0.3 s of Postgres
-  // CPU per million rows (docs/decisions/0026). Asia/Jakarta is UTC+7 all year (as in @pay/domain's
+  // CPU per million rows (docs/decisions/0009). Asia/Jakarta is UTC+7 all year (as in @pay/domain's
   // jakarta-time), so the offset is a fixed interval: the zone's name made Postgres look the zone
-  // up and resolve its rules on every value, 0.4 s per million rows (docs/decisions/0039).
+  // up and resolve its rules on every value, 0.4 s per million rows (docs/decisions/0009).
   const wib = (col: string) => `date_trunc('second', ${col} AT TIME ZONE INTERVAL '+07:00')`;
   // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
   const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${text(col)} END`;

@@ -13,7 +13,7 @@ export class Reply<T> {
 /**
  * A handler's Reply is sent as the success envelope `{ logId, status: true, message, data }`.
  * A Fastify preSerialization hook, not a Nest interceptor: every Nest interceptor wraps each call
- * of every route in rxjs observables and an async resource (decision 0044), for what is one
+ * of every route in rxjs observables and an async resource (decision 0017), for what is one
  * object literal. Anything else a handler returns is sent as it is.
  */
 export function registerSuccessEnvelope(fastify: FastifyInstance): void {

@@ -12,7 +12,7 @@ const REQUEST_PATH_TIMEOUT_MS = 2000;
  * That is a Redis gone silent (a failover whose old primary drops packets, closing nothing),
  * which would otherwise hold the connection until TCP gave up, about a quarter of an hour later.
  * A connection whose commands block (a stream read, BullMQ's wait for a job) gets its longest
- * block on top (redisSocketTimeout). Docs: docs/decisions/0035.
+ * block on top (redisSocketTimeout). Docs: docs/decisions/0015.
  */
 export const REDIS_SOCKET_TIMEOUT_MS = 15_000;
 

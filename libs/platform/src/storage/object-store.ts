@@ -182,7 +182,7 @@ function clientFor(endpoint: string, env: StorageEnv, socketTimeoutMs: number): 
   // carries a Content-MD5 instead, which the signature covers and S3 checks against the bytes it
   // received. The signed SHA-256 of every body (the client's default on http) made the store hash
   // each part a second time; S3Proxy spent 1.2 s of the recon export's 2 cores on it
-  // (docs/decisions/0026).
+  // (docs/decisions/0009).
   client.enableSHA256 = false;
   return client;
 }

@@ -102,7 +102,7 @@ export async function startChaosEnv(o: ChaosEnvOptions): Promise<ChaosEnv> {
     const receiver = await WebhookReceiver.start();
     cleanups.unshift(() => receiver.close());
     const keyPrefix = `${uniqueName('chaos')}:`;
-    // Behind Sentinel, a bus record counts as published once the replica holds it too: a failover cannot lose it (decision 0040).
+    // Behind Sentinel, a bus record counts as published once the replica holds it too: a failover cannot lose it (decision 0015).
     const env = redis instanceof PrivateSentinel && !kafka ? { BUS_REDIS_WAIT_REPLICAS: '1', ...o.env } : o.env;
     const stack = await LocalStack.start({
       databaseUrl,

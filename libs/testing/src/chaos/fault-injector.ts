@@ -314,7 +314,7 @@ export class FaultInjector {
    * A failover that loses nothing, behind the stack's one address: the primary is fenced
    * (read-only for every session; the open ones stay open), the transactions that had written
    * finish, the standby replays everything and is promoted, and the address moves to it. The
-   * services' connections on the old server must all be gone 30 s later (decision 0038): a
+   * services' connections on the old server must all be gone 30 s later (decision 0015): a
    * session left there is a violation, named by its application. A new standby of the new primary
    * is made for the next failover.
    */

@@ -14,7 +14,7 @@ import { PrivatePostgres } from './private-postgres';
 import { SilentRelay } from './silent-relay';
 
 /**
- * A database failover behind one address (decision 0038): a primary and a streaming standby of
+ * A database failover behind one address (decision 0015): a primary and a streaming standby of
  * the test's own, reached through a relay that stands for the DNS name or proxy. The failover
  * fences the old primary (read-only for every session, the open ones too), promotes the standby
  * and points the relay at it: new connections reach the new primary, the open ones stay on the

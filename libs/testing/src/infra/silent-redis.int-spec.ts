@@ -6,7 +6,7 @@ import { waitFor } from '../seed/demo-merchant';
 import { SilentRelay } from './silent-relay';
 
 // Redis connections in a failover whose old primary drops packets and closes nothing (decision
-// 0035): the connections open go quiet for good, while new ones would reach the new primary. Each
+// 0015): the connections open go quiet for good, while new ones would reach the new primary. Each
 // connection must give the quiet one up by itself; the relay never cuts it.
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 

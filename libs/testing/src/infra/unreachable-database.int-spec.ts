@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { waitFor } from '../seed/demo-merchant';
 import { SilentRelay } from './silent-relay';
 
-// The persistence library's connections when the database goes silent (decision 0033). They live
+// The persistence library's connections when the database goes silent (decision 0015). They live
 // here, beside the relay they need, because the persistence library's tests may not use the testing library.
 
 /** Waits until `check` holds; fails the test after `ms`. */
