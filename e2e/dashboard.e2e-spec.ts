@@ -11,16 +11,13 @@ import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import {
   createMerchant,
   firstRenderWatcher,
-  freePort,
   insertPayin,
   ledgerCommand,
-  LocalStack,
   type Ready,
   repoRoot,
-  testBus,
-  testS3,
   waitFor,
 } from '@pay/testing';
+import { freePort, LocalStack, testBus, testS3 } from '@pay/devstack';
 import { Secret, TOTP } from 'otpauth';
 import { type Browser, type BrowserContext, type Cookie, chromium, type Page } from 'playwright-core';
 

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, SERVICES } from '@pay/testing';
+import { repoRoot } from '@pay/testing';
+import { SERVICES } from '@pay/devstack';
 
 /**
  * The start-up check (docs/decisions/0018-node-24.md) on the built entry points: each refuses an

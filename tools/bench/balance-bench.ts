@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, freePort, fundMerchant, type LocalStack, repoRoot } from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, repoRoot } from '@pay/testing';
+import { freePort, type LocalStack } from '@pay/devstack';
 import {
   backendsMs,
   cpuMsOf,

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { SERVICES, type LocalStack } from '@pay/testing';
+import { SERVICES, type LocalStack } from '@pay/devstack';
 
 /** CPU time (user + system, ms) used so far by each part of the system on this machine. */
 export type CpuSample = Record<string, number>;

@@ -13,7 +13,6 @@ import {
   createTestDatabase,
   firstRenderWatcher,
   ledgerCommand,
-  type LocalStack,
   type Ready,
   repoRoot,
   signInDashboard,
@@ -21,6 +20,7 @@ import {
   waitFor,
   WebhookReceiver,
 } from '@pay/testing';
+import { type LocalStack } from '@pay/devstack';
 import { type Browser, type Cookie, chromium, type Response } from 'playwright-core';
 import { BENCH_RATE_LIMITS, BENCH_REDIS_URL, runScript, startBenchStack } from './harness';
 import { percentile, printResults } from './report';

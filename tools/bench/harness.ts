@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { requireNodeVersion } from '@pay/platform';
-import { KafkaBroker, LocalStack, repoRoot, type S3Server, type StackBus, uniqueName } from '@pay/testing';
+import { repoRoot, uniqueName } from '@pay/testing';
+import { KafkaBroker, LocalStack, type S3Server, type StackBus } from '@pay/devstack';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
 

@@ -1,5 +1,6 @@
 import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
-import { createTestDatabase, type LocalStack, SERVICES } from '@pay/testing';
+import { createTestDatabase } from '@pay/testing';
+import { type LocalStack, SERVICES } from '@pay/devstack';
 import Redis from 'ioredis';
 import { cpuMsOf, jitCompilerMsOf } from './cpu';
 import { BENCH_REDIS_URL, benchBus, runScript, startBenchStack } from './harness';

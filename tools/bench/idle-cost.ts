@@ -1,5 +1,6 @@
 import { createPgPool, createPrismaClient, dropDatabase } from '@pay/persistence';
-import { createMerchant, createTestDatabase, fundMerchant, type LocalStack } from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant } from '@pay/testing';
+import { type LocalStack } from '@pay/devstack';
 import type { Pool } from 'pg';
 import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
 import { runScript, startBenchStack } from './harness';

@@ -3,15 +3,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
-import {
-  createMerchant,
-  createTestDatabase,
-  freePort,
-  fundMerchant,
-  type LocalStack,
-  repoRoot,
-  waitFor,
-} from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, repoRoot, waitFor } from '@pay/testing';
+import { freePort, type LocalStack } from '@pay/devstack';
 import { cpuMsOf } from './cpu';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { load } from './http-load';

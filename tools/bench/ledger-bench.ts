@@ -7,14 +7,13 @@ import {
   directPayoutId,
   fundMerchant,
   ledgerFor,
-  LocalStack,
   ledgerCommand,
   publishLedgerCommands,
   repoRoot,
-  type StackBus,
   uniqueName,
   waitFor,
 } from '@pay/testing';
+import { LocalStack, type StackBus } from '@pay/devstack';
 import { runScript, startBenchKafka } from './harness';
 import { pgbenchTps } from './pgbench';
 

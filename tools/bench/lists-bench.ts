@@ -10,7 +10,8 @@ import {
   type SqlClient,
   type SqlQuery,
 } from '@pay/persistence';
-import { createMerchant, createTestDatabase, type LocalStack } from '@pay/testing';
+import { createMerchant, createTestDatabase } from '@pay/testing';
+import { type LocalStack } from '@pay/devstack';
 import type { Pool } from 'pg';
 import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
 import { seedLists } from './lists-bench.seed';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { type LocalStack, SERVICES } from '@pay/testing';
+import { type LocalStack, SERVICES } from '@pay/devstack';
 import Redis from 'ioredis';
 
 /** Socket inode -> local TCP port, for every IPv4/IPv6 TCP socket on this machine. */

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { createPrismaClient, dropDatabase, ensureDatabase, PG_LISTEN_HEARTBEAT_MS } from '@pay/persistence';
-import {
-  createMerchant,
-  createTestDatabase,
-  fundMerchant,
-  type LocalStack,
-  waitFor,
-  WebhookReceiver,
-} from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, waitFor, WebhookReceiver } from '@pay/testing';
+import { type LocalStack } from '@pay/devstack';
 import {
   backendsMs,
   backendsMsByRole,

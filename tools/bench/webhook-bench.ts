@@ -2,15 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { disbursementCallbackBody, disbursementCallbackEventId } from '@pay/domain';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
-import {
-  createMerchant,
-  createTestDatabase,
-  LocalStack,
-  repoRoot,
-  uniqueName,
-  waitFor,
-  WebhookReceiver,
-} from '@pay/testing';
+import { createMerchant, createTestDatabase, repoRoot, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
+import { LocalStack } from '@pay/devstack';
 import { cpuPerUnit, sampleCpu } from './cpu';
 import { runScript } from './harness';
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { repoRoot, runChaos, startChaosEnv } from '@pay/testing';
+import { repoRoot } from '@pay/testing';
+import { runChaos, startChaosEnv } from '@pay/devstack';
 import { runScript } from '../bench/harness';
 import { parseChaosArgs } from './chaos-args';
 import { reportRow } from './chaos-table';

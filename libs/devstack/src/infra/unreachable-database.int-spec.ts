@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createPgPool, inTransaction, PgListener, sqlClient } from '@pay/persistence';
 import { Client } from 'pg';
-import { waitFor } from '../seed/demo-merchant';
+import { waitFor } from '@pay/testing';
 import { SilentRelay } from './silent-relay';
 
 // The persistence library's connections when the database goes silent (decision 0033). They live

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { repoRoot } from '../stack/local-stack';
+import { repoRoot } from '@pay/testing';
 import { KAFKA_PARTITIONS, KAFKA_TOPICS, KAFKA_VERSION } from './kafka-broker';
 
 interface ComposeService {

@@ -1,5 +1,5 @@
 import { type PrismaClient } from '@pay/persistence';
-import type { WebhookReceiver } from '../http/webhook-receiver';
+import { type WebhookReceiver } from '@pay/testing';
 
 type Disbursement = Awaited<ReturnType<PrismaClient['disbursement']['findMany']>>[number];
 

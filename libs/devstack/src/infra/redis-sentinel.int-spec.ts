@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RedisStreamsTransport } from '@pay/bus';
 import { createLogger, createRedis, failFastRedis } from '@pay/platform';
-import { waitFor } from '../seed/demo-merchant';
+import { waitFor } from '@pay/testing';
 import { PrivateSentinel } from './private-sentinel';
 
 // REDIS_URL naming Sentinels (redis+sentinel://): the services connect to the primary the

@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type IncomingRecord, KafkaTransport } from '@pay/bus';
-import { repoRoot } from '../stack/local-stack';
-import { waitFor } from '../seed/demo-merchant';
-import { uniqueName } from '../test-database';
+import { repoRoot, uniqueName, waitFor } from '@pay/testing';
 import { KafkaCluster } from './kafka-cluster';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -13,8 +13,7 @@ import {
 } from '@pay/bus';
 import { Kafka, logLevel } from 'kafkajs';
 import { z } from 'zod';
-import { waitFor } from '../seed/demo-merchant';
-import { uniqueName } from '../test-database';
+import { uniqueName, waitFor } from '@pay/testing';
 import { KafkaBroker } from './kafka-broker';
 import { createTestPki, type TestPki } from './test-pki';
 

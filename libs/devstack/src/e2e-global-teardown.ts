@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import intGlobalTeardown from './int-global-teardown';
+import { intGlobalTeardown } from '@pay/testing';
 import { S3Proxy } from './s3/s3-proxy';
 
 export default async function globalTeardown(): Promise<void> {

@@ -1,6 +1,5 @@
 import { RedisStreamsTransport } from '@pay/bus';
-import { waitFor } from '../seed/demo-merchant';
-import { uniqueName } from '../test-database';
+import { uniqueName, waitFor } from '@pay/testing';
 import { BusProbe } from './bus-probe';
 
 /** The chaos run kills a consumer while it holds records and checks every group caught up: both read what the real bus keeps. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { RedisStreamsTransport } from '@pay/bus';
 import { createLogger, failFastRedis } from '@pay/platform';
 import Redis from 'ioredis';
-import { waitFor } from '../seed/demo-merchant';
+import { waitFor } from '@pay/testing';
 import { SilentRelay } from './silent-relay';
 
 // Redis connections in a failover whose old primary drops packets and closes nothing (decision

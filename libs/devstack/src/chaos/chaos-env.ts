@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { WebhookReceiver } from '../http/webhook-receiver';
+import { createTestDatabase, uniqueName, WebhookReceiver } from '@pay/testing';
 import { KafkaBroker } from '../infra/kafka-broker';
 import { KafkaCluster } from '../infra/kafka-cluster';
 import { PrivatePostgres } from '../infra/private-postgres';
@@ -11,7 +11,6 @@ import { PrivateSentinel } from '../infra/private-sentinel';
 import { SilentRelay } from '../infra/silent-relay';
 import type { S3Server } from '../s3/s3-server';
 import { LocalStack, type StackBus } from '../stack/local-stack';
-import { createTestDatabase, uniqueName } from '../test-database';
 import { BusProbe } from './bus-probe';
 import type { ChaosInfra } from './fault-injector';
 

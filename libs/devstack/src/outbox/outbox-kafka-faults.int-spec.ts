@@ -7,8 +7,7 @@ import { createPgPool, dropDatabase, PgOutboxStore } from '@pay/persistence';
 import type { Pool } from 'pg';
 import { faultyNetwork } from '../infra/faulty-network';
 import { KafkaBroker } from '../infra/kafka-broker';
-import { waitFor } from '../seed/demo-merchant';
-import { createTestDatabase } from '../test-database';
+import { createTestDatabase, waitFor } from '@pay/testing';
 import { readTopics } from './topic-reader';
 
 const TOPICS = Object.values(Topic);

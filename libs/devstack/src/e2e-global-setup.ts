@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import intGlobalSetup from './int-global-setup';
+import { intGlobalSetup, repoRoot } from '@pay/testing';
 import { S3Proxy, S3PROXY_VERSION } from './s3/s3-proxy';
-import { repoRoot } from './stack/local-stack';
 
 /**
  * The integration set-up (a fresh database and key prefix), then one S3Proxy for the whole run:

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RedisStreamsTransport } from '@pay/bus';
 import { classifyFault, createRedis } from '@pay/platform';
-import { waitFor } from '../seed/demo-merchant';
+import { waitFor } from '@pay/testing';
 import { PrivateRedis } from './private-redis';
 import { SilentRelay } from './silent-relay';
 

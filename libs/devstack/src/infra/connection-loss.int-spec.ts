@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createPgPool, createPrismaClient, dropDatabase, ensureDatabase, PgListener } from '@pay/persistence';
 import { Client } from 'pg';
-import { waitFor } from '../seed/demo-merchant';
+import { waitFor } from '@pay/testing';
 import { PrivatePostgres } from './private-postgres';
 
 // The persistence library's connections under real failures. They live here, beside the

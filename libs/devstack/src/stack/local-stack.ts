@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { merchantContract, opsContract, registerContract } from '../http/openapi-contract';
+import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
+import { merchantContract, opsContract, registerContract, repoRoot } from '@pay/testing';
 import { LocalS3 } from '../s3/local-s3';
 import type { S3Server } from '../s3/s3-server';
 
@@ -39,17 +39,6 @@ export interface StackOptions {
 
 /** Kafka needs a broker with the topics already there (KafkaBroker creates them, as kafka-init does). */
 export type StackBus = { transport: 'redis-streams' } | { transport: 'kafka'; brokers: string };
-
-/** Finds the repository root (where dist/ lives) from src/ or dist/. */
-export function repoRoot(from = __dirname): string {
-  let dir = from;
-  while (dir !== dirname(dir)) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'qris-payments') return dir;
-    dir = dirname(dir);
-  }
-  throw new Error(`repository root not found above ${from}`);
-}
 
 const handedOut = new Set<number>();
 

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, repoRoot, tail } from '../stack/local-stack';
+import { repoRoot } from '@pay/testing';
+import { freePort, tail } from '../stack/local-stack';
 import type { S3Server } from './s3-server';
 
 /** tools/s3proxy/pom.xml pins the same version. */

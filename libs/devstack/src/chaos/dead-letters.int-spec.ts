@@ -1,8 +1,7 @@
 import { RedisStreamsTransport } from '@pay/bus';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { PermanentError } from '@pay/platform';
-import { waitFor } from '../seed/demo-merchant';
-import { uniqueName } from '../test-database';
+import { uniqueName, waitFor } from '@pay/testing';
 import { readDeadLetters } from './dead-letters';
 
 /** The chaos run's dead-letter count reads what the real bus writes, and counts each record once. */

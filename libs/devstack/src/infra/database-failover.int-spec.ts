@@ -9,7 +9,7 @@ import {
 } from '@pay/persistence';
 import { classifyFault } from '@pay/platform';
 import { Client, type Pool } from 'pg';
-import { waitFor } from '../seed/demo-merchant';
+import { waitFor } from '@pay/testing';
 import { PrivatePostgres } from './private-postgres';
 import { SilentRelay } from './silent-relay';
 

@@ -3,8 +3,7 @@ import { createTopicsAndWait, KafkaTransport, OUTBOX_ID_HEADER, OutboxRelay } fr
 import { createPgPool, dropDatabase, PgOutboxStore } from '@pay/persistence';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Pool } from 'pg';
-import { waitFor } from '../seed/demo-merchant';
-import { createTestDatabase } from '../test-database';
+import { createTestDatabase, waitFor } from '@pay/testing';
 import { readTopics } from './topic-reader';
 
 const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter((b) => b.length > 0);
