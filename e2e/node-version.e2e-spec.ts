@@ -55,7 +55,7 @@ describe('on a Node.js older than .nvmrc', () => {
 
   it.each([
     ['the admin CLI', 'tools/admin/main.js', ['--help'], 'admin'],
-    ['a benchmark', 'tools/bench/verify-bench.js', [], 'verify-bench'],
+    ['a benchmark', 'tools/bench/suites/verify.bench.js', [], 'verify-bench'],
     ['chaos', 'tools/chaos/chaos.js', [], 'chaos'],
     ['the local runner', 'tools/dev/up.js', [], 'local runner'],
   ])('%s exits 1 naming both versions', (_label, entry, args, program) => {

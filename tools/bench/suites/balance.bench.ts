@@ -10,20 +10,21 @@ import {
   DATABASE_BACKENDS_SQL,
   sampleBackends,
   sampleCpu,
-} from './cpu';
-import { type Load, load as httpLoad } from './http-load';
-import { median, percentile, printResults } from './report';
-import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
-import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
-import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
+} from '../lib/cpu';
+import { type Load, load as httpLoad } from '../lib/http-load';
+import { median, percentile, printResults, recordNumbers } from '../lib/report';
+import { BENCH_RATE_LIMITS, runBench, startBenchStack } from '../lib/harness';
+import { benchArgs, historyMode } from '../lib/history-mode';
+import { describeLoad, loadHistory, type HistoryLoad } from '../seeds/history.seed';
+import { cloneHistoryDatabase, keptHistoryDatabase } from '../lib/history-db';
 
 /**
  * GET /api/v1/payin/balance (token auth + live read) against the gateway process, beside a
  * bare Node http server in its own process doing the same balance SELECT: requests per second
  * and latency, and the ratio. Target (issue #15): >= 0.6x the bare baseline.
  * History mode (--history or BENCH_HISTORY=1): the same again on a database holding a realistic
- * history (tools/bench/history.ts; the bench's merchant is one of its 10,000), then both side by side.
- * BENCH_HISTORY_DB=<name> clones a history loaded once and kept (tools/bench/history-db.ts).
+ * history (tools/bench/seeds/history.seed.ts; the bench's merchant is one of its 10,000), then both side by side.
+ * BENCH_HISTORY_DB=<name> clones a history loaded once and kept (npm run bench -- keep-history).
  * Each server first takes the same load for `warm-up` seconds, not measured: with 3 s the gateway's
  * first round ran at 0.37–0.41x in seven runs of seven, against 0.44–0.50 in its later rounds (V8
  * still tiering its hot code up and sizing its heap), and a median of three rounds took that in;
@@ -31,7 +32,7 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * the two take turns for `rounds` rounds of `seconds` each: the ratio printed is the median of
  * the rounds' ratios, so a machine whose speed drifts during the run (a shared host) moves both
  * sides of a round and not the figure.
- * Usage: npm run build && node dist/tools/bench/balance-bench.js [seconds=10] [concurrency=32] [warm-up seconds=10] [rounds=3] [--history]
+ * Usage: npm run build && npm run bench -- balance [seconds=10] [concurrency=32] [warm-up seconds=10] [rounds=3] [--history]
  */
 const [SECONDS = 10, C = 32, WARMUP_SECONDS = 10, ROUNDS = 3] = benchArgs().map(Number);
 
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   if (!historyMode()) return;
   const history = await measure(true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
+  recordNumbers('history loaded', { ...(history.load as HistoryLoad) });
   printResults('balance GET, on the history', history.rows);
   printResults('balance GET, on the history, round by round', history.roundRows);
   printResults('CPU ms per gateway balance request, by process, on the history', history.cpuRows);
@@ -193,4 +195,4 @@ async function measure(
   }
 }
 
-runScript(main);
+runBench(main);

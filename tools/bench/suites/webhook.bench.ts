@@ -4,15 +4,16 @@ import { disbursementCallbackBody, disbursementCallbackEventId } from '@pay/doma
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, repoRoot, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
 import { LocalStack } from '@pay/devstack';
-import { cpuPerUnit, sampleCpu } from './cpu';
-import { runScript } from './harness';
+import { cpuPerUnit, sampleCpu } from '../lib/cpu';
+import { runBench } from '../lib/harness';
+import { recordNumbers } from '../lib/report';
 
 /**
  * Webhook delivery throughput through the workers process: N disbursement callbacks written as
  * the payout service writes them (delivery rows, due now, 500 per statement, each statement's
  * commit waking the dispatcher), each sent signed to a local receiver that answers 200, its
  * attempt recorded. Prints callbacks per second, attempt latency and CPU per callback.
- * Usage: npm run build && node dist/tools/bench/webhook-bench.js [deliveries=2000] [concurrency=20]
+ * Usage: npm run build && npm run bench -- webhook [deliveries=2000] [concurrency=20]
  */
 const [N = 2000, C = 20] = process.argv.slice(2).map(Number);
 
@@ -73,6 +74,14 @@ async function main(): Promise<void> {
       `webhooks through the workers process: ${N} deliveries -> ${receiver.requests.length} callbacks in ${seconds.toFixed(1)} s = ${(N / seconds).toFixed(0)}/s ` +
         `(WEBHOOK_CONCURRENCY ${C}); HTTP attempt p50 ${pct(50)} ms, p99 ${pct(99)} ms; CPU ms per callback: workers ${cpu.workers}, postgres ${cpu.postgres}, load generator ${cpu.loadGenerator}`,
     );
+    recordNumbers('webhooks through the workers process', {
+      callbacks: receiver.requests.length,
+      seconds: Number(seconds.toFixed(1)),
+      perSecond: Math.round(N / seconds),
+      attemptP50ms: pct(50),
+      attemptP99ms: pct(99),
+    });
+    recordNumbers('CPU ms per callback', cpu);
   } finally {
     await stack.stop();
     await receiver.close();
@@ -81,4 +90,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

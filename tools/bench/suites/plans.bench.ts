@@ -1,10 +1,12 @@
 import { createPgPool, createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase } from '@pay/testing';
 import type { Pool, PoolClient } from 'pg';
-import { insertBusyDay, reconDay } from './busy-day';
-import { benchArgs, describeLoad, loadHistory } from './history';
-import { runScript } from './harness';
-import { HOT_QUERIES, pickParameters, type HotQuery } from './hot-queries';
+import { insertBusyDay, reconDay } from '../seeds/busy-day.seed';
+import { benchArgs } from '../lib/history-mode';
+import { describeLoad, loadHistory } from '../seeds/history.seed';
+import { runBench } from '../lib/harness';
+import { recordNumbers, recordTable } from '../lib/report';
+import { HOT_QUERIES, pickParameters, type HotQuery } from '../lib/hot-queries';
 
 /**
  * The plan of every hot query on a database holding a realistic history (docs/decisions/0019):
@@ -14,7 +16,7 @@ import { HOT_QUERIES, pickParameters, type HotQuery } from './hot-queries';
  * `preparedRunsWith` says whether Postgres then re-plans it on every run (`custom`) or keeps one
  * generic plan, and `genericMs` is that generic plan's time (its Seq Scans flagged too). Without a URL it loads the history (bench history mode) into a new
  * database first; --keep leaves that database for later runs.
- * Usage: npm run build && node dist/tools/bench/plans.js [databaseUrl] [--keep] [--verbose]
+ * Usage: npm run build && npm run bench -- plans [databaseUrl] [--keep] [--verbose]
  */
 const BIG_TABLE_ROWS = 100_000;
 
@@ -151,8 +153,10 @@ async function main(): Promise<void> {
     const prisma = createPrismaClient(databaseUrl, 2);
     try {
       const { merchant } = await createMerchant(prisma, { name: 'Toko "Plans", Jaya' });
-      console.log(describeLoad(await loadHistory(databaseUrl, [merchant.id])));
-      // A busy day of the first merchant, for the recon export (the bench:recon shape, a fifth of its size).
+      const load = await loadHistory(databaseUrl, [merchant.id]);
+      console.log(describeLoad(load));
+      recordNumbers('history loaded', { ...load });
+      // A busy day of the first merchant, for the recon export (the recon bench's shape, a fifth of its size).
       const t = Date.now();
       await insertBusyDay(prisma, merchant.id, merchant.nmid, reconDay().start, 200_000);
       await prisma.$executeRawUnsafe('ANALYZE payins');
@@ -178,7 +182,9 @@ async function main(): Promise<void> {
     );
     console.table(rows);
     console.log(JSON.stringify({ benchmark: 'hot query plans', date: new Date().toISOString(), results: rows }));
+    recordTable('hot query plans', rows);
     const flagged = rows.filter((r) => r.flag);
+    recordNumbers('big table scans', { flagged: flagged.length });
     console.log(
       flagged.length
         ? `${flagged.length} hot queries scan a big table: ${flagged.map((r) => r.query).join('; ')}`
@@ -191,4 +197,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

@@ -16,19 +16,6 @@ const BULK_TABLES = [
 ];
 
 /**
- * The history bench mode (BENCH_HISTORY=1 or --history): a bench first runs on an empty
- * database, then on one holding a realistic history, and prints both figures side by side.
- */
-export function historyMode(): boolean {
-  return process.env.BENCH_HISTORY === '1' || process.argv.includes('--history');
-}
-
-/** The bench's positional arguments, without the --history flag. */
-export function benchArgs(): string[] {
-  return process.argv.slice(2).filter((a) => a !== '--history');
-}
-
-/**
  * 10,000 merchants with 500 ledger events and 100 disbursements each: 5,000,000 events and
  * 1,000,000 disbursements. The pay-ins follow from the events (every `payin.recorded` has its
  * pay-in, plus 10 % never paid): about 4.3 million. BENCH_HISTORY_MERCHANTS shrinks it (a

@@ -1,15 +1,15 @@
 import { createPrismaClient, dropDatabase, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase } from '@pay/testing';
-import { historyShape, seedLedgerHistory } from './ledger-history.seed';
-import { printResults } from './report';
-import { runScript } from './harness';
+import { historyShape, seedLedgerHistory } from '../seeds/ledger-history.seed';
+import { printResults } from '../lib/report';
+import { runBench } from '../lib/harness';
 
 /**
  * `admin ledger verify` (the full audit) over N ledger events (default 1,000,000) spread over
  * M merchants, with the rows behind them: pay-ins, settlements, disbursements, decisions.
  * Target: 200,000 events/s. A second run after breaking one fact in 10 merchants measures the
  * row-by-row examination too; a third, every merchant with a pay-in in flight (a live system).
- * Usage: npm run build && node dist/tools/bench/verify-bench.js [events=1000000] [merchants=100]
+ * Usage: npm run build && npm run bench -- verify [events=1000000] [merchants=100]
  */
 const [N = 1_000_000, M = 100] = process.argv.slice(2).map(Number);
 
@@ -68,4 +68,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

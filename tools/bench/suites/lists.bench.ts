@@ -13,9 +13,9 @@ import {
 import { createMerchant, createTestDatabase } from '@pay/testing';
 import { type LocalStack } from '@pay/devstack';
 import type { Pool } from 'pg';
-import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
-import { seedLists } from './lists-bench.seed';
-import { percentile, printResults } from './report';
+import { BENCH_RATE_LIMITS, runBench, startBenchStack } from '../lib/harness';
+import { seedLists } from '../seeds/lists.seed';
+import { percentile, printResults, recordNumbers } from '../lib/report';
 
 /**
  * The merchant history lists at scale: one merchant with ROWS pay-ins, disbursements and ledger
@@ -24,7 +24,7 @@ import { percentile, printResults } from './report';
  * sees) and as the repository's statement alone; both against the 20 ms target. Pages: the first,
  * deep ones (a cursor half-way and one 95 % down the list), and filtered ones (status, a range
  * of a tenth of the history half a year back, both). The plan of each statement (EXPLAIN ANALYZE) shows the index used.
- * Usage: npm run build && npm run bench:lists [rows=1000000] [requests=200]
+ * Usage: npm run build && npm run bench -- lists [rows=1000000] [requests=200]
  */
 const [ROWS = 1_000_000, REQUESTS = 200] = process.argv.slice(2).map(Number);
 const OTHER_MERCHANTS = 3;
@@ -61,9 +61,11 @@ async function main(): Promise<void> {
     } finally {
       client.release();
     }
+    const loadSeconds = ((Date.now() - t0) / 1000).toFixed(0);
     console.log(
-      `loaded ${ROWS} rows per list for the merchant and ${Math.floor(ROWS / 10)} for each of ${OTHER_MERCHANTS} others in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      `loaded ${ROWS} rows per list for the merchant and ${Math.floor(ROWS / 10)} for each of ${OTHER_MERCHANTS} others in ${loadSeconds} s`,
     );
+    recordNumbers('loaded', { rows: ROWS, otherMerchants: OTHER_MERCHANTS, seconds: Number(loadSeconds) });
 
     const scenarios = await scenariosFor(pool, merchant.id);
     stack = await startBenchStack(databaseUrl);
@@ -276,4 +278,4 @@ function summarise(node: PlanNode): string[] {
   return children.length <= 1 ? [own, ...children] : [`${own} [${children.join(' | ')}]`];
 }
 
-runScript(main);
+runBench(main);

@@ -2,10 +2,10 @@ import { createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persisten
 import { createTestDatabase } from '@pay/testing';
 import { type LocalStack, SERVICES } from '@pay/devstack';
 import Redis from 'ioredis';
-import { cpuMsOf, jitCompilerMsOf } from './cpu';
-import { BENCH_REDIS_URL, benchBus, runScript, startBenchStack } from './harness';
-import { printResults } from './report';
-import { redisCommandsByProcess } from './redis-monitor';
+import { cpuMsOf, jitCompilerMsOf } from '../lib/cpu';
+import { BENCH_REDIS_URL, benchBus, runBench, startBenchStack } from '../lib/harness';
+import { printResults } from '../lib/report';
+import { redisCommandsByProcess } from '../lib/redis-monitor';
 
 /**
  * What the stack costs doing nothing: the four services as processes (Redis Streams bus, or Kafka
@@ -16,7 +16,7 @@ import { redisCommandsByProcess } from './redis-monitor';
  * Target (issue 15): the four services together <= 15 CPU ms per second.
  * Postgres and Redis are shared by whatever else runs on the machine: their CPU is shown
  * for this stack's own backends (Postgres) and for the whole server (Redis, other load included).
- * Usage: npm run build && npm run bench:idle -- [seconds=30] [rounds=2]
+ * Usage: npm run build && npm run bench -- idle [seconds=30] [rounds=2]
  */
 const args = process.argv.slice(2);
 const SECONDS = Number(args[0] ?? 30);
@@ -123,4 +123,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

@@ -14,8 +14,9 @@ import {
   waitFor,
 } from '@pay/testing';
 import { LocalStack, type StackBus } from '@pay/devstack';
-import { runScript, startBenchKafka } from './harness';
-import { pgbenchTps } from './pgbench';
+import { runBench, startBenchKafka } from '../lib/harness';
+import { pgbenchTps } from '../lib/pgbench';
+import { recordNumbers } from '../lib/report';
 
 /**
  * Ledger throughput on this machine, printed as numbers (not a test):
@@ -26,7 +27,7 @@ import { pgbenchTps } from './pgbench';
  *     this run's own, the kafka-init topics), each applied by one ledger process, measured until
  *     every command is decided; the ratios to pgbench -N and Kafka / Redis Streams close the run.
  *     Each bus first carries a warm-up burst (not measured) through its ledger process.
- * Usage: npm run build && node dist/tools/bench/ledger-bench.js [commands=20000] [merchants=50] [concurrency=32] [warm-up commands=5000]
+ * Usage: npm run build && npm run bench -- ledger [commands=20000] [merchants=50] [concurrency=32] [warm-up commands=5000]
  */
 // 20,000 commands: a burst long enough to be steady (a one-second run measures start-up and the end's poll as much as the ledger).
 const [N = 20_000, M = 50, C = 32, WARMUP = 5_000] = process.argv.slice(2).map(Number);
@@ -67,6 +68,11 @@ async function main(): Promise<void> {
     console.log(
       `in-process apply: ${N} debits, ${M} merchants, concurrency ${C}: ${(N / seconds).toFixed(0)} commands/s, p50 ${pct(50)} ms, p99 ${pct(99)} ms`,
     );
+    recordNumbers('in-process apply', {
+      commandsPerSecond: Math.round(N / seconds),
+      p50ms: Number(pct(50)),
+      p99ms: Number(pct(99)),
+    });
     const batched = Array.from({ length: N }, (_, i) =>
       ledgerCommand.debit(merchants[i % M], directPayoutId(), 10_000_00n, 2_500_00n),
     );
@@ -84,6 +90,10 @@ async function main(): Promise<void> {
     console.log(
       `in-process applyBatch: ${N} debits in batches of 50, ${Math.min(C, 12)} at once: ${batchRate.toFixed(0)} commands/s = ${(batchRate / tps).toFixed(2)}x pgbench -N`,
     );
+    recordNumbers('in-process applyBatch', {
+      commandsPerSecond: Math.round(batchRate),
+      ratioToPgbench: Number((batchRate / tps).toFixed(2)),
+    });
 
     // The same commands through each bus, one ledger process each, in this run.
     const viaRedis = await throughBus(prisma, merchants, databaseUrl, 'Redis Streams', async () => {
@@ -105,8 +115,14 @@ async function main(): Promise<void> {
       `through the bus / pgbench -N: Redis Streams ${(viaRedis / tps).toFixed(2)}x, Kafka ${(viaKafka / tps).toFixed(2)}x (target >= 1.0x)`,
     );
     console.log(`Kafka / Redis Streams: ${(viaKafka / viaRedis).toFixed(2)}x`);
+    recordNumbers('through the bus / pgbench -N (target >= 1.0x)', {
+      redisStreams: Number((viaRedis / tps).toFixed(2)),
+      kafka: Number((viaKafka / tps).toFixed(2)),
+      kafkaOverRedisStreams: Number((viaKafka / viaRedis).toFixed(2)),
+    });
     const report = await verifyLedger(prisma);
     console.log(`verify: ${report.eventsChecked} events, ${report.breaches.length} breaches`);
+    recordNumbers('verify', { events: report.eventsChecked, breaches: report.breaches.length });
   } finally {
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
@@ -177,6 +193,14 @@ async function throughBus(
         `through the bus (${name}, 12 partitions, one ledger process): ${N} debits published in ${published.toFixed(2)} s, all applied in ${total.toFixed(2)} s = ${rate.toFixed(0)} commands/s; ` +
           `${batches.n} transactions, ${batches.mean.toFixed(1)} commands each on average, ${batches.max} at most`,
       );
+      recordNumbers(`through the bus, ${name}`, {
+        publishedSeconds: Number(published.toFixed(2)),
+        appliedSeconds: Number(total.toFixed(2)),
+        commandsPerSecond: Math.round(rate),
+        transactions: Number(batches.n),
+        commandsPerTransaction: Number(batches.mean.toFixed(1)),
+        maxPerTransaction: batches.max,
+      });
       return rate;
     } finally {
       await stack.stop();
@@ -186,4 +210,4 @@ async function throughBus(
   }
 }
 
-runScript(main);
+runBench(main);

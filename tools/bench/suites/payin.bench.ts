@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, dropDatabase, SettlementPlanner } from '@pay/persistence';
 import { createMerchant, createTestDatabase, waitFor } from '@pay/testing';
-import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
+import { BENCH_RATE_LIMITS, runBench, startBenchStack } from '../lib/harness';
+import { recordNumbers } from '../lib/report';
 
 /**
  * QRIS pay-in throughput over HTTP against the four services as processes: generate + sandbox
  * payment (the signed acquirer path) for N pay-ins over M merchants at concurrency C, the time
  * until the ledger has recorded all of them, then one settlement per merchant. Prints numbers.
- * Usage: npm run build && node dist/tools/bench/payin-bench.js [payins=2000] [merchants=20] [concurrency=16]
+ * Usage: npm run build && npm run bench -- payin [payins=2000] [merchants=20] [concurrency=16]
  */
 const [N = 2000, M = 20, C = 16] = process.argv.slice(2).map(Number);
 
@@ -61,6 +62,15 @@ async function main(): Promise<void> {
     console.log(
       `all ${N} recorded in pending by the ledger after ${recordedSeconds.toFixed(1)} s = ${(N / recordedSeconds).toFixed(0)}/s end to end`,
     );
+    recordNumbers('generate + pay over HTTP', {
+      payinsPerSecond: Math.round(N / httpSeconds),
+      p50ms: Number(pct(50)),
+      p99ms: Number(pct(99)),
+    });
+    recordNumbers('recorded by the ledger', {
+      seconds: Number(recordedSeconds.toFixed(1)),
+      perSecond: Math.round(N / recordedSeconds),
+    });
 
     const t0 = process.hrtime.bigint();
     const planner = new SettlementPlanner(prisma);
@@ -72,9 +82,9 @@ async function main(): Promise<void> {
       600_000,
       'settlements',
     );
-    console.log(
-      `settled ${N} pay-ins in ${M} settlements in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2)} s`,
-    );
+    const settledSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    console.log(`settled ${N} pay-ins in ${M} settlements in ${settledSeconds.toFixed(2)} s`);
+    recordNumbers('settled', { settlements: M, seconds: Number(settledSeconds.toFixed(2)) });
   } finally {
     await stack.stop();
     await prisma.$disconnect();
@@ -82,4 +92,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

@@ -2,23 +2,24 @@ import { createPgPool, createPrismaClient, dropDatabase } from '@pay/persistence
 import { createMerchant, createTestDatabase, fundMerchant } from '@pay/testing';
 import { type LocalStack } from '@pay/devstack';
 import type { Pool } from 'pg';
-import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from './cpu';
-import { runScript, startBenchStack } from './harness';
-import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
-import { benchArgs, describeLoad, loadHistory, type HistoryLoad } from './history';
-import { printResults } from './report';
+import { backendsMs, cpuPerUnit, DATABASE_BACKENDS_SQL, sampleBackends, sampleCpu } from '../lib/cpu';
+import { runBench, startBenchStack } from '../lib/harness';
+import { cloneHistoryDatabase, keptHistoryDatabase } from '../lib/history-db';
+import { benchArgs } from '../lib/history-mode';
+import { describeLoad, loadHistory, type HistoryLoad } from '../seeds/history.seed';
+import { printResults, recordNumbers } from '../lib/report';
 
 /**
  * What the four services cost doing nothing (their polls, scans and schedules), on an empty
- * database and then on one holding the history (tools/bench/history.ts), back to back: CPU per
+ * database and then on one holding the history (tools/bench/seeds/history.seed.ts), back to back: CPU per
  * second of each process and of the bench database's own Postgres backends (the machine's other
  * Postgres work left out), transactions per second, the statements found running (sampled from
  * pg_stat_activity every 20 ms: samples x 20 ms is about the time spent in them) and the tables
  * read (pg_stat_user_tables deltas). Finds what grows with the data (docs/decisions/0019).
  * The stack runs with the transfer bench's settings; the first `warmup` seconds (start-up, the
  * first scans) are left out, as the transfer bench leaves them out of its idle row.
- * Usage: npm run build && node dist/tools/bench/idle-cost.js [seconds=30] [warmup=5]
- *   (BENCH_HISTORY_DB=<name>: clone a kept history, tools/bench/history-db.ts, instead of loading one)
+ * Usage: npm run build && npm run bench -- idle-history [seconds=30] [warmup=5]
+ *   (BENCH_HISTORY_DB=<name>: clone a kept history, npm run bench -- keep-history, instead of loading one)
  */
 const [SECONDS = 30, WARMUP = 5] = benchArgs().map(Number);
 const SAMPLE_MS = 20;
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const empty = await measure(false);
   const history = await measure(true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
+  recordNumbers('history loaded', { ...(history.load as HistoryLoad) });
   for (const [name, r] of [
     ['empty', empty],
     ['history', history],
@@ -174,4 +176,4 @@ async function sampleStatements(pool: Pool, ms: number): Promise<Rows> {
     .map(([statement, n]) => ({ statement, samples: n, shareOfSamples: `${((100 * n) / samples).toFixed(1)} %` }));
 }
 
-runScript(main);
+runBench(main);

@@ -8,16 +8,17 @@ import { ObjectStore, storageEnvShape } from '@pay/platform';
 import { z } from 'zod';
 import { createMerchant, createTestDatabase, repoRoot, uniqueName, waitFor } from '@pay/testing';
 import { S3Proxy } from '@pay/devstack';
-import { insertBusyDay, reconDay } from './busy-day';
-import { cpuMsOf, sampleCpu } from './cpu';
-import { runScript, startBenchStack } from './harness';
+import { insertBusyDay, reconDay } from '../seeds/busy-day.seed';
+import { cpuMsOf, sampleCpu } from '../lib/cpu';
+import { runBench, startBenchStack } from '../lib/harness';
+import { recordNumbers } from '../lib/report';
 
 /**
  * Recon export of one day of N pay-ins for one merchant (default 1,000,000), through the
  * workers process (COPY -> S3 multipart into S3Proxy, a process of its own), beside two ceilings: psql's \copy of the
  * same rows' raw columns to a CSV file, and psql running the export's own COPY statement (the
  * same formatting) to a file. Prints seconds, the workers' peak resident memory and the ratios.
- * Usage: npm run build && node dist/tools/bench/recon-bench.js [payins=1000000]
+ * Usage: npm run build && npm run bench -- recon [payins=1000000]
  */
 const [N = 1_000_000] = process.argv.slice(2).map(Number);
 
@@ -45,7 +46,9 @@ async function main(): Promise<void> {
     });
     let t = process.hrtime.bigint();
     await insertBusyDay(prisma, merchant.id, merchant.nmid, dayStart, N);
-    console.log(`inserted ${N} pay-ins for ${date} in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
+    const insertSeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    console.log(`inserted ${N} pay-ins for ${date} in ${insertSeconds.toFixed(1)} s`);
+    recordNumbers('inserted', { payins: N, seconds: Number(insertSeconds.toFixed(1)) });
     await prisma.$executeRawUnsafe('ANALYZE payins');
 
     // psql \\copy of the same rows and columns the export reads.
@@ -53,9 +56,12 @@ async function main(): Promise<void> {
     const query = `SELECT p.merchant_trx_id, p.platform_trx_id, m.name, p.status, p.amount, p.fee, p.amount - p.fee, p.fee_pct_milli, p.fee_fixed, p.created_at, p.success_at, p.rrn, p.issuer, p.nmid, p.settlement_id FROM payins p JOIN merchants m ON m.id = p.merchant_id WHERE p.merchant_id = ${merchant.id} AND p.created_at >= '${dayStart.toISOString()}' AND p.created_at < '${new Date(dayStart.getTime() + 86_400_000).toISOString()}' ORDER BY p.created_at, p.id`;
     execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy (${query}) to '${csvFile}' csv header`]);
     const copySeconds = Number(process.hrtime.bigint() - t) / 1e9;
-    console.log(
-      `psql \\copy of the raw columns: ${copySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`,
-    );
+    const copyMb = statSync(csvFile).size / 1e6;
+    console.log(`psql \\copy of the raw columns: ${copySeconds.toFixed(1)} s, ${copyMb.toFixed(0)} MB`);
+    recordNumbers('ceiling: psql \\copy of the raw columns', {
+      seconds: Number(copySeconds.toFixed(1)),
+      mb: Math.round(copyMb),
+    });
     // The export's own COPY statement (amounts in Rupiah, Jakarta times, formulas neutralised), through psql to a file, as the export runs it.
     t = process.hrtime.bigint();
     const to = new Date(dayStart.getTime() + 86_400_000);
@@ -72,9 +78,14 @@ async function main(): Promise<void> {
       closeSync(out);
     }
     const sameCopySeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    const sameCopyMb = statSync(csvFile).size / 1e6;
     console.log(
-      `psql running the export's own COPY statement: ${sameCopySeconds.toFixed(1)} s, ${(statSync(csvFile).size / 1e6).toFixed(0)} MB`,
+      `psql running the export's own COPY statement: ${sameCopySeconds.toFixed(1)} s, ${sameCopyMb.toFixed(0)} MB`,
     );
+    recordNumbers("ceiling: psql running the export's own COPY statement", {
+      seconds: Number(sameCopySeconds.toFixed(1)),
+      mb: Math.round(sameCopyMb),
+    });
 
     // A store that has been running has compiled its hot paths: one upload of 64 MB in parts first,
     // so the export is not timed against the S3 server's JIT warm-up (a JVM here).
@@ -115,9 +126,18 @@ async function main(): Promise<void> {
     const first = await fetch(ready.data.download as string, { headers: { range: 'bytes=0-0' } });
     await first.arrayBuffer();
     const size = Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? 0);
+    const peakRss = peakRssMb(workersPid);
     console.log(
-      `recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRssMb(workersPid).toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`,
+      `recon export (${job.status}): ${job.rowCount} rows, ${(size / 1e6).toFixed(0)} MB in ${exportSeconds.toFixed(1)} s; workers peak RSS ${peakRss.toFixed(0)} MB (${rssBefore.toFixed(0)} MB before)`,
     );
+    recordNumbers('recon export', {
+      status: job.status,
+      rows: job.rowCount ?? 0,
+      mb: Math.round(size / 1e6),
+      seconds: Number(exportSeconds.toFixed(1)),
+      workersPeakRssMb: Math.round(peakRss),
+      workersRssBeforeMb: Math.round(rssBefore),
+    });
     // Where the export's CPU went: the S3 server shares this machine's cores with the export.
     const cpuSeconds = (key: string) => ((cpuAfter[key] - cpuBefore[key]) / 1000).toFixed(1);
     const logLine = readFileSync(stack.logFile('workers'), 'utf8')
@@ -128,6 +148,7 @@ async function main(): Promise<void> {
       console.log(
         `workers: COPY through the upload ${uploadMs} ms (${parts} parts), then waited ${totalsWaitMs} ms for the totals; ${ms} ms in all from the job's start`,
       );
+      recordNumbers('workers', { uploadMs, parts, totalsWaitMs, ms });
     }
     console.log(
       `CPU seconds during the export: workers ${cpuSeconds('workers')}, postgres ${cpuSeconds('postgres')}, S3Proxy ${cpuSeconds('s3')}, over ${exportSeconds.toFixed(1)} s on ${availableParallelism()} cores`,
@@ -135,6 +156,15 @@ async function main(): Promise<void> {
     console.log(
       `ratio export / \\copy of the raw columns: ${(exportSeconds / copySeconds).toFixed(2)}x; export / psql running the export's COPY: ${(exportSeconds / sameCopySeconds).toFixed(2)}x`,
     );
+    recordNumbers('CPU seconds during the export', {
+      workers: Number(cpuSeconds('workers')),
+      postgres: Number(cpuSeconds('postgres')),
+      s3proxy: Number(cpuSeconds('s3')),
+    });
+    recordNumbers('ratios', {
+      exportOverRawCopy: Number((exportSeconds / copySeconds).toFixed(2)),
+      exportOverItsCopy: Number((exportSeconds / sameCopySeconds).toFixed(2)),
+    });
   } finally {
     rmSync(csvFile, { force: true });
     await stack.stop();
@@ -145,4 +175,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

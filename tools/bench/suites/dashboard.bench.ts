@@ -22,8 +22,8 @@ import {
 } from '@pay/testing';
 import { type LocalStack } from '@pay/devstack';
 import { type Browser, type Cookie, chromium, type Response } from 'playwright-core';
-import { BENCH_RATE_LIMITS, BENCH_REDIS_URL, runScript, startBenchStack } from './harness';
-import { percentile, printResults } from './report';
+import { BENCH_RATE_LIMITS, BENCH_REDIS_URL, runBench, startBenchStack } from '../lib/harness';
+import { percentile, printResults, recordNumbers } from '../lib/report';
 
 /**
  * The merchant dashboard and the operator console, cold-loaded in a real browser (Debian's
@@ -44,7 +44,7 @@ import { percentile, printResults } from './report';
  * action in the audit log. Its own database and bus key prefix; traffic to 127.0.0.1 only (any
  * other host a page asks for is counted and fails the run); stops by itself within DEADLINE.
  * Targets (the dashboard issue): first render < 1000 ms (p95), JavaScript < 300 KB gzipped per page.
- * Usage: npm run build && npm run bench:dashboard [rounds=5]
+ * Usage: npm run build && npm run bench -- dashboard [rounds=5]
  */
 const ROUNDS = Number(process.argv[2] ?? 5);
 const TARGET_FIRST_RENDER_MS = 1000;
@@ -303,6 +303,11 @@ async function run(
     `\nChromium ${browser.version()}; ${ROUNDS} cold loads per page, each in a fresh context; floor = the same page from a bare node:http server (same dist files, the API answers replayed), loaded alternately; ` +
       `p95 of fewer than 20 loads is the slowest; load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (the machine is shared: expect noise)`,
   );
+  recordNumbers('browser', {
+    chromium: browser.version(),
+    loadAverageStart: Number(loadBefore.toFixed(1)),
+    loadAverageEnd: Number(loadavg()[0].toFixed(1)),
+  });
   printResults(
     `dashboard and console pages, first render and data in ms, JavaScript per page (targets: first render p95 < ${TARGET_FIRST_RENDER_MS} ms, JS < ${TARGET_JS_GZIP_BYTES / 1024} KB gzip)`,
     rows,
@@ -629,4 +634,4 @@ async function startBareServer(
   return self;
 }
 
-runScript(main);
+runBench(main);

@@ -13,13 +13,14 @@ import {
   DATABASE_BACKENDS_SQL,
   sampleBackends,
   sampleCpu,
-} from './cpu';
-import { postJson } from './http-load';
-import { percentile, printResults } from './report';
-import { BENCH_RATE_LIMITS, benchBus, benchBusName, runScript, startBenchStack } from './harness';
-import { pgbenchTps } from './pgbench';
-import { benchArgs, describeLoad, historyMode, loadHistory, type HistoryLoad } from './history';
-import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
+} from '../lib/cpu';
+import { postJson } from '../lib/http-load';
+import { percentile, printResults, recordNumbers } from '../lib/report';
+import { BENCH_RATE_LIMITS, benchBus, benchBusName, runBench, startBenchStack } from '../lib/harness';
+import { pgbenchTps } from '../lib/pgbench';
+import { benchArgs, historyMode } from '../lib/history-mode';
+import { describeLoad, loadHistory, type HistoryLoad } from '../seeds/history.seed';
+import { cloneHistoryDatabase, keptHistoryDatabase } from '../lib/history-db';
 
 /**
  * Disbursement under load, against the four services as processes (Redis Streams bus, or Kafka
@@ -35,12 +36,12 @@ import { cloneHistoryDatabase, keptHistoryDatabase } from './history-db';
  * services cost nothing (the bench database's Postgres backends and the load generator only,
  * which share the same cores here), each against the 0.15x pgbench -N target of issue 15.
  * History mode (--history or BENCH_HISTORY=1): the same run again on a database holding a
- * realistic history (tools/bench/history.ts: 10,000 merchants, the bench's among them, 5M ledger
+ * realistic history (tools/bench/seeds/history.seed.ts: 10,000 merchants, the bench's among them, 5M ledger
  * events), then both figures side by side with their ratio. BENCH_HISTORY_DB=<name> clones a
- * history loaded once and kept (tools/bench/history-db.ts) instead of loading one (10-17 min).
+ * history loaded once and kept (npm run bench -- keep-history) instead of loading one (10-17 min).
  * On Kafka the warm-up is longer: the broker is a JVM started for the run, whose JIT compilers
  * take most of its CPU through the first thousands of transfers (the kafkaBrokerJit column).
- * Usage: npm run build && node dist/tools/bench/transfer-bench.js [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [warm-up transfers=2000, 8000 on Kafka, 0 for none] [--history]
+ * Usage: npm run build && npm run bench -- transfer [transfersPerStep=400] [merchants=20] [concurrency list=4,8,16] [warm-up transfers=2000, 8000 on Kafka, 0 for none] [--history]
  */
 const args = benchArgs();
 const PER_STEP = Number(args[0] ?? 400);
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
   if (!historyMode()) return;
   const history = await measure(tps, true);
   console.log(`\n${describeLoad(history.load as HistoryLoad)}`);
+  recordNumbers('history loaded', { ...(history.load as HistoryLoad) });
   printResults(`${title}, on the history`, history.rows);
   printResults(`${cpuTitle}, on the history`, history.cpuRows);
   printResults(`${PG_BY_SERVICE_TITLE}, on the history`, history.pgByService);
@@ -326,4 +328,4 @@ async function measure(
   }
 }
 
-runScript(main);
+runBench(main);

@@ -5,10 +5,10 @@ import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
 import { createMerchant, createTestDatabase, fundMerchant, repoRoot, waitFor } from '@pay/testing';
 import { freePort, type LocalStack } from '@pay/devstack';
-import { cpuMsOf } from './cpu';
-import { BENCH_RATE_LIMITS, runScript, startBenchStack } from './harness';
-import { load } from './http-load';
-import { median, printResults } from './report';
+import { cpuMsOf } from '../lib/cpu';
+import { BENCH_RATE_LIMITS, runBench, startBenchStack } from '../lib/harness';
+import { load } from '../lib/http-load';
+import { median, printResults } from '../lib/report';
 
 /**
  * Two builds of the gateway side by side, interleaved: this checkout's and another's (a `git
@@ -19,7 +19,7 @@ import { median, printResults } from './report';
  * after the other measure the drift as much as the builds; interleaved, both builds meet it.
  * Prints each build's requests per second and CPU ms per request (the total, and the median of
  * its slices), and this build's figures over the other's.
- * Usage: npm run build && node dist/tools/bench/interleaved-bench.js <other checkout> [path=/api/v1/payin/balance] [rounds=10] [slice seconds=3] [concurrency=32] [warm-up seconds=10]
+ * Usage: npm run build && npm run bench -- interleaved <other checkout> [path=/api/v1/payin/balance] [rounds=10] [slice seconds=3] [concurrency=32] [warm-up seconds=10]
  */
 const [OTHER, PATH = '/api/v1/payin/balance', ROUNDS = '10', SLICE = '3', C = '32', WARMUP = '10'] =
   process.argv.slice(2);
@@ -36,7 +36,7 @@ interface Build {
 async function main(): Promise<void> {
   if (!OTHER)
     throw new Error(
-      'usage: interleaved-bench.js <other checkout, built> [path] [rounds] [slice seconds] [concurrency] [warm-up seconds]',
+      'usage: npm run bench -- interleaved <other checkout, built> [path] [rounds] [slice seconds] [concurrency] [warm-up seconds]',
     );
   const other = resolve(OTHER);
   if (!existsSync(gatewayMain(other)))
@@ -124,4 +124,4 @@ const ready = (url: string): Promise<void> =>
     300,
   );
 
-runScript(main);
+runBench(main);

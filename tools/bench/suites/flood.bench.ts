@@ -2,9 +2,9 @@ import { Agent, request } from 'node:http';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase } from '@pay/testing';
-import { sampleCpu } from './cpu';
-import { percentile, printResults } from './report';
-import { runScript, startBenchStack } from './harness';
+import { sampleCpu } from '../lib/cpu';
+import { percentile, printResults, recordNumbers } from '../lib/report';
+import { runBench, startBenchStack } from '../lib/harness';
 
 /**
  * One merchant floods GET /api/v1/payin/balance at the gateway's maximum rate (closed loop,
@@ -21,7 +21,7 @@ import { runScript, startBenchStack } from './harness';
  * The flood runs in a worker thread: on the steady merchant's event loop, its thousands of
  * callbacks a second would delay the steady answers' timing, and the bench would measure itself.
  * The CPU each process used is printed (cores: CPU seconds per second, over the whole run).
- * Usage: npm run build && node dist/tools/bench/flood-bench.js [seconds of each phase=20] [flood connections=64] [steady rps=20] [flood rps=max]
+ * Usage: npm run build && npm run bench -- flood [seconds of each phase=20] [flood connections=64] [steady rps=20] [flood rps=max]
  */
 const [SECONDS = 20, C = 64, STEADY_RPS = 20, FLOOD_RPS = 0] = process.argv.slice(2).map(Number);
 const TIMEOUT_MS = 5_000;
@@ -197,6 +197,12 @@ async function main(): Promise<void> {
     console.log(
       `p99 under the steady flood / idle p99: ${steadyRatio.toFixed(2)}x (target <= 2x: ${steadyRatio <= 2 ? 'met' : 'MISSED'}); over whole flood phases, bursts included: ${ratio.toFixed(2)}x; flooder timeouts: ${mix.timeout ?? 0} (target 0)`,
     );
+    recordNumbers('targets', {
+      steadyFloodP99OverIdle: Number(steadyRatio.toFixed(2)),
+      met: steadyRatio <= 2 ? 'met' : 'MISSED',
+      wholeFloodP99OverIdle: Number(ratio.toFixed(2)),
+      flooderTimeouts: mix.timeout ?? 0,
+    });
   } finally {
     await stack.stop();
     await prisma.$disconnect();
@@ -204,4 +210,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScript(main);
+runBench(main);

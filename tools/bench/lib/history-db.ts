@@ -1,15 +1,14 @@
-import { applyMigrations, createPgPool, createPrismaClient, dropDatabase, ensureDatabase } from '@pay/persistence';
+import { applyMigrations, createPgPool, dropDatabase } from '@pay/persistence';
 import { dueSettlementCutoff } from '@pay/domain';
-import { createMerchant, MIGRATIONS_DIR, TEST_PG_SERVER, uniqueName } from '@pay/testing';
-import { BENCH_RATE_LIMITS, runScript } from './harness';
-import { describeLoad, loadHistory, type HistoryLoad } from './history';
+import { MIGRATIONS_DIR, TEST_PG_SERVER, uniqueName } from '@pay/testing';
+import type { HistoryLoad } from '../seeds/history.seed';
 
 /**
- * A history loaded once and kept (BENCH_HISTORY_DB=<name>): loading takes 10-17 minutes, cloning
- * it (`CREATE DATABASE ... TEMPLATE`) seconds. The kept database holds, beside the history, the
- * bench's own merchants (with their rate limits) and their API tokens in `bench_history_merchants`,
- * so a bench run on a clone uses merchants that have the same history as the 9,980 others.
- * Usage: npm run build && node dist/tools/bench/history-db.js <name> [benchMerchants=20]
+ * A history loaded once and kept (BENCH_HISTORY_DB=<name>, loaded by seeds/keep-history.ts): loading
+ * takes 10-17 minutes, cloning it (`CREATE DATABASE ... TEMPLATE`) seconds. The kept database holds,
+ * beside the history, the bench's own merchants (with their rate limits) and their API tokens in
+ * `bench_history_merchants`, so a bench run on a clone uses merchants that have the same history as
+ * the 9,980 others.
  */
 export const BENCH_HISTORY_MERCHANTS = 20;
 
@@ -23,38 +22,9 @@ export function keptHistoryDatabase(): string | undefined {
   return process.env.BENCH_HISTORY_DB || undefined;
 }
 
-function urlOf(name: string): string {
+/** The URL of database `name` on the bench's Postgres server. */
+export function historyDatabaseUrl(name: string): string {
   return `${TEST_PG_SERVER.replace(/\/$/, '')}/${name}`;
-}
-
-/** Loads the history into a new database `name` with `count` bench merchants first; keeps it. */
-export async function loadHistoryDatabase(name: string, count = BENCH_HISTORY_MERCHANTS): Promise<HistoryLoad> {
-  const url = urlOf(name);
-  await ensureDatabase(url);
-  await applyMigrations(url, MIGRATIONS_DIR);
-  const prisma = createPrismaClient(url, 2);
-  const merchants: BenchMerchant[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const { merchant, token, admin } = await createMerchant(prisma);
-      await admin.setRateLimits(merchant.id, BENCH_RATE_LIMITS);
-      merchants.push({ id: merchant.id, token });
-    }
-  } finally {
-    await prisma.$disconnect();
-  }
-  const load = await loadHistory(
-    url,
-    merchants.map((m) => m.id),
-  );
-  const pool = createPgPool(url, 1);
-  try {
-    await pool.query('CREATE TABLE bench_history_merchants (merchant_id int PRIMARY KEY, token text NOT NULL)');
-    for (const m of merchants) await pool.query('INSERT INTO bench_history_merchants VALUES ($1, $2)', [m.id, m.token]);
-  } finally {
-    await pool.end();
-  }
-  return load;
 }
 
 /**
@@ -67,13 +37,13 @@ export async function cloneHistoryDatabase(
 ): Promise<{ databaseUrl: string; merchants: BenchMerchant[]; load: HistoryLoad }> {
   const t = Date.now();
   const clone = uniqueName('pay_bench_hist');
-  const admin = createPgPool(urlOf('postgres'), 1);
+  const admin = createPgPool(historyDatabaseUrl('postgres'), 1);
   try {
     await admin.query(`CREATE DATABASE "${clone}" TEMPLATE "${name}"`);
   } finally {
     await admin.end();
   }
-  const databaseUrl = urlOf(clone);
+  const databaseUrl = historyDatabaseUrl(clone);
   try {
     await applyMigrations(databaseUrl, MIGRATIONS_DIR);
     const pool = createPgPool(databaseUrl, 1);
@@ -124,13 +94,3 @@ export async function cloneHistoryDatabase(
     throw err;
   }
 }
-
-async function main(): Promise<void> {
-  const [name, count] = process.argv.slice(2);
-  if (!name) throw new Error('usage: node dist/tools/bench/history-db.js <name> [benchMerchants=20]');
-  console.log(
-    `${describeLoad(await loadHistoryDatabase(name, Number(count ?? BENCH_HISTORY_MERCHANTS)))}; kept as ${name} (BENCH_HISTORY_DB=${name})`,
-  );
-}
-
-if (require.main === module) runScript(main);

@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+import { KafkaBroker, LocalStack, type S3Server, type StackBus } from '@pay/devstack';
 import { requireNodeVersion } from '@pay/platform';
 import { repoRoot, uniqueName } from '@pay/testing';
-import { KafkaBroker, LocalStack, type S3Server, type StackBus } from '@pay/devstack';
+import { reported } from './report';
+import { appendRun, finishRun, startRun } from './results';
 
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
@@ -81,10 +84,26 @@ export async function benchBus(): Promise<BenchBus> {
  * older Node.js than the one required is refused first, since numbers measured on another
  * runtime would not be comparable.
  */
-export function runScript(main: () => Promise<void>): void {
-  requireNodeVersion(basename(process.argv[1] ?? 'script', '.js'));
+export function runScript(main: () => Promise<void>, program = basename(process.argv[1] ?? 'script', '.js')): void {
+  requireNodeVersion(program);
   main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });
+}
+
+/**
+ * Runs a suite (suites/<name>.bench.ts) as runScript does, then appends what it reported
+ * (lib/report.ts) to tmp/bench/<name>.jsonl, for compare.ts. A failed run records nothing; nor
+ * does a worker thread of the suite (the flood's flooder).
+ */
+export function runBench(main: () => Promise<void>): void {
+  const suite = basename(process.argv[1] ?? 'bench', '.js').replace(/\.bench$/, '');
+  const start = isMainThread ? startRun(suite) : undefined;
+  runScript(async () => {
+    await main();
+    if (!start) return;
+    const { file, runs } = appendRun(finishRun(start, reported()));
+    console.log(`\nrun ${runs} recorded in ${relative(repoRoot(), file)} (compare: npm run bench:compare -- ${suite})`);
+  }, `${suite}-bench`);
 }
