@@ -28,6 +28,7 @@ const common = [
       'type:contracts',
       'type:domain',
       'type:testing',
+      'type:devstack',
       'type:transport',
       'type:data',
       'type:rail',
@@ -61,14 +62,31 @@ const common = [
       'type:rail',
     ],
   },
+  // The machinery that runs the system locally (processes, brokers, private servers, faults) stands on the fixtures.
+  {
+    sourceTag: 'type:devstack',
+    onlyDependOnLibsWithTags: [
+      'type:domain',
+      'type:contracts',
+      'type:platform',
+      'type:data',
+      'type:transport',
+      'type:rail',
+      'type:testing',
+    ],
+  },
   // The web app runs in a browser: it shares the API contract with the gateway, nothing else.
   { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
 ];
 
 // Production code: apps use libs only; only the ledger app may write money (type:ledger),
-// and no production code may use the test fixtures.
+// and no production code may use the test fixtures or the local stack's machinery.
 const productionConstraints = [
-  { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'], notDependOnLibsWithTags: ['type:testing'] },
+  {
+    sourceTag: 'scope:app',
+    onlyDependOnLibsWithTags: ['scope:lib'],
+    notDependOnLibsWithTags: ['type:testing', 'type:devstack'],
+  },
   { sourceTag: 'app:gateway', notDependOnLibsWithTags: ['type:ledger'] },
   { sourceTag: 'app:payout', notDependOnLibsWithTags: ['type:ledger'] },
   { sourceTag: 'app:workers', notDependOnLibsWithTags: ['type:ledger'] },

@@ -5,8 +5,8 @@ module.exports = {
   ...require('./jest.preset'),
   displayName: 'e2e',
   testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
-  globalSetup: '<rootDir>/libs/testing/src/e2e-global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/e2e-global-teardown.ts',
+  globalSetup: '<rootDir>/libs/devstack/src/e2e-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/devstack/src/e2e-global-teardown.ts',
   // Every answer of the merchant API is checked against docs/openapi.json (libs/testing/src/http/openapi-contract.ts).
   setupFilesAfterEnv: ['<rootDir>/libs/testing/src/http/openapi-contract.setup.ts'],
   testTimeout: 120000,

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChaosEnv, repoRoot, runChaos, startChaosEnv, testS3, testTransport } from '@pay/testing';
+import { repoRoot } from '@pay/testing';
+import { type ChaosEnv, runChaos, startChaosEnv, testS3, testTransport } from '@pay/devstack';
 
 /**
  * The small chaos run of the test command: transfers, pay-ins and recon exports across

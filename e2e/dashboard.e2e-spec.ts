@@ -11,16 +11,13 @@ import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import {
   createMerchant,
   firstRenderWatcher,
-  freePort,
   insertPayin,
   ledgerCommand,
-  LocalStack,
   type Ready,
   repoRoot,
-  testBus,
-  testS3,
   waitFor,
 } from '@pay/testing';
+import { freePort, LocalStack, testBus, testS3 } from '@pay/devstack';
 import { Secret, TOTP } from 'otpauth';
 import { type Browser, type BrowserContext, type Cookie, chromium, type Page } from 'playwright-core';
 
@@ -41,7 +38,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 /**
  * The issue's target, per page: JavaScript transferred (gzip), a count of bytes, the same on every
  * run. First render is measured and printed here, not asserted: a timed test is flaky on a shared
- * machine; speed (first render < 1000 ms) is measured by `npm run bench:dashboard`, against its floor.
+ * machine; speed (first render < 1000 ms) is measured by `npm run bench -- dashboard`, against its floor.
  */
 const MAX_JS_GZIP_BYTES = 300 * 1024;
 const PASSWORD = 'correct horse battery staple';
@@ -913,7 +910,7 @@ interface AxeFinding {
       expect(browserErrors).toEqual([]);
     });
 
-    // First render is printed, not asserted (speed is measured by npm run bench:dashboard); the JavaScript is.
+    // First render is printed, not asserted (speed is measured by npm run bench -- dashboard); the JavaScript is.
     it(`every page loads under ${MAX_JS_GZIP_BYTES / 1024} KB of gzipped JavaScript (the issue's target); first render printed`, () => {
       const kb = (n: number) => (n / 1024).toFixed(1);
       const rows = measurements.map(

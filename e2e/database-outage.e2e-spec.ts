@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createPrismaClient, dropDatabase, type PrismaClient, verifyLedger } from '@pay/persistence';
-import {
-  createMerchant,
-  createTestDatabase,
-  LocalStack,
-  testBus,
-  PrivatePostgres,
-  repoRoot,
-  SERVICES,
-  waitFor,
-  testS3,
-} from '@pay/testing';
+import { createMerchant, createTestDatabase, repoRoot, waitFor } from '@pay/testing';
+import { LocalStack, testBus, PrivatePostgres, SERVICES, testS3 } from '@pay/devstack';
 import Redis from 'ioredis';
 
 /**

@@ -5,16 +5,8 @@ import { createTransport, deadLetterTopic, DLQ_HEADERS } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import { parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import {
-  createMerchant,
-  insertPayin,
-  LocalStack,
-  testBus,
-  ledgerCommand,
-  repoRoot,
-  waitFor,
-  testS3,
-} from '@pay/testing';
+import { createMerchant, insertPayin, ledgerCommand, repoRoot, waitFor } from '@pay/testing';
+import { LocalStack, testBus, testS3 } from '@pay/devstack';
 
 /**
  * Dead letters through the real processes: a record that can never succeed is dead-lettered at

@@ -4,20 +4,8 @@ import { join } from 'node:path';
 import { QueueName } from '@pay/contracts';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { Queue } from 'bullmq';
-import {
-  createMerchant,
-  createTestDatabase,
-  freePort,
-  fundMerchant,
-  LocalStack,
-  PrivatePostgres,
-  PrivateRedis,
-  repoRoot,
-  SERVICES,
-  type ServiceName,
-  waitFor,
-  testS3,
-} from '@pay/testing';
+import { createMerchant, createTestDatabase, fundMerchant, repoRoot, waitFor } from '@pay/testing';
+import { freePort, LocalStack, PrivatePostgres, PrivateRedis, SERVICES, type ServiceName, testS3 } from '@pay/devstack';
 
 /**
  * The four services as processes on a PostgreSQL and a Redis of their own, each stopped under

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { PayoutEventType, Topic } from '@pay/contracts';
 import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, fundMerchant, LocalStack, repoRoot, waitFor, testStackBus, testS3 } from '@pay/testing';
+import { createMerchant, fundMerchant, repoRoot, waitFor } from '@pay/testing';
+import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
 /**
  * Disbursement through the real processes: gateway (HTTP), ledger (debit/refund), payout

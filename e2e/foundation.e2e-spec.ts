@@ -9,16 +9,12 @@ import {
   createMerchant,
   directPayoutId,
   insertPayin,
-  LocalStack,
-  testBus,
-  unacknowledgedRecords,
   ledgerCommand,
   publishLedgerCommands,
   repoRoot,
-  SERVICES,
   waitFor,
-  testS3,
 } from '@pay/testing';
+import { LocalStack, testBus, unacknowledgedRecords, SERVICES, testS3 } from '@pay/devstack';
 import { Client } from 'pg';
 
 /**

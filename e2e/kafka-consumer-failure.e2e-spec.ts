@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, KafkaBroker, repoRoot } from '@pay/testing';
+import { repoRoot } from '@pay/testing';
+import { freePort, KafkaBroker } from '@pay/devstack';
 
 /**
  * A ledger whose Kafka consumer is refused for good (here: a broker whose

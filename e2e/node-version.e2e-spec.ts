@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, SERVICES } from '@pay/testing';
+import { repoRoot } from '@pay/testing';
+import { SERVICES } from '@pay/devstack';
 
 /**
  * The start-up check (docs/decisions/0018-node-24.md) on the built entry points: each refuses an
@@ -54,7 +55,7 @@ describe('on a Node.js older than .nvmrc', () => {
 
   it.each([
     ['the admin CLI', 'tools/admin/main.js', ['--help'], 'admin'],
-    ['a benchmark', 'tools/bench/verify-bench.js', [], 'verify-bench'],
+    ['a benchmark', 'tools/bench/suites/verify.bench.js', [], 'verify-bench'],
     ['chaos', 'tools/chaos/chaos.js', [], 'chaos'],
     ['the local runner', 'tools/dev/up.js', [], 'local runner'],
   ])('%s exits 1 naming both versions', (_label, entry, args, program) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor, WebhookReceiver, testStackBus, testS3 } from '@pay/testing';
+import { createMerchant, repoRoot, waitFor, WebhookReceiver } from '@pay/testing';
+import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
 const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
   verifyCallback: (rawBody: string, header: string, secret: string) => boolean;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient, SettlementPlanner, verifyLedger } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus, testS3 } from '@pay/testing';
+import { createMerchant, repoRoot, waitFor } from '@pay/testing';
+import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
 /** QRIS pay-ins through the real processes: generate, pay (sandbox acquirer), inquire, settle. */
 describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {

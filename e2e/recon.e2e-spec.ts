@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, LocalStack, repoRoot, waitFor, testStackBus, testS3 } from '@pay/testing';
+import { createMerchant, repoRoot, waitFor } from '@pay/testing';
+import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 import { parse } from 'csv-parse/sync';
 
 // Short enough to watch a link expire, long enough that a fresh one is fetched well in time on a loaded machine.

@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropDatabase } from '@pay/persistence';
-import {
-  createTestDatabase,
-  LocalStack,
-  repoRoot,
-  SERVICES,
-  type ServiceName,
-  SilentRelay,
-  testS3,
-  waitFor,
-} from '@pay/testing';
+import { createTestDatabase, repoRoot, waitFor } from '@pay/testing';
+import { LocalStack, SERVICES, type ServiceName, SilentRelay, testS3 } from '@pay/devstack';
 
 /**
  * A stop is bounded (SHUTDOWN_TIMEOUT_MS, decision 0015). The four services run on a database

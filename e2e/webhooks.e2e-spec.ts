@@ -2,16 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
-import {
-  createMerchant,
-  fundMerchant,
-  LocalStack,
-  repoRoot,
-  waitFor,
-  WebhookReceiver,
-  testStackBus,
-  testS3,
-} from '@pay/testing';
+import { createMerchant, fundMerchant, repoRoot, waitFor, WebhookReceiver } from '@pay/testing';
+import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
 const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
   verifyCallback: (rawBody: string, header: string, secret: string) => boolean;

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  LocalStack,
-  merchantContract,
-  opsContract,
-  registerContract,
-  repoRoot,
-  testStackBus,
-  testS3,
-} from '@pay/testing';
+import { merchantContract, opsContract, registerContract, repoRoot } from '@pay/testing';
+import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
 /**
  * Where the journeys run. With E2E_BASE_URL set: against that deployment (docker-compose, a

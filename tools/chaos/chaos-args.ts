@@ -1,4 +1,4 @@
-import { type FaultPlan, SERVICES, type ServiceName } from '@pay/testing';
+import { type FaultPlan, SERVICES, type ServiceName } from '@pay/devstack';
 
 export interface ChaosArgs {
   transfers: number;

@@ -1,4 +1,4 @@
-import type { ChaosReport } from '@pay/testing';
+import type { ChaosReport } from '@pay/devstack';
 
 /** One row of counters for console.table (the JSON line after it has the details). */
 export function reportRow(r: ChaosReport): Record<string, string | number> {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { repoRoot, runChaos, startChaosEnv } from '@pay/testing';
-import { runScript } from '../bench/harness';
+import { repoRoot } from '@pay/testing';
+import { runChaos, startChaosEnv } from '@pay/devstack';
+import { runScript } from '../bench/lib/harness';
 import { parseChaosArgs } from './chaos-args';
 import { reportRow } from './chaos-table';
 

@@ -2,14 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
 import { requireNodeVersion } from '@pay/platform';
-import {
-  KafkaBroker,
-  LocalStack,
-  repoRoot,
-  seedDemoDashboardUsers,
-  seedDemoMerchant,
-  type StackBus,
-} from '@pay/testing';
+import { repoRoot, seedDemoDashboardUsers, seedDemoMerchant } from '@pay/testing';
+import { KafkaBroker, LocalStack, type StackBus } from '@pay/devstack';
 
 const env = process.env;
 const root = repoRoot();

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestPki, KafkaBroker, type KafkaBrokerSecurity } from '@pay/testing';
+import { createTestPki, KafkaBroker, type KafkaBrokerSecurity } from '@pay/devstack';
 
 const SCRAM_USER = 'payments';
 const SCRAM_PASSWORD = 'payments-local-secret';

@@ -3,7 +3,7 @@
  * (see S3Proxy). `start` prints its S3_ENDPOINT and leaves it running after it exits; the
  * credentials are S3PROXY_CREDENTIALS.
  */
-import { S3Proxy } from '@pay/testing';
+import { S3Proxy } from '@pay/devstack';
 
 async function main(command: string | undefined, dir: string | undefined): Promise<void> {
   if (!dir || !['start', 'stop'].includes(command ?? '')) throw new Error('usage: server.js start|stop <dir>');

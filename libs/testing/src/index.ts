@@ -10,16 +10,9 @@ export {
   paidNotification,
 } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
-export {
-  LocalStack,
-  SERVICES,
-  type ServiceName,
-  type StackOptions,
-  type StackBus,
-  type UnexpectedExit,
-  freePort,
-  repoRoot,
-} from './stack/local-stack';
+export { default as intGlobalSetup } from './int-global-setup';
+export { default as intGlobalTeardown } from './int-global-teardown';
+export { repoRoot } from './repo-root';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
 export {
@@ -29,28 +22,6 @@ export {
   type DemoSignIn,
 } from './seed/demo-dashboard-users';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
-export { LocalS3, LOCAL_S3_CREDENTIALS } from './s3/local-s3';
-export { S3Proxy, S3PROXY_CREDENTIALS, S3PROXY_VERSION, type S3ProxyOptions } from './s3/s3-proxy';
-export type { S3Server } from './s3/s3-server';
-export { testS3 } from './s3/test-s3';
-export { testBus, testStackBus, testTransport, unacknowledgedRecords, type TestBus } from './stack/test-bus';
-export {
-  KafkaBroker,
-  KAFKA_TOPICS,
-  KAFKA_PARTITIONS,
-  KAFKA_VERSION,
-  type KafkaBrokerOptions,
-  type KafkaBrokerSecurity,
-} from './infra/kafka-broker';
-export { KafkaCluster } from './infra/kafka-cluster';
-export { runChaos, type ChaosOptions, type ChaosReport } from './chaos/chaos-run';
-export { PrivatePostgres } from './infra/private-postgres';
-export { PrivateRedis } from './infra/private-redis';
-export { SilentRelay } from './infra/silent-relay';
-export { createTestPki, type TestPki } from './infra/test-pki';
-export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chaos-env';
-export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';
-export { BusProbe, CONSUMPTIONS, type Consumption } from './chaos/bus-probe';
 export {
   closeSchemas,
   installContractFetch,

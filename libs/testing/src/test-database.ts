@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { applyMigrations, dropDatabase, ensureDatabase } from '@pay/persistence';
-import { repoRoot } from './stack/local-stack';
+import { repoRoot } from './repo-root';
 
 /** The server the test databases live on; each run gets its own database on it. */
 export const TEST_PG_SERVER = process.env.TEST_PG_SERVER ?? 'postgresql://postgres@127.0.0.1:5432';

@@ -1,6 +1,7 @@
 import { QueueName } from '@pay/contracts';
 import { loadConfig } from '@pay/platform';
-import { createMerchant, createTestDatabase, PrivatePostgres, PrivateRedis } from '@pay/testing';
+import { createMerchant, createTestDatabase } from '@pay/testing';
+import { PrivatePostgres, PrivateRedis } from '@pay/devstack';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import request from 'supertest';

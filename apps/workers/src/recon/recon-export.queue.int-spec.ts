@@ -9,7 +9,8 @@ import {
   storageEnvShape,
 } from '@pay/platform';
 import { randomUUID } from 'node:crypto';
-import { createMerchant, LocalS3 } from '@pay/testing';
+import { createMerchant } from '@pay/testing';
+import { LocalS3 } from '@pay/devstack';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { ReconExportQueue } from './recon-export.queue';

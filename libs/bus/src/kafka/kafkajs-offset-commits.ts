@@ -54,7 +54,7 @@ const KAFKAJS_VERSION = '2.2.4';
  * broker answers. The batches of one fetch run side by side (`partitionsConsumedConcurrently`)
  * and end within moments of each other (the ledger applies them in one transaction), so each
  * sends its own OffsetCommit before the first is answered, every one of them carrying the offsets
- * of all the partitions. Counted through a Kafka run of `bench:transfer`: the ledger sent 6,450
+ * of all the partitions. Counted through a Kafka run of the transfer bench: the ledger sent 6,450
  * OffsetCommit requests against 1,270 fetches and 3,061 produces.
  *
  * Patched: a commit of the resolved offsets (no explicit offsets given) waits while another is in

@@ -80,7 +80,7 @@ type RequestQueuePrototype = RequestQueueInternals & { [PATCHED]?: true };
  * sets a timeout of `throttledUntil - Date.now()` = `-1 - Date.now()` ms. Node runs that after 1 ms
  * (on Node 24 with a TimeoutNegativeWarning), the check finds nothing and schedules itself again.
  * Reported upstream (tulios/kafkajs#1704, #1751; fixes #1755 and #1768 unmerged). Every broker
- * connection of every client does it: measured with `BENCH_BUS=kafka npm run bench:idle`, 40–50 ms
+ * connection of every client does it: measured with `BENCH_BUS=kafka npm run bench -- idle`, 40–50 ms
  * of CPU a second across an idle stack of four services.
  *
  * Patched: with nothing pending and no throttle in effect, no check is scheduled. Nothing waits on

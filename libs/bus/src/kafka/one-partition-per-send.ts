@@ -9,7 +9,7 @@ import { partitionForKey } from '../partitioner/murmur2.partitioner';
  * two brokers and a partition's leader moves to the other one (a broker restarted or lost: every
  * rolling upgrade of a cluster), the retry finds that broker answered already, sends it nothing,
  * and the send resolves: those records are acknowledged and never written. Seen on a three-broker
- * cluster (libs/testing/src/infra/kafka-cluster.int-spec.ts: one batch lost per restarted leader);
+ * cluster (libs/devstack/src/infra/kafka-cluster.int-spec.ts: one batch lost per restarted leader);
  * upstream tulios/kafkajs#1798, unmerged. A send of one partition has one broker at a time, so its
  * retry goes to the new leader (decision 0003).
  */

@@ -7,8 +7,8 @@
  * day through the process (157 MB for a million pay-ins); at V8's default the young generation
  * grew by about 80 MB for it and kept it (peak RSS 299–302 MB, 218–223 MB before the export).
  * With 1 MiB the peak stayed at the process's size before the export (201–208 MB), the export
- * took as long, and the webhook dispatcher's CPU per callback did not move (bench:recon,
- * bench:webhook, 2026-11-26; decision 0009).
+ * took as long, and the webhook dispatcher's CPU per callback did not move (the recon and
+ * webhook benches, 2026-11-26; decision 0009).
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<'gateway' | 'ledger' | 'payout' | 'workers', readonly string[]>> = {
   gateway: [],

@@ -34,7 +34,7 @@ export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<R
 /**
  * Event-loop delay histogram resolution. The histogram is a timer that wakes the process every
  * period, busy or idle, and each wake-up of an idle Node process costs 0.1–0.2 ms of CPU on these
- * machines (bench:idle; prom-client's default of 10 ms cost about 4 ms/s a process, our earlier
+ * machines (the idle bench; prom-client's default of 10 ms cost about 4 ms/s a process, our earlier
  * 100 ms about 1 ms/s, most of an idle service's CPU). At 1 s a stall of a second or more is always
  * recorded and a shorter one in proportion to its length, which is what an alert on lag needs;
  * how busy the loop is comes from nodejs_eventloop_active_seconds_total, which costs no timer.

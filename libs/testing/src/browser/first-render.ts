@@ -8,8 +8,8 @@ export interface Ready {
  * Runs before the page's own scripts (page.addInitScript): records performance.now() (time since
  * navigation start) in `window[global]` on the first animation frame in which an element matching
  * `ready` is laid out. A plain script string, so no test-side transpilation reaches the browser.
- * Used by the browser test (e2e/dashboard.e2e-spec.ts) and by bench:dashboard
- * (tools/bench/dashboard-bench.ts), which installs a second one under another name for the
+ * Used by the browser test (e2e/dashboard.e2e-spec.ts) and by the dashboard bench
+ * (tools/bench/suites/dashboard.bench.ts), which installs a second one under another name for the
  * page's data.
  */
 export function firstRenderWatcher(ready: Ready, global = '__firstRender'): string {
