@@ -4,10 +4,10 @@ import { headingAnchors, linkTargets, markdownUnder, readMarkdown, ROOT } from '
 
 /**
  * Files the docs link to that other work writes: configuration.md is generated from the config
- * schemas (its own test fails when it is stale), and the benchmarks' README lives beside their
- * suites. A link to either is checked, anchors included, wherever the file exists.
+ * schemas (its own test fails when it is stale). A link to it is checked, anchors included,
+ * wherever the file exists.
  */
-const WRITTEN_ELSEWHERE = ['docs/operations/configuration.md', 'tools/bench/README.md'];
+const WRITTEN_ELSEWHERE = ['docs/operations/configuration.md'];
 
 const files = [readMarkdown('README.md'), ...markdownUnder('docs')];
 
