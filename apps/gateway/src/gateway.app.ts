@@ -30,21 +30,21 @@ import {
   throttledWarn,
   tooDeeplyNested,
 } from '@pay/platform';
-import { MerchantAuthCache } from './auth/merchant-auth.cache';
-import { registerMerchantTokenCheck } from './auth/merchant-token';
-import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
-import { RecentTokens } from './auth/recent-tokens';
-import { registerDashboardBundles } from './dashboard/static/dashboard-static';
+import { MerchantAuthCache } from './kernel/auth/merchant/merchant-auth.cache';
+import { registerMerchantTokenCheck } from './kernel/auth/merchant/merchant-token';
+import { registerSessionApiHeaders } from './kernel/http/no-store.hooks';
+import { RecentTokens } from './kernel/auth/merchant/recent-tokens';
+import { registerDashboardBundles } from './kernel/static/dashboard-static';
 import type { GatewayConfig } from './gateway.config';
-import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http/gateway-listeners';
+import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './kernel/http/gateway-listeners';
 import { buildMerchantDocument } from './openapi/merchant-document';
 import { mountBullBoard } from './ops/bull-board';
 import { GatewayModule } from './gateway.module';
-import { METRICS_REGISTRY } from './health/health.controller';
-import { registerLocalRefusal } from './rate-limit/local-refusal';
-import { registerReadConcurrencyLimit } from './rate-limit/read-concurrency';
-import { registerRefusalDelay } from './rate-limit/refusal-delay';
-import { RateLimiter } from './rate-limit/rate-limiter';
+import { METRICS_REGISTRY } from './gateway.tokens';
+import { registerLocalRefusal } from './kernel/auth/merchant/local-refusal';
+import { registerReadConcurrencyLimit } from './kernel/auth/merchant/read-concurrency';
+import { registerRefusalDelay } from './kernel/rate-limit/refusal-delay';
+import { RateLimiter } from './kernel/rate-limit/rate-limiter';
 
 const JSON_BODY_LIMIT = 64 * 1024;
 

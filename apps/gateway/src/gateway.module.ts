@@ -30,7 +30,7 @@ import {
   type ReadinessCheck,
   type ReconExportProducer,
 } from '@pay/platform';
-import { MerchantAuthGuard } from './auth/merchant-auth.guard';
+import { MerchantAuthGuard } from './kernel/auth/merchant/merchant-auth.guard';
 import { BalanceController } from './balance/balance.controller';
 import { DashboardDevelopersController } from './dashboard/merchant/developers.controller';
 import { DashboardActivityController } from './dashboard/merchant/activity.controller';
@@ -40,14 +40,26 @@ import { DashboardPayoutsController } from './dashboard/merchant/payouts.control
 import { DashboardReconController } from './dashboard/merchant/recon.controller';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
-import { DASHBOARD_CLOCK, DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
-import { MerchantSessionGuard, OperatorSessionGuard } from './dashboard/auth/session.guards';
+import { DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
+import { SessionAuthenticator } from './kernel/auth/session/session-authenticator';
+import { MerchantSessionGuard, OperatorSessionGuard } from './kernel/auth/session/session.guards';
 import { ConsoleSessionController, DashboardSessionController } from './dashboard/auth/session.controllers';
 import { DashboardUserOpsController } from './ops/dashboard-user-ops.controller';
 import { DisbursementController } from './disbursement/disbursement.controller';
 import { TransferService } from './disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
-import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
+import {
+  ADMIN_SETTINGS,
+  BANK_RAIL,
+  DASHBOARD_CLOCK,
+  GATEWAY_CONFIG,
+  LOGGER,
+  METRICS_REGISTRY,
+  OBJECT_STORE,
+  PRISMA,
+  READINESS_CHECKS,
+  RECON_PRODUCER,
+} from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
 import { ReconExportService } from './recon/recon-export.service';
 import {
@@ -55,8 +67,7 @@ import {
   DisbursementListController,
   PayinListController,
 } from './history/history.controllers';
-import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
-import { ADMIN_SETTINGS } from './ops/admin-auth';
+import { HealthController } from './kernel/health/health.controller';
 import { AcquirerController } from './payin/acquirer.controller';
 import { AcquirerService } from './payin/acquirer.service';
 import { PayinController } from './payin/payin.controller';
@@ -70,8 +81,8 @@ import { TokenOpsController } from './ops/token-ops.controller';
 import { WebhookOpsController } from './ops/webhook-ops.controller';
 import { CallbackOpsController } from './ops/callback-ops.controller';
 import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
-import { RateLimiter } from './rate-limit/rate-limiter';
-import { AuditInterceptor } from './dashboard/audit/audit.interceptor';
+import { RateLimiter } from './kernel/rate-limit/rate-limiter';
+import { AuditInterceptor } from './kernel/audit/audit.interceptor';
 import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
 import { ConsoleUsersController } from './dashboard/console/console-users.controller';
 import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
@@ -189,6 +200,7 @@ export class GatewayModule {
             }),
         },
         { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
+        SessionAuthenticator,
         DashboardAuthService,
         MerchantSessionGuard,
         OperatorSessionGuard,

@@ -3,13 +3,13 @@ import { ApiOperation } from '@nestjs/swagger';
 import { formatAmount } from '@pay/domain';
 import { BalanceRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { BalanceWithToken } from '../auth/balance-with-token';
-import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
-import { balanceReadWithToken } from '../auth/merchant-token';
-import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
+import type { AuthenticatedRequest } from '../kernel/auth/merchant/authenticated-request';
+import { BalanceWithToken } from '../kernel/auth/merchant/balance-with-token';
+import { MerchantAuthGuard } from '../kernel/auth/merchant/merchant-auth.guard';
+import { balanceReadWithToken } from '../kernel/auth/merchant/merchant-token';
+import { ApiEnvelope, ApiErrors, ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { BalanceDataSchema } from '../openapi/schemas';
-import { RateLimit } from '../rate-limit/rate-limit.decorator';
+import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
 
 @ApiMerchant('Balance')
 @Controller('api/v1/payin')

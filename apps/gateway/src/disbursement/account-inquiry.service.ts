@@ -7,7 +7,7 @@ import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementIn
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { BANK_RAIL, GATEWAY_CONFIG } from '../gateway.tokens';
-import { authRefusal } from '../auth/auth-refusal';
+import { authRefusal } from '../kernel/auth/merchant/auth-refusal';
 import type { AccountInquiryDto } from './dto/disbursement.dto';
 
 /**

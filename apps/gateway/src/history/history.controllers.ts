@@ -1,11 +1,17 @@
 import { Controller, Query, Req } from '@nestjs/common';
 import { HistoryRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { ApiMerchant } from '../openapi/api-envelope.decorator';
+import type { AuthenticatedRequest } from '../kernel/auth/merchant/authenticated-request';
+import { ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { BalanceMovementPage, DisbursementPage, PayinPage } from './history.openapi';
-import { type Page, presentDisbursementItem, presentMovement, presentPayinItem, toPage } from './history.presenter';
-import { DEFAULT_LIMIT, DisbursementListQuery, MovementListQuery, PayinListQuery } from './list-query.dto';
+import {
+  type Page,
+  presentDisbursementItem,
+  presentMovement,
+  presentPayinItem,
+  toPage,
+} from '../kernel/presenters/history.presenter';
+import { DEFAULT_LIMIT, DisbursementListQuery, MovementListQuery, PayinListQuery } from '../kernel/dto/list-query.dto';
 import { ListRoute } from './list-routes';
 
 const MESSAGE = 'Query success';

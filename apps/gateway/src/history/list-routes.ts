@@ -1,8 +1,8 @@
 import { applyDecorators, Get, type Type, UseGuards } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
-import { ApiEnvelope, ApiErrors } from '../openapi/api-envelope.decorator';
-import { RateLimit } from '../rate-limit/rate-limit.decorator';
+import { MerchantAuthGuard } from '../kernel/auth/merchant/merchant-auth.guard';
+import { ApiEnvelope, ApiErrors } from '../kernel/openapi/api-envelope.decorator';
+import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
 
 /** A merchant's list: GET, token-authenticated, a read of the rate limit, a page or a validation error. */
 export function ListRoute(path: string, operationId: string, summary: string, page: Type<unknown>) {

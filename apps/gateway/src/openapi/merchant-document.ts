@@ -1,9 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { TOKEN_HEADER } from '../auth/merchant-auth.guard';
-import { TOKEN_SECURITY } from './api-envelope.decorator';
+import { TOKEN_HEADER } from '../kernel/auth/merchant/merchant-auth.guard';
+import { TOKEN_SECURITY } from '../kernel/openapi/api-envelope.decorator';
 import { DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
-import { keepPaths } from './document-paths';
+import { keepPaths } from '../kernel/openapi/document-paths';
 import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
 
 const TRANSFER_PATH = '/api/v1/disbursement/transfer';

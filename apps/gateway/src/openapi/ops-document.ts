@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { keepPaths } from './document-paths';
-import { ACQUIRER_SECURITY, ADMIN_SECURITY } from './ops-api.decorator';
+import { keepPaths } from '../kernel/openapi/document-paths';
+import { ACQUIRER_SECURITY, ADMIN_SECURITY } from '../kernel/openapi/ops-api.decorator';
 
 /**
  * The paths of this document. Left out of the internal port's: Bull Board (/ops/queues, HTML

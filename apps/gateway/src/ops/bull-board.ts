@@ -6,7 +6,7 @@ import { type Logger, warnOnError } from '@pay/platform';
 import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import type { FastifyInstance } from 'fastify';
-import { adminBasicAuth } from './admin-auth';
+import { adminBasicAuth } from '../kernel/auth/admin/admin-token.guard';
 
 export const BULL_BOARD_PATH = '/ops/queues';
 

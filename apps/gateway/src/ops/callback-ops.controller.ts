@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Param, ParseIntPipe, Put, UseGuards } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Reply } from '@pay/platform';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiOps } from '../openapi/ops-api.decorator';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiOps } from '../kernel/openapi/ops-api.decorator';
 import { PayinCallbackUrlService } from '../settings/payin-callback-url.service';
-import { AdminTokenGuard } from './admin-auth';
-import { PayinCallbackUrlDto } from './dto/payin-callback-url.dto';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
+import { PayinCallbackUrlDto } from '../kernel/dto/payin-callback-url.dto';
 import { PayinCallbackUrlSchema } from './ops.schemas';
 
 /**

@@ -4,10 +4,10 @@ import { ErrorCode } from '@pay/contracts';
 import { DashboardUserAdmin } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { IsIn, IsInt, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
-import { ApiEnvelope, errorResponses } from '../openapi/api-envelope.decorator';
-import { ApiOps, OPS_COMMON_ERRORS } from '../openapi/ops-api.decorator';
-import { AdminErrorsInterceptor, UserId } from './admin-errors';
-import { AdminTokenGuard } from './admin-auth';
+import { ApiEnvelope, errorResponses } from '../kernel/openapi/api-envelope.decorator';
+import { ApiOps, OPS_COMMON_ERRORS } from '../kernel/openapi/ops-api.decorator';
+import { AdminErrorsInterceptor, UserId } from '../kernel/http/admin-errors';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
 
 class CreateDashboardUserDto {
   @ApiProperty({

@@ -5,9 +5,9 @@ import { DeadLetterRepository, type DeadLetterStatus, deadLetterView } from '@pa
 import { ApiError, Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiOps } from '../openapi/ops-api.decorator';
-import { AdminTokenGuard } from './admin-auth';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiOps } from '../kernel/openapi/ops-api.decorator';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
 import { DeadLetterSchema } from './ops.schemas';
 import { deadLetterId, deadLetterReplayReply } from './operator-actions';
 

@@ -5,9 +5,9 @@ import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { PRISMA } from '../gateway.tokens';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiOps } from '../openapi/ops-api.decorator';
-import { AdminTokenGuard } from './admin-auth';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiOps } from '../kernel/openapi/ops-api.decorator';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
 import { LedgerReportSchema } from './ops.schemas';
 
 class LedgerVerifyQuery {

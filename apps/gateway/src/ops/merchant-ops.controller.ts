@@ -6,11 +6,11 @@ import { Type } from 'class-transformer';
 import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
 import { PRISMA } from '../gateway.tokens';
 import { onboardMerchant, requestSettlement } from './operator-actions';
-import { AdminErrorsInterceptor, MerchantId } from './admin-errors';
-import { AdminTokenGuard } from './admin-auth';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiMerchantIdParam, ApiOps } from '../openapi/ops-api.decorator';
-import { RateLimitsDto } from './dto/merchant-settings.dto';
+import { AdminErrorsInterceptor, MerchantId } from '../kernel/http/admin-errors';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiMerchantIdParam, ApiOps } from '../kernel/openapi/ops-api.decorator';
+import { RateLimitsDto } from '../kernel/dto/merchant-settings.dto';
 import {
   MerchantCreatedSchema,
   MerchantDescriptionSchema,

@@ -3,11 +3,11 @@ import { ApiOperation } from '@nestjs/swagger';
 import { describeMerchant, MerchantAdmin, type MerchantView, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from './admin-errors';
-import { AdminTokenGuard } from './admin-auth';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiMerchantIdParam, ApiOps } from '../openapi/ops-api.decorator';
-import { AllowlistDto, FeesDto, QrisDto, SettlementScheduleDto } from './dto/merchant-settings.dto';
+import { AdminErrorsInterceptor, MerchantId } from '../kernel/http/admin-errors';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiMerchantIdParam, ApiOps } from '../kernel/openapi/ops-api.decorator';
+import { AllowlistDto, FeesDto, QrisDto, SettlementScheduleDto } from '../kernel/dto/merchant-settings.dto';
 import { MerchantAllowlistSchema, MerchantDescriptionSchema } from './ops.schemas';
 
 const allowlistView = (m: MerchantView) => ({ merchantId: m.id, ...describeMerchant(m).ipAllowlist });

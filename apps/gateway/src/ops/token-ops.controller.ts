@@ -14,11 +14,11 @@ import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from './admin-errors';
-import { AdminTokenGuard } from './admin-auth';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiMerchantIdParam, ApiOps } from '../openapi/ops-api.decorator';
-import { IssueTokenDto, RotateWebhookSecretDto } from './dto/merchant-settings.dto';
+import { AdminErrorsInterceptor, MerchantId } from '../kernel/http/admin-errors';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiMerchantIdParam, ApiOps } from '../kernel/openapi/ops-api.decorator';
+import { IssueTokenDto, RotateWebhookSecretDto } from '../kernel/dto/merchant-settings.dto';
 import { TokenIssuedSchema, TokenListItemSchema, TokenRevokedSchema, WebhookSecretSchema } from './ops.schemas';
 
 /** Default overlap of a rotated webhook secret, as the CLI's --grace-hours. */

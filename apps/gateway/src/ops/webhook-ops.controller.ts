@@ -5,9 +5,9 @@ import { WebhookDeliveryRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsDate, IsInt, IsPositive } from 'class-validator';
-import { ApiEnvelope } from '../openapi/api-envelope.decorator';
-import { ApiOps } from '../openapi/ops-api.decorator';
-import { AdminTokenGuard } from './admin-auth';
+import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
+import { ApiOps } from '../kernel/openapi/ops-api.decorator';
+import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
 import { WebhookDeliverySchema, WebhookResendFailedSchema, WebhookResendSchema } from './ops.schemas';
 import { webhookDeliveryId, webhookResendReply } from './operator-actions';
 

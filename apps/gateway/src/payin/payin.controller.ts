@@ -3,16 +3,16 @@ import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import type { AuthenticatedRequest } from '../kernel/auth/merchant/authenticated-request';
+import { MerchantAuthGuard } from '../kernel/auth/merchant/merchant-auth.guard';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
-import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
+import { ApiEnvelope, ApiErrors, ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { GeneratedQrisSchema, PayinSchema } from '../openapi/schemas';
-import { RateLimit } from '../rate-limit/rate-limit.decorator';
+import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
 import { SandboxPayService } from './sandbox-pay.service';
 import { GenerateQrisDto, QrisInquiryDto, SandboxPayDto } from './dto/payin.dto';
-import { presentGenerated, presentPayin } from './payin.presenter';
+import { presentGenerated, presentPayin } from '../kernel/presenters/payin.presenter';
 import { QrisService } from './qris.service';
 
 @ApiMerchant('Pay-in')

@@ -14,7 +14,7 @@ import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
-import { assertNotifyUrlAllowed } from '../http/notify-url.check';
+import { assertNotifyUrlAllowed } from '../kernel/http/notify-url.check';
 import type { GenerateQrisDto } from './dto/payin.dto';
 
 /** The QR code of a QRIS payload as a PNG data URL. */

@@ -6,7 +6,7 @@ import { ApiError, type ObjectStore, type ReconExportProducer } from '@pay/platf
 import type { FastifyReply } from 'fastify';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, OBJECT_STORE, RECON_PRODUCER } from '../gateway.tokens';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { RateLimiter } from '../kernel/rate-limit/rate-limiter';
 
 /** What an export request needs of the merchant: who, since when, and its export budget. */
 export type ReconMerchant = Pick<AuthenticatedMerchant, 'id' | 'createdAt' | 'rateLimits'>;

@@ -3,13 +3,13 @@ import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { Reply } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
-import { ApiEnvelope, ApiErrors, ApiMerchant } from '../openapi/api-envelope.decorator';
+import type { AuthenticatedRequest } from '../kernel/auth/merchant/authenticated-request';
+import { MerchantAuthGuard } from '../kernel/auth/merchant/merchant-auth.guard';
+import { ApiEnvelope, ApiErrors, ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { ReconExportJobSchema } from '../openapi/schemas';
-import { RateLimit } from '../rate-limit/rate-limit.decorator';
+import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
 import { ReconExportService } from './recon-export.service';
-import { ReconFileDto } from './recon-file.dto';
+import { ReconFileDto } from '../kernel/dto/recon-file.dto';
 
 const NOTE = 'The export is being prepared. Send the same request again to check its status and get the download link.';
 

@@ -4,7 +4,7 @@ import { MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaCli
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
-import { assertNotifyUrlAllowed } from '../http/notify-url.check';
+import { assertNotifyUrlAllowed } from '../kernel/http/notify-url.check';
 
 /**
  * Sets or clears a merchant's default pay-in callback URL (ops API and merchant dashboard): the

@@ -8,17 +8,14 @@ import {
   DashboardUserRepository,
   hashPassword,
   passwordProblem,
-  REAUTH_WINDOW_MS,
   verifyPassword,
 } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
-import type { DashboardPrincipal } from './dashboard-principal';
-import type { Audience } from './session-cookies';
+import type { DashboardPrincipal } from '../../kernel/auth/session/dashboard-principal';
+import { type Clock, SessionAuthenticator } from '../../kernel/auth/session/session-authenticator';
+import type { Audience } from '../../kernel/auth/session/session-cookies';
+import { DASHBOARD_CLOCK } from '../../gateway.tokens';
 import { newTotpSecret, totpEnrolment, type TotpEnrolment, totpStepOf } from './totp';
-
-/** The time the dashboard's auth runs on (a provider, so tests can move it). */
-export const DASHBOARD_CLOCK = Symbol('DASHBOARD_CLOCK');
-export type Clock = () => Date;
 
 /** 423 ACCOUNT_LOCKED, and the seconds left (the controller sends them as Retry-After). */
 export class AccountLockedError extends ApiError {
@@ -43,6 +40,7 @@ export class DashboardAuthService {
     private readonly users: DashboardUserRepository,
     private readonly sessions: DashboardSessionRepository,
     private readonly links: DashboardPasswordLinkRepository,
+    private readonly authenticator: SessionAuthenticator,
     @Inject(DASHBOARD_CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -73,7 +71,7 @@ export class DashboardAuthService {
     }
     await this.users.resetFailures(user.id);
     const { token } = await this.sessions.create(user.id, now);
-    return { token, session: await this.authenticate(audience, token) };
+    return { token, session: await this.authenticator.authenticate(audience, token) };
   }
 
   /**
@@ -91,13 +89,7 @@ export class DashboardAuthService {
     const user = await this.checkCredentials(audience, await this.users.findById(principal.userId), input, now);
     await this.users.resetFailures(user.id);
     await this.sessions.markAuthenticated(sessionToken, now);
-    return this.authenticate(audience, sessionToken);
-  }
-
-  /** 401 REAUTH_REQUIRED unless the session's password was proved within REAUTH_WINDOW_MS. */
-  requireRecentAuth(session: DashboardSession): void {
-    if (this.clock().getTime() - session.authenticatedAt.getTime() > REAUTH_WINDOW_MS)
-      throw new ApiError(ErrorCode.ReauthRequired);
+    return this.authenticator.authenticate(audience, sessionToken);
   }
 
   /**
@@ -125,14 +117,6 @@ export class DashboardAuthService {
         return this.fail(user.id, now);
     }
     return user;
-  }
-
-  /** The live session of a cookie value for this audience, or 401 SESSION_REQUIRED. */
-  async authenticate(audience: Audience, token: string | undefined): Promise<DashboardSession> {
-    const session = token ? await this.sessions.find(token, this.clock()) : undefined;
-    if (!session || session.role !== audience.role || session.disabled || !session.merchantActive)
-      throw new ApiError(ErrorCode.SessionRequired);
-    return session;
   }
 
   async signOut(token: string | undefined): Promise<void> {

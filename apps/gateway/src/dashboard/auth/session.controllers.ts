@@ -20,9 +20,10 @@ import { ApiError, Reply, requestLogId } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { AccountLockedError, DashboardAuthService } from './dashboard-auth.service';
-import { type DashboardPrincipal, Principal } from './dashboard-principal';
+import { SessionAuthenticator } from '../../kernel/auth/session/session-authenticator';
+import { type DashboardPrincipal, Principal } from '../../kernel/auth/session/dashboard-principal';
 import {
   type Audience,
   clearSessionCookie,
@@ -31,11 +32,11 @@ import {
   OPERATOR_AUDIENCE,
   sessionCookieOf,
   setSessionCookie,
-} from './session-cookies';
-import { MerchantSessionGuard, OperatorSessionGuard } from './session.guards';
-import { RequiresRecentAuth } from './requires-recent-auth.decorator';
+} from '../../kernel/auth/session/session-cookies';
+import { MerchantSessionGuard, OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
-import { Audited, type AuditSubject } from '../audit/audit.interceptor';
+import { Audited, type AuditSubject } from '../../kernel/audit/audit.interceptor';
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
@@ -49,6 +50,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
   class SessionEndpoints {
     constructor(
       readonly auth: DashboardAuthService,
+      readonly authenticator: SessionAuthenticator,
       @Inject(GATEWAY_CONFIG) readonly config: GatewayConfig,
       @Inject(AuditLogRepository) readonly audit: AuditLogRepository,
     ) {}
@@ -90,7 +92,10 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @Get('session')
     @UseGuards(SessionGuard)
     async current(@Req() req: FastifyRequest): Promise<Reply<SessionView>> {
-      return new Reply('Signed in', this.view(await this.auth.authenticate(audience, sessionCookieOf(req, audience))));
+      return new Reply(
+        'Signed in',
+        this.view(await this.authenticator.authenticate(audience, sessionCookieOf(req, audience))),
+      );
     }
 
     @Delete('session')

@@ -5,9 +5,9 @@ import { AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
-import { OperatorSessionGuard } from '../auth/session.guards';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentAuditPage } from './console.presenter';
-import { AuditPageQuery } from '../audit/audit-page.query';
+import { AuditPageQuery } from '../../kernel/audit/audit-page.query';
 
 export class AuditLogQuery extends AuditPageQuery {
   @IsOptional()

@@ -6,10 +6,10 @@ import { Reply } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { DeadLetterListQuery } from '../../ops/dead-letter-ops.controller';
 import { deadLetterId, deadLetterReplayReply } from '../../ops/operator-actions';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { auditEntry } from '../audit/audit.interceptor';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { auditEntry } from '../../kernel/audit/audit.interceptor';
 import { presentDeadLetter } from './console.presenter';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
 /** Dead letters as the ops API lists and replays them (decision 0013). */
 @ApiExcludeController()

@@ -4,12 +4,12 @@ import type { ConsoleMerchantView } from '@pay/contracts/dashboard';
 import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
-import { FeesDto, QrisDto, SettlementScheduleDto } from '../../ops/dto/merchant-settings.dto';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from '../audit/audit.interceptor';
+import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
+import { FeesDto, QrisDto, SettlementScheduleDto } from '../../kernel/dto/merchant-settings.dto';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 import { consoleMerchant } from './console.presenter';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
 const merchantTarget = ({ params }: { params: Record<string, string> }) => `merchant:${params.merchantId}`;
 

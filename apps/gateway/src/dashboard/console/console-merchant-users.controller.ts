@@ -4,10 +4,10 @@ import type { MerchantUserCreatedView } from '@pay/contracts/dashboard';
 import { DashboardUserAdmin } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { IsString, MaxLength } from 'class-validator';
-import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from '../audit/audit.interceptor';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { Audited } from '../../kernel/audit/audit.interceptor';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
 export class CreateMerchantUserDto {
   /** Stored lower-cased; one user per email */

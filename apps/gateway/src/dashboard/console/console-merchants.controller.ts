@@ -8,13 +8,13 @@ import type {
 import { BalanceRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from '../../ops/admin-errors';
+import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
 import { CreateMerchantDto } from '../../ops/merchant-ops.controller';
 import { onboardMerchant } from '../../ops/operator-actions';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from '../audit/audit.interceptor';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 import { consoleMerchant, consoleMerchantWithBalance } from './console.presenter';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
 /** The console's merchants: the ops API's MerchantAdmin, behind an operator session, every change audited. */
 @ApiExcludeController()

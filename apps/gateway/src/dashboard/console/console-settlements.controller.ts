@@ -8,10 +8,10 @@ import { IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { PRISMA } from '../../gateway.tokens';
 import { RunSettlementDto } from '../../ops/merchant-ops.controller';
 import { requestSettlement } from '../../ops/operator-actions';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from '../audit/audit.interceptor';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 import { presentSettlement } from './console.presenter';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
 export class SettlementListQuery {
   @IsOptional()

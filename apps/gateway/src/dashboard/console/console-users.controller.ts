@@ -4,11 +4,11 @@ import { ErrorCode } from '@pay/contracts';
 import type { ConsoleUserView } from '@pay/contracts/dashboard';
 import { DashboardUserAdmin } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
-import { AdminErrorsInterceptor, UserId } from '../../ops/admin-errors';
-import { type DashboardPrincipal, Principal } from '../auth/dashboard-principal';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { Audited } from '../audit/audit.interceptor';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { AdminErrorsInterceptor, UserId } from '../../kernel/http/admin-errors';
+import { type DashboardPrincipal, Principal } from '../../kernel/auth/session/dashboard-principal';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { Audited } from '../../kernel/audit/audit.interceptor';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { presentConsoleUser } from './console.presenter';
 
 /**

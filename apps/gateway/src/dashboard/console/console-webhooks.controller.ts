@@ -7,10 +7,10 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { webhookDeliveryId, webhookResendReply } from '../../ops/operator-actions';
-import { OperatorSessionGuard } from '../auth/session.guards';
-import { auditEntry } from '../audit/audit.interceptor';
+import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { auditEntry } from '../../kernel/audit/audit.interceptor';
 import { presentWebhookDelivery } from './console.presenter';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed', 'dead'];
 

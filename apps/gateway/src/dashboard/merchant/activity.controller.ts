@@ -3,10 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { ActivityPageView } from '@pay/contracts/dashboard';
 import { AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
-import { SessionMerchantId } from '../auth/dashboard-principal';
-import { MerchantSessionGuard } from '../auth/session.guards';
-import { AuditPageQuery } from '../audit/audit-page.query';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
+import { AuditPageQuery } from '../../kernel/audit/audit-page.query';
 
 /** What the merchant's dashboard users did (the audit rows of its merchant), newest first. */
 @Controller('dashboard/api')

@@ -1,6 +1,6 @@
 import type { ListWindow } from '@pay/persistence';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DisbursementListQuery, PayinListQuery } from '../../history/list-query.dto';
+import { DisbursementListQuery, PayinListQuery } from '../../kernel/dto/list-query.dto';
 
 // The API's list queries (status, from, to, cursor, limit: the same rules) and a search by the
 // merchant's own id of the transaction (exact match).

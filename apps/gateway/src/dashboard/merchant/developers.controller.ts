@@ -27,16 +27,16 @@ import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor } from '../../ops/admin-errors';
-import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../ops/dto/merchant-settings.dto';
-import { PayinCallbackUrlDto } from '../../ops/dto/payin-callback-url.dto';
+import { AdminErrorsInterceptor } from '../../kernel/http/admin-errors';
+import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
+import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
 import { PayinCallbackUrlService } from '../../settings/payin-callback-url.service';
-import { SessionMerchantId } from '../auth/dashboard-principal';
-import { MerchantSessionGuard } from '../auth/session.guards';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
-import { RequiresRecentAuth } from '../auth/requires-recent-auth.decorator';
-import { Audited } from '../audit/audit.interceptor';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
 const DEFAULT_GRACE_HOURS = 24;

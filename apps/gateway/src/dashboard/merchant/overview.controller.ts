@@ -4,10 +4,10 @@ import type { OverviewView } from '@pay/contracts/dashboard';
 import { formatAmount } from '@pay/domain';
 import { BalanceRepository, OverviewRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import { SessionMerchantId } from '../auth/dashboard-principal';
-import { MerchantSessionGuard } from '../auth/session.guards';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentDay } from './dashboard.presenter';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 
 /** Days in the overview's chart, today (Asia/Jakarta) included. */
 const DAYS = 30;

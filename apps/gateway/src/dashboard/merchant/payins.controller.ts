@@ -25,18 +25,18 @@ import {
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
-import { presentPayinItem, toPage } from '../../history/history.presenter';
-import { DEFAULT_LIMIT } from '../../history/list-query.dto';
-import { payinStatus, presentGenerated } from '../../payin/payin.presenter';
+import { presentPayinItem, toPage } from '../../kernel/presenters/history.presenter';
+import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
+import { payinStatus, presentGenerated } from '../../kernel/presenters/payin.presenter';
 import { qrImageOf, QrisService } from '../../payin/qris.service';
 import { SandboxPayService } from '../../payin/sandbox-pay.service';
-import { SessionMerchantId } from '../auth/dashboard-principal';
-import { MerchantSessionGuard } from '../auth/session.guards';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { DashboardPayinListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
 import { CreateDashboardPayinDto, SimulatePayinDto } from './payins.dto';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
-import { Audited } from '../audit/audit.interceptor';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /** The merchant's QRIS pay-ins: list, detail (with the QR while it can be paid), create, and in the sandbox, pay. */
 @Controller('dashboard/api')

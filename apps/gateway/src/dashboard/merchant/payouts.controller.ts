@@ -13,14 +13,14 @@ import {
 } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { PRISMA } from '../../gateway.tokens';
-import { presentDisbursementItem, toPage } from '../../history/history.presenter';
-import { DEFAULT_LIMIT } from '../../history/list-query.dto';
-import { SessionMerchantId } from '../auth/dashboard-principal';
-import { MerchantSessionGuard } from '../auth/session.guards';
+import { presentDisbursementItem, toPage } from '../../kernel/presenters/history.presenter';
+import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { DashboardPayoutListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
-import { Audited } from '../audit/audit.interceptor';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /** The merchant's payouts (disbursements): list, detail with every callback attempt, resend of the final callback. */
 @Controller('dashboard/api')

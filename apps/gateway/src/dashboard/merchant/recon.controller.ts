@@ -7,11 +7,11 @@ import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import { PRISMA } from '../../gateway.tokens';
 import { reconDateOf, ReconExportService } from '../../recon/recon-export.service';
-import { ReconFileDto } from '../../recon/recon-file.dto';
-import { SessionMerchantId } from '../auth/dashboard-principal';
-import { MerchantSessionGuard } from '../auth/session.guards';
-import { RateLimit } from '../../rate-limit/rate-limit.decorator';
-import { Audited } from '../audit/audit.interceptor';
+import { ReconFileDto } from '../../kernel/dto/recon-file.dto';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /** Recon exports from the dashboard: the same jobs, budget and cap as the API's reconFile. */
 @Controller('dashboard/api')

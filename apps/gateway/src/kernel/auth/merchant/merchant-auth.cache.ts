@@ -1,5 +1,5 @@
 import { type AuthenticatedMerchant, MERCHANT_AUTH_CHANGED_CHANNEL, type PgListener } from '@pay/persistence';
-import { ExpiringMap } from '../cache/expiring-map';
+import { ExpiringMap } from '../../cache/expiring-map';
 
 const MAX_TOKENS = 10_000;
 

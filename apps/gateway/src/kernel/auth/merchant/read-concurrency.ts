@@ -1,9 +1,9 @@
 import type { MerchantAuthRepository } from '@pay/persistence';
 import type { FastifyInstance } from 'fastify';
-import { authenticateToken, MERCHANT_API_PREFIX, tokenHashOf } from '../auth/merchant-token';
-import type { RecentTokens } from '../auth/recent-tokens';
-import { rateLimitClassOf } from './rate-limit.decorator';
-import type { RateLimiter } from './rate-limiter';
+import { authenticateToken, MERCHANT_API_PREFIX, tokenHashOf } from './merchant-token';
+import type { RecentTokens } from './recent-tokens';
+import { rateLimitClassOf } from '../../rate-limit/rate-limit.decorator';
+import type { RateLimiter } from '../../rate-limit/rate-limiter';
 
 /**
  * At most `limit` read requests of one merchant in flight in this gateway replica, beside the rate

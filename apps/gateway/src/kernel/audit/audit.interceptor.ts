@@ -13,7 +13,7 @@ import { AuditLogRepository, type NewAuditEntry } from '@pay/persistence';
 import { requestLogId } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { concatMap, from, type Observable } from 'rxjs';
-import { type DashboardPrincipal, principalOf } from '../auth/dashboard-principal';
+import { type DashboardPrincipal, principalOf } from '../auth/session/dashboard-principal';
 
 /** What an audit row's target is made from: the path parameters, the body, the answer's data and the signed-in user. */
 export interface AuditSubject {

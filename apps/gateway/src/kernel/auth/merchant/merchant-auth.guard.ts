@@ -4,7 +4,7 @@ import { isIpAllowed } from '@pay/domain';
 import { MerchantAuthRepository } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { RateLimiter } from '../../rate-limit/rate-limiter';
 import type { AuthenticatedRequest } from './authenticated-request';
 import { authenticateToken } from './merchant-token';
 

@@ -3,9 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { type ReadinessCheck, runReadiness } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
-
-export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
-export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
+import { METRICS_REGISTRY, READINESS_CHECKS } from '../../gateway.tokens';
 
 /** Liveness, readiness and Prometheus metrics for Kubernetes; not part of the merchant API. */
 @ApiExcludeController()

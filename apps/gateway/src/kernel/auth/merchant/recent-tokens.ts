@@ -1,4 +1,4 @@
-import { ExpiringMap } from '../cache/expiring-map';
+import { ExpiringMap } from '../../cache/expiring-map';
 
 /** How long a successful authentication vouches for a token's merchant, for refusing early only. */
 export const RECENT_TOKEN_TTL_MS = 10_000;

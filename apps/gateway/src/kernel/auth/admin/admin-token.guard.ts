@@ -8,6 +8,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { ADMIN_SETTINGS } from '../../../gateway.tokens';
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -20,11 +21,7 @@ function isAdminToken(given: string, tokens: string[]): boolean {
   return given !== '' && tokens.some((token) => safeEqual(given, token));
 }
 
-/**
- * Ops endpoints take `Authorization: Bearer <ADMIN_TOKEN>` (or a token of ADMIN_TOKEN_PREVIOUS
- * during a rotation); without ADMIN_TOKEN they do not exist.
- */
-export const ADMIN_SETTINGS = Symbol('ADMIN_SETTINGS');
+/** ADMIN_TOKEN and, during a rotation, the tokens being replaced (ADMIN_SETTINGS). */
 export interface AdminSettings {
   adminToken: string | undefined;
   previousAdminTokens: string[];

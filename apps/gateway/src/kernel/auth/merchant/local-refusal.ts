@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { MERCHANT_API_PREFIX, tokenHashOf } from '../auth/merchant-token';
-import type { RecentTokens } from '../auth/recent-tokens';
-import { rateLimitClassOf } from './rate-limit.decorator';
-import type { RateLimiter } from './rate-limiter';
+import { MERCHANT_API_PREFIX, tokenHashOf } from './merchant-token';
+import type { RecentTokens } from './recent-tokens';
+import { rateLimitClassOf } from '../../rate-limit/rate-limit.decorator';
+import type { RateLimiter } from '../../rate-limit/rate-limiter';
 
 /**
  * A merchant at its limit is refused before its token is looked up: when the token recently

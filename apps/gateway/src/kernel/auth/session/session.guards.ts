@@ -5,7 +5,7 @@ import { ApiError } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { RateLimiter } from '../../rate-limit/rate-limiter';
-import { DashboardAuthService } from './dashboard-auth.service';
+import { SessionAuthenticator } from './session-authenticator';
 import { dashboardMerchantOf, setPrincipal } from './dashboard-principal';
 import { REQUIRES_RECENT_AUTH } from './requires-recent-auth.decorator';
 import {
@@ -35,7 +35,7 @@ function sameToken(given: string, expected: string): boolean {
  */
 async function guard(
   context: ExecutionContext,
-  auth: DashboardAuthService,
+  auth: SessionAuthenticator,
   reflector: Reflector,
   limiter: RateLimiter,
   audience: Audience,
@@ -70,7 +70,7 @@ async function guard(
 @Injectable()
 export class MerchantSessionGuard implements CanActivate {
   constructor(
-    private readonly auth: DashboardAuthService,
+    private readonly auth: SessionAuthenticator,
     @Inject(Reflector) private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
   ) {}
@@ -84,7 +84,7 @@ export class MerchantSessionGuard implements CanActivate {
 @Injectable()
 export class OperatorSessionGuard implements CanActivate {
   constructor(
-    private readonly auth: DashboardAuthService,
+    private readonly auth: SessionAuthenticator,
     @Inject(Reflector) private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
   ) {}

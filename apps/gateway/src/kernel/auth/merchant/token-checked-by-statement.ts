@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AddRouteConfig } from '../http/route-config';
+import { AddRouteConfig } from '../../http/route-config';
 
 const ROUTE_CONFIG_KEY = 'tokenCheckedByStatement';
 

@@ -1,7 +1,7 @@
 import { formatAmount } from '@pay/domain';
 import type { BalanceMovement, Disbursement, Payin } from '@pay/persistence';
-import { presentDisbursement } from '../disbursement/disbursement.presenter';
-import { presentPayin } from '../payin/payin.presenter';
+import { presentDisbursement } from './disbursement.presenter';
+import { presentPayin } from './payin.presenter';
 import { encodeCursor, type ListKind } from '@pay/persistence';
 
 export interface Page<T> {
