@@ -5,7 +5,7 @@ import { createMerchant, fundMerchant } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
-import { AcquirerService } from './payin/acquirer.service';
+import { AcquirerService } from './services/payin/acquirer.service';
 import { gatewayConfigSchema } from './gateway.config';
 
 /**

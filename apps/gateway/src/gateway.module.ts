@@ -38,15 +38,15 @@ import { DashboardOverviewController } from './dashboard/merchant/overview.contr
 import { DashboardPayinsController } from './dashboard/merchant/payins.controller';
 import { DashboardPayoutsController } from './dashboard/merchant/payouts.controller';
 import { DashboardReconController } from './dashboard/merchant/recon.controller';
-import { AccountInquiryService } from './disbursement/account-inquiry.service';
-import { DecisionWaiter } from './disbursement/decision-waiter';
-import { DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
+import { AccountInquiryService } from './services/disbursement/account-inquiry.service';
+import { DecisionWaiter } from './services/disbursement/decision-waiter';
+import { DashboardAuthService } from './services/session/dashboard-auth.service';
 import { SessionAuthenticator } from './kernel/auth/session/session-authenticator';
 import { MerchantSessionGuard, OperatorSessionGuard } from './kernel/auth/session/session.guards';
 import { ConsoleSessionController, DashboardSessionController } from './dashboard/auth/session.controllers';
 import { DashboardUserOpsController } from './ops/dashboard-user-ops.controller';
 import { DisbursementController } from './disbursement/disbursement.controller';
-import { TransferService } from './disbursement/transfer.service';
+import { TransferService } from './services/disbursement/transfer.service';
 import type { GatewayConfig } from './gateway.config';
 import {
   ADMIN_SETTINGS,
@@ -61,7 +61,7 @@ import {
   RECON_PRODUCER,
 } from './gateway.tokens';
 import { ReconController } from './recon/recon.controller';
-import { ReconExportService } from './recon/recon-export.service';
+import { ReconExportService } from './services/recon/recon-export.service';
 import {
   BalanceMovementsController,
   DisbursementListController,
@@ -69,11 +69,11 @@ import {
 } from './history/history.controllers';
 import { HealthController } from './kernel/health/health.controller';
 import { AcquirerController } from './payin/acquirer.controller';
-import { AcquirerService } from './payin/acquirer.service';
+import { AcquirerService } from './services/payin/acquirer.service';
 import { PayinController } from './payin/payin.controller';
-import { QrisService } from './payin/qris.service';
-import { SandboxPayService } from './payin/sandbox-pay.service';
-import { PayinCallbackUrlService } from './settings/payin-callback-url.service';
+import { QrisService } from './services/payin/qris.service';
+import { SandboxPayService } from './services/payin/sandbox-pay.service';
+import { PayinCallbackUrlService } from './services/settings/payin-callback-url.service';
 import { LedgerOpsController } from './ops/ledger-ops.controller';
 import { MerchantOpsController } from './ops/merchant-ops.controller';
 import { MerchantSettingsOpsController } from './ops/merchant-settings-ops.controller';

@@ -9,10 +9,16 @@ import { TokenCheckedByStatement } from '../kernel/auth/merchant/token-checked-b
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { AccountInquiryResultSchema, DisbursementSchema, TransferResultSchema } from '../openapi/schemas';
 import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
-import { AccountInquiryService } from './account-inquiry.service';
+import { AccountInquiryService } from '../services/disbursement/account-inquiry.service';
 import { presentDisbursement, presentInquiry, presentTransfer } from '../kernel/presenters/disbursement.presenter';
-import { AccountInquiryDto, DisbursementInquiryDto, TransferDto } from './dto/disbursement.dto';
-import { TransferService } from './transfer.service';
+import {
+  AccountInquiryDto,
+  accountInquiryCommand,
+  DisbursementInquiryDto,
+  TransferDto,
+  transferCommand,
+} from './dto/disbursement.dto';
+import { TransferService } from '../services/disbursement/transfer.service';
 
 @ApiMerchant('Disbursement')
 @Controller('api/v1/disbursement')
@@ -43,7 +49,10 @@ export class DisbursementController {
     ErrorCode.BankUnavailable,
   )
   async inquire(@Req() req: AuthenticatedRequest, @Body() dto: AccountInquiryDto) {
-    return new Reply('Inquiry success', presentInquiry(await this.accountInquiry.inquire(req.merchant, dto)));
+    return new Reply(
+      'Inquiry success',
+      presentInquiry(await this.accountInquiry.inquire(req.merchant, accountInquiryCommand(dto))),
+    );
   }
 
   @Post('transfer')
@@ -71,7 +80,7 @@ export class DisbursementController {
   async transfer(@Req() req: AuthenticatedRequest, @Body() dto: TransferDto) {
     return new Reply(
       'Request diterima, akan segera diproses',
-      presentTransfer(await this.transfers.transfer(req.merchant, dto)),
+      presentTransfer(await this.transfers.transfer(req.merchant, transferCommand(dto))),
     );
   }
 

@@ -3,7 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import { Reply } from '@pay/platform';
 import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../kernel/openapi/ops-api.decorator';
-import { PayinCallbackUrlService } from '../settings/payin-callback-url.service';
+import { PayinCallbackUrlService } from '../services/settings/payin-callback-url.service';
 import { AdminTokenGuard } from '../kernel/auth/admin/admin-token.guard';
 import { PayinCallbackUrlDto } from '../kernel/dto/payin-callback-url.dto';
 import { PayinCallbackUrlSchema } from './ops.schemas';

@@ -7,8 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiEnvelope } from '../kernel/openapi/api-envelope.decorator';
 import { ApiAcquirer, ApiAcquirerErrors } from '../kernel/openapi/ops-api.decorator';
 import { AcquirerNotificationResultSchema } from '../ops/ops.schemas';
-import { ACQUIRER_SIGNATURE_HEADER, AcquirerService } from './acquirer.service';
-import { AcquirerNotificationDto } from './dto/payin.dto';
+import { ACQUIRER_SIGNATURE_HEADER, AcquirerService } from '../services/payin/acquirer.service';
+import { AcquirerNotificationDto } from './acquirer-notification.dto';
 
 /**
  * The QRIS acquirer's notification endpoint. Not a merchant endpoint: authenticated by the
@@ -43,7 +43,10 @@ export class AcquirerController {
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers(ACQUIRER_SIGNATURE_HEADER) signature: string | undefined,
   ) {
-    const { payin, duplicate } = await this.acquirer.receive(req.rawBody?.toString('utf8') ?? '', signature);
+    const { payin, duplicate } = await this.acquirer.receive({
+      rawBody: req.rawBody?.toString('utf8') ?? '',
+      signature,
+    });
     return new Reply(duplicate ? 'Notification already processed' : 'Notification accepted', {
       platformTrxId: payin.platformTrxId,
       status: payin.status,

@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
-import { AcquirerService } from './acquirer.service';
+import { AcquirerService } from '../services/payin/acquirer.service';
 
 const ADMIN_TOKEN = 'adm_0123456789abcdef0123456789abcdef';
 // Public IP literals: accepted without DNS; nothing is sent in this suite (the workers deliver).

@@ -10,10 +10,16 @@ import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { GeneratedQrisSchema, PayinSchema } from '../openapi/schemas';
 import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
-import { SandboxPayService } from './sandbox-pay.service';
-import { GenerateQrisDto, QrisInquiryDto, SandboxPayDto } from './dto/payin.dto';
+import { SandboxPayService } from '../services/payin/sandbox-pay.service';
+import {
+  GenerateQrisDto,
+  generateQrisCommand,
+  QrisInquiryDto,
+  SandboxPayDto,
+  sandboxPayCommand,
+} from './dto/payin.dto';
 import { presentGenerated, presentPayin } from '../kernel/presenters/payin.presenter';
-import { QrisService } from './qris.service';
+import { QrisService } from '../services/payin/qris.service';
 
 @ApiMerchant('Pay-in')
 @Controller('api/v1/payin/qris')
@@ -39,7 +45,7 @@ export class PayinController {
   @ApiEnvelope(GeneratedQrisSchema, { message: 'QRIS generated' })
   @ApiErrors(ErrorCode.NotifyUrlNotAllowed, ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
   async generate(@Req() req: AuthenticatedRequest, @Body() dto: GenerateQrisDto) {
-    const { payin, qrImage } = await this.qris.generate(req.merchant.id, dto);
+    const { payin, qrImage } = await this.qris.generate(req.merchant.id, generateQrisCommand(dto));
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
   }
 
@@ -83,7 +89,7 @@ export class PayinController {
   )
   async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();
-    const paid = await this.sandbox.pay(req.merchant.id, dto.merchantTrxId, dto);
+    const paid = await this.sandbox.pay(req.merchant.id, sandboxPayCommand(dto));
     return new Reply('Sandbox payment sent', presentPayin(paid, req.merchant, new Date()));
   }
 }

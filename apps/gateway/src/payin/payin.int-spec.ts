@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
-import { AcquirerService } from './acquirer.service';
+import { AcquirerService } from '../services/payin/acquirer.service';
 
 describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
   let gateway: GatewayApp;

@@ -8,7 +8,9 @@ import { MerchantAuthGuard } from '../kernel/auth/merchant/merchant-auth.guard';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../kernel/openapi/api-envelope.decorator';
 import { ReconExportJobSchema } from '../openapi/schemas';
 import { RateLimit } from '../kernel/rate-limit/rate-limit.decorator';
-import { ReconExportService } from './recon-export.service';
+import { RateLimiter } from '../kernel/rate-limit/rate-limiter';
+import { requestBudget } from '../kernel/rate-limit/request-budget';
+import { ReconExportService } from '../services/recon/recon-export.service';
 import { ReconFileDto } from '../kernel/dto/recon-file.dto';
 
 const NOTE = 'The export is being prepared. Send the same request again to check its status and get the download link.';
@@ -21,7 +23,10 @@ const NOTE = 'The export is being prepared. Send the same request again to check
 @Controller('api/v1/payin')
 @UseGuards(MerchantAuthGuard)
 export class ReconController {
-  constructor(private readonly recon: ReconExportService) {}
+  constructor(
+    private readonly recon: ReconExportService,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   @Post('reconFile')
   @HttpCode(200)
@@ -40,7 +45,10 @@ export class ReconController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() dto: ReconFileDto,
   ) {
-    const r = await this.recon.request(req.merchant, dto.date, reply);
+    const r = await this.recon.request(
+      { merchant: req.merchant, date: dto.date },
+      requestBudget(this.limiter, req.merchant, 'export', reply),
+    );
     if (r.status === 'ready') return new Reply('Export ready', { jobId: r.export.id, download: r.download });
     return new Reply('Export job queued', { jobId: r.export.id, note: NOTE });
   }

@@ -21,7 +21,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
-import { AccountLockedError, DashboardAuthService } from './dashboard-auth.service';
+import { AccountLockedError, DashboardAuthService } from '../../services/session/dashboard-auth.service';
 import { SessionAuthenticator } from '../../kernel/auth/session/session-authenticator';
 import { type DashboardPrincipal, Principal } from '../../kernel/auth/session/dashboard-principal';
 import {
@@ -65,7 +65,8 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
       try {
-        const { token, session } = await this.auth.signIn(audience, dto, (user, refusal) =>
+        const signIn = { email: dto.email, password: dto.password, totp: dto.totp };
+        const { token, session } = await this.auth.signIn(audience, signIn, (user, refusal) =>
           this.recordSignInRefused(req, user, refusal),
         );
         if (session.merchantId !== null) {
@@ -136,7 +137,12 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       try {
         return new Reply(
           'Password confirmed',
-          this.view(await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, dto)),
+          this.view(
+            await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, {
+              password: dto.password,
+              totp: dto.totp,
+            }),
+          ),
         );
       } catch (err) {
         if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));

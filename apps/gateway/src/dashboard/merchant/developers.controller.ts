@@ -30,7 +30,7 @@ import { PRISMA } from '../../gateway.tokens';
 import { AdminErrorsInterceptor } from '../../kernel/http/admin-errors';
 import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
 import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
-import { PayinCallbackUrlService } from '../../settings/payin-callback-url.service';
+import { PayinCallbackUrlService } from '../../services/settings/payin-callback-url.service';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';

@@ -28,8 +28,8 @@ import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
 import { presentPayinItem, toPage } from '../../kernel/presenters/history.presenter';
 import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
 import { payinStatus, presentGenerated } from '../../kernel/presenters/payin.presenter';
-import { qrImageOf, QrisService } from '../../payin/qris.service';
-import { SandboxPayService } from '../../payin/sandbox-pay.service';
+import { qrImageOf, QrisService } from '../../services/payin/qris.service';
+import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { DashboardPayinListQuery } from './dashboard-list-query.dto';
@@ -114,7 +114,7 @@ export class DashboardPayinsController {
     @Body() dto: SimulatePayinDto,
   ): Promise<Reply<PayinDetailView>> {
     if (!this.config.SANDBOX_MODE) throw new NotFoundException();
-    const paid = await this.sandbox.pay(merchantId, merchantTrxId, { status: dto.status });
+    const paid = await this.sandbox.pay(merchantId, { merchantTrxId, status: dto.status });
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
   }
 

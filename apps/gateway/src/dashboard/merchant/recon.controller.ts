@@ -6,11 +6,13 @@ import type { PrismaClient } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import { PRISMA } from '../../gateway.tokens';
-import { reconDateOf, ReconExportService } from '../../recon/recon-export.service';
+import { reconDateOf, ReconExportService } from '../../services/recon/recon-export.service';
 import { ReconFileDto } from '../../kernel/dto/recon-file.dto';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { RateLimiter } from '../../kernel/rate-limit/rate-limiter';
+import { requestBudget } from '../../kernel/rate-limit/request-budget';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /** Recon exports from the dashboard: the same jobs, budget and cap as the API's reconFile. */
@@ -20,6 +22,7 @@ import { Audited } from '../../kernel/audit/audit.interceptor';
 export class DashboardReconController {
   constructor(
     private readonly recon: ReconExportService,
+    private readonly limiter: RateLimiter,
     @Inject(PRISMA) private readonly prisma: PrismaClient,
   ) {}
 
@@ -41,7 +44,10 @@ export class DashboardReconController {
       createdAt: m.createdAt,
       rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport },
     };
-    const r = await this.recon.request(merchant, dto.date, reply);
+    const r = await this.recon.request(
+      { merchant, date: dto.date },
+      requestBudget(this.limiter, merchant, 'export', reply),
+    );
     if (r.status === 'ready')
       return new Reply('Export ready', {
         jobId: r.export.id,

@@ -2,6 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import type { AccountInquiryCommand } from '../../services/disbursement/account-inquiry.service';
+import type { TransferCommand } from '../../services/disbursement/transfer.service';
 
 const TRX_ID = /^[\x21-\x7E]+$/; // printable ASCII, no spaces
 const TRX_ID_MESSAGE = '$property must be 1 to 64 printable characters without spaces';
@@ -66,3 +68,17 @@ export class DisbursementInquiryDto {
   @MerchantTrxId()
   merchantTrxId!: string;
 }
+
+export const accountInquiryCommand = (dto: AccountInquiryDto): AccountInquiryCommand => ({
+  merchantTrxId: dto.merchantTrxId,
+  bankCode: dto.bankCode,
+  accountNo: dto.accountNo,
+  amount: dto.amount,
+});
+
+export const transferCommand = (dto: TransferDto): TransferCommand => ({
+  ...accountInquiryCommand(dto),
+  accountName: dto.accountName,
+  platformTrxId: dto.platformTrxId,
+  notifyUrl: dto.notifyUrl,
+});

@@ -1,18 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import type { GenerateQrisCommand } from '../../services/payin/qris.service';
+import type { SandboxPayCommand } from '../../services/payin/sandbox-pay.service';
 
 function MerchantTrxId() {
   return applyDecorators(
@@ -80,56 +71,17 @@ export class SandboxPayDto {
   issuer?: string;
 }
 
-/** What the QRIS acquirer sends (signed) when a code is paid. */
-export class AcquirerNotificationDto {
-  @ApiProperty({
-    maxLength: 100,
-    example: 'ACQ-20261122-000123',
-    description: "The acquirer's id of the payment; the same one again is a duplicate",
-  })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  acquirerReference!: string;
+export const generateQrisCommand = (dto: GenerateQrisDto): GenerateQrisCommand => ({
+  merchantTrxId: dto.merchantTrxId,
+  amount: dto.amount,
+  expirySeconds: dto.expirySeconds,
+  withImage: dto.withImage,
+  notifyUrl: dto.notifyUrl,
+});
 
-  @ApiProperty({ maxLength: 64, example: 'QR20261122H8Q3ZK2M9T4B', description: 'The pay-in paid' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  platformTrxId!: string;
-
-  @ApiProperty({ example: 50000, description: 'Paid, in Rupiah, at most two decimals' })
-  @IsAmount()
-  amount!: number;
-
-  @ApiProperty({ enum: ['success', 'failed'], example: 'success' })
-  @IsIn(['success', 'failed'])
-  status!: 'success' | 'failed';
-
-  @ApiPropertyOptional({ maxLength: 32, example: '123456789012', description: 'Reference Retrieval Number' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(32)
-  rrn?: string;
-
-  @ApiPropertyOptional({ maxLength: 40, example: 'OVO', description: "The payer's bank or e-wallet" })
-  @IsOptional()
-  @IsString()
-  @MaxLength(40)
-  issuer?: string;
-
-  // Strict: 2026-02-30 is refused rather than read as 2 March.
-  @ApiProperty({
-    format: 'date-time',
-    example: '2026-11-22T12:31:05.000Z',
-    description: "Between the code's creation and now (allowing ACQUIRER_CLOCK_SKEW_SECONDS)",
-  })
-  @IsISO8601({ strict: true, strictSeparator: true })
-  paidAt!: string;
-
-  @ApiPropertyOptional({ maxLength: 200, example: 'Payment declined by the issuer', description: 'With status failed' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  failureReason?: string;
-}
+export const sandboxPayCommand = (dto: SandboxPayDto): SandboxPayCommand => ({
+  merchantTrxId: dto.merchantTrxId,
+  amount: dto.amount,
+  status: dto.status,
+  issuer: dto.issuer,
+});

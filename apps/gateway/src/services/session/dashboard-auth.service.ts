@@ -24,7 +24,8 @@ export class AccountLockedError extends ApiError {
   }
 }
 
-export interface SignIn {
+/** A sign-in (or, without the email, the step-up's proof): the password and, once TOTP is on, a code. */
+export interface SignInCommand {
   email: string;
   password: string;
   totp?: string;
@@ -51,7 +52,7 @@ export class DashboardAuthService {
    */
   async signIn(
     audience: Audience,
-    input: SignIn,
+    input: SignInCommand,
     onRefused?: (user: DashboardUser, refusal: ApiError) => Promise<void>,
   ): Promise<{ token: string; session: DashboardSession }> {
     const now = this.clock();
@@ -83,7 +84,7 @@ export class DashboardAuthService {
     audience: Audience,
     principal: DashboardPrincipal,
     sessionToken: string,
-    input: Omit<SignIn, 'email'>,
+    input: Omit<SignInCommand, 'email'>,
   ): Promise<DashboardSession> {
     const now = this.clock();
     const user = await this.checkCredentials(audience, await this.users.findById(principal.userId), input, now);
@@ -99,7 +100,7 @@ export class DashboardAuthService {
   private async checkCredentials(
     audience: Audience,
     user: DashboardUser | undefined,
-    input: Omit<SignIn, 'email'>,
+    input: Omit<SignInCommand, 'email'>,
     now: Date,
   ): Promise<DashboardUser> {
     if (user?.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(secondsUntil(user.lockedUntil, now));

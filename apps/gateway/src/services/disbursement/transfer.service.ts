@@ -4,16 +4,23 @@ import { ErrorCode, ledgerCommandId } from '@pay/contracts';
 import { formatAmountString, type Minor } from '@pay/domain';
 import { type AuthenticatedMerchant, type Disbursement, DisbursementRepository } from '@pay/persistence';
 import { ApiError, currentLogId } from '@pay/platform';
-import { authRefusal } from '../kernel/auth/merchant/auth-refusal';
-import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
-import { assertNotifyUrlAllowed } from '../kernel/http/notify-url.check';
-import { AccountInquiryService } from './account-inquiry.service';
+import { authRefusal } from '../../kernel/auth/merchant/auth-refusal';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
+import { type AccountInquiryCommand, AccountInquiryService } from './account-inquiry.service';
 import { type DecisionSubscription, DecisionWaiter } from './decision-waiter';
-import type { TransferDto } from './dto/disbursement.dto';
 
 /** Safety net only: the ledger's NOTIFY wakes the request as soon as the decision commits. */
 const FALLBACK_POLL_MS = 500;
+
+/** A transfer (spec 4.3): the inquiry it pays, the name the bank gave, and where its final status goes. */
+export interface TransferCommand extends AccountInquiryCommand {
+  accountName: string;
+  /** The inquiry's platformTrxId */
+  platformTrxId: string;
+  notifyUrl: string;
+}
 
 /**
  * Spec 4.3. The transfer must match an unexpired inquiry of the same merchant; it is recorded
@@ -31,9 +38,9 @@ export class TransferService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async transfer(merchant: AuthenticatedMerchant, dto: TransferDto): Promise<Disbursement> {
-    const amount = this.inquiries.validAmount(dto.amount);
-    await this.checkNotifyUrl(dto.notifyUrl);
+  async transfer(merchant: AuthenticatedMerchant, command: TransferCommand): Promise<Disbursement> {
+    const amount = this.inquiries.validAmount(command.amount);
+    await this.checkNotifyUrl(command.notifyUrl);
 
     const id = randomUUID();
     const logId = currentLogId();
@@ -45,13 +52,13 @@ export class TransferService {
         {
           id,
           merchantId: merchant.id,
-          merchantTrxId: dto.merchantTrxId,
-          platformTrxId: dto.platformTrxId,
-          bankCode: dto.bankCode,
-          accountNo: dto.accountNo,
-          accountName: dto.accountName,
+          merchantTrxId: command.merchantTrxId,
+          platformTrxId: command.platformTrxId,
+          bankCode: command.bankCode,
+          accountNo: command.accountNo,
+          accountName: command.accountName,
           amount,
-          notifyUrl: dto.notifyUrl,
+          notifyUrl: command.notifyUrl,
           logId,
         },
         {
@@ -69,7 +76,8 @@ export class TransferService {
           return await this.awaitDecision(verdict.disbursement, decision, false);
         case 'live':
           // The same request again (a retry after a timeout or a lost response) gets the decision already made.
-          if (!isSameRequest(verdict.disbursement, dto, amount)) throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
+          if (!isSameRequest(verdict.disbursement, command, amount))
+            throw new ApiError(ErrorCode.DuplicateMerchantTrxId);
           return await this.awaitExisting(verdict.disbursement);
         case 'notFound':
           throw new ApiError(ErrorCode.InquiryNotFound);
@@ -82,8 +90,8 @@ export class TransferService {
         case 'used':
           // A concurrent copy of this very request may have just recorded it.
           if (
-            verdict.disbursement.merchantTrxId === dto.merchantTrxId &&
-            isSameRequest(verdict.disbursement, dto, amount)
+            verdict.disbursement.merchantTrxId === command.merchantTrxId &&
+            isSameRequest(verdict.disbursement, command, amount)
           )
             return await this.awaitExisting(verdict.disbursement);
           throw new ApiError(ErrorCode.InquiryAlreadyUsed);
@@ -92,8 +100,8 @@ export class TransferService {
           throw authRefusal(verdict.kind);
         case 'raced': {
           // A concurrent request took the merchantTrxId or the inquiry first (after this statement's snapshot).
-          const winner = await this.disbursements.findLive(merchant.id, dto.merchantTrxId);
-          if (winner && isSameRequest(winner, dto, amount)) return await this.awaitExisting(winner);
+          const winner = await this.disbursements.findLive(merchant.id, command.merchantTrxId);
+          if (winner && isSameRequest(winner, command, amount)) return await this.awaitExisting(winner);
           throw new ApiError(winner ? ErrorCode.DuplicateMerchantTrxId : ErrorCode.InquiryAlreadyUsed);
         }
       }
@@ -163,13 +171,13 @@ export class TransferService {
   }
 }
 
-function isSameRequest(d: Disbursement, dto: TransferDto, amount: Minor): boolean {
+function isSameRequest(d: Disbursement, command: TransferCommand, amount: Minor): boolean {
   return (
-    d.platformTrxId === dto.platformTrxId &&
-    d.accountNo === dto.accountNo &&
-    d.bankCode === dto.bankCode &&
-    d.accountName === dto.accountName &&
+    d.platformTrxId === command.platformTrxId &&
+    d.accountNo === command.accountNo &&
+    d.bankCode === command.bankCode &&
+    d.accountName === command.accountName &&
     d.amount === amount &&
-    d.notifyUrl === dto.notifyUrl
+    d.notifyUrl === command.notifyUrl
   );
 }

@@ -3,13 +3,18 @@ import { ErrorCode } from '@pay/contracts';
 import { jakartaDay, parseReconDate } from '@pay/domain';
 import { type AuthenticatedMerchant, type ReconExport, ReconExportRepository } from '@pay/persistence';
 import { ApiError, type ObjectStore, type ReconExportProducer } from '@pay/platform';
-import type { FastifyReply } from 'fastify';
-import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, OBJECT_STORE, RECON_PRODUCER } from '../gateway.tokens';
-import { RateLimiter } from '../kernel/rate-limit/rate-limiter';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG, OBJECT_STORE, RECON_PRODUCER } from '../../gateway.tokens';
+import type { RequestBudget } from '../../kernel/rate-limit/request-budget';
 
 /** What an export request needs of the merchant: who, since when, and its export budget. */
 export type ReconMerchant = Pick<AuthenticatedMerchant, 'id' | 'createdAt' | 'rateLimits'>;
+
+/** The recon CSV of one date (YYYY-MM-DD, Asia/Jakarta) for one merchant. */
+export interface ReconExportCommand {
+  merchant: ReconMerchant;
+  date: string;
+}
 
 export type ReconRequest =
   { status: 'queued'; export: ReconExport } | { status: 'ready'; export: ReconExport; download: string };
@@ -39,10 +44,10 @@ export class ReconExportService {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(RECON_PRODUCER) private readonly producer: ReconExportProducer,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-    private readonly limiter: RateLimiter,
   ) {}
 
-  async request(merchant: ReconMerchant, date: string, reply: FastifyReply): Promise<ReconRequest> {
+  /** `budget`: the request's export budget, spent only when a new export starts. */
+  async request({ merchant, date }: ReconExportCommand, budget: RequestBudget): Promise<ReconRequest> {
     const day = parseReconDate(date, new Date(), merchant.createdAt);
     if (!day.ok)
       throw new ApiError(ErrorCode.ValidationError, `date: ${day.problem}`, [{ field: 'date', message: day.problem }]);
@@ -66,13 +71,11 @@ export class ReconExportService {
         `The export for ${day.date} failed; send the request again to start a new export`,
       );
     }
-    await this.limiter.enforce(merchant, 'export', reply);
+    await budget.spend();
     const cap = this.config.RECON_EXPORT_MAX_OUTSTANDING;
     const created = await this.exports.createQueuedWithin(merchantId, day.date, cap);
     if (!created) {
-      this.limiter.refuse(
-        'export',
-        reply,
+      budget.refuse(
         OUTSTANDING_RETRY_AFTER_SECONDS,
         `${cap} of your exports are already being prepared; retry after ${OUTSTANDING_RETRY_AFTER_SECONDS} s, once one of them is ready`,
       );

@@ -5,11 +5,17 @@ import { type NoticeOutcome, type Payin, PayinRepository } from '@pay/persistenc
 import { ApiError, refuseControlCharacters, validationError } from '@pay/platform';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
-import { AcquirerNotificationDto } from './dto/payin.dto';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { AcquirerNotification } from './acquirer-notification';
 
 export const ACQUIRER_SIGNATURE_HEADER = 'x-acquirer-signature';
+
+/** A notification as it arrived: the exact bytes (the signature is over them) and the signature header. */
+export interface AcquirerNotificationCommand {
+  rawBody: string;
+  signature: string | undefined;
+}
 
 const REFUSALS: Record<Extract<NoticeOutcome, { outcome: 'refused' }>['reason'], ErrorCode> = {
   UNKNOWN_REFERENCE: ErrorCode.PayinNotFound,
@@ -41,8 +47,7 @@ export class AcquirerService {
   }
 
   async receive(
-    rawBody: string,
-    signature: string | undefined,
+    { rawBody, signature }: AcquirerNotificationCommand,
     now = new Date(),
   ): Promise<{ payin: Payin; duplicate: boolean }> {
     const nowSec = Math.floor(now.getTime() / 1000);
@@ -50,17 +55,17 @@ export class AcquirerService {
     if (!signature || !secrets.some((secret) => verifySignatureHeader(signature, rawBody, secret, nowSec))) {
       throw new ApiError(ErrorCode.SignatureInvalid);
     }
-    const dto = await this.parse(rawBody);
+    const notification = await this.parse(rawBody);
     const outcome = await this.payins.applyNotice(
       {
-        acquirerReference: dto.acquirerReference,
-        platformTrxId: dto.platformTrxId,
-        amount: parseAmount(dto.amount),
-        status: dto.status,
-        rrn: dto.rrn ?? null,
-        issuer: dto.issuer ?? null,
-        paidAt: new Date(dto.paidAt),
-        failureReason: dto.failureReason ?? null,
+        acquirerReference: notification.acquirerReference,
+        platformTrxId: notification.platformTrxId,
+        amount: parseAmount(notification.amount),
+        status: notification.status,
+        rrn: notification.rrn ?? null,
+        issuer: notification.issuer ?? null,
+        paidAt: new Date(notification.paidAt),
+        failureReason: notification.failureReason ?? null,
       },
       rawBody,
       now,
@@ -70,7 +75,7 @@ export class AcquirerService {
     return { payin: outcome.payin, duplicate: outcome.outcome === 'duplicate' };
   }
 
-  private async parse(rawBody: string): Promise<AcquirerNotificationDto> {
+  private async parse(rawBody: string): Promise<AcquirerNotification> {
     let plain: unknown;
     try {
       plain = JSON.parse(rawBody);
@@ -78,9 +83,9 @@ export class AcquirerService {
       throw new ApiError(ErrorCode.ValidationError, 'Request body is not valid JSON');
     }
     refuseControlCharacters(plain);
-    const dto = plainToInstance(AcquirerNotificationDto, plain);
-    const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
+    const notification = plainToInstance(AcquirerNotification, plain);
+    const errors = await validate(notification, { whitelist: true, forbidNonWhitelisted: true });
     if (errors.length) throw validationError(errors);
-    return dto;
+    return notification;
   }
 }

@@ -12,14 +12,26 @@ import {
 import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
 import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
-import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
-import { assertNotifyUrlAllowed } from '../kernel/http/notify-url.check';
-import type { GenerateQrisDto } from './dto/payin.dto';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
+import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
 
 /** The QR code of a QRIS payload as a PNG data URL. */
 export function qrImageOf(payload: string): Promise<string> {
   return toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+}
+
+/** A dynamic QRIS code for one payment. */
+export interface GenerateQrisCommand {
+  merchantTrxId: string;
+  /** Rupiah, at most two decimals */
+  amount: number;
+  /** Default and maximum are settings */
+  expirySeconds?: number;
+  /** Also return the QR code as a PNG data URL */
+  withImage?: boolean;
+  /** Where the pay-in's final status goes (else the merchant's default callback URL) */
+  notifyUrl?: string;
 }
 
 /** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
@@ -31,14 +43,14 @@ export class QrisService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async generate(merchantId: number, dto: GenerateQrisDto): Promise<{ payin: Payin; qrImage?: string }> {
-    const amount = this.validAmount(dto.amount);
-    const expirySeconds = dto.expirySeconds ?? this.config.QRIS_EXPIRY_DEFAULT_SECONDS;
+  async generate(merchantId: number, command: GenerateQrisCommand): Promise<{ payin: Payin; qrImage?: string }> {
+    const amount = this.validAmount(command.amount);
+    const expirySeconds = command.expirySeconds ?? this.config.QRIS_EXPIRY_DEFAULT_SECONDS;
     if (expirySeconds > this.config.QRIS_EXPIRY_MAX_SECONDS) {
       const message = `must be between 60 and ${this.config.QRIS_EXPIRY_MAX_SECONDS}`;
       throw new ApiError(ErrorCode.ValidationError, `expirySeconds: ${message}`, [{ field: 'expirySeconds', message }]);
     }
-    if (dto.notifyUrl) await assertNotifyUrlAllowed(dto.notifyUrl, this.config.WEBHOOK_ALLOW_LOOPBACK);
+    if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.WEBHOOK_ALLOW_LOOPBACK);
     const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     const now = new Date();
     const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
@@ -57,7 +69,7 @@ export class QrisService {
     try {
       payin = await this.payins.create({
         merchantId,
-        merchantTrxId: dto.merchantTrxId,
+        merchantTrxId: command.merchantTrxId,
         platformTrxId,
         amount,
         fee,
@@ -66,23 +78,23 @@ export class QrisService {
         nmid: merchant.nmid,
         qrisPayload: encodeQris(qris),
         expiresAt: new Date(now.getTime() + expirySeconds * 1000),
-        notifyUrl: dto.notifyUrl ?? null,
+        notifyUrl: command.notifyUrl ?? null,
         logId: currentLogId(),
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // The same request again (a retry after a lost response) gets the code already made.
-      const existing = await this.payins.find(merchantId, dto.merchantTrxId);
+      const existing = await this.payins.find(merchantId, command.merchantTrxId);
       if (
         existing &&
         existing.amount === amount &&
         existing.status === 'pending' &&
-        existing.notifyUrl === (dto.notifyUrl ?? null)
+        existing.notifyUrl === (command.notifyUrl ?? null)
       )
         payin = existing;
       else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
-    const qrImage = dto.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;
+    const qrImage = command.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;
     return { payin, qrImage };
   }
 

@@ -6,8 +6,9 @@ import { type Payin, PayinRepository } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import { AcquirerService } from './acquirer.service';
 
-/** What the simulated payer does: pay the code's amount (or another, a mismatch), succeed or fail. */
-export interface SandboxPayment {
+/** What the simulated payer does to one of the merchant's codes: pay its amount (or another, a mismatch), succeed or fail. */
+export interface SandboxPayCommand {
+  merchantTrxId: string;
   amount?: number;
   status?: 'success' | 'failed';
   issuer?: string;
@@ -25,8 +26,8 @@ export class SandboxPayService {
     private readonly acquirer: AcquirerService,
   ) {}
 
-  async pay(merchantId: number, merchantTrxId: string, payment: SandboxPayment = {}): Promise<Payin> {
-    const payin = await this.payins.find(merchantId, merchantTrxId);
+  async pay(merchantId: number, payment: SandboxPayCommand): Promise<Payin> {
+    const payin = await this.payins.find(merchantId, payment.merchantTrxId);
     if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
     const rawBody = JSON.stringify({
       acquirerReference: `SBX-${randomUUID()}`,
@@ -38,7 +39,7 @@ export class SandboxPayService {
       paidAt: new Date().toISOString(),
       ...(payment.status === 'failed' ? { failureReason: 'Payer cancelled the payment' } : {}),
     });
-    const { payin: paid } = await this.acquirer.receive(rawBody, this.acquirer.sign(rawBody));
+    const { payin: paid } = await this.acquirer.receive({ rawBody, signature: this.acquirer.sign(rawBody) });
     return paid;
   }
 }

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import { MerchantAdmin, MerchantNotFoundError, type MerchantView, type PrismaClient } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
-import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, PRISMA } from '../gateway.tokens';
-import { assertNotifyUrlAllowed } from '../kernel/http/notify-url.check';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
+import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
 
 /**
  * Sets or clears a merchant's default pay-in callback URL (ops API and merchant dashboard): the

@@ -5,10 +5,18 @@ import { ErrorCode } from '@pay/contracts';
 import { accountNumberProblem, findBank, type Minor, parseAmount, platformTrxId } from '@pay/domain';
 import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementInquiry } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
-import type { GatewayConfig } from '../gateway.config';
-import { BANK_RAIL, GATEWAY_CONFIG } from '../gateway.tokens';
-import { authRefusal } from '../kernel/auth/merchant/auth-refusal';
-import type { AccountInquiryDto } from './dto/disbursement.dto';
+import type { GatewayConfig } from '../../gateway.config';
+import { BANK_RAIL, GATEWAY_CONFIG } from '../../gateway.tokens';
+import { authRefusal } from '../../kernel/auth/merchant/auth-refusal';
+
+/** An account inquiry (spec 4.2): the destination and the amount a transfer will send. */
+export interface AccountInquiryCommand {
+  merchantTrxId: string;
+  bankCode: string;
+  accountNo: string;
+  /** Rupiah, at most two decimals */
+  amount: number;
+}
 
 /**
  * Spec 4.2: validates the destination with the bank and quotes the fee; the inquiry is kept for
@@ -23,12 +31,12 @@ export class AccountInquiryService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async inquire(merchant: AuthenticatedMerchant, dto: AccountInquiryDto): Promise<DisbursementInquiry> {
-    const amount = this.validAmount(dto.amount);
-    const bank = findBank(dto.bankCode);
+  async inquire(merchant: AuthenticatedMerchant, command: AccountInquiryCommand): Promise<DisbursementInquiry> {
+    const amount = this.validAmount(command.amount);
+    const bank = findBank(command.bankCode);
     if (!bank)
-      throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${dto.bankCode}"`);
-    const problem = accountNumberProblem(bank, dto.accountNo);
+      throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${command.bankCode}"`);
+    const problem = accountNumberProblem(bank, command.accountNo);
     if (problem)
       throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [
         { field: 'accountNo', message: problem },
@@ -36,7 +44,7 @@ export class AccountInquiryService {
 
     let lookup;
     try {
-      lookup = await this.rail.lookupAccount(bank.code, dto.accountNo);
+      lookup = await this.rail.lookupAccount(bank.code, command.accountNo);
     } catch (err) {
       if (err instanceof RailTimeoutError) throw new ApiError(ErrorCode.BankUnavailable);
       throw err;
@@ -50,9 +58,9 @@ export class AccountInquiryService {
       {
         platformTrxId: platformTrxId('DSB', now, randomBytes(12)),
         merchantId: merchant.id,
-        merchantTrxId: dto.merchantTrxId,
+        merchantTrxId: command.merchantTrxId,
         bankCode: bank.code,
-        accountNo: dto.accountNo,
+        accountNo: command.accountNo,
         accountName: lookup.accountName,
         amount,
         expiresAt: new Date(now.getTime() + this.config.INQUIRY_TTL_SECONDS * 1000),
