@@ -5,8 +5,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -4,8 +4,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '@pay/platform';
 import { createMerchant } from '@pay/testing';
 import request from 'supertest';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
 
 const ADMIN_TOKEN = 'listeners_admin_0123456789abcdef0123456789';
 const env = {

@@ -3,8 +3,7 @@ import { loadConfig } from '@pay/platform';
 import { createMerchant } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
 
 /** The value of the sample `name` whose labels include all of `labels`; undefined when there is none. */
 function sample(exposition: string, name: string, labels: Record<string, string>): number | undefined {

@@ -10,8 +10,7 @@ import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
 import { LEASE_TTL_MS } from './leases';
 import { RateLimiter } from './rate-limiter';
 

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig } from '@pay/platform';
 import request from 'supertest';
-import { createGatewayApp, type GatewayApp } from '../../gateway.app';
-import { gatewayConfigSchema } from '../../gateway.config';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
 
 const env = {
   DATABASE_URL: process.env.DATABASE_URL,
