@@ -32,6 +32,7 @@ const common = [
       'type:data',
       'type:rail',
       'type:client',
+      'type:backoffice',
     ],
   },
   { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
@@ -49,6 +50,11 @@ const common = [
     onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'],
   },
   { sourceTag: 'type:rail', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data'] },
+  // The operator use cases (the ops API, the console and the admin CLI are faces over them).
+  {
+    sourceTag: 'type:backoffice',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'],
+  },
   {
     sourceTag: 'type:testing',
     onlyDependOnLibsWithTags: [
@@ -59,6 +65,7 @@ const common = [
       'type:ledger',
       'type:transport',
       'type:rail',
+      'type:backoffice',
     ],
   },
   // The web app runs in a browser: it shares the API contract with the gateway, nothing else.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { createMerchant, LocalStack, repoRoot, waitFor, WebhookReceiver, testStackBus, testS3 } from '@pay/testing';
 
 const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { loadConfig } from '@pay/platform';
 import { createMerchant, fundMerchant } from '@pay/testing';
 import request from 'supertest';

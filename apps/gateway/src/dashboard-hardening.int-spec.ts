@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { loadConfig } from '@pay/platform';
 import {
   createDashboardUser,

@@ -11,7 +11,7 @@ import {
   storageEnvShape,
   webhookEnv,
 } from '@pay/platform';
-import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/persistence';
+import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
 import { z } from 'zod';
 import { defaultDashboardDir } from './kernel/static/dashboard-dir';
 import { rateLimitEnvShape } from './kernel/rate-limit/rate-limit.config';

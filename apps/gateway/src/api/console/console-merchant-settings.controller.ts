@@ -1,10 +1,9 @@
-import { Body, Controller, HttpCode, Inject, Put, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Put, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ConsoleMerchantView } from '@pay/contracts/dashboard';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
-import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
+import { MerchantId } from '../../kernel/http/path-params';
 import { FeesDto, QrisDto, SettlementScheduleDto } from '../../kernel/dto/merchant-settings.dto';
 import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { Audited } from '../../kernel/audit/audit.interceptor';
@@ -17,13 +16,8 @@ const merchantTarget = ({ params }: { params: Record<string, string> }) => `merc
 @ApiExcludeController()
 @Controller('console/api/merchants/:merchantId')
 @UseGuards(OperatorSessionGuard)
-@UseInterceptors(AdminErrorsInterceptor)
 export class ConsoleMerchantSettingsController {
-  private readonly admin: MerchantAdmin;
-
-  constructor(@Inject(PRISMA) prisma: PrismaClient) {
-    this.admin = new MerchantAdmin(prisma);
-  }
+  constructor(private readonly admin: MerchantAdmin) {}
 
   @RequiresRecentAuth()
   @Put('fees')

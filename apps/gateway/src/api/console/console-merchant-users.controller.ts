@@ -1,10 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { MerchantUserCreatedView } from '@pay/contracts/dashboard';
-import { DashboardUserAdmin } from '@pay/persistence';
+import { DashboardUserAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { IsString, MaxLength } from 'class-validator';
-import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
+import { MerchantId } from '../../kernel/http/path-params';
 import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
@@ -20,7 +20,6 @@ export class CreateMerchantUserDto {
 @ApiExcludeController()
 @Controller('console/api/merchants/:merchantId/users')
 @UseGuards(OperatorSessionGuard)
-@UseInterceptors(AdminErrorsInterceptor)
 export class ConsoleMerchantUsersController {
   constructor(@Inject(DashboardUserAdmin) private readonly users: DashboardUserAdmin) {}
 

@@ -1,35 +1,28 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type {
-  ConsoleMerchantView,
-  ConsoleMerchantWithBalanceView,
-  MerchantCreatedView,
-} from '@pay/contracts/dashboard';
-import { BalanceRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import type { ConsoleMerchantView, ConsoleMerchantWithBalanceView } from '@pay/contracts/dashboard';
+import { MerchantAdmin } from '@pay/backoffice';
+import { BalanceRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
-import { CreateMerchantDto } from '../ops/merchant-ops.controller';
-import { onboardMerchant } from '../ops/operator-actions';
+import { MerchantId } from '../../kernel/http/path-params';
 import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { consoleMerchant, consoleMerchantWithBalance } from './console.presenter';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 
-/** The console's merchants: the ops API's MerchantAdmin, behind an operator session, every change audited. */
+/**
+ * The console's merchants, as the console shows them (amounts as numbers, with the balance): the
+ * ops API's MerchantAdmin, behind an operator session, every change audited. Creating one is the
+ * operators' controller set's (MerchantOpsController), as it answers the same.
+ */
 @ApiExcludeController()
 @Controller('console/api')
 @UseGuards(OperatorSessionGuard)
-@UseInterceptors(AdminErrorsInterceptor)
 export class ConsoleMerchantsController {
-  private readonly admin: MerchantAdmin;
-
   constructor(
-    @Inject(PRISMA) prisma: PrismaClient,
+    private readonly admin: MerchantAdmin,
     @Inject(BalanceRepository) private readonly balances: BalanceRepository,
-  ) {
-    this.admin = new MerchantAdmin(prisma);
-  }
+  ) {}
 
   @Get('merchants')
   async list(): Promise<Reply<ConsoleMerchantWithBalanceView[]>> {
@@ -44,15 +37,6 @@ export class ConsoleMerchantsController {
   async show(@MerchantId() merchantId: number): Promise<Reply<ConsoleMerchantWithBalanceView>> {
     const m = await this.admin.get(merchantId);
     return new Reply('Merchant found', consoleMerchantWithBalance(m, await this.balances.get(merchantId)));
-  }
-
-  /** The first API token and the webhook secret are in this answer only. */
-  @RequiresRecentAuth()
-  @Post('merchants')
-  @HttpCode(201)
-  @Audited('merchant.create', ({ data }) => `merchant:${String(data.merchantId)}`)
-  async create(@Body() dto: CreateMerchantDto): Promise<Reply<MerchantCreatedView>> {
-    return onboardMerchant(this.admin, dto.name, 'console');
   }
 
   @RequiresRecentAuth()

@@ -5,12 +5,10 @@ import { KernelModule } from '../../kernel/kernel.module';
 import { DASHBOARD_BUNDLES, registerDashboardBundle } from '../../kernel/static/dashboard-static';
 import { ServicesModule } from '../../services/services.module';
 import { ConsoleAuditLogController } from './console-audit-log.controller';
-import { ConsoleDeadLettersController } from './console-dead-letters.controller';
 import { ConsoleMerchantSettingsController } from './console-merchant-settings.controller';
 import { ConsoleMerchantUsersController } from './console-merchant-users.controller';
 import { ConsoleMerchantsController } from './console-merchants.controller';
 import { ConsoleSettlementsController } from './console-settlements.controller';
-import { ConsoleUsersController } from './console-users.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 
 /**
@@ -30,11 +28,9 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleMerchantsController,
     ConsoleMerchantSettingsController,
     ConsoleSettlementsController,
-    ConsoleDeadLettersController,
     ConsoleWebhooksController,
     ConsoleAuditLogController,
     ConsoleMerchantUsersController,
-    ConsoleUsersController,
   ],
 })
 export class ConsoleModule {}

@@ -1,23 +1,14 @@
 import type {
   AuditEntryView,
   AuditLogPageView,
-  ConsoleDeadLetterView,
-  ConsoleUserView,
   ConsoleMerchantView,
   ConsoleMerchantWithBalanceView,
   ConsoleSettlementView,
   ConsoleWebhookDeliveryView,
 } from '@pay/contracts/dashboard';
 import { formatAmount, type Minor } from '@pay/domain';
-import {
-  type DashboardUserView,
-  type DeadLetter,
-  describeMerchant,
-  type MerchantView,
-  type AuditPage,
-  type Settlement,
-  type WebhookDelivery,
-} from '@pay/persistence';
+import { describeMerchant } from '@pay/backoffice';
+import type { AuditPage, MerchantView, Settlement, WebhookDelivery } from '@pay/persistence';
 
 const NO_BALANCE = { available: 0n, pending: 0n };
 
@@ -59,39 +50,6 @@ export function presentSettlement(s: Settlement): ConsoleSettlementView {
   };
 }
 
-function jsonOrText(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-/** As the ops API's deadLetterView: bigint ids as strings, the value as JSON when it is JSON. */
-export function presentDeadLetter(d: DeadLetter): ConsoleDeadLetterView {
-  return {
-    id: d.id.toString(),
-    dlqTopic: d.dlqTopic,
-    dlqRecordId: d.dlqRecordId,
-    topic: d.topic,
-    originalId: d.originalId,
-    consumerGroup: d.consumerGroup,
-    key: d.key,
-    value: jsonOrText(d.value),
-    headers: d.headers,
-    fault: d.fault,
-    error: d.error,
-    deliveryCount: d.deliveryCount,
-    deadLetteredAt: d.deadLetteredAt.toISOString(),
-    archivedAt: d.archivedAt.toISOString(),
-    status: d.status,
-    replayedAt: iso(d.replayedAt),
-    replayOutboxId: d.replayOutboxId?.toString() ?? null,
-    resolvedAt: iso(d.resolvedAt),
-    resolutionNote: d.resolutionNote,
-  };
-}
-
 export function presentWebhookDelivery(d: Omit<WebhookDelivery, 'body'>): ConsoleWebhookDeliveryView {
   return {
     id: d.id,
@@ -124,8 +82,4 @@ export function presentAuditPage(page: AuditPage): AuditLogPageView {
     at: e.at.toISOString(),
   }));
   return { entries, nextBefore: page.nextBefore };
-}
-
-export function presentConsoleUser(u: DashboardUserView): ConsoleUserView {
-  return { ...u, lockedUntil: u.lockedUntil?.toISOString() ?? null, createdAt: u.createdAt.toISOString() };
 }

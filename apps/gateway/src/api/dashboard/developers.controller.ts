@@ -1,17 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Query,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type {
   AllowlistView,
@@ -22,15 +9,13 @@ import type {
   TokenRevokedView,
   WebhookSecretRotatedView,
 } from '@pay/contracts/dashboard';
-import { DeliveryHistoryRepository, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { DeliveryHistoryRepository } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor } from '../../kernel/http/admin-errors';
 import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
 import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
-import { PayinCallbackUrlService } from '../../services/settings/payin-callback-url.service';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
@@ -57,18 +42,12 @@ class DeliveriesQuery {
  */
 @Controller('dashboard/api')
 @UseGuards(MerchantSessionGuard)
-@UseInterceptors(AdminErrorsInterceptor)
 @ApiExcludeController()
 export class DashboardDevelopersController {
-  private readonly admin: MerchantAdmin;
-
   constructor(
-    @Inject(PRISMA) prisma: PrismaClient,
-    private readonly callbackUrl: PayinCallbackUrlService,
+    private readonly admin: MerchantAdmin,
     private readonly deliveries: DeliveryHistoryRepository,
-  ) {
-    this.admin = new MerchantAdmin(prisma);
-  }
+  ) {}
 
   @RateLimit('read')
   @Get('developers')
@@ -146,7 +125,7 @@ export class DashboardDevelopersController {
     @SessionMerchantId() merchantId: number,
     @Body() dto: PayinCallbackUrlDto,
   ): Promise<Reply<CallbackUrlView>> {
-    const m = await this.callbackUrl.set(merchantId, dto.url);
+    const m = await this.admin.setCallbackUrl(merchantId, dto.url);
     return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', {
       payinCallbackUrl: m.payinCallbackUrl,
     });

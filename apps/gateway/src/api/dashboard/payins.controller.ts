@@ -14,17 +14,11 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { HistoryPage, PayinDetailView, PayinGeneratedView, PayinListItemView } from '@pay/contracts/dashboard';
-import {
-  DeliveryHistoryRepository,
-  HistoryRepository,
-  MerchantAdmin,
-  type Payin,
-  PayinRepository,
-  type PrismaClient,
-} from '@pay/persistence';
+import { DeliveryHistoryRepository, HistoryRepository, type Payin, PayinRepository } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { presentPayinItem, toPage } from '../../kernel/presenters/history.presenter';
 import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
 import { payinStatus, presentGenerated } from '../../kernel/presenters/payin.presenter';
@@ -49,7 +43,7 @@ export class DashboardPayinsController {
     private readonly deliveries: DeliveryHistoryRepository,
     private readonly qris: QrisService,
     private readonly sandbox: SandboxPayService,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly merchants: MerchantAdmin,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -125,7 +119,7 @@ export class DashboardPayinsController {
   }
 
   private merchant(merchantId: number) {
-    return new MerchantAdmin(this.prisma).get(merchantId);
+    return this.merchants.get(merchantId);
   }
 
   /** The list's fields, the code (and its image while it can be paid), and its callbacks. */

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { CallbackResendView, HistoryPage, PayoutDetailView, PayoutListItemView } from '@pay/contracts/dashboard';
@@ -7,12 +7,10 @@ import {
   type Disbursement,
   DisbursementRepository,
   HistoryRepository,
-  MerchantAdmin,
-  type PrismaClient,
   WebhookDeliveryRepository,
 } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { ApiError, Reply } from '@pay/platform';
-import { PRISMA } from '../../gateway.tokens';
 import { presentDisbursementItem, toPage } from '../../kernel/presenters/history.presenter';
 import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
@@ -32,7 +30,7 @@ export class DashboardPayoutsController {
     private readonly disbursements: DisbursementRepository,
     private readonly deliveryHistory: DeliveryHistoryRepository,
     private readonly deliveries: WebhookDeliveryRepository,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly merchants: MerchantAdmin,
   ) {}
 
   @RateLimit('read')
@@ -43,7 +41,7 @@ export class DashboardPayoutsController {
   ): Promise<Reply<HistoryPage<PayoutListItemView>>> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const [merchant, rows] = await Promise.all([
-      new MerchantAdmin(this.prisma).get(merchantId),
+      this.merchants.get(merchantId),
       this.history.disbursements(q.window(merchantId, limit + 1), q.status),
     ]);
     return new Reply(
@@ -66,7 +64,7 @@ export class DashboardPayoutsController {
   ): Promise<Reply<PayoutDetailView>> {
     const d = await this.find(merchantId, merchantTrxId);
     const [merchant, callbacks] = await Promise.all([
-      new MerchantAdmin(this.prisma).get(merchantId),
+      this.merchants.get(merchantId),
       this.deliveryHistory.ofTransaction(merchantId, { disbursementId: d.id }),
     ]);
     return new Reply('Query success', {

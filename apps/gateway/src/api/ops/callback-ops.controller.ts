@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Param, ParseIntPipe, Put, UseGuards } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { MerchantAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
-import { PayinCallbackUrlService } from '../../services/settings/payin-callback-url.service';
 import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
 import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
 import { PayinCallbackUrlSchema } from './ops.schemas';
@@ -16,7 +16,7 @@ import { PayinCallbackUrlSchema } from './ops.schemas';
 @Controller('ops/merchants')
 @UseGuards(AdminTokenGuard)
 export class CallbackOpsController {
-  constructor(private readonly callbackUrl: PayinCallbackUrlService) {}
+  constructor(private readonly admin: MerchantAdmin) {}
 
   @Put(':merchantId/payin-callback-url')
   @HttpCode(200)
@@ -26,7 +26,7 @@ export class CallbackOpsController {
   })
   @ApiEnvelope(PayinCallbackUrlSchema, { message: ['Pay-in callback URL set', 'Pay-in callback URL cleared'] })
   async setPayinCallbackUrl(@Param('merchantId', ParseIntPipe) merchantId: number, @Body() dto: PayinCallbackUrlDto) {
-    const m = await this.callbackUrl.set(merchantId, dto.url);
+    const m = await this.admin.setCallbackUrl(merchantId, dto.url);
     return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', {
       merchantId: m.id,
       payinCallbackUrl: m.payinCallbackUrl,

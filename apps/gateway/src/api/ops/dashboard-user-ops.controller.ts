@@ -1,13 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
-import { DashboardUserAdmin } from '@pay/persistence';
+import { DashboardUserAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { IsIn, IsInt, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
 import { ApiEnvelope, errorResponses } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps, OPS_COMMON_ERRORS } from '../../kernel/openapi/ops-api.decorator';
-import { AdminErrorsInterceptor, UserId } from '../../kernel/http/admin-errors';
-import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { Audited } from '../../kernel/audit/audit.interceptor';
+import { OperatorGuard } from '../../kernel/auth/operator.guard';
+import { type DashboardPrincipal, SignedInOperator } from '../../kernel/auth/session/dashboard-principal';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { UserId } from '../../kernel/http/path-params';
 
 class CreateDashboardUserDto {
   @ApiProperty({
@@ -81,16 +84,17 @@ const ApiUserIdParam = () =>
 
 /**
  * The merchant dashboard's and operator console's users over HTTP (the CLI's `admin user ...`):
- * a user gets a one-time link to set a password, never a password from an operator.
+ * a user gets a one-time link to set a password, never a password from an operator. The list,
+ * disabling and enabling are also the console's (/console/api/users: an operator's session, a
+ * recent password, the audit log; an operator cannot disable itself): the same handlers.
  */
 @ApiOps('Dashboard users')
-@Controller('ops/dashboard-users')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(AdminErrorsInterceptor)
+@Controller()
+@UseGuards(OperatorGuard)
 export class DashboardUserOpsController {
   constructor(private readonly users: DashboardUserAdmin) {}
 
-  @Post()
+  @Post('ops/dashboard-users')
   @HttpCode(201)
   @ApiOperation({
     operationId: 'createDashboardUser',
@@ -105,7 +109,7 @@ export class DashboardUserOpsController {
     return new Reply('Dashboard user created; send them the set-password link', await this.users.create(dto));
   }
 
-  @Get()
+  @Get(['ops/dashboard-users', 'console/api/users'])
   @ApiOperation({ operationId: 'listDashboardUsers', summary: 'Every dashboard and console user' })
   @ApiEnvelope(DashboardUserSchema, { message: '1 user(s)', messagePattern: '^\\d+ user\\(s\\)$', isArray: true })
   async list() {
@@ -113,7 +117,7 @@ export class DashboardUserOpsController {
     return new Reply(`${users.length} user(s)`, users);
   }
 
-  @Post(':userId/reset-link')
+  @Post('ops/dashboard-users/:userId/reset-link')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'resetDashboardUserLink',
@@ -125,7 +129,7 @@ export class DashboardUserOpsController {
     return new Reply('Set-password link created', await this.users.resetLink(userId));
   }
 
-  @Post(':userId/unlock')
+  @Post('ops/dashboard-users/:userId/unlock')
   @HttpCode(200)
   @ApiOperation({ operationId: 'unlockDashboardUser', summary: 'Clear a lockout after failed sign-ins' })
   @ApiUserIdParam()
@@ -134,8 +138,10 @@ export class DashboardUserOpsController {
     return new Reply('Dashboard user unlocked', await this.users.unlock(userId));
   }
 
-  @Post(':userId/disable')
+  @RequiresRecentAuth()
+  @Post(['ops/dashboard-users/:userId/disable', 'console/api/users/:userId/disable'])
   @HttpCode(200)
+  @Audited('dashboard-user.disable', ({ params }) => `dashboard-user:${params.userId}`)
   @ApiOperation({
     operationId: 'disableDashboardUser',
     summary:
@@ -144,12 +150,15 @@ export class DashboardUserOpsController {
   })
   @ApiUserIdParam()
   @ApiEnvelope(DashboardUserSchema, { message: 'Dashboard user disabled' })
-  async disable(@UserId() userId: number) {
-    return new Reply('Dashboard user disabled', await this.users.disable(userId));
+  async disable(@SignedInOperator() operator: DashboardPrincipal | undefined, @UserId() userId: number) {
+    const by = operator && { operatorUserId: operator.userId };
+    return new Reply('Dashboard user disabled', await this.users.disable(userId, by));
   }
 
-  @Post(':userId/enable')
+  @RequiresRecentAuth()
+  @Post(['ops/dashboard-users/:userId/enable', 'console/api/users/:userId/enable'])
   @HttpCode(200)
+  @Audited('dashboard-user.enable', ({ params }) => `dashboard-user:${params.userId}`)
   @ApiOperation({
     operationId: 'enableDashboardUser',
     summary: 'Let a disabled user sign in again (its earlier sessions stay ended)',

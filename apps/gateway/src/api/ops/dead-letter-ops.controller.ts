@@ -1,15 +1,18 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ErrorCode } from '@pay/contracts';
-import { DeadLetterRepository, type DeadLetterStatus, deadLetterView } from '@pay/persistence';
-import { ApiError, Reply } from '@pay/platform';
+import { DeadLetterActions, deadLetterId } from '@pay/backoffice';
+import { type DeadLetterStatus, deadLetterView } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
-import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { auditAs } from '../../kernel/audit/audit.interceptor';
+import { OperatorGuard } from '../../kernel/auth/operator.guard';
+import { signedInUserOf } from '../../kernel/auth/session/dashboard-principal';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { DeadLetterSchema } from './ops.schemas';
-import { deadLetterId, deadLetterReplayReply } from './operator-actions';
 
 export class DeadLetterListQuery {
   @ApiPropertyOptional({ maxLength: 200, example: 'ledger.commands', description: 'Only this topic' })
@@ -44,14 +47,19 @@ class ResolveDto {
   note!: string;
 }
 
-/** Operators' dead-letter endpoints (also in the admin CLI: `admin dlq ...`); the runbook is in the README. */
+/**
+ * Operators' dead-letter endpoints (also in the admin CLI: `admin dlq ...`); the runbook is in the
+ * README. The list and the replay are also the console's (/console/api/dead-letters: an
+ * operator's session, a recent password, the audit row in the replay's transaction).
+ */
 @ApiOps('Dead letters')
-@Controller('ops/dead-letters')
-@UseGuards(AdminTokenGuard)
+@Controller()
+@UseGuards(OperatorGuard)
 export class DeadLetterOpsController {
-  constructor(@Inject(DeadLetterRepository) private readonly letters: DeadLetterRepository) {}
+  constructor(private readonly letters: DeadLetterActions) {}
 
-  @Get()
+  /** Default: the open ones. */
+  @Get(['ops/dead-letters', 'console/api/dead-letters'])
   @ApiOperation({ operationId: 'listDeadLetters', summary: 'Archived dead letters, newest first' })
   @ApiEnvelope(DeadLetterSchema, {
     message: '1 dead letter(s)',
@@ -66,33 +74,31 @@ export class DeadLetterOpsController {
     );
   }
 
-  @Get(':id')
+  @Get('ops/dead-letters/:id')
   @ApiOperation({ operationId: 'getDeadLetter', summary: 'One dead letter' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter found' })
   async show(@Param('id') id: string) {
-    const d = await this.letters.get(deadLetterId(id));
-    if (!d) throw new ApiError(ErrorCode.NotFound, 'Dead letter not found');
-    return new Reply('Dead letter found', deadLetterView(d));
+    return new Reply('Dead letter found', deadLetterView(await this.letters.get(deadLetterId(id))));
   }
 
-  @Post(':id/replay')
+  @RequiresRecentAuth()
+  @Post(['ops/dead-letters/:id/replay', 'console/api/dead-letters/:id/replay'])
   @HttpCode(200)
   @ApiOperation({
     operationId: 'replayDeadLetter',
     summary: 'Send an open dead letter back to its topic (400 when it is not open or its value is not JSON)',
   })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter replayed' })
-  async replay(@Param('id') id: string) {
-    return deadLetterReplayReply(await this.letters.replay(deadLetterId(id), new Date()));
+  async replay(@Param('id') id: string, @Req() req: FastifyRequest) {
+    const audit = signedInUserOf(req) && auditAs(req);
+    return new Reply('Dead letter replayed', deadLetterView(await this.letters.replayed(deadLetterId(id), audit)));
   }
 
-  @Post(':id/resolve')
+  @Post('ops/dead-letters/:id/resolve')
   @HttpCode(200)
   @ApiOperation({ operationId: 'resolveDeadLetter', summary: 'Close an open dead letter without replaying it' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter resolved' })
   async resolve(@Param('id') id: string, @Body() dto: ResolveDto) {
-    const d = await this.letters.resolve(deadLetterId(id), dto.note, new Date());
-    if (!d) throw new ApiError(ErrorCode.NotFound, 'Open dead letter not found');
-    return new Reply('Dead letter resolved', deadLetterView(d));
+    return new Reply('Dead letter resolved', deadLetterView(await this.letters.resolved(deadLetterId(id), dto.note)));
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { auditLedger } from '@pay/backoffice';
 import { ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
-import { type PrismaClient, verifyLedger } from '@pay/persistence';
+import type { PrismaClient } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
@@ -49,10 +50,7 @@ export class LedgerOpsController {
     messagePattern: '^Ledger audit: (clean|\\d+ breach\\(es\\))$',
   })
   async verify(@Query() q: LedgerVerifyQuery) {
-    const report = await verifyLedger(this.prisma, {
-      merchantIds: q.merchantId ? [q.merchantId] : undefined,
-      graceSeconds: q.grace ?? 300,
-    });
+    const report = await auditLedger(this.prisma, { merchantId: q.merchantId, graceSeconds: q.grace });
     return new Reply(
       report.breaches.length ? `Ledger audit: ${report.breaches.length} breach(es)` : 'Ledger audit: clean',
       report,

@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Put, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { describeMerchant, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { describeMerchant, MerchantAdmin, SettlementRequests } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsDate, IsInt, IsNotEmpty, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
-import { PRISMA } from '../../gateway.tokens';
-import { onboardMerchant, requestSettlement } from './operator-actions';
-import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
-import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { Audited } from '../../kernel/audit/audit.interceptor';
+import { OperatorGuard } from '../../kernel/auth/operator.guard';
+import { type DashboardPrincipal, SignedInOperator } from '../../kernel/auth/session/dashboard-principal';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { MerchantId } from '../../kernel/http/path-params';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { RateLimitsDto } from '../../kernel/dto/merchant-settings.dto';
@@ -48,32 +49,34 @@ export class RunSettlementDto {
 /**
  * Operator endpoints for onboarding and end-to-end suites run against a deployed stack: the
  * admin CLI's merchant commands and settlement run, over HTTP behind the admin token. A
- * merchant reads as `admin --json merchant show` prints it (describeMerchant).
+ * merchant reads as `admin --json merchant show` prints it (describeMerchant). Creating a
+ * merchant and running a settlement are also the console's (/console/api, an operator's
+ * session, a recent password, the audit log): the same handlers (OperatorGuard).
  */
 @ApiOps('Merchants')
-@Controller('ops')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(AdminErrorsInterceptor)
+@Controller()
+@UseGuards(OperatorGuard)
 export class MerchantOpsController {
-  private readonly admin: MerchantAdmin;
+  constructor(
+    private readonly admin: MerchantAdmin,
+    private readonly settlements: SettlementRequests,
+  ) {}
 
-  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {
-    this.admin = new MerchantAdmin(prisma);
-  }
-
-  /** A merchant with default fees, one API token (returned once) and its webhook secret. */
-  @Post('merchants')
+  /** A merchant with default fees, one API token (returned once, labelled by the face) and its webhook secret. */
+  @RequiresRecentAuth()
+  @Post(['ops/merchants', 'console/api/merchants'])
   @HttpCode(201)
+  @Audited('merchant.create', ({ data }) => `merchant:${String(data.merchantId)}`)
   @ApiOperation({
     operationId: 'createMerchant',
     summary: 'Create a merchant with default fees, an API token (shown only now) and its webhook secret',
   })
   @ApiEnvelope(MerchantCreatedSchema, { message: 'Merchant created', status: 201 })
-  async create(@Body() dto: CreateMerchantDto) {
-    return onboardMerchant(this.admin, dto.name, 'ops api');
+  async create(@SignedInOperator() operator: DashboardPrincipal | undefined, @Body() dto: CreateMerchantDto) {
+    return new Reply('Merchant created', await this.admin.onboard(dto.name, operator ? 'console' : 'ops api'));
   }
 
-  @Get('merchants')
+  @Get('ops/merchants')
   @ApiOperation({ operationId: 'listMerchants', summary: 'Every merchant' })
   @ApiEnvelope(MerchantDescriptionSchema, {
     message: '1 merchant(s)',
@@ -85,7 +88,7 @@ export class MerchantOpsController {
     return new Reply(`${all.length} merchant(s)`, all.map(describeMerchant));
   }
 
-  @Get('merchants/:merchantId')
+  @Get('ops/merchants/:merchantId')
   @ApiOperation({ operationId: 'getMerchant', summary: 'One merchant' })
   @ApiMerchantIdParam()
   @ApiEnvelope(MerchantDescriptionSchema, { message: 'Merchant found' })
@@ -94,7 +97,7 @@ export class MerchantOpsController {
   }
 
   /** An inactive merchant's every request is refused (401 MERCHANT_NOT_ACTIVE) from the next one on. */
-  @Post('merchants/:merchantId/activate')
+  @Post('ops/merchants/:merchantId/activate')
   @HttpCode(200)
   @ApiOperation({ operationId: 'activateMerchant', summary: 'Activate a merchant' })
   @ApiMerchantIdParam()
@@ -103,7 +106,7 @@ export class MerchantOpsController {
     return new Reply('Merchant activated', describeMerchant(await this.admin.setActive(merchantId, true)));
   }
 
-  @Post('merchants/:merchantId/deactivate')
+  @Post('ops/merchants/:merchantId/deactivate')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'deactivateMerchant',
@@ -116,7 +119,7 @@ export class MerchantOpsController {
   }
 
   /** Sets the merchant's own rate limits (README "Rate limits"); they apply from its next request. */
-  @Put('merchants/:merchantId/rate-limits')
+  @Put('ops/merchants/:merchantId/rate-limits')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setMerchantRateLimits',
@@ -132,15 +135,21 @@ export class MerchantOpsController {
     });
   }
 
-  /** Requests the merchant's settlement for a cut-off now (the ledger credits it asynchronously). */
-  @Post('settlements/run')
+  /** Requests the merchant's settlement for a cut-off now (default now); the ledger credits it asynchronously. */
+  @RequiresRecentAuth()
+  @Post(['ops/settlements/run', 'console/api/settlements/run'])
   @HttpCode(200)
+  @Audited('settlement.run', ({ body }) => `merchant:${String(body.merchantId)}`)
   @ApiOperation({
     operationId: 'runSettlement',
     summary: "Request a merchant's settlement for a cut-off now (the ledger credits it asynchronously)",
   })
   @ApiEnvelope(SettlementRunSchema, { message: ['Settlement requested', 'Nothing to settle'] })
   async runSettlement(@Body() dto: RunSettlementDto) {
-    return requestSettlement(this.prisma, dto.merchantId, dto.cutoff);
+    const { cutoffAt, planned } = await this.settlements.request(dto.merchantId, dto.cutoff);
+    return new Reply(
+      planned ? 'Settlement requested' : 'Nothing to settle',
+      planned ?? { merchantId: dto.merchantId, cutoffAt, payinCount: 0, requested: false },
+    );
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Put, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { describeMerchant, MerchantAdmin, type MerchantView, type PrismaClient } from '@pay/persistence';
+import { describeMerchant, MerchantAdmin } from '@pay/backoffice';
+import type { MerchantView } from '@pay/persistence';
 import { Reply } from '@pay/platform';
-import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
+import { MerchantId } from '../../kernel/http/path-params';
 import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
@@ -21,13 +21,8 @@ const allowlistView = (m: MerchantView) => ({ merchantId: m.id, ...describeMerch
 @ApiMerchantIdParam()
 @Controller('ops/merchants/:merchantId')
 @UseGuards(AdminTokenGuard)
-@UseInterceptors(AdminErrorsInterceptor)
 export class MerchantSettingsOpsController {
-  private readonly admin: MerchantAdmin;
-
-  constructor(@Inject(PRISMA) prisma: PrismaClient) {
-    this.admin = new MerchantAdmin(prisma);
-  }
+  constructor(private readonly admin: MerchantAdmin) {}
 
   @Put('fees')
   @HttpCode(200)

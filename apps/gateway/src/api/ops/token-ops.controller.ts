@@ -1,20 +1,8 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
-import { PRISMA } from '../../gateway.tokens';
-import { AdminErrorsInterceptor, MerchantId } from '../../kernel/http/admin-errors';
+import { MerchantId } from '../../kernel/http/path-params';
 import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
@@ -31,13 +19,8 @@ const DEFAULT_GRACE_HOURS = 24;
 @ApiOps('Credentials')
 @Controller('ops')
 @UseGuards(AdminTokenGuard)
-@UseInterceptors(AdminErrorsInterceptor)
 export class TokenOpsController {
-  private readonly admin: MerchantAdmin;
-
-  constructor(@Inject(PRISMA) prisma: PrismaClient) {
-    this.admin = new MerchantAdmin(prisma);
-  }
+  constructor(private readonly admin: MerchantAdmin) {}
 
   @Post('merchants/:merchantId/tokens')
   @HttpCode(201)

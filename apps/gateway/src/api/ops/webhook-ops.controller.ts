@@ -1,15 +1,17 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProperty } from '@nestjs/swagger';
-import { ErrorCode } from '@pay/contracts';
-import { WebhookDeliveryRepository } from '@pay/persistence';
-import { ApiError, Reply } from '@pay/platform';
+import { WebhookActions, webhookDeliveryId } from '@pay/backoffice';
+import { Reply } from '@pay/platform';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsDate, IsInt, IsPositive } from 'class-validator';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
-import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { auditAs } from '../../kernel/audit/audit.interceptor';
+import { OperatorGuard } from '../../kernel/auth/operator.guard';
+import { signedInUserOf } from '../../kernel/auth/session/dashboard-principal';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { WebhookDeliverySchema, WebhookResendFailedSchema, WebhookResendSchema } from './ops.schemas';
-import { webhookDeliveryId, webhookResendReply } from './operator-actions';
 
 class ResendFailedDto {
   @ApiProperty({ example: 7 })
@@ -28,20 +30,23 @@ class ResendFailedDto {
   since!: Date;
 }
 
-/** Operators' webhook endpoints (also in the admin CLI): inspect a delivery, resend one or many. */
+/**
+ * Operators' webhook endpoints (also in the admin CLI): inspect a delivery, resend one or many.
+ * Resending one is also the console's (/console/api/webhook-deliveries/:id/resend: an operator's
+ * session, a recent password, the audit row in the resend's transaction).
+ */
 @ApiOps('Webhooks')
-@Controller('ops/webhooks')
-@UseGuards(AdminTokenGuard)
+@Controller()
+@UseGuards(OperatorGuard)
 export class WebhookOpsController {
-  constructor(@Inject(WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(private readonly deliveries: WebhookActions) {}
 
-  @Get('deliveries/:key')
+  @Get('ops/webhooks/deliveries/:key')
   @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'A callback delivery and its attempts' })
   @ApiParam({ name: 'key', description: 'The delivery id or the event id' })
   @ApiEnvelope(WebhookDeliverySchema, { message: 'Delivery found' })
   async show(@Param('key') key: string) {
-    const d = await this.deliveries.findWithAttempts(key);
-    if (!d) throw new ApiError(ErrorCode.NotFound, 'Webhook delivery not found');
+    const d = await this.deliveries.get(key);
     // Attempt ids are bigints: as text, as the dead letters' (JSON has no bigint).
     return new Reply('Delivery found', {
       ...d,
@@ -49,16 +54,19 @@ export class WebhookOpsController {
     });
   }
 
-  @Post('deliveries/:id/resend')
+  @RequiresRecentAuth()
+  @Post(['ops/webhooks/deliveries/:id/resend', 'console/api/webhook-deliveries/:id/resend'])
   @HttpCode(200)
   @ApiOperation({ operationId: 'resendWebhookDelivery', summary: 'Deliver a callback again (same event id)' })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiEnvelope(WebhookResendSchema, { message: 'Delivery queued for resend' })
-  async resend(@Param('id') id: string) {
-    return webhookResendReply(await this.deliveries.resend(webhookDeliveryId(id), new Date()));
+  async resend(@Param('id') id: string, @Req() req: FastifyRequest) {
+    const audit = signedInUserOf(req) && auditAs(req);
+    const d = await this.deliveries.resent(webhookDeliveryId(id), audit);
+    return new Reply('Delivery queued for resend', { id: d.id, eventId: d.eventId, status: d.status });
   }
 
-  @Post('resend-failed')
+  @Post('ops/webhooks/resend-failed')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'resendFailedWebhooks',
@@ -69,9 +77,7 @@ export class WebhookOpsController {
     messagePattern: '^\\d+ delivery\\(ies\\) queued for resend$',
   })
   async resendFailed(@Body() dto: ResendFailedDto) {
-    const failed = await this.deliveries.failedSince(dto.merchantId, dto.since);
-    const resent: string[] = [];
-    for (const d of failed) if (await this.deliveries.resend(d.id, new Date())) resent.push(d.eventId);
+    const resent = await this.deliveries.resendFailed(dto.merchantId, dto.since);
     return new Reply(`${resent.length} delivery(ies) queued for resend`, { resent });
   }
 }

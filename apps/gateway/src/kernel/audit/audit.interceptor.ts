@@ -9,11 +9,12 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { AuditAs } from '@pay/backoffice';
 import { AuditLogRepository, type NewAuditEntry } from '@pay/persistence';
 import { requestLogId } from '@pay/platform';
 import type { FastifyRequest } from 'fastify';
 import { concatMap, from, type Observable } from 'rxjs';
-import { type DashboardPrincipal, principalOf } from '../auth/session/dashboard-principal';
+import { type DashboardPrincipal, principalOf, signedInUserOf } from '../auth/session/dashboard-principal';
 
 /** What an audit row's target is made from: the path parameters, the body, the answer's data and the signed-in user. */
 export interface AuditSubject {
@@ -61,13 +62,19 @@ export function auditEntry(
   };
 }
 
+/** The audit entries of a change the back office writes in its own transaction (dead-letter replay, webhook resend). */
+export function auditAs(req: FastifyRequest): AuditAs {
+  return (action, target) => auditEntry(req, action, target);
+}
+
 function bodyOf(req: FastifyRequest): Record<string, unknown> {
   return isRecord(req.body) ? req.body : {};
 }
 
 /**
  * Writes one audit row once the handler has succeeded (user, merchant of a merchant user, action,
- * target, the body without secrets, the request's logId). A refused request (an exception:
+ * target, the body without secrets, the request's logId); a request the admin token let in (the
+ * ops API, on a route it shares with the console) writes none. A refused request (an exception:
  * validation, 404, conflict; or a guard's 401/403, which stops it before this runs) writes none.
  * The row follows the change right after it: these changes are MerchantAdmin's (Prisma), the
  * settlement planner's or the services', outside this pool's transactions. Changes that are one
@@ -85,8 +92,9 @@ export class AuditInterceptor implements NestInterceptor {
     const spec = this.reflector.get<AuditSpec | undefined>(AUDIT, context.getHandler());
     if (!spec) return next.handle();
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const principal = principalOf(req);
-    if (spec.merchantUsersOnly && principal.merchantId === null) return next.handle();
+    // The ops API's requests to the operators' controller set (admin token) keep no audit log.
+    const principal = signedInUserOf(req);
+    if (!principal || (spec.merchantUsersOnly && principal.merchantId === null)) return next.handle();
     return next.handle().pipe(
       concatMap((answer: unknown) =>
         from(

@@ -22,6 +22,11 @@ export function setPrincipal(req: FastifyRequest, principal: DashboardPrincipal)
   (req as WithPrincipal)[PRINCIPAL] = principal;
 }
 
+/** The signed-in user of a request a session guard let in; undefined for one let in by the admin token (OperatorGuard). */
+export function signedInUserOf(req: FastifyRequest): DashboardPrincipal | undefined {
+  return (req as WithPrincipal)[PRINCIPAL];
+}
+
 export function principalOf(req: FastifyRequest): DashboardPrincipal {
   const principal = (req as WithPrincipal)[PRINCIPAL];
   if (!principal) throw new Error('no dashboard principal: the controller lacks its session guard');
@@ -38,6 +43,11 @@ export function dashboardMerchantOf(req: FastifyRequest): { id: number; rateLimi
   if (!principal || principal.merchantId === null || principal.rateLimits === null) return undefined;
   return { id: principal.merchantId, rateLimits: principal.rateLimits };
 }
+
+/** The signed-in operator of a request to the operators' controller set (OperatorGuard); undefined on the ops API. */
+export const SignedInOperator = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  signedInUserOf(ctx.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 /** The signed-in user of a controller behind MerchantSessionGuard or OperatorSessionGuard. */
 export const Principal = createParamDecorator((_: unknown, ctx: ExecutionContext) =>

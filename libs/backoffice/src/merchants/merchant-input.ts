@@ -1,26 +1,13 @@
+import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
 import { formatAmountString, type Minor, parseAmount, pctMilliToPercent, percentToPctMilli } from '@pay/domain';
-import type { MerchantView } from './merchant-admin';
+import type { MerchantView } from '@pay/persistence';
 
 /**
- * Operator input MerchantAdmin refuses, naming the field (the ops API's body field, the CLI's
- * option): the CLI prints the message, the ops API answers 400 VALIDATION_ERROR with it.
+ * Operator input refused, naming the field (the ops API's body field, the CLI's option): the CLI
+ * prints the message, the API answers 400 VALIDATION_ERROR with it.
  */
-export class MerchantInputError extends RangeError {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MerchantInputError';
-  }
-}
-
-export class TokenNotFoundError extends Error {
-  constructor(readonly tokenId: string) {
-    super(`token ${tokenId} not found`);
-    this.name = 'TokenNotFoundError';
-  }
-}
+export const invalidInput = (field: string, message: string) =>
+  new BackofficeError(BackofficeErrorCode.InvalidInput, message, field);
 
 /** Fees as operators write them: a percentage (0.7 = 0.7 %) and Rupiah amounts with at most two decimals. */
 export interface FeeInput {
@@ -39,17 +26,14 @@ export interface FeeTerms {
 export function parseFeeInput(input: FeeInput): FeeTerms {
   const { payinFeePercent, payinFeeFixed, payoutFee } = input;
   if (payinFeePercent === undefined && payinFeeFixed === undefined && payoutFee === undefined) {
-    throw new MerchantInputError('payinFeePercent', 'give at least one of payinFeePercent, payinFeeFixed, payoutFee');
+    throw invalidInput('payinFeePercent', 'give at least one of payinFeePercent, payinFeeFixed, payoutFee');
   }
   const amount = (field: string, value: string | number | undefined): Minor | undefined => {
     if (value === undefined) return undefined;
     try {
       return parseAmount(value);
     } catch {
-      throw new MerchantInputError(
-        field,
-        `${field} must be an amount in Rupiah with at most two decimals, e.g. 2500 or 150.50`,
-      );
+      throw invalidInput(field, `${field} must be an amount in Rupiah with at most two decimals, e.g. 2500 or 150.50`);
     }
   };
   let pctMilli: number | undefined;
@@ -57,7 +41,7 @@ export function parseFeeInput(input: FeeInput): FeeTerms {
     try {
       pctMilli = percentToPctMilli(payinFeePercent);
     } catch {
-      throw new MerchantInputError(
+      throw invalidInput(
         'payinFeePercent',
         'payinFeePercent must be a percentage between 0 and 100 with at most three decimals, e.g. 0.7',
       );

@@ -1,14 +1,16 @@
-import type { Pool } from 'pg';
-import { inTransaction, sql, sqlClient } from '../client/sql';
-import { MerchantNotFoundError } from '../merchants/merchant-admin';
-import { DashboardPasswordLinkRepository } from './dashboard-password-link.repository';
-import { DashboardSessionRepository } from './dashboard-session.repository';
+import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
 import {
+  DashboardPasswordLinkRepository,
   type DashboardRole,
+  DashboardSessionRepository,
   type DashboardUser,
   DashboardUserRepository,
+  inTransaction,
   normaliseEmail,
-} from './dashboard-user.repository';
+} from '@pay/persistence';
+import type { Pool } from 'pg';
+import { merchantNotFound } from '../merchants/merchant-admin';
+import { invalidInput } from '../merchants/merchant-input';
 
 /** Where set-password links point when DASHBOARD_PUBLIC_URL / CONSOLE_PUBLIC_URL are not set. */
 export const DEFAULT_DASHBOARD_PUBLIC_URL = 'http://localhost:3000/dashboard';
@@ -25,24 +27,8 @@ export function setPasswordUrl(urls: DashboardUrls, role: DashboardRole, token: 
   return `${(role === 'merchant' ? urls.dashboard : urls.console).replace(/\/+$/, '')}/#/set-password/${token}`;
 }
 
-/** Operator input refused, naming the field; `conflict` when the email is already a user's. */
-export class DashboardUserInputError extends RangeError {
-  constructor(
-    readonly field: string,
-    message: string,
-    readonly conflict = false,
-  ) {
-    super(message);
-    this.name = 'DashboardUserInputError';
-  }
-}
-
-export class DashboardUserNotFoundError extends Error {
-  constructor(key: number | string) {
-    super(`dashboard user ${key} not found`);
-    this.name = 'DashboardUserNotFoundError';
-  }
-}
+const userNotFound = (key: number | string) =>
+  new BackofficeError(BackofficeErrorCode.DashboardUserNotFound, `dashboard user ${key} not found`);
 
 /** A user as operators see it (never a hash or a secret). */
 export interface DashboardUserView {
@@ -83,9 +69,9 @@ export function describeDashboardUser(u: DashboardUser, now: Date = new Date()):
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Creating dashboard and console users, the one place the admin CLI (`admin user ...`), the ops
- * API (/ops/dashboard-users) and the console call: a user never gets a password from an
- * operator, only a one-time link to set one.
+ * Dashboard and console users, the one place the admin CLI (`admin user ...`), the ops API
+ * (/ops/dashboard-users) and the console call: a user never gets a password from an operator,
+ * only a one-time link to set one. Unknown user, refused input and a taken email are BackofficeErrors.
  */
 export class DashboardUserAdmin {
   private readonly users: DashboardUserRepository;
@@ -104,16 +90,15 @@ export class DashboardUserAdmin {
 
   async create(input: { email: string; role: DashboardRole; merchantId?: number | null }): Promise<DashboardUserLink> {
     const email = normaliseEmail(input.email);
-    if (email.length > 254 || !EMAIL.test(email))
-      throw new DashboardUserInputError('email', 'email must be an email address');
+    if (email.length > 254 || !EMAIL.test(email)) throw invalidInput('email', 'email must be an email address');
     if (input.role !== 'merchant' && input.role !== 'operator')
-      throw new DashboardUserInputError('role', "role must be 'merchant' or 'operator'");
+      throw invalidInput('role', "role must be 'merchant' or 'operator'");
     const merchantId = input.merchantId ?? null;
     if (input.role === 'merchant' && merchantId === null)
-      throw new DashboardUserInputError('merchantId', 'a merchant user needs merchantId');
+      throw invalidInput('merchantId', 'a merchant user needs merchantId');
     if (input.role === 'operator' && merchantId !== null)
-      throw new DashboardUserInputError('merchantId', 'an operator belongs to no merchant: leave merchantId out');
-    if (merchantId !== null && !(await this.merchantExists(merchantId))) throw new MerchantNotFoundError(merchantId);
+      throw invalidInput('merchantId', 'an operator belongs to no merchant: leave merchantId out');
+    if (merchantId !== null && !(await this.merchantExists(merchantId))) throw merchantNotFound(merchantId);
     const now = this.clock();
     try {
       return await inTransaction(this.pool, async (tx) => {
@@ -123,7 +108,7 @@ export class DashboardUserAdmin {
       });
     } catch (err) {
       if ((err as { code?: string }).code === '23505')
-        throw new DashboardUserInputError('email', `a user with email ${email} already exists`, true);
+        throw new BackofficeError(BackofficeErrorCode.Conflict, `a user with email ${email} already exists`);
       throw err;
     }
   }
@@ -146,8 +131,12 @@ export class DashboardUserAdmin {
    * Disables the user: in one transaction, sign-in stops working, every session of the user is
    * revoked (its next request is 401 SESSION_REQUIRED) and its unused set-password links are used
    * up (enabling the user again does not bring them back). Disabling a disabled user changes nothing.
+   * `by`: the operator asking, which may not be the user.
    */
-  async disable(key: number | string): Promise<DashboardUserView> {
+  async disable(key: number | string, by?: { operatorUserId: number }): Promise<DashboardUserView> {
+    // The console's operators cannot disable themselves (the last operator would lock everyone out); the CLI can.
+    if (by && key === by.operatorUserId)
+      throw new BackofficeError(BackofficeErrorCode.Conflict, 'You cannot disable your own user; ask another operator');
     const user = await this.get(key);
     const now = this.clock();
     await inTransaction(this.pool, async (tx) => {
@@ -173,7 +162,7 @@ export class DashboardUserAdmin {
   /** A user by id or by email. */
   async get(key: number | string): Promise<DashboardUser> {
     const user = typeof key === 'number' ? await this.users.findById(key) : await this.users.findByEmail(key);
-    if (!user) throw new DashboardUserNotFoundError(key);
+    if (!user) throw userNotFound(key);
     return user;
   }
 
@@ -189,6 +178,6 @@ export class DashboardUserAdmin {
 
   private async merchantExists(merchantId: number): Promise<boolean> {
     if (!Number.isInteger(merchantId) || merchantId < 1 || merchantId > 2_147_483_647) return false;
-    return (await sqlClient(this.pool).query(sql`SELECT 1 FROM merchants WHERE id = ${merchantId}`)).length === 1;
+    return this.users.merchantExists(merchantId);
   }
 }
