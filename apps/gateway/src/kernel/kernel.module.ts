@@ -15,6 +15,7 @@ import {
 } from '../gateway.tokens';
 import { AdminTokenGuard, type AdminSettings } from './auth/admin/admin-token.guard';
 import { MerchantAuthGuard } from './auth/merchant/merchant-auth.guard';
+import { OperatorGuard } from './auth/operator.guard';
 import { SessionAuthenticator } from './auth/session/session-authenticator';
 import { MerchantSessionGuard, OperatorSessionGuard } from './auth/session/session.guards';
 import { AuditInterceptor } from './audit/audit.interceptor';
@@ -57,6 +58,7 @@ const PROVIDERS: Provider[] = [
   MerchantSessionGuard,
   OperatorSessionGuard,
   AdminTokenGuard,
+  OperatorGuard,
   AuditInterceptor,
 ];
 

@@ -14,6 +14,9 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
 /**
  * The operator console (decision 0023): its JSON API /console/api and its web bundle /console/,
  * on the internal port only (GATEWAY_INTERNAL_PORT). Sign-in and sessions are the session face's.
+ * Its controllers answer in the console's own views (@pay/contracts/dashboard); the routes that
+ * answer exactly as /ops does are served by the operators' controllers (ops.module.ts), so a
+ * deployable with the console serves the ops face too. Thin over libs/backoffice.
  *
  * Request pipeline: every answer of /console/api says Cache-Control: no-store (an onSend hook);
  * the JSON body (64 KiB); OperatorSessionGuard (the pay_console_session cookie of an operator,
