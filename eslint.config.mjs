@@ -33,6 +33,7 @@ const common = [
       'type:data',
       'type:rail',
       'type:client',
+      'type:backoffice',
     ],
   },
   { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
@@ -50,6 +51,11 @@ const common = [
     onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'],
   },
   { sourceTag: 'type:rail', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data'] },
+  // The operator use cases (the ops API, the console and the admin CLI are faces over them).
+  {
+    sourceTag: 'type:backoffice',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'],
+  },
   {
     sourceTag: 'type:testing',
     onlyDependOnLibsWithTags: [
@@ -60,6 +66,7 @@ const common = [
       'type:ledger',
       'type:transport',
       'type:rail',
+      'type:backoffice',
     ],
   },
   // The machinery that runs the system locally (processes, brokers, private servers, faults) stands on the fixtures.
@@ -96,6 +103,67 @@ const productionConstraints = [
 ];
 // Tests may set up state through the ledger and the fixtures.
 const testConstraints = [{ sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] }, ...common];
+
+// The gateway's rooms (apps/gateway/src): the kernel below the services, the services below the
+// faces, no face importing another. tools/deploy-checks/layering.spec.ts checks the whole import
+// graph (and that there is no cycle); these rules say it where the import is written.
+const GATEWAY = 'apps/gateway/src';
+const GATEWAY_FACES = ['merchant', 'internal', 'ops', 'dashboard', 'console', 'session'];
+const ABOVE_SERVICES = ['**/api/*', '**/gateway.module', '**/gateway.app', '**/testing/*'];
+const gatewayLayers = [
+  {
+    files: [`${GATEWAY}/kernel/**/*.ts`],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/services/*', '**/gateway.config', ...ABOVE_SERVICES],
+              message: 'the kernel is below the settings, the services and the faces',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [`${GATEWAY}/services/**/*.ts`],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ABOVE_SERVICES, message: 'services take commands, never HTTP DTOs: no face is theirs to import' },
+          ],
+        },
+      ],
+    },
+  },
+  ...GATEWAY_FACES.map((face) => ({
+    files: [`${GATEWAY}/api/${face}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: GATEWAY_FACES.filter((other) => other !== face).flatMap((other) => [
+                `../${other}/*`,
+                `../../${other}/*`,
+                `**/api/${other}/*`,
+              ]),
+              message:
+                'a face imports no other face: what two faces share belongs in the kernel, the services or libs/backoffice',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+];
 
 const boundaries = (depConstraints) => ({
   enforceBuildableLibDependency: false,
@@ -152,4 +220,5 @@ export default [
     files: ['**/*.spec.ts', '**/*.int-spec.ts', 'e2e/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(testConstraints)] },
   },
+  ...gatewayLayers,
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { createMerchant, repoRoot, waitFor, WebhookReceiver } from '@pay/testing';
 import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
-import { createPrismaClient, MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { createMerchant, fundMerchant, repoRoot, waitFor, WebhookReceiver } from '@pay/testing';
 import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 

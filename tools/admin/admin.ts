@@ -1,39 +1,31 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString } from '@pay/domain';
 import type { Pool } from 'pg';
-import {
-  checkWebhookTarget,
-  isMisconfiguration,
-  isNotifyUrl,
-  isTransientFault,
-  WebhookTargetRefused,
-} from '@pay/platform';
+import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
+import { isMisconfiguration, isNotifyUrl, isTransientFault } from '@pay/platform';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
 import {
   applyMigrations,
   createPgPool,
   createPrismaClient,
-  DashboardUserAdmin,
-  DashboardUserInputError,
-  DashboardUserNotFoundError,
-  DEFAULT_CONSOLE_PUBLIC_URL,
-  DEFAULT_DASHBOARD_PUBLIC_URL,
-  DeadLetterRepository,
   describeBreach,
   describeDatabaseError,
-  describeMerchant,
-  MerchantAdmin,
-  MerchantInputError,
-  MerchantNotFoundError,
-  parseFeeInput,
   type PrismaClient,
-  SettlementPlanner,
-  TokenNotFoundError,
-  verifyLedger,
-  WebhookDeliveryRepository,
   withApplicationName,
 } from '@pay/persistence';
+import {
+  auditLedger,
+  DashboardUserAdmin,
+  DeadLetterActions,
+  DEFAULT_CONSOLE_PUBLIC_URL,
+  DEFAULT_DASHBOARD_PUBLIC_URL,
+  describeMerchant,
+  MerchantAdmin,
+  parseFeeInput,
+  SettlementRequests,
+  WebhookActions,
+} from '@pay/backoffice';
 
 /** Exit codes of the admin CLI (documented in the README). */
 export enum ExitCode {
@@ -45,6 +37,19 @@ export enum ExitCode {
   /** database unreachable or another unexpected failure */
   Failure = 3,
 }
+
+/** The back office's refusals as the CLI exits on them: nothing was changed, the arguments were wrong. */
+const BACKOFFICE_EXIT_CODE: Record<BackofficeErrorCode, ExitCode> = {
+  [BackofficeErrorCode.MerchantNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.TokenNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.DashboardUserNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.DeadLetterNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.WebhookDeliveryNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.InvalidInput]: ExitCode.Usage,
+  [BackofficeErrorCode.InvalidState]: ExitCode.Usage,
+  [BackofficeErrorCode.CallbackUrlRefused]: ExitCode.Usage,
+  [BackofficeErrorCode.Conflict]: ExitCode.Usage,
+};
 
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
@@ -78,8 +83,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   };
   const db = () => (prisma ??= createPrismaClient(withApplicationName(databaseUrl(), 'admin'), 2));
   const pg = () => (pool ??= createPgPool(withApplicationName(databaseUrl(), 'admin'), 2));
-  const webhooks = () => new WebhookDeliveryRepository(pg());
-  const admin = () => new MerchantAdmin(db());
+  const webhooks = () => new WebhookActions(pg());
+  const admin = () => new MerchantAdmin(db(), { allowLoopback: io.env.WEBHOOK_ALLOW_LOOPBACK === 'true' });
   let json = false;
   const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
   let exitCode = ExitCode.Ok;
@@ -203,36 +208,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .option('--cutoff <time>', 'settle pay-ins that succeeded before this ISO 8601 time (default: the schedule)')
     .option('--wait <seconds>', 'wait up to this long for the ledger to credit them', Number, 0)
     .action(async (o: { merchant?: number; cutoff?: string; wait: number }) => {
-      const planner = new SettlementPlanner(db());
-      let planned;
+      let cutoff: Date | undefined;
       if (o.cutoff) {
-        const cutoff = new Date(o.cutoff);
+        cutoff = new Date(o.cutoff);
         if (Number.isNaN(cutoff.getTime())) throw new UsageError('--cutoff must be an ISO 8601 time');
         if (cutoff > new Date()) throw new UsageError('--cutoff must not be in the future');
-        const merchants = o.merchant ? [o.merchant] : (await admin().list()).map((m) => m.id);
-        planned = [];
-        for (const m of merchants) {
-          const p = await planner.plan(m, cutoff);
-          if (p) planned.push(p);
-        }
-      } else {
-        planned = await planner.planDue(new Date(), o.merchant);
       }
-      const deadline = Date.now() + o.wait * 1000;
-      const results = [];
-      for (const p of planned) {
-        let row = await db().settlement.findUnique({ where: { id: p.settlementId } });
-        while (!row && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 200));
-          row = await db().settlement.findUnique({ where: { id: p.settlementId } });
-        }
-        results.push({
-          ...p,
-          credited: row
-            ? { payins: row.payinCount, gross: String(row.gross), fees: String(row.fees), net: String(row.amount) }
-            : null,
-        });
-      }
+      const results = await new SettlementRequests(db()).run({ merchantId: o.merchant, cutoff, waitSeconds: o.wait });
       const lines = results.map((r) =>
         r.credited
           ? `merchant ${r.merchantId} settlement ${r.settlementId} (cut-off ${r.cutoffAt.toISOString()}): ${r.credited.payins} pay-ins, net ${formatAmountString(BigInt(r.credited.net))} credited`
@@ -316,10 +298,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       const grace = Number(o.grace);
       if (!Number.isInteger(grace) || grace < 0 || grace > 86_400)
         throw new UsageError('--grace must be a whole number of seconds between 0 and 86400');
-      const report = await verifyLedger(db(), {
-        merchantIds: o.merchant ? [o.merchant] : undefined,
-        graceSeconds: grace,
-      });
+      const report = await auditLedger(db(), { merchantId: o.merchant, graceSeconds: grace });
       const r = report.rowsChecked;
       const scope = `${report.merchantsChecked} merchants, ${report.eventsChecked} events, ${r.payins} pay-ins, ${r.settlements} settlements, ${r.disbursements} disbursements, ${r.decisions} decisions`;
       const inFlight = report.inFlight.map((b) => `  in flight (< ${grace} s): ${describeBreach(b)}`);
@@ -345,24 +324,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .action(async (mid: string, url: string | undefined, o: { clear?: boolean }) => {
       if (Boolean(url) === Boolean(o.clear)) throw new UsageError('give either a URL or --clear');
       const target = url ?? null;
-      if (target) {
-        if (!isNotifyUrl(target))
-          throw new UsageError('the callback URL must be an absolute http or https URL of at most 2048 characters');
-        try {
-          await checkWebhookTarget(target, { allowLoopback: io.env.WEBHOOK_ALLOW_LOOPBACK === 'true' });
-        } catch (err) {
-          if (err instanceof WebhookTargetRefused)
-            throw new UsageError(`${err.message}; callbacks go to public addresses only`);
-          throw err;
-        }
-      }
-      try {
-        const m = await admin().setPayinCallbackUrl(id(mid), target);
-        print(`merchant ${m.id} pay-in callback URL: ${m.payinCallbackUrl ?? '(none)'}`, describeMerchant(m));
-      } catch (err) {
-        if (err instanceof RangeError) throw new UsageError(err.message);
-        throw err;
-      }
+      if (target && !isNotifyUrl(target))
+        throw new UsageError('the callback URL must be an absolute http or https URL of at most 2048 characters');
+      // Where it points is checked as the API checks it (public addresses only, WEBHOOK_ALLOW_LOOPBACK aside).
+      const m = await admin().setCallbackUrl(id(mid), target);
+      print(`merchant ${m.id} pay-in callback URL: ${m.payinCallbackUrl ?? '(none)'}`, describeMerchant(m));
     });
 
   const webhook = program.command('webhook').description('callbacks to notifyUrl: disbursements and pay-ins');
@@ -390,7 +356,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       });
     });
   webhook.command('show <deliveryIdOrEventId>').action(async (key: string) => {
-    const d = await webhooks().findWithAttempts(key);
+    const d = await webhooks().find(key);
     if (!d) throw new UsageError(`no webhook delivery ${key}`);
     const lines = [
       `delivery ${d.id} event ${d.eventId} (${d.eventType}) merchant ${d.merchantId}`,
@@ -407,7 +373,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .description('send a delivery again from the start of the retry schedule; the event id stays the same')
     .action(async (did: string) => {
       if (!/^[0-9a-f-]{36}$/i.test(did)) throw new UsageError('expected a delivery id (UUID)');
-      const d = await webhooks().resend(did, new Date());
+      const d = await webhooks().resend(did);
       if (!d) throw new UsageError(`delivery ${did} not found or an attempt is in progress`);
       print(`delivery ${d.id} (event ${d.eventId}) queued for resend`, {
         id: d.id,
@@ -423,15 +389,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .action(async (o: { merchant: number; since: string }) => {
       const since = new Date(o.since);
       if (Number.isNaN(since.getTime())) throw new UsageError('--since must be an ISO 8601 time');
-      const repo = webhooks();
-      const failed = await repo.failedSince(o.merchant, since);
-      const resent = [];
-      for (const d of failed) if (await repo.resend(d.id, new Date())) resent.push(d.eventId);
+      const resent = await webhooks().resendFailed(o.merchant, since);
       print(`${resent.length} delivery(ies) queued for resend`, { resent });
     });
 
   registerDeadLetterCommands(program, {
-    repository: () => new DeadLetterRepository(pg()),
+    letters: () => new DeadLetterActions(pg()),
     print,
     usage: (message) => {
       throw new UsageError(message);
@@ -471,17 +434,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
-    // MerchantInputError names the option's field (payoutFee for --payout-fee); the message says what is wrong.
-    if (
-      err instanceof UsageError ||
-      err instanceof MerchantNotFoundError ||
-      err instanceof TokenNotFoundError ||
-      err instanceof MerchantInputError ||
-      err instanceof DashboardUserInputError ||
-      err instanceof DashboardUserNotFoundError
-    ) {
+    if (err instanceof UsageError) {
       io.err(`error: ${err.message}`);
       return ExitCode.Usage;
+    }
+    // A refused input names the option's field (payoutFee for --payout-fee); the message says what is wrong.
+    if (err instanceof BackofficeError) {
+      io.err(`error: ${err.message}`);
+      return BACKOFFICE_EXIT_CODE[err.code];
     }
     io.err(`error: ${failureLine(err, io.env.DATABASE_URL)}`);
     return ExitCode.Failure;

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { type DeadLetter, type DeadLetterRepository, type DeadLetterStatus, deadLetterView } from '@pay/persistence';
+import type { DeadLetterActions } from '@pay/backoffice';
+import { type DeadLetter, type DeadLetterStatus, deadLetterView } from '@pay/persistence';
 
 export interface DeadLetterCommandContext {
-  repository: () => DeadLetterRepository;
+  letters: () => DeadLetterActions;
   print: (human: string, data: unknown) => void;
   /** Throws the CLI's usage error (exit code 2, nothing changed). */
   usage: (message: string) => never;
@@ -34,16 +35,14 @@ export function registerDeadLetterCommands(program: Command, ctx: DeadLetterComm
         ctx.usage(`--status must be one of ${STATUSES.join(', ')}`);
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) ctx.usage('--limit must be an integer from 1 to 1000');
-      const letters = await ctx
-        .repository()
-        .list({ topic: o.topic, status: o.status as DeadLetterStatus | 'all', limit });
+      const letters = await ctx.letters().list({ topic: o.topic, status: o.status as DeadLetterStatus | 'all', limit });
       ctx.print(
         letters.map(line).join('\n') || `(no ${o.status === 'all' ? '' : o.status + ' '}dead letters)`,
         letters.map((d) => deadLetterView(d)),
       );
     });
   dlq.command('show <id>').action(async (id: string) => {
-    const d = await ctx.repository().get(letterId(id, ctx));
+    const d = await ctx.letters().find(letterId(id, ctx));
     if (!d) ctx.usage(`no dead letter ${id}`);
     ctx.print(JSON.stringify(deadLetterView(d), null, 2), deadLetterView(d));
   });
@@ -56,7 +55,7 @@ export function registerDeadLetterCommands(program: Command, ctx: DeadLetterComm
       const parsed = ids.map((id) => letterId(id, ctx));
       const results = [];
       for (const id of parsed) {
-        const r = await ctx.repository().replay(id, new Date());
+        const r = await ctx.letters().replay(id);
         if (r.outcome === 'not-found') ctx.usage(`no dead letter ${id}`);
         results.push({
           id: id.toString(),
@@ -79,7 +78,7 @@ export function registerDeadLetterCommands(program: Command, ctx: DeadLetterComm
     .description('close a dead letter without replaying it (it was handled another way)')
     .requiredOption('--note <text>', 'how it was handled, for the audit trail')
     .action(async (id: string, o: { note: string }) => {
-      const d = await ctx.repository().resolve(letterId(id, ctx), o.note, new Date());
+      const d = await ctx.letters().resolve(letterId(id, ctx), o.note);
       if (!d) ctx.usage(`no open dead letter ${id}`);
       ctx.print(`dead letter ${id} resolved: ${o.note}`, deadLetterView(d));
     });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DashboardUserAdmin, DashboardUserLink, DashboardUserView } from '@pay/persistence';
+import type { DashboardUserAdmin, DashboardUserLink, DashboardUserView } from '@pay/backoffice';
 
 export interface UserCommandContext {
   users: () => DashboardUserAdmin;

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { MerchantAdmin, type PrismaClient } from '@pay/persistence';
+import { type PrismaClient } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { loadConfig } from '@pay/platform';
 import { createMerchant, fundMerchant } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
-import { AcquirerService } from './payin/acquirer.service';
+import { AcquirerService } from './services/payin/acquirer.service';
 import { gatewayConfigSchema } from './gateway.config';
 
 /**

@@ -3,15 +3,8 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
-import { SwaggerModule } from '@nestjs/swagger';
 import { createBankRail } from '@pay/bank-rail';
-import {
-  connectingAs,
-  createDatabaseClients,
-  MerchantAuthRepository,
-  PgListener,
-  type PrismaClient,
-} from '@pay/persistence';
+import { connectingAs, createDatabaseClients, PgListener, type PrismaClient } from '@pay/persistence';
 import {
   createLogger,
   createValidationPipe,
@@ -30,21 +23,13 @@ import {
   throttledWarn,
   tooDeeplyNested,
 } from '@pay/platform';
-import { MerchantAuthCache } from './auth/merchant-auth.cache';
-import { registerMerchantTokenCheck } from './auth/merchant-token';
-import { registerSessionApiHeaders } from './dashboard/no-store.hooks';
-import { RecentTokens } from './auth/recent-tokens';
-import { registerDashboardBundles } from './dashboard/static/dashboard-static';
 import type { GatewayConfig } from './gateway.config';
-import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './http/gateway-listeners';
-import { buildMerchantDocument } from './openapi/merchant-document';
-import { mountBullBoard } from './ops/bull-board';
-import { GatewayModule } from './gateway.module';
-import { METRICS_REGISTRY } from './health/health.controller';
-import { registerLocalRefusal } from './rate-limit/local-refusal';
-import { registerReadConcurrencyLimit } from './rate-limit/read-concurrency';
-import { registerRefusalDelay } from './rate-limit/refusal-delay';
-import { RateLimiter } from './rate-limit/rate-limiter';
+import { ALL_FACES, type Face, GatewayModule } from './gateway.module';
+import { METRICS_REGISTRY } from './gateway.tokens';
+import type { FaceContext } from './kernel/face';
+import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './kernel/http/gateway-listeners';
+import { registerSessionApiHeaders } from './kernel/http/no-store.hooks';
+import { registerRefusalDelay } from './kernel/rate-limit/refusal-delay';
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -80,10 +65,14 @@ export interface GatewayApp {
   closeStep(): string;
 }
 
-/** Builds the gateway (used by main.ts and by the tests, so both run the same stack). */
+/**
+ * Builds the gateway from the faces it serves (used by main.ts and by the tests, so both run the
+ * same stack): the kernel's hooks, the faces' modules, hooks and mounts, on the two ports.
+ */
 export async function createGatewayApp(
   settings: GatewayConfig,
   logger: ReturnType<typeof createLogger> = createLogger('gateway', settings.LOG_LEVEL),
+  faces: readonly Face[] = ALL_FACES,
 ): Promise<GatewayApp> {
   // Its connections show as application_name 'gateway' in pg_stat_activity.
   const config = connectingAs(settings, 'gateway');
@@ -112,17 +101,10 @@ export async function createGatewayApp(
     skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.register({
-      prisma,
-      pool,
-      redis,
-      rail: createBankRail(config, pool),
-      config,
-      store,
-      reconProducer,
-      notices,
-      logger,
-    }),
+    GatewayModule.register(
+      { prisma, pool, redis, rail: createBankRail(config, pool), config, store, reconProducer, notices, logger },
+      faces,
+    ),
     adapter,
     {
       logger: false,
@@ -136,6 +118,7 @@ export async function createGatewayApp(
   // The dashboard's and console's session cookies (decision 0023); nothing else reads cookies.
   await app.register(fastifyCookie);
   const fastify = app.getHttpAdapter().getInstance();
+  const context: FaceContext<GatewayConfig> = { app, fastify, config, logger, redis, notices };
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
   registerRequestMetrics(fastify, app.get(METRICS_REGISTRY));
@@ -144,21 +127,8 @@ export async function createGatewayApp(
   refuseInternalRoutesOnPublicPort(fastify);
   // A known path with another method: 405 before the token is asked for (only unmatched requests).
   registerMethodNotAllowed(fastify);
-  // A merchant Redis has just refused is refused again before its token costs a database lookup.
-  const recentTokens = new RecentTokens();
-  registerLocalRefusal(fastify, recentTokens, app.get(RateLimiter));
-  // One merchant's reads in flight are capped, so its burst cannot hold every database connection.
-  if (config.RATE_LIMIT_ENABLED) {
-    registerReadConcurrencyLimit(fastify, {
-      limit: config.RATE_LIMIT_READ_CONCURRENCY,
-      recent: recentTokens,
-      tokens: app.get(MerchantAuthRepository),
-      limiter: app.get(RateLimiter),
-    });
-  }
-  // Tokens that authenticated a moment ago let requests into the routes whose statement checks the token again.
-  const authCache = new MerchantAuthCache(notices, config.AUTH_CACHE_MS);
-  registerMerchantTokenCheck(fastify, app.get(MerchantAuthRepository), recentTokens, authCache);
+  // The faces' own onRequest hooks (the merchant API's early refusals and token check).
+  for (const face of faces) face.hooks?.(context);
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
   registerRefusalDelay(fastify, config.RATE_LIMIT_REFUSAL_DELAY_MS);
   // JSON is the only body the API takes; any other content type is refused with 415.
@@ -170,21 +140,11 @@ export async function createGatewayApp(
   registerSuccessEnvelope(fastify);
   // No app.enableShutdownHooks(): runService owns SIGTERM and calls close(), which runs Nest's shutdown hooks;
   // Nest's own handler would re-raise the signal after closing and race runService's exit(0).
-  const closeBoard = config.ADMIN_TOKEN
-    ? await mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], {
-        connection: redis,
-        prefix: config.QUEUE_PREFIX,
-        logger,
-      })
-    : async () => undefined;
-
-  // The merchant dashboard's and the operator console's pages (their JSON APIs are Nest controllers).
-  await registerDashboardBundles(fastify, config.DASHBOARD_DIR, logger);
-
-  if (config.SWAGGER_ENABLED) {
-    // The same document as docs/openapi.json (npm run openapi:export).
-    const document = buildMerchantDocument(app);
-    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  // What the faces serve outside Nest: Bull Board, the web bundles, the docs page.
+  const unmounts: (() => Promise<void>)[] = [];
+  for (const face of faces) {
+    const unmount = await face.mount?.(context);
+    if (unmount) unmounts.push(unmount);
   }
   await app.init();
   await fastify.ready();
@@ -205,7 +165,7 @@ export async function createGatewayApp(
         await internalClosed;
       },
     ],
-    ['Bull Board', () => closeBoard()],
+    ['Bull Board', async () => void (await Promise.all(unmounts.map((unmount) => unmount())))],
     ['LISTEN connection', () => notices.stop()],
     ['recon export queue', () => reconProducer.close()],
     ['redis', () => redis.disconnect()],

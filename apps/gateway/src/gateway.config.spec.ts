@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '@pay/platform';
 import { gatewayConfigSchema } from './gateway.config';
-import { DEV_ACQUIRER_SECRET, PUBLISHED_SECRETS } from './security/published-secrets';
+import { DEV_ACQUIRER_SECRET, PUBLISHED_SECRETS } from './kernel/security/published-secrets';
 
 const base = { DATABASE_URL: 'postgresql://u@db:5432/pay' };
 const REAL_SECRET = 'a3f9c1e07b5d4f2a8e6c0b9d7f1e3a5c';

@@ -11,13 +11,13 @@ import {
   storageEnvShape,
   webhookEnv,
 } from '@pay/platform';
-import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/persistence';
+import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
 import { z } from 'zod';
-import { defaultDashboardDir } from './dashboard/static/dashboard-dir';
-import { rateLimitEnvShape } from './rate-limit/rate-limit.config';
-import { refineServerLimits, serverLimitsEnvShape } from './http/server-limits';
-import { DEV_ACQUIRER_SECRET } from './security/published-secrets';
-import { refuseWeakSecrets } from './security/secret-rules';
+import { defaultDashboardDir } from './kernel/static/dashboard-dir';
+import { rateLimitEnvShape } from './kernel/rate-limit/rate-limit.config';
+import { refineServerLimits, serverLimitsEnvShape } from './kernel/http/server-limits';
+import { DEV_ACQUIRER_SECRET } from './kernel/security/published-secrets';
+import { refuseWeakSecrets } from './kernel/security/secret-rules';
 
 /** A comma-separated list of secrets being rotated out, each 32+ characters; empty outside a rotation. */
 const previousSecrets = () =>

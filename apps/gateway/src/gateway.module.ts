@@ -1,203 +1,87 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { BankRail } from '@pay/bank-rail';
+import type { PgListener, PrismaClient } from '@pay/persistence';
+import type { Logger, ObjectStore, ReconExportProducer } from '@pay/platform';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
-import type { Registry } from 'prom-client';
-import {
-  BalanceRepository,
-  DashboardPasswordLinkRepository,
-  DashboardSessionRepository,
-  DashboardUserAdmin,
-  DashboardUserRepository,
-  DeadLetterRepository,
-  DeliveryHistoryRepository,
-  DisbursementRepository,
-  HistoryRepository,
-  MerchantAuthRepository,
-  AuditLogRepository,
-  OverviewRepository,
-  PayinRepository,
-  type PrismaClient,
-  type PgListener,
-  ReconExportRepository,
-  SettlementListRepository,
-  WebhookDeliveryRepository,
-} from '@pay/persistence';
-import {
-  createMetricsRegistry,
-  type Logger,
-  type ObjectStore,
-  type ReadinessCheck,
-  type ReconExportProducer,
-} from '@pay/platform';
-import { MerchantAuthGuard } from './auth/merchant-auth.guard';
-import { BalanceController } from './balance/balance.controller';
-import { DashboardDevelopersController } from './dashboard/merchant/developers.controller';
-import { DashboardActivityController } from './dashboard/merchant/activity.controller';
-import { DashboardOverviewController } from './dashboard/merchant/overview.controller';
-import { DashboardPayinsController } from './dashboard/merchant/payins.controller';
-import { DashboardPayoutsController } from './dashboard/merchant/payouts.controller';
-import { DashboardReconController } from './dashboard/merchant/recon.controller';
-import { AccountInquiryService } from './disbursement/account-inquiry.service';
-import { DecisionWaiter } from './disbursement/decision-waiter';
-import { DASHBOARD_CLOCK, DashboardAuthService } from './dashboard/auth/dashboard-auth.service';
-import { MerchantSessionGuard, OperatorSessionGuard } from './dashboard/auth/session.guards';
-import { ConsoleSessionController, DashboardSessionController } from './dashboard/auth/session.controllers';
-import { DashboardUserOpsController } from './ops/dashboard-user-ops.controller';
-import { DisbursementController } from './disbursement/disbursement.controller';
-import { TransferService } from './disbursement/transfer.service';
+import { CONSOLE_FACE } from './api/console/console.module';
+import { DASHBOARD_FACE } from './api/dashboard/dashboard.module';
+import { INTERNAL_FACE } from './api/internal/internal.module';
+import { MERCHANT_FACE } from './api/merchant/merchant.module';
+import { OPS_FACE } from './api/ops/ops.module';
+import { SESSION_FACE } from './api/session/session.module';
 import type { GatewayConfig } from './gateway.config';
-import { BANK_RAIL, GATEWAY_CONFIG, LOGGER, OBJECT_STORE, PRISMA, RECON_PRODUCER } from './gateway.tokens';
-import { ReconController } from './recon/recon.controller';
-import { ReconExportService } from './recon/recon-export.service';
 import {
-  BalanceMovementsController,
-  DisbursementListController,
-  PayinListController,
-} from './history/history.controllers';
-import { HealthController, METRICS_REGISTRY, READINESS_CHECKS } from './health/health.controller';
-import { ADMIN_SETTINGS } from './ops/admin-auth';
-import { AcquirerController } from './payin/acquirer.controller';
-import { AcquirerService } from './payin/acquirer.service';
-import { PayinController } from './payin/payin.controller';
-import { QrisService } from './payin/qris.service';
-import { SandboxPayService } from './payin/sandbox-pay.service';
-import { PayinCallbackUrlService } from './settings/payin-callback-url.service';
-import { LedgerOpsController } from './ops/ledger-ops.controller';
-import { MerchantOpsController } from './ops/merchant-ops.controller';
-import { MerchantSettingsOpsController } from './ops/merchant-settings-ops.controller';
-import { TokenOpsController } from './ops/token-ops.controller';
-import { WebhookOpsController } from './ops/webhook-ops.controller';
-import { CallbackOpsController } from './ops/callback-ops.controller';
-import { DeadLetterOpsController } from './ops/dead-letter-ops.controller';
-import { RateLimiter } from './rate-limit/rate-limiter';
-import { AuditInterceptor } from './dashboard/audit/audit.interceptor';
-import { ConsoleMerchantUsersController } from './dashboard/console/console-merchant-users.controller';
-import { ConsoleUsersController } from './dashboard/console/console-users.controller';
-import { ConsoleAuditLogController } from './dashboard/console/console-audit-log.controller';
-import { ConsoleDeadLettersController } from './dashboard/console/console-dead-letters.controller';
-import { ConsoleMerchantSettingsController } from './dashboard/console/console-merchant-settings.controller';
-import { ConsoleMerchantsController } from './dashboard/console/console-merchants.controller';
-import { ConsoleSettlementsController } from './dashboard/console/console-settlements.controller';
-import { ConsoleWebhooksController } from './dashboard/console/console-webhooks.controller';
+  BANK_RAIL,
+  GATEWAY_CONFIG,
+  LOGGER,
+  OBJECT_STORE,
+  PG_LISTENER,
+  PG_POOL,
+  PRISMA,
+  RECON_PRODUCER,
+  REDIS,
+} from './gateway.tokens';
+import type { GatewayFace } from './kernel/face';
+import { KernelModule } from './kernel/kernel.module';
+import { ServicesModule } from './services/services.module';
 
-/** The operator console's JSON API (/console/api, internal port; decision 0023). */
-const CONSOLE_CONTROLLERS = [
-  ConsoleMerchantsController,
-  ConsoleMerchantSettingsController,
-  ConsoleSettlementsController,
-  ConsoleDeadLettersController,
-  ConsoleWebhooksController,
-  ConsoleAuditLogController,
-  ConsoleMerchantUsersController,
-  ConsoleUsersController,
+export type Face = GatewayFace<GatewayConfig>;
+
+/**
+ * Every face of the gateway, in the order their routes are registered (and so their operations
+ * listed in the OpenAPI documents): the merchant API, the acquirer, the ops API, the merchant
+ * dashboard, the operator console, sign-in. One deployable serves them all (main.ts); serving a
+ * face on its own is a list of one.
+ */
+export const ALL_FACES: readonly Face[] = [
+  MERCHANT_FACE,
+  INTERNAL_FACE,
+  OPS_FACE,
+  DASHBOARD_FACE,
+  CONSOLE_FACE,
+  SESSION_FACE,
 ];
 
+/** What the app is built on: connections and clients made by gateway.app.ts, and the settings. */
+export interface GatewayDeps {
+  prisma: PrismaClient;
+  pool: Pool;
+  redis: Redis;
+  rail: BankRail;
+  config: GatewayConfig;
+  store: ObjectStore;
+  reconProducer: ReconExportProducer;
+  notices: PgListener;
+  logger: Logger;
+}
+
+/** The app's dependencies as providers every module can inject (by the tokens of gateway.tokens.ts). */
+@Module({})
+class GatewayDepsModule {
+  static register(deps: GatewayDeps): DynamicModule {
+    const providers: Provider[] = [
+      { provide: PRISMA, useValue: deps.prisma },
+      { provide: PG_POOL, useValue: deps.pool },
+      { provide: REDIS, useValue: deps.redis },
+      { provide: BANK_RAIL, useValue: deps.rail },
+      { provide: GATEWAY_CONFIG, useValue: deps.config },
+      { provide: OBJECT_STORE, useValue: deps.store },
+      { provide: RECON_PRODUCER, useValue: deps.reconProducer },
+      { provide: PG_LISTENER, useValue: deps.notices },
+      { provide: LOGGER, useValue: deps.logger },
+    ];
+    return { module: GatewayDepsModule, global: true, providers, exports: providers };
+  }
+}
+
+/** The gateway: the kernel, the services, and the modules of the faces it serves. */
 @Module({})
 export class GatewayModule {
-  static register(deps: {
-    prisma: PrismaClient;
-    pool: Pool;
-    redis: Redis;
-    rail: BankRail;
-    config: GatewayConfig;
-    store: ObjectStore;
-    reconProducer: ReconExportProducer;
-    notices: PgListener;
-    logger: Logger;
-  }): DynamicModule {
-    const checks: ReadinessCheck[] = [
-      { name: 'postgres', check: async () => void (await deps.prisma.$queryRaw`SELECT 1`) },
-      // Transfers and pay-ins reach the ledger through the bus on Redis, and recon exports queue there.
-      { name: 'redis', check: async () => void (await deps.redis.ping()) },
-    ];
+  static register(deps: GatewayDeps, faces: readonly Face[] = ALL_FACES): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [
-        BalanceController,
-        PayinController,
-        ReconController,
-        AcquirerController,
-        DisbursementController,
-        WebhookOpsController,
-        CallbackOpsController,
-        MerchantOpsController,
-        MerchantSettingsOpsController,
-        TokenOpsController,
-        DeadLetterOpsController,
-        LedgerOpsController,
-        HealthController,
-        BalanceMovementsController,
-        PayinListController,
-        DisbursementListController,
-        DashboardOverviewController,
-        DashboardPayinsController,
-        DashboardPayoutsController,
-        DashboardReconController,
-        DashboardDevelopersController,
-        DashboardActivityController,
-        DashboardSessionController,
-        ConsoleSessionController,
-        DashboardUserOpsController,
-        ...CONSOLE_CONTROLLERS,
-      ],
-      providers: [
-        { provide: PRISMA, useValue: deps.prisma },
-        { provide: MerchantAuthRepository, useFactory: () => new MerchantAuthRepository(deps.pool) },
-        { provide: BalanceRepository, useFactory: () => new BalanceRepository(deps.pool) },
-        { provide: DisbursementRepository, useFactory: () => new DisbursementRepository(deps.pool) },
-        { provide: WebhookDeliveryRepository, useFactory: () => new WebhookDeliveryRepository(deps.pool) },
-        { provide: DeadLetterRepository, useFactory: () => new DeadLetterRepository(deps.pool) },
-        { provide: HistoryRepository, useFactory: () => new HistoryRepository(deps.pool) },
-        { provide: OverviewRepository, useFactory: () => new OverviewRepository(deps.pool) },
-        { provide: DeliveryHistoryRepository, useFactory: () => new DeliveryHistoryRepository(deps.pool) },
-        { provide: SettlementListRepository, useFactory: () => new SettlementListRepository(deps.pool) },
-        { provide: AuditLogRepository, useFactory: () => new AuditLogRepository(deps.pool) },
-        AuditInterceptor,
-        {
-          provide: ADMIN_SETTINGS,
-          useValue: { adminToken: deps.config.ADMIN_TOKEN, previousAdminTokens: deps.config.ADMIN_TOKEN_PREVIOUS },
-        },
-        { provide: BANK_RAIL, useValue: deps.rail },
-        { provide: GATEWAY_CONFIG, useValue: deps.config },
-        { provide: LOGGER, useValue: deps.logger },
-        { provide: PayinRepository, useFactory: () => new PayinRepository(deps.prisma) },
-        { provide: ReconExportRepository, useFactory: () => new ReconExportRepository(deps.prisma) },
-        { provide: OBJECT_STORE, useValue: deps.store },
-        { provide: RECON_PRODUCER, useValue: deps.reconProducer },
-        QrisService,
-        SandboxPayService,
-        ReconExportService,
-        PayinCallbackUrlService,
-        AcquirerService,
-        AccountInquiryService,
-        TransferService,
-        { provide: DecisionWaiter, useFactory: () => new DecisionWaiter(deps.notices) },
-        { provide: READINESS_CHECKS, useValue: checks },
-        { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
-        MerchantAuthGuard,
-        // The dashboard's and console's users and sessions (decision 0023).
-        { provide: DashboardUserRepository, useFactory: () => new DashboardUserRepository(deps.pool) },
-        { provide: DashboardSessionRepository, useFactory: () => new DashboardSessionRepository(deps.pool) },
-        { provide: DashboardPasswordLinkRepository, useFactory: () => new DashboardPasswordLinkRepository(deps.pool) },
-        {
-          provide: DashboardUserAdmin,
-          useFactory: () =>
-            new DashboardUserAdmin(deps.pool, {
-              dashboard: deps.config.DASHBOARD_PUBLIC_URL,
-              console: deps.config.CONSOLE_PUBLIC_URL,
-            }),
-        },
-        { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
-        DashboardAuthService,
-        MerchantSessionGuard,
-        OperatorSessionGuard,
-        {
-          provide: RateLimiter,
-          useFactory: (registry: Registry) => new RateLimiter(deps.config, deps.logger, registry),
-          inject: [METRICS_REGISTRY],
-        },
-      ],
+      imports: [GatewayDepsModule.register(deps), KernelModule, ServicesModule, ...faces.map((face) => face.module)],
     };
   }
 }

@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
 import { gatewayConfigSchema } from './gateway.config';
-import { AcquirerService } from './payin/acquirer.service';
+import { AcquirerService } from './services/payin/acquirer.service';
 
 /**
  * Inputs an unauthenticated or careless caller can send that used to answer 500, change the

@@ -1,4 +1,4 @@
-import { MerchantAdmin } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { createLogger, loadConfig } from '@pay/platform';
 import { createDashboardUser, createMerchant, signedInMerchantUser, signedInOperator } from '@pay/testing';
 import type { Server } from 'node:http';

@@ -19,5 +19,6 @@ export {
   type ErrorEnvelope,
   type SuccessEnvelope,
 } from './api/error-code';
+export { BackofficeError, BackofficeErrorCode } from './api/backoffice-error';
 export { PayoutEventType, type PayoutEventMessage } from './payout-events/payout-event';
 export { QueueName, type SettlementScanJob, type ReconExportJob } from './queues/queues';

@@ -33,15 +33,12 @@ export {
   MigrationError,
   type MigrationResult,
 } from './migrations/migrate';
-export { MerchantAdmin, MerchantNotFoundError, type MerchantView } from './merchants/merchant-admin';
 export {
-  describeMerchant,
-  type FeeInput,
-  type MerchantDescription,
-  MerchantInputError,
-  parseFeeInput,
-  TokenNotFoundError,
-} from './merchants/merchant-input';
+  MerchantRepository,
+  type MerchantChange,
+  type MerchantView,
+  type MerchantWebhookSecrets,
+} from './merchants/merchant.repository';
 export {
   MerchantAuthRepository,
   MERCHANT_AUTH_CHANGED_CHANNEL,
@@ -161,18 +158,6 @@ export {
   SESSION_TOUCH_MS,
   type DashboardSession,
 } from './dashboard/dashboard-session.repository';
-export {
-  DashboardUserAdmin,
-  DashboardUserInputError,
-  DashboardUserNotFoundError,
-  DEFAULT_CONSOLE_PUBLIC_URL,
-  DEFAULT_DASHBOARD_PUBLIC_URL,
-  describeDashboardUser,
-  setPasswordUrl,
-  type DashboardUrls,
-  type DashboardUserLink,
-  type DashboardUserView,
-} from './dashboard/dashboard-user-admin';
 export {
   hashPassword,
   passwordProblem,

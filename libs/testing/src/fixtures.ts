@@ -7,10 +7,10 @@ import {
   databaseUrlOf,
   type Disbursement,
   DisbursementRepository,
-  MerchantAdmin,
   PayoutRepository,
   type PrismaClient,
 } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 
 /** A merchant with a balance row and one token, named uniquely so suites can share a database. */
 export async function createMerchant(

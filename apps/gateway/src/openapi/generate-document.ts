@@ -3,8 +3,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { GatewayConfig } from '../gateway.config';
 import { GatewayModule } from '../gateway.module';
-import { buildMerchantDocument } from './merchant-document';
-import { buildOpsDocument } from './ops-document';
+import { buildMerchantDocument } from '../api/merchant/openapi/merchant-document';
+import { buildOpsDocument } from '../api/ops/ops-document';
 
 /** Where the document is committed (a typed client is generated from it). */
 export const OPENAPI_FILE = 'docs/openapi.json';

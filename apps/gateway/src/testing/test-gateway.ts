@@ -2,6 +2,9 @@ import { loadConfig } from '@pay/platform';
 import { createGatewayApp, type GatewayApp } from '../gateway.app';
 import { gatewayConfigSchema } from '../gateway.config';
 
+/** What the integration specs build a gateway of their own with: through this one module, not the app's files. */
+export { createGatewayApp, type GatewayApp, gatewayConfigSchema };
+
 /**
  * A gateway for an integration spec, on the run's database, Redis and key prefix (the global
  * set-up's), with quiet logs and a sandbox rail without latency; `env` adds or overrides settings.

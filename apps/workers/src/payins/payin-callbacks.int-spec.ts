@@ -3,13 +3,13 @@ import { verifySignatureHeader } from '@pay/domain';
 import {
   createPgPool,
   createPrismaClient,
-  MerchantAdmin,
   type Payin,
   PayinExpiryRepository,
   PayinRepository,
   type PrismaClient,
   WebhookDeliveryRepository,
 } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import { createLogger } from '@pay/platform';
 import { createMerchant, WebhookReceiver } from '@pay/testing';
 import type { Pool } from 'pg';

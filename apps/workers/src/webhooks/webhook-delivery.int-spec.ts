@@ -9,13 +9,8 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from '@pay/domain';
-import {
-  createPgPool,
-  createPrismaClient,
-  MerchantAdmin,
-  type PrismaClient,
-  WebhookDeliveryRepository,
-} from '@pay/persistence';
+import { createPgPool, createPrismaClient, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 import type { Pool } from 'pg';
 import { createLogger } from '@pay/platform';
 import { createMerchant, repoRoot, WebhookReceiver } from '@pay/testing';

@@ -64,6 +64,11 @@ export class DashboardUserRepository {
     this.db = sqlClient(pool);
   }
 
+  /** Whether a merchant user's merchant exists. */
+  async merchantExists(merchantId: number): Promise<boolean> {
+    return (await this.db.query(sql`SELECT 1 FROM merchants WHERE id = ${merchantId}`)).length === 1;
+  }
+
   async insert(
     tx: SqlClient,
     user: { email: string; role: DashboardRole; merchantId: number | null; passwordHash?: string | null },

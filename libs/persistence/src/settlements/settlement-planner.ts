@@ -93,4 +93,9 @@ export class SettlementPlanner {
       return { merchantId, settlementId: id, cutoffAt, payinCount: payins.length, requested: true };
     });
   }
+
+  /** The settlement a plan asked for, once the ledger has credited it (null until then). */
+  credited(settlementId: string) {
+    return this.prisma.settlement.findUnique({ where: { id: settlementId } });
+  }
 }

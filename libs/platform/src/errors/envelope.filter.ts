@@ -1,5 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
-import { ERROR_MESSAGE, ErrorCode, type ErrorEnvelope } from '@pay/contracts';
+import {
+  BackofficeError,
+  BackofficeErrorCode,
+  ERROR_HTTP_STATUS,
+  ERROR_MESSAGE,
+  ErrorCode,
+  type ErrorEnvelope,
+} from '@pay/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from './api-error';
@@ -17,11 +24,29 @@ const HTTP_STATUS_TO_CODE: Record<number, ErrorCode> = {
   503: ErrorCode.ServiceUnavailable,
 };
 
+/**
+ * The back office's refusals (libs/backoffice: the ops API, the console) as the API answers them:
+ * each code is one ErrorCode, and so one HTTP status (ERROR_HTTP_STATUS). A refusal that names a
+ * field says so in the message and in `errors`, as validation does.
+ */
+const BACKOFFICE_ERROR_CODE: Record<BackofficeErrorCode, ErrorCode> = {
+  [BackofficeErrorCode.MerchantNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.TokenNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.DashboardUserNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.DeadLetterNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.WebhookDeliveryNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.InvalidInput]: ErrorCode.ValidationError,
+  [BackofficeErrorCode.InvalidState]: ErrorCode.ValidationError,
+  [BackofficeErrorCode.CallbackUrlRefused]: ErrorCode.NotifyUrlNotAllowed,
+  [BackofficeErrorCode.Conflict]: ErrorCode.Conflict,
+};
+
 /** Seconds a client should wait before retrying when a dependency (database, Redis) is away: failovers take seconds, not milliseconds. */
 export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 /**
- * Every failure, expected or not, leaves as `{ logId, status: false, message, code }`. An error
+ * Every failure, expected or not, leaves as `{ logId, status: false, message, code }`: an ApiError
+ * with its code, a back-office refusal by BACKOFFICE_ERROR_CODE. An error
  * classifyFault calls transient (PostgreSQL or Redis away, a pool or statement timeout) is an
  * outage, not a bug: 503 SERVICE_UNAVAILABLE with Retry-After. A database refusal no handler
  * mapped is still about the input: a taken unique key is 409 CONFLICT, text PostgreSQL cannot
@@ -63,6 +88,13 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const body: ErrorEnvelope = { logId, status: false, message: exception.message, code: exception.code };
       if (exception.fieldErrors) body.errors = exception.fieldErrors;
       return { status: exception.httpStatus, body };
+    }
+    if (exception instanceof BackofficeError) {
+      const code = BACKOFFICE_ERROR_CODE[exception.code];
+      const { field, message } = exception;
+      const body: ErrorEnvelope = { logId, status: false, message: field ? `${field}: ${message}` : message, code };
+      if (field) body.errors = [{ field, message }];
+      return { status: ERROR_HTTP_STATUS[code], body };
     }
     // Fastify's own failures (unknown route, body too large, not JSON, malformed JSON) arrive as HttpExceptions too.
     if (exception instanceof HttpException) {

@@ -1,4 +1,5 @@
-import { MerchantAdmin, type PrismaClient, SettlementPlanner } from '@pay/persistence';
+import { type PrismaClient, SettlementPlanner } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
 
 export const DEMO_MERCHANT_NAME = 'Demo Merchant';
 

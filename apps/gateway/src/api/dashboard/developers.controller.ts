@@ -1,0 +1,161 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type {
+  AllowlistView,
+  CallbackUrlView,
+  DevelopersView,
+  RecentDeliveriesView,
+  TokenIssuedView,
+  TokenRevokedView,
+  WebhookSecretRotatedView,
+} from '@pay/contracts/dashboard';
+import { DeliveryHistoryRepository } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
+import { Reply } from '@pay/platform';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
+import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
+import { presentRecentDelivery } from './dashboard.presenter';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { Audited } from '../../kernel/audit/audit.interceptor';
+
+/** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
+const DEFAULT_GRACE_HOURS = 24;
+
+class DeliveriesQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+/**
+ * The merchant's integration settings: API tokens, the webhook secret, the default pay-in callback
+ * URL, the IP allowlist of its API tokens, and recent callback deliveries. The same MerchantAdmin
+ * methods as the ops API, so the same rules; MerchantAdmin's refusals answer as there (404, 400).
+ */
+@Controller('dashboard/api')
+@UseGuards(MerchantSessionGuard)
+@ApiExcludeController()
+export class DashboardDevelopersController {
+  constructor(
+    private readonly admin: MerchantAdmin,
+    private readonly deliveries: DeliveryHistoryRepository,
+  ) {}
+
+  @RateLimit('read')
+  @Get('developers')
+  async show(@SessionMerchantId() merchantId: number): Promise<Reply<DevelopersView>> {
+    const [merchant, tokens] = await Promise.all([this.admin.get(merchantId), this.admin.listTokens(merchantId)]);
+    return new Reply('Developer settings', {
+      tokens: tokens.map((t) => ({
+        id: t.id,
+        label: t.label,
+        prefix: t.prefix,
+        createdAt: t.createdAt.toISOString(),
+        lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+        revokedAt: t.revokedAt?.toISOString() ?? null,
+      })),
+      payinCallbackUrl: merchant.payinCallbackUrl,
+      allowlist: { enabled: merchant.ipAllowlistEnabled, entries: merchant.ipAllowlist },
+    });
+  }
+
+  @RateLimit('write')
+  @RequiresRecentAuth()
+  @Post('tokens')
+  @Audited('token.create', ({ data }) => `token:${String(data.id)}`)
+  @HttpCode(201)
+  async issueToken(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: IssueTokenDto,
+  ): Promise<Reply<TokenIssuedView>> {
+    const t = await this.admin.issueToken(merchantId, dto.label ?? '');
+    return new Reply('Token issued; it is shown only now', {
+      id: t.id,
+      label: dto.label ?? '',
+      prefix: t.prefix,
+      token: t.token,
+    });
+  }
+
+  /** Only the merchant's own: another merchant's token id is not found, like an unknown one. */
+  @RateLimit('write')
+  @RequiresRecentAuth()
+  @Delete('tokens/:id')
+  @Audited('token.revoke', ({ params }) => `token:${params.id}`)
+  @HttpCode(200)
+  async revokeToken(
+    @SessionMerchantId() merchantId: number,
+    @Param('id') id: string,
+  ): Promise<Reply<TokenRevokedView>> {
+    const r = await this.admin.revokeToken(id, merchantId);
+    return new Reply('Token revoked', { id, revokedAt: r.revokedAt.toISOString() });
+  }
+
+  /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
+  @RateLimit('write')
+  @RequiresRecentAuth()
+  @Post('webhook-secret/rotate')
+  @Audited('webhook-secret.rotate', () => 'webhook-secret')
+  @HttpCode(200)
+  async rotateWebhookSecret(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: RotateWebhookSecretDto,
+  ): Promise<Reply<WebhookSecretRotatedView>> {
+    const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
+    return new Reply('Webhook secret rotated; it is shown only now', {
+      secret: r.secret,
+      previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null,
+    });
+  }
+
+  @RateLimit('write')
+  @RequiresRecentAuth()
+  @Put('callback-url')
+  @Audited('callback-url.set', () => 'callback-url')
+  @HttpCode(200)
+  async setCallbackUrl(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: PayinCallbackUrlDto,
+  ): Promise<Reply<CallbackUrlView>> {
+    const m = await this.admin.setCallbackUrl(merchantId, dto.url);
+    return new Reply(m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared', {
+      payinCallbackUrl: m.payinCallbackUrl,
+    });
+  }
+
+  /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
+  @RateLimit('write')
+  @RequiresRecentAuth()
+  @Put('allowlist')
+  @Audited('allowlist.set', () => 'allowlist')
+  @HttpCode(200)
+  async setAllowlist(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: AllowlistDto,
+  ): Promise<Reply<AllowlistView>> {
+    const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
+    const message =
+      m.ipAllowlistEnabled && m.ipAllowlist.length === 0
+        ? 'Allowlist set; it is enabled and empty, so every API request with your tokens is refused'
+        : 'Allowlist set';
+    return new Reply(message, { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist });
+  }
+
+  @RateLimit('read')
+  @Get('deliveries')
+  async recentDeliveries(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DeliveriesQuery,
+  ): Promise<Reply<RecentDeliveriesView>> {
+    const rows = await this.deliveries.recent(merchantId, q.limit ?? 50);
+    return new Reply('Query success', { items: rows.map(presentRecentDelivery) });
+  }
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import type { HistoryPage, PayinDetailView, PayinGeneratedView, PayinListItemView } from '@pay/contracts/dashboard';
+import { DeliveryHistoryRepository, HistoryRepository, type Payin, PayinRepository } from '@pay/persistence';
+import { MerchantAdmin } from '@pay/backoffice';
+import { ApiError, Reply } from '@pay/platform';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { presentPayinItem, toPage } from '../../kernel/presenters/history.presenter';
+import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
+import { payinStatus, presentGenerated } from '../../kernel/presenters/payin.presenter';
+import { qrImageOf, QrisService } from '../../services/payin/qris.service';
+import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
+import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
+import { DashboardPayinListQuery } from './dashboard-list-query.dto';
+import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
+import { CreateDashboardPayinDto, SimulatePayinDto } from './payins.dto';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { Audited } from '../../kernel/audit/audit.interceptor';
+
+/** The merchant's QRIS pay-ins: list, detail (with the QR while it can be paid), create, and in the sandbox, pay. */
+@Controller('dashboard/api')
+@UseGuards(MerchantSessionGuard)
+@ApiExcludeController()
+export class DashboardPayinsController {
+  constructor(
+    private readonly history: HistoryRepository,
+    private readonly payins: PayinRepository,
+    private readonly deliveries: DeliveryHistoryRepository,
+    private readonly qris: QrisService,
+    private readonly sandbox: SandboxPayService,
+    private readonly merchants: MerchantAdmin,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @RateLimit('read')
+  @Get('payins')
+  async list(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DashboardPayinListQuery,
+  ): Promise<Reply<HistoryPage<PayinListItemView>>> {
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    const [merchant, rows] = await Promise.all([
+      this.merchant(merchantId),
+      this.history.payins(q.window(merchantId, limit + 1), q.status),
+    ]);
+    const now = new Date();
+    return new Reply(
+      'Query success',
+      toPage(
+        'payin',
+        rows,
+        limit,
+        (p) => p,
+        (p) => presentPayinItem(p, merchant, now),
+      ),
+    );
+  }
+
+  @RateLimit('read')
+  @Get('payins/:merchantTrxId')
+  async show(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+  ): Promise<Reply<PayinDetailView>> {
+    const payin = await this.find(merchantId, merchantTrxId);
+    return new Reply('Query success', await this.detail(payin, await this.merchant(merchantId)));
+  }
+
+  @RateLimit('write')
+  @Post('payins')
+  @Audited('payin.create', ({ data }) => `payin:${String(data.merchantTrxId)}`)
+  @HttpCode(201)
+  async create(
+    @SessionMerchantId() merchantId: number,
+    @Body() dto: CreateDashboardPayinDto,
+  ): Promise<Reply<PayinGeneratedView>> {
+    const merchantTrxId = dto.merchantTrxId ?? `DASH-${randomBytes(8).toString('hex').toUpperCase()}`;
+    const { payin, qrImage } = await this.qris.generate(merchantId, {
+      merchantTrxId,
+      amount: dto.amount,
+      withImage: true,
+    });
+    return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
+  }
+
+  @RateLimit('write')
+  @Post('payins/:merchantTrxId/simulate')
+  @Audited('payin.simulate', ({ params }) => `payin:${params.merchantTrxId}`)
+  @HttpCode(200)
+  async simulate(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+    @Body() dto: SimulatePayinDto,
+  ): Promise<Reply<PayinDetailView>> {
+    if (!this.config.SANDBOX_MODE) throw new NotFoundException();
+    const paid = await this.sandbox.pay(merchantId, { merchantTrxId, status: dto.status });
+    return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
+  }
+
+  private async find(merchantId: number, merchantTrxId: string): Promise<Payin> {
+    const payin = await this.payins.find(merchantId, merchantTrxId);
+    if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
+    return payin;
+  }
+
+  private merchant(merchantId: number) {
+    return this.merchants.get(merchantId);
+  }
+
+  /** The list's fields, the code (and its image while it can be paid), and its callbacks. */
+  private async detail(payin: Payin, merchant: { id: number; name: string }): Promise<PayinDetailView> {
+    const now = new Date();
+    const payable = payinStatus(payin, now) === 'pending' && payin.qrisPayload !== null;
+    const [qrImage, callbacks] = await Promise.all([
+      payable ? qrImageOf(payin.qrisPayload ?? '') : null,
+      this.deliveries.ofTransaction(merchant.id, { payinId: payin.id }),
+    ]);
+    return {
+      ...presentPayinItem(payin, merchant, now),
+      qrString: payin.qrisPayload,
+      qrImage,
+      expiredAt: jakartaOrNull(payin.expiresAt),
+      issuer: payin.issuer,
+      failureReason: payin.failureReason,
+      notifyUrl: payin.notifyUrl,
+      callbacks: callbacks.map(presentDeliveryWithAttempts),
+    };
+  }
+}

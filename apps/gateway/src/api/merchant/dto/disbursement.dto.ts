@@ -1,0 +1,84 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsAmount, IsNotifyUrl } from '@pay/platform';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import type { AccountInquiryCommand } from '../../../services/disbursement/account-inquiry.service';
+import type { TransferCommand } from '../../../services/disbursement/transfer.service';
+
+const TRX_ID = /^[\x21-\x7E]+$/; // printable ASCII, no spaces
+const TRX_ID_MESSAGE = '$property must be 1 to 64 printable characters without spaces';
+
+/** The merchant's own transaction id: 1 to 64 printable ASCII characters, unique per merchant. */
+function MerchantTrxId() {
+  return applyDecorators(
+    ApiProperty({ example: 'INV-2026-0001', maxLength: 64 }),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(64),
+    Matches(TRX_ID, { message: TRX_ID_MESSAGE }),
+  );
+}
+
+export class AccountInquiryDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+
+  @ApiProperty({
+    example: '1234567890',
+    description: 'Bank account number (6-20 digits) or e-wallet mobile number (08…)',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(20)
+  accountNo!: string;
+
+  @ApiProperty({ example: 'BCA', description: 'Bank or e-wallet code; see the README for the list' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(20)
+  bankCode!: string;
+
+  @ApiProperty({ example: 100000, description: 'Rupiah, at most two decimals' })
+  @IsAmount()
+  amount!: number;
+}
+
+export class TransferDto extends AccountInquiryDto {
+  @ApiProperty({ example: 'BUDI SANTOSO', description: 'Exactly as returned by the account inquiry' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  accountName!: string;
+
+  @ApiProperty({ example: 'DSB20261122K3J9X2M4Q7PA', description: 'platformTrxId from the account inquiry' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  platformTrxId!: string;
+
+  @ApiProperty({
+    example: 'https://merchant.example/callbacks/disbursement',
+    description: 'Absolute http(s) URL for the final status',
+  })
+  @IsNotifyUrl()
+  notifyUrl!: string;
+}
+
+export class DisbursementInquiryDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+}
+
+export const accountInquiryCommand = (dto: AccountInquiryDto): AccountInquiryCommand => ({
+  merchantTrxId: dto.merchantTrxId,
+  bankCode: dto.bankCode,
+  accountNo: dto.accountNo,
+  amount: dto.amount,
+});
+
+export const transferCommand = (dto: TransferDto): TransferCommand => ({
+  ...accountInquiryCommand(dto),
+  accountName: dto.accountName,
+  platformTrxId: dto.platformTrxId,
+  notifyUrl: dto.notifyUrl,
+});

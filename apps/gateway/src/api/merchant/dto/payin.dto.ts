@@ -1,0 +1,87 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsAmount, IsNotifyUrl } from '@pay/platform';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import type { GenerateQrisCommand } from '../../../services/payin/qris.service';
+import type { SandboxPayCommand } from '../../../services/payin/sandbox-pay.service';
+
+function MerchantTrxId() {
+  return applyDecorators(
+    ApiProperty({ example: 'ORDER-2026-0001', maxLength: 64 }),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(64),
+    Matches(/^[\x21-\x7E]+$/, { message: '$property must be 1 to 64 printable characters without spaces' }),
+  );
+}
+
+export class GenerateQrisDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+
+  @ApiProperty({ example: 50000, description: 'Rupiah, at most two decimals' })
+  @IsAmount()
+  amount!: number;
+
+  @ApiPropertyOptional({ example: 900, description: 'Validity in seconds (default and maximum are settings)' })
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  expirySeconds?: number;
+
+  @ApiPropertyOptional({ example: false, description: 'Also return the QR code as a PNG data URL' })
+  @IsOptional()
+  @IsBoolean()
+  withImage?: boolean;
+
+  @ApiPropertyOptional({
+    example: 'https://merchant.example/callbacks/payin',
+    description: "Absolute http(s) URL for this pay-in's callbacks (default: the merchant's pay-in callback URL)",
+  })
+  @IsOptional()
+  @IsNotifyUrl()
+  notifyUrl?: string;
+}
+
+export class QrisInquiryDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+}
+
+export class SandboxPayDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+
+  @ApiPropertyOptional({
+    description: 'Amount the simulated payer pays (default: the QRIS amount; another value simulates a mismatch)',
+  })
+  @IsOptional()
+  @IsAmount()
+  amount?: number;
+
+  @ApiPropertyOptional({ enum: ['success', 'failed'], default: 'success' })
+  @IsOptional()
+  @IsIn(['success', 'failed'])
+  status?: 'success' | 'failed';
+
+  @ApiPropertyOptional({ example: 'DANA', description: "The payer's bank or e-wallet" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  issuer?: string;
+}
+
+export const generateQrisCommand = (dto: GenerateQrisDto): GenerateQrisCommand => ({
+  merchantTrxId: dto.merchantTrxId,
+  amount: dto.amount,
+  expirySeconds: dto.expirySeconds,
+  withImage: dto.withImage,
+  notifyUrl: dto.notifyUrl,
+});
+
+export const sandboxPayCommand = (dto: SandboxPayDto): SandboxPayCommand => ({
+  merchantTrxId: dto.merchantTrxId,
+  amount: dto.amount,
+  status: dto.status,
+  issuer: dto.issuer,
+});

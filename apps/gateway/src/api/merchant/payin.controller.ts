@@ -1,0 +1,95 @@
+import { Body, Controller, HttpCode, Inject, NotFoundException, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import { PayinRepository } from '@pay/persistence';
+import { ApiError, Reply } from '@pay/platform';
+import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
+import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
+import { GeneratedQrisSchema, PayinSchema } from './openapi/schemas';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
+import {
+  GenerateQrisDto,
+  generateQrisCommand,
+  QrisInquiryDto,
+  SandboxPayDto,
+  sandboxPayCommand,
+} from './dto/payin.dto';
+import { presentGenerated, presentPayin } from '../../kernel/presenters/payin.presenter';
+import { QrisService } from '../../services/payin/qris.service';
+
+@ApiMerchant('Pay-in')
+@Controller('api/v1/payin/qris')
+@UseGuards(MerchantAuthGuard)
+export class PayinController {
+  constructor(
+    private readonly qris: QrisService,
+    private readonly payins: PayinRepository,
+    private readonly sandbox: SandboxPayService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('generate')
+  @HttpCode(200)
+  @RateLimit('write')
+  @ApiOperation({
+    operationId: 'generateQris',
+    summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)',
+    description:
+      'The same request again (same merchantTrxId and amount, code still pending) returns the code already made.',
+  })
+  @ApiBody({ type: GenerateQrisDto })
+  @ApiEnvelope(GeneratedQrisSchema, { message: 'QRIS generated' })
+  @ApiErrors(ErrorCode.NotifyUrlNotAllowed, ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
+  async generate(@Req() req: AuthenticatedRequest, @Body() dto: GenerateQrisDto) {
+    const { payin, qrImage } = await this.qris.generate(req.merchant.id, generateQrisCommand(dto));
+    return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
+  }
+
+  @Post('inquiry')
+  @HttpCode(200)
+  @RateLimit('read')
+  @ApiOperation({
+    operationId: 'payinInquiry',
+    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)",
+  })
+  @ApiBody({ type: QrisInquiryDto })
+  @ApiEnvelope(PayinSchema, { message: 'Query success' })
+  @ApiErrors(ErrorCode.TransactionNotFound)
+  async inquiry(@Req() req: AuthenticatedRequest, @Body() dto: QrisInquiryDto) {
+    const payin = await this.payins.find(req.merchant.id, dto.merchantTrxId);
+    if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
+    return new Reply('Query success', presentPayin(payin, req.merchant, new Date()));
+  }
+
+  @Post('sandbox/pay')
+  @HttpCode(200)
+  @RateLimit('write')
+  @ApiOperation({
+    operationId: 'sandboxPay',
+    summary: 'Sandbox only: a simulated payer pays the code, through the acquirer notification path',
+    description:
+      'Absent (404 NOT_FOUND) when SANDBOX_MODE is off. The acquirer-notification refusals apply: another amount is 422 AMOUNT_MISMATCH, a paid or failed code 409 PAYIN_ALREADY_FINAL, an expired one 422 QR_EXPIRED.',
+  })
+  @ApiBody({ type: SandboxPayDto })
+  @ApiEnvelope(PayinSchema, { message: 'Sandbox payment sent' })
+  @ApiErrors(
+    ErrorCode.NotFound,
+    ErrorCode.TransactionNotFound,
+    ErrorCode.PayinNotFound,
+    ErrorCode.PayinAlreadyFinal,
+    ErrorCode.AcquirerReferenceConflict,
+    ErrorCode.Conflict,
+    ErrorCode.AmountMismatch,
+    ErrorCode.QrExpired,
+    ErrorCode.PaidAtInvalid,
+  )
+  async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {
+    if (!this.config.SANDBOX_MODE) throw new NotFoundException();
+    const paid = await this.sandbox.pay(req.merchant.id, sandboxPayCommand(dto));
+    return new Reply('Sandbox payment sent', presentPayin(paid, req.merchant, new Date()));
+  }
+}

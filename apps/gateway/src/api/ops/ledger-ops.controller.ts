@@ -1,0 +1,59 @@
+import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { auditLedger } from '@pay/backoffice';
+import { ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
+import type { PrismaClient } from '@pay/persistence';
+import { Reply } from '@pay/platform';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
+import { PRISMA } from '../../gateway.tokens';
+import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
+import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
+import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { LedgerReportSchema } from './ops.schemas';
+
+class LedgerVerifyQuery {
+  /** Audit this merchant only */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Audit this merchant only' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  merchantId?: number;
+
+  /** Seconds during which an unbooked pay-in or refund counts as in flight (as the CLI's --grace) */
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 86_400,
+    description:
+      "Seconds during which an unbooked pay-in or refund counts as in flight (as the CLI's --grace); default 300",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  grace?: number;
+}
+
+/** The ledger audit (`admin ledger verify`) over HTTP, for dashboards: the report as JSON. */
+@ApiOps('Ledger')
+@Controller('ops/ledger')
+@UseGuards(AdminTokenGuard)
+export class LedgerOpsController {
+  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
+
+  @Get('verify')
+  @ApiOperation({ operationId: 'verifyLedger', summary: 'The ledger audit (admin ledger verify) as JSON' })
+  @ApiEnvelope(LedgerReportSchema, {
+    message: 'Ledger audit: clean',
+    messagePattern: '^Ledger audit: (clean|\\d+ breach\\(es\\))$',
+  })
+  async verify(@Query() q: LedgerVerifyQuery) {
+    const report = await auditLedger(this.prisma, { merchantId: q.merchantId, graceSeconds: q.grace });
+    return new Reply(
+      report.breaches.length ? `Ledger audit: ${report.breaches.length} breach(es)` : 'Ledger audit: clean',
+      report,
+    );
+  }
+}

@@ -1,0 +1,305 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+
+/**
+ * The `data` of each ops answer, for the operations document (docs/ops-openapi.json) only: the
+ * controllers and describeMerchant build the values.
+ */
+
+const RUPIAH_TEXT = 'Rupiah as text, at most two decimals (no trailing zeros)';
+const TIME = { type: String, format: 'date-time' } as const;
+const NULLABLE_TIME = { type: String, format: 'date-time', nullable: true } as const;
+const NULLABLE_TEXT = { type: String, nullable: true } as const;
+const LIMIT = {
+  oneOf: [
+    { type: 'integer', minimum: 1 },
+    { type: 'string', enum: ['default'] },
+  ],
+  description: "The merchant's own limit, or `default` (the gateway's)",
+};
+
+@ApiSchema({ name: 'MerchantCreated' })
+export class MerchantCreatedSchema {
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ example: 'Toko Sinar Jaya' }) name!: string;
+  @ApiProperty({ example: 'ID1020021181745' }) nmid!: string;
+  @ApiProperty({ example: 'mtk_3q9Zk2M4T7pA…', description: 'The API token; shown only now' }) token!: string;
+  @ApiProperty({ example: 'whsec_5257a869e7ecebed…', description: 'Signs the callbacks (X-Callback-Signature)' })
+  webhookSecret!: string;
+}
+
+@ApiSchema({ name: 'MerchantPayinFee' })
+export class MerchantPayinFeeSchema {
+  @ApiProperty({ example: 0.7, description: 'Percent (0.7 means 0.7 %)' }) percentage!: number;
+  @ApiProperty({ example: '150', description: RUPIAH_TEXT }) fixed!: string;
+}
+
+@ApiSchema({ name: 'MerchantIpAllowlist' })
+export class MerchantIpAllowlistSchema {
+  @ApiProperty({ example: true }) enabled!: boolean;
+  @ApiProperty({ type: [String], example: ['203.0.113.7', '198.51.100.0/24'] }) entries!: string[];
+}
+
+@ApiSchema({ name: 'MerchantQris' })
+export class MerchantQrisSchema {
+  @ApiProperty({ example: 'ID1020021181745' }) nmid!: string;
+  @ApiProperty({ example: '5499' }) mcc!: string;
+  @ApiProperty({ enum: ['UMI', 'UKE', 'UME', 'UBE', 'URE'], example: 'UMI' }) criteria!: string;
+  @ApiProperty({ example: 'JAKARTA' }) city!: string;
+  @ApiProperty({ ...NULLABLE_TEXT, example: '10110' }) postalCode!: string | null;
+}
+
+@ApiSchema({ name: 'MerchantRateLimits' })
+export class MerchantRateLimitsSchema {
+  @ApiProperty({ ...LIMIT, example: 'default' }) readPerSecond!: number | 'default';
+  @ApiProperty({ ...LIMIT, example: 20 }) writePerSecond!: number | 'default';
+  @ApiProperty({ ...LIMIT, example: 'default' }) exportsPerMinute!: number | 'default';
+}
+
+/** A merchant as operators read it (describeMerchant; `admin --json merchant show`). */
+@ApiSchema({ name: 'MerchantDescription' })
+export class MerchantDescriptionSchema {
+  @ApiProperty({ example: 7 }) id!: number;
+  @ApiProperty({ example: 'Toko Sinar Jaya' }) name!: string;
+  @ApiProperty({ example: true, description: 'An inactive merchant is refused (401 MERCHANT_NOT_ACTIVE)' })
+  active!: boolean;
+  @ApiProperty({ type: MerchantPayinFeeSchema }) payinFee!: MerchantPayinFeeSchema;
+  @ApiProperty({ example: '2500', description: 'Flat disbursement fee. ' + RUPIAH_TEXT }) payoutFee!: string;
+  @ApiProperty({ type: MerchantIpAllowlistSchema }) ipAllowlist!: MerchantIpAllowlistSchema;
+  @ApiProperty({ type: MerchantQrisSchema }) qris!: MerchantQrisSchema;
+  @ApiProperty({ example: 'T+1 at 08:00 Asia/Jakarta' }) settlement!: string;
+  @ApiProperty({ type: MerchantRateLimitsSchema }) rateLimits!: MerchantRateLimitsSchema;
+  @ApiProperty({
+    ...NULLABLE_TEXT,
+    example: 'https://merchant.example/callbacks/payin',
+    description: 'Default pay-in callback URL',
+  })
+  payinCallbackUrl!: string | null;
+}
+
+@ApiSchema({ name: 'MerchantAllowlist' })
+export class MerchantAllowlistSchema extends MerchantIpAllowlistSchema {
+  @ApiProperty({ example: 7 }) merchantId!: number;
+}
+
+@ApiSchema({ name: 'RateLimitValues' })
+export class RateLimitValuesSchema {
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Reads per second; null: the default' })
+  read!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 20, description: 'Writes per second; null: the default' })
+  write!: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'New recon exports per minute; null: the default',
+  })
+  export!: number | null;
+}
+
+@ApiSchema({ name: 'MerchantRateLimitsSet' })
+export class MerchantRateLimitsSetSchema {
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ type: RateLimitValuesSchema }) rateLimits!: RateLimitValuesSchema;
+}
+
+@ApiSchema({ name: 'PayinCallbackUrl' })
+export class PayinCallbackUrlSchema {
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'https://merchant.example/callbacks/payin' }) payinCallbackUrl!:
+    string | null;
+}
+
+@ApiSchema({ name: 'SettlementRun' })
+export class SettlementRunSchema {
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({
+    required: false,
+    example: 'b1e2c3d4-0000-4000-8000-000000000007',
+    description: 'Absent when nothing was waiting to be settled',
+  })
+  settlementId?: string;
+  @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) cutoffAt!: string;
+  @ApiProperty({ example: 12, description: 'Pay-ins the settlement covers' }) payinCount!: number;
+  @ApiProperty({
+    example: true,
+    description: 'false: this cut-off was already settled or requested, or nothing was waiting; nothing was written',
+  })
+  requested!: boolean;
+}
+
+@ApiSchema({ name: 'TokenIssued' })
+export class TokenIssuedSchema {
+  @ApiProperty({ format: 'uuid', example: '3f0b8c2a-9e11-4a43-9d1e-7d3c1f0e5b7a' }) id!: string;
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ example: 'mtk_3q9Z', description: 'Tells tokens apart in listings' }) prefix!: string;
+  @ApiProperty({ example: 'mtk_3q9Zk2M4T7pA…', description: 'Shown only now (only a hash is stored)' }) token!: string;
+}
+
+@ApiSchema({ name: 'TokenListItem' })
+export class TokenListItemSchema {
+  @ApiProperty({ format: 'uuid', example: '3f0b8c2a-9e11-4a43-9d1e-7d3c1f0e5b7a' }) id!: string;
+  @ApiProperty({ example: 'mtk_3q9Z' }) prefix!: string;
+  @ApiProperty({ example: 'ops api' }) label!: string;
+  @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) createdAt!: string;
+  @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-22T02:00:00.000Z' }) lastUsedAt!: string | null;
+  @ApiProperty({ ...NULLABLE_TIME, example: null }) revokedAt!: string | null;
+}
+
+@ApiSchema({ name: 'TokenRevoked' })
+export class TokenRevokedSchema {
+  @ApiProperty({ format: 'uuid', example: '3f0b8c2a-9e11-4a43-9d1e-7d3c1f0e5b7a' }) id!: string;
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ ...TIME, example: '2026-11-22T03:00:00.000Z', description: 'The first revocation' })
+  revokedAt!: string;
+}
+
+@ApiSchema({ name: 'WebhookSecret' })
+export class WebhookSecretSchema {
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ example: 'whsec_5257a869e7ecebed…' }) secret!: string;
+  @ApiProperty({
+    ...NULLABLE_TIME,
+    example: '2026-11-23T03:00:00.000Z',
+    description: 'Until when the previous secret also signs; null: it does not',
+  })
+  previousExpiresAt!: string | null;
+}
+
+/** An archived dead letter (deadLetterView; `admin dlq show`). */
+@ApiSchema({ name: 'DeadLetter' })
+export class DeadLetterSchema {
+  @ApiProperty({ example: '42', description: 'A bigint, as text' }) id!: string;
+  @ApiProperty({ example: 'ledger.commands.dlq' }) dlqTopic!: string;
+  @ApiProperty({ example: '1732240265100-0' }) dlqRecordId!: string;
+  @ApiProperty({ example: 'ledger.commands' }) topic!: string;
+  @ApiProperty({ example: '1732240265000-0' }) originalId!: string;
+  @ApiProperty({ example: 'ledger' }) consumerGroup!: string;
+  @ApiProperty({ example: '7' }) key!: string;
+  @ApiProperty({
+    oneOf: [
+      { type: 'object' },
+      { type: 'array', items: {} },
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+    ],
+    nullable: true,
+    description: 'The message: its JSON when it is JSON, else the text',
+  })
+  value!: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { 'x-log-id': '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' },
+  })
+  headers!: Record<string, unknown>;
+  @ApiProperty({
+    example: 'permanent',
+    description: 'permanent (the message can never be processed) or unknown (retries exhausted)',
+  })
+  fault!: string;
+  @ApiProperty({ example: 'unknown command type' }) error!: string;
+  @ApiProperty({ example: 5 }) deliveryCount!: number;
+  @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) deadLetteredAt!: string;
+  @ApiProperty({ ...TIME, example: '2026-11-22T01:00:01.000Z' }) archivedAt!: string;
+  @ApiProperty({ enum: ['open', 'replayed', 'resolved'], example: 'open' }) status!: string;
+  @ApiProperty({ ...NULLABLE_TIME, example: null }) replayedAt!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null, description: 'The outbox row of the replay (a bigint, as text)' })
+  replayOutboxId!: string | null;
+  @ApiProperty({ ...NULLABLE_TIME, example: null }) resolvedAt!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) resolutionNote!: string | null;
+}
+
+@ApiSchema({ name: 'LedgerBreach' })
+export class LedgerBreachSchema {
+  @ApiProperty({ example: 'balance.available', description: 'The fact that does not hold (stable names)' })
+  check!: string;
+  @ApiProperty({
+    enum: ['balances', 'payins', 'settlements', 'disbursements', 'ledger_events', 'ledger_commands'],
+    example: 'balances',
+  })
+  table!: string;
+  @ApiProperty({ example: '7', description: "The row's key" }) id!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 7 }) merchantId!: number | null;
+  @ApiProperty({ example: '1500000', description: 'Amounts in minor units (sen)' }) expected!: string;
+  @ApiProperty({ example: '1490000' }) found!: string;
+}
+
+@ApiSchema({ name: 'LedgerRowsChecked' })
+export class LedgerRowsCheckedSchema {
+  @ApiProperty({ example: 120 }) payins!: number;
+  @ApiProperty({ example: 3 }) settlements!: number;
+  @ApiProperty({ example: 40 }) disbursements!: number;
+  @ApiProperty({ example: 40 }) decisions!: number;
+}
+
+/** `admin ledger verify` as JSON. */
+@ApiSchema({ name: 'LedgerReport' })
+export class LedgerReportSchema {
+  @ApiProperty({ example: 12 }) merchantsChecked!: number;
+  @ApiProperty({ example: 480 }) eventsChecked!: number;
+  @ApiProperty({ type: LedgerRowsCheckedSchema }) rowsChecked!: LedgerRowsCheckedSchema;
+  @ApiProperty({ example: 0, description: 'Merchants examined row by row (their digests disagreed)' })
+  merchantsExamined!: number;
+  @ApiProperty({ type: [LedgerBreachSchema] }) breaches!: LedgerBreachSchema[];
+  @ApiProperty({ type: [LedgerBreachSchema], description: 'Younger than the grace period: not breaches' })
+  inFlight!: LedgerBreachSchema[];
+  @ApiProperty({ example: 300 }) graceSeconds!: number;
+}
+
+@ApiSchema({ name: 'WebhookAttempt' })
+export class WebhookAttemptSchema {
+  @ApiProperty({ example: '91', description: 'A bigint, as text' }) id!: string;
+  @ApiProperty({ format: 'uuid', example: '0f6c3e2a-9b1d-4c5e-8f7a-2d3b4c5d6e7f' }) deliveryId!: string;
+  @ApiProperty({ example: 1 }) attemptNo!: number;
+  @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) startedAt!: string;
+  @ApiProperty({ example: 84 }) latencyMs!: number;
+  @ApiProperty({ type: Number, nullable: true, example: 503 }) statusCode!: number | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) error!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'Service Unavailable', description: 'First 1 KiB of the answer' })
+  responseBody!: string | null;
+  @ApiProperty({ enum: ['delivered', 'retry', 'failed', 'dead'], example: 'retry' }) outcome!: string;
+  @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-22T01:00:30.000Z' }) nextAttemptAt!: string | null;
+}
+
+/** A callback delivery and its attempts (`admin webhook show`). */
+@ApiSchema({ name: 'WebhookDelivery' })
+export class WebhookDeliverySchema {
+  @ApiProperty({ format: 'uuid', example: '0f6c3e2a-9b1d-4c5e-8f7a-2d3b4c5d6e7f' }) id!: string;
+  @ApiProperty({ example: 'disbursement.7f0c2a1e.success' }) eventId!: string;
+  @ApiProperty({ example: 'disbursement.succeeded' }) eventType!: string;
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) disbursementId!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) payinId!: string | null;
+  @ApiProperty({ example: 'https://merchant.example/callback' }) url!: string;
+  @ApiProperty({ example: '{"id":"disbursement.7f0c2a1e.success",…}', description: 'The exact JSON sent and signed' })
+  body!: string;
+  @ApiProperty({ enum: ['pending', 'delivering', 'delivered', 'failed', 'dead'], example: 'delivered' })
+  status!: string;
+  @ApiProperty({ example: 1 }) attemptCount!: number;
+  @ApiProperty({ example: 1 }) cycleAttempts!: number;
+  @ApiProperty({ example: 0 }) resendCount!: number;
+  @ApiProperty({ ...NULLABLE_TIME, example: null }) nextAttemptAt!: string | null;
+  @ApiProperty({ ...NULLABLE_TIME, example: null }) leaseUntil!: string | null;
+  @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-22T01:00:00.000Z' }) lastAttemptAt!: string | null;
+  @ApiProperty({ type: Number, nullable: true, example: 200 }) lastStatusCode!: number | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) lastError!: string | null;
+  @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-22T01:00:00.000Z' }) deliveredAt!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: '7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11' }) logId!: string | null;
+  @ApiProperty({ ...TIME, example: '2026-11-22T00:59:59.000Z' }) createdAt!: string;
+  @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) updatedAt!: string;
+  @ApiProperty({ type: [WebhookAttemptSchema] }) attempts!: WebhookAttemptSchema[];
+}
+
+@ApiSchema({ name: 'WebhookResend' })
+export class WebhookResendSchema {
+  @ApiProperty({ format: 'uuid', example: '0f6c3e2a-9b1d-4c5e-8f7a-2d3b4c5d6e7f' }) id!: string;
+  @ApiProperty({ example: 'disbursement.7f0c2a1e.success' }) eventId!: string;
+  @ApiProperty({ enum: ['pending'], example: 'pending' }) status!: string;
+}
+
+@ApiSchema({ name: 'WebhookResendFailed' })
+export class WebhookResendFailedSchema {
+  @ApiProperty({ type: [String], example: ['disbursement.7f0c2a1e.failed'], description: 'Event ids queued again' })
+  resent!: string[];
+}

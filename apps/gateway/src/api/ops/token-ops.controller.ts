@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiParam } from '@nestjs/swagger';
+import { MerchantAdmin } from '@pay/backoffice';
+import { Reply } from '@pay/platform';
+import { MerchantId } from '../../kernel/http/path-params';
+import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
+import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
+import { IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
+import { TokenIssuedSchema, TokenListItemSchema, TokenRevokedSchema, WebhookSecretSchema } from './ops.schemas';
+
+/** Default overlap of a rotated webhook secret, as the CLI's --grace-hours. */
+const DEFAULT_GRACE_HOURS = 24;
+
+/**
+ * A merchant's credentials over HTTP (the CLI's `token ...` and `webhook secret ...`): API tokens
+ * (only a hash is stored; a new token is answered once) and the webhook signing secret.
+ */
+@ApiOps('Credentials')
+@Controller('ops')
+@UseGuards(AdminTokenGuard)
+export class TokenOpsController {
+  constructor(private readonly admin: MerchantAdmin) {}
+
+  @Post('merchants/:merchantId/tokens')
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'issueToken', summary: 'Issue an API token (shown only now)' })
+  @ApiMerchantIdParam()
+  @ApiEnvelope(TokenIssuedSchema, { message: 'Token issued; it is shown only now', status: 201 })
+  async issue(@MerchantId() merchantId: number, @Body() dto: IssueTokenDto) {
+    const t = await this.admin.issueToken(merchantId, dto.label ?? '');
+    return new Reply('Token issued; it is shown only now', { id: t.id, merchantId, prefix: t.prefix, token: t.token });
+  }
+
+  @Get('merchants/:merchantId/tokens')
+  @ApiOperation({ operationId: 'listTokens', summary: "The merchant's API tokens (never the tokens themselves)" })
+  @ApiMerchantIdParam()
+  @ApiEnvelope(TokenListItemSchema, { message: '1 token(s)', messagePattern: '^\\d+ token\\(s\\)$', isArray: true })
+  async list(@MerchantId() merchantId: number) {
+    const tokens = await this.admin.listTokens(merchantId);
+    return new Reply(`${tokens.length} token(s)`, tokens);
+  }
+
+  /** Immediate (the gateway reads tokens live); revoking twice answers the first revocation. */
+  @Delete('tokens/:tokenId')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'revokeToken',
+    summary: 'Revoke an API token at once; revoking twice answers the first revocation',
+  })
+  @ApiParam({
+    name: 'tokenId',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'Anything that is not a token id answers 404 NOT_FOUND',
+  })
+  @ApiEnvelope(TokenRevokedSchema, { message: 'Token revoked' })
+  async revoke(@Param('tokenId') tokenId: string) {
+    const r = await this.admin.revokeToken(tokenId);
+    return new Reply('Token revoked', { id: tokenId, merchantId: r.merchantId, revokedAt: r.revokedAt });
+  }
+
+  @Get('merchants/:merchantId/webhook-secret')
+  @ApiOperation({ operationId: 'getWebhookSecret', summary: 'The webhook signing secret' })
+  @ApiMerchantIdParam()
+  @ApiEnvelope(WebhookSecretSchema, { message: 'Webhook secret found' })
+  async showWebhookSecret(@MerchantId() merchantId: number) {
+    const s = await this.admin.webhookSecret(merchantId);
+    const previousSigning = s.previousExpiresAt !== null && s.previousExpiresAt > new Date();
+    return new Reply('Webhook secret found', {
+      merchantId,
+      secret: s.secret,
+      previousExpiresAt: previousSigning ? s.previousExpiresAt : null,
+    });
+  }
+
+  /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
+  @Post('merchants/:merchantId/webhook-secret/rotate')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'A new webhook secret; the old one also signs for graceHours (default 24, 0 = stop at once)',
+  })
+  @ApiMerchantIdParam()
+  @ApiEnvelope(WebhookSecretSchema, { message: 'Webhook secret rotated' })
+  async rotateWebhookSecret(@MerchantId() merchantId: number, @Body() dto: RotateWebhookSecretDto) {
+    const r = await this.admin.rotateWebhookSecret(merchantId, dto.graceHours ?? DEFAULT_GRACE_HOURS);
+    return new Reply('Webhook secret rotated', {
+      merchantId,
+      secret: r.secret,
+      previousExpiresAt: r.previousExpiresAt,
+    });
+  }
+}

@@ -1,0 +1,250 @@
+import {
+  Body,
+  type CanActivate,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  type Type,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ErrorCode } from '@pay/contracts';
+import type { SessionView, TotpSetupView, TotpStateView } from '@pay/contracts/dashboard';
+import { AuditLogRepository, type DashboardSession, type DashboardUser } from '@pay/persistence';
+import { ApiError, Reply, requestLogId } from '@pay/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
+import { AccountLockedError, DashboardAuthService } from '../../services/session/dashboard-auth.service';
+import { SessionAuthenticator } from '../../kernel/auth/session/session-authenticator';
+import { type DashboardPrincipal, Principal } from '../../kernel/auth/session/dashboard-principal';
+import {
+  type Audience,
+  clearSessionCookie,
+  isForeignOrigin,
+  MERCHANT_AUDIENCE,
+  OPERATOR_AUDIENCE,
+  sessionCookieOf,
+  setSessionCookie,
+} from '../../kernel/auth/session/session-cookies';
+import { MerchantSessionGuard, OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
+import { Audited, type AuditSubject } from '../../kernel/audit/audit.interceptor';
+
+/**
+ * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
+ * link, TOTP. Built twice (merchant dashboard, operator console). No rate limit applies to sign-in,
+ * set-password, who-am-I or sign-out (no merchant is known yet, or the web app must be able to
+ * tell signed-in from signed-out while its merchant's integration is at its limit): the lockout
+ * is sign-in's brute-force defence. A merchant user's TOTP changes spend the merchant's write
+ * budget; operators have none.
+ */
+function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
+  class SessionEndpoints {
+    constructor(
+      readonly auth: DashboardAuthService,
+      readonly authenticator: SessionAuthenticator,
+      @Inject(GATEWAY_CONFIG) readonly config: GatewayConfig,
+      @Inject(AuditLogRepository) readonly audit: AuditLogRepository,
+    ) {}
+
+    @Post('session')
+    @HttpCode(200)
+    async signIn(
+      @Req() req: FastifyRequest,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: SignInDto,
+    ): Promise<Reply<SessionView>> {
+      // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
+      if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+      try {
+        const signIn = { email: dto.email, password: dto.password, totp: dto.totp };
+        const { token, session } = await this.auth.signIn(audience, signIn, (user, refusal) =>
+          this.recordSignInRefused(req, user, refusal),
+        );
+        if (session.merchantId !== null) {
+          await this.audit.record({
+            operatorUserId: session.userId,
+            merchantId: session.merchantId,
+            action: 'session.sign-in',
+            target: `user:${session.userId}`,
+            details: {},
+            logId: requestLogId(req),
+          });
+        }
+        // A new sign-in replaces the browser's session: the one its cookie named (if any) ends, so a
+        // cookie value someone else saw or planted before the sign-in is worth nothing after it.
+        await this.auth.signOut(sessionCookieOf(req, audience));
+        setSessionCookie(reply, audience, token, { secure: this.config.DASHBOARD_COOKIE_SECURE });
+        return new Reply('Signed in', this.view(session));
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
+    }
+
+    @Get('session')
+    @UseGuards(SessionGuard)
+    async current(@Req() req: FastifyRequest): Promise<Reply<SessionView>> {
+      return new Reply(
+        'Signed in',
+        this.view(await this.authenticator.authenticate(audience, sessionCookieOf(req, audience))),
+      );
+    }
+
+    @Delete('session')
+    @UseGuards(SessionGuard)
+    async signOut(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ) {
+      await this.auth.signOut(sessionCookieOf(req, audience));
+      if (principal.merchantId !== null) {
+        await this.audit.record({
+          operatorUserId: principal.userId,
+          merchantId: principal.merchantId,
+          action: 'session.sign-out',
+          target: `user:${principal.userId}`,
+          details: {},
+          logId: requestLogId(req),
+        });
+      }
+      clearSessionCookie(reply, audience, { secure: this.config.DASHBOARD_COOKIE_SECURE });
+      return new Reply('Signed out', null);
+    }
+
+    /**
+     * Step-up: the password (and TOTP code, when on) again, and sensitive actions work for the next
+     * 10 minutes. Sign-in's checks and lockout; no rate limit, as sign-in (the lockout is the defence).
+     */
+    @Post('session/confirm')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    async confirm(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: ConfirmPasswordDto,
+    ) {
+      try {
+        return new Reply(
+          'Password confirmed',
+          this.view(
+            await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, {
+              password: dto.password,
+              totp: dto.totp,
+            }),
+          ),
+        );
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
+    }
+
+    /** From a one-time link: no session. */
+    @Post('password')
+    @HttpCode(200)
+    async setPassword(@Req() req: FastifyRequest, @Body() dto: SetPasswordDto) {
+      if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
+      await this.auth.setPassword(audience, dto.token, dto.password);
+      return new Reply('Password set; sign in with it', null);
+    }
+
+    @Post('totp/setup')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    @RateLimit('write')
+    @RequiresRecentAuth()
+    @Audited('totp.setup', userTarget, { merchantUsersOnly: true })
+    async totpSetup(@Principal() principal: DashboardPrincipal): Promise<Reply<TotpSetupView>> {
+      return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
+    }
+
+    @Post('totp/enable')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    @RateLimit('write')
+    @RequiresRecentAuth()
+    @Audited('totp.enable', userTarget, { merchantUsersOnly: true })
+    async totpEnable(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Body() dto: TotpCodeDto,
+    ): Promise<Reply<TotpStateView>> {
+      await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
+      return new Reply('Two-factor sign-in is on', { totpEnabled: true });
+    }
+
+    @Post('totp/disable')
+    @HttpCode(200)
+    @UseGuards(SessionGuard)
+    @RateLimit('write')
+    @RequiresRecentAuth()
+    @Audited('totp.disable', userTarget, { merchantUsersOnly: true })
+    async totpDisable(
+      @Req() req: FastifyRequest,
+      @Principal() principal: DashboardPrincipal,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: TotpCodeDto,
+    ): Promise<Reply<TotpStateView>> {
+      try {
+        await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
+      } catch (err) {
+        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      }
+      return new Reply('Two-factor sign-in is off', { totpEnabled: false });
+    }
+
+    /**
+     * A merchant user's refused sign-in (wrong password or code, locked, disabled, merchant
+     * inactive) goes to its merchant's activity log, with the refusal's code and nothing typed.
+     * Operators' sign-ins are not the console's audit log's (it lists changes).
+     */
+    async recordSignInRefused(req: FastifyRequest, user: DashboardUser, refusal: ApiError): Promise<void> {
+      if (audience.role !== 'merchant' || user.role !== 'merchant' || user.merchantId === null) return;
+      await this.audit.record({
+        operatorUserId: user.id,
+        merchantId: user.merchantId,
+        action: 'session.sign-in-failed',
+        target: `user:${user.id}`,
+        details: { reason: refusal.code },
+        logId: requestLogId(req),
+      });
+    }
+
+    view(s: DashboardSession): SessionView {
+      return {
+        user: { id: s.userId, email: s.email, role: s.role, totpEnabled: s.totpEnabled },
+        merchant: s.merchantId !== null ? { id: s.merchantId, name: s.merchantName ?? '' } : null,
+        csrfToken: s.csrfToken,
+        sandbox: this.config.SANDBOX_MODE,
+      };
+    }
+  }
+  return SessionEndpoints;
+}
+
+/** The TOTP routes' audit target: the user whose second factor changed. */
+function userTarget({ principal }: AuditSubject): string {
+  return `user:${principal.userId}`;
+}
+
+/** /dashboard/api/session, password, totp/* (public port; merchant users). */
+@ApiExcludeController()
+@Controller('dashboard/api')
+export class DashboardSessionController extends sessionEndpoints(MERCHANT_AUDIENCE, MerchantSessionGuard) {}
+
+/** /console/api/session, password, totp/* (internal port; operators). */
+@ApiExcludeController()
+@Controller('console/api')
+export class ConsoleSessionController extends sessionEndpoints(OPERATOR_AUDIENCE, OperatorSessionGuard) {}

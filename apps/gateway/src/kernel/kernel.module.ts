@@ -1,0 +1,76 @@
+import { Module, type Provider } from '@nestjs/common';
+import type { PrismaClient } from '@pay/persistence';
+import { createMetricsRegistry, type Logger, type ReadinessCheck } from '@pay/platform';
+import type Redis from 'ioredis';
+import type { Registry } from 'prom-client';
+import {
+  ADMIN_SETTINGS,
+  DASHBOARD_CLOCK,
+  GATEWAY_CONFIG,
+  LOGGER,
+  METRICS_REGISTRY,
+  PRISMA,
+  READINESS_CHECKS,
+  REDIS,
+} from '../gateway.tokens';
+import { AdminTokenGuard, type AdminSettings } from './auth/admin/admin-token.guard';
+import { MerchantAuthGuard } from './auth/merchant/merchant-auth.guard';
+import { OperatorGuard } from './auth/operator.guard';
+import { SessionAuthenticator } from './auth/session/session-authenticator';
+import { MerchantSessionGuard, OperatorSessionGuard } from './auth/session/session.guards';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { HealthController } from './health/health.controller';
+import { RateLimiter, type RateLimiterSettings } from './rate-limit/rate-limiter';
+import { REPOSITORIES } from './repositories';
+
+/** The settings the kernel reads (a part of GatewayConfig). */
+type KernelSettings = RateLimiterSettings & { ADMIN_TOKEN?: string; ADMIN_TOKEN_PREVIOUS: string[] };
+
+const PROVIDERS: Provider[] = [
+  ...REPOSITORIES,
+  { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('gateway') },
+  {
+    provide: READINESS_CHECKS,
+    useFactory: (prisma: PrismaClient, redis: Redis): ReadinessCheck[] => [
+      { name: 'postgres', check: async () => void (await prisma.$queryRaw`SELECT 1`) },
+      // Transfers and pay-ins reach the ledger through the bus on Redis, and recon exports queue there.
+      { name: 'redis', check: async () => void (await redis.ping()) },
+    ],
+    inject: [PRISMA, REDIS],
+  },
+  {
+    provide: RateLimiter,
+    useFactory: (settings: KernelSettings, logger: Logger, registry: Registry) =>
+      new RateLimiter(settings, logger, registry),
+    inject: [GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY],
+  },
+  {
+    provide: ADMIN_SETTINGS,
+    useFactory: (settings: KernelSettings): AdminSettings => ({
+      adminToken: settings.ADMIN_TOKEN,
+      previousAdminTokens: settings.ADMIN_TOKEN_PREVIOUS,
+    }),
+    inject: [GATEWAY_CONFIG],
+  },
+  { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
+  SessionAuthenticator,
+  MerchantAuthGuard,
+  MerchantSessionGuard,
+  OperatorSessionGuard,
+  AdminTokenGuard,
+  OperatorGuard,
+  AuditInterceptor,
+];
+
+/**
+ * What every face stands on: the repositories, the three credentials (merchant token, dashboard
+ * and console sessions, admin token), the rate limiter, the audit log, metrics and readiness
+ * (with /healthz, /readyz and /metrics). The app's dependencies (database, Redis, settings, ...)
+ * come from the global module gateway.module.ts registers.
+ */
+@Module({
+  controllers: [HealthController],
+  providers: PROVIDERS,
+  exports: PROVIDERS.map((p) => ('provide' in p ? p.provide : p)),
+})
+export class KernelModule {}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ErrorCode } from '@pay/contracts';
+import {
+  encodeQris,
+  type Minor,
+  parseAmount,
+  payinFee,
+  platformTrxId as newPlatformTrxId,
+  type QrisPayment,
+} from '@pay/domain';
+import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
+import { ApiError, currentLogId } from '@pay/platform';
+import { toDataURL } from 'qrcode';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
+import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
+
+/** The QR code of a QRIS payload as a PNG data URL. */
+export function qrImageOf(payload: string): Promise<string> {
+  return toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+}
+
+/** A dynamic QRIS code for one payment. */
+export interface GenerateQrisCommand {
+  merchantTrxId: string;
+  /** Rupiah, at most two decimals */
+  amount: number;
+  /** Default and maximum are settings */
+  expirySeconds?: number;
+  /** Also return the QR code as a PNG data URL */
+  withImage?: boolean;
+  /** Where the pay-in's final status goes (else the merchant's default callback URL) */
+  notifyUrl?: string;
+}
+
+/** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
+@Injectable()
+export class QrisService {
+  constructor(
+    private readonly payins: PayinRepository,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async generate(merchantId: number, command: GenerateQrisCommand): Promise<{ payin: Payin; qrImage?: string }> {
+    const amount = this.validAmount(command.amount);
+    const expirySeconds = command.expirySeconds ?? this.config.QRIS_EXPIRY_DEFAULT_SECONDS;
+    if (expirySeconds > this.config.QRIS_EXPIRY_MAX_SECONDS) {
+      const message = `must be between 60 and ${this.config.QRIS_EXPIRY_MAX_SECONDS}`;
+      throw new ApiError(ErrorCode.ValidationError, `expirySeconds: ${message}`, [{ field: 'expirySeconds', message }]);
+    }
+    if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.WEBHOOK_ALLOW_LOOPBACK);
+    const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
+    const now = new Date();
+    const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
+    const fee = payinFee(amount, { pctMilli: merchant.payinFeePctMilli, fixed: merchant.payinFeeFixed });
+    const qris: QrisPayment = {
+      nmid: merchant.nmid,
+      merchantCriteria: merchant.merchantCriteria as QrisPayment['merchantCriteria'],
+      mcc: merchant.mcc,
+      amount,
+      merchantName: merchant.name,
+      merchantCity: merchant.city,
+      postalCode: merchant.postalCode ?? undefined,
+      reference: platformTrxId,
+    };
+    let payin: Payin;
+    try {
+      payin = await this.payins.create({
+        merchantId,
+        merchantTrxId: command.merchantTrxId,
+        platformTrxId,
+        amount,
+        fee,
+        feePctMilli: merchant.payinFeePctMilli,
+        feeFixed: merchant.payinFeeFixed,
+        nmid: merchant.nmid,
+        qrisPayload: encodeQris(qris),
+        expiresAt: new Date(now.getTime() + expirySeconds * 1000),
+        notifyUrl: command.notifyUrl ?? null,
+        logId: currentLogId(),
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // The same request again (a retry after a lost response) gets the code already made.
+      const existing = await this.payins.find(merchantId, command.merchantTrxId);
+      if (
+        existing &&
+        existing.amount === amount &&
+        existing.status === 'pending' &&
+        existing.notifyUrl === (command.notifyUrl ?? null)
+      )
+        payin = existing;
+      else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
+    }
+    const qrImage = command.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;
+    return { payin, qrImage };
+  }
+
+  validAmount(input: number): Minor {
+    const amount = parseAmount(input);
+    if (amount < parseAmount(this.config.PAYIN_MIN_AMOUNT) || amount > parseAmount(this.config.PAYIN_MAX_AMOUNT)) {
+      const message = `must be between ${this.config.PAYIN_MIN_AMOUNT} and ${this.config.PAYIN_MAX_AMOUNT}`;
+      throw new ApiError(ErrorCode.ValidationError, `amount: ${message}`, [{ field: 'amount', message }]);
+    }
+    return amount;
+  }
+}

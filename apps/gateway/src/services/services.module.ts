@@ -1,0 +1,67 @@
+import { Module, type Provider } from '@nestjs/common';
+import {
+  DashboardUserAdmin,
+  DeadLetterActions,
+  MerchantAdmin,
+  SettlementRequests,
+  WebhookActions,
+} from '@pay/backoffice';
+import type { PgListener, PrismaClient } from '@pay/persistence';
+import type { Pool } from 'pg';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, PG_LISTENER, PG_POOL, PRISMA } from '../gateway.tokens';
+import { KernelModule } from '../kernel/kernel.module';
+import { AccountInquiryService } from './disbursement/account-inquiry.service';
+import { DecisionWaiter } from './disbursement/decision-waiter';
+import { TransferService } from './disbursement/transfer.service';
+import { AcquirerService } from './payin/acquirer.service';
+import { QrisService } from './payin/qris.service';
+import { SandboxPayService } from './payin/sandbox-pay.service';
+import { ReconExportService } from './recon/recon-export.service';
+import { DashboardAuthService } from './session/dashboard-auth.service';
+
+const PROVIDERS: Provider[] = [
+  QrisService,
+  SandboxPayService,
+  AcquirerService,
+  AccountInquiryService,
+  TransferService,
+  { provide: DecisionWaiter, useFactory: (notices: PgListener) => new DecisionWaiter(notices), inject: [PG_LISTENER] },
+  ReconExportService,
+  DashboardAuthService,
+];
+
+/** The back office's use cases (libs/backoffice), which the ops API, the console and the dashboard share with the admin CLI. */
+const BACKOFFICE: Provider[] = [
+  {
+    provide: MerchantAdmin,
+    useFactory: (prisma: PrismaClient, config: GatewayConfig) =>
+      new MerchantAdmin(prisma, { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK }),
+    inject: [PRISMA, GATEWAY_CONFIG],
+  },
+  {
+    provide: DashboardUserAdmin,
+    useFactory: (pool: Pool, config: GatewayConfig) =>
+      new DashboardUserAdmin(pool, { dashboard: config.DASHBOARD_PUBLIC_URL, console: config.CONSOLE_PUBLIC_URL }),
+    inject: [PG_POOL, GATEWAY_CONFIG],
+  },
+  {
+    provide: SettlementRequests,
+    useFactory: (prisma: PrismaClient) => new SettlementRequests(prisma),
+    inject: [PRISMA],
+  },
+  { provide: DeadLetterActions, useFactory: (pool: Pool) => new DeadLetterActions(pool), inject: [PG_POOL] },
+  { provide: WebhookActions, useFactory: (pool: Pool) => new WebhookActions(pool), inject: [PG_POOL] },
+];
+
+/**
+ * The application services the faces share: each takes a plain command object (never an HTTP
+ * DTO) and answers with domain values or an ApiError (a BackofficeError for the back office's);
+ * the faces map DTOs in and present answers.
+ */
+@Module({
+  imports: [KernelModule],
+  providers: [...PROVIDERS, ...BACKOFFICE],
+  exports: [...PROVIDERS, ...BACKOFFICE].map((p) => ('provide' in p ? p.provide : p)),
+})
+export class ServicesModule {}

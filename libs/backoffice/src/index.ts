@@ -1,0 +1,17 @@
+export { type AuditAs } from './audit';
+export { MerchantAdmin, type OnboardedMerchant } from './merchants/merchant-admin';
+export { describeMerchant, type FeeInput, type MerchantDescription, parseFeeInput } from './merchants/merchant-input';
+export {
+  DashboardUserAdmin,
+  DEFAULT_CONSOLE_PUBLIC_URL,
+  DEFAULT_DASHBOARD_PUBLIC_URL,
+  describeDashboardUser,
+  setPasswordUrl,
+  type DashboardUrls,
+  type DashboardUserLink,
+  type DashboardUserView,
+} from './users/dashboard-user-admin';
+export { SettlementRequests, type SettlementRun } from './settlements/settlement-requests';
+export { DeadLetterActions, deadLetterId } from './dead-letters/dead-letter-actions';
+export { WebhookActions, webhookDeliveryId } from './webhooks/webhook-actions';
+export { auditLedger, DEFAULT_GRACE_SECONDS } from './ledger/ledger-audit';
