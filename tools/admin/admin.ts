@@ -6,8 +6,10 @@ import {
   isMisconfiguration,
   isNotifyUrl,
   isTransientFault,
+  loadConfig,
   WebhookTargetRefused,
 } from '@pay/platform';
+import { adminConfigSchema } from './admin.config';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
 import {
@@ -17,8 +19,6 @@ import {
   DashboardUserAdmin,
   DashboardUserInputError,
   DashboardUserNotFoundError,
-  DEFAULT_CONSOLE_PUBLIC_URL,
-  DEFAULT_DASHBOARD_PUBLIC_URL,
   DeadLetterRepository,
   describeBreach,
   describeDatabaseError,
@@ -69,10 +69,11 @@ const limitOrDefault = (value: string): number | 'default' => {
  * human line (or JSON with --json) and exits with an ExitCode.
  */
 export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
+  const config = loadConfig(adminConfigSchema, io.env);
   let prisma: PrismaClient | undefined;
   let pool: Pool | undefined;
   const databaseUrl = () => {
-    const url = io.env.DATABASE_URL;
+    const url = config.database.url;
     if (!url) throw new UsageError('DATABASE_URL is not set');
     return url;
   };
@@ -349,7 +350,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
         if (!isNotifyUrl(target))
           throw new UsageError('the callback URL must be an absolute http or https URL of at most 2048 characters');
         try {
-          await checkWebhookTarget(target, { allowLoopback: io.env.WEBHOOK_ALLOW_LOOPBACK === 'true' });
+          await checkWebhookTarget(target, { allowLoopback: config.webhooks.allowLoopback });
         } catch (err) {
           if (err instanceof WebhookTargetRefused)
             throw new UsageError(`${err.message}; callbacks go to public addresses only`);
@@ -439,11 +440,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   });
 
   registerUserCommands(program, {
-    users: () =>
-      new DashboardUserAdmin(pg(), {
-        dashboard: io.env.DASHBOARD_PUBLIC_URL || DEFAULT_DASHBOARD_PUBLIC_URL,
-        console: io.env.CONSOLE_PUBLIC_URL || DEFAULT_CONSOLE_PUBLIC_URL,
-      }),
+    users: () => new DashboardUserAdmin(pg(), config.links),
     merchantId: (value) => {
       try {
         return id(value);
@@ -483,7 +480,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       io.err(`error: ${err.message}`);
       return ExitCode.Usage;
     }
-    io.err(`error: ${failureLine(err, io.env.DATABASE_URL)}`);
+    io.err(`error: ${failureLine(err, config.database.url)}`);
     return ExitCode.Failure;
   } finally {
     await prisma?.$disconnect();

@@ -4,10 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { createBankRail } from '@pay/bank-rail';
+import { createBankRail, railSection } from '@pay/bank-rail';
 import {
   connectingAs,
   createDatabaseClients,
+  databaseSection,
   MerchantAuthRepository,
   PgListener,
   type PrismaClient,
@@ -27,6 +28,7 @@ import {
   registerRequestMetrics,
   registerSuccessEnvelope,
   stopInOrder,
+  storageSection,
   throttledWarn,
   tooDeeplyNested,
 } from '@pay/platform';
@@ -88,8 +90,8 @@ export async function createGatewayApp(
   // Its connections show as application_name 'gateway' in pg_stat_activity.
   const config = connectingAs(settings, 'gateway');
   // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const store = new ObjectStore(config);
+  const { prisma, pool } = createDatabaseClients(databaseSection(config, 'gateway'), logger);
+  const store = new ObjectStore(storageSection(config));
   // Requests wait on Redis only to enqueue a recon export: a fail-fast connection, so they answer 503 while it is away.
   const redis = failFastRedis(config.REDIS_URL, logger, 'gateway');
   const reconProducer = new ReconExportProducer(redis, config.QUEUE_PREFIX, logger);
@@ -116,7 +118,7 @@ export async function createGatewayApp(
       prisma,
       pool,
       redis,
-      rail: createBankRail(config, pool),
+      rail: createBankRail(railSection(config), pool),
       config,
       store,
       reconProducer,

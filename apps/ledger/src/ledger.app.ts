@@ -4,21 +4,13 @@ import {
   BusServer,
   createServiceTransport,
   OutboxRelay,
-  busConfigFromEnv,
   busReadinessCheck,
   TopicReadiness,
   watchBusFailure,
   withDeadLetterTopics,
 } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import {
-  connectingAs,
-  createDatabaseClients,
-  outboxChannel,
-  PgListener,
-  PgOutboxStore,
-  startOpsAndWait,
-} from '@pay/persistence';
+import { createDatabaseClients, outboxChannel, PgListener, PgOutboxStore, startOpsAndWait } from '@pay/persistence';
 import {
   createLogger,
   createMetricsRegistry,
@@ -34,12 +26,11 @@ import { LedgerModule } from './ledger.module';
  * The ledger process: consumes ledger.commands through the bus, applies each in one Postgres
  * transaction, and relays its outbox to ledger.events. Returns a handle to stop it cleanly.
  */
-export async function startLedger(settings: LedgerConfig, opts: { consumerName?: string } = {}) {
-  const config = connectingAs(settings, 'ledger'); // application_name in pg_stat_activity
-  const logger = createLogger('ledger', config.LOG_LEVEL);
+export async function startLedger(config: LedgerConfig, opts: { consumerName?: string } = {}) {
+  const logger = createLogger('ledger', config.logging.level);
   // The command path (apply, relay) runs on plain pg; Prisma serves the rest (docs/decisions/0011).
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const bus = busConfigFromEnv(config, 'ledger');
+  const { prisma, pool } = createDatabaseClients(config.database, logger);
+  const bus = config.bus;
   const registry = createMetricsRegistry('ledger');
   const busFailure = watchBusFailure();
   const transport = createServiceTransport(bus, { logger, registry, onFailure: busFailure.onFailure });
@@ -65,16 +56,16 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   const relay = new OutboxRelay({
     store: outbox,
     transport,
-    batchSize: config.OUTBOX_BATCH_SIZE,
-    pollIntervalMs: config.OUTBOX_POLL_MS,
-    lingerMs: config.OUTBOX_LINGER_MS,
+    batchSize: config.outbox.batchSize,
+    pollIntervalMs: config.outbox.pollIntervalMs,
+    lingerMs: config.outbox.lingerMs,
     // Woken for its own input and output; every other topic only at its safety-net poll.
     wakeTopics: [Topic.LedgerCommands, Topic.LedgerEvents],
     logger,
   });
   await app.listen();
   relay.start();
-  const listener = new PgListener(config.DATABASE_URL, {
+  const listener = new PgListener(config.database.url, {
     onError: throttledWarn(
       logger,
       'LISTEN connection lost; reconnecting (the outbox relay waits for its poll meanwhile)',
@@ -82,12 +73,12 @@ export async function startLedger(settings: LedgerConfig, opts: { consumerName?:
   }).listen(outboxChannel((topic) => relay.notify(topic)));
   pgListenMetric(registry, listener);
   await listener.start();
-  logger.info({ opsPort: config.OPS_PORT, transport: config.BUS_TRANSPORT }, 'ledger started');
+  logger.info({ opsPort: config.ops.port, transport: config.bus.kind }, 'ledger started');
 
   return {
     opsPort: (ops.server.address() as { port: number }).port,
     failure: busFailure.failure,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    shutdownTimeoutMs: config.shutdown.timeoutMs,
     ...serviceStop({ ops, topics, transport, prisma, pool }, [
       ['bus consumer (the batch in hand finishes)', () => app.close()],
       ['LISTEN connection', () => listener.stop()],

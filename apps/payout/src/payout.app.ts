@@ -1,7 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
 import {
-  busConfigFromEnv,
   BusErrorFilter,
   BusServer,
   createServiceTransport,
@@ -14,7 +13,6 @@ import {
 } from '@pay/bus';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import {
-  connectingAs,
   createDatabaseClients,
   DISBURSEMENT_DECIDED_CHANNEL,
   outboxChannel,
@@ -42,12 +40,11 @@ import { PayoutProcessor } from './processing/payout.processor';
  * status (with the refund command on failure and the outcome event) through the outbox.
  * It also runs an outbox relay; the advisory lock lets one relay at a time publish.
  */
-export async function startPayout(settings: PayoutConfig) {
-  const config = connectingAs(settings, 'payout'); // application_name in pg_stat_activity
-  const logger = createLogger('payout', config.LOG_LEVEL);
+export async function startPayout(config: PayoutConfig) {
+  const logger = createLogger('payout', config.logging.level);
   // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const bus = busConfigFromEnv(config, 'payout');
+  const { prisma, pool } = createDatabaseClients(config.database, logger);
+  const bus = config.bus;
   const registry = createMetricsRegistry('payout');
   const busFailure = watchBusFailure();
   const transport = createServiceTransport(bus, { logger, registry, onFailure: busFailure.onFailure });
@@ -63,16 +60,12 @@ export async function startPayout(settings: PayoutConfig) {
   });
   const payouts = new PayoutRepository(pool);
   pendingPayoutsMetric(registry, payouts, { logger });
-  const processor = new PayoutProcessor(payouts, createBankRail(config, pool), logger, {
-    batchSize: config.PAYOUT_BATCH_SIZE,
-    leaseMs: config.PAYOUT_LEASE_MS,
-    timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,
-  });
-  const poller = new PayoutPoller(processor, logger, config.PAYOUT_POLL_INTERVAL_MS);
+  const processor = new PayoutProcessor(payouts, createBankRail(config.rail, pool), logger, config.payouts);
+  const poller = new PayoutPoller(processor, logger, config.payouts.pollIntervalMs);
   // One LISTEN connection for the process (each NOTIFY wakes every listening backend). The ledger
   // NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes later, after
   // the outbox relay, and only stands in while this connection is down).
-  const notices = new PgListener(config.DATABASE_URL, {
+  const notices = new PgListener(config.database.url, {
     onError: throttledWarn(
       logger,
       'LISTEN connection lost; reconnecting (payouts wait for the bus wake-up meanwhile, the outbox relay for its poll)',
@@ -95,9 +88,9 @@ export async function startPayout(settings: PayoutConfig) {
   const relay = new OutboxRelay({
     store: outbox,
     transport,
-    batchSize: config.OUTBOX_BATCH_SIZE,
-    pollIntervalMs: config.OUTBOX_POLL_MS,
-    lingerMs: config.OUTBOX_LINGER_MS,
+    batchSize: config.outbox.batchSize,
+    pollIntervalMs: config.outbox.pollIntervalMs,
+    lingerMs: config.outbox.lingerMs,
     wakeTopics: [Topic.PayoutEvents],
     logger,
   });
@@ -108,10 +101,10 @@ export async function startPayout(settings: PayoutConfig) {
   await notices.start();
   poller.start();
   relay.start();
-  logger.info({ opsPort: config.OPS_PORT }, 'payout started');
+  logger.info({ opsPort: config.ops.port }, 'payout started');
   return {
     failure: busFailure.failure,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    shutdownTimeoutMs: config.shutdown.timeoutMs,
     ...serviceStop({ ops, topics, transport, prisma, pool }, [
       ['bus consumer (the batch in hand finishes)', () => app.close()],
       ['LISTEN connection', () => notices.stop()],

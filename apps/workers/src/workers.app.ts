@@ -1,14 +1,6 @@
-import {
-  busConfigFromEnv,
-  createServiceTransport,
-  busReadinessCheck,
-  deadLetterTopic,
-  TopicReadiness,
-  watchBusFailure,
-} from '@pay/bus';
+import { createServiceTransport, busReadinessCheck, deadLetterTopic, TopicReadiness, watchBusFailure } from '@pay/bus';
 import { Topic } from '@pay/contracts';
 import {
-  connectingAs,
   createDatabaseClients,
   createPgPool,
   DeadLetterRepository,
@@ -48,16 +40,15 @@ import type { WorkersConfig } from './workers.config';
  * 0024); runs the pay-in expiry scan, and, on BullMQ, the settlement schedule and the recon CSV
  * exports; archives every dead-letter topic.
  */
-export async function startWorkers(settings: WorkersConfig) {
-  const config = connectingAs(settings, 'workers'); // application_name in pg_stat_activity
-  const logger = createLogger('workers', config.LOG_LEVEL);
+export async function startWorkers(config: WorkersConfig) {
+  const logger = createLogger('workers', config.logging.level);
   // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const store = new ObjectStore(config);
+  const { prisma, pool } = createDatabaseClients(config.database, logger);
+  const store = new ObjectStore(config.storage);
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
   const registry = createMetricsRegistry('workers');
   const busFailure = watchBusFailure();
-  const transport = createServiceTransport(busConfigFromEnv(config, 'workers'), {
+  const transport = createServiceTransport(config.bus, {
     logger,
     registry,
     onFailure: busFailure.onFailure,
@@ -68,7 +59,7 @@ export async function startWorkers(settings: WorkersConfig) {
   const ops = await startOpsAndWait('workers', config, {
     prisma,
     registry,
-    redisUrl: config.REDIS_URL,
+    redisUrl: config.redis.url,
     checks: [storeCheck, busReadinessCheck(transport), topics],
     logger,
   });
@@ -78,7 +69,7 @@ export async function startWorkers(settings: WorkersConfig) {
   // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
   // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0035).
   const redis = warnOnError(
-    createRedis(config.REDIS_URL, {
+    createRedis(config.redis.url, {
       maxRetriesPerRequest: null,
       socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS),
     }),
@@ -87,18 +78,13 @@ export async function startWorkers(settings: WorkersConfig) {
   );
 
   const deliveries = new WebhookDeliveryRepository(pool);
-  const service = new WebhookDeliveryService(deliveries, logger, {
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES,
-    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
-    leaseGraceMs: config.WEBHOOK_LEASE_GRACE_MS,
-  });
+  const service = new WebhookDeliveryService(deliveries, logger, config.webhooks);
   const dispatcher = new WebhookDispatcher(deliveries, service, logger, {
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    safetyIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
+    concurrency: config.webhooks.concurrency,
+    safetyIntervalMs: config.webhooks.dispatchIntervalMs,
   });
   // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
-  const deliveryListener = new PgListener(config.DATABASE_URL, {
+  const deliveryListener = new PgListener(config.database.url, {
     onError: throttledWarn(
       logger,
       "LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher's safety-net round meanwhile)",
@@ -108,17 +94,17 @@ export async function startWorkers(settings: WorkersConfig) {
     new PayinExpiryRepository(pool),
     () => dispatcher.wake(),
     logger,
-    config.PAYIN_EXPIRY_SCAN_INTERVAL_MS,
+    config.payins.expiryScanIntervalMs,
   );
   const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
     connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    scanIntervalMs: config.SETTLEMENT_SCAN_INTERVAL_MS,
+    prefix: config.queues.prefix,
+    scanIntervalMs: config.settlement.scanIntervalMs,
   });
   // Recon exports stream a COPY's output: plain pg connections, apart from Prisma's pool, with no
   // statement timeout (a large day behind a slow store takes a while; the export's stall watch
   // bounds it instead); reconnecting lazily.
-  const streamingPool = createPgPool(config.DATABASE_URL, 4, {
+  const streamingPool = createPgPool(config.database.url, 4, {
     preparedStatements: false,
     onError: throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
   });
@@ -127,9 +113,9 @@ export async function startWorkers(settings: WorkersConfig) {
     streamingPool,
     store,
     logger,
-    { connection: redis, prefix: config.QUEUE_PREFIX },
+    { connection: redis, prefix: config.queues.prefix },
     undefined,
-    config.RECON_STALL_MS,
+    config.recon.stallMs,
   );
   const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
   archiver.registerMetrics(registry);
@@ -148,11 +134,11 @@ export async function startWorkers(settings: WorkersConfig) {
   );
   redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
   await archiver.start();
-  logger.info({ opsPort: config.OPS_PORT }, 'workers started');
+  logger.info({ opsPort: config.ops.port }, 'workers started');
   let archiveStopped: Promise<unknown> = Promise.resolve(null);
   return {
     failure: busFailure.failure,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    shutdownTimeoutMs: config.shutdown.timeoutMs,
     ...serviceStop(
       { ops, topics, transport, prisma, pool },
       [
