@@ -104,7 +104,7 @@ export const gatewayConfigSchema = z
       .meta({ description: 'The longest validity a request may ask for' }),
     ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
       description:
-        "Shared secret of the QRIS acquirer's signed notifications (32+ characters; openssl rand -hex 32). Required, and never a value published in this repository, in production or when the gateway listens beyond loopback (see security/secret-rules.ts)",
+        "Shared secret of the QRIS acquirer's signed notifications (32+ characters; openssl rand -hex 32). Required, and never a value published in this repository, in production or when the gateway listens beyond loopback",
       defaultText: 'a fixed development value, only on loopback outside production',
       requiredWhen: 'with NODE_ENV=production, or when either gateway host is not loopback',
     }),
@@ -127,7 +127,7 @@ export const gatewayConfigSchema = z
     ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional().meta({
       description:
         'Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist',
-      production: 'refuses a value published in this repository (so does a gateway beyond loopback)',
+      production: 'refuses a value published in this repository, as a gateway beyond loopback does',
     }),
     ADMIN_TOKEN_PREVIOUS: previousSecrets().meta({
       description:
