@@ -46,6 +46,11 @@ const common = [
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
   { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'] },
+  // The start-up every bus service shares: it wires the transport to the database (neither may know the other).
+  {
+    sourceTag: 'type:service',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:transport', 'type:data'],
+  },
   {
     sourceTag: 'type:ledger',
     onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'],

@@ -2,7 +2,8 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { formatAmountString } from '@pay/domain';
 import type { Pool } from 'pg';
 import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
-import { isMisconfiguration, isNotifyUrl, isTransientFault } from '@pay/platform';
+import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@pay/platform';
+import { adminConfigSchema } from './admin.config';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
 import {
@@ -18,8 +19,6 @@ import {
   auditLedger,
   DashboardUserAdmin,
   DeadLetterActions,
-  DEFAULT_CONSOLE_PUBLIC_URL,
-  DEFAULT_DASHBOARD_PUBLIC_URL,
   describeMerchant,
   MerchantAdmin,
   parseFeeInput,
@@ -76,15 +75,16 @@ const limitOrDefault = (value: string): number | 'default' => {
 export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   let prisma: PrismaClient | undefined;
   let pool: Pool | undefined;
+  const config = loadConfig(adminConfigSchema, io.env);
   const databaseUrl = () => {
-    const url = io.env.DATABASE_URL;
+    const url = config.database.url;
     if (!url) throw new UsageError('DATABASE_URL is not set');
     return url;
   };
   const db = () => (prisma ??= createPrismaClient(withApplicationName(databaseUrl(), 'admin'), 2));
   const pg = () => (pool ??= createPgPool(withApplicationName(databaseUrl(), 'admin'), 2));
   const webhooks = () => new WebhookActions(pg());
-  const admin = () => new MerchantAdmin(db(), { allowLoopback: io.env.WEBHOOK_ALLOW_LOOPBACK === 'true' });
+  const admin = () => new MerchantAdmin(db(), { allowLoopback: config.webhooks.allowLoopback });
   let json = false;
   const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
   let exitCode = ExitCode.Ok;
@@ -402,11 +402,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   });
 
   registerUserCommands(program, {
-    users: () =>
-      new DashboardUserAdmin(pg(), {
-        dashboard: io.env.DASHBOARD_PUBLIC_URL || DEFAULT_DASHBOARD_PUBLIC_URL,
-        console: io.env.CONSOLE_PUBLIC_URL || DEFAULT_CONSOLE_PUBLIC_URL,
-      }),
+    users: () => new DashboardUserAdmin(pg(), config.links),
     merchantId: (value) => {
       try {
         return id(value);
@@ -443,7 +439,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       io.err(`error: ${err.message}`);
       return BACKOFFICE_EXIT_CODE[err.code];
     }
-    io.err(`error: ${failureLine(err, io.env.DATABASE_URL)}`);
+    io.err(`error: ${failureLine(err, config.database.url)}`);
     return ExitCode.Failure;
   } finally {
     await prisma?.$disconnect();

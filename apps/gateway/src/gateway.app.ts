@@ -3,8 +3,8 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
-import { createBankRail } from '@pay/bank-rail';
-import { connectingAs, createDatabaseClients, PgListener, type PrismaClient } from '@pay/persistence';
+import { createBankRail, railSection } from '@pay/bank-rail';
+import { connectingAs, createDatabaseClients, databaseSection, PgListener, type PrismaClient } from '@pay/persistence';
 import {
   createLogger,
   createValidationPipe,
@@ -20,6 +20,7 @@ import {
   registerRequestMetrics,
   registerSuccessEnvelope,
   stopInOrder,
+  storageSection,
   throttledWarn,
   tooDeeplyNested,
 } from '@pay/platform';
@@ -77,8 +78,8 @@ export async function createGatewayApp(
   // Its connections show as application_name 'gateway' in pg_stat_activity.
   const config = connectingAs(settings, 'gateway');
   // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const store = new ObjectStore(config);
+  const { prisma, pool } = createDatabaseClients(databaseSection(config, 'gateway'), logger);
+  const store = new ObjectStore(storageSection(config));
   // Requests wait on Redis only to enqueue a recon export: a fail-fast connection, so they answer 503 while it is away.
   const redis = failFastRedis(config.REDIS_URL, logger, 'gateway');
   const reconProducer = new ReconExportProducer(redis, config.QUEUE_PREFIX, logger);
@@ -102,7 +103,17 @@ export async function createGatewayApp(
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.register(
-      { prisma, pool, redis, rail: createBankRail(config, pool), config, store, reconProducer, notices, logger },
+      {
+        prisma,
+        pool,
+        redis,
+        rail: createBankRail(railSection(config), pool),
+        config,
+        store,
+        reconProducer,
+        notices,
+        logger,
+      },
       faces,
     ),
     adapter,

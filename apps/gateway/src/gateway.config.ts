@@ -3,15 +3,17 @@ import { railEnvShape } from '@pay/bank-rail';
 import {
   bindHost,
   bool,
-  commonEnv,
   port,
   positiveInt,
+  queueEnvShape,
+  redisEnvShape,
   refuseLoopbackInProduction,
-  serviceEnv,
+  serviceEnvShape,
   storageEnvShape,
-  webhookEnv,
+  webhookEnvShape,
 } from '@pay/platform';
 import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
+import { databaseEnvShape } from '@pay/persistence';
 import { z } from 'zod';
 import { defaultDashboardDir } from './kernel/static/dashboard-dir';
 import { rateLimitEnvShape } from './kernel/rate-limit/rate-limit.config';
@@ -30,23 +32,30 @@ const previousSecrets = () =>
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')));
+    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')))
+    .meta({ typeText: 'comma-separated list (each 32+ characters)' });
 
-/** Every setting of the gateway; validated once at start-up (see .env.example). */
+/**
+ * Every setting of the gateway (docs/operations/configuration.md), validated once at start-up.
+ * Still the flat object of the variables: the services read it by their names until the gateway's
+ * config is nested like the other services'.
+ */
 export const gatewayConfigSchema = z
   .object({
-    ...serviceEnv,
-    /** The merchant API (/api/v1, /docs, /healthz, /readyz): the port the ingress exposes */
-    GATEWAY_PORT: port().default(3000),
-    GATEWAY_HOST: bindHost(),
-    /** The acquirer's notifications (/internal), operators (/ops, Bull Board), Prometheus (/metrics), /healthz, /readyz; never exposed by the ingress */
-    GATEWAY_INTERNAL_PORT: port().default(3001),
-    GATEWAY_INTERNAL_HOST: bindHost(),
+    ...serviceEnvShape,
+    ...databaseEnvShape,
+    GATEWAY_PORT: port()
+      .default(3000)
+      .meta({ description: 'The merchant API (/api/v1, /docs, /healthz, /readyz): the port the ingress exposes' }),
+    GATEWAY_HOST: bindHost().meta({ description: 'Bind address of the public port (the image sets 0.0.0.0)' }),
+    GATEWAY_INTERNAL_PORT: port().default(3001).meta({
+      description:
+        "The acquirer's notifications (/internal), operators (/ops, Bull Board), Prometheus (/metrics), /healthz, /readyz; never exposed by the ingress",
+    }),
+    GATEWAY_INTERNAL_HOST: bindHost().meta({
+      description: 'Bind address of the internal port (the image sets 0.0.0.0)',
+    }),
     ...serverLimitsEnvShape,
-    /**
-     * Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated
-     * addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client.
-     */
     TRUSTED_PROXIES: z
       .string()
       .default('')
@@ -55,71 +64,96 @@ export const gatewayConfigSchema = z
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean),
-      ),
-    SWAGGER_ENABLED: bool().default(true),
-    /**
-     * The web app's builds (merchant/ served at /dashboard/, console/ at /console/). Default: the
-     * dist/apps/dashboard of the checkout or image the gateway runs from. A bundle missing there is
-     * not served (a warning at start-up), the rest of the gateway runs as usual.
-     */
+      )
+      .meta({
+        description:
+          'Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client',
+        typeText: 'comma-separated list',
+      }),
+    SWAGGER_ENABLED: bool().default(true).meta({ description: 'Serve `/docs` and `/docs/openapi.json`' }),
     DASHBOARD_DIR: z
       .string()
       .default(() => defaultDashboardDir())
-      .transform((dir) => resolve(dir)),
-    /** Smallest and largest transfer, in Rupiah */
-    PAYOUT_MIN_AMOUNT: positiveInt().default(10_000),
-    PAYOUT_MAX_AMOUNT: positiveInt().default(250_000_000),
-    /** How long an account inquiry can be used for a transfer */
-    INQUIRY_TTL_SECONDS: positiveInt().max(86_400).default(900),
-    /** How long a transfer request waits for the ledger's debit decision before answering TRANSFER_PROCESSING */
-    TRANSFER_DECISION_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
-    /** Smallest and largest QRIS pay-in, in Rupiah (Bank Indonesia caps QRIS at 10,000,000) */
-    PAYIN_MIN_AMOUNT: positiveInt().default(1_000),
-    PAYIN_MAX_AMOUNT: positiveInt().default(10_000_000),
-    /** Validity of a dynamic QRIS code when the request names none, and the longest allowed */
+      .transform((dir) => resolve(dir))
+      .meta({
+        description:
+          "The web app's builds (merchant/ served at /dashboard/, console/ at /console/). A bundle missing there is not served (a warning at start-up), the rest of the gateway runs as usual",
+        typeText: 'directory',
+        defaultText: 'dist/apps/dashboard of the checkout or image the gateway runs from',
+      }),
+    PAYOUT_MIN_AMOUNT: positiveInt().default(10_000).meta({ description: 'Smallest transfer, in Rupiah' }),
+    PAYOUT_MAX_AMOUNT: positiveInt().default(250_000_000).meta({ description: 'Largest transfer, in Rupiah' }),
+    INQUIRY_TTL_SECONDS: positiveInt()
+      .max(86_400)
+      .default(900)
+      .meta({ description: 'How long an account inquiry can be used for a transfer' }),
+    TRANSFER_DECISION_TIMEOUT_MS: positiveInt().max(60_000).default(10_000).meta({
+      description:
+        "How long a transfer request waits for the ledger's debit decision before answering TRANSFER_PROCESSING",
+    }),
+    PAYIN_MIN_AMOUNT: positiveInt().default(1_000).meta({ description: 'Smallest QRIS pay-in, in Rupiah' }),
+    PAYIN_MAX_AMOUNT: positiveInt()
+      .default(10_000_000)
+      .meta({ description: 'Largest QRIS pay-in, in Rupiah (Bank Indonesia caps QRIS at 10,000,000)' }),
     QRIS_EXPIRY_DEFAULT_SECONDS: positiveInt()
       .max(7 * 86_400)
-      .default(900),
+      .default(900)
+      .meta({ description: 'Validity of a dynamic QRIS code when the request names none' }),
     QRIS_EXPIRY_MAX_SECONDS: positiveInt()
       .max(7 * 86_400)
-      .default(86_400),
-    /**
-     * Shared secret of the QRIS acquirer's signed notifications (32+ characters). Required, and
-     * never a value published in this repository, in production or when the gateway listens
-     * beyond loopback (see security/secret-rules.ts).
-     */
-    ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign */
-    ACQUIRER_SECRET_PREVIOUS: previousSecrets(),
-    /** Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer). Default: on except in production */
-    SANDBOX_MODE: bool().optional(),
-    /** How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this */
-    ACQUIRER_CLOCK_SKEW_SECONDS: positiveInt().max(3_600).default(300),
+      .default(86_400)
+      .meta({ description: 'The longest validity a request may ask for' }),
+    ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
+      description:
+        "Shared secret of the QRIS acquirer's signed notifications (32+ characters; openssl rand -hex 32). Required, and never a value published in this repository, in production or when the gateway listens beyond loopback",
+      defaultText: 'a fixed development value, only on loopback outside production',
+      requiredWhen: 'with NODE_ENV=production, or when either gateway host is not loopback',
+    }),
+    ACQUIRER_SECRET_PREVIOUS: previousSecrets().meta({
+      description:
+        'During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign',
+    }),
+    SANDBOX_MODE: bool().optional().meta({
+      description: 'Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer)',
+      defaultText: '`true`, except `false` with NODE_ENV=production',
+      production: 'refuses `true`',
+    }),
+    ACQUIRER_CLOCK_SKEW_SECONDS: positiveInt().max(3_600).default(300).meta({
+      description:
+        "How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this",
+    }),
     ...railEnvShape,
-    ...webhookEnv,
+    ...webhookEnvShape,
     ...storageEnvShape,
-    /** Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist. */
-    ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** During a rotation: the admin tokens being replaced (comma-separated), still accepted by /ops and Bull Board */
-    ADMIN_TOKEN_PREVIOUS: previousSecrets(),
-    /** Redis of the BullMQ queues shown by Bull Board */
-    REDIS_URL: commonEnv.REDIS_URL,
-    QUEUE_PREFIX: z.string().min(1).default('bull'),
-    /**
-     * How long a token that authenticated is let in without a lookup on the routes whose own
-     * statement checks it again (account inquiry, transfer); forgotten at once when any token or
-     * merchant changes (NOTIFY). 0: every request looks its token up.
-     */
-    AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional().meta({
+      description:
+        'Enables /ops (webhook inspection and resend, Bull Board); at least 32 characters. Unset: /ops does not exist',
+      production: 'refuses a value published in this repository, as a gateway beyond loopback does',
+    }),
+    ADMIN_TOKEN_PREVIOUS: previousSecrets().meta({
+      description:
+        'During a rotation: the admin tokens being replaced (comma-separated), still accepted by /ops and Bull Board',
+    }),
+    ...redisEnvShape,
+    ...queueEnvShape,
+    AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000).meta({
+      description:
+        'How long a token that authenticated is let in without a lookup on the routes whose own statement checks it again (account inquiry, transfer); forgotten at once when any token or merchant changes (NOTIFY). 0: every request looks its token up',
+    }),
     ...rateLimitEnvShape,
-    /**
-     * The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost
-     * too); false only for a browser reaching a non-local http:// address in development. Refused in production.
-     */
-    DASHBOARD_COOKIE_SECURE: bool().default(true),
-    /** Where the merchant dashboard and the operator console are served: set-password links (POST /ops/dashboard-users) point there */
-    DASHBOARD_PUBLIC_URL: z.string().url().default(DEFAULT_DASHBOARD_PUBLIC_URL),
-    CONSOLE_PUBLIC_URL: z.string().url().default(DEFAULT_CONSOLE_PUBLIC_URL),
+    DASHBOARD_COOKIE_SECURE: bool().default(true).meta({
+      description:
+        "The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost too); false only for a browser reaching a non-local http:// address in development",
+      production: 'refuses `false`',
+    }),
+    DASHBOARD_PUBLIC_URL: z.string().url().default(DEFAULT_DASHBOARD_PUBLIC_URL).meta({
+      description:
+        "Where the merchant dashboard is served: merchant users' set-password links (POST /ops/dashboard-users) point there",
+    }),
+    CONSOLE_PUBLIC_URL: z.string().url().default(DEFAULT_CONSOLE_PUBLIC_URL).meta({
+      description:
+        "Where the operator console is served (the internal port, reached through a port-forward or a VPN): operators' set-password links point there",
+    }),
   })
   .superRefine((c, ctx) => {
     if (c.ADMIN_TOKEN_PREVIOUS.length && !c.ADMIN_TOKEN)

@@ -3,8 +3,7 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { InvalidMessageError, type LedgerCommand, type LedgerOutcome, parseLedgerCommand, Topic } from '@pay/contracts';
 import { LedgerService } from '@pay/ledger-core';
 import { type Logger, runWithLogId } from '@pay/platform';
-
-export const LOGGER = Symbol('LOGGER');
+import { LOGGER } from './ledger.tokens';
 
 /**
  * Consumes ledger.commands (keyed by merchant, so one merchant's commands arrive in order). The

@@ -2,7 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { LedgerService } from '@pay/ledger-core';
 import type { Pool } from 'pg';
 import type { Logger } from '@pay/platform';
-import { LedgerCommandsController, LOGGER } from './ledger-commands.controller';
+import { LedgerCommandsController } from './ledger-commands.controller';
+import { LOGGER } from './ledger.tokens';
 
 @Module({})
 export class LedgerModule {

@@ -1,8 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type LedgerEventMessage, LedgerEventType, Topic } from '@pay/contracts';
-
-export const PAYOUT_WAKE = Symbol('PAYOUT_WAKE');
+import { PAYOUT_WAKE } from './payout.tokens';
 
 /**
  * A debit recorded by the ledger is a disbursement ready to pay out. The payout loop hears of

@@ -1,37 +1,9 @@
-import { NestFactory } from '@nestjs/core';
 import { createBankRail } from '@pay/bank-rail';
-import {
-  busConfigFromEnv,
-  BusErrorFilter,
-  BusServer,
-  createServiceTransport,
-  OutboxRelay,
-  busReadinessCheck,
-  STANDBY_GATHER_MS,
-  TopicReadiness,
-  watchBusFailure,
-  withDeadLetterTopics,
-} from '@pay/bus';
+import { STANDBY_GATHER_MS, withDeadLetterTopics } from '@pay/bus';
+import { startBusService } from '@pay/bus-service';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import {
-  connectingAs,
-  createDatabaseClients,
-  DISBURSEMENT_DECIDED_CHANNEL,
-  outboxChannel,
-  PayoutRepository,
-  PgListener,
-  PgOutboxStore,
-  startOpsAndWait,
-} from '@pay/persistence';
-import {
-  createLogger,
-  createMetricsRegistry,
-  outboxBacklogMetric,
-  pendingPayoutsMetric,
-  pgListenMetric,
-  serviceStop,
-  throttledWarn,
-} from '@pay/platform';
+import { DISBURSEMENT_DECIDED_CHANNEL, PayoutRepository } from '@pay/persistence';
+import { pendingPayoutsMetric } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -42,81 +14,53 @@ import { PayoutProcessor } from './processing/payout.processor';
  * status (with the refund command on failure and the outcome event) through the outbox.
  * It also runs an outbox relay; the advisory lock lets one relay at a time publish.
  */
-export async function startPayout(settings: PayoutConfig) {
-  const config = connectingAs(settings, 'payout'); // application_name in pg_stat_activity
-  const logger = createLogger('payout', config.LOG_LEVEL);
-  // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const bus = busConfigFromEnv(config, 'payout');
-  const registry = createMetricsRegistry('payout');
-  const busFailure = watchBusFailure();
-  const transport = createServiceTransport(bus, { logger, registry, onFailure: busFailure.onFailure });
-  // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.events.
-  const topics = new TopicReadiness(transport, withDeadLetterTopics(Object.values(Topic)), { logger });
-  topics.start();
-  const ops = await startOpsAndWait('payout', config, {
-    prisma,
-    registry,
-    redisUrl: bus.kind === 'redis-streams' ? bus.redisUrl : undefined,
-    logger,
-    checks: [busReadinessCheck(transport), topics],
-  });
-  const payouts = new PayoutRepository(pool);
-  pendingPayoutsMetric(registry, payouts, { logger });
-  const processor = new PayoutProcessor(payouts, createBankRail(config, pool), logger, {
-    batchSize: config.PAYOUT_BATCH_SIZE,
-    leaseMs: config.PAYOUT_LEASE_MS,
-    timeoutRetryMs: config.PAYOUT_TIMEOUT_RETRY_MS,
-  });
-  const poller = new PayoutPoller(processor, logger, config.PAYOUT_POLL_INTERVAL_MS);
-  // One LISTEN connection for the process (each NOTIFY wakes every listening backend). The ledger
-  // NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes later, after
-  // the outbox relay, and only stands in while this connection is down).
-  const notices = new PgListener(config.DATABASE_URL, {
-    onError: throttledWarn(
-      logger,
-      'LISTEN connection lost; reconnecting (payouts wait for the bus wake-up meanwhile, the outbox relay for its poll)',
-    ),
-  }).listen({ channel: DISBURSEMENT_DECIDED_CHANNEL, onNotify: () => poller.wake(), onReconnect: () => poller.wake() });
-  const app = await NestFactory.createMicroservice(
-    PayoutModule.register({ wake: () => (notices.listening ? undefined : poller.wake()) }),
+export function startPayout(config: PayoutConfig) {
+  return startBusService(
     {
-      // The stand-by wake-up: it reads what a second brought in one go (under load, reading every
-      // event as it came cost payout half its CPU on Kafka), so a LISTEN outage delays payouts by up to a second.
-      strategy: new BusServer({ transport, group: ConsumerGroup.Payout, gatherMs: STANDBY_GATHER_MS }),
-      logger: false,
-      abortOnError: false,
+      name: 'payout',
+      config,
+      // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.events.
+      topics: withDeadLetterTopics(Object.values(Topic)),
+      listenLost:
+        'LISTEN connection lost; reconnecting (payouts wait for the bus wake-up meanwhile, the outbox relay for its poll)',
+    },
+    async ({ pool, logger, registry, listener, startListening, outboxRelay, consumer }) => {
+      // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
+      const payouts = new PayoutRepository(pool);
+      pendingPayoutsMetric(registry, payouts, { logger });
+      const processor = new PayoutProcessor(payouts, createBankRail(config.rail, pool), logger, config.payouts);
+      const poller = new PayoutPoller(processor, logger, config.payouts.pollIntervalMs);
+      // The ledger NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes
+      // later, after the outbox relay, and only stands in while the LISTEN connection is down).
+      listener.listen({
+        channel: DISBURSEMENT_DECIDED_CHANNEL,
+        onNotify: () => poller.wake(),
+        onReconnect: () => poller.wake(),
+      });
+      const app = await consumer(
+        PayoutModule.register({ wake: () => (listener.listening ? undefined : poller.wake()) }),
+        {
+          group: ConsumerGroup.Payout,
+          // The stand-by wake-up: it reads what a second brought in one go (under load, reading every
+          // event as it came cost payout half its CPU on Kafka), so a LISTEN outage delays payouts by up to a second.
+          gatherMs: STANDBY_GATHER_MS,
+        },
+      );
+      // Woken for its own outcomes; every other topic (the ledger relays the commands) only at its safety-net poll.
+      const relay = outboxRelay(config.outbox, [Topic.PayoutEvents]);
+      await app.listen();
+      // Before the loops start: a decision or outcome committed once they have looked is heard.
+      await startListening();
+      poller.start();
+      relay.start();
+      return {
+        stop: [
+          ['bus consumer (the batch in hand finishes)', () => app.close()],
+          ['LISTEN connection', () => listener.stop()],
+          ['disbursement poller (the round in hand finishes)', () => poller.stop()],
+          ['outbox relay', () => relay.stop()],
+        ],
+      };
     },
   );
-  app.useGlobalFilters(new BusErrorFilter());
-  const outbox = new PgOutboxStore(pool);
-  outboxBacklogMetric(registry, outbox, { topics: Object.values(Topic), logger });
-  // Woken for its own outcomes; every other topic (the ledger relays the commands) only at its safety-net poll.
-  const relay = new OutboxRelay({
-    store: outbox,
-    transport,
-    batchSize: config.OUTBOX_BATCH_SIZE,
-    pollIntervalMs: config.OUTBOX_POLL_MS,
-    lingerMs: config.OUTBOX_LINGER_MS,
-    wakeTopics: [Topic.PayoutEvents],
-    logger,
-  });
-  notices.listen(outboxChannel((topic) => relay.notify(topic)));
-  await app.listen();
-  pgListenMetric(registry, notices);
-  // Before the loops start: a decision or outcome committed once they have looked is heard.
-  await notices.start();
-  poller.start();
-  relay.start();
-  logger.info({ opsPort: config.OPS_PORT }, 'payout started');
-  return {
-    failure: busFailure.failure,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    ...serviceStop({ ops, topics, transport, prisma, pool }, [
-      ['bus consumer (the batch in hand finishes)', () => app.close()],
-      ['LISTEN connection', () => notices.stop()],
-      ['disbursement poller (the round in hand finishes)', () => poller.stop()],
-      ['outbox relay', () => relay.stop()],
-    ]),
-  };
 }

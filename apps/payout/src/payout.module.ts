@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { LedgerEventsController, PAYOUT_WAKE } from './ledger-events.controller';
+import { LedgerEventsController } from './ledger-events.controller';
+import { PAYOUT_WAKE } from './payout.tokens';
 
 @Module({})
 export class PayoutModule {

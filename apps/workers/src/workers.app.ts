@@ -1,34 +1,20 @@
-import {
-  busConfigFromEnv,
-  createServiceTransport,
-  busReadinessCheck,
-  deadLetterTopic,
-  TopicReadiness,
-  watchBusFailure,
-} from '@pay/bus';
+import { deadLetterTopic } from '@pay/bus';
+import { startBusService } from '@pay/bus-service';
 import { Topic } from '@pay/contracts';
 import {
-  connectingAs,
-  createDatabaseClients,
   createPgPool,
   DeadLetterRepository,
   PayinExpiryRepository,
   ReconExportRepository,
   SettlementPlanner,
-  startOpsAndWait,
-  PgListener,
   webhookDeliveryChannel,
   WebhookDeliveryRepository,
 } from '@pay/persistence';
 import {
   BULLMQ_MAX_BLOCK_MS,
-  createLogger,
-  createMetricsRegistry,
   ObjectStore,
-  pgListenMetric,
   createRedis,
   redisSocketTimeout,
-  serviceStop,
   throttledWarn,
   waitForDependency,
   warnOnError,
@@ -48,138 +34,115 @@ import type { WorkersConfig } from './workers.config';
  * 0024); runs the pay-in expiry scan, and, on BullMQ, the settlement schedule and the recon CSV
  * exports; archives every dead-letter topic.
  */
-export async function startWorkers(settings: WorkersConfig) {
-  const config = connectingAs(settings, 'workers'); // application_name in pg_stat_activity
-  const logger = createLogger('workers', config.LOG_LEVEL);
-  // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
-  const { prisma, pool } = createDatabaseClients(config, logger);
-  const store = new ObjectStore(config);
+export function startWorkers(config: WorkersConfig) {
+  const store = new ObjectStore(config.storage);
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
-  const registry = createMetricsRegistry('workers');
-  const busFailure = watchBusFailure();
-  const transport = createServiceTransport(busConfigFromEnv(config, 'workers'), {
-    logger,
-    registry,
-    onFailure: busFailure.onFailure,
-  });
-  // It consumes every .dlq (the archiver).
-  const topics = new TopicReadiness(transport, Object.values(Topic).map(deadLetterTopic), { logger });
-  topics.start();
-  const ops = await startOpsAndWait('workers', config, {
-    prisma,
-    registry,
-    redisUrl: config.REDIS_URL,
-    checks: [storeCheck, busReadinessCheck(transport), topics],
-    logger,
-  });
-  await waitForDependency('object storage', () => store.ensureBucket(), { logger });
-  // BullMQ's connection (settlement, recon; maxRetriesPerRequest: null, as BullMQ needs): ioredis
-  // reconnects by itself forever and commands wait for it, so queues and workers pick up where
-  // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
-  // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0015).
-  const redis = warnOnError(
-    createRedis(config.REDIS_URL, {
-      maxRetriesPerRequest: null,
-      socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS),
-    }),
-    logger,
-    'redis (workers)',
-  );
+  return startBusService(
+    {
+      name: 'workers',
+      config,
+      // It consumes every .dlq (the archiver).
+      topics: Object.values(Topic).map(deadLetterTopic),
+      checks: [storeCheck],
+      redisUrl: config.redis.url,
+      listenLost:
+        "LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher's safety-net round meanwhile)",
+    },
+    // Plain pg for the per-delivery work (docs/decisions/0010); Prisma for settlements and recon.
+    async ({ prisma, pool, logger, registry, transport, listener, startListening }) => {
+      await waitForDependency('object storage', () => store.ensureBucket(), { logger });
+      // BullMQ's connection (settlement, recon; maxRetriesPerRequest: null, as BullMQ needs): ioredis
+      // reconnects by itself forever and commands wait for it, so queues and workers pick up where
+      // they were once Redis is back; BullMQ duplicates it for each worker's blocking connection.
+      // A silent Redis is given up on after BullMQ's longest block and 15 s more, then reconnected (decision 0015).
+      const redis = warnOnError(
+        createRedis(config.redis.url, {
+          maxRetriesPerRequest: null,
+          socketTimeout: redisSocketTimeout(BULLMQ_MAX_BLOCK_MS),
+        }),
+        logger,
+        'redis (workers)',
+      );
 
-  const deliveries = new WebhookDeliveryRepository(pool);
-  const service = new WebhookDeliveryService(deliveries, logger, {
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES,
-    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
-    leaseGraceMs: config.WEBHOOK_LEASE_GRACE_MS,
-  });
-  const dispatcher = new WebhookDispatcher(deliveries, service, logger, {
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    safetyIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
-  });
-  // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
-  const deliveryListener = new PgListener(config.DATABASE_URL, {
-    onError: throttledWarn(
-      logger,
-      "LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher's safety-net round meanwhile)",
-    ),
-  }).listen(webhookDeliveryChannel(() => dispatcher.wake()));
-  const expiry = new PayinExpiryLoop(
-    new PayinExpiryRepository(pool),
-    () => dispatcher.wake(),
-    logger,
-    config.PAYIN_EXPIRY_SCAN_INTERVAL_MS,
-  );
-  const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    scanIntervalMs: config.SETTLEMENT_SCAN_INTERVAL_MS,
-  });
-  // Recon exports stream a COPY's output: plain pg connections, apart from Prisma's pool, with no
-  // statement timeout (a large day behind a slow store takes a while; the export's stall watch
-  // bounds it instead); reconnecting lazily.
-  const streamingPool = createPgPool(config.DATABASE_URL, 4, {
-    preparedStatements: false,
-    onError: throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
-  });
-  const recon = new ReconExportQueue(
-    new ReconExportRepository(prisma),
-    streamingPool,
-    store,
-    logger,
-    { connection: redis, prefix: config.QUEUE_PREFIX },
-    undefined,
-    config.RECON_STALL_MS,
-  );
-  const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
-  archiver.registerMetrics(registry);
+      const deliveries = new WebhookDeliveryRepository(pool);
+      const service = new WebhookDeliveryService(deliveries, logger, config.webhooks);
+      const dispatcher = new WebhookDispatcher(deliveries, service, logger, {
+        concurrency: config.webhooks.concurrency,
+        safetyIntervalMs: config.webhooks.dispatchIntervalMs,
+      });
+      // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
+      listener.listen(webhookDeliveryChannel(() => dispatcher.wake()));
+      const expiry = new PayinExpiryLoop(
+        new PayinExpiryRepository(pool),
+        () => dispatcher.wake(),
+        logger,
+        config.payins.expiryScanIntervalMs,
+      );
+      const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
+        connection: redis,
+        prefix: config.queues.prefix,
+        scanIntervalMs: config.settlement.scanIntervalMs,
+      });
+      // Recon exports stream a COPY's output: plain pg connections, apart from Prisma's pool, with no
+      // statement timeout (a large day behind a slow store takes a while; the export's stall watch
+      // bounds it instead); reconnecting lazily.
+      const streamingPool = createPgPool(config.database.url, 4, {
+        preparedStatements: false,
+        onError: throttledWarn(logger, 'postgres (streaming pool): connection error (reconnecting)'),
+      });
+      const recon = new ReconExportQueue(
+        new ReconExportRepository(prisma),
+        streamingPool,
+        store,
+        logger,
+        { connection: redis, prefix: config.queues.prefix },
+        undefined,
+        config.recon.stallMs,
+      );
+      const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
+      archiver.registerMetrics(registry);
 
-  dispatcher.start();
-  pgListenMetric(registry, deliveryListener);
-  await deliveryListener.start();
-  expiry.start();
-  await settlements.start();
-  await recon.start();
-  // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
-  // whenever the connection is ready again (idempotent when they survived).
-  const reschedule = throttledWarn(
-    logger,
-    'could not re-create the repeatable jobs after Redis came back; next reconnect retries',
-  );
-  redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
-  await archiver.start();
-  logger.info({ opsPort: config.OPS_PORT }, 'workers started');
-  let archiveStopped: Promise<unknown> = Promise.resolve(null);
-  return {
-    failure: busFailure.failure,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    ...serviceStop(
-      { ops, topics, transport, prisma, pool },
-      [
-        // On Kafka the archive's members leave once their current long poll (up to 5 s) ends: meanwhile the rest stops.
-        [
-          'dead-letter archive: leaving',
-          () =>
-            void (archiveStopped = archiver.stop().then(
-              () => null,
-              (error: unknown) => error,
-            )),
-        ], // not an unhandled rejection meanwhile
-        ['callback expiry', () => expiry.stop()],
-        ['LISTEN connection', () => deliveryListener.stop()],
-        ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
-        ['settlements', () => settlements.stop()],
-        ['recon exports (the file in hand finishes)', () => recon.stop()],
-        ['recon streaming pool', () => streamingPool.end()],
-        [
-          'dead-letter archive',
-          async () => {
-            const archiveFailed = await archiveStopped;
-            if (archiveFailed) throw archiveFailed;
-          },
+      dispatcher.start();
+      await startListening();
+      expiry.start();
+      await settlements.start();
+      await recon.start();
+      // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
+      // whenever the connection is ready again (idempotent when they survived).
+      const reschedule = throttledWarn(
+        logger,
+        'could not re-create the repeatable jobs after Redis came back; next reconnect retries',
+      );
+      redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
+      await archiver.start();
+      let archiveStopped: Promise<unknown> = Promise.resolve(null);
+      return {
+        stop: [
+          // On Kafka the archive's members leave once their current long poll (up to 5 s) ends: meanwhile the rest stops.
+          [
+            'dead-letter archive: leaving',
+            () =>
+              void (archiveStopped = archiver.stop().then(
+                () => null,
+                (error: unknown) => error,
+              )),
+          ], // not an unhandled rejection meanwhile
+          ['callback expiry', () => expiry.stop()],
+          ['LISTEN connection', () => listener.stop()],
+          ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
+          ['settlements', () => settlements.stop()],
+          ['recon exports (the file in hand finishes)', () => recon.stop()],
+          ['recon streaming pool', () => streamingPool.end()],
+          [
+            'dead-letter archive',
+            async () => {
+              const archiveFailed = await archiveStopped;
+              if (archiveFailed) throw archiveFailed;
+            },
+          ],
         ],
-      ],
-      [['redis', () => redis.disconnect()]],
-    ),
-  };
+        beforeDatabase: [['redis', () => redis.disconnect()]],
+      };
+    },
+  );
 }

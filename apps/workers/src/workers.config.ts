@@ -1,50 +1,92 @@
-import { busEnvShape, refineBusEnv } from '@pay/bus';
+import { busConfigFromEnv, busEnvShape, refineBusEnv } from '@pay/bus';
+import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import {
-  commonEnv,
-  port,
+  opsEnvShape,
+  opsSection,
   positiveInt,
+  queueEnvShape,
+  queueSection,
+  redisEnvShape,
+  redisSection,
   refuseLoopbackInProduction,
-  serviceEnv,
+  serviceEnvShape,
+  serviceSection,
   storageEnvShape,
-  webhookEnv,
+  storageSection,
+  webhookEnvShape,
 } from '@pay/platform';
 import { z } from 'zod';
 
-/** Every setting of the workers service; validated once at start-up (see .env.example). */
+/**
+ * Every setting of the workers service (docs/operations/configuration.md), validated once at
+ * start-up into the typed config the service reads.
+ */
 export const workersConfigSchema = z
   .object({
-    ...serviceEnv,
-    REDIS_URL: commonEnv.REDIS_URL,
-    /** BullMQ key prefix, so environments sharing one Redis never see each other's jobs */
-    QUEUE_PREFIX: z.string().min(1).default('bull'),
-    OPS_PORT: port().default(9103),
-    OPS_HOST: commonEnv.OPS_HOST,
-    /** A webhook attempt gives up after this long (connect + response) */
-    WEBHOOK_TIMEOUT_MS: positiveInt().max(60_000).default(10_000),
-    /** Response bytes read per attempt; the first 1 KiB is stored */
-    WEBHOOK_MAX_RESPONSE_BYTES: positiveInt().max(1_048_576).default(4096),
-    /** Parallel webhook attempts per workers process */
-    WEBHOOK_CONCURRENCY: positiveInt().max(200).default(20),
-    /**
-     * The dispatcher's safety-net round (a lost notification, attempts abandoned by a worker that
-     * died); new deliveries and resends wake it at commit, scheduled retries are claimed when due
-     */
-    WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(5_000),
-    /** Added to WEBHOOK_TIMEOUT_MS: after that an attempt whose worker died is taken over */
-    WEBHOOK_LEASE_GRACE_MS: positiveInt().max(600_000).default(30_000),
-    /** How often the settlement schedule is checked (each merchant settles T+n at its hour, Asia/Jakarta) */
-    SETTLEMENT_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(60_000),
-    /** How often pending QRIS codes past their expiry are moved to `expired` (and their payin.expired callbacks written) */
-    PAYIN_EXPIRY_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(30_000),
-    /** A recon export attempt whose CSV has not moved for this long is abandoned and retried */
-    RECON_STALL_MS: positiveInt().min(1000).max(600_000).default(30_000),
-    ...webhookEnv,
+    ...serviceEnvShape,
+    ...databaseEnvShape,
+    ...redisEnvShape,
+    ...queueEnvShape,
+    ...opsEnvShape(9103),
+    WEBHOOK_TIMEOUT_MS: positiveInt()
+      .max(60_000)
+      .default(10_000)
+      .meta({ description: 'A webhook attempt gives up after this long (connect + response)' }),
+    WEBHOOK_MAX_RESPONSE_BYTES: positiveInt()
+      .max(1_048_576)
+      .default(4096)
+      .meta({ description: 'Response bytes read per attempt; the first 1 KiB is stored' }),
+    WEBHOOK_CONCURRENCY: positiveInt()
+      .max(200)
+      .default(20)
+      .meta({ description: 'Parallel webhook attempts per workers process' }),
+    WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(5_000).meta({
+      description:
+        "The dispatcher's safety-net round (a lost notification, attempts abandoned by a worker that died); new deliveries and resends wake it at commit, scheduled retries are claimed when due",
+    }),
+    WEBHOOK_LEASE_GRACE_MS: positiveInt()
+      .max(600_000)
+      .default(30_000)
+      .meta({ description: 'Added to WEBHOOK_TIMEOUT_MS: after that an attempt whose worker died is taken over' }),
+    SETTLEMENT_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(60_000).meta({
+      description: 'How often the settlement schedule is checked (each merchant settles T+n at its hour, Asia/Jakarta)',
+    }),
+    PAYIN_EXPIRY_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(30_000).meta({
+      description:
+        'How often pending QRIS codes past their expiry are moved to `expired` (and their payin.expired callbacks written)',
+    }),
+    RECON_STALL_MS: positiveInt()
+      .min(1000)
+      .max(600_000)
+      .default(30_000)
+      .meta({ description: 'A recon export attempt whose CSV has not moved for this long is abandoned and retried' }),
+    ...webhookEnvShape,
     ...storageEnvShape,
     ...busEnvShape,
   })
   .superRefine((c, ctx) => {
     refineBusEnv(c, ctx);
     refuseLoopbackInProduction(c, ctx);
-  });
+  })
+  .transform((env) => ({
+    ...serviceSection(env),
+    database: databaseSection(env, 'workers'),
+    redis: redisSection(env),
+    queues: queueSection(env),
+    ops: opsSection(env),
+    bus: busConfigFromEnv(env, 'workers'),
+    storage: storageSection(env),
+    webhooks: {
+      allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: env.WEBHOOK_MAX_RESPONSE_BYTES,
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS,
+      leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,
+    },
+    settlement: { scanIntervalMs: env.SETTLEMENT_SCAN_INTERVAL_MS },
+    payins: { expiryScanIntervalMs: env.PAYIN_EXPIRY_SCAN_INTERVAL_MS },
+    recon: { stallMs: env.RECON_STALL_MS },
+  }));
 
-export type WorkersConfig = z.infer<typeof workersConfigSchema>;
+export type WorkersConfig = z.output<typeof workersConfigSchema>;

@@ -12,4 +12,4 @@ export {
   SANDBOX_ACCOUNTS,
   sandboxHolderName,
 } from './sandbox/sandbox-bank-rail';
-export { railEnvShape, createBankRail } from './rail.config';
+export { createBankRail, railEnvShape, railSection, type RailConfig } from './rail.config';

@@ -48,5 +48,6 @@ export { OutboxRelay, OUTBOX_ID_HEADER } from './outbox/outbox.relay';
 export type { OutboxRelayOptions } from './outbox/outbox.relay';
 export type { OutboxRow, OutboxStore } from './outbox/outbox-store.interface';
 export { busEnvShape, refineBusEnv, busConfigFromEnv } from './config/bus-env';
+export { outboxEnvShape, outboxSection, type OutboxConfig } from './config/outbox-env';
 export { DEAD_LETTER_LOG_MESSAGE } from './delivery/dead-letter';
 export type { DeadLetterListener, DeadLetterNotice } from './delivery/dead-letter';

@@ -9,12 +9,8 @@ export {
   type TransactionClient,
 } from './client/prisma';
 export { startOpsAndWait, type OpsStartOptions } from './client/ops-start';
-export {
-  connectingAs,
-  createDatabaseClients,
-  type DatabaseSettings,
-  withApplicationName,
-} from './client/database-clients';
+export { connectingAs, createDatabaseClients } from './client/database-clients';
+export { databaseEnvShape, databaseSection, type DatabaseConfig, withApplicationName } from './client/database.config';
 export {
   createPgPool,
   guardPool,

@@ -1,15 +1,20 @@
+export { ConfigError, loadConfig, port, bool, positiveInt, postgresUrl, redisUrl } from './config/config';
+export { configSection } from './config/setting-meta';
 export {
-  ConfigError,
-  loadConfig,
-  commonEnv,
-  serviceEnv,
-  webhookEnv,
+  opsEnvShape,
+  opsSection,
+  type OpsConfig,
+  queueEnvShape,
+  queueSection,
+  type QueueConfig,
+  redisEnvShape,
+  redisSection,
+  type RedisConfig,
   refuseLoopbackInProduction,
-  port,
-  bool,
-  positiveInt,
-  redisUrl,
-} from './config/config';
+  serviceEnvShape,
+  serviceSection,
+  webhookEnvShape,
+} from './config/service.config';
 export { bindHost, isLoopbackHost } from './config/bind-host';
 export { createLogger, newLogId, runWithLogId, currentLogId, type Logger } from './logging/logger';
 export { ApiError } from './errors/api-error';
@@ -32,7 +37,8 @@ export { registerSuccessEnvelope, Reply } from './http/success-envelope.hooks';
 export { createValidationPipe, type FieldError, fieldErrors, validationError } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
-export { ObjectStore, storageEnvShape } from './storage/object-store';
+export { ObjectStore } from './storage/object-store';
+export { storageConfigSchema, storageEnvShape, storageSection, type StorageConfig } from './storage/storage.config';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
 export { createRedis, isSentinelUrl, sentinelOptions } from './queues/redis-url';
 export {

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { createPrismaClient, dropDatabase, RECON_COPY_SETTINGS, reconCsvCopy } from '@pay/persistence';
-import { ObjectStore, storageEnvShape } from '@pay/platform';
-import { z } from 'zod';
+import { ObjectStore, storageConfigSchema } from '@pay/platform';
 import { createMerchant, createTestDatabase, repoRoot, uniqueName, waitFor } from '@pay/testing';
 import { S3Proxy } from '@pay/devstack';
 import { insertBusyDay, reconDay } from '../seeds/busy-day.seed';
@@ -89,7 +88,7 @@ async function main(): Promise<void> {
 
     // A store that has been running has compiled its hot paths: one upload of 64 MB in parts first,
     // so the export is not timed against the S3 server's JIT warm-up (a JVM here).
-    const warmup = new ObjectStore(z.object(storageEnvShape).parse({ ...s3.env, RECON_BUCKET: 'warmup' }));
+    const warmup = new ObjectStore(storageConfigSchema.parse({ ...s3.env, RECON_BUCKET: 'warmup' }));
     await warmup.ensureBucket();
     t = process.hrtime.bigint();
     const block = Buffer.alloc(1024 * 1024, 'recon-bench,warm-up\n');

@@ -6,13 +6,12 @@ import {
   ObjectStore,
   RECON_EXPORT_ATTEMPTS,
   ReconExportProducer,
-  storageEnvShape,
+  storageConfigSchema,
 } from '@pay/platform';
 import { randomUUID } from 'node:crypto';
 import { createMerchant } from '@pay/testing';
 import { LocalS3 } from '@pay/devstack';
 import type { Pool } from 'pg';
-import { z } from 'zod';
 import { ReconExportQueue } from './recon-export.queue';
 
 /** A TCP server that accepts connections and never answers: an object store that hangs. */
@@ -39,7 +38,7 @@ describe('ReconExportQueue.build when the object store is away (real PostgreSQL)
   let pool: Pool;
   let s3: LocalS3;
   const logger = createLogger('workers-test', 'fatal');
-  const storeAt = (env: Record<string, string>) => new ObjectStore(z.object(storageEnvShape).parse(env), 30_000);
+  const storeAt = (env: Record<string, string>) => new ObjectStore(storageConfigSchema.parse(env), 30_000);
 
   beforeAll(async () => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);

@@ -1,10 +1,9 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { redisUrl } from '@pay/platform';
+import { bool, configSection, redisUrl } from '@pay/platform';
 import { z } from 'zod';
 import { type BusConfig, busConfigSchema } from './bus-config.schema';
 
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** Structural, not `instanceof Error`: errors of Node's core modules may come from another realm. */
@@ -12,80 +11,149 @@ const reason = (err: unknown): string =>
   typeof err === 'object' && err !== null && 'message' in err ? String(err.message) : String(err);
 
 /** A PEM file, read once at start-up: a missing or unreadable file stops the service with the setting named. */
-const pemFile = z.string().transform((path, ctx) => {
-  try {
-    const pem = readFileSync(path, 'utf8');
-    if (!pem.includes('-----BEGIN '))
-      ctx.addIssue({ code: 'custom', message: `${path} is not a PEM file (no -----BEGIN line)` });
-    return pem;
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
-    return z.NEVER;
-  }
-});
+const pemFile = z
+  .string()
+  .transform((path, ctx) => {
+    try {
+      const pem = readFileSync(path, 'utf8');
+      if (!pem.includes('-----BEGIN '))
+        ctx.addIssue({ code: 'custom', message: `${path} is not a PEM file (no -----BEGIN line)` });
+      return pem;
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
+      return z.NEVER;
+    }
+  })
+  .meta({ typeText: 'path of a PEM file (read at start-up)' });
 
 /** A file read again on every use (a rotated token): only checked to be readable at start-up. */
-const readableFile = z.string().superRefine((path, ctx) => {
-  try {
-    accessSync(path, constants.R_OK);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
-  }
-});
+const readableFile = z
+  .string()
+  .superRefine((path, ctx) => {
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason(err)}` });
+    }
+  })
+  .meta({ typeText: 'path of a readable file' });
 
-const namePrefix = z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, 'only letters, digits, ".", "_" and "-" (at most 64)');
+const namePrefix = z
+  .string()
+  .regex(/^[a-zA-Z0-9._-]{1,64}$/, 'only letters, digits, ".", "_" and "-" (at most 64)')
+  .meta({ typeText: 'letters, digits, `.`, `_`, `-` (at most 64)' });
 
 /**
  * The bus settings as environment variables, shared by every service. Apps spread this into
  * their start-up schema, pass the result through `refineBusEnv`, and build the transport
  * config with `busConfigFromEnv` (the library itself never reads process.env).
  */
-export const busEnvShape = {
-  BUS_TRANSPORT: z.enum(['redis-streams', 'kafka']).default('redis-streams'),
-  BUS_REDIS_URL: redisUrl().optional(),
-  BUS_KEY_PREFIX: z.string().min(1).default('bus:'),
-  BUS_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(12),
-  BUS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(1000).default(10),
-  /** Redis Streams: how long a dead consumer keeps its partitions before another member takes them over */
-  BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
-  /** Redis Streams: replicas that must hold a publish before the outbox marks it (Redis WAIT; 0: the primary's answer). 1 behind Sentinel or any replicated Redis */
-  BUS_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(5).default(0),
-  /** Redis Streams: how long a publish waits for BUS_REDIS_WAIT_REPLICAS before it fails and is sent again (at most 10 s, inside the connection's 15 s socket timeout) */
-  BUS_REDIS_WAIT_MS: ms(10, 10_000, 1_000),
-  KAFKA_BROKERS: z.string().optional(),
-  /** Prefix of the client id; the service name and the pod's host name are appended */
-  KAFKA_CLIENT_ID: z.string().min(1).default('payments'),
-  /** Kafka: how long a dead consumer keeps its partitions (the group session timeout); the broker's own bounds are 6 s to 30 min */
-  KAFKA_SESSION_TIMEOUT_MS: ms(6_000, 1_800_000, 30_000),
-  /** TCP (and TLS) connect to a broker; kafkajs's 1 s is short for a managed cluster across zones */
-  KAFKA_CONNECTION_TIMEOUT_MS: ms(500, 60_000, 5_000),
-  /** The SASL exchange on a new connection (an OAUTHBEARER token fetch included) */
-  KAFKA_AUTHENTICATION_TIMEOUT_MS: ms(1_000, 60_000, 10_000),
-  /** One request to a broker before it is retried; above the broker's own waits (acks=all) */
-  KAFKA_REQUEST_TIMEOUT_MS: ms(1_000, 300_000, 30_000),
-  KAFKA_SSL: flag.default(false),
-  /** PEM CA bundle to trust instead of the system CAs (a private cluster CA) */
-  KAFKA_SSL_CA_FILE: pemFile.optional(),
-  /** PEM client certificate and key for mutual TLS (both or neither) */
-  KAFKA_SSL_CERT_FILE: pemFile.optional(),
-  KAFKA_SSL_KEY_FILE: pemFile.optional(),
-  KAFKA_SSL_REJECT_UNAUTHORIZED: flag.default(true),
-  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws-msk-iam']).optional(),
-  KAFKA_SASL_USERNAME: z.string().optional(),
-  KAFKA_SASL_PASSWORD: z.string().optional(),
-  /** OAUTHBEARER: file holding the token, read on every authentication (a projected, rotated token) */
-  KAFKA_OAUTH_TOKEN_FILE: readableFile.optional(),
-  /** Local brokers only: SASL credentials over a plaintext connection */
-  KAFKA_ALLOW_SASL_PLAINTEXT: flag.default(false),
-  /** aws-msk-iam: the cluster's AWS region (credentials come from the AWS SDK's default chain) */
-  KAFKA_AWS_REGION: z.string().min(1).optional(),
-  /** Put before every topic name (and its .dlq): environments sharing a cluster, e.g. `staging.` */
-  KAFKA_TOPIC_PREFIX: namePrefix.optional(),
-  /** Put before every consumer group name; defaults to KAFKA_TOPIC_PREFIX so staging never joins production's groups */
-  KAFKA_GROUP_PREFIX: namePrefix.optional(),
-  /** The pod name on Kubernetes; part of the client id (os.hostname() when unset) */
-  HOSTNAME: z.string().optional(),
-};
+export const busEnvShape = configSection('bus', {
+  BUS_TRANSPORT: z
+    .enum(['redis-streams', 'kafka'])
+    .default('redis-streams')
+    .meta({ description: 'The bus: Redis Streams (development, tests) or Kafka (production)' }),
+  BUS_REDIS_URL: redisUrl()
+    .optional()
+    .meta({ description: 'Redis for the Streams transport', defaultText: '`REDIS_URL`' }),
+  BUS_KEY_PREFIX: z
+    .string()
+    .min(1)
+    .default('bus:')
+    .meta({ description: 'Prefix of every stream, lease and group key (isolates environments sharing one Redis)' }),
+  BUS_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(12).meta({
+    description: 'Partitions per topic (Redis Streams: streams per topic; Kafka: partitions when topics are created)',
+  }),
+  BUS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(1000).default(10).meta({
+    description:
+      'Deliveries of a message failing with an *unknown* error (a bug) before `<topic>.dlq`; a dependency away (transient) is retried without limit and never counted, a message that can never succeed (permanent) goes to the DLQ at once',
+  }),
+  BUS_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000).meta({
+    description: 'Redis Streams: how long a dead consumer keeps its partitions before another member takes them over',
+  }),
+  BUS_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(5).default(0).meta({
+    description:
+      "Redis Streams: replicas that must hold a publish before the outbox marks it (Redis WAIT; 0: the primary's answer). 1 behind Sentinel or any replicated Redis",
+  }),
+  BUS_REDIS_WAIT_MS: ms(10, 10_000, 1_000).meta({
+    description:
+      "Redis Streams: how long a publish waits for BUS_REDIS_WAIT_REPLICAS before it fails and is sent again (at most 10 s, inside the connection's 15 s socket timeout)",
+  }),
+  KAFKA_BROKERS: z.string().optional().meta({
+    description: 'The Kafka brokers, comma-separated `host:port`',
+    requiredWhen: 'with BUS_TRANSPORT=kafka',
+  }),
+  KAFKA_CLIENT_ID: z
+    .string()
+    .min(1)
+    .default('payments')
+    .meta({ description: "Prefix of the client id; the service name and the pod's host name are appended" }),
+  KAFKA_SESSION_TIMEOUT_MS: ms(6_000, 1_800_000, 30_000).meta({
+    description:
+      "Kafka: how long a dead consumer keeps its partitions (the group session timeout); the broker's own bounds are 6 s to 30 min",
+  }),
+  KAFKA_CONNECTION_TIMEOUT_MS: ms(500, 60_000, 5_000).meta({
+    description: "TCP (and TLS) connect to a broker; kafkajs's 1 s is short for a managed cluster across zones",
+  }),
+  KAFKA_AUTHENTICATION_TIMEOUT_MS: ms(1_000, 60_000, 10_000).meta({
+    description: 'The SASL exchange on a new connection (an OAUTHBEARER token fetch included)',
+  }),
+  KAFKA_REQUEST_TIMEOUT_MS: ms(1_000, 300_000, 30_000).meta({
+    description: "One request to a broker before it is retried; above the broker's own waits (acks=all)",
+  }),
+  KAFKA_SSL: bool()
+    .default(false)
+    .meta({ description: 'TLS to the brokers (system CAs unless KAFKA_SSL_CA_FILE); required with SASL' }),
+  KAFKA_SSL_CA_FILE: pemFile
+    .optional()
+    .meta({ description: 'PEM CA bundle to trust instead of the system CAs (a private cluster CA)' }),
+  KAFKA_SSL_CERT_FILE: pemFile.optional().meta({
+    description: 'PEM client certificate for mutual TLS (with KAFKA_SSL_KEY_FILE: both or neither)',
+  }),
+  KAFKA_SSL_KEY_FILE: pemFile.optional().meta({
+    description: 'PEM unencrypted client key for mutual TLS (with KAFKA_SSL_CERT_FILE: both or neither)',
+  }),
+  KAFKA_SSL_REJECT_UNAUTHORIZED: bool()
+    .default(true)
+    .meta({ description: "Verify the brokers' certificates", production: 'refuses `false`' }),
+  KAFKA_SASL_MECHANISM: z
+    .enum(['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws-msk-iam'])
+    .optional()
+    .meta({ description: 'SASL on the Kafka connections; refused without KAFKA_SSL=true' }),
+  KAFKA_SASL_USERNAME: z
+    .string()
+    .optional()
+    .meta({ description: 'The SASL user', requiredWhen: 'with KAFKA_SASL_MECHANISM plain or scram-*' }),
+  KAFKA_SASL_PASSWORD: z
+    .string()
+    .optional()
+    .meta({ description: "The SASL user's password", requiredWhen: 'with KAFKA_SASL_MECHANISM plain or scram-*' }),
+  KAFKA_OAUTH_TOKEN_FILE: readableFile.optional().meta({
+    description: 'OAUTHBEARER: file holding the token, read on every authentication (a projected, rotated token)',
+    requiredWhen: 'with KAFKA_SASL_MECHANISM=oauthbearer',
+  }),
+  KAFKA_ALLOW_SASL_PLAINTEXT: bool().default(false).meta({
+    description: 'Local brokers only: SASL credentials over a plaintext connection',
+    production: 'refuses `true`',
+  }),
+  KAFKA_AWS_REGION: z.string().min(1).optional().meta({
+    description: "aws-msk-iam: the cluster's AWS region (credentials come from the AWS SDK's default chain)",
+    requiredWhen: 'with KAFKA_SASL_MECHANISM=aws-msk-iam',
+  }),
+  KAFKA_TOPIC_PREFIX: namePrefix.optional().meta({
+    description: 'Put before every topic name (and its .dlq): environments sharing a cluster, e.g. `staging.`',
+  }),
+  KAFKA_GROUP_PREFIX: namePrefix.optional().meta({
+    description:
+      "Put before every consumer group name; defaults to KAFKA_TOPIC_PREFIX so staging never joins production's groups",
+    defaultText: '`KAFKA_TOPIC_PREFIX`',
+  }),
+  HOSTNAME: z.string().optional().meta({
+    description: 'The pod name on Kubernetes; part of the client id (os.hostname() when unset)',
+    defaultText: 'the host name',
+    inEnvExample: false,
+  }),
+});
 
 type BusEnv = z.output<z.ZodObject<typeof busEnvShape>> & { REDIS_URL?: string; NODE_ENV?: string };
 

@@ -4,8 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { ObjectStore, storageEnvShape } from '@pay/platform';
-import { z } from 'zod';
+import { ObjectStore, storageConfigSchema } from '@pay/platform';
 import { S3Proxy } from './s3-proxy';
 
 /**
@@ -55,7 +54,7 @@ describe('S3Proxy', () => {
     const dir = mkdtempSync(join(tmpdir(), 's3proxy-int-'));
     const s3 = await S3Proxy.start({ dir });
     try {
-      const store = new ObjectStore(z.object(storageEnvShape).parse({ ...s3.env, RECON_BUCKET: 'kept' }), 30_000);
+      const store = new ObjectStore(storageConfigSchema.parse({ ...s3.env, RECON_BUCKET: 'kept' }), 30_000);
       await store.ensureBucket();
       await store.putStream('a/b.csv', Readable.from(['x,y\n1,2\n']), 'text/csv');
       const link = await store.presignGet('a/b.csv', 'b.csv');
@@ -84,7 +83,7 @@ describe('S3Proxy', () => {
     const dir = mkdtempSync(join(tmpdir(), 's3proxy-int-'));
     const s3 = await S3Proxy.start({ dir });
     try {
-      const store = new ObjectStore(z.object(storageEnvShape).parse({ ...s3.env, RECON_BUCKET: 'parts' }), 30_000);
+      const store = new ObjectStore(storageConfigSchema.parse({ ...s3.env, RECON_BUCKET: 'parts' }), 30_000);
       await store.ensureBucket();
       const line = (i: number) => `${i},${'x'.repeat(90)}\n`;
       const chunks = Array.from({ length: 130_000 }, (_, i) => line(i)); // about 12 MB
@@ -112,10 +111,10 @@ describe('S3Proxy', () => {
     const s3 = await S3Proxy.start({ dir });
     const relay = await corruptingRelay(Number(new URL(s3.endpoint).port));
     try {
-      const env = z.object(storageEnvShape).parse({ ...s3.env, RECON_BUCKET: 'damaged' });
-      const direct = new ObjectStore(env, 30_000);
+      const storage = storageConfigSchema.parse({ ...s3.env, RECON_BUCKET: 'damaged' });
+      const direct = new ObjectStore(storage, 30_000);
       await direct.ensureBucket();
-      const store = new ObjectStore({ ...env, S3_ENDPOINT: relay.endpoint }, 30_000);
+      const store = new ObjectStore({ ...storage, endpoint: relay.endpoint }, 30_000);
       // About 7 MB in 5 MiB parts; the one '#' is in the second part's body.
       const chunks = Array.from({ length: 80_000 }, (_, i) => `${i},${i === 70_000 ? '#' : 'x'}${'x'.repeat(80)}\n`);
       await expect(

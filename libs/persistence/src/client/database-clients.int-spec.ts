@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createLogger } from '@pay/platform';
-import { connectingAs, createDatabaseClients, withApplicationName } from './database-clients';
+import { createLogger, loadConfig } from '@pay/platform';
+import { z } from 'zod';
+import { createDatabaseClients } from './database-clients';
+import { databaseEnvShape, databaseSection, withApplicationName } from './database.config';
 import { PgListener } from './pg-listener';
 
 describe('a service names its connections (application_name)', () => {
@@ -24,13 +26,17 @@ describe('a service names its connections (application_name)', () => {
 
   it("shows the service's name on both pools, and on its LISTEN connection with ':listen' after it, in pg_stat_activity", async () => {
     const name = `svc-${randomBytes(3).toString('hex')}`;
-    const settings = connectingAs(
-      { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: 2, DATABASE_PREPARED_STATEMENTS: true },
+    const database = databaseSection(
+      loadConfig(z.object(databaseEnvShape), {
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: '2',
+        DATABASE_PREPARED_STATEMENTS: 'true',
+      }),
       name,
     );
-    const { prisma, pool } = createDatabaseClients(settings, createLogger('spec', 'fatal'));
+    const { prisma, pool } = createDatabaseClients(database, createLogger('spec', 'fatal'));
     const channel = `spec_${randomBytes(4).toString('hex')}`;
-    const listener = new PgListener(settings.DATABASE_URL).listen({ channel, onNotify: () => undefined });
+    const listener = new PgListener(database.url).listen({ channel, onNotify: () => undefined });
     try {
       const [{ pid: poolPid }] = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
       const [{ pid: prismaPid }] = await prisma.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;

@@ -1,6 +1,14 @@
 import type { Server } from 'node:http';
-import { type Logger, type ReadinessCheck, redisReadinessCheck, startOpsServer, waitForRedis } from '@pay/platform';
+import {
+  type Logger,
+  type OpsConfig,
+  type ReadinessCheck,
+  redisReadinessCheck,
+  startOpsServer,
+  waitForRedis,
+} from '@pay/platform';
 import type { Registry } from 'prom-client';
+import type { DatabaseConfig } from './database.config';
 import { type PrismaClient, waitForDatabase } from './prisma';
 
 export interface OpsStartOptions {
@@ -30,14 +38,14 @@ export interface OpsHandle {
  */
 export async function startOpsAndWait(
   service: string,
-  config: { OPS_PORT: number; OPS_HOST: string; DATABASE_URL: string },
+  config: { ops: OpsConfig; database: Pick<DatabaseConfig, 'url'> },
   opts: OpsStartOptions,
 ): Promise<OpsHandle> {
   const redis = opts.redisUrl ? redisReadinessCheck(opts.redisUrl, opts.logger, `${service}:readiness`) : undefined;
   let stopping = false;
   const server = await startOpsServer({
-    port: config.OPS_PORT,
-    host: config.OPS_HOST,
+    port: config.ops.port,
+    host: config.ops.host,
     registry: opts.registry,
     isShuttingDown: () => stopping,
     checks: [
@@ -51,7 +59,7 @@ export async function startOpsAndWait(
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   try {
-    await waitForDatabase(opts.prisma, config.DATABASE_URL, opts.logger);
+    await waitForDatabase(opts.prisma, config.database.url, opts.logger);
     if (opts.redisUrl) await waitForRedis(opts.redisUrl, opts.logger);
   } catch (err) {
     await close();

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * only from its own machine. Container images set 0.0.0.0 explicitly (Dockerfile, compose,
  * Kubernetes), where probes and Prometheus reach the pod's address.
  */
-export const bindHost = () => z.string().min(1).default('127.0.0.1');
+export const bindHost = () => z.string().min(1).default('127.0.0.1').meta({ typeText: 'bind address' });
 
 /** True when a bind address accepts connections from this machine only (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {

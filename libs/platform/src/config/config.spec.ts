@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { commonEnv, ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, port, postgresUrl } from './config';
 
-const schema = z.object({ DATABASE_URL: commonEnv.DATABASE_URL, OPS_PORT: commonEnv.OPS_PORT });
+const schema = z.object({ DATABASE_URL: postgresUrl(), OPS_PORT: port() });
 
 describe('loadConfig', () => {
   it('parses a good environment', () => {

@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { Gauge } from 'prom-client';
 import { z } from 'zod';
-import { commonEnv, loadConfig } from '../config/config';
+import { loadConfig } from '../config/config';
+import { opsEnvShape } from '../config/service.config';
 import { createMetricsRegistry, startOpsServer } from './readiness';
 
 describe('ops server bind address (OPS_HOST)', () => {
   it('binds loopback unless told otherwise: the default of OPS_HOST and of startOpsServer', async () => {
-    expect(loadConfig(z.object({ OPS_HOST: commonEnv.OPS_HOST }), {}).OPS_HOST).toBe('127.0.0.1');
+    expect(loadConfig(z.object({ OPS_HOST: opsEnvShape(9100).OPS_HOST }), {}).OPS_HOST).toBe('127.0.0.1');
     const server = await startOpsServer({ port: 0, checks: [], registry: createMetricsRegistry('test') });
     try {
       expect((server.address() as AddressInfo).address).toBe('127.0.0.1');

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { classifyFault } from '../faults/fault';
-import { ObjectStore, storageEnvShape } from './object-store';
-import { z } from 'zod';
+import { ObjectStore } from './object-store';
+import { storageConfigSchema } from './storage.config';
 
 /** A TCP server that accepts connections and never answers: an object store that hangs. */
 async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
@@ -18,7 +18,7 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
 }
 
 const storeAt = (endpoint: string, socketTimeoutMs?: number) =>
-  new ObjectStore(z.object(storageEnvShape).parse({ S3_ENDPOINT: endpoint }), socketTimeoutMs);
+  new ObjectStore(storageConfigSchema.parse({ S3_ENDPOINT: endpoint }), socketTimeoutMs);
 
 describe('ObjectStore when the store is away', () => {
   it('a store that accepts and never answers fails the call after the socket timeout, as a transient fault', async () => {

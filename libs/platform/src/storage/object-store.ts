@@ -4,27 +4,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { z } from 'zod';
-import { positiveInt } from '../config/config';
 import { TransientError } from '../faults/fault';
-
-/** Object storage settings (MinIO in compose and Kubernetes, s3rver locally and in tests). */
-export const storageEnvShape = {
-  S3_ENDPOINT: z.string().url('must be a URL like http://minio:9000').default('http://127.0.0.1:9000'),
-  /** The endpoint merchants download from, when it differs from S3_ENDPOINT (presigned URLs sign the host) */
-  S3_PUBLIC_ENDPOINT: z.string().url('must be a URL like https://files.example.com').optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ACCESS_KEY: z.string().min(1).default('minioadmin'),
-  S3_SECRET_KEY: z.string().min(1).default('minioadmin'),
-  RECON_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
-    .default('recon'),
-  /** Lifetime of a presigned recon download URL (S3 allows at most 7 days) */
-  RECON_URL_TTL_SECONDS: positiveInt().max(604_800).default(3600),
-};
-
-type StorageEnv = z.output<z.ZodObject<typeof storageEnvShape>>;
+import type { StorageConfig } from './storage.config';
 
 /** How long a connection to the object store may stay silent before the call fails. */
 const SOCKET_TIMEOUT_MS = 30_000;
@@ -40,26 +21,26 @@ const SOCKET_TIMEOUT_MS = 30_000;
  */
 export class ObjectStore {
   readonly client: Client;
-  /** Signs download URLs for the host merchants reach (S3_PUBLIC_ENDPOINT, else S3_ENDPOINT) */
+  /** Signs download URLs for the host merchants reach (the public endpoint, else the endpoint) */
   private readonly publicClient: Client;
 
   constructor(
-    readonly env: StorageEnv,
+    readonly config: StorageConfig,
     socketTimeoutMs = SOCKET_TIMEOUT_MS,
   ) {
-    this.client = clientFor(env.S3_ENDPOINT, env, socketTimeoutMs);
-    this.publicClient = env.S3_PUBLIC_ENDPOINT ? clientFor(env.S3_PUBLIC_ENDPOINT, env, socketTimeoutMs) : this.client;
+    this.client = clientFor(config.endpoint, config, socketTimeoutMs);
+    this.publicClient = config.publicEndpoint ? clientFor(config.publicEndpoint, config, socketTimeoutMs) : this.client;
   }
 
   get bucket(): string {
-    return this.env.RECON_BUCKET;
+    return this.config.bucket;
   }
 
   /** Creates the bucket when it is missing (at start-up). */
   async ensureBucket(): Promise<void> {
     if (!(await this.client.bucketExists(this.bucket))) {
       try {
-        await this.client.makeBucket(this.bucket, this.env.S3_REGION);
+        await this.client.makeBucket(this.bucket, this.config.region);
       } catch (err) {
         // Another replica created it first.
         if (!(await this.client.bucketExists(this.bucket))) throw err;
@@ -139,7 +120,7 @@ export class ObjectStore {
   }
 
   presignGet(key: string, filename: string): Promise<string> {
-    return this.publicClient.presignedGetObject(this.bucket, key, this.env.RECON_URL_TTL_SECONDS, {
+    return this.publicClient.presignedGetObject(this.bucket, key, this.config.urlTtlSeconds, {
       'response-content-disposition': `attachment; filename="${filename}"`,
     });
   }
@@ -162,7 +143,7 @@ function silentSocketTimeout(agent: HttpAgent, ms: number): HttpAgent {
   return agent;
 }
 
-function clientFor(endpoint: string, env: StorageEnv, socketTimeoutMs: number): Client {
+function clientFor(endpoint: string, config: StorageConfig, socketTimeoutMs: number): Client {
   const url = new URL(endpoint);
   const https = url.protocol === 'https:';
   const client = new Client({
@@ -173,9 +154,9 @@ function clientFor(endpoint: string, env: StorageEnv, socketTimeoutMs: number): 
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : undefined,
     useSSL: url.protocol === 'https:',
-    accessKey: env.S3_ACCESS_KEY,
-    secretKey: env.S3_SECRET_KEY,
-    region: env.S3_REGION,
+    accessKey: config.accessKey,
+    secretKey: config.secretKey,
+    region: config.region,
     pathStyle: true,
   });
   // Bodies go up as UNSIGNED-PAYLOAD on http too, as the client already does on https: each part

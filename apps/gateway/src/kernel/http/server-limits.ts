@@ -8,22 +8,28 @@ import { z } from 'zod';
  * for as long as it liked.
  */
 export const serverLimitsEnvShape = {
-  /** The whole request (headers and body) must arrive within this; then 408 and the socket is closed */
-  HTTP_REQUEST_TIMEOUT_MS: positiveInt().max(300_000).default(10_000),
-  /** The headers must arrive within this (at most HTTP_REQUEST_TIMEOUT_MS) */
-  HTTP_HEADERS_TIMEOUT_MS: positiveInt().max(300_000).default(5_000),
-  /**
-   * An idle keep-alive connection is closed after this. Longer than the ingress's own upstream
-   * keep-alive (60 s for ingress-nginx), so the proxy closes first and never reuses a connection
-   * the gateway is closing (a 502). Fastify's default.
-   */
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt().max(600_000).default(72_000),
-  /** A socket with no traffic at all for this long is destroyed (also while a response is awaited) */
-  HTTP_CONNECTION_TIMEOUT_MS: positiveInt().max(600_000).default(60_000),
-  /** Requests served on one keep-alive connection before it is closed */
-  HTTP_MAX_REQUESTS_PER_SOCKET: positiveInt().max(1_000_000).default(1000),
-  /** Open connections per listener; further ones are refused at accept */
-  HTTP_MAX_CONNECTIONS: positiveInt().max(1_000_000).default(1024),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt().max(300_000).default(10_000).meta({
+    description: 'The whole request (headers and body) must arrive within this; then 408 and the socket is closed',
+  }),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt()
+    .max(300_000)
+    .default(5_000)
+    .meta({ description: 'The headers must arrive within this (at most HTTP_REQUEST_TIMEOUT_MS)' }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt().max(600_000).default(72_000).meta({
+    description:
+      "An idle keep-alive connection is closed after this. Longer than the ingress's own upstream keep-alive (60 s for ingress-nginx), so the proxy closes first and never reuses a connection the gateway is closing (a 502). Fastify's default",
+  }),
+  HTTP_CONNECTION_TIMEOUT_MS: positiveInt().max(600_000).default(60_000).meta({
+    description: 'A socket with no traffic at all for this long is destroyed (also while a response is awaited)',
+  }),
+  HTTP_MAX_REQUESTS_PER_SOCKET: positiveInt()
+    .max(1_000_000)
+    .default(1000)
+    .meta({ description: 'Requests served on one keep-alive connection before it is closed' }),
+  HTTP_MAX_CONNECTIONS: positiveInt()
+    .max(1_000_000)
+    .default(1024)
+    .meta({ description: 'Open connections per listener; further ones are refused at accept' }),
 };
 
 export interface ServerLimits {

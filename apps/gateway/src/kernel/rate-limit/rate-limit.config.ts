@@ -6,20 +6,32 @@ import { z } from 'zod';
  * defaults: a merchant's own limits (admin CLI `merchant set-rate-limits`) replace them.
  */
 export const rateLimitEnvShape = {
-  /** Off only to rule the limiter out while investigating; every merchant is then unlimited. */
-  RATE_LIMIT_ENABLED: bool().default(true),
-  /** Balance, QRIS and disbursement status reads, recon status checks: requests per second (and burst) per merchant */
-  RATE_LIMIT_READ_PER_SECOND: positiveInt().max(100_000).default(100),
-  /** QRIS codes, account inquiries, transfers: requests per second (and burst) per merchant */
-  RATE_LIMIT_WRITE_PER_SECOND: positiveInt().max(100_000).default(50),
-  /** New recon exports (a status check of an existing one is a read): per minute (and burst) per merchant */
-  RATE_LIMIT_EXPORT_PER_MINUTE: positiveInt().max(100_000).default(10),
-  /** How long a request waits for the limiter's Redis before it is served unlimited (fail open) */
-  RATE_LIMIT_REDIS_TIMEOUT_MS: positiveInt().max(5_000).default(100),
-  /** Read requests of one merchant in flight at once in one gateway replica; one more answers 429 RATE_LIMITED. 0: no cap */
-  RATE_LIMIT_READ_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(10),
-  /** How long after it is decided a 429 is sent (a looping client then sends one request per connection per this); 0: at once */
-  RATE_LIMIT_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(1_000).default(250),
-  /** Recon exports one merchant may have queued or running at once; one more answers 429 RATE_LIMITED */
-  RECON_EXPORT_MAX_OUTSTANDING: positiveInt().max(1_000).default(3),
+  RATE_LIMIT_ENABLED: bool()
+    .default(true)
+    .meta({ description: 'Off only to rule the limiter out while investigating; every merchant is then unlimited' }),
+  RATE_LIMIT_READ_PER_SECOND: positiveInt().max(100_000).default(100).meta({
+    description:
+      'Balance, QRIS and disbursement status reads, recon status checks: requests per second (and burst) per merchant',
+  }),
+  RATE_LIMIT_WRITE_PER_SECOND: positiveInt()
+    .max(100_000)
+    .default(50)
+    .meta({ description: 'QRIS codes, account inquiries, transfers: requests per second (and burst) per merchant' }),
+  RATE_LIMIT_EXPORT_PER_MINUTE: positiveInt().max(100_000).default(10).meta({
+    description: 'New recon exports (a status check of an existing one is a read): per minute (and burst) per merchant',
+  }),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: positiveInt().max(5_000).default(100).meta({
+    description: "How long a request waits for the limiter's Redis before it is served unlimited (fail open)",
+  }),
+  RATE_LIMIT_READ_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(10).meta({
+    description:
+      'Read requests of one merchant in flight at once in one gateway replica; one more answers 429 RATE_LIMITED. 0: no cap',
+  }),
+  RATE_LIMIT_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(1_000).default(250).meta({
+    description:
+      'How long after it is decided a 429 is sent (a looping client then sends one request per connection per this); 0: at once',
+  }),
+  RECON_EXPORT_MAX_OUTSTANDING: positiveInt().max(1_000).default(3).meta({
+    description: 'Recon exports one merchant may have queued or running at once; one more answers 429 RATE_LIMITED',
+  }),
 };

@@ -1,0 +1,38 @@
+import { loadConfig } from '@pay/platform';
+import { workersConfigSchema } from './workers.config';
+
+const base = { DATABASE_URL: 'postgresql://u@db:5432/pay' };
+
+describe('workers configuration', () => {
+  it('reads callbacks, schedules, storage and queues into their sections', () => {
+    expect(
+      loadConfig(workersConfigSchema, {
+        ...base,
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+        S3_PUBLIC_ENDPOINT: 'https://files.example.com',
+      }),
+    ).toMatchObject({
+      ops: { port: 9103 },
+      redis: { url: 'redis://127.0.0.1:6379/0' },
+      queues: { prefix: 'bull' },
+      webhooks: {
+        allowLoopback: true,
+        timeoutMs: 10_000,
+        maxResponseBytes: 4096,
+        concurrency: 20,
+        dispatchIntervalMs: 5_000,
+        leaseGraceMs: 30_000,
+      },
+      settlement: { scanIntervalMs: 60_000 },
+      payins: { expiryScanIntervalMs: 30_000 },
+      recon: { stallMs: 30_000 },
+      storage: { endpoint: 'http://127.0.0.1:9000', publicEndpoint: 'https://files.example.com', bucket: 'recon' },
+    });
+  });
+
+  it('refuses callbacks to loopback in production', () => {
+    expect(() =>
+      loadConfig(workersConfigSchema, { ...base, NODE_ENV: 'production', WEBHOOK_ALLOW_LOOPBACK: 'true' }),
+    ).toThrow('WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production');
+  });
+});
