@@ -3,8 +3,8 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
-import { createBankRail, railSection } from '@pay/bank-rail';
-import { connectingAs, createDatabaseClients, databaseSection, PgListener, type PrismaClient } from '@pay/persistence';
+import { createBankRail } from '@pay/bank-rail';
+import { createDatabaseClients, PgListener, type PrismaClient } from '@pay/persistence';
 import {
   createLogger,
   createValidationPipe,
@@ -20,7 +20,6 @@ import {
   registerRequestMetrics,
   registerSuccessEnvelope,
   stopInOrder,
-  storageSection,
   throttledWarn,
   tooDeeplyNested,
 } from '@pay/platform';
@@ -58,7 +57,7 @@ export interface GatewayApp {
   /** The internal port: /internal (acquirer), /ops (operators, Bull Board), /metrics, /healthz, /readyz */
   internalServer: Server;
   prisma: PrismaClient;
-  /** Listens on GATEWAY_PORT and GATEWAY_INTERNAL_PORT */
+  /** Listens on the public and the internal port */
   listen(): Promise<void>;
   /** Closes both ports, the queue connections and the database pool */
   close(): Promise<void>;
@@ -71,22 +70,21 @@ export interface GatewayApp {
  * same stack): the kernel's hooks, the faces' modules, hooks and mounts, on the two ports.
  */
 export async function createGatewayApp(
-  settings: GatewayConfig,
-  logger: ReturnType<typeof createLogger> = createLogger('gateway', settings.LOG_LEVEL),
+  config: GatewayConfig,
+  logger: ReturnType<typeof createLogger> = createLogger('gateway', config.logging.level),
   faces: readonly Face[] = ALL_FACES,
 ): Promise<GatewayApp> {
-  // Its connections show as application_name 'gateway' in pg_stat_activity.
-  const config = connectingAs(settings, 'gateway');
   // A request during a database outage fails fast and answers 503 (see EnvelopeExceptionFilter).
-  const { prisma, pool } = createDatabaseClients(databaseSection(config, 'gateway'), logger);
-  const store = new ObjectStore(storageSection(config));
+  // Its connections show as application_name 'gateway' in pg_stat_activity (databaseSection).
+  const { prisma, pool } = createDatabaseClients(config.database, logger);
+  const store = new ObjectStore(config.storage);
   // Requests wait on Redis only to enqueue a recon export: a fail-fast connection, so they answer 503 while it is away.
-  const redis = failFastRedis(config.REDIS_URL, logger, 'gateway');
-  const reconProducer = new ReconExportProducer(redis, config.QUEUE_PREFIX, logger);
-  const listeners = createGatewayListeners(config);
+  const redis = failFastRedis(config.redis.url, logger, 'gateway');
+  const reconProducer = new ReconExportProducer(redis, config.queues.prefix, logger);
+  const listeners = createGatewayListeners(config.http.limits);
   // The process's one LISTEN connection (each NOTIFY wakes every listening backend): transfers
   // waiting for the ledger's decision and the token cache add their channels; started below.
-  const notices = new PgListener(config.DATABASE_URL, {
+  const notices = new PgListener(config.database.url, {
     onError: throttledWarn(
       logger,
       'LISTEN connection lost; reconnecting (meanwhile transfers poll for their decision and every request looks its token up)',
@@ -96,7 +94,7 @@ export async function createGatewayApp(
     // Two servers (public, internal) with the connection and timeout limits, one router.
     serverFactory: listeners.serverFactory,
     // Fastify's proxy-addr decides req.ip; only the configured proxies may speak for a client.
-    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
+    trustProxy: config.http.trustedProxies.length ? config.http.trustedProxies : false,
     bodyLimit: JSON_BODY_LIMIT,
     // No Nest middleware: requests are logged and tagged by Fastify hooks.
     skipMiddie: true,
@@ -107,7 +105,7 @@ export async function createGatewayApp(
         prisma,
         pool,
         redis,
-        rail: createBankRail(railSection(config), pool),
+        rail: createBankRail(config.rail, pool),
         config,
         store,
         reconProducer,
@@ -141,7 +139,7 @@ export async function createGatewayApp(
   // The faces' own onRequest hooks (the merchant API's early refusals and token check).
   for (const face of faces) face.hooks?.(context);
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
-  registerRefusalDelay(fastify, config.RATE_LIMIT_REFUSAL_DELAY_MS);
+  registerRefusalDelay(fastify, config.rateLimits.refusalDelayMs);
   // JSON is the only body the API takes; any other content type is refused with 415.
   fastify.removeAllContentTypeParsers();
   app.useBodyParser('application/json', { bodyLimit: JSON_BODY_LIMIT }, jsonBodyParser(fastify));
@@ -188,10 +186,10 @@ export async function createGatewayApp(
     internalServer,
     prisma,
     listen: async () => {
-      await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+      await app.listen(config.http.public.port, config.http.public.host);
       await new Promise<void>((resolve, reject) => {
         internalServer.once('error', reject);
-        internalServer.listen(config.GATEWAY_INTERNAL_PORT, config.GATEWAY_INTERNAL_HOST, () => resolve());
+        internalServer.listen(config.http.internal.port, config.http.internal.host, () => resolve());
       });
     },
     close: closing.stop,

@@ -17,17 +17,14 @@ const problems = (env: Record<string, string>): string => {
 describe('gateway configuration: secrets and listeners', () => {
   it('on loopback outside production (the local runner, tests) uses the development secret, and binds loopback by default', () => {
     const config = loadConfig(gatewayConfigSchema, base);
-    expect(config.ACQUIRER_SECRET).toBe(DEV_ACQUIRER_SECRET);
+    expect(config.acquirer.secret).toBe(DEV_ACQUIRER_SECRET);
     expect(config).toMatchObject({
-      GATEWAY_HOST: '127.0.0.1',
-      GATEWAY_PORT: 3000,
-      GATEWAY_INTERNAL_HOST: '127.0.0.1',
-      GATEWAY_INTERNAL_PORT: 3001,
-      SANDBOX_MODE: true,
+      http: { public: { host: '127.0.0.1', port: 3000 }, internal: { host: '127.0.0.1', port: 3001 } },
+      payins: { sandbox: true },
     });
     expect(
-      loadConfig(gatewayConfigSchema, { ...base, GATEWAY_HOST: 'localhost', GATEWAY_INTERNAL_HOST: '::1' })
-        .ACQUIRER_SECRET,
+      loadConfig(gatewayConfigSchema, { ...base, GATEWAY_HOST: 'localhost', GATEWAY_INTERNAL_HOST: '::1' }).acquirer
+        .secret,
     ).toBe(DEV_ACQUIRER_SECRET);
   });
 
@@ -70,10 +67,10 @@ describe('gateway configuration: secrets and listeners', () => {
       problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, DASHBOARD_COOKIE_SECURE: 'false' }),
     ).toContain('DASHBOARD_COOKIE_SECURE: must not be false when NODE_ENV=production');
     expect(
-      loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET })
-        .DASHBOARD_COOKIE_SECURE,
+      loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).dashboard
+        .secureCookies,
     ).toBe(true);
-    expect(loadConfig(gatewayConfigSchema, { ...base, DASHBOARD_COOKIE_SECURE: 'false' }).DASHBOARD_COOKIE_SECURE).toBe(
+    expect(loadConfig(gatewayConfigSchema, { ...base, DASHBOARD_COOKIE_SECURE: 'false' }).dashboard.secureCookies).toBe(
       false,
     );
     expect(problems({ DASHBOARD_PUBLIC_URL: 'not a url' })).toContain('DASHBOARD_PUBLIC_URL');
@@ -84,7 +81,7 @@ describe('gateway configuration: secrets and listeners', () => {
       'SANDBOX_MODE: must not be true when NODE_ENV=production',
     );
     expect(
-      loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).SANDBOX_MODE,
+      loadConfig(gatewayConfigSchema, { ...base, NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET }).payins.sandbox,
     ).toBe(false);
     // Outside production a reachable gateway may play the acquirer (the compose stack, the dev cluster), with real secrets.
     expect(problems({ GATEWAY_HOST: '0.0.0.0', ACQUIRER_SECRET: REAL_SECRET, SANDBOX_MODE: 'true' })).toBe('');
@@ -93,7 +90,7 @@ describe('gateway configuration: secrets and listeners', () => {
   it('takes previous acquirer secrets for a rotation, each 32+ characters', () => {
     expect(
       loadConfig(gatewayConfigSchema, { ...base, ACQUIRER_SECRET_PREVIOUS: ` ${REAL_SECRET} , ${REAL_SECRET}b ` })
-        .ACQUIRER_SECRET_PREVIOUS,
+        .acquirer.previousSecrets,
     ).toEqual([REAL_SECRET, `${REAL_SECRET}b`]);
     expect(problems({ ACQUIRER_SECRET_PREVIOUS: 'short' })).toContain('ACQUIRER_SECRET_PREVIOUS');
   });
@@ -104,7 +101,7 @@ describe('gateway configuration: secrets and listeners', () => {
         ...base,
         ADMIN_TOKEN: `${REAL_SECRET}new`,
         ADMIN_TOKEN_PREVIOUS: `${REAL_SECRET}old`,
-      }).ADMIN_TOKEN_PREVIOUS,
+      }).opsApi.previousAdminTokens,
     ).toEqual([`${REAL_SECRET}old`]);
     expect(problems({ ADMIN_TOKEN: `${REAL_SECRET}new`, ADMIN_TOKEN_PREVIOUS: 'short' })).toContain(
       'ADMIN_TOKEN_PREVIOUS',
@@ -115,10 +112,10 @@ describe('gateway configuration: secrets and listeners', () => {
   });
 
   it('keeps the server limits consistent and the two ports apart', () => {
-    expect(loadConfig(gatewayConfigSchema, base)).toMatchObject({
-      HTTP_REQUEST_TIMEOUT_MS: 10_000,
-      HTTP_HEADERS_TIMEOUT_MS: 5_000,
-      HTTP_MAX_CONNECTIONS: 1024,
+    expect(loadConfig(gatewayConfigSchema, base).http.limits).toMatchObject({
+      requestTimeoutMs: 10_000,
+      headersTimeoutMs: 5_000,
+      maxConnections: 1024,
     });
     expect(problems({ HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_HEADERS_TIMEOUT_MS: '3000' })).toContain(
       'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',

@@ -1,23 +1,27 @@
 import { resolve } from 'node:path';
-import { railEnvShape } from '@pay/bank-rail';
+import { railEnvShape, railSection } from '@pay/bank-rail';
 import {
   bindHost,
   bool,
   port,
   positiveInt,
   queueEnvShape,
+  queueSection,
   redisEnvShape,
+  redisSection,
   refuseLoopbackInProduction,
   serviceEnvShape,
+  serviceSection,
   storageEnvShape,
+  storageSection,
   webhookEnvShape,
 } from '@pay/platform';
 import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
-import { databaseEnvShape } from '@pay/persistence';
+import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import { z } from 'zod';
 import { defaultDashboardDir } from './kernel/static/dashboard-dir';
-import { rateLimitEnvShape } from './kernel/rate-limit/rate-limit.config';
-import { refineServerLimits, serverLimitsEnvShape } from './kernel/http/server-limits';
+import { rateLimitEnvShape, rateLimitSection } from './kernel/rate-limit/rate-limit.config';
+import { refineServerLimits, serverLimitsEnvShape, serverLimitsSection } from './kernel/http/server-limits';
 import { DEV_ACQUIRER_SECRET } from './kernel/security/published-secrets';
 import { refuseWeakSecrets } from './kernel/security/secret-rules';
 
@@ -36,9 +40,8 @@ const previousSecrets = () =>
     .meta({ typeText: 'comma-separated list (each 32+ characters)' });
 
 /**
- * Every setting of the gateway (docs/operations/configuration.md), validated once at start-up.
- * Still the flat object of the variables: the services read it by their names until the gateway's
- * config is nested like the other services'.
+ * Every setting of the gateway (docs/operations/configuration.md), validated once at start-up
+ * into the typed config the gateway reads.
  */
 export const gatewayConfigSchema = z
   .object({
@@ -184,12 +187,60 @@ export const gatewayConfigSchema = z
     if (c.PAYIN_MIN_AMOUNT > c.PAYIN_MAX_AMOUNT)
       ctx.addIssue({ code: 'custom', path: ['PAYIN_MIN_AMOUNT'], message: 'must not exceed PAYIN_MAX_AMOUNT' });
   })
-  .transform((c) => ({
-    ...c,
-    // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):
-    // development and tests use a fixed, well-known one.
-    ACQUIRER_SECRET: c.ACQUIRER_SECRET ?? DEV_ACQUIRER_SECRET,
-    SANDBOX_MODE: c.SANDBOX_MODE ?? c.NODE_ENV !== 'production',
+  .transform((env) => ({
+    ...serviceSection(env),
+    database: {
+      ...databaseSection(env, 'gateway'),
+      /** DATABASE_URL as set, without the application_name `url` adds: what a refusal at start-up names */
+      urlAsSet: env.DATABASE_URL,
+    },
+    redis: redisSection(env),
+    queues: queueSection(env),
+    storage: storageSection(env),
+    rail: railSection(env),
+    webhooks: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK },
+    http: {
+      /** The merchant API, through the ingress */
+      public: { port: env.GATEWAY_PORT, host: env.GATEWAY_HOST },
+      /** The acquirer, operators, Prometheus: never exposed by the ingress */
+      internal: { port: env.GATEWAY_INTERNAL_PORT, host: env.GATEWAY_INTERNAL_HOST },
+      limits: serverLimitsSection(env),
+      /** Who may set X-Forwarded-For (Fastify's trustProxy); empty: the socket peer is the client */
+      trustedProxies: env.TRUSTED_PROXIES,
+    },
+    docs: { enabled: env.SWAGGER_ENABLED },
+    dashboard: {
+      /** The web app's builds (merchant/, console/) */
+      dir: env.DASHBOARD_DIR,
+      /** The dashboard's and console's session cookies carry Secure */
+      secureCookies: env.DASHBOARD_COOKIE_SECURE,
+      /** Where the set-password links point */
+      links: { dashboard: env.DASHBOARD_PUBLIC_URL, console: env.CONSOLE_PUBLIC_URL },
+    },
+    transfers: {
+      minAmount: env.PAYOUT_MIN_AMOUNT,
+      maxAmount: env.PAYOUT_MAX_AMOUNT,
+      inquiryTtlSeconds: env.INQUIRY_TTL_SECONDS,
+      decisionTimeoutMs: env.TRANSFER_DECISION_TIMEOUT_MS,
+    },
+    payins: {
+      minAmount: env.PAYIN_MIN_AMOUNT,
+      maxAmount: env.PAYIN_MAX_AMOUNT,
+      qrisExpiry: { defaultSeconds: env.QRIS_EXPIRY_DEFAULT_SECONDS, maxSeconds: env.QRIS_EXPIRY_MAX_SECONDS },
+      /** The sandbox payer (POST /api/v1/payin/qris/sandbox/pay) is served */
+      sandbox: env.SANDBOX_MODE ?? env.NODE_ENV !== 'production',
+    },
+    acquirer: {
+      // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):
+      // development and tests use a fixed, well-known one.
+      secret: env.ACQUIRER_SECRET ?? DEV_ACQUIRER_SECRET,
+      previousSecrets: env.ACQUIRER_SECRET_PREVIOUS,
+      clockSkewSeconds: env.ACQUIRER_CLOCK_SKEW_SECONDS,
+    },
+    /** Absent adminToken: /ops and Bull Board do not exist */
+    opsApi: { adminToken: env.ADMIN_TOKEN, previousAdminTokens: env.ADMIN_TOKEN_PREVIOUS },
+    auth: { cacheMs: env.AUTH_CACHE_MS },
+    rateLimits: rateLimitSection(env),
   }));
 
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -9,7 +9,7 @@ export {
   type TransactionClient,
 } from './client/prisma';
 export { startOpsAndWait, type OpsStartOptions } from './client/ops-start';
-export { connectingAs, createDatabaseClients } from './client/database-clients';
+export { createDatabaseClients } from './client/database-clients';
 export { databaseEnvShape, databaseSection, type DatabaseConfig, withApplicationName } from './client/database.config';
 export {
   createPgPool,

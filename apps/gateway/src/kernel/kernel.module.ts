@@ -24,7 +24,7 @@ import { RateLimiter, type RateLimiterSettings } from './rate-limit/rate-limiter
 import { REPOSITORIES } from './repositories';
 
 /** The settings the kernel reads (a part of GatewayConfig). */
-type KernelSettings = RateLimiterSettings & { ADMIN_TOKEN?: string; ADMIN_TOKEN_PREVIOUS: string[] };
+type KernelSettings = RateLimiterSettings & { opsApi: AdminSettings };
 
 const PROVIDERS: Provider[] = [
   ...REPOSITORIES,
@@ -46,10 +46,7 @@ const PROVIDERS: Provider[] = [
   },
   {
     provide: ADMIN_SETTINGS,
-    useFactory: (settings: KernelSettings): AdminSettings => ({
-      adminToken: settings.ADMIN_TOKEN,
-      previousAdminTokens: settings.ADMIN_TOKEN_PREVIOUS,
-    }),
+    useFactory: (settings: KernelSettings): AdminSettings => settings.opsApi,
     inject: [GATEWAY_CONFIG],
   },
   { provide: DASHBOARD_CLOCK, useValue: () => new Date() },

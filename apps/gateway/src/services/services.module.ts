@@ -35,14 +35,12 @@ const PROVIDERS: Provider[] = [
 const BACKOFFICE: Provider[] = [
   {
     provide: MerchantAdmin,
-    useFactory: (prisma: PrismaClient, config: GatewayConfig) =>
-      new MerchantAdmin(prisma, { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK }),
+    useFactory: (prisma: PrismaClient, config: GatewayConfig) => new MerchantAdmin(prisma, config.webhooks),
     inject: [PRISMA, GATEWAY_CONFIG],
   },
   {
     provide: DashboardUserAdmin,
-    useFactory: (pool: Pool, config: GatewayConfig) =>
-      new DashboardUserAdmin(pool, { dashboard: config.DASHBOARD_PUBLIC_URL, console: config.CONSOLE_PUBLIC_URL }),
+    useFactory: (pool: Pool, config: GatewayConfig) => new DashboardUserAdmin(pool, config.dashboard.links),
     inject: [PG_POOL, GATEWAY_CONFIG],
   },
   {

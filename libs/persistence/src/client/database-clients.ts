@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { type Logger, throttledWarn } from '@pay/platform';
 import { createPrismaClient, type PrismaClient } from './prisma';
-import { type DatabaseConfig, withApplicationName } from './database.config';
+import type { DatabaseConfig } from './database.config';
 import { createPgPool, STATEMENT_TIMEOUT_MS, UNANSWERED_QUERY_GRACE_MS } from './sql';
 
 /**
@@ -27,12 +27,4 @@ export function createDatabaseClients(database: DatabaseConfig, logger: Logger):
     onError: throttledWarn(logger, 'postgres (pg pool): connection error (reconnecting)'),
   });
   return { prisma, pool };
-}
-
-/**
- * A flat config whose DATABASE_URL names the service's connections (withApplicationName): the
- * gateway's, until its config is nested like the other services' (databaseSection does it there).
- */
-export function connectingAs<T extends { DATABASE_URL: string }>(settings: T, service: string): T {
-  return { ...settings, DATABASE_URL: withApplicationName(settings.DATABASE_URL, service) };
 }

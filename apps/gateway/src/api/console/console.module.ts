@@ -42,5 +42,5 @@ export const CONSOLE_FACE: GatewayFace<GatewayConfig> = {
   name: 'console',
   module: ConsoleModule,
   mount: ({ fastify, config, logger }) =>
-    registerDashboardBundle(fastify, config.DASHBOARD_DIR, DASHBOARD_BUNDLES.console, logger),
+    registerDashboardBundle(fastify, config.dashboard.dir, DASHBOARD_BUNDLES.console, logger),
 };

@@ -39,5 +39,5 @@ export const DASHBOARD_FACE: GatewayFace<GatewayConfig> = {
   name: 'dashboard',
   module: DashboardModule,
   mount: ({ fastify, config, logger }) =>
-    registerDashboardBundle(fastify, config.DASHBOARD_DIR, DASHBOARD_BUNDLES.merchant, logger),
+    registerDashboardBundle(fastify, config.dashboard.dir, DASHBOARD_BUNDLES.merchant, logger),
 };

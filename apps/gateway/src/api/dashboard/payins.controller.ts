@@ -107,7 +107,7 @@ export class DashboardPayinsController {
     @Param('merchantTrxId') merchantTrxId: string,
     @Body() dto: SimulatePayinDto,
   ): Promise<Reply<PayinDetailView>> {
-    if (!this.config.SANDBOX_MODE) throw new NotFoundException();
+    if (!this.config.payins.sandbox) throw new NotFoundException();
     const paid = await this.sandbox.pay(merchantId, { merchantTrxId, status: dto.status });
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
   }

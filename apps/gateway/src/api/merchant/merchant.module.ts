@@ -55,21 +55,21 @@ export const MERCHANT_FACE: GatewayFace<GatewayConfig> = {
     const recentTokens = new RecentTokens();
     registerLocalRefusal(fastify, recentTokens, limiter);
     // One merchant's reads in flight are capped, so its burst cannot hold every database connection.
-    if (config.RATE_LIMIT_ENABLED) {
+    if (config.rateLimits.enabled) {
       registerReadConcurrencyLimit(fastify, {
-        limit: config.RATE_LIMIT_READ_CONCURRENCY,
+        limit: config.rateLimits.readConcurrency,
         recent: recentTokens,
         tokens,
         limiter,
       });
     }
     // Tokens that authenticated a moment ago let requests into the routes whose statement checks the token again.
-    const authCache = new MerchantAuthCache(notices, config.AUTH_CACHE_MS);
+    const authCache = new MerchantAuthCache(notices, config.auth.cacheMs);
     registerMerchantTokenCheck(fastify, tokens, recentTokens, authCache);
   },
   mount: async ({ app, config }) => {
     // The same document as docs/openapi.json (npm run openapi:export).
-    if (config.SWAGGER_ENABLED)
+    if (config.docs.enabled)
       SwaggerModule.setup('docs', app, buildMerchantDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
   },
 };

@@ -88,7 +88,7 @@ export class PayinController {
     ErrorCode.PaidAtInvalid,
   )
   async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {
-    if (!this.config.SANDBOX_MODE) throw new NotFoundException();
+    if (!this.config.payins.sandbox) throw new NotFoundException();
     const paid = await this.sandbox.pay(req.merchant.id, sandboxPayCommand(dto));
     return new Reply('Sandbox payment sent', presentPayin(paid, req.merchant, new Date()));
   }

@@ -48,10 +48,11 @@ export const OPS_FACE: GatewayFace<GatewayConfig> = {
   name: 'ops',
   module: OpsModule,
   mount: async ({ fastify, config, redis, logger }) => {
-    if (!config.ADMIN_TOKEN) return;
-    return mountBullBoard(fastify, [config.ADMIN_TOKEN, ...config.ADMIN_TOKEN_PREVIOUS], {
+    const { adminToken, previousAdminTokens } = config.opsApi;
+    if (!adminToken) return;
+    return mountBullBoard(fastify, [adminToken, ...previousAdminTokens], {
       connection: redis,
-      prefix: config.QUEUE_PREFIX,
+      prefix: config.queues.prefix,
       logger,
     });
   },

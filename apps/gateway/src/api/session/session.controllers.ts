@@ -82,7 +82,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
         // A new sign-in replaces the browser's session: the one its cookie named (if any) ends, so a
         // cookie value someone else saw or planted before the sign-in is worth nothing after it.
         await this.auth.signOut(sessionCookieOf(req, audience));
-        setSessionCookie(reply, audience, token, { secure: this.config.DASHBOARD_COOKIE_SECURE });
+        setSessionCookie(reply, audience, token, { secure: this.config.dashboard.secureCookies });
         return new Reply('Signed in', this.view(session));
       } catch (err) {
         if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
@@ -117,7 +117,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
           logId: requestLogId(req),
         });
       }
-      clearSessionCookie(reply, audience, { secure: this.config.DASHBOARD_COOKIE_SECURE });
+      clearSessionCookie(reply, audience, { secure: this.config.dashboard.secureCookies });
       return new Reply('Signed out', null);
     }
 
@@ -227,7 +227,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
         user: { id: s.userId, email: s.email, role: s.role, totpEnabled: s.totpEnabled },
         merchant: s.merchantId !== null ? { id: s.merchantId, name: s.merchantName ?? '' } : null,
         csrfToken: s.csrfToken,
-        sandbox: this.config.SANDBOX_MODE,
+        sandbox: this.config.payins.sandbox,
       };
     }
   }

@@ -32,16 +32,9 @@ export const serverLimitsEnvShape = {
     .meta({ description: 'Open connections per listener; further ones are refused at accept' }),
 };
 
-export interface ServerLimits {
-  HTTP_REQUEST_TIMEOUT_MS: number;
-  HTTP_HEADERS_TIMEOUT_MS: number;
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
-  HTTP_CONNECTION_TIMEOUT_MS: number;
-  HTTP_MAX_REQUESTS_PER_SOCKET: number;
-  HTTP_MAX_CONNECTIONS: number;
-}
+type ServerLimitsEnv = z.output<z.ZodObject<typeof serverLimitsEnvShape>>;
 
-export function refineServerLimits(c: ServerLimits, ctx: z.RefinementCtx): void {
+export function refineServerLimits(c: ServerLimitsEnv, ctx: z.RefinementCtx): void {
   if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
     ctx.addIssue({
       code: 'custom',
@@ -51,6 +44,27 @@ export function refineServerLimits(c: ServerLimits, ctx: z.RefinementCtx): void 
   }
 }
 
+export interface ServerLimits {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  connectionTimeoutMs: number;
+  maxRequestsPerSocket: number;
+  maxConnections: number;
+}
+
+/** The typed limits of serverLimitsEnvShape (the gateway's `http.limits`). */
+export function serverLimitsSection(env: ServerLimitsEnv): ServerLimits {
+  return {
+    requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
+    maxRequestsPerSocket: env.HTTP_MAX_REQUESTS_PER_SOCKET,
+    maxConnections: env.HTTP_MAX_CONNECTIONS,
+  };
+}
+
 /** An HTTP server with the limits applied (Fastify applies none to a server its serverFactory returns). */
 export function createLimitedServer(
   limits: ServerLimits,
@@ -58,17 +72,17 @@ export function createLimitedServer(
 ): Server {
   const server = createServer(
     {
-      requestTimeout: limits.HTTP_REQUEST_TIMEOUT_MS,
-      headersTimeout: limits.HTTP_HEADERS_TIMEOUT_MS,
-      keepAliveTimeout: limits.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
       // Node looks for expired requests only this often (30 s by default): a 10 s request
       // timeout would otherwise let a slow request live up to 40 s.
-      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(limits.HTTP_HEADERS_TIMEOUT_MS / 2))),
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))),
     },
     handler,
   );
-  server.setTimeout(limits.HTTP_CONNECTION_TIMEOUT_MS);
-  server.maxRequestsPerSocket = limits.HTTP_MAX_REQUESTS_PER_SOCKET;
-  server.maxConnections = limits.HTTP_MAX_CONNECTIONS;
+  server.setTimeout(limits.connectionTimeoutMs);
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  server.maxConnections = limits.maxConnections;
   return server;
 }

@@ -9,20 +9,21 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
+/** The gateway's default limit of each class (RATE_LIMIT_*): requests per window, which is also the burst. */
 export interface RateLimitDefaults {
-  RATE_LIMIT_READ_PER_SECOND: number;
-  RATE_LIMIT_WRITE_PER_SECOND: number;
-  RATE_LIMIT_EXPORT_PER_MINUTE: number;
+  readPerSecond: number;
+  writePerSecond: number;
+  exportPerMinute: number;
 }
 
 /** The merchant's policy for a class: its own limit when set, otherwise the gateway's default. */
 export function policyFor(cls: RateLimitClass, own: MerchantRateLimits, defaults: RateLimitDefaults): RateLimitPolicy {
   switch (cls) {
     case 'read':
-      return { limit: own.read ?? defaults.RATE_LIMIT_READ_PER_SECOND, windowSeconds: 1 };
+      return { limit: own.read ?? defaults.readPerSecond, windowSeconds: 1 };
     case 'write':
-      return { limit: own.write ?? defaults.RATE_LIMIT_WRITE_PER_SECOND, windowSeconds: 1 };
+      return { limit: own.write ?? defaults.writePerSecond, windowSeconds: 1 };
     case 'export':
-      return { limit: own.export ?? defaults.RATE_LIMIT_EXPORT_PER_MINUTE, windowSeconds: 60 };
+      return { limit: own.export ?? defaults.exportPerMinute, windowSeconds: 60 };
   }
 }

@@ -1,5 +1,6 @@
 import { bool, positiveInt } from '@pay/platform';
 import { z } from 'zod';
+import type { RateLimitDefaults } from './rate-limit.class';
 
 /**
  * The gateway's rate-limit settings (docs/decisions/0017-rate-limits.md). The per-class limits are
@@ -35,3 +36,29 @@ export const rateLimitEnvShape = {
     description: 'Recon exports one merchant may have queued or running at once; one more answers 429 RATE_LIMITED',
   }),
 };
+
+export interface RateLimitConfig extends RateLimitDefaults {
+  enabled: boolean;
+  /** How long a request waits for the limiter's Redis before it is served unlimited */
+  redisTimeoutMs: number;
+  /** One merchant's reads in flight in this replica (0: no cap) */
+  readConcurrency: number;
+  /** How long after it is decided a 429 is sent (0: at once) */
+  refusalDelayMs: number;
+  /** Recon exports one merchant may have queued or running at once */
+  maxOutstandingExports: number;
+}
+
+/** The typed settings of rateLimitEnvShape (the gateway's `rateLimits`). */
+export function rateLimitSection(env: z.output<z.ZodObject<typeof rateLimitEnvShape>>): RateLimitConfig {
+  return {
+    enabled: env.RATE_LIMIT_ENABLED,
+    readPerSecond: env.RATE_LIMIT_READ_PER_SECOND,
+    writePerSecond: env.RATE_LIMIT_WRITE_PER_SECOND,
+    exportPerMinute: env.RATE_LIMIT_EXPORT_PER_MINUTE,
+    redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS,
+    readConcurrency: env.RATE_LIMIT_READ_CONCURRENCY,
+    refusalDelayMs: env.RATE_LIMIT_REFUSAL_DELAY_MS,
+    maxOutstandingExports: env.RECON_EXPORT_MAX_OUTSTANDING,
+  };
+}

@@ -1,21 +1,31 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant } from '@pay/persistence';
-import { ApiError, createRedis, type Logger, redisSocketTimeout, throttledWarn } from '@pay/platform';
+import {
+  ApiError,
+  createRedis,
+  type Logger,
+  type QueueConfig,
+  type RedisConfig,
+  redisSocketTimeout,
+  throttledWarn,
+} from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { type GcraGrant, withGcra } from './gcra';
 import { Leases } from './leases';
-import { policyFor, type RateLimitClass, type RateLimitDefaults, type RateLimitPolicy } from './rate-limit.class';
+import { policyFor, type RateLimitClass, type RateLimitPolicy } from './rate-limit.class';
+import type { RateLimitConfig } from './rate-limit.config';
 import { rateLimitClassOf } from './rate-limit.decorator';
 import { type Standing, Standings } from './standings';
 
-export interface RateLimiterSettings extends RateLimitDefaults {
-  RATE_LIMIT_ENABLED: boolean;
-  RATE_LIMIT_REDIS_TIMEOUT_MS: number;
-  REDIS_URL: string;
-  QUEUE_PREFIX: string;
+/** The parts of the gateway's config the limiter reads. */
+export interface RateLimiterSettings {
+  rateLimits: RateLimitConfig;
+  redis: RedisConfig;
+  /** Its keys share the queues' prefix, so environments sharing one Redis never see each other's */
+  queues: QueueConfig;
 }
 
 /** How long start-up waits for the limiter's Redis; past it the gateway starts and fails open until Redis answers. */
@@ -45,21 +55,22 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly warnUnavailable: (err: unknown) => void;
   private readonly standings = new Standings();
   private readonly leases = new Leases();
+  private readonly settings: RateLimitConfig;
+  /** Its Redis keys: `<prefix>:<merchant>:<class>` */
+  private readonly keyPrefix: string;
 
-  constructor(
-    private readonly settings: RateLimiterSettings,
-    logger: Logger,
-    registry: Registry,
-  ) {
-    this.redis = createRedis(settings.REDIS_URL, {
+  constructor(config: RateLimiterSettings, logger: Logger, registry: Registry) {
+    this.settings = config.rateLimits;
+    this.keyPrefix = `${config.queues.prefix}:ratelimit`;
+    this.redis = createRedis(config.redis.url, {
       connectionName: 'gateway-rate-limit',
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: settings.RATE_LIMIT_REDIS_TIMEOUT_MS,
+      commandTimeout: this.settings.redisTimeoutMs,
       // A command times out, but the socket stays: this gives up on a Redis gone silent (decision 0015).
       socketTimeout: redisSocketTimeout(),
       connectTimeout: STARTUP_WAIT_MS,
-      lazyConnect: !settings.RATE_LIMIT_ENABLED,
+      lazyConnect: !this.settings.enabled,
       // Every request sends one EVALSHA: those sent in the same event-loop turn leave in one write
       // and their answers come back in one read, instead of a syscall pair each.
       enableAutoPipelining: true,
@@ -93,7 +104,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
    * Not `events.once(redis, 'ready')`: that rejects on the first 'error' event.
    */
   async onModuleInit(): Promise<void> {
-    if (!this.settings.RATE_LIMIT_ENABLED || this.redis.status === 'ready') return;
+    if (!this.settings.enabled || this.redis.status === 'ready') return;
     let onReady: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => (onReady = resolve));
     this.redis.once('ready', onReady);
@@ -135,7 +146,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     cls: RateLimitClass,
     reply: FastifyReply,
   ): Promise<void> {
-    if (!this.settings.RATE_LIMIT_ENABLED) return;
+    if (!this.settings.enabled) return;
     const key = standingKey(merchant.id, cls);
     const policy = policyFor(cls, merchant.rateLimits, this.settings);
     for (;;) {
@@ -223,12 +234,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     want: number,
   ): Promise<GcraGrant | null> {
     try {
-      return await this.gcra(
-        `${this.settings.QUEUE_PREFIX}:ratelimit:${merchantId}:${cls}`,
-        policy.limit,
-        policy.windowSeconds * 1000,
-        want,
-      );
+      return await this.gcra(`${this.keyPrefix}:${merchantId}:${cls}`, policy.limit, policy.windowSeconds * 1000, want);
     } catch (err) {
       this.unavailable.inc();
       this.warnUnavailable(err);

@@ -63,7 +63,7 @@ export class AccountInquiryService {
         accountNo: command.accountNo,
         accountName: lookup.accountName,
         amount,
-        expiresAt: new Date(now.getTime() + this.config.INQUIRY_TTL_SECONDS * 1000),
+        expiresAt: new Date(now.getTime() + this.config.transfers.inquiryTtlSeconds * 1000),
       },
       merchant.tokenId,
     );
@@ -80,10 +80,10 @@ export class AccountInquiryService {
   /** Amount within the configured limits; shared with the transfer. */
   validAmount(input: number): Minor {
     const amount = parseAmount(input);
-    const min = parseAmount(this.config.PAYOUT_MIN_AMOUNT);
-    const max = parseAmount(this.config.PAYOUT_MAX_AMOUNT);
+    const min = parseAmount(this.config.transfers.minAmount);
+    const max = parseAmount(this.config.transfers.maxAmount);
     if (amount < min || amount > max) {
-      const message = `must be between ${this.config.PAYOUT_MIN_AMOUNT} and ${this.config.PAYOUT_MAX_AMOUNT}`;
+      const message = `must be between ${this.config.transfers.minAmount} and ${this.config.transfers.maxAmount}`;
       throw new ApiError(ErrorCode.ValidationError, `amount: ${message}`, [{ field: 'amount', message }]);
     }
     return amount;

@@ -112,7 +112,7 @@ export class TransferService {
 
   /** The callback may not point into our own network (SSRF); delivery checks again at connect time. */
   private checkNotifyUrl(url: string): Promise<void> {
-    return assertNotifyUrlAllowed(url, this.config.WEBHOOK_ALLOW_LOOPBACK);
+    return assertNotifyUrlAllowed(url, this.config.webhooks.allowLoopback);
   }
 
   /** A transfer recorded by an earlier (or concurrent) copy of the request: its decision, once made. */
@@ -136,7 +136,7 @@ export class TransferService {
     decision: DecisionSubscription,
     readFirst: boolean,
   ): Promise<Disbursement> {
-    const deadline = Date.now() + this.config.TRANSFER_DECISION_TIMEOUT_MS;
+    const deadline = Date.now() + this.config.transfers.decisionTimeoutMs;
     let current = disbursement;
     for (let read = readFirst; ; read = true) {
       if (read) {

@@ -43,7 +43,7 @@ export class AcquirerService {
   /** What the sandbox (or a test) sends: the body signed as the acquirer signs it. */
   sign(rawBody: string, now = new Date()): string {
     const t = Math.floor(now.getTime() / 1000);
-    return `t=${t},v1=${computeSignature(this.config.ACQUIRER_SECRET, t, rawBody)}`;
+    return `t=${t},v1=${computeSignature(this.config.acquirer.secret, t, rawBody)}`;
   }
 
   async receive(
@@ -51,7 +51,7 @@ export class AcquirerService {
     now = new Date(),
   ): Promise<{ payin: Payin; duplicate: boolean }> {
     const nowSec = Math.floor(now.getTime() / 1000);
-    const secrets = [this.config.ACQUIRER_SECRET, ...this.config.ACQUIRER_SECRET_PREVIOUS];
+    const secrets = [this.config.acquirer.secret, ...this.config.acquirer.previousSecrets];
     if (!signature || !secrets.some((secret) => verifySignatureHeader(signature, rawBody, secret, nowSec))) {
       throw new ApiError(ErrorCode.SignatureInvalid);
     }
@@ -69,7 +69,7 @@ export class AcquirerService {
       },
       rawBody,
       now,
-      this.config.ACQUIRER_CLOCK_SKEW_SECONDS * 1000,
+      this.config.acquirer.clockSkewSeconds * 1000,
     );
     if (outcome.outcome === 'refused') throw new ApiError(REFUSALS[outcome.reason]);
     return { payin: outcome.payin, duplicate: outcome.outcome === 'duplicate' };

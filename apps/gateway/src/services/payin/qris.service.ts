@@ -45,12 +45,12 @@ export class QrisService {
 
   async generate(merchantId: number, command: GenerateQrisCommand): Promise<{ payin: Payin; qrImage?: string }> {
     const amount = this.validAmount(command.amount);
-    const expirySeconds = command.expirySeconds ?? this.config.QRIS_EXPIRY_DEFAULT_SECONDS;
-    if (expirySeconds > this.config.QRIS_EXPIRY_MAX_SECONDS) {
-      const message = `must be between 60 and ${this.config.QRIS_EXPIRY_MAX_SECONDS}`;
+    const expirySeconds = command.expirySeconds ?? this.config.payins.qrisExpiry.defaultSeconds;
+    if (expirySeconds > this.config.payins.qrisExpiry.maxSeconds) {
+      const message = `must be between 60 and ${this.config.payins.qrisExpiry.maxSeconds}`;
       throw new ApiError(ErrorCode.ValidationError, `expirySeconds: ${message}`, [{ field: 'expirySeconds', message }]);
     }
-    if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.WEBHOOK_ALLOW_LOOPBACK);
+    if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.webhooks.allowLoopback);
     const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     const now = new Date();
     const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
@@ -100,8 +100,8 @@ export class QrisService {
 
   validAmount(input: number): Minor {
     const amount = parseAmount(input);
-    if (amount < parseAmount(this.config.PAYIN_MIN_AMOUNT) || amount > parseAmount(this.config.PAYIN_MAX_AMOUNT)) {
-      const message = `must be between ${this.config.PAYIN_MIN_AMOUNT} and ${this.config.PAYIN_MAX_AMOUNT}`;
+    if (amount < parseAmount(this.config.payins.minAmount) || amount > parseAmount(this.config.payins.maxAmount)) {
+      const message = `must be between ${this.config.payins.minAmount} and ${this.config.payins.maxAmount}`;
       throw new ApiError(ErrorCode.ValidationError, `amount: ${message}`, [{ field: 'amount', message }]);
     }
     return amount;

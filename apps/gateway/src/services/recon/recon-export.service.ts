@@ -72,7 +72,7 @@ export class ReconExportService {
       );
     }
     await budget.spend();
-    const cap = this.config.RECON_EXPORT_MAX_OUTSTANDING;
+    const cap = this.config.rateLimits.maxOutstandingExports;
     const created = await this.exports.createQueuedWithin(merchantId, day.date, cap);
     if (!created) {
       budget.refuse(
