@@ -7,49 +7,11 @@
  * add from a room up to testing/ (which builds the whole app) are the only ones allowed, at most
  * MAX_ARROWS_UP of them.
  */
-import { join } from 'node:path';
-import { type Arrow, buildImportGraph, importCycles, partGraph } from './import-graph';
-
-const ROOT = join(__dirname, '..', '..');
-const GATEWAY = 'apps/gateway/src';
-const FACES = ['merchant', 'internal', 'ops', 'dashboard', 'console', 'session'];
-const MAX_ARROWS_UP = 14;
-
-/** The room of a path under apps/gateway/src: a top-level file, a top-level folder, or a face (api/<face>). */
-function roomOf(path: string): string {
-  const [first, second, ...rest] = path.split('/');
-  if (second === undefined) return first;
-  return first === 'api' && rest.length > 0 ? `api/${second}` : first;
-}
-
-/** Lower imports nothing higher. Faces share a layer and import nothing from each other. */
-const LAYER: Record<string, number> = {
-  'gateway.tokens.ts': 0,
-  kernel: 1,
-  'gateway.config.ts': 2,
-  services: 3,
-  ...Object.fromEntries(FACES.map((face) => [`api/${face}`, 4])),
-  'gateway.module.ts': 5,
-  'gateway.app.ts': 6,
-  testing: 7,
-  openapi: 7,
-  'main.ts': 8,
-};
-
-/** Top-level specs exercise the whole app (fuzzing, input hardening, the request log): they sit on top. */
-const layerOf = (room: string): number | undefined => LAYER[room] ?? (/\.(int-)?spec\.ts$/.test(room) ? 8 : undefined);
-
-const runsUp = (a: Arrow): boolean => {
-  const from = layerOf(a.from) as number;
-  const to = layerOf(a.to) as number;
-  return from < to || (from === to && a.from.startsWith('api/') && a.to.startsWith('api/'));
-};
-
-const show = (arrows: Arrow[]) => arrows.map((a) => `${a.from} -> ${a.to} (${a.imports} imports)`);
+import { importCycles, partGraph } from './import-graph';
+import { GATEWAY, gatewayGraph, layerOf, MAX_ARROWS_UP, roomOf, runsUp, show } from './layering';
 
 describe('the import graph', () => {
-  const graph = buildImportGraph(ROOT, ['apps', 'libs', 'tools', 'e2e', 'prisma']);
-  const arrows = partGraph(graph, GATEWAY, roomOf);
+  const { graph, arrows } = gatewayGraph();
 
   it('has no import cycle anywhere in the repository', () => {
     expect(importCycles(graph.imports)).toEqual([]);
