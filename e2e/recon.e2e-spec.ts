@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createMerchant, repoRoot, waitFor } from '@pay/testing';
-import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
+import { checkSignatures, LocalStack, SIGNATURES_ENFORCED, testStackBus, testS3 } from '@pay/devstack';
 import { parse } from 'csv-parse/sync';
 
 // Short enough to watch a link expire, long enough that a fresh one is fetched well in time on a loaded machine.
@@ -292,6 +292,23 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
         expect(res.body).not.toContain('recon/');
       }
       refusedWithout(await get(`${endpoint}${url.pathname}`), 'AccessDenied', trx);
+    });
+
+    it('an unsigned PUT or DELETE of the file a link points at is refused; the next link serves the file as exported', async () => {
+      const { m, trx, url } = await exported();
+      const object = `${stack.s3.endpoint}${url.pathname}`;
+      const forged = `merchantTrxId,amount\nFORGED-${trx},1\n`;
+      for (const target of [object, url.toString()])
+        expect((await fetch(target, { method: 'PUT', body: forged })).status).toBe(403);
+      expect((await fetch(object, { method: 'DELETE' })).status).toBe(403);
+      const fresh = await get((await ready(m.token)).download);
+      expect(fresh.status).toBe(200);
+      expect(fresh.body).toContain(trx);
+      expect(fresh.body).not.toContain('FORGED');
+    });
+
+    it("the run's store refuses what the local runner's and the integration specs' refuse (checkSignatures)", async () => {
+      expect(await checkSignatures(stack.s3, 'e2e-signature-checks')).toEqual(SIGNATURES_ENFORCED);
     });
   });
 });

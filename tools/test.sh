@@ -5,8 +5,9 @@
 # fresh database and key prefix per run) and end-to-end (the four services as processes), the
 # end-to-end suites twice: on Redis Streams, then on Kafka; the browser test of the dashboard and
 # the console (Debian's Chromium, installed when missing) on the Redis Streams pass only.
-# The end-to-end suites store recon files in S3Proxy (Maven Central, once, into .local/s3proxy),
-# which checks signatures and presigned-URL expiry; each pass starts one for its suites.
+# Recon files go to S3Proxy (Maven Central, once, into .local/s3proxy), which checks signatures
+# and presigned-URL expiry: each end-to-end pass starts one for its suites, integration specs
+# that store files start their own.
 # The alert rules' checks and unit tests run promtool, extracted once from Debian's prometheus
 # package into .local/promtool.
 # The bus contract runs on Redis Streams and on a real Kafka broker that this script installs

@@ -30,7 +30,8 @@ import {
   ServiceAccount,
 } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
-import { SERVICE_NODE_FLAGS } from '@pay/platform';
+import { PUBLISHED_STORAGE_CREDENTIALS, SERVICE_NODE_FLAGS } from '@pay/platform';
+import { committedValues } from '@pay/testing';
 import { ROOT, runTool } from './run-tool';
 
 const OVERLAYS_DIR = join(ROOT, 'deploy', 'overlays');
@@ -78,13 +79,15 @@ const kubectl = (args: string[]): string =>
     args,
     'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)',
   );
-/** The two secrets compose requires from the operator (.env.secrets); any value will do for `config`. */
+/** The secrets compose requires from the operator (.env.secrets); any value will do for `config`. */
 const COMPOSE_SECRETS = {
   ACQUIRER_SECRET: 'deploy-check-acquirer-secret-0123456789abcdef',
   ADMIN_TOKEN: 'deploy-check-admin-token-0123456789abcdef',
+  MINIO_ROOT_USER: 'deploy-check-recon',
+  MINIO_ROOT_PASSWORD: 'deploy-check-minio-password-0123456789abcdef',
 };
 const dockerCompose = (args: string[], secrets: Record<string, string> = COMPOSE_SECRETS): string => {
-  const { ACQUIRER_SECRET: _a, ADMIN_TOKEN: _t, ...env } = process.env;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in COMPOSE_SECRETS)));
   return runTool('docker-compose', args, '`apt-get install -y docker-compose`', { ...env, ...secrets });
 };
 
@@ -456,11 +459,64 @@ describe('docker-compose', () => {
   });
 
   it('stops, naming them, until ACQUIRER_SECRET and ADMIN_TOKEN are given (no published default)', () => {
-    expect(() => dockerCompose(['--env-file', envFile, '-f', composeFile, 'config', '-q'], {})).toThrow(
-      /ACQUIRER_SECRET|ADMIN_TOKEN/,
-    );
+    const { MINIO_ROOT_USER, MINIO_ROOT_PASSWORD } = COMPOSE_SECRETS;
+    expect(() =>
+      dockerCompose(['--env-file', envFile, '-f', composeFile, 'config', '-q'], {
+        MINIO_ROOT_USER,
+        MINIO_ROOT_PASSWORD,
+      }),
+    ).toThrow(/ACQUIRER_SECRET|ADMIN_TOKEN/);
     const values = envFileValues(join(ROOT, envFile));
     expect(values.has('ACQUIRER_SECRET') || values.has('ADMIN_TOKEN')).toBe(false);
+  });
+
+  it("stops, naming them, until MinIO's credentials are given; MinIO and the services get exactly those (no published default)", () => {
+    const { MINIO_ROOT_USER: user, MINIO_ROOT_PASSWORD: password, ...others } = COMPOSE_SECRETS;
+    for (const missing of ['MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD'])
+      expect(() =>
+        dockerCompose(['--env-file', envFile, '-f', composeFile, 'config', '-q'], {
+          ...others,
+          ...(missing === 'MINIO_ROOT_USER' ? { MINIO_ROOT_PASSWORD: password } : { MINIO_ROOT_USER: user }),
+        }),
+      ).toThrow(new RegExp(missing));
+    const values = envFileValues(join(ROOT, envFile));
+    expect(['MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD'].filter((name) => values.has(name))).toEqual([]);
+
+    const services = composeConfig([composeFile], envFile);
+    for (const name of ['minio', 'minio-init'])
+      expect({
+        name,
+        user: services[name]?.environment?.MINIO_ROOT_USER,
+        password: services[name]?.environment?.MINIO_ROOT_PASSWORD,
+      }).toEqual({ name, user, password });
+    for (const name of ['gateway', 'workers'])
+      expect({
+        name,
+        key: services[name]?.environment?.S3_ACCESS_KEY,
+        secret: services[name]?.environment?.S3_SECRET_KEY,
+      }).toEqual({ name, key: user, secret: password });
+  });
+
+  it('creates the recon bucket private, again on every run, before the workers start', () => {
+    const services = composeConfig([composeFile], envFile);
+    const init = services['minio-init'];
+    const script = (init?.command ?? [])
+      .join('\n')
+      .split('\n')
+      .map((line) => line.trim());
+    // `$$` (compose's escape) as docker-compose v1 prints it, or `$` as v2 does
+    const at = (command: RegExp) => script.findIndex((line) => command.test(line));
+    const made = at(/^mc mb --ignore-existing "local\/\$\$?BUCKET"$/);
+    const privated = at(/^mc anonymous set none "local\/\$\$?BUCKET"$/);
+    expect({ made: made >= 0, privatedAfter: privated > made }).toEqual({ made: true, privatedAfter: true });
+    expect(script.filter((line) => /mc (anonymous set (?!none)|policy )/.test(line))).toEqual([]);
+    expect(init?.environment?.BUCKET).toBe(services.workers?.environment?.RECON_BUCKET);
+    expect(services.workers?.depends_on?.['minio-init']?.condition).toBe('service_completed_successfully');
+  });
+
+  it('writes only object-store credentials the services refuse (published) in the compose files, their env file, .env.example and deploy/', () => {
+    const written = committedValues('S3_ACCESS_KEY|S3_SECRET_KEY|MINIO_ROOT_USER|MINIO_ROOT_PASSWORD');
+    expect(written.filter(({ value }) => !PUBLISHED_STORAGE_CREDENTIALS.includes(value))).toEqual([]);
   });
 
   it('publishes the gateway internal port on 127.0.0.1 only', () => {

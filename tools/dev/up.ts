@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabase } from '@pay/persistence';
 import { requireNodeVersion } from '@pay/platform';
 import { repoRoot, seedDemoDashboardUsers, seedDemoMerchant } from '@pay/testing';
-import { KafkaBroker, LocalStack, type StackBus } from '@pay/devstack';
+import { KafkaBroker, LocalStack, S3Proxy, type StackBus } from '@pay/devstack';
 
 const env = process.env;
 const root = repoRoot();
@@ -11,6 +11,8 @@ const databaseUrl = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/pa
 const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const busKeyPrefix = env.BUS_KEY_PREFIX ?? 'dev:bus:';
 const logDir = join(root, '.local', 'logs');
+// The object store (S3Proxy, signatures checked, new random credentials per start); its files survive restarts.
+const s3Dir = join(root, '.local', 's3proxy', 'dev');
 // The operators' token of this local stack (ops API, Bull Board, the journeys suite).
 const adminToken = env.ADMIN_TOKEN ?? `local_${randomBytes(24).toString('hex')}`;
 // Redis Streams unless BUS_TRANSPORT=kafka; then KAFKA_BROKERS, or a broker of its own in .local/kafka/dev.
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
 
   const { bus, broker, where } = await startBus();
   console.log(`bus ready: ${where}`);
+  // One a previous run left behind (killed before its stop) holds the port and the files: it goes first.
+  await S3Proxy.attach({ dir: s3Dir })?.stop();
   const stack = await LocalStack.start({
     databaseUrl,
     redisUrl,
@@ -63,11 +67,10 @@ async function main(): Promise<void> {
     logDir,
     ports: { gateway: gatewayPort, ledger: 9101, payout: 9102, workers: 9103 },
     gatewayInternalPort,
-    // Recon files survive restarts of the local runner. Set-password links (admin user create)
-    // point at the pages as this machine's browser reaches them.
+    // Set-password links (admin user create) point at the pages as this machine's browser reaches them.
     env: { ADMIN_TOKEN: adminToken, DASHBOARD_PUBLIC_URL: dashboardUrl, CONSOLE_PUBLIC_URL: consoleUrl },
     s3Port: 9000,
-    s3Directory: join(root, '.local', 's3'),
+    s3Directory: s3Dir,
   }).catch(async (err: unknown) => {
     await broker?.stop();
     throw err;
@@ -97,7 +100,7 @@ The payments platform is running.
   payout    ${stack.opsUrl('payout')}/readyz
   workers   ${stack.opsUrl('workers')}/readyz
   bus       ${where}
-  S3        ${stack.s3.endpoint}  (s3rver, files in .local/s3)
+  S3        ${stack.s3.endpoint}  (S3Proxy: signed requests only; files in .local/s3proxy/dev)
   logs      ${logDir}/<service>.log
   database  ${databaseUrl}
 

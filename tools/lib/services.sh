@@ -79,8 +79,8 @@ ensure_kafka_installed() {
   bash tools/kafka/kafka.sh install
 }
 
-# S3Proxy's jar (tools/s3proxy/pom.xml, from Maven Central) into .local/s3proxy/lib, for the
-# end-to-end suites (their global set-up starts it); does nothing when it is there already.
+# S3Proxy's jar (tools/s3proxy/pom.xml, from Maven Central) into .local/s3proxy/lib, the object
+# store of the local runner and the tests; does nothing when it is there already.
 ensure_s3proxy_installed() {
   bash tools/s3proxy/s3proxy.sh install
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# S3Proxy, an S3 server that checks signatures and presigned-URL expiry, for the end-to-end
-# suites (their global set-up installs and starts it) and for trying presigned links by hand,
-# without Docker (from Maven Central):
+# S3Proxy, an S3 server that checks signatures and presigned-URL expiry: the object store of the
+# local runner, the tests, the benches and chaos (each starts its own, installing it on first
+# use), and for trying presigned links by hand, without Docker (from Maven Central):
 #
 #   tools/s3proxy/s3proxy.sh install      # the jar into .local/s3proxy/lib, once (skipped when present)
-#   tools/s3proxy/s3proxy.sh start DIR    # config on first use, a free port, objects in DIR/data;
-#                                         # prints S3_ENDPOINT and leaves the server running
+#   tools/s3proxy/s3proxy.sh start DIR    # a free port (kept in DIR), objects in DIR/data, new random
+#                                         # credentials; prints S3_ENDPOINT, S3_ACCESS_KEY and
+#                                         # S3_SECRET_KEY lines and leaves the server running
 #   tools/s3proxy/s3proxy.sh stop DIR     # stops that server (only that one)
 #
 # start/stop need the build (dist/); install needs Maven and a JDK (17+).

@@ -2,7 +2,12 @@ import { ConfigError, loadConfig } from '@pay/platform';
 import { gatewayConfigSchema } from './gateway.config';
 import { DEV_ACQUIRER_SECRET, PUBLISHED_SECRETS } from './kernel/security/published-secrets';
 
-const base = { DATABASE_URL: 'postgresql://u@db:5432/pay' };
+// The object store's own credentials (production and a gateway beyond loopback refuse published ones).
+const base = {
+  DATABASE_URL: 'postgresql://u@db:5432/pay',
+  S3_ACCESS_KEY: 'recon-gateway',
+  S3_SECRET_KEY: '5e0c8b1f9d2a4e7c6b3a9f0d8e1c2b4a',
+};
 const REAL_SECRET = 'a3f9c1e07b5d4f2a8e6c0b9d7f1e3a5c';
 const problems = (env: Record<string, string>): string => {
   try {
@@ -61,6 +66,23 @@ describe('gateway configuration: secrets and listeners', () => {
       }
     },
   );
+
+  it.each([
+    [{ GATEWAY_HOST: '0.0.0.0' }, 'the service listens beyond loopback (GATEWAY_HOST=0.0.0.0)'],
+    [{ GATEWAY_INTERNAL_HOST: '10.1.2.3' }, 'the service listens beyond loopback (GATEWAY_INTERNAL_HOST=10.1.2.3)'],
+    [{ NODE_ENV: 'production' }, 'NODE_ENV=production'],
+  ])("refuses MinIO's default S3 credentials when %o, naming each setting", (env, why) => {
+    const refused = problems({
+      ...env,
+      ACQUIRER_SECRET: REAL_SECRET,
+      S3_ACCESS_KEY: 'minioadmin',
+      S3_SECRET_KEY: 'minioadmin',
+    });
+    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY'])
+      expect(refused).toContain(
+        `${name}: must not be a published credential (a store's default such as MinIO's minioadmin, or a value committed in this repository) when ${why}`,
+      );
+  });
 
   it('refuses DASHBOARD_COOKIE_SECURE=false in production; Secure cookies by default', () => {
     expect(

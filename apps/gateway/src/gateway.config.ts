@@ -10,6 +10,7 @@ import {
   redisEnvShape,
   redisSection,
   refuseLoopbackInProduction,
+  refusePublishedStorageCredentials,
   serviceEnvShape,
   serviceSection,
   storageEnvShape,
@@ -175,6 +176,11 @@ export const gatewayConfigSchema = z
         message: 'must not be false when NODE_ENV=production',
       });
     refuseWeakSecrets(c, ctx);
+    refusePublishedStorageCredentials(
+      c,
+      { GATEWAY_HOST: c.GATEWAY_HOST, GATEWAY_INTERNAL_HOST: c.GATEWAY_INTERNAL_HOST },
+      ctx,
+    );
     refineServerLimits(c, ctx);
     if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT)
       ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });

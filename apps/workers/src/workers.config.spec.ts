@@ -35,4 +35,23 @@ describe('workers configuration', () => {
       loadConfig(workersConfigSchema, { ...base, NODE_ENV: 'production', WEBHOOK_ALLOW_LOOPBACK: 'true' }),
     ).toThrow('WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production');
   });
+
+  it.each([
+    [{ OPS_HOST: '0.0.0.0' }, 'the service listens beyond loopback (OPS_HOST=0.0.0.0)'],
+    [{ NODE_ENV: 'production' }, 'NODE_ENV=production'],
+  ])("refuses MinIO's default credentials, and requires the store's own, when %o", (env, why) => {
+    const minio = { ...base, ...env, S3_ACCESS_KEY: 'minioadmin', S3_SECRET_KEY: 'minioadmin' };
+    expect(() => loadConfig(workersConfigSchema, minio)).toThrow(
+      `S3_ACCESS_KEY: must not be a published credential (a store's default such as MinIO's minioadmin, or a value committed in this repository) when ${why}`,
+    );
+    expect(() => loadConfig(workersConfigSchema, minio)).toThrow('S3_SECRET_KEY: must not be a published credential');
+    expect(() => loadConfig(workersConfigSchema, { ...base, ...env })).toThrow(
+      `S3_SECRET_KEY: is required when ${why}`,
+    );
+    const own = { S3_ACCESS_KEY: 'recon-writer', S3_SECRET_KEY: 'c2f1e9b7a4d84f0e9a3b6c5d7e8f9a0b' };
+    expect(loadConfig(workersConfigSchema, { ...base, ...env, ...own }).storage).toMatchObject({
+      accessKey: 'recon-writer',
+      secretKey: own.S3_SECRET_KEY,
+    });
+  });
 });

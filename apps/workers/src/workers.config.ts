@@ -9,6 +9,7 @@ import {
   redisEnvShape,
   redisSection,
   refuseLoopbackInProduction,
+  refusePublishedStorageCredentials,
   serviceEnvShape,
   serviceSection,
   storageEnvShape,
@@ -67,6 +68,7 @@ export const workersConfigSchema = z
   .superRefine((c, ctx) => {
     refineBusEnv(c, ctx);
     refuseLoopbackInProduction(c, ctx);
+    refusePublishedStorageCredentials(c, { OPS_HOST: c.OPS_HOST }, ctx);
   })
   .transform((env) => ({
     ...serviceSection(env),

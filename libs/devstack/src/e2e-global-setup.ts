@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { intGlobalSetup, repoRoot } from '@pay/testing';
 import { S3Proxy, S3PROXY_VERSION } from './s3/s3-proxy';
@@ -11,8 +10,6 @@ export default async function globalSetup(): Promise<void> {
   await intGlobalSetup();
   if (process.env.E2E_BASE_URL) return;
   const root = repoRoot();
-  // Fetches the jar once (Maven Central); returns at once when it is there.
-  execFileSync('bash', [join(root, 'tools', 's3proxy', 's3proxy.sh'), 'install'], { stdio: 'inherit' });
   // Beside the services' logs, so its log is there when a suite fails.
   const dir = join(root, 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}s3proxy`);
   const started = Date.now();

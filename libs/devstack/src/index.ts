@@ -5,11 +5,11 @@ export {
   type StackOptions,
   type StackBus,
   type UnexpectedExit,
-  freePort,
 } from './stack/local-stack';
+export { freePort } from './stack/free-port';
 export { testBus, testStackBus, testTransport, unacknowledgedRecords, type TestBus } from './stack/test-bus';
-export { LocalS3, LOCAL_S3_CREDENTIALS } from './s3/local-s3';
-export { S3Proxy, S3PROXY_CREDENTIALS, S3PROXY_VERSION, type S3ProxyOptions } from './s3/s3-proxy';
+export { S3Proxy, S3PROXY_VERSION, type S3ProxyOptions } from './s3/s3-proxy';
+export { checkSignatures, SIGNATURES_ENFORCED, type SignatureCheckResults } from './s3/signature-checks';
 export type { S3Server } from './s3/s3-server';
 export { testS3 } from './s3/test-s3';
 export {

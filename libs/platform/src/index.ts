@@ -39,6 +39,11 @@ export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyN
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore } from './storage/object-store';
 export { storageConfigSchema, storageEnvShape, storageSection, type StorageConfig } from './storage/storage.config';
+export {
+  isPublishedStorageCredential,
+  PUBLISHED_STORAGE_CREDENTIALS,
+  refusePublishedStorageCredentials,
+} from './storage/storage-credentials';
 export { ReconExportProducer, RECON_EXPORT_ATTEMPTS } from './queues/recon-export.producer';
 export { createRedis, isSentinelUrl, sentinelOptions } from './queues/redis-url';
 export {

@@ -13,6 +13,7 @@ export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATION
 export { default as intGlobalSetup } from './int-global-setup';
 export { default as intGlobalTeardown } from './int-global-teardown';
 export { repoRoot } from './repo-root';
+export { committedValues, deploymentFiles, valuesGivenTo } from './deploy/committed-values';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
 export {

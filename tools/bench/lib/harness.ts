@@ -18,7 +18,7 @@ export const BENCH_RATE_LIMITS = { read: 100_000, write: 100_000, export: 100_00
 
 /**
  * The four services as processes on a bench database, quiet, with their own bus prefix and logs;
- * `s3`: a running S3 server for the recon files (default: s3rver inside the bench's own process);
+ * `s3`: a running S3 server for the recon files (default: an S3Proxy the stack starts and stops);
  * `bus`: the bus the services talk over (default: Redis Streams).
  */
 export function startBenchStack(

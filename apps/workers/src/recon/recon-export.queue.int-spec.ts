@@ -10,7 +10,7 @@ import {
 } from '@pay/platform';
 import { randomUUID } from 'node:crypto';
 import { createMerchant } from '@pay/testing';
-import { LocalS3 } from '@pay/devstack';
+import { S3Proxy } from '@pay/devstack';
 import type { Pool } from 'pg';
 import { ReconExportQueue } from './recon-export.queue';
 
@@ -36,14 +36,14 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
 describe('ReconExportQueue.build when the object store is away (real PostgreSQL)', () => {
   let prisma: PrismaClient;
   let pool: Pool;
-  let s3: LocalS3;
+  let s3: S3Proxy;
   const logger = createLogger('workers-test', 'fatal');
   const storeAt = (env: Record<string, string>) => new ObjectStore(storageConfigSchema.parse(env), 30_000);
 
   beforeAll(async () => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
     pool = createPgPool(process.env.DATABASE_URL as string, 2);
-    s3 = await LocalS3.start();
+    s3 = await S3Proxy.start();
   });
   afterAll(async () => {
     await prisma.$disconnect();
@@ -106,7 +106,7 @@ describe('ReconExportQueue.build when the object store is away (real PostgreSQL)
   it('through the queue: an object store away for a while spends no attempt; the export is built once it is back', async () => {
     const connection = { url: process.env.TEST_REDIS_URL as string };
     const prefix = `${process.env.TEST_REDIS_PREFIX}recon-${randomUUID().slice(0, 8)}`;
-    const own = await LocalS3.start();
+    const own = await S3Proxy.start();
     const store = storeAt(own.env);
     const queue = new ReconExportQueue(new ReconExportRepository(prisma), pool, store, logger, { connection, prefix });
     const producer = new ReconExportProducer(connection, prefix, logger);

@@ -31,7 +31,7 @@ export interface ChaosEnvOptions {
   nodeArgs?: string[];
   /** Absent: Redis Streams on the private Redis; Kafka runs on a broker of the run's own */
   transport?: StackBus['transport'];
-  /** A running S3 server to use (the e2e run's S3Proxy); absent: s3rver started with the stack */
+  /** A running S3 server to use (the e2e run's S3Proxy); absent: an S3Proxy started with the stack */
   s3?: S3Server;
   /** docker-compose's Redis runs everysec (the default) */
   appendfsync?: 'everysec' | 'always';

@@ -7,7 +7,7 @@ import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { Topic } from '@pay/contracts';
 import { createTopicsAndWait, deadLetterTopic } from '@pay/bus';
 import { repoRoot } from '@pay/testing';
-import { freePort } from '../stack/local-stack';
+import { freePort } from '../stack/free-port';
 
 /** The broker docker-compose.yml runs (apache/kafka:3.9.1); tools/kafka/pom.xml pins the same. */
 export const KAFKA_VERSION = '3.9.1';

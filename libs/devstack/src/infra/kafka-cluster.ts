@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { freePort } from '../stack/local-stack';
+import { freePort } from '../stack/free-port';
 import { createKafkaInitTopics, KafkaBroker, newClusterId } from './kafka-broker';
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../stack/local-stack';
+import { freePort } from '../stack/free-port';
 
 /**
  * A Redis server of its own (a child `redis-server` on its own port on 127.0.0.1, working

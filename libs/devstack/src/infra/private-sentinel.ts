@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { waitFor } from '@pay/testing';
-import { freePort } from '../stack/local-stack';
+import { freePort } from '../stack/free-port';
 import { PrivateRedis } from './private-redis';
 
 /**

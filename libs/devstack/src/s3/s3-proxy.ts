@@ -1,22 +1,30 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '@pay/testing';
-import { freePort, tail } from '../stack/local-stack';
+import { freePort } from '../stack/free-port';
+import { tail } from '../stack/log-tail';
 import type { S3Server } from './s3-server';
 
 /** tools/s3proxy/pom.xml pins the same version. */
 export const S3PROXY_VERSION = '4.1.0';
 
-/** The identity S3Proxy accepts; anything signed with other keys, or unsigned, is refused. */
-export const S3PROXY_CREDENTIALS = { accessKey: 'local-s3proxy', secretKey: 'local-s3proxy-secret-key' };
-
 export interface S3ProxyOptions {
-  /** Holds everything of this server (config, objects, log, pid); a restart reuses it. */
-  dir: string;
-  /** The S3Proxy jar (tools/s3proxy/s3proxy.sh install); default <repo>/.local/s3proxy/lib */
+  /** Holds everything of this server (config, objects, log, pid); a restart reuses it. Absent: a temporary one */
+  dir?: string;
+  /** Its port; absent: the one it had in `dir` before, else a free one */
+  port?: number;
+  /** The S3Proxy jar; default <repo>/.local/s3proxy/lib, installed there on first use (tools/s3proxy/s3proxy.sh install) */
   libDir?: string;
   startTimeoutMs?: number;
+}
+
+/** The one identity a server accepts: anything signed with other keys, or unsigned, is refused. */
+interface Credentials {
+  accessKey: string;
+  secretKey: string;
 }
 
 /** What a running server leaves in its directory, so another process can stop it. */
@@ -30,27 +38,34 @@ interface ServerState {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A real S3 server (S3Proxy on its on-disk backend) on a free port with its own directory. Unlike
- * s3rver it checks SigV2/SigV4 signatures, presigned-URL expiry and refuses anonymous requests,
- * so tests can prove a download link cannot be forged, re-pointed or used late. The JVM outlives
- * the process that started it (a CLI starts it, a later one stops it); `stop` only ever signals
- * the process whose command line names this server's own config file.
+ * A real S3 server (S3Proxy on its on-disk backend) on a free port with its own directory: the
+ * object store of the local runner, the tests, the benches and chaos. It checks SigV2/SigV4
+ * signatures and presigned-URL expiry and refuses anonymous requests, as S3 and a private MinIO
+ * bucket do, so a download link cannot be forged, re-pointed, stretched or used late, and nobody
+ * lists or writes the bucket without the credentials. Each start draws new random credentials
+ * (no published value opens it); a restart keeps them, with the port and the files. The JVM
+ * outlives the process that started it (a CLI starts it, a later one stops it); `stop` only ever
+ * signals the process whose command line names this server's own config file.
  */
 export class S3Proxy implements S3Server {
   private constructor(
-    private readonly opts: Required<S3ProxyOptions>,
+    private readonly opts: Required<Omit<S3ProxyOptions, 'port'>>,
     private state: ServerState,
   ) {}
 
-  /** Writes the config on first use (a free port kept for restarts), starts it, waits until it answers. */
-  static async start(options: S3ProxyOptions): Promise<S3Proxy> {
+  /** Writes its config (new random credentials; the port kept for restarts), starts it, waits until it answers. */
+  static async start(options: S3ProxyOptions = {}): Promise<S3Proxy> {
     const server = new S3Proxy(withDefaults(options), { pid: 0, port: 0 });
+    const previous = S3Proxy.attach(server.opts);
+    if (previous?.isOurs())
+      throw new Error(`an S3Proxy already runs on ${server.opts.dir} (pid ${previous.state.pid})`);
+    await server.configure(options.port);
     await server.launch();
     return server;
   }
 
   /** A server started by another process (or earlier), from its directory. */
-  static attach(options: S3ProxyOptions): S3Proxy | null {
+  static attach(options: S3ProxyOptions & { dir: string }): S3Proxy | null {
     const opts = withDefaults(options);
     const file = join(opts.dir, 's3proxy.json');
     if (!existsSync(file)) return null;
@@ -62,10 +77,20 @@ export class S3Proxy implements S3Server {
   }
 
   get env(): Record<string, string> {
+    const { accessKey, secretKey } = this.credentials;
+    return { S3_ENDPOINT: this.endpoint, S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey };
+  }
+
+  /** The identity of its config file (written by start). */
+  private get credentials(): Credentials {
+    const properties = new Map(
+      readFileSync(this.configFile, 'utf8')
+        .split('\n')
+        .map((line): [string, string] => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     return {
-      S3_ENDPOINT: this.endpoint,
-      S3_ACCESS_KEY: S3PROXY_CREDENTIALS.accessKey,
-      S3_SECRET_KEY: S3PROXY_CREDENTIALS.secretKey,
+      accessKey: properties.get('s3proxy.identity') ?? '',
+      secretKey: properties.get('s3proxy.credential') ?? '',
     };
   }
 
@@ -134,16 +159,18 @@ export class S3Proxy implements S3Server {
     return join(this.opts.libDir, `s3proxy-${S3PROXY_VERSION}-jar-with-dependencies.jar`);
   }
 
+  /** Fetches the jar into the default folder on first use (Maven Central, once per machine). */
+  private install(): void {
+    if (existsSync(this.jar)) return;
+    const script = join(repoRoot(), 'tools', 's3proxy', 's3proxy.sh');
+    if (this.opts.libDir === defaultLibDir()) execFileSync('bash', [script, 'install'], { stdio: 'inherit' });
+    if (!existsSync(this.jar))
+      throw new Error(`S3Proxy ${S3PROXY_VERSION} is not installed (${this.jar}): run bash ${script} install`);
+  }
+
   private async launch(): Promise<void> {
     const { dir } = this.opts;
-    if (!existsSync(this.jar))
-      throw new Error(
-        `S3Proxy ${S3PROXY_VERSION} is not installed (${this.jar}): run bash tools/s3proxy/s3proxy.sh install`,
-      );
-    mkdirSync(join(dir, 'data'), { recursive: true });
-    const previous = S3Proxy.attach(this.opts);
-    if (previous?.isOurs()) throw new Error(`an S3Proxy already runs on ${dir} (pid ${previous.state.pid})`);
-    if (!existsSync(this.configFile)) await this.configure();
+    this.install();
     const { port } = JSON.parse(readFileSync(join(dir, 'port.json'), 'utf8')) as { port: number };
     const out = openSync(this.logFile, 'a');
     // Not detached: an interrupted test run (Ctrl-C reaches the whole process group) takes it down too.
@@ -164,23 +191,33 @@ export class S3Proxy implements S3Server {
     }
   }
 
-  private async configure(): Promise<void> {
+  /** The port (given, else the one of a previous start in this directory, else a free one) and new credentials. */
+  private async configure(port?: number): Promise<void> {
     const { dir } = this.opts;
-    const port = await freePort();
-    writeFileSync(join(dir, 'port.json'), JSON.stringify({ port }));
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    const portFile = join(dir, 'port.json');
+    const previousPort = existsSync(portFile)
+      ? (JSON.parse(readFileSync(portFile, 'utf8')) as { port: number }).port
+      : undefined;
+    const chosen = port || previousPort || (await freePort());
+    writeFileSync(portFile, JSON.stringify({ port: chosen }));
+    // Random per start, never a constant: whoever reads this repository cannot sign for the store.
+    const accessKey = `s3proxy-${randomBytes(6).toString('hex')}`;
+    const secretKey = randomBytes(24).toString('base64url');
     writeFileSync(
       this.configFile,
       [
-        `s3proxy.endpoint=http://127.0.0.1:${port}`,
+        `s3proxy.endpoint=http://127.0.0.1:${chosen}`,
         // Both signature versions, as MinIO and AWS accept; an unsigned request is refused.
         's3proxy.authorization=aws-v2-or-v4',
-        `s3proxy.identity=${S3PROXY_CREDENTIALS.accessKey}`,
-        `s3proxy.credential=${S3PROXY_CREDENTIALS.secretKey}`,
+        `s3proxy.identity=${accessKey}`,
+        `s3proxy.credential=${secretKey}`,
         // 4.x has no jclouds: filesystem-nio2 is its on-disk backend (a folder per bucket).
         'jclouds.provider=filesystem-nio2',
         `jclouds.filesystem.basedir=${join(dir, 'data')}`,
         '',
       ].join('\n'),
+      { mode: 0o600 },
     );
   }
 
@@ -221,10 +258,12 @@ export class S3Proxy implements S3Server {
  */
 const JVM_ARGS = ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Djava.awt.headless=true'];
 
-function withDefaults(options: S3ProxyOptions): Required<S3ProxyOptions> {
+const defaultLibDir = () => join(repoRoot(), '.local', 's3proxy', 'lib');
+
+function withDefaults(options: S3ProxyOptions): Required<Omit<S3ProxyOptions, 'port'>> {
   return {
-    dir: resolve(options.dir),
-    libDir: options.libDir ?? join(repoRoot(), '.local', 's3proxy', 'lib'),
+    dir: resolve(options.dir ?? mkdtempSync(join(tmpdir(), 's3proxy-'))),
+    libDir: options.libDir ?? defaultLibDir(),
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
   };
 }

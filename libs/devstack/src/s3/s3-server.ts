@@ -1,6 +1,6 @@
 /**
- * An S3 server a stack stores its recon files in: s3rver in this process (LocalS3) or a real
- * S3Proxy JVM (S3Proxy). Fault tests take it away and bring it back on the same endpoint.
+ * An S3 server a stack stores its recon files in (S3Proxy: the stack's own, or the end-to-end
+ * run's). Fault tests take it away and bring it back on the same endpoint.
  */
 export interface S3Server {
   readonly endpoint: string;

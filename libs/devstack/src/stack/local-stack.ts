@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
 import { merchantContract, opsContract, registerContract, repoRoot } from '@pay/testing';
-import { LocalS3 } from '../s3/local-s3';
+import { S3Proxy } from '../s3/s3-proxy';
+import { freePort } from './free-port';
+import { tail } from './log-tail';
 import type { S3Server } from '../s3/s3-server';
 
 export type ServiceName = 'gateway' | 'ledger' | 'payout' | 'workers';
@@ -28,44 +29,18 @@ export interface StackOptions {
   nodeArgs?: string[];
   /**
    * A running S3 server the stack uses and leaves running on stop (the end-to-end run's S3Proxy,
-   * see testS3); absent: the stack starts s3rver in this process and closes it on stop.
+   * see testS3); absent: the stack starts an S3Proxy of its own (random credentials, signatures
+   * checked) and stops it on stop.
    */
   s3?: S3Server;
-  /** Port of the s3rver started with the stack; 0 or absent picks a free one */
+  /** Port of the S3Proxy started with the stack; 0 or absent picks a free one */
   s3Port?: number;
-  /** Where s3rver keeps its files; absent: a temporary folder removed on stop */
+  /** Where that S3Proxy keeps its files, kept on stop; absent: a temporary folder removed on stop */
   s3Directory?: string;
 }
 
 /** Kafka needs a broker with the topics already there (KafkaBroker creates them, as kafka-init does). */
 export type StackBus = { transport: 'redis-streams' } | { transport: 'kafka'; brokers: string };
-
-const handedOut = new Set<number>();
-
-/**
- * A free TCP port for a service of the stack, below the kernel's ephemeral range (32768+), so
- * an outgoing connection cannot take it while a killed service restarts, and never the same
- * port twice in one process.
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (handedOut.has(port)) continue;
-    if (await canListen(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-  throw new Error('no free port found between 20000 and 32000');
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 /** A service process that ended without the launcher asking it to (kill or stop). */
 export interface UnexpectedExit {
@@ -112,7 +87,7 @@ export class LocalStack {
       opts,
       ports,
       internalPort,
-      opts.s3 ?? (await LocalS3.start(opts.s3Port ?? 0, opts.s3Directory)),
+      opts.s3 ?? (await S3Proxy.start({ dir: opts.s3Directory, port: opts.s3Port })),
     );
     // Its merchant API's answers are checked against docs/openapi.json, its internal port's (ops, acquirer) against
     // docs/ops-openapi.json, wherever the checking fetch is installed (the e2e set-up).
@@ -298,7 +273,7 @@ export class LocalStack {
         this.procs.delete(name);
       }),
     );
-    if (!this.opts.s3) await this.s3.close();
+    if (!this.opts.s3) await (this.opts.s3Directory ? this.s3.stop() : this.s3.close());
   }
 
   /** SIGTERM, SIGKILL after `graceMs`; never counted as an unexpected exit. Its exit code (null if killed). */
@@ -337,15 +312,6 @@ export class LocalStack {
     throw new Error(
       `${service} was not ready within ${timeoutMs} ms; see ${this.logFile(service)}:\n${tail(this.logFile(service))}`,
     );
-  }
-}
-
-/** The last lines of a log file, for error messages. */
-export function tail(file: string, lines = 20): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
   }
 }
 

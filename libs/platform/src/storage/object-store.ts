@@ -52,8 +52,8 @@ export class ObjectStore {
    * Streams an object of unknown size as an S3 multipart upload in parts of `partBytes`: one
    * part uploads while the next is read, so reading and uploading overlap and the export takes
    * about the longer of the two instead of their sum; memory stays flat however large the object
-   * (two parts at most). (We drive the parts ourselves: the client's own stream upload first
-   * lists incomplete uploads, which s3rver does not implement, and buffers 64 MiB parts.)
+   * (two parts at most). (We drive the parts ourselves: the client's own stream upload buffers
+   * 64 MiB parts.)
    */
   async putStream(
     key: string,

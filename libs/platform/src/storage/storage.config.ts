@@ -1,8 +1,21 @@
 import { z } from 'zod';
 import { positiveInt } from '../config/config';
 import { configSection } from '../config/setting-meta';
+import { MINIO_DEFAULT_CREDENTIAL } from './storage-credentials';
 
-/** Object storage settings (MinIO in compose and Kubernetes, s3rver locally and in tests). */
+const credential = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description: `S3 ${what}`,
+      defaultText: `\`${MINIO_DEFAULT_CREDENTIAL}\` (MinIO's default), only on loopback outside production`,
+      requiredWhen: 'with NODE_ENV=production, or when the service listens beyond loopback',
+      production:
+        "refuses a published credential (MinIO's `minioadmin`, S3Proxy's or s3rver's defaults, a value committed in this repository), as a service beyond loopback does",
+    });
+
 export const storageEnvShape = configSection('storage', {
   S3_ENDPOINT: z.string().url('must be a URL like http://minio:9000').default('http://127.0.0.1:9000').meta({
     description:
@@ -14,8 +27,8 @@ export const storageEnvShape = configSection('storage', {
     defaultText: '`S3_ENDPOINT`',
   }),
   S3_REGION: z.string().min(1).default('us-east-1').meta({ description: 'S3 region' }),
-  S3_ACCESS_KEY: z.string().min(1).default('minioadmin').meta({ description: 'S3 access key' }),
-  S3_SECRET_KEY: z.string().min(1).default('minioadmin').meta({ description: 'S3 secret key' }),
+  S3_ACCESS_KEY: credential('access key'),
+  S3_SECRET_KEY: credential('secret key'),
   RECON_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
@@ -45,8 +58,9 @@ export function storageSection(env: z.output<z.ZodObject<typeof storageEnvShape>
     endpoint: env.S3_ENDPOINT,
     publicEndpoint: env.S3_PUBLIC_ENDPOINT,
     region: env.S3_REGION,
-    accessKey: env.S3_ACCESS_KEY,
-    secretKey: env.S3_SECRET_KEY,
+    // Absent only on loopback outside production (refusePublishedStorageCredentials).
+    accessKey: env.S3_ACCESS_KEY ?? MINIO_DEFAULT_CREDENTIAL,
+    secretKey: env.S3_SECRET_KEY ?? MINIO_DEFAULT_CREDENTIAL,
     bucket: env.RECON_BUCKET,
     urlTtlSeconds: env.RECON_URL_TTL_SECONDS,
   };

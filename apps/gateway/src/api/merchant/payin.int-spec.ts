@@ -273,6 +273,8 @@ describe('QRIS sandbox in production configuration', () => {
         DATABASE_URL: process.env.DATABASE_URL,
         LOG_LEVEL: 'fatal',
         ACQUIRER_SECRET: 'prod-secret-0123456789abcdef0123456789',
+        S3_ACCESS_KEY: 'payin-test-recon',
+        S3_SECRET_KEY: 'payin-test-recon-secret-0123456789abcdef',
       }),
     );
     try {

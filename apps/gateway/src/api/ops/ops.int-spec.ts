@@ -27,6 +27,8 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
         ADMIN_TOKEN,
         ADMIN_TOKEN_PREVIOUS: OLD_ADMIN_TOKEN,
         ACQUIRER_SECRET: 'test-acquirer-secret-0123456789abcdef',
+        S3_ACCESS_KEY: 'ops-test-recon',
+        S3_SECRET_KEY: 'ops-test-recon-secret-0123456789abcdef',
       }),
     );
     http = gateway.app.getHttpServer();
