@@ -12,4 +12,11 @@ export {
   SANDBOX_ACCOUNTS,
   sandboxHolderName,
 } from './sandbox/sandbox-bank-rail';
-export { createBankRail, railEnvShape, railSection, type RailConfig } from './rail.config';
+export {
+  createBankRail,
+  railEnvShape,
+  railSection,
+  refineRailEnv,
+  type RailConfig,
+  type RailProvider,
+} from './rail.config';

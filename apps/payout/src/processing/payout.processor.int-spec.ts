@@ -295,6 +295,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const broken = ids[1];
     // The sandbox rail, except that submitting `broken` fails (a connection reset, say).
     const flaky: BankRail = {
+      live: rail.live,
       lookupAccount: (bank, account) => rail.lookupAccount(bank, account),
       transferStatus: (key) => rail.transferStatus(key),
       submitTransfer: (request) =>
