@@ -8,6 +8,7 @@ export {
   fundMerchant,
   ledgerFor,
   paidNotification,
+  sandboxPaidPayin,
 } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
 export { default as intGlobalSetup } from './int-global-setup';
