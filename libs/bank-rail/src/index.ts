@@ -20,3 +20,4 @@ export {
   type RailConfig,
   type RailProvider,
 } from './rail.config';
+export { SANDBOX_MONEY_REFUSAL, sendsSandboxMoney } from './sandbox-money';

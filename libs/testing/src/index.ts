@@ -22,6 +22,7 @@ export {
   DEMO_OPERATOR_EMAIL,
   type DemoSignIn,
 } from './seed/demo-dashboard-users';
+export { RecordingLiveRail } from './rail/recording-live-rail';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export {
   closeSchemas,
