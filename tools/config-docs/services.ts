@@ -60,7 +60,11 @@ export const SECTIONS: Record<string, { title: string; summary: string }> = {
   },
   bus: { title: 'Bus', summary: 'Redis Streams or Kafka, between the services (`libs/bus`).' },
   outbox: { title: 'Outbox relay', summary: 'Each of these services relays its outbox to the bus (`libs/bus`).' },
-  rail: { title: 'Bank rail', summary: 'Account lookups and transfers at the bank (`libs/bank-rail`).' },
+  rail: {
+    title: 'Bank rail',
+    summary:
+      'Account lookups and transfers at the bank (`libs/bank-rail`). A rail is live (moves real money) when its provider speaks to a bank and `RAIL_SIMULATOR` is not `true`; the in-process sandbox rail never is. The gateway refuses `SANDBOX_MODE` beside a live rail, and the payout service sends no sandbox money over one (decision 0047).',
+  },
   storage: { title: 'Object storage', summary: 'The recon files, in S3 or MinIO (`libs/platform`).' },
   webhooks: { title: 'Callbacks', summary: "Where merchants' callback URLs may point (`libs/platform`)." },
 };

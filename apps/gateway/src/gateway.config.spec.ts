@@ -1,6 +1,8 @@
+import type { RailConfig } from '@pay/bank-rail';
 import { ConfigError, loadConfig } from '@pay/platform';
 import { gatewayConfigSchema } from './gateway.config';
 import { DEV_ACQUIRER_SECRET, PUBLISHED_SECRETS } from './kernel/security/published-secrets';
+import { sandboxBesideLiveRail } from './kernel/security/sandbox-rules';
 
 // The object store's own credentials (production and a gateway beyond loopback refuse published ones).
 const base = {
@@ -145,5 +147,39 @@ describe('gateway configuration: secrets and listeners', () => {
     expect(problems({ GATEWAY_PORT: '4000', GATEWAY_INTERNAL_PORT: '4000' })).toContain(
       'GATEWAY_INTERNAL_PORT: must differ from GATEWAY_PORT',
     );
+  });
+});
+
+describe('gateway configuration: the sandbox payer and the rail', () => {
+  it('serves the sandbox payer beside the sandbox rail, which is not live, outside production', () => {
+    expect(loadConfig(gatewayConfigSchema, base)).toMatchObject({
+      payins: { sandbox: true },
+      rail: { provider: 'sandbox', live: false },
+    });
+    expect(loadConfig(gatewayConfigSchema, { ...base, RAIL_SIMULATOR: 'true' }).rail.live).toBe(false);
+  });
+
+  it('refuses the sandbox payer beside a live rail, naming SANDBOX_MODE, RAIL_PROVIDER and RAIL_SIMULATOR', () => {
+    // No provider of a bank ships yet (issue 40 adds `snap`): the rule is checked on a rail that says it is live.
+    const live = { provider: 'snap', live: true } as unknown as RailConfig;
+    expect(sandboxBesideLiveRail({ NODE_ENV: 'development' }, live)).toBe(
+      'must not be true beside a live rail (RAIL_PROVIDER=snap without RAIL_SIMULATOR=true) (it is on by default outside production): ' +
+        "the sandbox payer's pay-ins would be paid out over a bank. Set SANDBOX_MODE=false, or RAIL_SIMULATOR=true if the provider is a simulator",
+    );
+    expect(sandboxBesideLiveRail({ NODE_ENV: 'test', SANDBOX_MODE: true }, live)).toMatch(
+      /^must not be true beside a live rail \(RAIL_PROVIDER=snap without RAIL_SIMULATOR=true\): /,
+    );
+    // Off, explicitly or by production's default: a live rail is what production runs on.
+    expect(sandboxBesideLiveRail({ NODE_ENV: 'development', SANDBOX_MODE: false }, live)).toBeNull();
+    expect(sandboxBesideLiveRail({ NODE_ENV: 'production' }, live)).toBeNull();
+    // A rail that is not live (the sandbox rail, or a provider marked as a simulator) takes the sandbox payer.
+    expect(sandboxBesideLiveRail({ NODE_ENV: 'development' }, { ...live, live: false })).toBeNull();
+  });
+
+  it('refuses RAIL_SIMULATOR=true in production, naming it', () => {
+    expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, RAIL_SIMULATOR: 'true' })).toContain(
+      "RAIL_SIMULATOR: must not be true when NODE_ENV=production: production's rail is a bank's, and sandbox money must never be paid out over it",
+    );
+    expect(problems({ NODE_ENV: 'production', ACQUIRER_SECRET: REAL_SECRET, RAIL_SIMULATOR: 'false' })).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { railEnvShape, railSection } from '@pay/bank-rail';
+import { railEnvShape, railSection, refineRailEnv } from '@pay/bank-rail';
 import {
   bindHost,
   bool,
@@ -25,6 +25,7 @@ import { rateLimitEnvShape, rateLimitSection } from './kernel/rate-limit/rate-li
 import { refineServerLimits, serverLimitsEnvShape, serverLimitsSection } from './kernel/http/server-limits';
 import { DEV_ACQUIRER_SECRET } from './kernel/security/published-secrets';
 import { refuseWeakSecrets } from './kernel/security/secret-rules';
+import { sandboxBesideLiveRail, sandboxPayerOn } from './kernel/security/sandbox-rules';
 
 /** A comma-separated list of secrets being rotated out, each 32+ characters; empty outside a rotation. */
 const previousSecrets = () =>
@@ -118,7 +119,8 @@ export const gatewayConfigSchema = z
         'During a rotation: the secrets being replaced (comma-separated), still accepted on notifications; never used to sign',
     }),
     SANDBOX_MODE: bool().optional().meta({
-      description: 'Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer)',
+      description:
+        'Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer; its pay-ins are sandbox money in the ledger). Refused beside a live rail (RAIL_PROVIDER of a bank without RAIL_SIMULATOR=true)',
       defaultText: '`true`, except `false` with NODE_ENV=production',
       production: 'refuses `true`',
     }),
@@ -181,6 +183,9 @@ export const gatewayConfigSchema = z
       { GATEWAY_HOST: c.GATEWAY_HOST, GATEWAY_INTERNAL_HOST: c.GATEWAY_INTERNAL_HOST },
       ctx,
     );
+    refineRailEnv(c, ctx);
+    const sandboxOnLiveRail = sandboxBesideLiveRail(c, railSection(c));
+    if (sandboxOnLiveRail) ctx.addIssue({ code: 'custom', path: ['SANDBOX_MODE'], message: sandboxOnLiveRail });
     refineServerLimits(c, ctx);
     if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT)
       ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });
@@ -234,7 +239,7 @@ export const gatewayConfigSchema = z
       maxAmount: env.PAYIN_MAX_AMOUNT,
       qrisExpiry: { defaultSeconds: env.QRIS_EXPIRY_DEFAULT_SECONDS, maxSeconds: env.QRIS_EXPIRY_MAX_SECONDS },
       /** The sandbox payer (POST /api/v1/payin/qris/sandbox/pay) is served */
-      sandbox: env.SANDBOX_MODE ?? env.NODE_ENV !== 'production',
+      sandbox: sandboxPayerOn(env),
     },
     acquirer: {
       // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):

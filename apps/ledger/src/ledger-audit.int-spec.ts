@@ -7,6 +7,7 @@ import {
   fundMerchant,
   insertSuccessfulPayin,
   ledgerFor,
+  sandboxPaidPayin,
 } from '@pay/testing';
 
 /**
@@ -493,6 +494,71 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
           found: 'type balance.adjusted',
         },
       ]);
+    });
+  });
+
+  describe("sandbox money: what each merchant received of it is the fold of the marked events, and each mark is its pay-in's", () => {
+    /** A merchant with acquirer money (settled and pending) and one sandbox pay, recorded. */
+    async function mixedMerchant() {
+      const { merchantId } = await fundedMerchant();
+      const sandboxPayin = await sandboxPaidPayin(prisma, merchantId, 300_000_00n, 2_250_00n);
+      return { merchantId, sandboxPayin };
+    }
+
+    it('is clean, and the projection holds the sandbox pay-in net', async () => {
+      const { merchantId } = await mixedMerchant();
+      expect(await audit([merchantId])).toMatchObject({ breaches: [], inFlight: [], merchantsExamined: 0 });
+      expect(await prisma.balance.findUniqueOrThrow({ where: { merchantId } })).toMatchObject({
+        sandboxReceived: 297_750_00n,
+      });
+    });
+
+    it('names a projection of sandbox money received that is not the fold of its events', async () => {
+      const { merchantId } = await mixedMerchant();
+      await prisma.$executeRaw`UPDATE balances SET sandbox_received = 0 WHERE merchant_id = ${merchantId}`;
+      expect(await breachesOf(merchantId)).toEqual([
+        {
+          check: 'balance.sandbox_received',
+          table: 'balances',
+          id: String(merchantId),
+          merchantId,
+          expected: 'sandbox_received 29775000 (nets of the payin.recorded events marked sandbox)',
+          found: 'sandbox_received 0',
+        },
+      ]);
+    });
+
+    it("names an event whose sandbox mark is not its pay-in's, either way", async () => {
+      const { merchantId, sandboxPayin } = await mixedMerchant();
+      const acquirerPayin = await prisma.payin.findFirstOrThrow({
+        where: { merchantId, sandbox: false, status: 'success' },
+        orderBy: { createdAt: 'asc' },
+      });
+      const sandboxRow = await prisma.payin.findUniqueOrThrow({ where: { id: sandboxPayin } });
+      // The rows are changed, the append-only events stay: each pair now disagrees.
+      await prisma.$executeRaw`UPDATE payins SET sandbox = NOT sandbox WHERE id IN (${sandboxPayin}::uuid, ${acquirerPayin.id}::uuid)`;
+      const breaches = await breachesOf(merchantId);
+      expect(breaches).toEqual(
+        expect.arrayContaining([
+          {
+            check: 'payin.event_sandbox',
+            table: 'ledger_events',
+            id: String(sandboxRow.ledgerEventId),
+            merchantId,
+            expected: `not marked sandbox (pay-in ${sandboxPayin} was not paid by the sandbox payer)`,
+            found: 'marked sandbox',
+          },
+          {
+            check: 'payin.event_sandbox',
+            table: 'ledger_events',
+            id: String(acquirerPayin.ledgerEventId),
+            merchantId,
+            expected: `marked sandbox (pay-in ${acquirerPayin.id} was paid by the sandbox payer)`,
+            found: 'not marked sandbox',
+          },
+        ]),
+      );
+      expect(checksOf(breaches)).toEqual(['payin.event_sandbox', 'payin.event_sandbox']);
     });
   });
 });

@@ -8,7 +8,7 @@ import { LedgerService } from '@pay/ledger-core';
 
 const issuedAt = new Date().toISOString();
 const cmd = {
-  recordPayin: (merchantId: number, payinId: string, amount: bigint, fee: bigint): LedgerCommand =>
+  recordPayin: (merchantId: number, payinId: string, amount: bigint, fee: bigint, mark: object = {}): LedgerCommand =>
     parseLedgerCommand(
       JSON.stringify({
         type: 'payin.record',
@@ -18,6 +18,7 @@ const cmd = {
         payinId,
         amount: String(amount),
         fee: String(fee),
+        ...mark,
       }),
     ),
   settle: (merchantId: number, payinIds: string[], settlementId = randomUUID()): LedgerCommand =>
@@ -107,6 +108,66 @@ describe('LedgerService (real Postgres)', () => {
     const outcome = await ledger.apply(cmd.recordPayin(merchant.id, payinId, parseAmount(10000), 0n));
     expect(outcome).toMatchObject({ outcome: 'rejected', reason: 'PAYIN_NOT_RECORDABLE' });
     expect(await balanceOf(merchant.id)).toEqual({ available: 0n, pending: 0n });
+  });
+
+  it('records a sandbox pay-in as sandbox money: the event carries the mark, and what the merchant received of it only grows', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const sandboxPayin = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(50000), parseAmount(500));
+    await prisma.payin.update({ where: { id: sandboxPayin }, data: { sandbox: true } });
+    const acquirerPayin = await insertSuccessfulPayin(prisma, merchant.id, parseAmount(20000), 0n);
+    const sandboxReceived = async () =>
+      (await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).sandboxReceived;
+
+    // A command must say what the pay-in is: an unmarked command of a sandbox pay-in, or a marked one of the acquirer's, is refused.
+    const unmarked = await ledger.apply(
+      cmd.recordPayin(merchant.id, sandboxPayin, parseAmount(50000), parseAmount(500)),
+    );
+    expect(unmarked).toMatchObject({
+      outcome: 'rejected',
+      reason: 'PAYIN_NOT_RECORDABLE',
+      detail: { payinId: sandboxPayin, sandbox: 'true' },
+    });
+    const wronglyMarked = await ledger.apply({
+      ...cmd.recordPayin(merchant.id, acquirerPayin, parseAmount(20000), 0n, { sandbox: true }),
+      commandId: `payin:marked:${acquirerPayin}`,
+    });
+    expect(wronglyMarked).toMatchObject({ outcome: 'rejected', reason: 'PAYIN_NOT_RECORDABLE' });
+    expect(await sandboxReceived()).toBe(0n);
+
+    const sandboxCommand = cmd.recordPayin(merchant.id, sandboxPayin, parseAmount(50000), parseAmount(500), {
+      sandbox: true,
+    });
+    expect(await ledger.apply({ ...sandboxCommand, commandId: `payin:marked:${sandboxPayin}` })).toMatchObject({
+      outcome: 'applied',
+      balance: { available: '0', pending: '4950000' },
+    });
+    expect(await sandboxReceived()).toBe(parseAmount(49500));
+    const event = await prisma.ledgerEvent.findFirstOrThrow({ where: { reference: sandboxPayin } });
+    expect(event.payload).toEqual({
+      payinId: sandboxPayin,
+      amount: '5000000',
+      fee: '50000',
+      net: '4950000',
+      sandbox: true,
+    });
+    const published = await prisma.outbox.findFirstOrThrow({
+      where: {
+        topic: 'ledger.events.v1',
+        AND: [
+          { payload: { path: ['reference'], equals: sandboxPayin } },
+          { payload: { path: ['kind'], equals: 'event' } },
+        ],
+      },
+    });
+    expect(published.payload).toMatchObject({ kind: 'event', eventType: 'payin.recorded', payload: { sandbox: true } });
+
+    // The acquirer's pay-in, the settlement and a payout leave it as it is.
+    await ledger.apply(cmd.recordPayin(merchant.id, acquirerPayin, parseAmount(20000), 0n));
+    await ledger.apply(cmd.settle(merchant.id, [sandboxPayin, acquirerPayin]));
+    await ledger.apply(cmd.debit(merchant.id, directPayoutId(), parseAmount(60000), parseAmount(2500)));
+    expect(await balanceOf(merchant.id)).toEqual({ available: parseAmount(7000), pending: 0n });
+    expect(await sandboxReceived()).toBe(parseAmount(49500));
+    expect(await verifyLedger(prisma, { merchantIds: [merchant.id] })).toMatchObject({ breaches: [] });
   });
 
   it('applies a command delivered twice exactly once and answers the redelivery with the original outcome', async () => {

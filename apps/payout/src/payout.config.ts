@@ -1,4 +1,4 @@
-import { railEnvShape, railSection } from '@pay/bank-rail';
+import { railEnvShape, railSection, refineRailEnv } from '@pay/bank-rail';
 import { busConfigFromEnv, busEnvShape, outboxEnvShape, outboxSection, refineBusEnv } from '@pay/bus';
 import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import { opsEnvShape, opsSection, positiveInt, redisEnvShape, serviceEnvShape, serviceSection } from '@pay/platform';
@@ -34,7 +34,10 @@ export const payoutConfigSchema = z
     ...railEnvShape,
     ...busEnvShape,
   })
-  .superRefine(refineBusEnv)
+  .superRefine((env, ctx) => {
+    refineBusEnv(env, ctx);
+    refineRailEnv(env, ctx);
+  })
   .transform((env) => ({
     ...serviceSection(env),
     database: databaseSection(env, 'payout'),

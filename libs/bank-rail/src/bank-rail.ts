@@ -43,6 +43,11 @@ export class UnknownBankError extends Error {
  * sandbox simulator; a production adapter (a bank's or an aggregator's API) implements the same.
  */
 export interface BankRail {
+  /**
+   * The rail moves real money (a bank's, not a simulator's): sandbox money is never sent over it
+   * (docs/decisions/0047-sandbox-money.md). Set from the provider (RailConfig.live).
+   */
+  readonly live: boolean;
   lookupAccount(bankCode: string, accountNo: string): Promise<AccountLookup>;
   /** Idempotent by idempotencyKey: a repeated submission returns the first one's transfer, never a second payment. */
   submitTransfer(request: TransferRequest): Promise<TransferStatus>;

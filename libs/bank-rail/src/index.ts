@@ -12,4 +12,12 @@ export {
   SANDBOX_ACCOUNTS,
   sandboxHolderName,
 } from './sandbox/sandbox-bank-rail';
-export { createBankRail, railEnvShape, railSection, type RailConfig } from './rail.config';
+export {
+  createBankRail,
+  railEnvShape,
+  railSection,
+  refineRailEnv,
+  type RailConfig,
+  type RailProvider,
+} from './rail.config';
+export { SANDBOX_MONEY_REFUSAL, sendsSandboxMoney } from './sandbox-money';

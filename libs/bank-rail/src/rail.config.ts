@@ -1,15 +1,31 @@
-import { configSection } from '@pay/platform';
+import { bool, configSection } from '@pay/platform';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { BankRail } from './bank-rail';
 import { SandboxBankRail } from './sandbox/sandbox-bank-rail';
 
+/**
+ * Every rail provider, and whether it moves real money. The in-process sandbox simulator never
+ * does. A provider that speaks to a bank does (issue 40's `snap`: `{ movesRealMoney: true }`),
+ * unless RAIL_SIMULATOR says its address is a simulator's: then the rail is not live.
+ */
+const RAIL_PROVIDERS = {
+  sandbox: { movesRealMoney: false },
+} as const satisfies Record<string, { movesRealMoney: boolean }>;
+
+export type RailProvider = keyof typeof RAIL_PROVIDERS;
+
 /** Rail settings, shared by the gateway (account lookups) and the payout service (transfers). */
 export const railEnvShape = configSection('rail', {
   RAIL_PROVIDER: z
-    .enum(['sandbox'])
+    .enum(Object.keys(RAIL_PROVIDERS) as [RailProvider, ...RailProvider[]])
     .default('sandbox')
     .meta({ description: 'Which bank rail adapter to use. Only the sandbox simulator ships today' }),
+  RAIL_SIMULATOR: bool().default(false).meta({
+    description:
+      "The rail provider's address is a simulator (the SNAP provider simulator), not a bank: the rail is then not live, so the gateway's sandbox payer may run beside it and sandbox money may be paid out over it. Never true against a bank. The in-process sandbox rail is never live, whatever this says",
+    production: 'refuses `true`',
+  }),
   RAIL_SANDBOX_LATENCY_MS: z.coerce
     .number()
     .int()
@@ -26,15 +42,35 @@ export const railEnvShape = configSection('rail', {
     .meta({ description: 'How long the delayed sandbox outcomes take' }),
 });
 
+type RailEnv = z.output<z.ZodObject<typeof railEnvShape>>;
+
 export interface RailConfig {
-  provider: 'sandbox';
+  provider: RailProvider;
+  /**
+   * The rail moves real money: its provider speaks to a bank, and RAIL_SIMULATOR does not say
+   * it is a simulator. The gateway's sandbox payer is refused beside a live rail, and the payout
+   * service sends no sandbox money over one.
+   */
+  live: boolean;
   sandbox: { latencyMs: number; delayMs: number };
 }
 
-export const railSection = (env: z.output<z.ZodObject<typeof railEnvShape>>): RailConfig => ({
+export const railSection = (env: RailEnv): RailConfig => ({
   provider: env.RAIL_PROVIDER,
+  live: RAIL_PROVIDERS[env.RAIL_PROVIDER].movesRealMoney && !env.RAIL_SIMULATOR,
   sandbox: { latencyMs: env.RAIL_SANDBOX_LATENCY_MS, delayMs: env.RAIL_SANDBOX_DELAY_MS },
 });
+
+/** Production's rails are banks: the simulator marker there would let sandbox money out over a real one. */
+export function refineRailEnv(env: { NODE_ENV: string; RAIL_SIMULATOR: boolean }, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV === 'production' && env.RAIL_SIMULATOR)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['RAIL_SIMULATOR'],
+      message:
+        "must not be true when NODE_ENV=production: production's rail is a bank's, and sandbox money must never be paid out over it",
+    });
+}
 
 export function createBankRail(rail: RailConfig, pool: Pool): BankRail {
   switch (rail.provider) {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerService } from '@pay/ledger-core';
-import { ledgerCommandId, type LedgerOutcome } from '@pay/contracts';
+import { ledgerCommandId, type LedgerOutcome, parseLedgerCommand, Topic } from '@pay/contracts';
 import { Client, type Pool } from 'pg';
 import {
   createPgPool,
   databaseUrlOf,
   type Disbursement,
   DisbursementRepository,
+  PayinRepository,
   PayoutRepository,
   type PrismaClient,
 } from '@pay/persistence';
@@ -100,12 +101,17 @@ export function ledgerFor(prisma: PrismaClient): LedgerService {
  * A disbursement through the real path: inquiry, transfer recorded as `funding` with its debit
  * command, the ledger's decision, then the payout's outcome (`failed` records the refund
  * command, which the ledger applies unless `applyRefund` is false, as if it were lost).
- * `funding` stops before the ledger decides.
+ * `funding` stops before the ledger decides; `debited` right after, due for the payout service.
  */
 export async function createDisbursement(
   prisma: PrismaClient,
   merchantId: number,
-  o: { amount: bigint; fee: bigint; outcome: 'funding' | 'pending' | 'success' | 'failed'; applyRefund?: boolean },
+  o: {
+    amount: bigint;
+    fee: bigint;
+    outcome: 'funding' | 'debited' | 'pending' | 'success' | 'failed';
+    applyRefund?: boolean;
+  },
 ): Promise<{ disbursement: Disbursement; debit: LedgerOutcome | null }> {
   const disbursements = new DisbursementRepository(poolFor(prisma));
   const id = randomUUID();
@@ -140,6 +146,7 @@ export async function createDisbursement(
   );
   if (o.outcome === 'funding') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: null };
   const decided = await ledgerFor(prisma).apply(debit);
+  if (o.outcome === 'debited') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: decided };
   const payouts = new PayoutRepository(poolFor(prisma));
   // Claimed as the payout service claims it (leased, submission recorded, with the merchant's name).
   const {
@@ -203,6 +210,54 @@ export async function fundMerchant(
     payinIds: ids,
   });
   return ids;
+}
+
+/**
+ * A pay-in paid by the sandbox payer, as the gateway's sandbox pay leaves it (the notice applied
+ * with the sandbox mark), then recorded by the ledger from the very command that path wrote.
+ * The fee is a fixed one (0 % + `feeMinor`), so the row agrees with its rate as the audit checks.
+ */
+export async function sandboxPaidPayin(
+  prisma: PrismaClient,
+  merchantId: number,
+  amountMinor: bigint,
+  feeMinor = 0n,
+): Promise<string> {
+  const payins = new PayinRepository(prisma);
+  const id = randomUUID();
+  const platformTrxId = `QR${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`;
+  const payin = await payins.create({
+    merchantId,
+    merchantTrxId: `SBX-${id.slice(0, 8)}`,
+    platformTrxId,
+    amount: amountMinor,
+    fee: feeMinor,
+    feePctMilli: 0,
+    feeFixed: feeMinor,
+    nmid: 'ID1020000000001',
+    qrisPayload: 'sandbox',
+    expiresAt: new Date(Date.now() + 600_000),
+  });
+  const now = new Date();
+  const notice = {
+    acquirerReference: `SBX-${randomUUID()}`,
+    platformTrxId,
+    amount: amountMinor,
+    status: 'success' as const,
+    rrn: '123456789012',
+    issuer: 'DANA',
+    paidAt: now,
+    failureReason: null,
+    sandbox: true,
+  };
+  const applied = await payins.applyNotice(notice, JSON.stringify({ platformTrxId }), now, 300_000);
+  if (applied.outcome !== 'accepted') throw new Error(`sandbox pay not accepted: ${applied.outcome}`);
+  const written = await prisma.outbox.findFirstOrThrow({
+    where: { topic: Topic.LedgerCommands, payload: { path: ['payinId'], equals: payin.id } },
+  });
+  const outcome = await ledgerFor(prisma).apply(parseLedgerCommand(written.payload));
+  if (outcome.outcome !== 'applied') throw new Error(`sandbox pay not recorded: ${JSON.stringify(outcome)}`);
+  return payin.id;
 }
 
 /** A successful acquirer notification for a pay-in (50000 Rupiah, paid now), with `over` replacing any field. */

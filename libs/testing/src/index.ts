@@ -8,6 +8,7 @@ export {
   fundMerchant,
   ledgerFor,
   paidNotification,
+  sandboxPaidPayin,
 } from './fixtures';
 export { createTestDatabase, dropDatabase, uniqueName, TEST_PG_SERVER, MIGRATIONS_DIR } from './test-database';
 export { default as intGlobalSetup } from './int-global-setup';
@@ -22,6 +23,7 @@ export {
   DEMO_OPERATOR_EMAIL,
   type DemoSignIn,
 } from './seed/demo-dashboard-users';
+export { RecordingLiveRail } from './rail/recording-live-rail';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export {
   closeSchemas,

@@ -70,6 +70,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       status: 'pending',
       submitAttempts: 1,
       priorSubmittedAt: null,
+      merchantSandboxReceived: 0n,
       logId: `log-${id}`,
     });
     expect(claimed.submittedAt).toBeInstanceOf(Date);
@@ -77,7 +78,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const row = await prisma.disbursement.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ submitAttempts: 1, submittedAt: claimed.submittedAt });
     expect(Object.keys(claimed).sort()).toEqual(
-      [...Object.keys(row as object), 'merchantName', 'priorSubmittedAt'].sort(),
+      [...Object.keys(row as object), 'merchantName', 'merchantSandboxReceived', 'priorSubmittedAt'].sort(),
     );
     // Leased: no other worker gets it until the lease lapses or is let go.
     expect((await payouts.claimDue(16, 30_000, [id])).claimed).toEqual([]);
@@ -163,7 +164,13 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       await payouts.complete([
         {
           kind: 'success',
-          disbursement: { ...d, status: 'pending', priorSubmittedAt: d.submittedAt, merchantName: 'x' },
+          disbursement: {
+            ...d,
+            status: 'pending',
+            priorSubmittedAt: d.submittedAt,
+            merchantName: 'x',
+            merchantSandboxReceived: 0n,
+          },
           railReference: 'OTHER',
           at: new Date(),
         },
@@ -295,6 +302,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const broken = ids[1];
     // The sandbox rail, except that submitting `broken` fails (a connection reset, say).
     const flaky: BankRail = {
+      live: rail.live,
       lookupAccount: (bank, account) => rail.lookupAccount(bank, account),
       transferStatus: (key) => rail.transferStatus(key),
       submitTransfer: (request) =>

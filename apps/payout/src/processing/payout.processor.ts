@@ -1,4 +1,10 @@
-import { type BankRail, RailTimeoutError, type TransferStatus } from '@pay/bank-rail';
+import {
+  type BankRail,
+  RailTimeoutError,
+  SANDBOX_MONEY_REFUSAL,
+  sendsSandboxMoney,
+  type TransferStatus,
+} from '@pay/bank-rail';
 import type { ClaimedDisbursement, PayoutOutcome, PayoutRepository } from '@pay/persistence';
 import { type Logger, type RoundResult, runWithLogId } from '@pay/platform';
 
@@ -19,6 +25,8 @@ export interface PayoutProcessorOptions {
  * Every step is safe to repeat: the rail is called with the disbursement id as idempotency
  * key, the submission is recorded before the call, and after a crash (lease expired) the
  * next worker asks the rail for the transfer's status before submitting again.
+ * Over a live rail, a merchant that has received sandbox money gets nothing sent: its
+ * disbursement fails unsent and is refunded (docs/decisions/0047-sandbox-money.md).
  */
 export class PayoutProcessor {
   constructor(
@@ -43,7 +51,12 @@ export class PayoutProcessor {
         d.priorSubmittedAt ? this.ask(d, () => this.rail.transferStatus(d.id)) : Promise.resolve(null),
       ),
     );
-    const toSubmit = claimed.filter((_d, i) => known[i] === null);
+    const unsent = claimed.filter((_d, i) => known[i] === null);
+    // Sandbox money never goes over a live rail: such a disbursement fails unsent and is refunded.
+    const held = new Set(
+      unsent.filter((d) => sendsSandboxMoney(this.rail, d.merchantSandboxReceived)).map((d) => d.id),
+    );
+    const toSubmit = unsent.filter((d) => !held.has(d.id));
     const submitted = await Promise.all(
       toSubmit.map((d) =>
         this.ask(d, async () => {
@@ -62,10 +75,14 @@ export class PayoutProcessor {
       ),
     );
     const answers = new Map<string, Answer>(toSubmit.map((d, i) => [d.id, submitted[i] as Answer]));
-    const outcomes = claimed.map((d, i) => ({
-      ...this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)),
-      resubmitted: answers.has(d.id) && d.priorSubmittedAt !== null,
-    }));
+    const outcomes = claimed.map((d, i) =>
+      held.has(d.id)
+        ? this.heldBack(d)
+        : {
+            ...this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)),
+            resubmitted: answers.has(d.id) && d.priorSubmittedAt !== null,
+          },
+    );
 
     const finalised = await this.payouts.complete(outcomes);
     for (const o of outcomes) this.logOutcome(o, finalised.has(o.disbursement.id));
@@ -116,6 +133,20 @@ export class PayoutProcessor {
           reason: answer.reason,
         };
     }
+  }
+
+  /**
+   * A disbursement of a merchant that has received sandbox money, over a live rail: failed without
+   * being sent, so the ledger refunds it and the merchant's callback says why (decision 0047).
+   */
+  private heldBack(d: ClaimedDisbursement): PayoutOutcome {
+    runWithLogId(d.logId ?? d.id, () =>
+      this.logger.warn(
+        { disbursementId: d.id, merchantId: d.merchantId, sandboxReceived: d.merchantSandboxReceived.toString() },
+        'disbursement not sent: the merchant has received sandbox money and the rail is live',
+      ),
+    );
+    return { kind: 'failed', disbursement: d, at: new Date(), railReference: null, reason: SANDBOX_MONEY_REFUSAL };
   }
 
   private logOutcome(o: PayoutOutcome, finalisedNow: boolean): void {

@@ -169,6 +169,7 @@ describe('pay-in callbacks, workers side: the expiry scan and delivery (real Pos
       issuer: 'OVO',
       paidAt: new Date(now.getTime() - 1000),
       failureReason: null,
+      sandbox: false,
     };
     expect((await payins.applyNotice(notice, '{}', now, 300_000)).outcome).toBe('accepted');
     expect((await payins.applyNotice(notice, '{}', now, 300_000)).outcome).toBe('duplicate');

@@ -119,6 +119,8 @@ interface NewTransfer {
  * at the same moment (a payout round's batch) are stored in one statement.
  */
 export class SandboxBankRail implements BankRail {
+  /** A simulator in our own database: no money leaves through it */
+  readonly live = false;
   private readonly clock: () => Date;
   private readonly db: SqlClient;
   private readonly submissions: GroupWriter<NewTransfer, TransferRow>;

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
+  IsBoolean,
   IsIn,
   IsInt,
   IsISO8601,
@@ -54,6 +55,14 @@ export class RecordPayinCommand extends LedgerCommandBase {
 
   @Matches(MINOR_UNITS)
   fee!: string;
+
+  /**
+   * Paid by the sandbox payer, not the acquirer: sandbox money, never paid out over a live rail.
+   * Producers write it only then; a command without it (every command from before the mark) is not sandbox.
+   */
+  @IsOptional()
+  @IsBoolean()
+  sandbox?: boolean;
 }
 
 /** A set of recorded, unsettled pay-ins moves from pending to available. */

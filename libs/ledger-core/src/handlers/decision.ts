@@ -16,6 +16,8 @@ export type Decision =
       reference: string;
       availableDelta: Minor;
       pendingDelta: Minor;
+      /** Sandbox money received (a sandbox pay-in's net): balances.sandbox_received, which never decreases */
+      sandboxReceivedDelta?: Minor;
       payload: Record<string, unknown>;
       /** Projection writes beyond the balance (pay-in rows, settlements), run after the event is appended */
       project?: (tx: SqlClient, eventId: bigint) => Promise<void>;

@@ -74,12 +74,18 @@ export class LedgerBatch {
       merchant_id: number;
       available: bigint;
       pending: bigint;
+      sandbox_received: bigint;
       last_seq: bigint;
     }>(sql`
-      SELECT merchant_id, available, pending, last_seq FROM balances
+      SELECT merchant_id, available, pending, sandbox_received, last_seq FROM balances
        WHERE merchant_id = ANY(${merchantIds}::int[]) ORDER BY merchant_id FOR UPDATE`);
     for (const b of locked)
-      this.balances.set(b.merchant_id, { available: b.available, pending: b.pending, lastSeq: b.last_seq });
+      this.balances.set(b.merchant_id, {
+        available: b.available,
+        pending: b.pending,
+        sandboxReceived: b.sandbox_received,
+        lastSeq: b.last_seq,
+      });
 
     // Event ids are drawn up front so each decision record and outbox row carries its event's id in the one write.
     const [state] = await this.tx.query<BatchState>(sql`
@@ -134,6 +140,7 @@ export class LedgerBatch {
     const next: BalanceRow = {
       available: balance.available + decision.availableDelta,
       pending: balance.pending + decision.pendingDelta,
+      sandboxReceived: balance.sandboxReceived + (decision.sandboxReceivedDelta ?? 0n),
       lastSeq: balance.lastSeq + 1n,
     };
     this.balances.set(command.merchantId, next);

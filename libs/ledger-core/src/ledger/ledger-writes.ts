@@ -31,6 +31,8 @@ export interface DecisionRow {
 export interface BalanceRow {
   available: bigint;
   pending: bigint;
+  /** The nets of sandbox pay-ins recorded (decision 0047) */
+  sandboxReceived: bigint;
   lastSeq: bigint;
 }
 
@@ -112,10 +114,12 @@ export class LedgerWrites {
                       ${events.map((e) => json(e.payload))}::jsonb[], ${events.map((e) => e.logId)}::text[])
             AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id)
       ), projection AS (
-        UPDATE balances b SET available = p.available, pending = p.pending, last_seq = p.last_seq, updated_at = ${now}::timestamptz
+        UPDATE balances b SET available = p.available, pending = p.pending, sandbox_received = p.sandbox_received,
+                              last_seq = p.last_seq, updated_at = ${now}::timestamptz
           FROM unnest(${balances.map(([m]) => m)}::int[], ${balances.map(([, b]) => text(b.available))}::bigint[],
-                      ${balances.map(([, b]) => text(b.pending))}::bigint[], ${balances.map(([, b]) => text(b.lastSeq))}::bigint[])
-            AS p(merchant_id, available, pending, last_seq)
+                      ${balances.map(([, b]) => text(b.pending))}::bigint[], ${balances.map(([, b]) => text(b.sandboxReceived))}::bigint[],
+                      ${balances.map(([, b]) => text(b.lastSeq))}::bigint[])
+            AS p(merchant_id, available, pending, sandbox_received, last_seq)
          WHERE b.merchant_id = p.merchant_id
       ), decided AS (
         INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, reason, event_id, result, decided_at)

@@ -35,6 +35,8 @@ export interface AcquirerNotice {
   issuer: string | null;
   paidAt: Date;
   failureReason: string | null;
+  /** Sent by the sandbox payer (SANDBOX_MODE), never by the acquirer: the pay-in is sandbox money */
+  sandbox: boolean;
 }
 
 export type NoticeOutcome =
@@ -157,6 +159,7 @@ export class PayinRepository {
           acquirerReference: n.acquirerReference,
           issuer: n.issuer,
           failureReason: n.failureReason ?? 'Payment failed',
+          sandbox: n.sandbox,
         },
       });
       await this.callback(tx, failed, now, n.paidAt);
@@ -164,7 +167,14 @@ export class PayinRepository {
     }
     const updated = await tx.payin.update({
       where: { id: payin.id },
-      data: { status: 'success', acquirerReference: n.acquirerReference, rrn: n.rrn, issuer: n.issuer, successAt: now },
+      data: {
+        status: 'success',
+        acquirerReference: n.acquirerReference,
+        rrn: n.rrn,
+        issuer: n.issuer,
+        successAt: now,
+        sandbox: n.sandbox,
+      },
     });
     const command: LedgerCommand = {
       type: 'payin.record',
@@ -175,6 +185,8 @@ export class PayinRepository {
       payinId: payin.id,
       amount: payin.amount.toString(),
       fee: payin.fee.toString(),
+      // The ledger keeps the sandbox payer's money apart (decision 0047); the acquirer's carries no mark.
+      ...(n.sandbox ? { sandbox: true as const } : {}),
     };
     await enqueueLedgerCommand(tx, command);
     await this.callback(tx, updated, now, n.paidAt);

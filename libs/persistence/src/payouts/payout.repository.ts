@@ -37,7 +37,8 @@ export class PayoutRepository {
    * every claimed disbursement not submitted before (submitted_at, submit_attempts), so it is on
    * record before the rail is called: after a crash the next worker asks the rail rather than
    * assume; `priorSubmittedAt` tells the caller which ones were submitted before this claim (ask
-   * the rail first). Also read: the merchant's name (the callback shows it) and the earliest future
+   * the rail first). Also read: the merchant's name (the callback shows it), how much sandbox money
+   * the merchant has received (none of its money goes over a live rail then), and the earliest future
    * `next_check_at` (a recheck the rail asked for), so the caller can sleep until then instead of
    * polling. A lease that lapses is found by the caller's safety-net round.
    */
@@ -56,16 +57,18 @@ export class PayoutRepository {
                submitted_at = COALESCE(d.submitted_at, now()), submit_attempts = d.submit_attempts + (d.submitted_at IS NULL)::int
           FROM due
          WHERE d.id = due.id
-        RETURNING d.*, due.prior_submitted_at, (SELECT m.name FROM merchants m WHERE m.id = d.merchant_id) AS merchant_name),
+        RETURNING d.*, due.prior_submitted_at, (SELECT m.name FROM merchants m WHERE m.id = d.merchant_id) AS merchant_name,
+                  (SELECT b.sandbox_received FROM balances b WHERE b.merchant_id = d.merchant_id) AS merchant_sandbox_received),
       upcoming AS (SELECT min(next_check_at) AS at FROM disbursements WHERE status = 'pending' AND next_check_at > now())
       SELECT claimed.*, upcoming.at AS upcoming_check_at FROM upcoming LEFT JOIN claimed ON true`);
     const nextDueAt = (rows[0]?.upcoming_check_at as Date | null | undefined) ?? null;
     const claimed = rows
       .filter((r) => r.id !== null)
-      .map(({ upcoming_check_at: _upcoming, prior_submitted_at, merchant_name, ...r }) => ({
+      .map(({ upcoming_check_at: _upcoming, prior_submitted_at, merchant_name, merchant_sandbox_received, ...r }) => ({
         ...fromRow<Disbursement>(r),
         priorSubmittedAt: prior_submitted_at as Date | null,
         merchantName: merchant_name as string,
+        merchantSandboxReceived: (merchant_sandbox_received as bigint | null) ?? 0n,
       }));
     return { claimed, nextDueAt };
   }
@@ -150,6 +153,8 @@ export type ClaimedDisbursement = Disbursement & {
   priorSubmittedAt: Date | null;
   /** The merchant's name, as its callback shows it */
   merchantName: string;
+  /** The sandbox money the merchant has received (balances.sandbox_received): none of its money goes over a live rail */
+  merchantSandboxReceived: bigint;
 };
 
 export interface ClaimedBatch {

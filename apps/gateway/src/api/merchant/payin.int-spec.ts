@@ -240,6 +240,33 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
     expect(mismatch.body.code).toBe('AMOUNT_MISMATCH');
   });
 
+  it("marks the sandbox payer's pay-in and its ledger command as sandbox money; the acquirer's own carries no mark", async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const sandboxCode = await generate(token);
+    expect((await post('sandbox/pay', token, { merchantTrxId: sandboxCode.merchantTrxId })).status).toBe(200);
+    const acquirerCode = await generate(token);
+    expect((await notify(paid(acquirerCode.platformTrxId))).status).toBe(200);
+
+    const rows = await prisma.payin.findMany({
+      where: { merchantId: merchant.id },
+      select: { platformTrxId: true, sandbox: true },
+    });
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { platformTrxId: sandboxCode.platformTrxId, sandbox: true },
+        { platformTrxId: acquirerCode.platformTrxId, sandbox: false },
+      ]),
+    );
+    const commands = await prisma.outbox.findMany({
+      where: { key: String(merchant.id), topic: 'ledger.commands.v1' },
+      orderBy: { id: 'asc' },
+    });
+    expect(commands.map((c) => c.payload)).toEqual([
+      expect.objectContaining({ type: 'payin.record', sandbox: true }),
+      expect.not.objectContaining({ sandbox: expect.anything() }),
+    ]);
+  });
+
   it('applies the pay-in IP allowlist to every /api/v1/payin endpoint', async () => {
     const { merchant, token, admin } = await createMerchant(prisma);
     await admin.setAllowlist(merchant.id, ['203.0.113.0/24']);

@@ -15,6 +15,8 @@ export const ACQUIRER_SIGNATURE_HEADER = 'x-acquirer-signature';
 export interface AcquirerNotificationCommand {
   rawBody: string;
   signature: string | undefined;
+  /** Set only by the sandbox payer (its pay-ins are sandbox money); never from a request */
+  sandbox?: true;
 }
 
 const REFUSALS: Record<Extract<NoticeOutcome, { outcome: 'refused' }>['reason'], ErrorCode> = {
@@ -47,7 +49,7 @@ export class AcquirerService {
   }
 
   async receive(
-    { rawBody, signature }: AcquirerNotificationCommand,
+    { rawBody, signature, sandbox }: AcquirerNotificationCommand,
     now = new Date(),
   ): Promise<{ payin: Payin; duplicate: boolean }> {
     const nowSec = Math.floor(now.getTime() / 1000);
@@ -66,6 +68,7 @@ export class AcquirerService {
         issuer: notification.issuer ?? null,
         paidAt: new Date(notification.paidAt),
         failureReason: notification.failureReason ?? null,
+        sandbox: sandbox === true,
       },
       rawBody,
       now,

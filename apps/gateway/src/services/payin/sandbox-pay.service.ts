@@ -17,6 +17,8 @@ export interface SandboxPayCommand {
 /**
  * The sandbox payer (SANDBOX_MODE only; its callers check): a signed acquirer notification for
  * one of the merchant's codes, through the same path as the acquirer's own, so the same refusals.
+ * What it pays is sandbox money: marked on the pay-in and its ledger command, never paid out over
+ * a live rail (docs/decisions/0047-sandbox-money.md).
  * Used by the API's sandbox/pay and the merchant dashboard's simulate.
  */
 @Injectable()
@@ -39,7 +41,11 @@ export class SandboxPayService {
       paidAt: new Date().toISOString(),
       ...(payment.status === 'failed' ? { failureReason: 'Payer cancelled the payment' } : {}),
     });
-    const { payin: paid } = await this.acquirer.receive({ rawBody, signature: this.acquirer.sign(rawBody) });
+    const { payin: paid } = await this.acquirer.receive({
+      rawBody,
+      signature: this.acquirer.sign(rawBody),
+      sandbox: true,
+    });
     return paid;
   }
 }

@@ -38,8 +38,8 @@ export function inScope(column: string, merchantIds: number[] | null): Prisma.Sq
 /**
  * One statement, one parallel scan per table, grouped by merchant. Each side of a fact is
  * folded into a digest: the count, the exact sum of its money, and the sum of a 64-bit hash of
- * each row's identity with its amount (e.g. pay-in id + net + event id on the pay-in side,
- * reference + pending delta + id on the event side). Equal digests mean equal sets of facts
+ * each row's identity with its amount (e.g. pay-in id + net + event id + sandbox mark on the
+ * pay-in side, reference + pending delta + id + sandbox mark on the event side). Equal digests mean equal sets of facts
  * (a forged match needs a 64-bit hash collision); a merchant whose digests differ is examined
  * row by row. The balance fold is compared exactly here and reported directly.
  */
@@ -54,7 +54,10 @@ export async function merchantDigests(
              count(*) FILTER (WHERE type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded')) AS unknown,
              count(*) FILTER (WHERE type = 'payin.recorded') AS pr_n,
              sum(pending_delta) FILTER (WHERE type = 'payin.recorded') AS pr_net,
-             sum(hashtextextended(reference, hashint8extended(pending_delta, id))) FILTER (WHERE type = 'payin.recorded' AND available_delta = 0) AS pr_h,
+             -- Sandbox money (decision 0047): the nets of the pay-ins marked sandbox, and the mark in each pay-in's hash.
+             sum(pending_delta) FILTER (WHERE type = 'payin.recorded' AND payload @> '{"sandbox": true}') AS sandbox,
+             sum(hashtextextended(reference, hashint8extended(pending_delta, id) # (payload @> '{"sandbox": true}')::int::bigint))
+               FILTER (WHERE type = 'payin.recorded' AND available_delta = 0) AS pr_h,
              count(*) FILTER (WHERE type = 'settlement.credited') AS sc_n,
              sum(hashtextextended(reference, available_delta)) FILTER (WHERE type = 'settlement.credited' AND pending_delta = -available_delta) AS sc_h,
              count(*) FILTER (WHERE type = 'payout.debited') AS pd_n,
@@ -71,7 +74,7 @@ export async function merchantDigests(
              count(*) FILTER (WHERE status = 'success' AND NOT young) AS ok_n,
              sum(amount - fee) FILTER (WHERE status = 'success' AND NOT young) AS ok_net,
              count(*) FILTER (WHERE status = 'success' AND young) AS young_n,
-             sum(hashtextextended(id::text, hashint8extended(amount - fee, ledger_event_id))) FILTER (WHERE status = 'success') AS ok_h,
+             sum(hashtextextended(id::text, hashint8extended(amount - fee, ledger_event_id) # sandbox::int::bigint)) FILTER (WHERE status = 'success') AS ok_h,
              sum(amount - fee) FILTER (WHERE status = 'success' AND ledger_event_id IS NOT NULL) AS booked_net,
              count(*) FILTER (WHERE status <> 'success' AND ledger_event_id IS NOT NULL) AS linked_unsuccessful,
              count(*) FILTER (WHERE fee <> LEAST(amount, div(amount::numeric * fee_pct_milli * 2 + 100000, 200000)::bigint + fee_fixed)) AS fee_off,
@@ -106,7 +109,9 @@ export async function merchantDigests(
     ), per AS (
       SELECT m.id AS merchant_id,
              COALESCE(b.available, 0) AS proj_available, COALESCE(b.pending, 0) AS proj_pending, COALESCE(b.last_seq, 0) AS proj_last_seq,
+             COALESCE(b.sandbox_received, 0) AS proj_sandbox,
              COALESCE(ev.available, 0) AS ev_available, COALESCE(ev.pending, 0) AS ev_pending, COALESCE(ev.max_seq, 0) AS ev_max_seq,
+             COALESCE(ev.sandbox, 0) AS ev_sandbox,
              COALESCE(ev.n, 0) AS ev_n, COALESCE(pm.unsettled_net, 0) AS unsettled_net,
              COALESCE(pm.n, 0) AS payins, pm.young_n > 0 AS payins_young, COALESCE(st.n, 0) AS settlements, COALESCE(ds.n, 0) AS disbursements, COALESCE(cm.n, 0) AS decisions,
              (COALESCE(ev.pr_n, 0), COALESCE(ev.pr_net, 0), ev.pr_h) IS DISTINCT FROM (COALESCE(pm.ok_n, 0), COALESCE(pm.ok_net, 0), pm.ok_h)
@@ -137,6 +142,8 @@ export async function merchantDigests(
               FROM per p CROSS JOIN LATERAL (VALUES
                 ('balance.available', 'available ' || p.ev_available || ' (sum of the events)', 'available ' || p.proj_available, p.proj_available <> p.ev_available),
                 ('balance.pending', 'pending ' || p.ev_pending || ' (sum of the events)', 'pending ' || p.proj_pending, p.proj_pending <> p.ev_pending),
+                ('balance.sandbox_received', 'sandbox_received ' || p.ev_sandbox || ' (nets of the payin.recorded events marked sandbox)',
+                 'sandbox_received ' || p.proj_sandbox, p.proj_sandbox <> p.ev_sandbox),
                 ('balance.last_seq', 'last_seq ' || p.ev_max_seq || ' (highest event seq)', 'last_seq ' || p.proj_last_seq, p.proj_last_seq <> p.ev_max_seq),
                 ('balance.seq_gap', 'seq 1..' || p.ev_n || ' without gaps', p.ev_n || ' events up to seq ' || p.ev_max_seq, p.ev_n <> p.ev_max_seq),
                 ('balance.pending_payins', 'pending ' || p.unsettled_net || ' (nets of recorded, unsettled successful pay-ins)', 'pending ' || p.proj_pending,

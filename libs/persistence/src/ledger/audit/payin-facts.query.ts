@@ -14,20 +14,21 @@ export function payinBreaches(
 ): Promise<BreachRow[]> {
   return tx.$queryRaw<BreachRow[]>`
     WITH p AS (
-      SELECT id, merchant_id, status, amount, fee, fee_pct_milli, fee_fixed, ledger_event_id, updated_at,
+      SELECT id, merchant_id, status, amount, fee, fee_pct_milli, fee_fixed, sandbox, ledger_event_id, updated_at,
              LEAST(amount, div(amount::numeric * fee_pct_milli * 2 + 100000, 200000)::bigint + fee_fixed) AS rate_fee
         FROM payins WHERE merchant_id = ANY(${merchantIds}::int[])
     ), e AS (
-      SELECT id, merchant_id, reference, available_delta, pending_delta FROM ledger_events
+      SELECT id, merchant_id, reference, available_delta, pending_delta, payload @> '{"sandbox": true}' AS sandbox FROM ledger_events
        WHERE type = 'payin.recorded' AND merchant_id = ANY(${merchantIds}::int[])
     ), j AS (
       SELECT p.*, e.id AS e_id, e.merchant_id AS e_merchant, e.reference AS e_reference, e.available_delta AS e_available, e.pending_delta AS e_pending,
+             e.sandbox AS e_sandbox,
              e.id IS NOT NULL AND p.id IS NOT NULL AND e.reference = p.id::text AS paired
         FROM p FULL JOIN e ON e.id = p.ledger_event_id
        WHERE p.id IS NULL OR p.fee <> p.rate_fee
           OR e.id IS NULL AND (p.status = 'success' OR p.ledger_event_id IS NOT NULL)
           OR e.id IS NOT NULL AND (p.status <> 'success' OR e.merchant_id <> p.merchant_id OR e.reference <> p.id::text
-                                   OR e.pending_delta <> p.amount - p.fee OR e.available_delta <> 0)
+                                   OR e.pending_delta <> p.amount - p.fee OR e.available_delta <> 0 OR e.sandbox <> p.sandbox)
     ), looked AS (
       -- Lookups by key for the few rows left, as subqueries so they stay index probes per row.
       SELECT j.*,
@@ -45,6 +46,7 @@ export function payinBreaches(
              CASE WHEN j.paired THEN j.e_merchant ELSE (j.r).merchant_id END AS ev_merchant,
              CASE WHEN j.paired THEN j.e_available ELSE (j.r).available_delta END AS ev_available,
              CASE WHEN j.paired THEN j.e_pending ELSE (j.r).pending_delta END AS ev_pending,
+             CASE WHEN j.paired THEN j.e_sandbox ELSE (j.r).payload @> '{"sandbox": true}' END AS ev_sandbox,
              (j.q).id AS q_id, (j.q).merchant_id AS q_merchant, (j.q).status AS q_status
         FROM looked j
     )
@@ -67,6 +69,11 @@ export function payinBreaches(
       ('payin.event_unexpected', 'ledger_events', k.ev_id::text, k.ev_merchant,
        'no event: pay-in ' || k.id || ' is ' || k.status, 'payin.recorded of pending +' || k.ev_pending,
        k.ev_id IS NOT NULL AND k.status <> 'success', false),
+      ('payin.event_sandbox', 'ledger_events', k.ev_id::text, k.ev_merchant,
+       CASE WHEN k.sandbox THEN 'marked sandbox (pay-in ' || k.id || ' was paid by the sandbox payer)'
+            ELSE 'not marked sandbox (pay-in ' || k.id || ' was not paid by the sandbox payer)' END,
+       CASE WHEN k.ev_sandbox THEN 'marked sandbox' ELSE 'not marked sandbox' END,
+       k.id IS NOT NULL AND k.ev_id IS NOT NULL AND k.ev_sandbox <> k.sandbox, false),
       ('payin.fee', 'payins', k.id::text, k.merchant_id,
        'fee ' || k.rate_fee || ' (' || k.fee_pct_milli || '/1000 % of ' || k.amount || ' rounded half up, + ' || k.fee_fixed || ', at most the amount)',
        'fee ' || k.fee, k.id IS NOT NULL AND k.fee <> k.rate_fee, false),
