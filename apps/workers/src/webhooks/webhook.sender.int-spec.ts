@@ -44,7 +44,7 @@ describe('postWebhook (real HTTP)', () => {
       expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({
         statusCode: 200,
         error: null,
-        responseBody: 'ok',
+        responseBody: Buffer.from('ok'),
       });
     expect(s.requests()).toBe(5);
     expect(s.sockets.size).toBe(1);

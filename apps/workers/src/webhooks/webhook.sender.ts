@@ -15,7 +15,8 @@ export interface SendResult {
   /** null: no HTTP answer (network error, timeout, refused target) */
   statusCode: number | null;
   error: string | null;
-  responseBody: string | null;
+  /** The answer's first bytes as received (at most maxResponseBytes), whatever they are */
+  responseBody: Buffer | null;
   retryAfter: string | undefined;
   latencyMs: number;
   /** The target resolved to an address we never send to: not worth retrying as is */
@@ -122,7 +123,7 @@ function post(
           finish({
             statusCode: res.statusCode ?? null,
             error: null,
-            responseBody: Buffer.concat(chunks).toString('utf8'),
+            responseBody: Buffer.concat(chunks),
             retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined,
           });
         res.on('end', done);

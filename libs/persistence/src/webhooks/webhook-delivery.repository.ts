@@ -20,8 +20,11 @@ export interface NewDelivery {
   logId?: string;
 }
 
-/** A delivery taken for an attempt, and the secrets to sign it with (the current one first). */
-export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[] };
+/**
+ * A delivery taken for an attempt, the secrets to sign it with (the current one first), and how
+ * many claims in a row, this one included, have no recorded outcome (1: only this one).
+ */
+export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[]; unrecordedClaims: number };
 
 /** Deliveries taken for an attempt each, and when the next scheduled retry falls due (null: none). */
 export interface ClaimedDeliveries {
@@ -29,7 +32,11 @@ export interface ClaimedDeliveries {
   nextDueAt: Date | null;
 }
 
-type ClaimedRow = Record<string, unknown> & { secret_current: string; secret_previous: string | null };
+type ClaimedRow = Record<string, unknown> & {
+  secret_current: string;
+  secret_previous: string | null;
+  unrecorded_claims: number;
+};
 
 /** Claimable now: pending and due, or left `delivering` by a worker that died (lease lapsed). `d`: the table's alias with its dot, or nothing. */
 function claimable(now: Date, d: SqlQuery): SqlQuery {
@@ -42,16 +49,26 @@ function claiming(now: Date, leaseMs: number): SqlQuery {
              attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}`;
 }
 
-/** The claimed row (alias `d`) with the secrets to sign it with now (merchant alias `m`; see signingSecrets). */
+/**
+ * The claimed row (alias `d`) with the secrets to sign it with now (merchant alias `m`; see
+ * signingSecrets), and its claims since the last recorded attempt (attempt_count counts claims).
+ */
 function withSecrets(now: Date): SqlQuery {
   return sql`d.*, m.webhook_secret AS secret_current,
-             CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`;
+             CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous,
+             d.attempt_count - COALESCE((SELECT max(a.attempt_no) FROM webhook_attempts a WHERE a.delivery_id = d.id), 0) AS unrecorded_claims`;
 }
 
-function claimedDelivery({ secret_current, secret_previous, ...delivery }: ClaimedRow): ClaimedDelivery {
+function claimedDelivery({
+  secret_current,
+  secret_previous,
+  unrecorded_claims,
+  ...delivery
+}: ClaimedRow): ClaimedDelivery {
   return {
     ...fromRow<WebhookDelivery>(delivery),
     signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current],
+    unrecordedClaims: unrecorded_claims,
   };
 }
 
