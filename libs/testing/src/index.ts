@@ -22,6 +22,7 @@ export {
   type DemoSignIn,
 } from './seed/demo-dashboard-users';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
+export { UnacceptingListener } from './http/unaccepting-listener';
 export {
   closeSchemas,
   installContractFetch,

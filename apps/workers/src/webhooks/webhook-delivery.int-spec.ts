@@ -34,6 +34,8 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
       createLogger('test', 'fatal'),
       {
         timeoutMs: over.timeoutMs ?? 2000,
+        connectTimeoutMs: over.timeoutMs ?? 2000,
+        firstByteTimeoutMs: over.timeoutMs ?? 2000,
         maxResponseBytes: 4096,
         allowLoopback: over.allowLoopback ?? true,
         leaseGraceMs: 1000,
