@@ -68,6 +68,7 @@ export function startWorkers(config: WorkersConfig) {
       const service = new WebhookDeliveryService(deliveries, logger, config.webhooks);
       const dispatcher = new WebhookDispatcher(deliveries, service, logger, {
         concurrency: config.webhooks.concurrency,
+        perMerchant: config.webhooks.merchantConcurrency,
         safetyIntervalMs: config.webhooks.dispatchIntervalMs,
       });
       // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.

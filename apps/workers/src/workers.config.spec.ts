@@ -18,8 +18,11 @@ describe('workers configuration', () => {
       webhooks: {
         allowLoopback: true,
         timeoutMs: 10_000,
+        connectTimeoutMs: 3_000,
+        firstByteTimeoutMs: 5_000,
         maxResponseBytes: 4096,
         concurrency: 20,
+        merchantConcurrency: 5,
         dispatchIntervalMs: 5_000,
         leaseGraceMs: 30_000,
       },

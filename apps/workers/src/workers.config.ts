@@ -32,7 +32,15 @@ export const workersConfigSchema = z
     WEBHOOK_TIMEOUT_MS: positiveInt()
       .max(60_000)
       .default(10_000)
-      .meta({ description: 'A webhook attempt gives up after this long (connect + response)' }),
+      .meta({ description: 'A webhook attempt gives up after this long in all (connect + response)' }),
+    WEBHOOK_CONNECT_TIMEOUT_MS: positiveInt().max(60_000).default(3_000).meta({
+      description:
+        "A webhook attempt gives up when the connection to the merchant's host (name lookup, TCP, TLS) is not made within this long",
+    }),
+    WEBHOOK_FIRST_BYTE_TIMEOUT_MS: positiveInt().max(60_000).default(5_000).meta({
+      description:
+        'A webhook attempt gives up when the answer (status line and headers) has not begun this long after connecting',
+    }),
     WEBHOOK_MAX_RESPONSE_BYTES: positiveInt()
       .max(1_048_576)
       .default(4096)
@@ -41,6 +49,10 @@ export const workersConfigSchema = z
       .max(200)
       .default(20)
       .meta({ description: 'Parallel webhook attempts per workers process' }),
+    WEBHOOK_MERCHANT_CONCURRENCY: positiveInt().max(200).default(5).meta({
+      description:
+        "Webhook attempts of one merchant in flight at most, across all workers processes; its other due callbacks wait (none is dropped, its retry schedule is unchanged), so one merchant's slow endpoint cannot take every slot",
+    }),
     WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt().max(60_000).default(5_000).meta({
       description:
         "The dispatcher's safety-net round (a lost notification, attempts abandoned by a worker that died); new deliveries and resends wake it at commit, scheduled retries are claimed when due",
@@ -81,8 +93,11 @@ export const workersConfigSchema = z
     webhooks: {
       allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      connectTimeoutMs: env.WEBHOOK_CONNECT_TIMEOUT_MS,
+      firstByteTimeoutMs: env.WEBHOOK_FIRST_BYTE_TIMEOUT_MS,
       maxResponseBytes: env.WEBHOOK_MAX_RESPONSE_BYTES,
       concurrency: env.WEBHOOK_CONCURRENCY,
+      merchantConcurrency: env.WEBHOOK_MERCHANT_CONCURRENCY,
       dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS,
       leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,
     },

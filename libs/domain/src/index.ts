@@ -14,11 +14,13 @@ export { formatJakartaDateTime } from './time/jakarta-time';
 export {
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_MAX_UNRECORDED_CLAIMS,
   type ResponseClass,
   classifyResponse,
   nextAttemptDelayMs,
   parseRetryAfter,
 } from './webhooks/retry-schedule';
+export { responseExcerpt } from './webhooks/response-excerpt';
 export { computeSignature, signatureHeader, verifySignatureHeader } from './webhooks/signature';
 export { isAllowedWebhookAddress } from './webhooks/target-address';
 export {

@@ -25,6 +25,7 @@ export {
 } from './seed/demo-dashboard-users';
 export { RecordingLiveRail } from './rail/recording-live-rail';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
+export { UnacceptingListener } from './http/unaccepting-listener';
 export {
   closeSchemas,
   installContractFetch,

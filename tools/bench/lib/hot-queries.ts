@@ -46,12 +46,15 @@ const q = (name: string, text: string, values: (p: Record<string, unknown>, run:
 async function captured(send: (pool: Pool) => Promise<unknown>): Promise<{ text: string; values: unknown[] }> {
   let statement: { text: string; values: unknown[] } | undefined;
   const recorder = {
-    // A plain string is a transaction's BEGIN or COMMIT: not the statement.
+    // A plain string is a transaction's BEGIN (and its lock) or COMMIT: not the statement.
     query: async (config: string | { text: string; values?: unknown[] }) => {
       if (typeof config !== 'string') statement ??= { text: config.text, values: config.values ?? [] };
       return { rows: [], rowCount: 0 };
     },
     on: () => recorder,
+    // A transaction's connection (inTransaction): the same recorder.
+    connect: async () => recorder,
+    release: () => undefined,
   } as unknown as Pool;
   await send(recorder).catch(() => undefined);
   if (!statement) throw new Error('the repository method sent no statement');
@@ -204,7 +207,7 @@ export const HOT_QUERIES: HotQuery[] = [
     (p, run) => [`plans.${run}.success`, p.merchantId],
   ),
   sent('workers: claim due callbacks (dispatcher round)', (pool) =>
-    new WebhookDeliveryRepository(pool).claimDue(new Date(), 20, 40_000),
+    new WebhookDeliveryRepository(pool).claimDue(new Date(), 20, 40_000, 5),
   ),
   q(
     'workers: webhook claim one',

@@ -35,6 +35,11 @@ export const SUITES: readonly BenchProgram[] = [
     '[deliveries=2000] [concurrency=20]',
   ),
   suite(
+    'callback-fairness',
+    "one merchant's callbacks stuck on a tarpit, another's steady: its callback p99 with and without (target <= 2x)",
+    '[window seconds=10] [windows=8] [steady callbacks/s=20] [stuck callbacks per window=60]',
+  ),
+  suite(
     'payin',
     'QRIS pay-ins over HTTP (generate + sandbox pay) until the ledger recorded them, then settled',
     '[payins=2000] [merchants=20] [concurrency=16]',

@@ -19,7 +19,7 @@ export interface BenchRun {
   commit: string | null;
   dirty: boolean;
   args: string[];
-  /** The settings a bench reads from the environment (BENCH_*, the rate limits, LOG_LEVEL) */
+  /** The settings a bench reads from the environment (BENCH_*, the rate limits, the webhook settings, LOG_LEVEL) */
   env: Record<string, string>;
   /** The machine, and the ceilings the run measured on it (pgbenchTps) */
   host: HostFacts & Record<string, string | number>;
@@ -43,7 +43,7 @@ export type HostFacts = {
   loadAverage: number;
 };
 
-const ENV = /^(BENCH_|RATE_LIMIT_|LOG_LEVEL$|CHROMIUM_PATH$)/;
+const ENV = /^(BENCH_|RATE_LIMIT_|WEBHOOK_|LOG_LEVEL$|CHROMIUM_PATH$)/;
 
 /** The start of a run: everything but what it measures. */
 export function startRun(suite: string, argv = process.argv.slice(2)): RunStart {

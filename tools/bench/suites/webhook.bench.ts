@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { disbursementCallbackBody, disbursementCallbackEventId } from '@pay/domain';
 import { createPrismaClient, dropDatabase } from '@pay/persistence';
 import { createMerchant, createTestDatabase, repoRoot, uniqueName, waitFor, WebhookReceiver } from '@pay/testing';
 import { LocalStack } from '@pay/devstack';
+import { callbackRows, insertCallbacks } from '../lib/callbacks';
 import { cpuPerUnit, sampleCpu } from '../lib/cpu';
 import { runBench } from '../lib/harness';
 import { recordNumbers } from '../lib/report';
@@ -12,10 +11,13 @@ import { recordNumbers } from '../lib/report';
  * Webhook delivery throughput through the workers process: N disbursement callbacks written as
  * the payout service writes them (delivery rows, due now, 500 per statement, each statement's
  * commit waking the dispatcher), each sent signed to a local receiver that answers 200, its
- * attempt recorded. Prints callbacks per second, attempt latency and CPU per callback.
+ * attempt recorded. Prints callbacks per second, attempt latency and CPU per callback. The
+ * deliveries are one merchant's, so its cap of attempts in flight (WEBHOOK_MERCHANT_CONCURRENCY,
+ * 5; from the environment when set there) bounds the rate.
  * Usage: npm run build && npm run bench -- webhook [deliveries=2000] [concurrency=20]
  */
 const [N = 2000, C = 20] = process.argv.slice(2).map(Number);
+const PER_MERCHANT = process.env.WEBHOOK_MERCHANT_CONCURRENCY ?? '5';
 
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
@@ -26,39 +28,14 @@ async function main(): Promise<void> {
     redisUrl: 'redis://127.0.0.1:6379/0',
     busKeyPrefix: `${uniqueName('bench')}:`,
     logDir: join(repoRoot(), 'tmp', 'bench-logs'),
-    env: { LOG_LEVEL: 'warn', WEBHOOK_CONCURRENCY: String(C) },
+    env: { LOG_LEVEL: 'warn', WEBHOOK_CONCURRENCY: String(C), WEBHOOK_MERCHANT_CONCURRENCY: PER_MERCHANT },
   });
   try {
     const { merchant } = await createMerchant(prisma);
-    const rows = Array.from({ length: N }, (_, i) => {
-      const id = randomUUID();
-      const body = disbursementCallbackBody({
-        disbursementId: id,
-        merchantId: merchant.id,
-        merchantName: merchant.name,
-        merchantTrxId: `INV-${i}`,
-        platformTrxId: 'DSB1',
-        bankCode: 'BCA',
-        accountNo: '1234567890',
-        accountName: 'BUDI SANTOSO',
-        amount: 1_000_000n,
-        feeFixed: 250_000n,
-        status: 'success',
-        successAt: new Date(),
-        failureReason: null,
-        occurredAt: new Date(),
-      });
-      return { id, eventId: disbursementCallbackEventId(id, 'success'), body };
-    });
+    const rows = callbackRows(merchant, N);
     const before = sampleCpu(stack);
     const started = process.hrtime.bigint();
-    for (let i = 0; i < N; i += 500) {
-      const batch = rows.slice(i, i + 500);
-      await prisma.$executeRaw`
-        INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, created_at, updated_at)
-        SELECT gen_random_uuid(), e, 'disbursement.succeeded', ${merchant.id}, d, ${receiver.url}, b, 'pending', now(), now(), now()
-          FROM unnest(${batch.map((r) => r.eventId)}::text[], ${batch.map((r) => r.id)}::uuid[], ${batch.map((r) => r.body)}::text[]) AS t(e, d, b)`;
-    }
+    await insertCallbacks(prisma, merchant.id, receiver.url, rows);
     await waitFor(
       async () => (await prisma.webhookDelivery.count({ where: { status: 'delivered' } })) >= N,
       600_000,
@@ -72,7 +49,7 @@ async function main(): Promise<void> {
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
     console.log(
       `webhooks through the workers process: ${N} deliveries -> ${receiver.requests.length} callbacks in ${seconds.toFixed(1)} s = ${(N / seconds).toFixed(0)}/s ` +
-        `(WEBHOOK_CONCURRENCY ${C}); HTTP attempt p50 ${pct(50)} ms, p99 ${pct(99)} ms; CPU ms per callback: workers ${cpu.workers}, postgres ${cpu.postgres}, load generator ${cpu.loadGenerator}`,
+        `(WEBHOOK_CONCURRENCY ${C}, WEBHOOK_MERCHANT_CONCURRENCY ${PER_MERCHANT}); HTTP attempt p50 ${pct(50)} ms, p99 ${pct(99)} ms; CPU ms per callback: workers ${cpu.workers}, postgres ${cpu.postgres}, load generator ${cpu.loadGenerator}`,
     );
     recordNumbers('webhooks through the workers process', {
       callbacks: receiver.requests.length,

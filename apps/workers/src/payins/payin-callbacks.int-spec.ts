@@ -29,7 +29,14 @@ describe('pay-in callbacks, workers side: the expiry scan and delivery (real Pos
     new WebhookDeliveryService(
       deliveries,
       logger,
-      { timeoutMs: 2000, maxResponseBytes: 4096, allowLoopback: true, leaseGraceMs: 1000 },
+      {
+        timeoutMs: 2000,
+        connectTimeoutMs: 2000,
+        firstByteTimeoutMs: 2000,
+        maxResponseBytes: 4096,
+        allowLoopback: true,
+        leaseGraceMs: 1000,
+      },
       clock,
       () => 0.5,
     );

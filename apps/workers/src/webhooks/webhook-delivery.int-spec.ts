@@ -34,6 +34,8 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
       createLogger('test', 'fatal'),
       {
         timeoutMs: over.timeoutMs ?? 2000,
+        connectTimeoutMs: over.timeoutMs ?? 2000,
+        firstByteTimeoutMs: over.timeoutMs ?? 2000,
         maxResponseBytes: 4096,
         allowLoopback: over.allowLoopback ?? true,
         leaseGraceMs: 1000,
@@ -295,6 +297,67 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
     expect(final).toMatchObject({ status: 'dead', attemptCount: 10, nextAttemptAt: null });
     expect(final?.attempts.every((a) => a.statusCode === null && /timed out/.test(a.error ?? ''))).toBe(true);
     expect(receiver.requests).toHaveLength(10);
+  });
+
+  it('an answer with a NUL byte, or with bytes that are not UTF-8: every attempt is recorded with a storable excerpt, retried on the schedule, and the delivery reaches its limit', async () => {
+    const answers = [
+      Buffer.from('{"error":"busy\u0000\u0000 try later"}'),
+      Buffer.from([0x62, 0x61, 0x64, 0xff, 0xfe, 0x20, 0xc3, 0x28, 0x20, 0x00, 0x6f, 0x6b]),
+    ];
+    for (const answer of answers) {
+      receiver = await WebhookReceiver.start(() => ({ status: 500, body: answer }));
+      const { event: e } = await event(receiver.url);
+      const s = service();
+      const d = await intake(e);
+      const start = now.getTime();
+      for (let i = 0; i < WEBHOOK_MAX_ATTEMPTS; i++) {
+        expect(await s.attempt(d.id)).toBe(i < WEBHOOK_MAX_ATTEMPTS - 1 ? 'retry' : 'dead');
+        if (i < WEBHOOK_MAX_ATTEMPTS - 1) advanceTo((await repo.findWithAttempts(d.id))?.nextAttemptAt ?? null);
+      }
+      expect(now.getTime() - start).toBe(WEBHOOK_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0));
+      const final = await repo.findWithAttempts(d.id);
+      expect(final).toMatchObject({ status: 'dead', attemptCount: WEBHOOK_MAX_ATTEMPTS, nextAttemptAt: null });
+      expect(final?.attempts.map((a) => a.attemptNo)).toEqual(
+        Array.from({ length: WEBHOOK_MAX_ATTEMPTS }, (_, i) => i + 1),
+      );
+      expect(new Set(final?.attempts.map((a) => a.responseBody))).toEqual(
+        new Set([answer === answers[0] ? '{"error":"busy try later"}' : 'bad\uFFFD\uFFFD \uFFFD( ok']),
+      );
+      expect(receiver.requests).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+      await receiver.close();
+      receiver = undefined;
+    }
+  });
+
+  it('claims whose outcome was never recorded are bounded: after 3 in a row the next claim records a failed attempt instead of sending, and the delivery goes on to its limit on the schedule', async () => {
+    receiver = await WebhookReceiver.start(() => ({ status: 503 }));
+    const { event: e } = await event(receiver.url);
+    const s = service();
+    const d = await intake(e);
+    // Three attempts claimed and never recorded (sent, then the worker died or the record failed): each lease lapses.
+    for (let i = 0; i < 3; i++) {
+      expect(await repo.claim(d.id, now, 1000)).not.toBeNull();
+      now = new Date(now.getTime() + 1001);
+    }
+    expect(await s.attempt(d.id)).toBe('retry');
+    expect(receiver.requests).toHaveLength(0); // not sent again
+    let row = await repo.findWithAttempts(d.id);
+    expect(row).toMatchObject({
+      status: 'pending',
+      attemptCount: 4,
+      attempts: [
+        { attemptNo: 4, statusCode: null, outcome: 'retry', error: expect.stringMatching(/could not be recorded/) },
+      ],
+    });
+    // The schedule goes on from the fourth attempt (30 min), as after any failed one.
+    expect(row?.nextAttemptAt?.getTime()).toBe(now.getTime() + WEBHOOK_RETRY_DELAYS_MS[3]);
+    for (let attempt = 5; attempt <= WEBHOOK_MAX_ATTEMPTS; attempt++) {
+      advanceTo(row?.nextAttemptAt ?? null);
+      expect(await s.attempt(d.id)).toBe(attempt < WEBHOOK_MAX_ATTEMPTS ? 'retry' : 'dead');
+      row = await repo.findWithAttempts(d.id);
+    }
+    expect(row).toMatchObject({ status: 'dead', attemptCount: WEBHOOK_MAX_ATTEMPTS });
+    expect(receiver.requests).toHaveLength(WEBHOOK_MAX_ATTEMPTS - 4);
   });
 
   it('honours Retry-After on a 429', async () => {

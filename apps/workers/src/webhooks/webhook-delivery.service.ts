@@ -1,7 +1,14 @@
-import { classifyResponse, nextAttemptDelayMs, parseRetryAfter, signatureHeader } from '@pay/domain';
+import {
+  classifyResponse,
+  nextAttemptDelayMs,
+  parseRetryAfter,
+  responseExcerpt,
+  signatureHeader,
+  WEBHOOK_MAX_UNRECORDED_CLAIMS,
+} from '@pay/domain';
 import type { AttemptRecord, ClaimedDelivery, WebhookDeliveryRepository } from '@pay/persistence';
 import type { Logger } from '@pay/platform';
-import { postWebhook, type SendOptions } from './webhook.sender';
+import { postWebhook, type SendOptions, type SendResult } from './webhook.sender';
 
 export interface DeliveryOptions extends SendOptions {
   /** Added to the timeout to form the lease of an attempt; after it a dead worker's attempt is taken over */
@@ -35,11 +42,22 @@ export class WebhookDeliveryService {
     return this.options.timeoutMs + this.options.leaseGraceMs;
   }
 
-  /** The attempt of a delivery claimed for it (claim or WebhookDeliveryRepository.claimDue): sent, and recorded before it resolves. */
+  /**
+   * The attempt of a delivery claimed for it (claim or WebhookDeliveryRepository.claimDue): sent,
+   * and recorded before it resolves. After WEBHOOK_MAX_UNRECORDED_CLAIMS claims in a row whose
+   * outcome was never recorded, it is not sent: a failed attempt saying so is recorded instead, so
+   * an outcome that cannot be recorded does not make the delivery go round for ever.
+   */
   async send(d: ClaimedDelivery): Promise<AttemptRecord['outcome']> {
     const now = this.clock();
+    const result =
+      d.unrecordedClaims > WEBHOOK_MAX_UNRECORDED_CLAIMS ? unrecorded(d.unrecordedClaims - 1) : await this.post(d, now);
+    return this.record(d, now, result);
+  }
+
+  private post(d: ClaimedDelivery, now: Date): Promise<SendResult> {
     const timestamp = Math.floor(now.getTime() / 1000);
-    const result = await postWebhook(
+    return postWebhook(
       d.url,
       d.body,
       {
@@ -53,7 +71,9 @@ export class WebhookDeliveryService {
       },
       this.options,
     );
+  }
 
+  private async record(d: ClaimedDelivery, now: Date, result: SendResult): Promise<AttemptRecord['outcome']> {
     const kind = result.targetRefused ? 'final' : classifyResponse(result.statusCode);
     let outcome: AttemptRecord['outcome'] = kind === 'delivered' ? 'delivered' : 'failed';
     let nextAttemptAt: Date | null = null;
@@ -70,7 +90,7 @@ export class WebhookDeliveryService {
       latencyMs: result.latencyMs,
       statusCode: result.statusCode,
       error: result.error,
-      responseBody: result.responseBody?.slice(0, STORED_RESPONSE_CHARS) ?? null,
+      responseBody: result.responseBody && responseExcerpt(result.responseBody, STORED_RESPONSE_CHARS),
       outcome,
       nextAttemptAt,
     });
@@ -90,4 +110,16 @@ export class WebhookDeliveryService {
     else this.logger.info(log, outcome === 'delivered' ? 'webhook delivered' : 'webhook attempt failed; will retry');
     return outcome;
   }
+}
+
+/** The outcome recorded for a claim that is not sent: the claims before it were never recorded. */
+function unrecorded(claims: number): SendResult {
+  return {
+    statusCode: null,
+    error: `not sent: the outcome of the last ${claims} attempts could not be recorded`,
+    responseBody: null,
+    retryAfter: undefined,
+    latencyMs: 0,
+    targetRefused: false,
+  };
 }

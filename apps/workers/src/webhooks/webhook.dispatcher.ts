@@ -5,6 +5,8 @@ import type { WebhookDeliveryService } from './webhook-delivery.service';
 export interface WebhookDispatcherOptions {
   /** Attempts in flight at most, per workers process */
   concurrency: number;
+  /** Attempts of one merchant in flight at most, across every workers process (counted by the claims) */
+  perMerchant: number;
   /**
    * The safety net: the longest it goes without asking the database what is due (a lost
    * notification, an attempt abandoned by a worker that died). Scheduled retries are claimed when
@@ -17,7 +19,9 @@ export interface WebhookDispatcherOptions {
  * Runs webhook attempts straight from the database, where every delivery already lives with its
  * schedule (decision 0024): a round claims, in one statement, as many due deliveries as there
  * are free attempt slots (leased, so a worker that dies lets them go at the lease's end, and two
- * dispatchers never take the same one), and starts their attempts; each attempt records its
+ * dispatchers never take the same one), shared fairly between merchants (each capped at
+ * `perMerchant` in flight across all processes, the slots going round the merchants), and starts
+ * their attempts; each attempt records its
  * outcome and next attempt itself. Rounds run when a transaction that wrote or resent a
  * delivery commits (`wake`), when an attempt frees a slot while deliveries wait or schedules a
  * retry, when the earliest scheduled retry falls due, and otherwise every safety interval.
@@ -25,7 +29,7 @@ export interface WebhookDispatcherOptions {
 export class WebhookDispatcher {
   private readonly loop: WakeLoop;
   private readonly inFlight = new Set<Promise<void>>();
-  /** The last round filled every free slot: more may be due, so a freed slot asks again at once. */
+  /** The last round left due deliveries (no free slot, or their merchants at their caps): a freed slot asks again at once. */
   private backlog = false;
 
   constructor(
@@ -63,8 +67,13 @@ export class WebhookDispatcher {
       this.backlog = true;
       return { dispatched: 0 };
     }
-    const { claimed, nextDueAt } = await this.deliveries.claimDue(this.clock(), free, this.service.leaseMs);
-    this.backlog = claimed.length === free;
+    const { claimed, nextDueAt, waiting } = await this.deliveries.claimDue(
+      this.clock(),
+      free,
+      this.service.leaseMs,
+      this.options.perMerchant,
+    );
+    this.backlog = waiting;
     for (const delivery of claimed) {
       const tracked: Promise<void> = this.service.send(delivery).then(
         (outcome) => this.settled(tracked, outcome === 'retry'),

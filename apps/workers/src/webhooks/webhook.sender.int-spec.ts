@@ -1,10 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { UnacceptingListener } from '@pay/testing';
 import { postWebhook } from './webhook.sender';
 
 /** Real HTTP servers on loopback: what the sender does with connections. */
 describe('postWebhook (real HTTP)', () => {
-  const opts = { timeoutMs: 2000, maxResponseBytes: 4096, allowLoopback: true };
+  const opts = {
+    timeoutMs: 2000,
+    connectTimeoutMs: 1000,
+    firstByteTimeoutMs: 1500,
+    maxResponseBytes: 4096,
+    allowLoopback: true,
+  };
   const servers: Server[] = [];
 
   afterEach(async () => {
@@ -44,7 +51,7 @@ describe('postWebhook (real HTTP)', () => {
       expect(await postWebhook(s.url, '{}', {}, opts)).toMatchObject({
         statusCode: 200,
         error: null,
-        responseBody: 'ok',
+        responseBody: Buffer.from('ok'),
       });
     expect(s.requests()).toBe(5);
     expect(s.sockets.size).toBe(1);
@@ -62,5 +69,43 @@ describe('postWebhook (real HTTP)', () => {
     const result = await postWebhook(dropsAll.url, '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/socket hang up|ECONNRESET/) });
     expect(dropsAll.requests()).toBe(1); // not retried: it was a new connection
+  });
+
+  it('a host that never accepts the connection is given up at the connect timeout, not the whole timeout', async () => {
+    const listener = await UnacceptingListener.start();
+    try {
+      const result = await postWebhook(listener.url, '{}', {}, { ...opts, connectTimeoutMs: 300, timeoutMs: 5000 });
+      expect(result).toMatchObject({ statusCode: null, error: 'no connection within 300 ms' });
+      expect(result.latencyMs).toBeGreaterThanOrEqual(290);
+      expect(result.latencyMs).toBeLessThan(1500);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('a receiver that accepts and never begins its answer is given up at the first-byte timeout; one that begins in time may take until the whole timeout', async () => {
+    const sockets = new Set<Socket>();
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/slow-body') {
+        res.writeHead(200);
+        res.write('o');
+        setTimeout(() => res.end('k'), 800);
+      } // otherwise: never answers
+    });
+    servers.push(server);
+    server.on('connection', (s: Socket) => sockets.add(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const timing = { ...opts, firstByteTimeoutMs: 400, timeoutMs: 5000 };
+
+    const silent = await postWebhook(`${base}/cb`, '{}', {}, timing);
+    expect(silent).toMatchObject({ statusCode: null, error: 'no answer within 400 ms' });
+    expect(silent.latencyMs).toBeGreaterThanOrEqual(390);
+    expect(silent.latencyMs).toBeLessThan(1500);
+
+    const slow = await postWebhook(`${base}/slow-body`, '{}', {}, timing);
+    expect(slow).toMatchObject({ statusCode: 200, error: null, responseBody: Buffer.from('ok') });
+    expect(slow.latencyMs).toBeGreaterThanOrEqual(790);
   });
 });

@@ -5,7 +5,12 @@ import { isAllowedWebhookAddress } from '@pay/domain';
 import { safeLookup } from '@pay/platform';
 
 export interface SendOptions {
+  /** The whole attempt: connection, request, the answer read */
   timeoutMs: number;
+  /** The connection (name lookup, TCP, and TLS for https) made within this long, or given up */
+  connectTimeoutMs: number;
+  /** Once connected (or a kept-alive connection taken), the answer's status line and headers within this long */
+  firstByteTimeoutMs: number;
   /** Response bytes read at most (the rest is discarded unread) */
   maxResponseBytes: number;
   allowLoopback: boolean;
@@ -15,7 +20,8 @@ export interface SendResult {
   /** null: no HTTP answer (network error, timeout, refused target) */
   statusCode: number | null;
   error: string | null;
-  responseBody: string | null;
+  /** The answer's first bytes as received (at most maxResponseBytes), whatever they are */
+  responseBody: Buffer | null;
   retryAfter: string | undefined;
   latencyMs: number;
   /** The target resolved to an address we never send to: not worth retrying as is */
@@ -46,8 +52,11 @@ function agentFor(protocol: string, allowLoopback: boolean): HttpAgent {
 
 /**
  * One HTTP POST of a webhook. Connects only to allowed addresses (checked at connect time,
- * so DNS rebinding cannot steer it inside), never follows redirects, gives up after
- * `timeoutMs` in total, and reads at most `maxResponseBytes` of the answer. A kept-alive
+ * so DNS rebinding cannot steer it inside), never follows redirects, gives up when the connection
+ * is not made within `connectTimeoutMs`, when the answer has not begun `firstByteTimeoutMs` after
+ * it, and after `timeoutMs` in total, and reads at most `maxResponseBytes` of the answer. So a
+ * receiver that never accepts or never answers holds an attempt slot for seconds, not the whole
+ * timeout (decision 0024: each merchant's share of the slots is capped too). A kept-alive
  * connection the receiver closed just as it was reused (reset, or closed before any answer) is
  * tried once more on a new connection: the receiver had not read the request.
  */
@@ -91,14 +100,22 @@ function post(
   return new Promise((resolve) => {
     let settled = false;
     let answered = false;
+    let stepTimer: NodeJS.Timeout | undefined;
     const finish = (
       result: Omit<SendResult, 'latencyMs' | 'targetRefused'> & { targetRefused?: boolean; staleSocket?: boolean },
     ) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(stepTimer);
       resolve({ targetRefused: false, ...result, latencyMs: elapsed(), startedAt });
     };
+    /** The current step (connecting, then waiting for the answer to begin) must end within `ms`. */
+    const step = (ms: number, error: string) => {
+      clearTimeout(stepTimer);
+      if (!settled) stepTimer = setTimeout(() => req.destroy(new Error(error)), ms);
+    };
+    const awaitAnswer = () => step(opts.firstByteTimeoutMs, `no answer within ${opts.firstByteTimeoutMs} ms`);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
       target,
@@ -110,6 +127,7 @@ function post(
       },
       (res: IncomingMessage) => {
         answered = true;
+        clearTimeout(stepTimer);
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -122,7 +140,7 @@ function post(
           finish({
             statusCode: res.statusCode ?? null,
             error: null,
-            responseBody: Buffer.concat(chunks).toString('utf8'),
+            responseBody: Buffer.concat(chunks),
             retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined,
           });
         res.on('end', done);
@@ -133,6 +151,11 @@ function post(
     const timer = setTimeout(() => {
       req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return awaitAnswer(); // a kept-alive connection
+      step(opts.connectTimeoutMs, `no connection within ${opts.connectTimeoutMs} ms`);
+      socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', awaitAnswer);
+    });
     req.on('error', (err: NodeJS.ErrnoException) =>
       finish({
         statusCode: null,

@@ -15,6 +15,12 @@ export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   28_800_000, // 8 h
 ];
 export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+/**
+ * Claims of a delivery in a row whose outcome was never recorded (the worker died, or the record
+ * failed) after which the next claim records a failed attempt instead of sending again, so an
+ * attempt that cannot be recorded is not resent for ever: the delivery goes on along its schedule.
+ */
+export const WEBHOOK_MAX_UNRECORDED_CLAIMS = 3;
 const JITTER = 0.2;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 

@@ -118,19 +118,24 @@ export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABL
 /**
  * Runs `work` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK
  * when it throws (the error is rethrown). Statements time out after `timeoutMs` (15 s). A connection whose ROLLBACK fails is discarded, not
- * returned to the pool.
+ * returned to the pool. `advisoryLock` (two int keys) is taken before `work` starts, in the same
+ * round trip as BEGIN, and held to the end: under READ COMMITTED, `work`'s statements then see
+ * everything the previous holder committed.
  */
 export async function inTransaction<T>(
   pool: Pool,
   work: (tx: SqlClient) => Promise<T>,
-  opts: { isolation?: IsolationLevel; timeoutMs?: number } = {},
+  opts: { isolation?: IsolationLevel; timeoutMs?: number; advisoryLock?: readonly [number, number] } = {},
 ): Promise<T> {
   const conn = await pool.connect();
   let broken: Error | undefined;
   try {
     // One round trip; a statement (or lock wait) longer than timeoutMs aborts the transaction.
+    const lock = opts.advisoryLock
+      ? `; SELECT pg_advisory_xact_lock(${Math.trunc(opts.advisoryLock[0])}, ${Math.trunc(opts.advisoryLock[1])})`
+      : '';
     await conn.query(
-      `BEGIN ISOLATION LEVEL ${opts.isolation ?? 'READ COMMITTED'}; SET LOCAL statement_timeout = ${Math.trunc(opts.timeoutMs ?? 15_000)}`,
+      `BEGIN ISOLATION LEVEL ${opts.isolation ?? 'READ COMMITTED'}; SET LOCAL statement_timeout = ${Math.trunc(opts.timeoutMs ?? 15_000)}${lock}`,
     );
     const result = await work(new PgSqlClient(conn, preparingPools.has(pool), false));
     await conn.query('COMMIT');

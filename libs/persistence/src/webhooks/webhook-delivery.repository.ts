@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { GroupWriter } from '../client/group-writer';
 import { fromRow } from '../client/rows';
-import { sql, sqlClient, type SqlClient, type SqlQuery, sqlText } from '../client/sql';
+import { inTransaction, sql, sqlClient, type SqlClient, type SqlQuery, sqlText } from '../client/sql';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/prisma/client';
 
 export type { WebhookAttempt, WebhookDelivery };
@@ -20,16 +20,28 @@ export interface NewDelivery {
   logId?: string;
 }
 
-/** A delivery taken for an attempt, and the secrets to sign it with (the current one first). */
-export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[] };
+/**
+ * A delivery taken for an attempt, the secrets to sign it with (the current one first), and how
+ * many claims in a row, this one included, have no recorded outcome (1: only this one).
+ */
+export type ClaimedDelivery = WebhookDelivery & { signingSecrets: string[]; unrecordedClaims: number };
 
 /** Deliveries taken for an attempt each, and when the next scheduled retry falls due (null: none). */
 export interface ClaimedDeliveries {
   claimed: ClaimedDelivery[];
   nextDueAt: Date | null;
+  /** Due deliveries were left (the limit, or their merchants' caps): a freed slot should ask again. */
+  waiting: boolean;
 }
 
-type ClaimedRow = Record<string, unknown> & { secret_current: string; secret_previous: string | null };
+type ClaimedRow = Record<string, unknown> & {
+  secret_current: string;
+  secret_previous: string | null;
+  unrecorded_claims: number;
+};
+
+/** The advisory lock the dispatchers' claims take in turn (class, key), so each sees the leases of the one before. */
+const CLAIM_LOCK: readonly [number, number] = [0x77686b, 1];
 
 /** Claimable now: pending and due, or left `delivering` by a worker that died (lease lapsed). `d`: the table's alias with its dot, or nothing. */
 function claimable(now: Date, d: SqlQuery): SqlQuery {
@@ -42,16 +54,26 @@ function claiming(now: Date, leaseMs: number): SqlQuery {
              attempt_count = d.attempt_count + 1, cycle_attempts = d.cycle_attempts + 1, updated_at = ${now}`;
 }
 
-/** The claimed row (alias `d`) with the secrets to sign it with now (merchant alias `m`; see signingSecrets). */
+/**
+ * The claimed row (alias `d`) with the secrets to sign it with now (merchant alias `m`; see
+ * signingSecrets), and its claims since the last recorded attempt (attempt_count counts claims).
+ */
 function withSecrets(now: Date): SqlQuery {
   return sql`d.*, m.webhook_secret AS secret_current,
-             CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous`;
+             CASE WHEN m.webhook_secret_previous_expires_at > ${now} THEN m.webhook_secret_previous END AS secret_previous,
+             d.attempt_count - COALESCE((SELECT max(a.attempt_no) FROM webhook_attempts a WHERE a.delivery_id = d.id), 0) AS unrecorded_claims`;
 }
 
-function claimedDelivery({ secret_current, secret_previous, ...delivery }: ClaimedRow): ClaimedDelivery {
+function claimedDelivery({
+  secret_current,
+  secret_previous,
+  unrecorded_claims,
+  ...delivery
+}: ClaimedRow): ClaimedDelivery {
   return {
     ...fromRow<WebhookDelivery>(delivery),
     signingSecrets: secret_previous ? [secret_current, secret_previous] : [secret_current],
+    unrecordedClaims: unrecorded_claims,
   };
 }
 
@@ -107,7 +129,7 @@ export class WebhookDeliveryRepository {
   /** Attempts of concurrent deliveries are recorded together: one statement, one transaction. */
   private readonly attempts: GroupWriter<RecordedAttempt>;
 
-  constructor(pool: Pool) {
+  constructor(private readonly pool: Pool) {
     this.db = sqlClient(pool);
     this.attempts = new GroupWriter(
       (items) => this.writeAttempts(items),
@@ -143,29 +165,68 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * Takes up to `limit` deliveries for an attempt each, oldest due first, in one statement: those
-   * due now and those whose worker died (lease lapsed), skipping any another dispatcher is taking
-   * at the same moment, each with the secrets to sign it with. Also says when the next scheduled
-   * retry falls due (null: none), so the dispatcher can sleep until then. Reads
-   * webhook_deliveries_due_idx.
+   * Takes up to `limit` deliveries for an attempt each, shared fairly between merchants: a
+   * merchant never has more than `perMerchant` attempts leased at once (counted across every
+   * workers process: the claims take an advisory lock in turn, so each sees the leases of the one
+   * before), and the slots go round the merchants, the fewest in flight first, each merchant's
+   * oldest due first (with none in flight anywhere, every merchant's oldest before anyone's
+   * second). Due: pending and next_attempt_at reached, or left `delivering` by a worker that died
+   * (lease lapsed). A merchant over its cap loses nothing: its deliveries wait, due, for a slot.
+   * Each comes with the secrets to sign it with. Also says when the next scheduled retry falls due
+   * (null: none) and whether due deliveries were left. Reads webhook_deliveries_merchant_due_idx
+   * (one probe per merchant with unfinished deliveries) and webhook_deliveries_due_idx.
    */
-  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDeliveries> {
-    const rows = await this.db.query<ClaimedRow & { id: string | null; upcoming_at: Date | null }>(sql`
-      WITH due AS (
-        SELECT id FROM webhook_deliveries WHERE ${claimable(now, sqlText(''))}
-         ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}
-         FOR UPDATE SKIP LOCKED),
+  async claimDue(now: Date, limit: number, leaseMs: number, perMerchant: number): Promise<ClaimedDeliveries> {
+    const rows = await inTransaction(
+      this.pool,
+      (tx) =>
+        tx.query<ClaimedRow & { id: string | null; upcoming_at: Date | null; due_count: number }>(sql`
+      WITH RECURSIVE merchants_waiting (merchant_id, first_at) AS (
+          (SELECT merchant_id, next_attempt_at FROM webhook_deliveries WHERE status IN ('pending', 'delivering')
+            ORDER BY merchant_id, next_attempt_at LIMIT 1)
+        UNION ALL
+          SELECT w.merchant_id, w.next_attempt_at FROM merchants_waiting mw CROSS JOIN LATERAL (
+            SELECT merchant_id, next_attempt_at FROM webhook_deliveries
+             WHERE status IN ('pending', 'delivering') AND merchant_id > mw.merchant_id
+             ORDER BY merchant_id, next_attempt_at LIMIT 1) w
+      ),
+      candidates AS (
+        SELECT c.id, c.next_attempt_at, busy.n + c.turn AS share
+          FROM merchants_waiting mw
+          CROSS JOIN LATERAL (
+            SELECT count(*)::int AS n FROM webhook_deliveries f
+             WHERE f.merchant_id = mw.merchant_id AND f.status = 'delivering' AND f.lease_until >= ${now}) busy
+          CROSS JOIN LATERAL (
+            SELECT d.id, d.next_attempt_at, row_number() OVER (ORDER BY d.next_attempt_at) AS turn
+              FROM webhook_deliveries d
+             WHERE d.merchant_id = mw.merchant_id AND d.status IN ('pending', 'delivering')
+               AND d.next_attempt_at <= ${now} AND ${claimable(now, sqlText('d.'))}
+             ORDER BY d.next_attempt_at
+             LIMIT greatest(${perMerchant}::int - busy.n, 0)) c
+         -- A delivering row keeps the next_attempt_at it was claimed at (never in the future): a
+         -- merchant whose first unfinished delivery is not due yet has none due and none in flight.
+         WHERE mw.first_at <= ${now}
+      ),
+      due AS (
+        SELECT d.id FROM webhook_deliveries d
+          JOIN (SELECT id FROM candidates ORDER BY share, next_attempt_at LIMIT ${limit}) picked ON picked.id = d.id
+         WHERE ${claimable(now, sqlText('d.'))}
+           FOR UPDATE OF d SKIP LOCKED),
       claimed AS (
         UPDATE webhook_deliveries d SET ${claiming(now, leaseMs)}
           FROM due, merchants m
          WHERE d.id = due.id AND m.id = d.merchant_id
         RETURNING ${withSecrets(now)}),
-      upcoming AS (SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ${now})
-      SELECT claimed.*, upcoming.at AS upcoming_at FROM upcoming LEFT JOIN claimed ON true`);
-    return {
-      claimed: rows.filter((r) => r.id !== null).map(({ upcoming_at: _at, ...r }) => claimedDelivery(r)),
-      nextDueAt: rows[0]?.upcoming_at ?? null,
-    };
+      upcoming AS (SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ${now}),
+      -- Due in this statement's snapshot (the claimed ones included), counted up to one more than the limit.
+      due_now AS (SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries WHERE ${claimable(now, sqlText(''))} LIMIT ${limit + 1}) x)
+      SELECT claimed.*, upcoming.at AS upcoming_at, due_now.n AS due_count FROM upcoming CROSS JOIN due_now LEFT JOIN claimed ON true`),
+      { advisoryLock: CLAIM_LOCK },
+    );
+    const claimed = rows
+      .filter((r) => r.id !== null)
+      .map(({ upcoming_at: _at, due_count: _due, ...r }) => claimedDelivery(r));
+    return { claimed, nextDueAt: rows[0]?.upcoming_at ?? null, waiting: (rows[0]?.due_count ?? 0) > claimed.length };
   }
 
   /**

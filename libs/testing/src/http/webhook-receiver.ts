@@ -7,11 +7,11 @@ export interface ReceivedWebhook {
   receivedAt: Date;
 }
 
-/** How the receiver answers its n-th request (0-based): a status, optional headers and body, or 'hang'. */
+/** How the receiver answers its n-th request (0-based): a status, optional headers and body (text, or bytes as they are), or 'hang'. */
 export type ReceiverScript = (
   n: number,
   req: ReceivedWebhook,
-) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+) => { status: number; headers?: Record<string, string>; body?: string | Buffer } | 'hang';
 
 /** A local HTTP endpoint standing in for a merchant's notifyUrl, recording what it receives. */
 export class WebhookReceiver {
