@@ -410,6 +410,10 @@ describe('API fuzzing (real Postgres)', () => {
       '//api/v1/payin/balance',
       '/api/v1/%00',
       '/docs/openapi.json',
+      // Static roots: a path that climbs out (more in kernel/static/static-paths.int-spec.ts)
+      '/docs/..%2f..%2fpackage.json',
+      '/docs/swagger-ui.css%00',
+      '/ops/queues/static/..%2f..%2fpackage.json',
     ];
     await fc.assert(
       fc.asyncProperty(

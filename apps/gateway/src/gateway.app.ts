@@ -6,6 +6,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { createBankRail } from '@pay/bank-rail';
 import { createDatabaseClients, PgListener, type PrismaClient } from '@pay/persistence';
 import {
+  answerFrameworkErrors,
   createLogger,
   createValidationPipe,
   EnvelopeExceptionFilter,
@@ -30,6 +31,7 @@ import type { FaceContext } from './kernel/face';
 import { createGatewayListeners, refuseInternalRoutesOnPublicPort } from './kernel/http/gateway-listeners';
 import { registerSessionApiHeaders } from './kernel/http/no-store.hooks';
 import { registerRefusalDelay } from './kernel/rate-limit/refusal-delay';
+import { refuseClimbingOutOfStaticRoots } from './kernel/static/static-paths';
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -98,6 +100,8 @@ export async function createGatewayApp(
     bodyLimit: JSON_BODY_LIMIT,
     // No Nest middleware: requests are logged and tagged by Fastify hooks.
     skipMiddie: true,
+    // A path the router cannot decode: 400 in the envelope, logged as a client error.
+    frameworkErrors: answerFrameworkErrors(logger),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.register(
@@ -134,6 +138,8 @@ export async function createGatewayApp(
   registerSessionApiHeaders(fastify);
   // Before any other hook: an internal route on the public port is not there at all.
   refuseInternalRoutesOnPublicPort(fastify);
+  // Before the faces mount their folders: no path climbs out of one (a 404, not @fastify/send's error).
+  refuseClimbingOutOfStaticRoots(fastify);
   // A known path with another method: 405 before the token is asked for (only unmatched requests).
   registerMethodNotAllowed(fastify);
   // The faces' own onRequest hooks (the merchant API's early refusals and token check).

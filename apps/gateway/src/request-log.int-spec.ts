@@ -1,13 +1,31 @@
 import { MerchantAdmin } from '@pay/backoffice';
 import { createLogger, loadConfig } from '@pay/platform';
 import { createDashboardUser, createMerchant, signedInMerchantUser, signedInOperator } from '@pay/testing';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp } from './gateway.app';
 import { gatewayConfigSchema } from './gateway.config';
 
 const ADMIN_TOKEN = 'adm_log_0123456789abcdef0123456789abcdef';
+
+/** A GET whose request target goes out exactly as written (a fragment included), with its logId. */
+function rawGet(
+  server: Server,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; logId: string }> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, logId: res.headers['x-log-id'] as string }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /**
  * A merchant that sends its token in the query string (?token=) instead of the header must not
@@ -70,6 +88,33 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
           path: expect.stringContaining('?token=[REDACTED]&'),
         });
     }
+  });
+
+  it('masks a merchant token anywhere in a logged URL: a path segment, a bare query key, a query value, a fragment, percent-encoded', async () => {
+    const { token } = await createMerchant(gateway.prisma);
+    const secret = token.slice('mtk_'.length);
+    const masked = 'mtk_[REDACTED]';
+    const server = http as Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const cases = [
+      [`/api/v1/payin/balance/${token}`, `/api/v1/payin/balance/${masked}`],
+      [`/${token}`, `/${masked}`],
+      [`/api/v1/payin/balance?${token}`, `/api/v1/payin/balance?${masked}`],
+      [`/api/v1/payin/balance?${token}=&page=2`, `/api/v1/payin/balance?${masked}=&page=2`],
+      [`/api/v1/payin/balance?ref=${token}`, `/api/v1/payin/balance?ref=${masked}`],
+      [`/api/v1/payin/balance#${token}`, `/api/v1/payin/balance#${masked}`],
+      [`/api/v1/payin/mtk%5F${secret}`, `/api/v1/payin/${masked}`],
+      [`/dashboard/api/${token}`, `/dashboard/api/${masked}`],
+    ];
+    for (const [path, want] of cases) {
+      // With the token in its header too (a client that adds it to every request) and without.
+      for (const headers of [{ token }, {}] as Record<string, string>[]) {
+        const { logId } = await rawGet(server, path, headers);
+        const logged = await linesOf(logId);
+        expect(logged.find((l) => l.msg === 'request')).toMatchObject({ path: want });
+      }
+    }
+    expect(JSON.stringify(lines)).not.toContain(secret);
   });
 
   it('never logs what dashboard and console bodies carry: passwords, TOTP secrets and codes, new tokens, webhook secrets, set-password links, session cookies', async () => {

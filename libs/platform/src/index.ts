@@ -22,6 +22,7 @@ export { EnvelopeExceptionFilter } from './errors/envelope.filter';
 export { registerLogId, registerRequestLogger, requestLogId } from './http/log-id.hooks';
 export { registerRequestMetrics, UNMATCHED_ROUTE } from './http/request-metrics.hooks';
 export { registerMethodNotAllowed } from './http/method-not-allowed.hooks';
+export { answerFrameworkErrors } from './http/framework-errors';
 export {
   type ReadinessCheck,
   type ReadinessReport,

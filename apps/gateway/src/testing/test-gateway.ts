@@ -7,9 +7,13 @@ export { createGatewayApp, type GatewayApp, gatewayConfigSchema };
 
 /**
  * A gateway for an integration spec, on the run's database, Redis and key prefix (the global
- * set-up's), with quiet logs and a sandbox rail without latency; `env` adds or overrides settings.
+ * set-up's), with quiet logs and a sandbox rail without latency; `env` adds or overrides settings,
+ * `logger` replaces the service's (a spec that reads the log lines).
  */
-export function startTestGateway(env: Record<string, string | undefined> = {}): Promise<GatewayApp> {
+export function startTestGateway(
+  env: Record<string, string | undefined> = {},
+  logger?: Parameters<typeof createGatewayApp>[1],
+): Promise<GatewayApp> {
   return createGatewayApp(
     loadConfig(gatewayConfigSchema, {
       DATABASE_URL: process.env.DATABASE_URL,
@@ -19,5 +23,6 @@ export function startTestGateway(env: Record<string, string | undefined> = {}): 
       RAIL_SANDBOX_LATENCY_MS: '0',
       ...env,
     }),
+    logger,
   );
 }

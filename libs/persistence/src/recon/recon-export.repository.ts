@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { isUniqueViolation, type PrismaClient } from '../client/prisma';
 import type { ReconExport } from '../generated/prisma/client';
+import { neutraliseFormulas } from './formula-neutraliser';
 
 export type { ReconExport };
 
@@ -159,23 +160,6 @@ export interface ReconTotals {
 }
 
 /**
- * A free-text column (one a merchant, payer or acquirer fills in) made safe to open in a
- * spreadsheet, as the OWASP CSV injection guidance says: a value starting with =, +, -, @, tab or
- * carriage return would be read as a formula (=HYPERLINK(...) leaking data, =cmd|... running a
- * command), so it gets a leading single quote, which spreadsheets show as text. A plain number
- * (-5, +62812) is not a formula and stays as it is. COPY quotes any value holding a comma, quote
- * or line break, so a value cannot spill into a next cell. The platform's own columns (ids it
- * generates, status, amounts, times) never start with those characters and are left alone, so
- * amounts stay numbers.
- * The first character is tested with ascii() (- = + @ tab CR: integers compared) and only a
- * value starting with one of them meets the number regex: two regexes on each of five columns
- * of every row were a quarter of the export's time (docs/decisions/0019).
- */
-function text(col: string): string {
-  return `CASE WHEN ascii(${col}) IN (45, 61, 43, 64, 9, 13) AND ${col} !~ '^[-+]?[0-9]+(\\.[0-9]+)?$' THEN '''' || ${col} ELSE ${col} END`;
-}
-
-/**
  * The settings the recon COPY runs under, in its transaction only. The day is read in order from
  * payins_merchant_id_created_at_idx (merchant_id, created_at, id), never sorted: the planner
  * underestimates a busy merchant's day on a large table (merchant and date are not independent)
@@ -209,16 +193,16 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
   // up and resolve its rules on every value, 0.4 s per million rows (docs/decisions/0009).
   const wib = (col: string) => `date_trunc('second', ${col} AT TIME ZONE INTERVAL '+07:00')`;
   // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
-  const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${text(col)} END`;
+  const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${neutraliseFormulas(col)} END`;
   // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
   return `COPY (
-    WITH merchant AS MATERIALIZED (SELECT ${text('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
-    SELECT ${text('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
+    WITH merchant AS MATERIALIZED (SELECT ${neutraliseFormulas('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
+    SELECT ${neutraliseFormulas('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
            CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
            ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
            ${decimal('p.fee_pct_milli', 1000)} AS "feePercentage", ${rupiah('p.fee_fixed')} AS "feeFixed",
            ${wib('p.created_at')} AS "createdAt", ${wib('p.success_at')} AS "success_at",
-           ${paidOnly('p.rrn')} AS "rrn", ${paidOnly('p.issuer')} AS "issuer", ${text('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
+           ${paidOnly('p.rrn')} AS "rrn", ${paidOnly('p.issuer')} AS "issuer", ${neutraliseFormulas('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
       FROM payins p
      WHERE p.merchant_id = ${Number(merchantId)}
        AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
@@ -231,7 +215,7 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
  * itself (`COPY ... TO STDOUT (FORMAT csv, HEADER)`) and streamed: no row is ever held in
  * memory, and it runs at the speed of psql's \copy. Amounts are Rupiah with at most two
  * decimals, times `YYYY-MM-DD HH:MM:SS` in Asia/Jakarta, a pending code past its expiry
- * reads `expired`. Free-text columns are neutralised against spreadsheet formulas (see `text`).
+ * reads `expired`. Free-text columns are neutralised against spreadsheet formulas (neutraliseFormulas).
  * `summary` (the totals and the instant the data is as of) comes from the same snapshot
  * (REPEATABLE READ), so it matches the file exactly; its query waits on the connection behind
  * the COPY and runs as soon as the last row is read, while the upload finishes, so it adds no

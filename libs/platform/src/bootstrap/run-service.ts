@@ -1,7 +1,13 @@
 import { ConfigError } from '../config/config';
 import { classifyFault, isMisconfiguration } from '../faults/fault';
+import { maskTokens } from '../logging/redact';
 import { errorText } from '../logging/throttled-warn';
 import { requireNodeVersion } from './node-version';
+
+/** What the service writes outside its logger (start-up failures, stray errors): masked as its log lines are. */
+function writeStderr(text: string): void {
+  process.stderr.write(maskTokens(text));
+}
 
 function logLine(
   level: 'info' | 'warn' | 'error' | 'fatal',
@@ -9,7 +15,7 @@ function logLine(
   msg: string,
   extra: Record<string, unknown> = {},
 ): void {
-  process.stderr.write(JSON.stringify({ level, time: new Date().toISOString(), service, msg, ...extra }) + '\n');
+  writeStderr(JSON.stringify({ level, time: new Date().toISOString(), service, msg, ...extra }) + '\n');
 }
 
 /**
@@ -100,7 +106,7 @@ export function runService(name: string, start: () => Promise<RunningService>): 
     running.stop().then(
       () => process.exit(exitCode),
       (err: unknown) => {
-        process.stderr.write(`${name}: error during shutdown: ${String(err)}\n`);
+        writeStderr(`${name}: error during shutdown: ${String(err)}\n`);
         process.exit(1);
       },
     );
@@ -117,13 +123,11 @@ export function runService(name: string, start: () => Promise<RunningService>): 
       },
       (err: unknown) => {
         if (err instanceof ConfigError) {
-          process.stderr.write(`${name}: ${err.message}\n`);
+          writeStderr(`${name}: ${err.message}\n`);
         } else if (isMisconfiguration(err)) {
-          process.stderr.write(`${name}: a setting is wrong (not retrying): ${errorText(err)}\n`);
+          writeStderr(`${name}: a setting is wrong (not retrying): ${errorText(err)}\n`);
         } else {
-          process.stderr.write(
-            `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-          );
+          writeStderr(`${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
         }
         process.exit(1);
       },

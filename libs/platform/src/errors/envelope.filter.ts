@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import {
   BackofficeError,
@@ -46,7 +47,8 @@ export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Every failure, expected or not, leaves as `{ logId, status: false, message, code }`: an ApiError
- * with its code, a back-office refusal by BACKOFFICE_ERROR_CODE. An error
+ * with its code, a back-office refusal by BACKOFFICE_ERROR_CODE, a client error Fastify or a
+ * plugin raised (a Range a static file cannot satisfy: 416) with its status. An error
  * classifyFault calls transient (PostgreSQL or Redis away, a pool or statement timeout) is an
  * outage, not a bug: 503 SERVICE_UNAVAILABLE with Retry-After. A database refusal no handler
  * mapped is still about the input: a taken unique key is 409 CONFLICT, text PostgreSQL cannot
@@ -102,6 +104,13 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const code = HTTP_STATUS_TO_CODE[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.ValidationError);
       return { status, body: { logId, status: false, message: httpMessage(exception, status), code } };
     }
+    // A client error Fastify or a plugin raised outside Nest (@fastify/send's 412 and 416 for a static file).
+    const clientStatus = pluginClientErrorStatus(exception);
+    if (clientStatus !== undefined) {
+      const code = HTTP_STATUS_TO_CODE[clientStatus] ?? ErrorCode.ValidationError;
+      const message = clientStatus === 404 ? 'Route not found' : (STATUS_CODES[clientStatus] ?? 'Bad request');
+      return { status: clientStatus, body: { logId, status: false, message, code } };
+    }
     const refusal = databaseInputRefusal(exception);
     if (refusal === 'conflict') {
       return {
@@ -128,6 +137,18 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       body: { logId, status: false, message: 'Internal server error', code: ErrorCode.InternalError },
     };
   }
+}
+
+/**
+ * The status of a client error from Fastify itself (an FST_ERR_ code) or from a plugin that throws
+ * http-errors (which mark theirs with `expose`): a `statusCode` from 400 to 499. An error of any
+ * other origin carrying a 4xx (an upstream's answer) is not the caller's fault and stays a 500.
+ */
+function pluginClientErrorStatus(exception: unknown): number | undefined {
+  if (!(exception instanceof Error)) return undefined;
+  const { statusCode, expose, code } = exception as { statusCode?: unknown; expose?: unknown; code?: unknown };
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode > 499) return undefined;
+  return typeof expose === 'boolean' || (typeof code === 'string' && code.startsWith('FST_')) ? statusCode : undefined;
 }
 
 function httpMessage(exception: HttpException, status: number): string {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { LOG_REDACTION } from './redact';
+import { LOG_REDACTION, maskTokens } from './redact';
 
 export type { Logger } from 'pino';
 
@@ -27,7 +27,9 @@ export function currentLogId(): string | undefined {
 
 /**
  * JSON logs on stdout (or `destination`), one object a line, each carrying the current logId when
- * there is one. Credentials in URLs and request headers are redacted (see LOG_REDACTION).
+ * there is one. Credentials in URLs and request headers are redacted (see LOG_REDACTION), and a
+ * merchant token's shape is masked wherever it is in the line, however deep (maskTokens on the
+ * written text: pino's redaction only reaches the paths it is given).
  */
 export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
@@ -36,6 +38,7 @@ export function createLogger(service: string, level = 'info', destination?: Dest
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: LOG_REDACTION,
+    hooks: { streamWrite: maskTokens },
     mixin: () => {
       const logId = currentLogId();
       return logId ? { logId } : {};

@@ -15,6 +15,25 @@ const SECRET_HEADERS = [
   'x-callback-signature',
 ];
 
+/**
+ * A merchant API token's shape (libs/persistence's generateToken: mtk_ + base64url), in any case
+ * and with any of its characters percent-encoded once (mtk%5F..., %6Dtk_...), as a server would
+ * decode it from a URL.
+ */
+const TOKEN_CHAR = '(?:[A-Za-z0-9_-]|%(?:3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9A]|2D))';
+const MERCHANT_TOKEN = new RegExp(`(?:m|%6D)(?:t|%74)(?:k|%6B)(?:_|%5F)${TOKEN_CHAR}+`, 'gi');
+const MASKED_TOKEN = `mtk_${REDACTED}`;
+
+/**
+ * Text with every merchant token shape in it replaced by mtk_[REDACTED]: in a path segment, a
+ * query key or value, a fragment, a header value, a message. A merchant that puts its token in
+ * the URL (by mistake, or a client that does) must not find it in our logs, whatever the
+ * parameter's name or where in the URL it sits.
+ */
+export function maskTokens(text: string): string {
+  return text.replace(MERCHANT_TOKEN, MASKED_TOKEN);
+}
+
 /** Log keys that hold a URL or a request target (path and query). */
 const URL_KEYS = ['path', 'url', 'originalUrl'];
 

@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { ErrorCode, type ErrorEnvelope } from '@pay/contracts';
-import { requestLogId } from '@pay/platform';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
+import { sendRouteNotFound } from './route-not-found';
 import { createLimitedServer, type ServerLimits } from './server-limits';
 
 /**
@@ -46,23 +45,15 @@ export function createGatewayListeners(limits: ServerLimits): GatewayListeners {
 }
 
 /**
- * On the public port, internal routes answer exactly as an unknown route does (the envelope
- * EnvelopeExceptionFilter gives a 404). Judged by the route that matched as well as by the path,
- * so no spelling of a URL reaches them. Sent from here rather than thrown: Bull Board's routes
- * have an error handler of their own. Requests without a mark (fastify.inject) are not refused.
+ * On the public port, internal routes answer exactly as an unknown route does (sendRouteNotFound).
+ * Judged by the route that matched as well as by the path, so no spelling of a URL reaches them.
+ * Requests without a mark (fastify.inject) are not refused.
  */
 export function refuseInternalRoutesOnPublicPort(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (req, reply) => {
     if (!(req.raw as MarkedRequest)[ARRIVED_ON_PUBLIC_PORT]) return;
     const route = req.routeOptions.url;
     if ((route === undefined || !isInternalPath(route)) && !isInternalPath(req.url)) return;
-    const body: ErrorEnvelope = {
-      logId: requestLogId(req),
-      status: false,
-      message: 'Route not found',
-      code: ErrorCode.NotFound,
-    };
-    await reply.status(404).send(body);
-    return reply;
+    return sendRouteNotFound(req, reply);
   });
 }

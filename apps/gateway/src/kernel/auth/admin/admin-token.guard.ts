@@ -7,6 +7,7 @@ import {
   NotFoundException,
   UnauthorizedException,
 } from '@nestjs/common';
+import { requestLogId } from '@pay/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ADMIN_SETTINGS } from '../../../gateway.tokens';
 
@@ -53,6 +54,11 @@ export function adminBasicAuth(adminTokens: string[]) {
     void reply
       .header('WWW-Authenticate', 'Basic realm="queues"')
       .status(401)
-      .send({ status: false, message: 'admin credentials required', code: 'TOKEN_NOT_VALID' });
+      .send({
+        logId: requestLogId(req),
+        status: false,
+        message: 'admin credentials required',
+        code: 'TOKEN_NOT_VALID',
+      });
   };
 }
