@@ -50,7 +50,7 @@ export default function SignInPage({ titleKey }: { titleKey: string }) {
           {from.expired && !error && <Alert color="blue">{t('errors.SESSION_REQUIRED')}</Alert>}
           {error !== null && (
             <Alert color={isApiError(error, 'TOTP_REQUIRED') ? 'blue' : 'red'} role="alert">
-              {errorText(t, error)}
+              {errorText(t, error, true)}
             </Alert>
           )}
           <TextInput

@@ -4,9 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { REAUTH_CANCELLED } from '../api/api-client';
 import { isApiError } from '../api/api-error';
 
-/** A translated message for an API error: the code's text when we have one, the server's message otherwise. */
-export function errorText(t: TFunction, error: unknown): string {
+/**
+ * A translated message for an API error: the code's text when we have one, the server's message
+ * otherwise. On the sign-in and set-password pages (`signIn`), a 429 is the client's sign-in
+ * limit, not the merchant's API budget.
+ */
+export function errorText(t: TFunction, error: unknown, signIn = false): string {
   if (isApiError(error)) {
+    if (signIn && error.code === 'RATE_LIMITED')
+      return t('errors.SIGN_IN_THROTTLED', { seconds: error.retryAfterSeconds ?? 1 });
     if (error.code === 'ACCOUNT_LOCKED') {
       return error.retryAfterSeconds
         ? t('errors.ACCOUNT_LOCKED', { minutes: Math.ceil(error.retryAfterSeconds / 60) })
@@ -52,8 +58,16 @@ export function EmptyText({ children }: { children: string }) {
   );
 }
 
-/** A form's error that belongs to no one field. */
-export function FormError({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+/** A form's error that belongs to no one field (`signIn`: see errorText). */
+export function FormError({
+  error,
+  fields = [],
+  signIn = false,
+}: {
+  error: unknown;
+  fields?: string[];
+  signIn?: boolean;
+}) {
   const { t } = useTranslation();
   // A step-up the user cancelled changed nothing and needs no message.
   if (!error || isApiError(error, REAUTH_CANCELLED)) return null;
@@ -64,7 +78,7 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
     error.errors.every((e) => fields.some((f) => e.field === f || e.field.endsWith(`.${f}`)));
   return (
     <Alert color="red" role="alert">
-      {onlyFieldErrors ? t('errors.VALIDATION_ERROR') : errorText(t, error)}
+      {onlyFieldErrors ? t('errors.VALIDATION_ERROR') : errorText(t, error, signIn)}
     </Alert>
   );
 }
