@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { hashPassword } from '@pay/persistence';
 import { Registry } from 'prom-client';
 import { PasswordHasher } from './password-hasher';
@@ -35,6 +36,16 @@ describe('PasswordHasher: argon2id on threads of its own, behind a bounded queue
     expect(await hasher.verify(null, 'anything at all')).toBe(false);
     expect(await done('verify')).toBe(before + 1);
     expect(await hasher.verify('not a hash', 'anything at all')).toBe(false);
+  });
+
+  it('runs its threads at nice 10, so they yield the CPU to the event loop (Linux)', async () => {
+    start(2, 4);
+    await hasher.verify(null, 'warm-up');
+    const nices = readdirSync('/proc/self/task').map(
+      (tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16],
+    );
+    expect(nices.filter((n) => n === '10')).toHaveLength(2);
+    expect(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16]).toBe('0');
   });
 
   it('refuses at once, 429 with Retry-After 1, what would not get a thread or a place in the queue', async () => {

@@ -7,6 +7,9 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { RetryLaterError } from './retry-later.error';
 import type { SignInConfig } from '../../kernel/rate-limit/sign-in.config';
 
+/** The hashing threads' nice value (Linux, per thread): below the event loop's 0, so they yield to it. */
+const HASHING_NICE = 10;
+
 type Job = { op: 'verify'; hash: string; password: string } | { op: 'hash'; password: string };
 type Answer = { ok: boolean | string } | { error: string };
 
@@ -28,6 +31,12 @@ interface HashThread {
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const argon2 = require(workerData.argon2);
+// Linux keeps a nice value per thread: this one yields the CPU to the event loop (and to the
+// database on the same host) whenever they want it, so a flood slows sign-in, not the rest.
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
 parentPort.on('message', (job) => {
   let answer;
   try {
@@ -173,7 +182,7 @@ export class PasswordHasher implements OnModuleInit, OnModuleDestroy {
   private startThread(): void {
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
-      workerData: { argon2: require.resolve('@node-rs/argon2'), options: ARGON2ID_OPTIONS },
+      workerData: { argon2: require.resolve('@node-rs/argon2'), options: ARGON2ID_OPTIONS, nice: HASHING_NICE },
     });
     // A thread waiting for work keeps no process alive (Jest, a CLI that forgot to close).
     worker.unref();
