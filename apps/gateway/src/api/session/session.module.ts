@@ -3,7 +3,7 @@ import type { GatewayConfig } from '../../gateway.config';
 import type { GatewayFace } from '../../kernel/face';
 import { KernelModule } from '../../kernel/kernel.module';
 import { ServicesModule } from '../../services/services.module';
-import { registerHashingShed } from '../../services/session/hashing-shed';
+import { registerHashingShed, registerUntrustedProxyWarning } from '../../services/session/sign-in.hooks';
 import { PasswordHasher } from '../../services/session/password-hasher';
 import { ConsoleSessionController, DashboardSessionController } from './session.controllers';
 
@@ -31,5 +31,8 @@ export class SessionModule {}
 export const SESSION_FACE: GatewayFace<GatewayConfig> = {
   name: 'session',
   module: SessionModule,
-  hooks: ({ app, fastify }) => registerHashingShed(fastify, app.get(PasswordHasher)),
+  hooks: ({ app, fastify, config, logger }) => {
+    registerHashingShed(fastify, app.get(PasswordHasher));
+    if (config.http.trustedProxies.length === 0) registerUntrustedProxyWarning(fastify, logger);
+  },
 };

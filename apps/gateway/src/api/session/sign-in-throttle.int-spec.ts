@@ -4,7 +4,8 @@ import { createDashboardUser, createMerchant } from '@pay/testing';
 import { Secret, TOTP } from 'otpauth';
 import request from 'supertest';
 import { freshAddress, metricValue, shapeOf, signInFrom, sleep } from '../../testing/sign-in-attempts';
-import { type GatewayApp, startTestGateway } from '../../testing/test-gateway';
+import { createLogger, loadConfig } from '@pay/platform';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema, startTestGateway } from '../../testing/test-gateway';
 
 const DASHBOARD = '/dashboard/api/session';
 const codeOf = (secret: string, at = Date.now()) =>
@@ -135,6 +136,30 @@ describe('sign-in throttling: no enumeration, no lockout lever (real Postgres an
     expect(fresh.headers['retry-after']).toBe('1');
     // Home is not.
     expect((await signInFrom(pub, DASHBOARD, home, credentials(user))).status).toBe(200);
+  });
+
+  it('warns when sign-in comes through a proxy TRUSTED_PROXIES does not name (every client would share its budgets)', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const untrusting = await createGatewayApp(
+      loadConfig(gatewayConfigSchema, {
+        DATABASE_URL: process.env.DATABASE_URL,
+        REDIS_URL: process.env.TEST_REDIS_URL,
+        QUEUE_PREFIX: `${process.env.TEST_REDIS_PREFIX}bull`,
+        LOG_LEVEL: 'warn',
+        SIGN_IN_PER_ADDRESS_PER_MINUTE: '100000',
+      }),
+      createLogger('gateway', 'warn', { write: (line: string) => void lines.push(JSON.parse(line)) }),
+    );
+    try {
+      const server = untrusting.app.getHttpServer();
+      const body = { email: unknownEmail(), password: 'not the password at all' };
+      expect((await request(server).post(DASHBOARD).send(body)).status).toBe(401);
+      expect(lines.filter((l) => l.msg.includes('TRUSTED_PROXIES'))).toEqual([]);
+      expect((await request(server).post(DASHBOARD).set('x-forwarded-for', '203.0.113.9').send(body)).status).toBe(401);
+      expect(lines.filter((l) => l.msg.includes('TRUSTED_PROXIES'))).toHaveLength(1);
+    } finally {
+      await untrusting.close();
+    }
   });
 
   it('fails closed: without its Redis, sign-in answers 503 with Retry-After and makes no session', async () => {
