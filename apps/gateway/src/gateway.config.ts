@@ -22,6 +22,7 @@ import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import { z } from 'zod';
 import { defaultDashboardDir } from './kernel/static/dashboard-dir';
 import { rateLimitEnvShape, rateLimitSection } from './kernel/rate-limit/rate-limit.config';
+import { signInEnvShape, signInSection } from './kernel/rate-limit/sign-in.config';
 import { refineServerLimits, serverLimitsEnvShape, serverLimitsSection } from './kernel/http/server-limits';
 import { DEV_ACQUIRER_SECRET } from './kernel/security/published-secrets';
 import { refuseWeakSecrets } from './kernel/security/secret-rules';
@@ -147,6 +148,7 @@ export const gatewayConfigSchema = z
         'How long a token that authenticated is let in without a lookup on the routes whose own statement checks it again (account inquiry, transfer); forgotten at once when any token or merchant changes (NOTIFY). 0: every request looks its token up',
     }),
     ...rateLimitEnvShape,
+    ...signInEnvShape,
     DASHBOARD_COOKIE_SECURE: bool().default(true).meta({
       description:
         "The dashboard's and console's session cookies carry Secure (browsers accept it on http://localhost too); false only for a browser reaching a non-local http:// address in development",
@@ -252,6 +254,7 @@ export const gatewayConfigSchema = z
     opsApi: { adminToken: env.ADMIN_TOKEN, previousAdminTokens: env.ADMIN_TOKEN_PREVIOUS },
     auth: { cacheMs: env.AUTH_CACHE_MS },
     rateLimits: rateLimitSection(env),
+    signIn: signInSection(env),
   }));
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -42,6 +42,7 @@ describe('gateway logs and credentials in the query string (real Postgres)', () 
       LOG_LEVEL: 'info',
       RATE_LIMIT_REFUSAL_DELAY_MS: '0',
       ADMIN_TOKEN,
+      SIGN_IN_PER_ADDRESS_PER_MINUTE: '100000',
     });
     gateway = await createGatewayApp(
       config,

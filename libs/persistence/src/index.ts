@@ -155,9 +155,9 @@ export {
   type DashboardSession,
 } from './dashboard/dashboard-session.repository';
 export {
+  ARGON2ID_OPTIONS,
   hashPassword,
   passwordProblem,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
-  verifyPassword,
 } from './dashboard/password';

@@ -66,6 +66,16 @@ export const SUITES: readonly BenchProgram[] = [
     '[seconds of each phase=20] [flood connections=64] [steady rps=20] [flood rps=max]',
   ),
   suite(
+    'signin',
+    "a merchant user's, an unknown and an operator's email at dashboard sign-in: median time difference (target < 0.5 ms)",
+    '[rounds=400] [warm-up rounds=30]',
+  ),
+  suite(
+    'signin-flood',
+    'a page, a dashboard API call and a callback URL lookup under an anonymous sign-in flood: p99 (target <= 250 ms)',
+    '[seconds of each kind of phase=20] [loops=150] [probe rps=10]',
+  ),
+  suite(
     'idle',
     'the idle stack: CPU ms per second per service (target: services <= 15), Postgres and Redis traffic',
     '[seconds=30] [rounds=2]',

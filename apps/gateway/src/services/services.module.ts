@@ -7,9 +7,11 @@ import {
   WebhookActions,
 } from '@pay/backoffice';
 import type { PgListener, PrismaClient } from '@pay/persistence';
+import type { Logger } from '@pay/platform';
 import type { Pool } from 'pg';
+import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, PG_LISTENER, PG_POOL, PRISMA } from '../gateway.tokens';
+import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, PG_LISTENER, PG_POOL, PRISMA } from '../gateway.tokens';
 import { KernelModule } from '../kernel/kernel.module';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
@@ -18,7 +20,10 @@ import { AcquirerService } from './payin/acquirer.service';
 import { QrisService } from './payin/qris.service';
 import { SandboxPayService } from './payin/sandbox-pay.service';
 import { ReconExportService } from './recon/recon-export.service';
-import { DashboardAuthService } from './session/dashboard-auth.service';
+import { CredentialsService } from './session/credentials.service';
+import { PasswordHasher } from './session/password-hasher';
+import { SignInThrottle } from './session/sign-in-throttle';
+import { SignInService } from './session/sign-in.service';
 
 const PROVIDERS: Provider[] = [
   QrisService,
@@ -28,7 +33,19 @@ const PROVIDERS: Provider[] = [
   TransferService,
   { provide: DecisionWaiter, useFactory: (notices: PgListener) => new DecisionWaiter(notices), inject: [PG_LISTENER] },
   ReconExportService,
-  DashboardAuthService,
+  {
+    provide: PasswordHasher,
+    useFactory: (config: GatewayConfig, registry: Registry) => new PasswordHasher(config.signIn.hashing, registry),
+    inject: [GATEWAY_CONFIG, METRICS_REGISTRY],
+  },
+  {
+    provide: SignInThrottle,
+    useFactory: (config: GatewayConfig, logger: Logger, registry: Registry) =>
+      new SignInThrottle(config, logger, registry),
+    inject: [GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY],
+  },
+  SignInService,
+  CredentialsService,
 ];
 
 /** The back office's use cases (libs/backoffice), which the ops API, the console and the dashboard share with the admin CLI. */

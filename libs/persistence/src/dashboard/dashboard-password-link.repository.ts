@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { inTransaction, sql, type SqlClient } from '../client/sql';
+import { inTransaction, sql, type SqlClient, sqlClient } from '../client/sql';
 import { generateToken, hashToken } from '../merchants/token';
 import type { DashboardRole } from './dashboard-user.repository';
 
@@ -35,6 +35,19 @@ export class DashboardPasswordLinkRepository {
     await tx.execute(
       sql`UPDATE dashboard_password_links SET used_at = ${now} WHERE user_id = ${userId} AND used_at IS NULL`,
     );
+  }
+
+  /**
+   * Whether the link could be used now (consume checks again, atomically): a made-up token is
+   * refused before any password is hashed for it.
+   */
+  async isUsable(token: string, role: DashboardRole, now: Date): Promise<boolean> {
+    const rows = await sqlClient(this.pool).query(
+      sql`SELECT 1 FROM dashboard_password_links l JOIN dashboard_users u ON u.id = l.user_id
+           WHERE l.token_hash = ${hashToken(token)} AND u.role = ${role}
+             AND l.used_at IS NULL AND l.expires_at > ${now} AND u.disabled_at IS NULL`,
+    );
+    return rows.length === 1;
   }
 
   /**

@@ -86,6 +86,18 @@ export class DashboardUserRepository {
     return row && toUser(row);
   }
 
+  /**
+   * The user who may sign in on an audience's endpoint with this email: a user of `role` only, so
+   * the merchant dashboard never loads an operator (nor the console a merchant user). Another
+   * audience's user is not found, exactly as an unknown email.
+   */
+  async findForSignIn(email: string, role: DashboardRole): Promise<DashboardUser | undefined> {
+    const [row] = await this.db.query<UserRow>(
+      sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.email = ${normaliseEmail(email)} AND u.role = ${role}`,
+    );
+    return row && toUser(row);
+  }
+
   async findById(id: number): Promise<DashboardUser | undefined> {
     const [row] = await this.db.query<UserRow>(
       sql`SELECT u.*, m.is_active AS merchant_active FROM dashboard_users u LEFT JOIN merchants m ON m.id = u.merchant_id WHERE u.id = ${id}`,
@@ -118,10 +130,21 @@ export class DashboardUserRepository {
     return { lockedUntil: lockedUntil && lockedUntil > now ? lockedUntil : null };
   }
 
-  /** A successful sign-in: the failure count starts again. */
+  /** A successful confirmation: the failure count starts again. */
   async resetFailures(userId: number): Promise<void> {
     await this.db.execute(
       sql`UPDATE dashboard_users SET failed_sign_ins = 0 WHERE id = ${userId} AND failed_sign_ins <> 0`,
+    );
+  }
+
+  /**
+   * A successful sign-in (the password, and the code when TOTP is on): the failure count starts
+   * again and a lockout ends, as the user has just proved both factors.
+   */
+  async clearFailures(userId: number): Promise<void> {
+    await this.db.execute(
+      sql`UPDATE dashboard_users SET failed_sign_ins = 0, locked_until = NULL
+           WHERE id = ${userId} AND (failed_sign_ins <> 0 OR locked_until IS NOT NULL)`,
     );
   }
 

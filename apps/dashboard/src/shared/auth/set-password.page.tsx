@@ -60,7 +60,7 @@ export default function SetPasswordPage({ titleKey }: { titleKey: string }) {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack>
-            <FormError error={error} fields={['password']} />
+            <FormError error={error} fields={['password']} signIn />
             <TextInput
               type="password"
               label={t('auth.newPassword')}

@@ -5,7 +5,8 @@ import type { SessionView, SignInBody } from '@pay/contracts/dashboard';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../api/api-error';
 import { useSessionContext } from '../session/session.context';
-import { LoadingState, errorText, fieldError } from '../ui/states';
+import { errorText } from '../ui/error-text';
+import { LoadingState, fieldError } from '../ui/states';
 import { PublicLayout } from './public-layout';
 
 /** Email and password; the authentication code once the API answers TOTP_REQUIRED. */
@@ -50,7 +51,7 @@ export default function SignInPage({ titleKey }: { titleKey: string }) {
           {from.expired && !error && <Alert color="blue">{t('errors.SESSION_REQUIRED')}</Alert>}
           {error !== null && (
             <Alert color={isApiError(error, 'TOTP_REQUIRED') ? 'blue' : 'red'} role="alert">
-              {errorText(t, error)}
+              {errorText(t, error, true)}
             </Alert>
           )}
           <TextInput

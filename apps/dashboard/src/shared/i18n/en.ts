@@ -62,6 +62,8 @@ export const en = {
   },
   errors: {
     SIGN_IN_FAILED: 'Email or password is wrong.',
+    SIGN_IN_THROTTLED: 'Too many sign-in attempts. Wait {{seconds}} seconds and try again.',
+    SIGN_IN_THROTTLED_MINUTES: 'Too many sign-in attempts. Wait {{minutes}} minutes and try again.',
     TOTP_REQUIRED: 'Enter the code from your authenticator app.',
     ACCOUNT_LOCKED: 'This account is locked after too many failed attempts. Try again in {{minutes}} minutes.',
     ACCOUNT_LOCKED_NO_TIME: 'This account is locked after too many failed attempts. Try again later.',

@@ -64,6 +64,8 @@ export const id: Resources = {
   },
   errors: {
     SIGN_IN_FAILED: 'Email atau kata sandi salah.',
+    SIGN_IN_THROTTLED: 'Terlalu banyak percobaan masuk. Tunggu {{seconds}} detik lalu coba lagi.',
+    SIGN_IN_THROTTLED_MINUTES: 'Terlalu banyak percobaan masuk. Tunggu {{minutes}} menit lalu coba lagi.',
     TOTP_REQUIRED: 'Masukkan kode dari aplikasi autentikator Anda.',
     ACCOUNT_LOCKED: 'Akun ini dikunci setelah terlalu banyak percobaan gagal. Coba lagi dalam {{minutes}} menit.',
     ACCOUNT_LOCKED_NO_TIME: 'Akun ini dikunci setelah terlalu banyak percobaan gagal. Coba lagi nanti.',

@@ -1,22 +1,8 @@
 import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { REAUTH_CANCELLED } from '../api/api-client';
 import { isApiError } from '../api/api-error';
-
-/** A translated message for an API error: the code's text when we have one, the server's message otherwise. */
-export function errorText(t: TFunction, error: unknown): string {
-  if (isApiError(error)) {
-    if (error.code === 'ACCOUNT_LOCKED') {
-      return error.retryAfterSeconds
-        ? t('errors.ACCOUNT_LOCKED', { minutes: Math.ceil(error.retryAfterSeconds / 60) })
-        : t('errors.ACCOUNT_LOCKED_NO_TIME');
-    }
-    const key = `errors.${error.code}`;
-    return t(key, { defaultValue: error.message });
-  }
-  return error instanceof Error ? error.message : String(error);
-}
+import { errorText } from './error-text';
 
 export function LoadingState() {
   const { t } = useTranslation();
@@ -52,8 +38,16 @@ export function EmptyText({ children }: { children: string }) {
   );
 }
 
-/** A form's error that belongs to no one field. */
-export function FormError({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+/** A form's error that belongs to no one field (`signIn`: see errorText). */
+export function FormError({
+  error,
+  fields = [],
+  signIn = false,
+}: {
+  error: unknown;
+  fields?: string[];
+  signIn?: boolean;
+}) {
   const { t } = useTranslation();
   // A step-up the user cancelled changed nothing and needs no message.
   if (!error || isApiError(error, REAUTH_CANCELLED)) return null;
@@ -64,7 +58,7 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
     error.errors.every((e) => fields.some((f) => e.field === f || e.field.endsWith(`.${f}`)));
   return (
     <Alert color="red" role="alert">
-      {onlyFieldErrors ? t('errors.VALIDATION_ERROR') : errorText(t, error)}
+      {onlyFieldErrors ? t('errors.VALIDATION_ERROR') : errorText(t, error, signIn)}
     </Alert>
   );
 }

@@ -174,7 +174,7 @@ describe('step-up: sensitive dashboard and console actions want the password pro
     expect(await failures(user.userId)).toBe(1);
   });
 
-  it('confirm needs a session and the CSRF token; five wrong passwords lock the user (423, Retry-After) as at sign-in', async () => {
+  it('confirm needs a session and the CSRF token; five wrong passwords lock the user (423, Retry-After) until it signs in with its password', async () => {
     const { merchant } = await createMerchant(gateway.prisma);
     const user = await signedInMerchantUser(gateway.prisma, pub, merchant.id);
     expect(
@@ -203,14 +203,18 @@ describe('step-up: sensitive dashboard and console actions want the password pro
       .send({ password: 'wrong wrong wrong' });
     expect(locked.status).toBe(423);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
-    // Locked: the right password does not confirm either, and sign-in is locked too.
+    // Locked: the right password does not confirm either.
     expect(
       (await request(pub).post('/dashboard/api/session/confirm').set(user.headers).send({ password: user.password }))
         .status,
     ).toBe(423);
+    // Sign-in is not locked (whoever held the session could otherwise lock its owner out), and
+    // proving the password there ends the lock: the new session confirms.
+    const again = await signInDashboard(pub, user);
     expect(
-      (await request(pub).post('/dashboard/api/session').send({ email: user.email, password: user.password })).status,
-    ).toBe(423);
+      (await request(pub).post('/dashboard/api/session/confirm').set(again.headers).send({ password: user.password }))
+        .status,
+    ).toBe(200);
   });
 
   it('gates every console change, and no console read; the console has its own confirm', async () => {

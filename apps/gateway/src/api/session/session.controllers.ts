@@ -16,12 +16,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { SessionView, TotpSetupView, TotpStateView } from '@pay/contracts/dashboard';
 import { AuditLogRepository, type DashboardSession, type DashboardUser } from '@pay/persistence';
-import { ApiError, Reply, requestLogId } from '@pay/platform';
+import { ApiError, type Logger, Reply, requestLogId } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, LOGGER } from '../../gateway.tokens';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
-import { AccountLockedError, DashboardAuthService } from '../../services/session/dashboard-auth.service';
+import { CredentialsService } from '../../services/session/credentials.service';
+import { RetryLaterError } from '../../services/session/retry-later.error';
+import { SignInService } from '../../services/session/sign-in.service';
 import { SessionAuthenticator } from '../../kernel/auth/session/session-authenticator';
 import { type DashboardPrincipal, Principal } from '../../kernel/auth/session/dashboard-principal';
 import {
@@ -40,19 +42,22 @@ import { Audited, type AuditSubject } from '../../kernel/audit/audit.interceptor
 
 /**
  * The session endpoints of one audience: sign in, who am I, sign out, set a password from a
- * link, TOTP. Built twice (merchant dashboard, operator console). No rate limit applies to sign-in,
- * set-password, who-am-I or sign-out (no merchant is known yet, or the web app must be able to
- * tell signed-in from signed-out while its merchant's integration is at its limit): the lockout
- * is sign-in's brute-force defence. A merchant user's TOTP changes spend the merchant's write
- * budget; operators have none.
+ * link, TOTP. Built twice (merchant dashboard, operator console). Sign-in and set-password spend
+ * no merchant budget (no merchant is known yet) but the client address's sign-in budget, and
+ * sign-in the failure backoff of the account (SignInThrottle); who-am-I and sign-out spend
+ * nothing (the web app must be able to tell signed-in from signed-out while its merchant's
+ * integration is at its limit). A merchant user's TOTP changes spend the merchant's write budget;
+ * operators have none.
  */
 function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
   class SessionEndpoints {
     constructor(
-      readonly auth: DashboardAuthService,
+      readonly auth: SignInService,
+      readonly credentials: CredentialsService,
       readonly authenticator: SessionAuthenticator,
       @Inject(GATEWAY_CONFIG) readonly config: GatewayConfig,
       @Inject(AuditLogRepository) readonly audit: AuditLogRepository,
+      @Inject(LOGGER) readonly logger: Logger,
     ) {}
 
     @Post('session')
@@ -64,10 +69,11 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     ): Promise<Reply<SessionView>> {
       // No session yet, so no CSRF token: a foreign Origin is what gives a cross-site sign-in away.
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
-      try {
-        const signIn = { email: dto.email, password: dto.password, totp: dto.totp };
+      return withRetryAfter(reply, async () => {
+        const signIn = { email: dto.email, password: dto.password, totp: dto.totp, address: req.ip };
+        // A refusal's row is written once the answer has left: a user's refusal must not take longer than an unknown email's.
         const { token, session } = await this.auth.signIn(audience, signIn, (user, refusal) =>
-          this.recordSignInRefused(req, user, refusal),
+          this.afterReply(reply, () => this.recordSignInRefused(req, user, refusal)),
         );
         if (session.merchantId !== null) {
           await this.audit.record({
@@ -84,10 +90,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
         await this.auth.signOut(sessionCookieOf(req, audience));
         setSessionCookie(reply, audience, token, { secure: this.config.dashboard.secureCookies });
         return new Reply('Signed in', this.view(session));
-      } catch (err) {
-        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
-        throw err;
-      }
+      });
     }
 
     @Get('session')
@@ -123,7 +126,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     /**
      * Step-up: the password (and TOTP code, when on) again, and sensitive actions work for the next
-     * 10 minutes. Sign-in's checks and lockout; no rate limit, as sign-in (the lockout is the defence).
+     * 10 minutes. The user's lockout is the defence (5 wrong answers, then 423): the caller holds a session.
      */
     @Post('session/confirm')
     @HttpCode(200)
@@ -134,28 +137,23 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       @Res({ passthrough: true }) reply: FastifyReply,
       @Body() dto: ConfirmPasswordDto,
     ) {
-      try {
-        return new Reply(
-          'Password confirmed',
-          this.view(
-            await this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, {
-              password: dto.password,
-              totp: dto.totp,
-            }),
-          ),
-        );
-      } catch (err) {
-        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
-        throw err;
-      }
+      const proof = { password: dto.password, totp: dto.totp };
+      const session = await withRetryAfter(reply, () =>
+        this.auth.confirm(audience, principal, sessionCookieOf(req, audience) as string, proof),
+      );
+      return new Reply('Password confirmed', this.view(session));
     }
 
     /** From a one-time link: no session. */
     @Post('password')
     @HttpCode(200)
-    async setPassword(@Req() req: FastifyRequest, @Body() dto: SetPasswordDto) {
+    async setPassword(
+      @Req() req: FastifyRequest,
+      @Res({ passthrough: true }) reply: FastifyReply,
+      @Body() dto: SetPasswordDto,
+    ) {
       if (isForeignOrigin(req)) throw new ApiError(ErrorCode.CsrfTokenInvalid);
-      await this.auth.setPassword(audience, dto.token, dto.password);
+      await withRetryAfter(reply, () => this.credentials.setPassword(audience, dto.token, dto.password, req.ip));
       return new Reply('Password set; sign in with it', null);
     }
 
@@ -166,7 +164,10 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     @RequiresRecentAuth()
     @Audited('totp.setup', userTarget, { merchantUsersOnly: true })
     async totpSetup(@Principal() principal: DashboardPrincipal): Promise<Reply<TotpSetupView>> {
-      return new Reply('Scan the code, then confirm with a code from the app', await this.auth.totpSetup(principal));
+      return new Reply(
+        'Scan the code, then confirm with a code from the app',
+        await this.credentials.totpSetup(principal),
+      );
     }
 
     @Post('totp/enable')
@@ -180,7 +181,7 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       @Principal() principal: DashboardPrincipal,
       @Body() dto: TotpCodeDto,
     ): Promise<Reply<TotpStateView>> {
-      await this.auth.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
+      await this.credentials.totpEnable(principal, dto.code, sessionCookieOf(req, audience) as string);
       return new Reply('Two-factor sign-in is on', { totpEnabled: true });
     }
 
@@ -196,12 +197,9 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       @Res({ passthrough: true }) reply: FastifyReply,
       @Body() dto: TotpCodeDto,
     ): Promise<Reply<TotpStateView>> {
-      try {
-        await this.auth.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string);
-      } catch (err) {
-        if (err instanceof AccountLockedError) void reply.header('Retry-After', String(err.retryAfterSeconds));
-        throw err;
-      }
+      await withRetryAfter(reply, () =>
+        this.credentials.totpDisable(principal, dto.code, sessionCookieOf(req, audience) as string),
+      );
       return new Reply('Two-factor sign-in is off', { totpEnabled: false });
     }
 
@@ -222,6 +220,13 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       });
     }
 
+    /** Runs `work` once the answer has been sent (or the connection lost); a failure is logged, the answer stands. */
+    afterReply(reply: FastifyReply, work: () => Promise<void>): void {
+      reply.raw.once('close', () => {
+        work().catch((err: unknown) => this.logger.warn({ err }, 'a refused sign-in could not be recorded'));
+      });
+    }
+
     view(s: DashboardSession): SessionView {
       return {
         user: { id: s.userId, email: s.email, role: s.role, totpEnabled: s.totpEnabled },
@@ -232,6 +237,16 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
     }
   }
   return SessionEndpoints;
+}
+
+/** Runs `work`; a refusal that says when to come back (429, 423) answers with Retry-After. */
+async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RetryLaterError) void reply.header('Retry-After', String(err.retryAfterSeconds));
+    throw err;
+  }
 }
 
 /** The TOTP routes' audit target: the user whose second factor changed. */

@@ -1,6 +1,6 @@
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
-// Sizes only; the rules (password length, code format) are DashboardAuthService's.
+// Sizes only; the rules (password length, code format) are SignInService's and CredentialsService's.
 
 export class SignInDto {
   @IsString()

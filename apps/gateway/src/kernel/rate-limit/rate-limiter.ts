@@ -1,19 +1,12 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type { AuthenticatedMerchant } from '@pay/persistence';
-import {
-  ApiError,
-  createRedis,
-  type Logger,
-  type QueueConfig,
-  type RedisConfig,
-  redisSocketTimeout,
-  throttledWarn,
-} from '@pay/platform';
+import { ApiError, type Logger, type QueueConfig, type RedisConfig, throttledWarn } from '@pay/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { type GcraGrant, withGcra } from './gcra';
+import { createLimiterRedis, waitForLimiterRedis } from './limiter-redis';
 import { Leases } from './leases';
 import { policyFor, type RateLimitClass, type RateLimitPolicy } from './rate-limit.class';
 import type { RateLimitConfig } from './rate-limit.config';
@@ -27,9 +20,6 @@ export interface RateLimiterSettings {
   /** Its keys share the queues' prefix, so environments sharing one Redis never see each other's */
   queues: QueueConfig;
 }
-
-/** How long start-up waits for the limiter's Redis; past it the gateway starts and fails open until Redis answers. */
-const STARTUP_WAIT_MS = 2_000;
 
 /**
  * Per-merchant, per-class limits kept in Redis (so they hold across gateway replicas), on a
@@ -62,26 +52,13 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   constructor(config: RateLimiterSettings, logger: Logger, registry: Registry) {
     this.settings = config.rateLimits;
     this.keyPrefix = `${config.queues.prefix}:ratelimit`;
-    this.redis = createRedis(config.redis.url, {
-      connectionName: 'gateway-rate-limit',
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: this.settings.redisTimeoutMs,
-      // A command times out, but the socket stays: this gives up on a Redis gone silent (decision 0015).
-      socketTimeout: redisSocketTimeout(),
-      connectTimeout: STARTUP_WAIT_MS,
-      lazyConnect: !this.settings.enabled,
-      // Every request sends one EVALSHA: those sent in the same event-loop turn leave in one write
-      // and their answers come back in one read, instead of a syscall pair each.
-      enableAutoPipelining: true,
+    this.redis = createLimiterRedis(config.redis.url, {
+      name: 'gateway-rate-limit',
+      commandTimeoutMs: this.settings.redisTimeoutMs,
+      lazy: !this.settings.enabled,
+      logger,
+      onError: 'rate limiter redis: connection error (reconnecting; requests are served unlimited meanwhile)',
     });
-    this.redis.on(
-      'error',
-      throttledWarn(
-        logger,
-        'rate limiter redis: connection error (reconnecting; requests are served unlimited meanwhile)',
-      ),
-    );
     this.gcra = withGcra(this.redis);
     this.warnUnavailable = throttledWarn(logger, 'rate limiter unavailable: requests are served without rate limits');
     this.limited = new Counter({
@@ -97,22 +74,9 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /**
-   * Waits a little for Redis, so the first requests after start-up are limited too. Never fails:
-   * the limiter fails open, so a slow or absent Redis (its connection's errors, e.g. a ready check
-   * over the 100 ms command timeout on a loaded machine) must not stop the gateway from starting.
-   * Not `events.once(redis, 'ready')`: that rejects on the first 'error' event.
-   */
+  /** Waits a little for Redis, so the first requests after start-up are limited too (never fails: the limiter fails open). */
   async onModuleInit(): Promise<void> {
-    if (!this.settings.enabled || this.redis.status === 'ready') return;
-    let onReady: () => void = () => undefined;
-    const ready = new Promise<void>((resolve) => (onReady = resolve));
-    this.redis.once('ready', onReady);
-    let timeout: NodeJS.Timeout | undefined;
-    const timer = new Promise<void>((resolve) => (timeout = setTimeout(resolve, STARTUP_WAIT_MS).unref()));
-    await Promise.race([ready, timer]);
-    clearTimeout(timeout);
-    this.redis.off('ready', onReady);
+    if (this.settings.enabled) await waitForLimiterRedis(this.redis);
   }
 
   onModuleDestroy(): void {
