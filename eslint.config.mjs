@@ -32,6 +32,7 @@ const common = [
       'type:transport',
       'type:data',
       'type:rail',
+      'type:protocol',
       'type:client',
       'type:backoffice',
     ],
@@ -55,7 +56,12 @@ const common = [
     sourceTag: 'type:ledger',
     onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform', 'type:data'],
   },
-  { sourceTag: 'type:rail', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data'] },
+  // SNAP, Bank Indonesia's open API standard: plain TypeScript over Node's crypto and http, nothing of ours.
+  { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [] },
+  {
+    sourceTag: 'type:rail',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data', 'type:protocol'],
+  },
   // The operator use cases (the ops API, the console and the admin CLI are faces over them).
   {
     sourceTag: 'type:backoffice',
@@ -71,6 +77,7 @@ const common = [
       'type:ledger',
       'type:transport',
       'type:rail',
+      'type:protocol',
       'type:backoffice',
     ],
   },
@@ -84,6 +91,7 @@ const common = [
       'type:data',
       'type:transport',
       'type:rail',
+      'type:protocol',
       'type:testing',
     ],
   },
