@@ -18,9 +18,10 @@ export interface TransferRequest {
 
 export type TransferStatus =
   | { state: 'completed'; reference: string; completedAt: Date }
-  | { state: 'failed'; reference: string; reason: string; failedAt: Date }
-  /** accepted, outcome not known yet: ask again after checkAfterMs */
-  | { state: 'processing'; reference: string; checkAfterMs: number };
+  /** reference: the bank's, when it gave one (a transfer refused outright may have none) */
+  | { state: 'failed'; reference: string | null; reason: string; failedAt: Date }
+  /** accepted, or its outcome not known yet (a timeout, a 5xx): ask its status after checkAfterMs */
+  | { state: 'processing'; reference: string | null; checkAfterMs: number };
 
 /** The rail did not answer in time: the transfer may or may not have been received. Ask for its status. */
 export class RailTimeoutError extends Error {
@@ -39,8 +40,8 @@ export class UnknownBankError extends Error {
 }
 
 /**
- * A way to move money to bank and e-wallet accounts. The shipped implementation is the
- * sandbox simulator; a production adapter (a bank's or an aggregator's API) implements the same.
+ * A way to move money to bank and e-wallet accounts: the in-process sandbox simulator, or a bank
+ * over SNAP (snap/snap-bank-rail.ts).
  */
 export interface BankRail {
   /**

@@ -21,3 +21,5 @@ export {
   type RailProvider,
 } from './rail.config';
 export { SANDBOX_MONEY_REFUSAL, sendsSandboxMoney } from './sandbox-money';
+export { SNAP_BANK_CODES, SnapBankRail, type SnapRailHooks } from './snap/snap-bank-rail';
+export { readSnapCredentials, type SnapCredentials, type SnapRailConfig } from './snap/snap.config';

@@ -1,0 +1,311 @@
+import { findBank } from '@pay/domain';
+import { sql, sqlClient, type SqlClient } from '@pay/persistence';
+import {
+  FINAL_FAILURES,
+  SnapClient,
+  type SnapCallRecord,
+  type SnapResult,
+  snapTimestamp,
+  toSnapAmount,
+  transactionState,
+} from '@pay/snap';
+import type { Pool } from 'pg';
+import {
+  type AccountLookup,
+  type BankRail,
+  RailTimeoutError,
+  type TransferRequest,
+  type TransferStatus,
+  UnknownBankError,
+} from '../bank-rail';
+import type { SnapCredentials, SnapRailConfig } from './snap.config';
+
+/** BI's bank codes for our bank codes; e-wallets differ between providers (SNAP_BANK_CODES_FILE). */
+export const SNAP_BANK_CODES: Readonly<Record<string, string>> = {
+  BCA: '014',
+  BNI: '009',
+  BRI: '002',
+  MANDIRI: '008',
+  PERMATA: '013',
+  CIMB: '022',
+  BSI: '451',
+  DANAMON: '011',
+  BTN: '200',
+  OCBC: '028',
+  DANA: 'DANA',
+  OVO: 'OVO',
+  GOPAY: 'GOPAY',
+  SHOPEEPAY: 'SHOPEEPAY',
+  LINKAJA: 'LINKAJA',
+};
+
+/** Longest wait between two status inquiries of one transfer. */
+const MAX_POLL_MS = 600_000;
+
+export interface SnapRailHooks {
+  /** Every SNAP call (metrics per provider and service) */
+  onCall?: (record: SnapCallRecord) => void;
+  /** A transfer whose outcome is not known (an UNKNOWN answer or a status still pending) */
+  onUnknown?: (service: string, reason: string) => void;
+  clock?: () => Date;
+}
+
+interface AttemptRow {
+  service: string;
+  external_id: string;
+  sent_at: Date;
+  reference_no: string | null;
+  not_executed: boolean;
+  outcome: string | null;
+}
+
+/**
+ * A bank rail over SNAP (reference §4.1-4.3, §5). Our disbursement id is the partnerReferenceNo of
+ * every attempt; each attempt (its X-EXTERNAL-ID) is stored in rail_attempts before it leaves.
+ * An answer we did not get is UNKNOWN, never failed: the transfer is then resolved by status
+ * inquiry (36), and sent again only under the same partnerReferenceNo, when the bank still does not
+ * know it after SNAP_NOT_FOUND_WINDOW_MS, so the bank's dedupe holds: never a second transfer.
+ */
+export class SnapBankRail implements BankRail {
+  readonly live: boolean;
+  readonly provider = 'snap';
+  private readonly client: SnapClient;
+  private readonly db: SqlClient;
+  private readonly bankCodes: Record<string, string>;
+  private readonly clock: () => Date;
+
+  constructor(
+    pool: Pool,
+    private readonly config: SnapRailConfig,
+    credentials: SnapCredentials,
+    live: boolean,
+    private readonly hooks: SnapRailHooks = {},
+  ) {
+    this.live = live;
+    this.db = sqlClient(pool);
+    this.clock = hooks.clock ?? (() => new Date());
+    this.bankCodes = { ...SNAP_BANK_CODES, ...credentials.bankCodes };
+    this.client = new SnapClient({
+      provider: this.provider,
+      baseUrl: config.baseUrl,
+      clientId: config.clientId,
+      partnerId: config.partnerId,
+      clientSecret: credentials.clientSecret,
+      privateKeyPem: credentials.privateKeyPem,
+      channelId: config.channelId,
+      signatureMode: config.signatureMode,
+      externalIdLength: config.externalIdLength,
+      connectTimeoutMs: config.connectTimeoutMs,
+      responseTimeoutMs: config.timeoutMs,
+      clock: this.clock,
+      onAttempt: (a) => this.recordAttempt(a.service, a.externalId, a.body),
+      onCall: hooks.onCall,
+    });
+  }
+
+  /** 15 for an account at our own bank, else 16. Read-only: an unknown outcome is simply an error to retry. */
+  async lookupAccount(bankCode: string, accountNo: string): Promise<AccountLookup> {
+    const code = this.snapBankCode(bankCode);
+    const internal = code === this.config.sourceBankCode;
+    const result = internal
+      ? await this.client.call('accountInquiryInternal', { beneficiaryAccountNo: accountNo })
+      : await this.client.call('accountInquiryExternal', {
+          beneficiaryBankCode: code,
+          beneficiaryAccountNo: accountNo,
+        });
+    if (result.kind !== 'answer') throw new RailTimeoutError(`account inquiry: ${describe(result)}`);
+    const c = result.class;
+    if (c.kind === 'success') return { kind: 'found', accountName: String(result.body.beneficiaryAccountName ?? '') };
+    if (c.kind === 'final_failure' && (c.reason === 'invalid_account' || c.reason === 'invalid_routing'))
+      return { kind: 'not_found' };
+    if (c.kind === 'final_failure' && (c.reason === 'inactive_account' || c.reason === 'dormant_account'))
+      return { kind: 'blocked' };
+    throw new Error(`account inquiry refused: ${describe(result)}`);
+  }
+
+  /** 17 to our own bank, 18 elsewhere, with our disbursement id as partnerReferenceNo. */
+  async submitTransfer(request: TransferRequest): Promise<TransferStatus> {
+    const code = this.snapBankCode(request.bankCode);
+    const intrabank = code === this.config.sourceBankCode;
+    const ref = request.idempotencyKey;
+    const first = await this.firstAttempt(ref);
+    const body = {
+      partnerReferenceNo: ref,
+      amount: toSnapAmount(request.amount),
+      ...(intrabank ? {} : { beneficiaryAccountName: request.accountName.slice(0, 100) }),
+      beneficiaryAccountNo: request.accountNo,
+      ...(intrabank ? {} : { beneficiaryBankCode: code }),
+      sourceAccountNo: this.config.sourceAccountNo,
+      // The same on every attempt of one transfer: a resend must be the same request, or the bank says 404xx18.
+      transactionDate: first ? snapTimestamp(first.sent_at) : snapTimestamp(this.clock()),
+      customerReference: ref.replace(/-/g, '').slice(0, 30),
+      additionalInfo: {},
+    };
+    const result = await this.client.call(intrabank ? 'transferIntrabank' : 'transferInterbank', body);
+    await this.recordAnswer(result);
+    if (result.kind === 'not_sent') return this.processing(ref, null, 0);
+    if (result.kind === 'unknown') return this.unknown(ref, result.reason, null);
+    const c = result.class;
+    const reference = typeof result.body.referenceNo === 'string' ? result.body.referenceNo : null;
+    switch (c.kind) {
+      case 'success':
+        return { state: 'completed', reference: reference ?? ref, completedAt: this.clock() };
+      case 'in_progress':
+        return this.processing(ref, reference, 1);
+      case 'final_failure':
+        return this.failed(reference, `${FINAL_FAILURES[c.reason]} (${result.code.code})`);
+      case 'not_processed':
+        // Refused before processing (a field the bank rejects): no money moved, and resending the same request cannot succeed.
+        return this.failed(
+          reference,
+          `Refused by the bank: ${String(result.body.responseMessage ?? '')} (${result.code.code})`,
+        );
+      // The reference was used before: the original went through or is going; the status says which.
+      case 'duplicate_success':
+      case 'inconsistent':
+      case 'external_id_conflict':
+      case 'not_found':
+      case 'unknown':
+        return (await this.transferStatus(ref)) ?? this.processing(ref, reference, 1);
+      // Not processed: cut-off, limits, rate limits, our token or keys. Nothing moved; sent again later.
+      case 'retry_later':
+      case 'auth_token':
+      case 'auth_fatal':
+        return this.processing(ref, reference, 2);
+    }
+  }
+
+  /**
+   * Where a transfer stands, asked with every identifier we have (36). null when the bank never
+   * received it: no attempt reached it, or it still does not know it after the not-found window.
+   */
+  async transferStatus(idempotencyKey: string): Promise<TransferStatus | null> {
+    const attempts = await this.attempts(idempotencyKey);
+    const transfers = attempts.filter((a) => a.service === '17' || a.service === '18');
+    const reached = transfers.filter((a) => !a.not_executed);
+    if (reached.length === 0) return null;
+    const latest = reached[reached.length - 1];
+    const reference = transfers.map((a) => a.reference_no).findLast((r) => r !== null) ?? null;
+    const polls = attempts.filter((a) => a.service === '36').length;
+    const result = await this.client.call('transferStatus', {
+      originalPartnerReferenceNo: idempotencyKey,
+      ...(reference ? { originalReferenceNo: reference } : {}),
+      originalExternalId: latest.external_id,
+      serviceCode: latest.service,
+      transactionDate: snapTimestamp(transfers[0].sent_at),
+      additionalInfo: {},
+    });
+    await this.recordAnswer(result);
+    if (result.kind !== 'answer') return this.unknown(idempotencyKey, `status: ${describe(result)}`, reference);
+    const notFound = () =>
+      this.clock().getTime() - transfers[0].sent_at.getTime() > this.config.notFoundWindowMs
+        ? null
+        : this.processing(idempotencyKey, reference, polls + 1);
+    if (result.class.kind === 'not_found') return notFound();
+    if (result.class.kind !== 'success') return this.unknown(idempotencyKey, `status: ${describe(result)}`, reference);
+    const bankReference =
+      [result.body.originalReferenceNo, result.body.referenceNumber, reference].find(
+        (r): r is string => typeof r === 'string' && r.length > 0,
+      ) ?? idempotencyKey;
+    switch (transactionState(result.body.latestTransactionStatus)) {
+      case 'success':
+        return { state: 'completed', reference: bankReference, completedAt: this.clock() };
+      case 'failed':
+      case 'cancelled':
+      case 'expired':
+      case 'refunded':
+        return this.failed(
+          bankReference,
+          `The bank reports the transfer failed: ${String(result.body.transactionStatusDesc ?? '')} (${String(result.body.latestTransactionStatus)})`.replace(
+            ':  (',
+            ' (',
+          ),
+        );
+      case 'not_found':
+        return notFound();
+      case 'pending':
+      case 'unknown':
+        return this.processing(idempotencyKey, bankReference, polls + 1);
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private snapBankCode(bankCode: string): string {
+    const code = this.bankCodes[bankCode];
+    if (!code || !findBank(bankCode)) throw new UnknownBankError(bankCode);
+    return code;
+  }
+
+  private failed(reference: string | null, reason: string): TransferStatus {
+    return { state: 'failed', reference, reason, failedAt: this.clock() };
+  }
+
+  private unknown(ref: string, reason: string, reference: string | null): TransferStatus {
+    this.hooks.onUnknown?.(ref, reason);
+    return this.processing(ref, reference, 1);
+  }
+
+  /** Asked again after SNAP_STATUS_POLL_MS, doubling with each inquiry already made, up to 10 minutes. */
+  private processing(_ref: string, reference: string | null, polls: number): TransferStatus {
+    const wait = polls === 0 ? this.config.statusPollMs / 4 : this.config.statusPollMs * 2 ** Math.min(polls - 1, 10);
+    return { state: 'processing', reference, checkAfterMs: Math.min(wait, MAX_POLL_MS) };
+  }
+
+  private async firstAttempt(ref: string): Promise<AttemptRow | undefined> {
+    return (await this.attempts(ref)).find((a) => a.service === '17' || a.service === '18');
+  }
+
+  private attempts(ref: string): Promise<AttemptRow[]> {
+    return this.db.query<AttemptRow>(sql`
+      SELECT service, external_id, sent_at, reference_no, not_executed, outcome FROM rail_attempts
+      WHERE partner_reference_no = ${ref} AND provider = ${this.provider} ORDER BY id`);
+  }
+
+  /** Before the request leaves: the attempt, under the reference it is about. */
+  private async recordAttempt(service: string, externalId: string, body: Buffer): Promise<void> {
+    const parsed = JSON.parse(body.toString('utf8')) as {
+      partnerReferenceNo?: string;
+      originalPartnerReferenceNo?: string;
+    };
+    const ref = parsed.partnerReferenceNo ?? parsed.originalPartnerReferenceNo;
+    if (!ref) return;
+    const code = SERVICE_CODES[service] ?? service;
+    await this.db.query(sql`
+      INSERT INTO rail_attempts (provider, service, partner_reference_no, external_id, sent_at)
+      VALUES (${this.provider}, ${code}, ${ref}, ${externalId}, ${this.clock()})`);
+  }
+
+  /** What came back. A request refused before processing (or never delivered) moved no money. */
+  private async recordAnswer(result: SnapResult): Promise<void> {
+    if (!result.externalId) return;
+    const answer = result.kind === 'answer' ? result : null;
+    const notExecuted =
+      result.kind === 'not_sent' ||
+      (answer !== null &&
+        ['not_processed', 'auth_token', 'auth_fatal', 'retry_later', 'final_failure'].includes(answer.class.kind));
+    const reference = answer && typeof answer.body.referenceNo === 'string' ? answer.body.referenceNo : null;
+    const code =
+      result.kind === 'answer' ? result.code.code : result.kind === 'unknown' ? (result.code?.code ?? null) : null;
+    await this.db.query(sql`
+      UPDATE rail_attempts SET outcome = ${result.kind}, response_code = ${code}, reference_no = ${reference},
+        not_executed = ${notExecuted}, answered_at = ${this.clock()}
+      WHERE provider = ${this.provider} AND external_id = ${result.externalId}`);
+  }
+}
+
+const SERVICE_CODES: Record<string, string> = {
+  transferIntrabank: '17',
+  transferInterbank: '18',
+  transferStatus: '36',
+  accountInquiryInternal: '15',
+  accountInquiryExternal: '16',
+};
+
+function describe(result: SnapResult): string {
+  if (result.kind === 'answer') return `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim();
+  if (result.kind === 'unknown') return `${result.reason}: ${result.detail}`;
+  return `not sent: ${result.reason}`;
+}
