@@ -1,9 +1,9 @@
-import { createBankRail } from '@pay/bank-rail';
+import { type BankRail, createBankRail } from '@pay/bank-rail';
 import { STANDBY_GATHER_MS, withDeadLetterTopics } from '@pay/bus';
 import { startBusService } from '@pay/bus-service';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { DISBURSEMENT_DECIDED_CHANNEL, PayoutRepository } from '@pay/persistence';
-import { pendingPayoutsMetric } from '@pay/platform';
+import { pendingPayoutsMetric, railMetrics, unknownPayoutsMetric } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -15,10 +15,13 @@ import { PayoutProcessor } from './processing/payout.processor';
  * It also runs an outbox relay; the advisory lock lets one relay at a time publish.
  */
 export function startPayout(config: PayoutConfig) {
+  let rail: BankRail | undefined;
   return startBusService(
     {
       name: 'payout',
       config,
+      // A bank that refuses our key or clock: not ready, with the provider's reason.
+      checks: [{ name: 'rail', check: async () => rail?.ready?.() }],
       // Its relay publishes whatever the outbox holds (every topic); it consumes ledger.events.
       topics: withDeadLetterTopics(Object.values(Topic)),
       listenLost:
@@ -28,7 +31,9 @@ export function startPayout(config: PayoutConfig) {
       // Plain pg for the per-transfer work, the payout poll and the relay (docs/decisions/0011); Prisma only checks the database.
       const payouts = new PayoutRepository(pool);
       pendingPayoutsMetric(registry, payouts, { logger });
-      const processor = new PayoutProcessor(payouts, createBankRail(config.rail, pool), logger, config.payouts);
+      unknownPayoutsMetric(registry, payouts, { logger });
+      rail = createBankRail(config.rail, pool, railMetrics(registry));
+      const processor = new PayoutProcessor(payouts, rail, logger, config.payouts);
       const poller = new PayoutPoller(processor, logger, config.payouts.pollIntervalMs);
       // The ledger NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes
       // later, after the outbox relay, and only stands in while the LISTEN connection is down).

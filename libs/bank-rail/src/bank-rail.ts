@@ -54,4 +54,10 @@ export interface BankRail {
   submitTransfer(request: TransferRequest): Promise<TransferStatus>;
   /** null when the rail never received a transfer with this key. */
   transferStatus(idempotencyKey: string): Promise<TransferStatus | null>;
+  /**
+   * Readiness: throws, with the reason, when the provider refuses our credentials (a wrong key or
+   * secret, a clock out of its window). A provider that cannot be reached is not a reason: its
+   * transfers wait as UNKNOWN.
+   */
+  ready?(): Promise<void>;
 }

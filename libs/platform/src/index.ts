@@ -78,6 +78,7 @@ export {
   type OutboxTopicBacklog,
 } from './health/outbox-backlog.metric';
 export { pendingPayoutsMetric, type PendingPayouts } from './health/pending-payouts.metric';
+export { type RailCall, railMetrics, type UnknownPayouts, unknownPayoutsMetric } from './health/rail-metrics';
 export {
   busConsumerMetrics,
   type BusConsumerMetrics,

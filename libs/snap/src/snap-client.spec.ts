@@ -24,6 +24,7 @@ type Handler = (seen: Seen, res: ServerResponse) => void;
  */
 async function provider(
   handler: Handler,
+  refuseTokens = false,
 ): Promise<{ url: string; seen: Seen[]; tokens: number; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const state = { tokens: 0 };
@@ -53,6 +54,11 @@ async function provider(
       }
       const s = { path, headers: h, body, signatureValid };
       seen.push(s);
+      if (path.endsWith('/access-token/b2b') && refuseTokens) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ responseCode: '4017300', responseMessage: 'Unauthorized. Signature' }));
+        return;
+      }
       if (path.endsWith('/access-token/b2b')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
@@ -276,6 +282,30 @@ describe('SnapClient', () => {
     await c.call('transferInterbank', transfer);
     expect(attempts).toEqual([p.seen[1].headers['x-external-id']]);
     expect(calls).toEqual(['transferInterbank:2001800:answer']);
+  });
+
+  it('reports refused credentials for readiness, and not a provider that cannot be reached', async () => {
+    const refusing = await provider(() => undefined, true);
+    const c = client(refusing.url);
+    closers.push(
+      () => c.close(),
+      () => refusing.close(),
+    );
+    expect(await c.credentialsProblem()).toMatch(/refused our token request: 4017300 Unauthorized. Signature/);
+    expect(await c.call('transferInterbank', transfer)).toMatchObject({ kind: 'not_sent' });
+
+    const { c: fine } = await setUp(
+      answer(401, { responseCode: '4011800', responseMessage: 'Unauthorized. Signature' }),
+    );
+    expect(await fine.credentialsProblem()).toBeNull();
+    await fine.call('transferInterbank', transfer);
+    expect(await fine.credentialsProblem()).toBe('4011800 Unauthorized. Signature');
+
+    const gone = await provider(() => undefined);
+    await gone.close();
+    const unreachable = client(gone.url);
+    closers.push(() => unreachable.close());
+    expect(await unreachable.credentialsProblem()).toBeNull();
   });
 
   it('refuses the symmetric mode without a secret', () => {

@@ -77,6 +77,9 @@ export type SnapResult =
     })
   | { kind: 'not_sent'; reason: string; externalId?: string };
 
+/** The provider answered the token request with a 4xx: our client id, key or clock is wrong. */
+class TokenRefused extends Error {}
+
 interface RawAnswer {
   status: number;
   text: string;
@@ -98,6 +101,8 @@ export class SnapClient {
   private readonly agent: HttpAgent;
   private token: { value: string; refreshAt: number } | null = null;
   private tokenInFlight: Promise<string> | null = null;
+  /** The provider refused our credentials (token request refused, or 401xx00): a key, secret or clock problem */
+  private authFailure: string | null = null;
 
   constructor(private readonly options: SnapClientOptions) {
     const url = new URL(options.baseUrl);
@@ -128,12 +133,34 @@ export class SnapClient {
    * secret, signature or clock problem that no retry fixes).
    */
   async call(service: ServiceName, body: object): Promise<SnapResult> {
-    const first = await this.callOnce(service, body, false);
-    if (first.kind === 'answer' && first.class.kind === 'auth_token' && this.mode === 'symmetric') {
+    let result = await this.callOnce(service, body, false);
+    if (result.kind === 'answer' && result.class.kind === 'auth_token' && this.mode === 'symmetric') {
       this.token = null;
-      return this.callOnce(service, body, true);
+      result = await this.callOnce(service, body, true);
     }
-    return first;
+    if (result.kind === 'answer')
+      this.authFailure =
+        result.class.kind === 'auth_fatal'
+          ? `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim()
+          : null;
+    return result;
+  }
+
+  /**
+   * Whether the provider accepts our credentials, for a readiness probe: null when it does, or when
+   * it cannot be reached (an outage is not a configuration problem); else the provider's refusal.
+   * Fetches a token only when none is cached.
+   */
+  async credentialsProblem(): Promise<string | null> {
+    if (this.mode === 'symmetric') {
+      try {
+        await this.accessToken();
+      } catch (err) {
+        if (err instanceof TokenRefused) return err.message;
+        return null;
+      }
+    }
+    return this.authFailure;
   }
 
   close(): void {
@@ -267,8 +294,13 @@ export class SnapClient {
       throw new Error(`unparseable answer (HTTP ${t.answer.status})`);
     }
     const code = parseResponseCode(body.responseCode);
+    if (code && code.http >= 400 && code.http < 500 && t.answer.status === code.http)
+      throw new TokenRefused(
+        `the provider refused our token request: ${code.code} ${String(body.responseMessage ?? '')} (check the client id, our private key and this host's clock)`,
+      );
     if (!code || code.http !== 200 || t.answer.status !== 200 || typeof body.accessToken !== 'string')
-      throw new Error(`refused: ${String(body.responseCode)} ${String(body.responseMessage ?? '')}`.trim());
+      throw new Error(`no token: ${String(body.responseCode)} ${String(body.responseMessage ?? '')}`.trim());
+    this.authFailure = null;
     const expiresIn = Number(body.expiresIn ?? 900);
     const lifetimeMs = (Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 900) * 1000;
     // Refresh a minute early (or at half-life for a token shorter than two minutes).

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { readSnapCredentials, SnapBankRail } from '@pay/bank-rail';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { readSnapCredentials, SnapBankRail, type SnapRailConfig } from '@pay/bank-rail';
 import { SnapSimulator } from '@pay/devstack';
 import { createPgPool, createPrismaClient, PayoutRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
@@ -19,6 +19,7 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
   let rail: SnapBankRail;
   let processor: PayoutProcessor;
   let merchantId: number;
+  let config: SnapRailConfig;
   const unknowns: string[] = [];
 
   beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
     pool = createPgPool(process.env.DATABASE_URL as string, 4);
     sim = await SnapSimulator.start({ databaseUrl: process.env.DATABASE_URL as string, delayMs: 400, hangMs: 1_500 });
     const env = sim.env();
-    const config = {
+    config = {
       baseUrl: sim.baseUrl,
       clientId: sim.clientId,
       partnerId: sim.clientId,
@@ -123,7 +124,13 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
 
   it('the answer that never came is UNKNOWN: status inquiry, not a failure, and never a second transfer', async () => {
     const id = await pendingDisbursement('BRI', '0000000408');
+    const payouts = new PayoutRepository(pool);
+    const before = (await payouts.unknownSummary()).count;
+    await processor.processDue([id]);
+    expect((await prisma.disbursement.findUniqueOrThrow({ where: { id } })).status).toBe('pending');
+    expect((await payouts.unknownSummary()).count).toBe(before + 1);
     const d = await settle(id);
+    expect((await payouts.unknownSummary()).count).toBe(before);
     expect(d.status).toBe('success');
     expect(unknowns.some((u) => u.startsWith(`${id}: timeout`))).toBe(true);
     const attempts = await prisma.railAttempt.findMany({ where: { partnerReferenceNo: id }, orderBy: { id: 'asc' } });
@@ -171,6 +178,21 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
     ).map((a) => a.responseCode);
     expect(codes).toEqual(['2001800', '4091801', '2003600']);
     expect((await executionsOf(id))[0].executions).toBe(1);
+  });
+
+  it('readiness names a key the bank refuses; a bank that is down is not a readiness problem', async () => {
+    await expect(rail.ready()).resolves.toBeUndefined();
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    });
+    const creds = readSnapCredentials(config.files);
+    const wrongKey = new SnapBankRail(pool, config, { ...creds, privateKeyPem: other.toString() }, false);
+    await expect(wrongKey.ready()).rejects.toThrow(/refused our token request: 4017300/);
+    wrongKey.close();
+    const down = new SnapBankRail(pool, { ...config, baseUrl: 'http://127.0.0.1:1/snap' }, creds, false);
+    await expect(down.ready()).resolves.toBeUndefined();
+    down.close();
   });
 
   it('looks accounts up with 16, and with 15 at our own bank', async () => {

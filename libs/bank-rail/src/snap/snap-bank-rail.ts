@@ -229,6 +229,11 @@ export class SnapBankRail implements BankRail {
     }
   }
 
+  async ready(): Promise<void> {
+    const problem = await this.client.credentialsProblem();
+    if (problem) throw new Error(problem);
+  }
+
   close(): void {
     this.client.close();
   }

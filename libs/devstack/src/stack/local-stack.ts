@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '@pay/platform';
 import { merchantContract, opsContract, registerContract, repoRoot } from '@pay/testing';
 import { S3Proxy } from '../s3/s3-proxy';
+import { SnapSimulator } from '../snap/snap-simulator';
 import { freePort } from './free-port';
 import { tail } from './log-tail';
 import type { S3Server } from '../s3/s3-server';
@@ -37,6 +38,14 @@ export interface StackOptions {
   s3Port?: number;
   /** Where that S3Proxy keeps its files, kept on stop; absent: a temporary folder removed on stop */
   s3Directory?: string;
+  /**
+   * The bank rail: `snap` (default) starts a SNAP provider simulator of its own (apps/snap-simulator)
+   * and points the gateway and payout at it; `sandbox` is the in-process simulator. With `snapBaseUrl`
+   * set in `env` (SNAP_BASE_URL), the given provider and keys are used as they are.
+   */
+  rail?: 'snap' | 'sandbox';
+  /** The simulator's timings: in-progress outcomes resolve after delayMs; an answer that never comes holds hangMs */
+  snapSimulator?: { delayMs?: number; hangMs?: number };
 }
 
 /** Kafka needs a broker with the topics already there (KafkaBroker creates them, as kafka-init does). */
@@ -74,6 +83,8 @@ export class LocalStack {
     readonly ports: Record<ServiceName, number>,
     readonly gatewayInternalPort: number,
     readonly s3: S3Server,
+    /** The SNAP provider simulator the stack started (null on the sandbox rail or a provider given in env) */
+    readonly snap: SnapSimulator | null,
   ) {}
 
   static async start(opts: StackOptions): Promise<LocalStack> {
@@ -83,11 +94,22 @@ export class LocalStack {
     // A shared server a previous suite left stopped (a failed fault test) is brought back first.
     if (opts.s3 && !opts.s3.running) await opts.s3.restart();
     const internalPort = opts.gatewayInternalPort || (await freePort());
+    const snap =
+      (opts.rail ?? 'snap') === 'snap' && !opts.env?.SNAP_BASE_URL
+        ? await SnapSimulator.start({
+            databaseUrl: opts.databaseUrl,
+            notifyUrl: `http://127.0.0.1:${internalPort}/snap/v1.0/qr/qr-mpm-notify`,
+            delayMs: opts.snapSimulator?.delayMs ?? 1_000,
+            hangMs: opts.snapSimulator?.hangMs ?? 3_000,
+            dir: join(opts.logDir, 'snap-simulator'),
+          })
+        : null;
     const stack = new LocalStack(
       opts,
       ports,
       internalPort,
       opts.s3 ?? (await S3Proxy.start({ dir: opts.s3Directory, port: opts.s3Port })),
+      snap,
     );
     // Its merchant API's answers are checked against docs/openapi.json, its internal port's (ops, acquirer) against
     // docs/ops-openapi.json, wherever the checking fetch is installed (the e2e set-up).
@@ -160,7 +182,22 @@ export class LocalStack {
           }
         : { OPS_PORT: String(this.ports[service]), OPS_HOST: '127.0.0.1' }),
       ...this.s3.env,
+      ...this.railEnv(),
       ...this.opts.env,
+    };
+  }
+
+  /** The simulator as a bank: not live (sandbox money may go over it), and quick to answer and to be asked again. */
+  private railEnv(): Record<string, string> {
+    if ((this.opts.rail ?? 'snap') === 'sandbox') return { RAIL_PROVIDER: 'sandbox' };
+    if (!this.snap) return { RAIL_PROVIDER: 'snap' };
+    return {
+      RAIL_PROVIDER: 'snap',
+      RAIL_SIMULATOR: 'true',
+      ...this.snap.env(),
+      SNAP_TIMEOUT_MS: '2000',
+      SNAP_STATUS_POLL_MS: '500',
+      SNAP_NOT_FOUND_WINDOW_MS: '10000',
     };
   }
 
@@ -274,6 +311,7 @@ export class LocalStack {
       }),
     );
     if (!this.opts.s3) await (this.opts.s3Directory ? this.s3.stop() : this.s3.close());
+    await this.snap?.stop();
   }
 
   /** SIGTERM, SIGKILL after `graceMs`; never counted as an unexpected exit. Its exit code (null if killed). */

@@ -31,6 +31,24 @@ export class PayoutRepository {
   }
 
   /**
+   * Pending disbursements sent to a bank with no answer to any attempt (every attempt timed out,
+   * was reset or got a 5xx): the bank may or may not have paid. Read from the few pending rows and
+   * their attempts (rail_attempts_by_reference).
+   */
+  async unknownSummary(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const [row] = await this.db.query<{ n: bigint; age: number | null }>(sql`
+      SELECT count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(a.first_sent))::float8 AS age
+        FROM disbursements d
+        CROSS JOIN LATERAL (
+          SELECT min(sent_at) AS first_sent FROM rail_attempts
+           WHERE partner_reference_no = d.id::text AND service IN ('17', '18')
+          HAVING count(*) > 0 AND bool_and(outcome IS DISTINCT FROM 'answer' AND NOT not_executed)
+        ) a
+       WHERE d.status = 'pending'`);
+    return { count: Number(row.n), oldestAgeSeconds: Math.max(0, row.age ?? 0) };
+  }
+
+  /**
    * Claims up to `limit` pending disbursements that are due (optionally only among `onlyIds`),
    * setting a lease so no other payout worker touches them until it expires; a crashed worker's
    * lease lapses and the work is picked up again. The same statement records the submission of
