@@ -36,8 +36,6 @@ describe('chaos: services killed and infrastructure taken away mid-payment lose 
       env: {
         LOG_LEVEL: 'warn',
         BUS_LEASE_TTL_MS: '1500',
-        RAIL_SANDBOX_LATENCY_MS: '5',
-        RAIL_SANDBOX_DELAY_MS: '300',
         PAYOUT_POLL_INTERVAL_MS: '100',
         PAYOUT_LEASE_MS: '1500',
         PAYOUT_TIMEOUT_RETRY_MS: '300',

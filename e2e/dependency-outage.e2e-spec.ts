@@ -36,7 +36,6 @@ const onKafka = process.env.E2E_BUS_TRANSPORT === 'kafka';
         logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}dependency-outage`),
         env: {
           BUS_LEASE_TTL_MS: '2000',
-          RAIL_SANDBOX_LATENCY_MS: '20',
           PAYOUT_POLL_INTERVAL_MS: '200',
           PAYOUT_LEASE_MS: '1500',
         },

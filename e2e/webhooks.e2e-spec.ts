@@ -26,8 +26,6 @@ describe('webhook delivery end to end (processes, real Postgres, Redis and HTTP)
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}whk`),
       env: {
         BUS_LEASE_TTL_MS: '2000',
-        RAIL_SANDBOX_LATENCY_MS: '10',
-        RAIL_SANDBOX_DELAY_MS: '500',
         PAYOUT_POLL_INTERVAL_MS: '100',
         WEBHOOK_TIMEOUT_MS: '1500',
         WEBHOOK_LEASE_GRACE_MS: '500',
@@ -87,7 +85,7 @@ describe('webhook delivery end to end (processes, real Postgres, Redis and HTTP)
         fee: { amount: 0 },
         totalAmount: 100000,
         success_at: null,
-        failureReason: 'Rejected by the beneficiary bank',
+        failureReason: 'Rejected by the beneficiary bank (do not honor) (4031705)',
       },
     });
     expect(bodies[1]).toMatchObject({

@@ -55,8 +55,6 @@ export async function resolveTarget(): Promise<Target> {
     logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}jrn`),
     env: {
       ADMIN_TOKEN: adminToken,
-      RAIL_SANDBOX_LATENCY_MS: '10',
-      RAIL_SANDBOX_DELAY_MS: '500',
       PAYOUT_POLL_INTERVAL_MS: '100',
     },
   });

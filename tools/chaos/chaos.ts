@@ -28,8 +28,6 @@ async function main(): Promise<void> {
     env: {
       LOG_LEVEL: 'warn',
       BUS_LEASE_TTL_MS: '2000',
-      RAIL_SANDBOX_LATENCY_MS: '5',
-      RAIL_SANDBOX_DELAY_MS: '500',
       PAYOUT_LEASE_MS: '2000',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_LEASE_GRACE_MS: '1000',

@@ -66,6 +66,11 @@ export const SUITES: readonly BenchProgram[] = [
     '[seconds of each phase=20] [flood connections=64] [steady rps=20] [flood rps=max]',
   ),
   suite(
+    'rail',
+    'transfers accepted/s and paid/s on the SNAP rail (the simulator) against the sandbox rail, alternating; the SNAP client CPU per call (target >= 0.8x)',
+    '[transfers per round=300] [concurrency=8] [rounds=2] [client calls=2000]',
+  ),
+  suite(
     'signin',
     "a merchant user's, an unknown and an operator's email at dashboard sign-in: median time difference (target < 0.5 ms)",
     '[rounds=400] [warm-up rounds=30]',

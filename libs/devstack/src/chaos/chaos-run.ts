@@ -8,7 +8,7 @@ import type { BusProbe } from './bus-probe';
 import { ChaosClient, type HttpTally } from './chaos-client';
 import { type DeadLetter, readDeadLetters } from './dead-letters';
 import { type ChaosInfra, type FaultEvent, FaultInjector, type FaultPlan } from './fault-injector';
-import { checkMoney } from './money-checks';
+import { checkMoney, sandboxBankRecord, snapBankRecord } from './money-checks';
 import { ReconExports } from './recon-exports';
 
 export interface ChaosOptions {
@@ -64,12 +64,16 @@ export interface ChaosReport {
   seconds: number;
 }
 
+// On the SNAP simulator (apps/snap-simulator/README.md): refused at once, in progress then failed,
+// executed with the answer lost, executed then a 5xx, in progress then success.
 const ACCOUNTS: [string, string][] = [
   ['BCA', '1234567890'],
   ['BNI', '2345678901'],
   ['MANDIRI', SANDBOX_ACCOUNTS.rejected.bank],
   ['BRI', SANDBOX_ACCOUNTS.failAfterDelay.bank],
   ['OVO', SANDBOX_ACCOUNTS.timeoutThenSuccess.ewallet],
+  ['BRI', '0000000502'],
+  ['CIMB', '0000000202'],
 ];
 
 /**
@@ -226,7 +230,8 @@ export async function runChaos(
     'outbox drained',
   ).catch(() => undefined);
 
-  const v = await checkMoney(prisma, receiver, ids, finals);
+  const bank = stack.snap ? await snapBankRecord(stack.snap) : sandboxBankRecord(prisma);
+  const v = await checkMoney(prisma, receiver, ids, finals, bank);
   // The ledger audit: balances against events, and every pay-in, settlement, disbursement and
   // decision against exactly its event (strict: after quiescence nothing may be in flight).
   const audit = await verifyLedger(prisma, { merchantIds: ids });

@@ -3,22 +3,53 @@ import { type WebhookReceiver } from '@pay/testing';
 
 type Disbursement = Awaited<ReturnType<PrismaClient['disbursement']['findMany']>>[number];
 
+/** What the bank itself recorded of one disbursement: executions (debits of its source account) and reversals. */
+export type BankRecord = (disbursementId: string) => Promise<{ executions: number; reversals: number }>;
+
+/** The SNAP provider simulator's own execution record (GET /simulator/v1/executions). */
+export async function snapBankRecord(snap: {
+  executions(): Promise<{ partnerReferenceNo: string; executions: number; reversals: number }[]>;
+}): Promise<BankRecord> {
+  const all = await snap.executions();
+  return async (id) => {
+    const mine = all.filter((e) => e.partnerReferenceNo === id);
+    return {
+      executions: mine.reduce((n, e) => n + e.executions, 0),
+      reversals: mine.reduce((n, e) => n + e.reversals, 0),
+    };
+  };
+}
+
+/** The in-process sandbox rail's record: one row per transfer it accepted. */
+export function sandboxBankRecord(prisma: PrismaClient): BankRecord {
+  return async (id) => ({
+    executions: await prisma.sandboxRailTransfer.count({ where: { idempotencyKey: id } }),
+    reversals: 0,
+  });
+}
+
 /**
- * The money invariants of a quiet stack after a chaos run, for the given merchants: each final
- * disbursement paid by the rail once, money conserved, available never negative, every final
- * status delivered to the merchant once. Returns one line per violation.
+ * The money invariants of a quiet stack after a chaos run, for the given merchants: each
+ * disbursement executed by the bank exactly once if it succeeded (at most once, and then reversed,
+ * if it failed), money conserved, available never negative, every final status delivered to the
+ * merchant once. Returns one line per violation.
  */
 export async function checkMoney(
   prisma: PrismaClient,
   receiver: WebhookReceiver,
   ids: number[],
   finals: Disbursement[],
+  bank: BankRecord,
 ): Promise<string[]> {
   const v: string[] = [];
-  // 1. Every disbursement final, each paid by the rail exactly once.
+  // 1. Every disbursement final; by the bank's own record, a success executed exactly once, a failure
+  // never executed (refused) or executed once and reversed.
   for (const d of finals) {
-    const rail = await prisma.sandboxRailTransfer.count({ where: { idempotencyKey: d.id } });
-    if (rail !== 1) v.push(`disbursement ${d.id} reached the rail ${rail} times`);
+    const { executions, reversals } = await bank(d.id);
+    if (d.status === 'success' && executions !== 1)
+      v.push(`disbursement ${d.id} succeeded and the bank executed it ${executions} times`);
+    if (d.status === 'failed' && executions > reversals)
+      v.push(`disbursement ${d.id} failed and the bank executed it ${executions} times, reversed ${reversals}`);
   }
   for (const id of ids) {
     // 2. Money is conserved: settled pay-in nets = available + successful payouts (amount + fee); pending = unsettled nets.
