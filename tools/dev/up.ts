@@ -68,7 +68,14 @@ async function main(): Promise<void> {
     ports: { gateway: gatewayPort, ledger: 9101, payout: 9102, workers: 9103 },
     gatewayInternalPort,
     // Set-password links (admin user create) point at the pages as this machine's browser reaches them.
-    env: { ADMIN_TOKEN: adminToken, DASHBOARD_PUBLIC_URL: dashboardUrl, CONSOLE_PUBLIC_URL: consoleUrl },
+    // Payouts go over SNAP to a simulator the stack starts, unless SNAP_BASE_URL names a provider
+    // (a bank's SNAP sandbox): then that provider with the SNAP_* settings and keys given here.
+    env: {
+      ADMIN_TOKEN: adminToken,
+      DASHBOARD_PUBLIC_URL: dashboardUrl,
+      CONSOLE_PUBLIC_URL: consoleUrl,
+      ...givenProvider(),
+    },
     s3Port: 9000,
     s3Directory: s3Dir,
   }).catch(async (err: unknown) => {
@@ -142,3 +149,13 @@ main().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });
+
+/** The SNAP_* settings (and RAIL_SIMULATOR) of this environment, when it names a provider of its own. */
+function givenProvider(): Record<string, string> {
+  if (!process.env.SNAP_BASE_URL) return {};
+  const given = Object.entries(process.env).filter(
+    (e): e is [string, string] => (e[0].startsWith('SNAP_') || e[0] === 'RAIL_SIMULATOR') && e[1] !== undefined,
+  );
+  console.log(`payouts go to the SNAP provider at ${process.env.SNAP_BASE_URL} (SNAP_BASE_URL), not to a simulator`);
+  return Object.fromEntries(given);
+}
