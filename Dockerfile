@@ -7,6 +7,8 @@
 #   workers  node dist/apps/workers/src/main.js
 #   migrate  node dist/tools/admin/main.js migrate --dir prisma/migrations
 #   admin    node dist/tools/admin/main.js <command>
+#   snap-simulator  node dist/apps/snap-simulator/src/main.js   (the SNAP provider simulator; never beside a bank)
+#   snap-keys       node dist/tools/snap/make-keys.js <dir>     (local SNAP secret and key pairs)
 #
 # Base image: pinned by exact version tag, the Node.js version of .nvmrc (the project's one
 # pin; tools/deploy-checks/node-version.spec.ts fails when the two differ). It is not pinned by
@@ -45,6 +47,8 @@ RUN bash tools/prisma/generate.sh \
  && test -f dist/apps/payout/src/main.js \
  && test -f dist/apps/workers/src/main.js \
  && test -f dist/tools/admin/main.js \
+ && test -f dist/apps/snap-simulator/src/main.js \
+ && test -f dist/tools/snap/make-keys.js \
  && test -f dist/apps/dashboard/merchant/index.html \
  && test -f dist/apps/dashboard/console/index.html
 
@@ -75,6 +79,9 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma/migrations ./prisma/migrations
 COPY package.json ./
+# /snap belongs to `node`: a named volume mounted there empty (compose's snap-keys) takes this
+# owner, so the one-shot that writes the SNAP keys can write them as `node`.
+RUN mkdir /snap && chown node:node /snap
 USER node
 # gateway public and internal HTTP, then the ops ports of ledger, payout, workers
 EXPOSE 3000 3001 9101 9102 9103

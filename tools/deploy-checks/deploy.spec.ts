@@ -29,10 +29,23 @@ import {
   Service,
   ServiceAccount,
 } from 'kubernetes-models/v1';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { PUBLISHED_STORAGE_CREDENTIALS, SERVICE_NODE_FLAGS } from '@pay/platform';
 import { committedValues } from '@pay/testing';
-import { ROOT, runTool } from './run-tool';
+import {
+  COMPOSE_SECRETS,
+  composeConfig,
+  dockerCompose,
+  envFileNames,
+  envFileValues,
+  imageProblem,
+  type K8sObject,
+  matches,
+  ofKind,
+  render,
+  secretTemplates,
+} from './manifests';
+import { ROOT } from './run-tool';
 
 const OVERLAYS_DIR = join(ROOT, 'deploy', 'overlays');
 const REQUIRED_OVERLAYS = ['dev', 'staging', 'prod'];
@@ -66,49 +79,17 @@ const PER_SERVICE_SETTINGS: Record<string, Record<string, string>> = {
   payout: { OPS_PORT: '9102' },
   workers: { OPS_PORT: '9103' },
 };
+/** Deployments that are not payments services (no shared ConfigMap, no payments-secrets), and why. */
+const NOT_PAYMENTS_SERVICES: Record<string, string> = {
+  'snap-simulator':
+    "the SNAP provider simulator (dev overlay only): its own SNAP_SIM_* settings, not the services' config",
+};
 /** Partitions of ledger.commands.v1: more ledger consumers than this would idle. */
 const LEDGER_PARTITIONS = 12;
 const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'];
 const APP_SERVICES = ['migrate', 'gateway', 'ledger', 'payout', 'workers'];
 
 // --- helpers -----------------------------------------------------------------------------
-
-const kubectl = (args: string[]): string =>
-  runTool(
-    'kubectl',
-    args,
-    'see https://kubernetes.io/docs/tasks/tools/ (kubectl ships kustomize as `kubectl kustomize`)',
-  );
-/** The secrets compose requires from the operator (.env.secrets); any value will do for `config`. */
-const COMPOSE_SECRETS = {
-  ACQUIRER_SECRET: 'deploy-check-acquirer-secret-0123456789abcdef',
-  ADMIN_TOKEN: 'deploy-check-admin-token-0123456789abcdef',
-  MINIO_ROOT_USER: 'deploy-check-recon',
-  MINIO_ROOT_PASSWORD: 'deploy-check-minio-password-0123456789abcdef',
-};
-const dockerCompose = (args: string[], secrets: Record<string, string> = COMPOSE_SECRETS): string => {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in COMPOSE_SECRETS)));
-  return runTool('docker-compose', args, '`apt-get install -y docker-compose`', { ...env, ...secrets });
-};
-
-interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-}
-
-function isK8sObject(value: unknown): value is K8sObject {
-  if (typeof value !== 'object' || value === null) return false;
-  const o = value as Record<string, unknown>;
-  const meta = o['metadata'];
-  return (
-    typeof o['apiVersion'] === 'string' &&
-    typeof o['kind'] === 'string' &&
-    typeof meta === 'object' &&
-    meta !== null &&
-    typeof (meta as Record<string, unknown>)['name'] === 'string'
-  );
-}
 
 /** kubernetes-models class per apiVersion/kind: validate() throws on a schema error. */
 function validator<T>(Model: new (data: T) => { validate(): void }): (obj: K8sObject) => void {
@@ -126,19 +107,6 @@ const MODELS: Record<string, (obj: K8sObject) => void> = {
   'networking.k8s.io/v1/NetworkPolicy': validator(NetworkPolicy),
 };
 
-function render(overlay: string): K8sObject[] {
-  const out = kubectl(['kustomize', join('deploy', 'overlays', overlay)]);
-  return parseAllDocuments(out).map((doc, i) => {
-    if (doc.errors.length > 0) throw new Error(`${overlay}: YAML document ${i}: ${doc.errors[0].message}`);
-    const value: unknown = doc.toJS();
-    if (!isK8sObject(value)) throw new Error(`${overlay}: document ${i} is not a Kubernetes object`);
-    return value;
-  });
-}
-
-const ofKind = <T>(objects: K8sObject[], kind: string): T[] =>
-  objects.filter((o) => o.kind === kind).map((o) => o as unknown as T);
-
 function podSpecs(objects: K8sObject[]): { owner: string; spec: IPodSpec; deployment: boolean }[] {
   const deployments = ofKind<IDeployment>(objects, 'Deployment').map((d) => ({
     owner: `Deployment/${d.metadata?.name}`,
@@ -154,17 +122,6 @@ function podSpecs(objects: K8sObject[]): { owner: string; spec: IPodSpec; deploy
     if (!spec) throw new Error(`${owner} has no pod spec`);
     return { owner, spec, deployment };
   });
-}
-
-/** Problem with an image reference, or undefined when it is pinned. */
-function imageProblem(image: string | undefined): string | undefined {
-  if (!image) return 'no image';
-  if (image.includes('@sha256:')) return undefined;
-  const lastSegment = image.slice(image.lastIndexOf('/') + 1);
-  const colon = lastSegment.lastIndexOf(':');
-  if (colon < 0) return `image ${image} has no tag`;
-  if (lastSegment.slice(colon + 1) === 'latest') return `image ${image} uses :latest`;
-  return undefined;
 }
 
 function containerProblems(owner: string, pod: IPodSpec, c: IContainer, main: boolean, deployment: boolean): string[] {
@@ -187,44 +144,7 @@ function containerProblems(owner: string, pod: IPodSpec, c: IContainer, main: bo
   return problems;
 }
 
-const matches = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean =>
-  selector !== undefined && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
-
-/** Names of the lines `NAME=...` of an env file. */
-function envFileNames(path: string): string[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
-    .filter((name): name is string => name !== undefined);
-}
-
-function envFileValues(path: string): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
-    if (m) values.set(m[1], m[2]);
-  }
-  return values;
-}
-
 const SETTINGS = envFileNames(join(ROOT, '.env.example'));
-
-interface ComposeService {
-  image?: string;
-  environment?: Record<string, string | number | boolean | null>;
-  build?: { target?: string };
-  depends_on?: Record<string, { condition?: string }>;
-  command?: string[];
-}
-
-function composeConfig(files: string[], envFile?: string): Record<string, ComposeService> {
-  const args = [...(envFile ? ['--env-file', envFile] : []), ...files.flatMap((f) => ['-f', f])];
-  dockerCompose([...args, 'config', '-q']);
-  const config: unknown = parse(dockerCompose([...args, 'config']));
-  const services = (config as { services?: Record<string, ComposeService> }).services;
-  if (!services) throw new Error(`docker-compose config (${files.join(', ')}) printed no services`);
-  return services;
-}
 
 // --- Kubernetes ----------------------------------------------------------------------------
 
@@ -357,12 +277,15 @@ describe('deploy/overlays', () => {
           }
         }
       }
-      // Only the gateway accepts traffic from outside the monitoring namespace
+      // Only the gateway accepts traffic from outside the namespace (other than the monitoring
+      // namespace); a peer with a podSelector alone is a pod of this namespace
       const ingressTargets = policies
         .filter((p) =>
           (p.spec?.ingress ?? []).some((r) =>
             (r.from ?? []).some(
-              (f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== 'monitoring',
+              (f) =>
+                (f.namespaceSelector !== undefined || f.ipBlock !== undefined) &&
+                f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== 'monitoring',
             ),
           ),
         )
@@ -379,14 +302,14 @@ describe('deploy/overlays', () => {
       const deployments = ofKind<IDeployment>(objects, 'Deployment');
       const envNames = new Set<string>();
       const secretKeys = new Set<string>();
-      for (const d of deployments) {
+      for (const d of deployments.filter((d) => !((d.metadata?.name ?? '') in NOT_PAYMENTS_SERVICES))) {
         for (const c of d.spec?.template.spec?.containers ?? []) {
           // Every service gets the shared ConfigMap
           expect(c.envFrom?.some((e) => e.configMapRef?.name === config?.metadata?.name)).toBe(true);
           for (const e of c.env ?? []) {
             envNames.add(e.name);
-            const key = e.valueFrom?.secretKeyRef?.key;
-            if (key) secretKeys.add(key);
+            const ref = e.valueFrom?.secretKeyRef;
+            if (ref?.name === 'payments-secrets') secretKeys.add(ref.key);
           }
           for (const [name, value] of Object.entries(PER_SERVICE_SETTINGS[d.metadata?.name ?? ''] ?? {})) {
             expect({ deployment: d.metadata?.name, name, value: c.env?.find((e) => e.name === name)?.value }).toEqual({
@@ -401,14 +324,25 @@ describe('deploy/overlays', () => {
         (name) => !(name in NOT_USED_ON_KUBERNETES) && !configKeys.includes(name) && !envNames.has(name),
       );
       expect(missing).toEqual([]);
-      // Secrets never sit in the ConfigMap, and every key referenced is documented in the template
+      // Secrets never sit in the ConfigMap, and every one is read from payments-secrets
       expect(configKeys.filter((k) => SECRET_SETTINGS.includes(k))).toEqual([]);
-      const template = parse(readFileSync(join(ROOT, 'deploy', 'base', 'secret.template.yaml'), 'utf8')) as {
-        stringData?: Record<string, string>;
-      };
-      const templateKeys = Object.keys(template.stringData ?? {});
-      expect([...secretKeys].filter((k) => !templateKeys.includes(k))).toEqual([]);
       expect(SECRET_SETTINGS.filter((k) => !secretKeys.has(k))).toEqual([]);
+    });
+
+    it('reads only Secrets, and keys of them, that a template in deploy/base documents', () => {
+      const templates = secretTemplates();
+      const undocumented = podSpecs(objects).flatMap(({ owner, spec }) => {
+        const refs = [...(spec.initContainers ?? []), ...spec.containers].flatMap((c) =>
+          (c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef] : [])),
+        );
+        const mounted = (spec.volumes ?? []).flatMap((v) =>
+          v.secret ? (v.secret.items ?? []).map((item) => ({ name: v.secret?.secretName ?? '', key: item.key })) : [],
+        );
+        return [...refs, ...mounted]
+          .filter(({ name, key }) => !templates.get(name ?? '')?.includes(key))
+          .map(({ name, key }) => `${owner}: ${name}/${key}`);
+      });
+      expect(undocumented).toEqual([]);
     });
   });
 
