@@ -1,7 +1,8 @@
 import { createHash, createVerify } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SnapSimulator } from '@pay/devstack';
+import { readFileSync } from 'node:fs';
+import { type SnapSimulator, startSnapSimulator } from '@pay/devstack';
 import { call, type Caller, jakartaNow, token } from './testing/signed-requests';
 
 /** The simulator as its own process: every check, every magic account, the QRIS acquirer. */
@@ -30,8 +31,7 @@ describe('SNAP simulator (process)', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const port = (receiver.address() as AddressInfo).port;
-    sim = await SnapSimulator.start({
-      databaseUrl: process.env.DATABASE_URL ?? '',
+    sim = await startSnapSimulator({
       notifyUrl: `http://127.0.0.1:${port}/snap/v1.0/qr/qr-mpm-notify`,
       delayMs: 300,
       hangMs: 400,
@@ -51,6 +51,21 @@ describe('SNAP simulator (process)', () => {
   afterAll(async () => {
     await sim?.stop();
     receiver?.close();
+  });
+
+  it('hands our services their settings and the files they read', () => {
+    const env = sim.env();
+    expect(env).toMatchObject({
+      SNAP_BASE_URL: sim.baseUrl,
+      SNAP_CLIENT_ID: sim.clientId,
+      SNAP_PARTNER_ID: sim.clientId,
+      SNAP_CHANNEL_ID: '95221',
+      SNAP_SOURCE_BANK_CODE: '014',
+      SNAP_SOURCE_ACCOUNT_NO: sim.sourceAccountNo,
+    });
+    expect(readFileSync(sim.files.clientSecretFile, 'utf8')).toBe(sim.clientSecret);
+    expect(readFileSync(sim.files.privateKeyFile, 'utf8')).toBe(sim.clientPrivateKeyPem);
+    expect(readFileSync(sim.files.providerPublicKeyFile, 'utf8')).toBe(sim.providerPublicKeyPem);
   });
 
   let seq = 0;

@@ -29,4 +29,4 @@ export { runChaos, type ChaosOptions, type ChaosReport } from './chaos/chaos-run
 export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chaos-env';
 export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';
 export { BusProbe, CONSUMPTIONS, type Consumption } from './chaos/bus-probe';
-export { SnapSimulator, type SnapSimulatorOptions } from './snap/snap-simulator';
+export { SnapSimulator, startSnapSimulator, type SnapSimulatorOptions } from './snap/snap-simulator';

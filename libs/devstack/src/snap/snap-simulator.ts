@@ -1,16 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '@pay/testing';
+import { TEST_PG_SERVER, repoRoot } from '@pay/testing';
 import { Pool } from 'pg';
 import { freePort } from '../stack/free-port';
 import { tail } from '../stack/log-tail';
 
 export interface SnapSimulatorOptions {
-  /** Postgres for the simulator's state (a schema of its own, new per start unless `schema` is given) */
-  databaseUrl: string;
+  /**
+   * Postgres for the simulator's state (a schema of its own, new per start unless `schema` is given);
+   * default DATABASE_URL, else the local server's `postgres` database.
+   */
+  databaseUrl?: string;
   schema?: string;
   /** Where it sends QRIS payment notifications (the gateway's internal `/snap/v1.0/qr/qr-mpm-notify`) */
   notifyUrl?: string;
@@ -47,7 +50,7 @@ export class SnapSimulator {
     readonly providerPublicKeyPem: string,
   ) {}
 
-  static async start(options: SnapSimulatorOptions): Promise<SnapSimulator> {
+  static async start(options: SnapSimulatorOptions = {}): Promise<SnapSimulator> {
     const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'snap-sim-'));
     mkdirSync(dir, { recursive: true });
     const client = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -68,7 +71,7 @@ export class SnapSimulator {
     writeFileSync(join(dir, 'simulator-public.pem'), files.providerPublic);
     const sim = new SnapSimulator(
       {
-        databaseUrl: options.databaseUrl,
+        databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? `${TEST_PG_SERVER}/postgres`,
         schema: options.schema ?? `snap_sim_${randomBytes(4).toString('hex')}`,
         notifyUrl: options.notifyUrl,
         delayMs: options.delayMs ?? 1_000,
@@ -118,14 +121,25 @@ export class SnapSimulator {
     return join(this.dir, 'snap-simulator.log');
   }
 
+  /** The files our services read: the client secret, the client's private key, the simulator's public key. */
+  get files(): { clientSecretFile: string; privateKeyFile: string; providerPublicKeyFile: string } {
+    return {
+      clientSecretFile: join(this.dir, 'client-secret'),
+      privateKeyFile: join(this.dir, 'client-private.pem'),
+      providerPublicKeyFile: join(this.dir, 'simulator-public.pem'),
+    };
+  }
+
   /** The SNAP_* settings that point our services at this simulator. */
   env(): Record<string, string> {
     return {
       SNAP_BASE_URL: this.baseUrl,
       SNAP_CLIENT_ID: this.clientId,
-      SNAP_CLIENT_SECRET_FILE: join(this.dir, 'client-secret'),
-      SNAP_PRIVATE_KEY_FILE: join(this.dir, 'client-private.pem'),
-      SNAP_PROVIDER_PUBLIC_KEY_FILE: join(this.dir, 'simulator-public.pem'),
+      // The simulator knows one partner: X-PARTNER-ID is the client id.
+      SNAP_PARTNER_ID: this.clientId,
+      SNAP_CLIENT_SECRET_FILE: this.files.clientSecretFile,
+      SNAP_PRIVATE_KEY_FILE: this.files.privateKeyFile,
+      SNAP_PROVIDER_PUBLIC_KEY_FILE: this.files.providerPublicKeyFile,
       SNAP_CHANNEL_ID: this.channelId,
       SNAP_SOURCE_ACCOUNT_NO: this.sourceAccountNo,
       SNAP_SOURCE_BANK_CODE: this.sourceBankCode,
@@ -179,8 +193,14 @@ export class SnapSimulator {
 
   private async launch(): Promise<void> {
     const root = repoRoot();
+    const main = join(root, 'dist', 'apps', 'snap-simulator', 'src', 'main.js');
+    // A checkout that was never built (a test run straight after install) builds the server code once.
+    if (!existsSync(main)) {
+      const built = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: root, stdio: 'inherit' });
+      if (built.status !== 0 || !existsSync(main)) throw new Error('npm run build:server did not produce ' + main);
+    }
     const log = createWriteStream(this.logFile, { flags: 'a' });
-    const child = spawn(process.execPath, [join(root, 'dist', 'apps', 'snap-simulator', 'src', 'main.js')], {
+    const child = spawn(process.execPath, [main], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -215,4 +235,9 @@ export class SnapSimulator {
     }
     throw new Error(`the SNAP simulator did not start within 20 s:\n${tail(this.logFile)}`);
   }
+}
+
+/** The SNAP provider simulator as its own process (see SnapSimulator.start). */
+export function startSnapSimulator(options?: SnapSimulatorOptions): Promise<SnapSimulator> {
+  return SnapSimulator.start(options);
 }
