@@ -4,7 +4,15 @@ import { readSnapCredentials, type SnapRailConfig } from '@pay/bank-rail';
 import { LocalStack, SnapSimulator } from '@pay/devstack';
 import { createPrismaClient } from '@pay/persistence';
 import { SnapClient } from '@pay/snap';
-import { createMerchant, createTestDatabase, dropDatabase, fundMerchant, repoRoot, uniqueName } from '@pay/testing';
+import {
+  createMerchant,
+  createTestDatabase,
+  dropDatabase,
+  fundMerchant,
+  repoRoot,
+  uniqueName,
+  WebhookReceiver,
+} from '@pay/testing';
 import { BENCH_RATE_LIMITS, BENCH_REDIS_URL, runBench } from '../lib/harness';
 import { printResults, recordNumbers } from '../lib/report';
 
@@ -29,6 +37,7 @@ async function round(
   databaseUrl: string,
   rail: Rail,
   tokens: string[],
+  notifyUrl: string,
 ): Promise<{ acceptedPerS: number; paidPerS: number }> {
   const stack = await LocalStack.start({
     databaseUrl,
@@ -62,7 +71,7 @@ async function round(
           });
           if (!inq.data) throw new Error(`inquiry refused: ${inq.message}`);
           const { fee: _fee, totalAmount: _total, ...fields } = inq.data;
-          const t = await post('transfer', token, fields);
+          const t = await post('transfer', token, { ...fields, notifyUrl });
           if (t.data?.status !== 'pending') throw new Error(`transfer refused: ${t.message}`);
           ids.push(String(t.data.platformTrxId));
         }
@@ -135,6 +144,8 @@ async function clientCpu(databaseUrl: string): Promise<{ cpuUsPerCall: number; c
 async function main(): Promise<void> {
   const databaseUrl = await createTestDatabase('pay_bench');
   const prisma = createPrismaClient(databaseUrl, 2);
+  const receiver = await WebhookReceiver.start();
+  const notifyUrl = `http://127.0.0.1:${new URL(receiver.url).port}/callback`;
   try {
     const tokens: string[] = [];
     for (let i = 0; i < MERCHANTS; i++) {
@@ -147,7 +158,7 @@ async function main(): Promise<void> {
     const results: Record<Rail, { acceptedPerS: number; paidPerS: number }[]> = { sandbox: [], snap: [] };
     for (let r = 0; r < ROUNDS; r++)
       for (const rail of ['sandbox', 'snap'] as const) {
-        const res = await round(databaseUrl, rail, tokens);
+        const res = await round(databaseUrl, rail, tokens, notifyUrl);
         results[rail].push(res);
         rows.push({
           round: r + 1,
@@ -175,6 +186,7 @@ async function main(): Promise<void> {
     printResults('rail: summary', [summary]);
     recordNumbers('rail', summary);
   } finally {
+    await receiver.close();
     await prisma.$disconnect();
     await dropDatabase(databaseUrl);
   }
