@@ -23,3 +23,11 @@ export {
 export { SANDBOX_MONEY_REFUSAL, sendsSandboxMoney } from './sandbox-money';
 export { SNAP_BANK_CODES, SnapBankRail, type SnapRailHooks } from './snap/snap-bank-rail';
 export { readSnapCredentials, type SnapCredentials, type SnapRailConfig } from './snap/snap.config';
+export {
+  type NotificationReading,
+  type QrGenerated,
+  type QrNotification,
+  type QrState,
+  type RefundResult,
+  SnapQrisAcquirer,
+} from './snap/snap-qris-acquirer';
