@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SnapSimulator } from '@pay/devstack';
-import { readSnapCredentials, type SnapRailConfig } from './snap.config';
-import { type QrNotification, SnapQrisAcquirer } from './snap-qris-acquirer';
+import { type QrNotification, readSnapCredentials, type SnapRailConfig, SnapQrisAcquirer } from '@pay/bank-rail';
 
-/** The QRIS acquirer over SNAP against the simulator playing the acquirer (its own process). */
+/**
+ * The QRIS acquirer over SNAP (libs/bank-rail) against the simulator playing the acquirer (its own
+ * process): what QRIS_ACQUIRER=snap will stand on here, in the gateway.
+ */
 describe('SnapQrisAcquirer (the simulator as the acquirer)', () => {
   let sim: SnapSimulator;
   let acquirer: SnapQrisAcquirer;
