@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { readSnapCredentials, SnapBankRail, type SnapRailConfig } from '@pay/bank-rail';
+import { RailTimeoutError, readSnapCredentials, SnapBankRail, type SnapRailConfig } from '@pay/bank-rail';
 import { SnapSimulator } from '@pay/devstack';
 import { createPgPool, createPrismaClient, PayoutRepository, type PrismaClient } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
@@ -189,6 +189,8 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
     const creds = readSnapCredentials(config.files);
     const wrongKey = new SnapBankRail(pool, config, { ...creds, privateKeyPem: other.toString() }, false);
     await expect(wrongKey.ready()).rejects.toThrow(/refused our token request: 4017300/);
+    // A lookup the bank will not answer is "the bank is unavailable" to the merchant, never an error of ours.
+    await expect(wrongKey.lookupAccount('BRI', '1234567890')).rejects.toBeInstanceOf(RailTimeoutError);
     wrongKey.close();
     const down = new SnapBankRail(pool, { ...config, baseUrl: 'http://127.0.0.1:1/snap' }, creds, false);
     await expect(down.ready()).resolves.toBeUndefined();

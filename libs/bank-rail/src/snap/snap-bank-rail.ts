@@ -120,7 +120,9 @@ export class SnapBankRail implements BankRail {
       return { kind: 'not_found' };
     if (c.kind === 'final_failure' && (c.reason === 'inactive_account' || c.reason === 'dormant_account'))
       return { kind: 'blocked' };
-    throw new Error(`account inquiry refused: ${describe(result)}`);
+    // Rate limited, cut-off, our credentials refused, a field refused: no answer about the account,
+    // which the merchant hears as the bank being unavailable (try again), never as a 500.
+    throw new RailTimeoutError(`account inquiry refused: ${describe(result)}`);
   }
 
   /** 17 to our own bank, 18 elsewhere, with our disbursement id as partnerReferenceNo. */
