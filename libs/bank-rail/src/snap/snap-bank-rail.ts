@@ -145,7 +145,7 @@ export class SnapBankRail implements BankRail {
     };
     const result = await this.client.call(intrabank ? 'transferIntrabank' : 'transferInterbank', body);
     await this.recordAnswer(result);
-    if (result.kind === 'not_sent') return this.processing(ref, null, 0);
+    if (result.kind === 'not_sent') return this.processing(null, 0);
     if (result.kind === 'unknown') return this.unknown(ref, result.reason, null);
     const c = result.class;
     const reference = typeof result.body.referenceNo === 'string' ? result.body.referenceNo : null;
@@ -153,7 +153,7 @@ export class SnapBankRail implements BankRail {
       case 'success':
         return { state: 'completed', reference: reference ?? ref, completedAt: this.clock() };
       case 'in_progress':
-        return this.processing(ref, reference, 1);
+        return this.processing(reference, 1);
       case 'final_failure':
         return this.failed(reference, `${FINAL_FAILURES[c.reason]} (${result.code.code})`);
       case 'not_processed':
@@ -168,12 +168,12 @@ export class SnapBankRail implements BankRail {
       case 'external_id_conflict':
       case 'not_found':
       case 'unknown':
-        return (await this.transferStatus(ref)) ?? this.processing(ref, reference, 1);
+        return (await this.transferStatus(ref)) ?? this.processing(reference, 1);
       // Not processed: cut-off, limits, rate limits, our token or keys. Nothing moved; sent again later.
       case 'retry_later':
       case 'auth_token':
       case 'auth_fatal':
-        return this.processing(ref, reference, 2);
+        return this.processing(reference, 2);
     }
   }
 
@@ -202,7 +202,7 @@ export class SnapBankRail implements BankRail {
     const notFound = () =>
       this.clock().getTime() - transfers[0].sent_at.getTime() > this.config.notFoundWindowMs
         ? null
-        : this.processing(idempotencyKey, reference, polls + 1);
+        : this.processing(reference, polls + 1);
     if (result.class.kind === 'not_found') return notFound();
     if (result.class.kind !== 'success') return this.unknown(idempotencyKey, `status: ${describe(result)}`, reference);
     const bankReference =
@@ -227,7 +227,7 @@ export class SnapBankRail implements BankRail {
         return notFound();
       case 'pending':
       case 'unknown':
-        return this.processing(idempotencyKey, bankReference, polls + 1);
+        return this.processing(bankReference, polls + 1);
     }
   }
 
@@ -252,11 +252,11 @@ export class SnapBankRail implements BankRail {
 
   private unknown(ref: string, reason: string, reference: string | null): TransferStatus {
     this.hooks.onUnknown?.(ref, reason);
-    return this.processing(ref, reference, 1);
+    return this.processing(reference, 1);
   }
 
   /** Asked again after SNAP_STATUS_POLL_MS, doubling with each inquiry already made, up to 10 minutes. */
-  private processing(_ref: string, reference: string | null, polls: number): TransferStatus {
+  private processing(reference: string | null, polls: number): TransferStatus {
     const wait = polls === 0 ? this.config.statusPollMs / 4 : this.config.statusPollMs * 2 ** Math.min(polls - 1, 10);
     return { state: 'processing', reference, checkAfterMs: Math.min(wait, MAX_POLL_MS) };
   }
