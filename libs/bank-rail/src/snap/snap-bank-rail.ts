@@ -2,7 +2,7 @@ import { findBank } from '@pay/domain';
 import { sql, sqlClient, type SqlClient } from '@pay/persistence';
 import {
   FINAL_FAILURES,
-  SnapClient,
+  type SnapClient,
   type SnapCallRecord,
   type SnapResult,
   snapTimestamp,
@@ -18,7 +18,7 @@ import {
   type TransferStatus,
   UnknownBankError,
 } from '../bank-rail';
-import type { SnapCredentials, SnapRailConfig } from './snap.config';
+import { type SnapCredentials, snapClientFor, type SnapRailConfig } from './snap.config';
 
 /** BI's bank codes for our bank codes; e-wallets differ between providers (SNAP_BANK_CODES_FILE). */
 export const SNAP_BANK_CODES: Readonly<Record<string, string>> = {
@@ -85,18 +85,7 @@ export class SnapBankRail implements BankRail {
     this.db = sqlClient(pool);
     this.clock = hooks.clock ?? (() => new Date());
     this.bankCodes = { ...SNAP_BANK_CODES, ...credentials.bankCodes };
-    this.client = new SnapClient({
-      provider: this.provider,
-      baseUrl: config.baseUrl,
-      clientId: config.clientId,
-      partnerId: config.partnerId,
-      clientSecret: credentials.clientSecret,
-      privateKeyPem: credentials.privateKeyPem,
-      channelId: config.channelId,
-      signatureMode: config.signatureMode,
-      externalIdLength: config.externalIdLength,
-      connectTimeoutMs: config.connectTimeoutMs,
-      responseTimeoutMs: config.timeoutMs,
+    this.client = snapClientFor(this.provider, config, credentials, {
       clock: this.clock,
       onAttempt: (a) => this.recordAttempt(a.service, a.externalId, a.body),
       onCall: hooks.onCall,

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { configSection } from '@pay/platform';
+import { SnapClient, type SnapClientOptions } from '@pay/snap';
 import { z } from 'zod';
 
 /**
@@ -203,4 +204,27 @@ export function refineSnapEnv(env: SnapEnv & { RAIL_PROVIDER: string }, ctx: z.R
     const key = message.split(':')[0];
     ctx.addIssue({ code: 'custom', path: [key], message: message.slice(key.length + 2) });
   }
+}
+
+/** A SNAP client for the provider these settings and files name; `extra` adds the caller's hooks. */
+export function snapClientFor(
+  provider: string,
+  config: SnapRailConfig,
+  credentials: SnapCredentials,
+  extra: Pick<SnapClientOptions, 'clock' | 'onAttempt' | 'onCall'> = {},
+): SnapClient {
+  return new SnapClient({
+    provider,
+    baseUrl: config.baseUrl,
+    clientId: config.clientId,
+    partnerId: config.partnerId,
+    clientSecret: credentials.clientSecret,
+    privateKeyPem: credentials.privateKeyPem,
+    channelId: config.channelId,
+    signatureMode: config.signatureMode,
+    externalIdLength: config.externalIdLength,
+    connectTimeoutMs: config.connectTimeoutMs,
+    responseTimeoutMs: config.timeoutMs,
+    ...extra,
+  });
 }

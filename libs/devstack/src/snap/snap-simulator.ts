@@ -177,6 +177,8 @@ export class SnapSimulator {
   async stop(): Promise<void> {
     await this.end('SIGTERM');
     const pool = new Pool({ connectionString: this.opts.databaseUrl, max: 1 });
+    // A server gone away while the schema is dropped: the drop is skipped, the process carries on.
+    pool.on('error', () => undefined);
     await pool.query(`DROP SCHEMA IF EXISTS ${this.opts.schema} CASCADE`).catch(() => undefined);
     await pool.end();
     if (this.ownsDir) rmSync(this.dir, { recursive: true, force: true });
