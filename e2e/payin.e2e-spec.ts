@@ -5,7 +5,10 @@ import { createPrismaClient, type PrismaClient, SettlementPlanner, verifyLedger 
 import { createMerchant, repoRoot, waitFor } from '@pay/testing';
 import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
-/** QRIS pay-ins through the real processes: generate, pay (sandbox acquirer), inquire, settle. */
+/**
+ * QRIS pay-ins through the real processes: generate (the SNAP simulator as the acquirer,
+ * QRIS_ACQUIRER=snap), pay (the sandbox payer, through the simulator and its notification), inquire, settle.
+ */
 describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
   let stack: LocalStack;
   let prisma: PrismaClient;
@@ -19,7 +22,7 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
       bus: testStackBus(),
       s3: testS3(),
       logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}pay`),
-      env: { BUS_LEASE_TTL_MS: '2000', SETTLEMENT_SCAN_INTERVAL_MS: '500' },
+      env: { BUS_LEASE_TTL_MS: '2000', SETTLEMENT_SCAN_INTERVAL_MS: '500', PAYIN_EXPIRY_SCAN_INTERVAL_MS: '500' },
     });
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 4);
     planner = new SettlementPlanner(prisma);
@@ -74,6 +77,11 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
         additionalInfo: { rrn: expect.stringMatching(/^\d{12}$/), nmid: merchant.nmid },
       },
     });
+    // The acquirer's payment, notified once and answered 2005200.
+    const payin = await prisma.payin.findFirstOrThrow({ where: { merchantId: merchant.id } });
+    expect(payin.acquirerReference).toMatch(/^QR/);
+    const sent = (await stack.snap?.notifications())?.filter((n) => n.referenceNo === payin.acquirerReference);
+    expect(sent?.map((n) => n.responseCode)).toEqual(['2005200']);
     await waitFor(async () => (await balance(token)).pending === 49500, 15_000, 'pending');
     expect(await balance(token)).toEqual({ available: 0, pending: 49500 });
 
@@ -98,6 +106,34 @@ describe('QRIS pay-in end to end (processes, real Postgres and Redis)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await prisma.settlement.count({ where: { merchantId: merchant.id } })).toBe(1);
     expect(await balance(token)).toEqual({ available: 49500, pending: 0 });
+    expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
+  });
+
+  it('a code paid at the acquirer whose notification never came: the workers ask before it expires, and it succeeds once', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const merchantTrxId = `ORD-${randomUUID().slice(0, 12)}`;
+    const generated = await api('qris/generate', token, { merchantTrxId, amount: 20000 });
+    expect(generated.status).toBe(200);
+    const { platformTrxId } = generated.body.data as { platformTrxId: string };
+    const paid = await stack.snap?.control('qris/pay', { partnerReferenceNo: platformTrxId, mode: 'never' });
+    expect(paid?.status).toBe(200);
+    expect((await api('qris/inquiry', token, { merchantTrxId })).body.data.status).toBe('pending');
+    // Its expiry, brought forward (a minute is the shortest a merchant may ask for), after the payment.
+    await new Promise((r) => setTimeout(r, 300));
+    await prisma.$executeRaw`UPDATE payins SET expires_at = now() - interval '100 milliseconds' WHERE platform_trx_id = ${platformTrxId}`;
+    await waitFor(
+      async () => (await api('qris/inquiry', token, { merchantTrxId })).body.data.status === 'success',
+      15_000,
+      'resolved by the query',
+    );
+    await waitFor(async () => (await balance(token)).pending === 19710, 15_000, 'pending');
+    const payin = await prisma.payin.findFirstOrThrow({ where: { merchantId: merchant.id } });
+    expect(payin.acquirerReference).toBe(paid?.body.referenceNo);
+    expect(
+      await prisma.outbox.count({
+        where: { topic: 'ledger.commands.v1', payload: { path: ['payinId'], equals: payin.id } },
+      }),
+    ).toBe(1);
     expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
   });
 

@@ -154,7 +154,8 @@ main().catch((err: unknown) => {
 function givenProvider(): Record<string, string> {
   if (!process.env.SNAP_BASE_URL) return {};
   const given = Object.entries(process.env).filter(
-    (e): e is [string, string] => (e[0].startsWith('SNAP_') || e[0] === 'RAIL_SIMULATOR') && e[1] !== undefined,
+    (e): e is [string, string] =>
+      (e[0].startsWith('SNAP_') || e[0] === 'RAIL_SIMULATOR' || e[0] === 'QRIS_ACQUIRER') && e[1] !== undefined,
   );
   console.log(`payouts go to the SNAP provider at ${process.env.SNAP_BASE_URL} (SNAP_BASE_URL), not to a simulator`);
   return Object.fromEntries(given);

@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
-import { createBankRail } from '@pay/bank-rail';
+import { createBankRail, createQrisAcquirer } from '@pay/bank-rail';
 import { createDatabaseClients, PgListener, type PrismaClient } from '@pay/persistence';
 import {
   answerFrameworkErrors,
@@ -110,6 +110,7 @@ export async function createGatewayApp(
         pool,
         redis,
         rail: createBankRail(config.rail, pool),
+        acquirer: createQrisAcquirer(config.acquirer.qris),
         config,
         store,
         reconProducer,

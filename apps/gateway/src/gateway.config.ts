@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { railEnvShape, railSection, refineRailEnv } from '@pay/bank-rail';
+import {
+  acquirerEnvShape,
+  acquirerSection,
+  railEnvShape,
+  railSection,
+  refineAcquirerEnv,
+  refineRailEnv,
+} from '@pay/bank-rail';
 import {
   bindHost,
   bool,
@@ -121,15 +128,12 @@ export const gatewayConfigSchema = z
     }),
     SANDBOX_MODE: bool().optional().meta({
       description:
-        'Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer; its pay-ins are sandbox money in the ledger). Refused beside a live rail (RAIL_PROVIDER of a bank without RAIL_SIMULATOR=true)',
+        "Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer; its pay-ins are sandbox money in the ledger). Refused beside a live rail (RAIL_PROVIDER of a bank without RAIL_SIMULATOR=true) and beside a real acquirer (QRIS_ACQUIRER=snap without SNAP_ACQUIRER_SIMULATOR_URL); with QRIS_ACQUIRER=snap it pays through the simulator's controls",
       defaultText: '`true`, except `false` with NODE_ENV=production',
       production: 'refuses `true`',
     }),
-    ACQUIRER_CLOCK_SKEW_SECONDS: positiveInt().max(3_600).default(300).meta({
-      description:
-        "How far the acquirer's clock may be from ours: a notification's paidAt must lie between the code's creation and now, each widened by this",
-    }),
     ...railEnvShape,
+    ...acquirerEnvShape,
     ...webhookEnvShape,
     ...storageEnvShape,
     ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional().meta({
@@ -188,6 +192,14 @@ export const gatewayConfigSchema = z
     refineRailEnv(c, ctx);
     const sandboxOnLiveRail = sandboxBesideLiveRail(c, railSection(c));
     if (sandboxOnLiveRail) ctx.addIssue({ code: 'custom', path: ['SANDBOX_MODE'], message: sandboxOnLiveRail });
+    refineAcquirerEnv(c, ctx);
+    if (c.QRIS_ACQUIRER === 'snap' && !c.SNAP_ACQUIRER_SIMULATOR_URL && sandboxPayerOn(c))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_MODE'],
+        message:
+          "must not be true beside a real acquirer (QRIS_ACQUIRER=snap without SNAP_ACQUIRER_SIMULATOR_URL): the sandbox payer pays codes through the simulator's controls. Set SANDBOX_MODE=false, or SNAP_ACQUIRER_SIMULATOR_URL if the acquirer is the simulator",
+      });
     refineServerLimits(c, ctx);
     if (c.GATEWAY_INTERNAL_PORT !== 0 && c.GATEWAY_INTERNAL_PORT === c.GATEWAY_PORT)
       ctx.addIssue({ code: 'custom', path: ['GATEWAY_INTERNAL_PORT'], message: 'must differ from GATEWAY_PORT' });
@@ -244,6 +256,8 @@ export const gatewayConfigSchema = z
       sandbox: sandboxPayerOn(env),
     },
     acquirer: {
+      /** Who generates codes and reports payments (QRIS_ACQUIRER) */
+      qris: acquirerSection(env),
       // Only a gateway on loopback outside production gets here without a secret (refuseWeakSecrets):
       // development and tests use a fixed, well-known one.
       secret: env.ACQUIRER_SECRET ?? DEV_ACQUIRER_SECRET,

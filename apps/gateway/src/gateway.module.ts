@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
-import type { BankRail } from '@pay/bank-rail';
+import type { BankRail, SnapQrisAcquirer } from '@pay/bank-rail';
 import type { PgListener, PrismaClient } from '@pay/persistence';
 import type { Logger, ObjectStore, ReconExportProducer } from '@pay/platform';
 import type Redis from 'ioredis';
@@ -13,6 +13,7 @@ import { SESSION_FACE } from './api/session/session.module';
 import type { GatewayConfig } from './gateway.config';
 import {
   BANK_RAIL,
+  QRIS_ACQUIRER,
   GATEWAY_CONFIG,
   LOGGER,
   OBJECT_STORE,
@@ -49,6 +50,8 @@ export interface GatewayDeps {
   pool: Pool;
   redis: Redis;
   rail: BankRail;
+  /** The QRIS acquirer over SNAP (QRIS_ACQUIRER=snap); absent or null: we acquire our own codes */
+  acquirer?: SnapQrisAcquirer | null;
   config: GatewayConfig;
   store: ObjectStore;
   reconProducer: ReconExportProducer;
@@ -65,6 +68,7 @@ class GatewayDepsModule {
       { provide: PG_POOL, useValue: deps.pool },
       { provide: REDIS, useValue: deps.redis },
       { provide: BANK_RAIL, useValue: deps.rail },
+      { provide: QRIS_ACQUIRER, useValue: deps.acquirer ?? null },
       { provide: GATEWAY_CONFIG, useValue: deps.config },
       { provide: OBJECT_STORE, useValue: deps.store },
       { provide: RECON_PRODUCER, useValue: deps.reconProducer },

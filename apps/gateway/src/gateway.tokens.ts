@@ -4,6 +4,8 @@
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 /** The bank rail adapter (account lookups) */
 export const BANK_RAIL = Symbol('BANK_RAIL');
+/** The QRIS acquirer over SNAP (SnapQrisAcquirer), or null with QRIS_ACQUIRER=self */
+export const QRIS_ACQUIRER = Symbol('QRIS_ACQUIRER');
 /** Prisma, for the admin and reporting paths */
 export const PRISMA = Symbol('PRISMA');
 /** The pg pool of the money path's SQL */

@@ -1,3 +1,4 @@
+import { createQrisAcquirer } from '@pay/bank-rail';
 import { deadLetterTopic } from '@pay/bus';
 import { startBusService } from '@pay/bus-service';
 import { Topic } from '@pay/contracts';
@@ -5,6 +6,7 @@ import {
   createPgPool,
   DeadLetterRepository,
   PayinExpiryRepository,
+  PayinRepository,
   ReconExportRepository,
   SettlementPlanner,
   webhookDeliveryChannel,
@@ -20,6 +22,7 @@ import {
   warnOnError,
 } from '@pay/platform';
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
+import { PayinAcquirerCheck } from './payins/payin-acquirer.check';
 import { PayinExpiryLoop } from './payins/payin-expiry.loop';
 import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
@@ -73,11 +76,21 @@ export function startWorkers(config: WorkersConfig) {
       });
       // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
       listener.listen(webhookDeliveryChannel(() => dispatcher.wake()));
+      const expiryRepository = new PayinExpiryRepository(pool);
+      const qris = config.payins.acquirer;
+      const acquirer = createQrisAcquirer(qris);
       const expiry = new PayinExpiryLoop(
-        new PayinExpiryRepository(pool),
+        expiryRepository,
         () => dispatcher.wake(),
         logger,
         config.payins.expiryScanIntervalMs,
+        undefined,
+        acquirer &&
+          new PayinAcquirerCheck(acquirer, new PayinRepository(prisma), expiryRepository, logger, {
+            clockSkewMs: config.payins.clockSkewMs,
+            // The SNAP provider simulator's payments are sandbox money (decision 0047).
+            sandbox: qris.kind === 'snap' && qris.simulatorUrl !== null,
+          }),
       );
       const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
         connection: redis,

@@ -1,3 +1,4 @@
+import { acquirerEnvShape, acquirerSection, refineAcquirerEnv, snapEnvShape } from '@pay/bank-rail';
 import { busConfigFromEnv, busEnvShape, refineBusEnv } from '@pay/bus';
 import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import {
@@ -66,7 +67,7 @@ export const workersConfigSchema = z
     }),
     PAYIN_EXPIRY_SCAN_INTERVAL_MS: positiveInt().max(3_600_000).default(30_000).meta({
       description:
-        'How often pending QRIS codes past their expiry are moved to `expired` (and their payin.expired callbacks written)',
+        'How often pending QRIS codes past their expiry are moved to `expired` (and their payin.expired callbacks written); with QRIS_ACQUIRER=snap each is first asked about at the acquirer',
     }),
     RECON_STALL_MS: positiveInt()
       .min(1000)
@@ -76,9 +77,12 @@ export const workersConfigSchema = z
     ...webhookEnvShape,
     ...storageEnvShape,
     ...busEnvShape,
+    ...snapEnvShape,
+    ...acquirerEnvShape,
   })
   .superRefine((c, ctx) => {
     refineBusEnv(c, ctx);
+    refineAcquirerEnv(c, ctx);
     refuseLoopbackInProduction(c, ctx);
     refusePublishedStorageCredentials(c, { OPS_HOST: c.OPS_HOST }, ctx);
   })
@@ -102,7 +106,12 @@ export const workersConfigSchema = z
       leaseGraceMs: env.WEBHOOK_LEASE_GRACE_MS,
     },
     settlement: { scanIntervalMs: env.SETTLEMENT_SCAN_INTERVAL_MS },
-    payins: { expiryScanIntervalMs: env.PAYIN_EXPIRY_SCAN_INTERVAL_MS },
+    payins: {
+      expiryScanIntervalMs: env.PAYIN_EXPIRY_SCAN_INTERVAL_MS,
+      /** Who is asked about codes before they expire (QRIS_ACQUIRER=snap) */
+      acquirer: acquirerSection(env),
+      clockSkewMs: env.ACQUIRER_CLOCK_SKEW_SECONDS * 1000,
+    },
     recon: { stallMs: env.RECON_STALL_MS },
   }));
 

@@ -22,7 +22,14 @@ export {
 } from './rail.config';
 export { SANDBOX_MONEY_REFUSAL, sendsSandboxMoney } from './sandbox-money';
 export { SNAP_BANK_CODES, SnapBankRail, type SnapRailHooks } from './snap/snap-bank-rail';
-export { readSnapCredentials, type SnapCredentials, type SnapRailConfig } from './snap/snap.config';
+export { readSnapCredentials, type SnapCredentials, snapEnvShape, type SnapRailConfig } from './snap/snap.config';
+export {
+  type AcquirerConfig,
+  acquirerEnvShape,
+  acquirerSection,
+  createQrisAcquirer,
+  refineAcquirerEnv,
+} from './snap/snap-acquirer.config';
 export {
   type NotificationReading,
   type QrGenerated,

@@ -18,8 +18,7 @@ const RAIL_PROVIDERS = {
 
 export type RailProvider = keyof typeof RAIL_PROVIDERS;
 
-/** Rail settings, shared by the gateway (account lookups) and the payout service (transfers). */
-export const railEnvShape = configSection('rail', {
+const railOwnEnvShape = configSection('rail', {
   RAIL_PROVIDER: z
     .enum(Object.keys(RAIL_PROVIDERS) as [RailProvider, ...RailProvider[]])
     .default('sandbox')
@@ -46,8 +45,13 @@ export const railEnvShape = configSection('rail', {
     .max(3_600_000)
     .default(5_000)
     .meta({ description: 'How long the delayed sandbox outcomes take' }),
-  ...snapEnvShape,
 });
+
+/**
+ * Rail settings, shared by the gateway (account lookups) and the payout service (transfers): the
+ * rail's own, and the SNAP provider's (which the workers read too, for the QRIS acquirer).
+ */
+export const railEnvShape = { ...railOwnEnvShape, ...snapEnvShape };
 
 type RailEnv = z.output<z.ZodObject<typeof railEnvShape>>;
 

@@ -97,7 +97,7 @@ export {
   type AcquirerNotice,
   type NoticeOutcome,
 } from './payins/payin.repository';
-export { PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
+export { type DuePayin, PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
 export { webhookDeliveryChannel, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-channel';
 export { SettlementListRepository, type Settlement } from './settlements/settlement-list.repository';
 export { SETTLEMENT_SCAN_STATEMENT, SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';

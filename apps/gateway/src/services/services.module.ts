@@ -19,6 +19,7 @@ import { TransferService } from './disbursement/transfer.service';
 import { AcquirerService } from './payin/acquirer.service';
 import { QrisService } from './payin/qris.service';
 import { SandboxPayService } from './payin/sandbox-pay.service';
+import { SnapNotificationService } from './payin/snap-notification.service';
 import { ReconExportService } from './recon/recon-export.service';
 import { CredentialsService } from './session/credentials.service';
 import { PasswordHasher } from './session/password-hasher';
@@ -29,6 +30,7 @@ const PROVIDERS: Provider[] = [
   QrisService,
   SandboxPayService,
   AcquirerService,
+  SnapNotificationService,
   AccountInquiryService,
   TransferService,
   { provide: DecisionWaiter, useFactory: (notices: PgListener) => new DecisionWaiter(notices), inject: [PG_LISTENER] },

@@ -147,12 +147,41 @@ export class SnapSimulator {
     };
   }
 
+  /** Our merchant id at the simulator's acquirer (its default SNAP_SIM_QR_MERCHANT_ID) */
+  get qrMerchantId(): string {
+    return 'SIM-MERCHANT-1';
+  }
+
+  /** The settings that make the simulator our QRIS acquirer (with env(): the same provider). */
+  acquirerEnv(): Record<string, string> {
+    return {
+      QRIS_ACQUIRER: 'snap',
+      SNAP_ACQUIRER_MERCHANT_ID: this.qrMerchantId,
+      SNAP_ACQUIRER_SIMULATOR_URL: this.controlUrl,
+    };
+  }
+
   /** What the simulator's own record says was executed, per partnerReferenceNo. */
   async executions(): Promise<
     { partnerReferenceNo: string; executions: number; state: string; reversals: number; amount: string }[]
   > {
     const res = await fetch(`${this.controlUrl}/executions`);
     return ((await res.json()) as { executions: never[] }).executions;
+  }
+
+  /** Every payment notification the simulator sent, and what it was answered. */
+  async notifications(): Promise<
+    {
+      referenceNo: string;
+      mode: string;
+      attempt: number;
+      goodSignature: boolean;
+      httpStatus: number | null;
+      responseCode: string | null;
+    }[]
+  > {
+    const res = await fetch(`${this.controlUrl}/notifications`);
+    return ((await res.json()) as { notifications: never[] }).notifications;
   }
 
   async control(path: string, body: object): Promise<{ status: number; body: Record<string, unknown> }> {

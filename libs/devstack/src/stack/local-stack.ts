@@ -40,7 +40,8 @@ export interface StackOptions {
   s3Directory?: string;
   /**
    * The bank rail: `snap` (default) starts a SNAP provider simulator of its own (apps/snap-simulator)
-   * and points the gateway and payout at it; `sandbox` is the in-process simulator. With `snapBaseUrl`
+   * and points the gateway and payout at it, and makes it the QRIS acquirer too (QRIS_ACQUIRER=snap:
+   * codes generated and payments notified by it); `sandbox` is the in-process simulator, with codes of our own. With `snapBaseUrl`
    * set in `env` (SNAP_BASE_URL), the given provider and keys are used as they are.
    */
   rail?: 'snap' | 'sandbox';
@@ -195,6 +196,7 @@ export class LocalStack {
       RAIL_PROVIDER: 'snap',
       RAIL_SIMULATOR: 'true',
       ...this.snap.env(),
+      ...this.snap.acquirerEnv(),
       SNAP_TIMEOUT_MS: '2000',
       SNAP_STATUS_POLL_MS: '500',
       SNAP_NOT_FOUND_WINDOW_MS: '10000',

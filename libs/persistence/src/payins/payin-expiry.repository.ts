@@ -1,6 +1,7 @@
+import type { Minor } from '@pay/domain';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
-import { inTransaction, sql, type SqlClient } from '../client/sql';
+import { inTransaction, sql, type SqlClient, sqlClient } from '../client/sql';
 import type { Payin } from '../generated/prisma/client';
 import type { NewDelivery } from '../webhooks/webhook-delivery.repository';
 import { payinCallbackDelivery } from './payin-callback';
@@ -10,6 +11,13 @@ export interface ExpiryRound {
   expired: number;
   /** payin.expired callbacks written (pay-ins with a callback URL) */
   callbacks: number;
+}
+
+export interface DuePayin {
+  id: string;
+  platformTrxId: string;
+  expiresAt: Date;
+  amount: Minor;
 }
 
 /**
@@ -22,13 +30,33 @@ export interface ExpiryRound {
 export class PayinExpiryRepository {
   constructor(private readonly pool: Pool) {}
 
-  expireDue(now: Date, limit: number): Promise<ExpiryRound> {
+  /** Pending codes past their expiry, oldest first (what the acquirer is asked about before they expire). */
+  async due(now: Date, limit: number): Promise<DuePayin[]> {
+    const rows = await sqlClient(this.pool).query<{
+      id: string;
+      platform_trx_id: string;
+      expires_at: Date;
+      amount: string;
+    }>(sql`
+      SELECT id::text, platform_trx_id, expires_at, amount::text FROM payins
+       WHERE status = 'pending' AND expires_at <= ${now} ORDER BY expires_at LIMIT ${limit}`);
+    return rows.map((r) => ({
+      id: r.id,
+      platformTrxId: r.platform_trx_id,
+      expiresAt: r.expires_at,
+      amount: BigInt(r.amount) as Minor,
+    }));
+  }
+
+  /** `except`: codes that stay pending this round (their acquirer did not answer). */
+  expireDue(now: Date, limit: number, except: readonly string[] = []): Promise<ExpiryRound> {
     return inTransaction(this.pool, async (tx) => {
       const rows = await tx.query<
         Record<string, unknown> & { merchant_name: string; merchant_callback_url: string | null }
       >(sql`
         WITH due AS (
           SELECT id FROM payins WHERE status = 'pending' AND expires_at <= ${now}
+             AND NOT (id = ANY(${[...except]}::uuid[]))
            ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE payins p SET status = 'expired'
           FROM due, merchants m

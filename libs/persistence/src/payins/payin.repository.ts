@@ -18,7 +18,8 @@ export interface NewPayin {
   feePctMilli: number;
   feeFixed: Minor;
   nmid: string;
-  qrisPayload: string;
+  /** The code's EMV payload; null until the acquirer generated it (QRIS_ACQUIRER=snap) */
+  qrisPayload: string | null;
   expiresAt: Date;
   /** Where this pay-in's callbacks go (else the merchant's default pay-in callback URL) */
   notifyUrl?: string | null;
@@ -59,6 +60,12 @@ export class PayinRepository {
 
   create(p: NewPayin): Promise<Payin> {
     return this.prisma.payin.create({ data: { id: randomUUID(), status: 'pending', ...p } });
+  }
+
+  /** The code the acquirer generated for a pay-in, set once (a second generate of the same reference returns the same code). */
+  async setQrisPayload(id: string, qrisPayload: string): Promise<Payin> {
+    await this.prisma.payin.updateMany({ where: { id, qrisPayload: null }, data: { qrisPayload } });
+    return this.prisma.payin.findUniqueOrThrow({ where: { id } });
   }
 
   find(merchantId: number, merchantTrxId: string): Promise<Payin | null> {

@@ -4,9 +4,11 @@ import type { GatewayFace } from '../../kernel/face';
 import { KernelModule } from '../../kernel/kernel.module';
 import { ServicesModule } from '../../services/services.module';
 import { AcquirerController } from './acquirer.controller';
+import { SnapNotifyController } from './snap-notify.controller';
 
 /**
- * The QRIS acquirer's notifications: /internal on the internal port only (GATEWAY_INTERNAL_PORT;
+ * The QRIS acquirer's notifications: /internal/acquirer (QRIS_ACQUIRER=self) and
+ * /snap/v1.0/qr/qr-mpm-notify (QRIS_ACQUIRER=snap, SNAP's envelope), on the internal port only (GATEWAY_INTERNAL_PORT;
  * refuseInternalRoutesOnPublicPort answers 404 on the public one), documented in
  * docs/ops-openapi.json.
  *
@@ -17,7 +19,7 @@ import { AcquirerController } from './acquirer.controller';
  */
 @Module({
   imports: [KernelModule, ServicesModule],
-  controllers: [AcquirerController],
+  controllers: [AcquirerController, SnapNotifyController],
 })
 export class InternalModule {}
 

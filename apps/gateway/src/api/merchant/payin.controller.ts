@@ -39,11 +39,17 @@ export class PayinController {
     operationId: 'generateQris',
     summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)',
     description:
-      'The same request again (same merchantTrxId and amount, code still pending) returns the code already made.',
+      'The same request again (same merchantTrxId and amount, code still pending) returns the code already made. ' +
+      'Where the acquirer generates the codes (over SNAP) and does not answer, 503 BANK_UNAVAILABLE: the same request again asks it again.',
   })
   @ApiBody({ type: GenerateQrisDto })
   @ApiEnvelope(GeneratedQrisSchema, { message: 'QRIS generated' })
-  @ApiErrors(ErrorCode.NotifyUrlNotAllowed, ErrorCode.DuplicateMerchantTrxId, ErrorCode.Conflict)
+  @ApiErrors(
+    ErrorCode.NotifyUrlNotAllowed,
+    ErrorCode.DuplicateMerchantTrxId,
+    ErrorCode.Conflict,
+    ErrorCode.BankUnavailable,
+  )
   async generate(@Req() req: AuthenticatedRequest, @Body() dto: GenerateQrisDto) {
     const { payin, qrImage } = await this.qris.generate(req.merchant.id, generateQrisCommand(dto));
     return new Reply('QRIS generated', presentGenerated(payin, new Date(), qrImage));
@@ -86,6 +92,7 @@ export class PayinController {
     ErrorCode.AmountMismatch,
     ErrorCode.QrExpired,
     ErrorCode.PaidAtInvalid,
+    ErrorCode.BankUnavailable,
   )
   async sandboxPay(@Req() req: AuthenticatedRequest, @Body() dto: SandboxPayDto) {
     if (!this.config.payins.sandbox) throw new NotFoundException();

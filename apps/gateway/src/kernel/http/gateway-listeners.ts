@@ -9,7 +9,7 @@ import { createLimitedServer, type ServerLimits } from './server-limits';
  * no ingress exposes. Requests are marked by the port they arrived on; routes under these
  * prefixes answer on the internal port only.
  */
-const INTERNAL_PREFIXES = ['/internal', '/ops', '/metrics', '/console'];
+const INTERNAL_PREFIXES = ['/internal', '/ops', '/metrics', '/console', '/snap'];
 
 const ARRIVED_ON_PUBLIC_PORT = Symbol('arrivedOnPublicPort');
 type MarkedRequest = IncomingMessage & { [ARRIVED_ON_PUBLIC_PORT]?: true };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { SnapQrisAcquirer } from '@pay/bank-rail';
 import { ErrorCode } from '@pay/contracts';
 import {
   encodeQris,
@@ -13,7 +14,7 @@ import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } fro
 import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG, PRISMA } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, PRISMA, QRIS_ACQUIRER } from '../../gateway.tokens';
 import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
 
 /** The QR code of a QRIS payload as a PNG data URL. */
@@ -34,13 +35,20 @@ export interface GenerateQrisCommand {
   notifyUrl?: string;
 }
 
-/** Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee. */
+/**
+ * Creates dynamic QRIS codes: the pay-in row (pending) with its payload and quoted fee.
+ * With QRIS_ACQUIRER=self the payload is encoded here; with `snap` the acquirer generates it (47)
+ * for our platformTrxId after the row exists (a code is never out there without its pay-in), and a
+ * generate whose answer did not come is asked again by the same request again (the acquirer dedupes
+ * on the reference, so the same code comes back).
+ */
 @Injectable()
 export class QrisService {
   constructor(
     private readonly payins: PayinRepository,
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(QRIS_ACQUIRER) private readonly acquirer: SnapQrisAcquirer | null,
   ) {}
 
   async generate(merchantId: number, command: GenerateQrisCommand): Promise<{ payin: Payin; qrImage?: string }> {
@@ -76,7 +84,7 @@ export class QrisService {
         feePctMilli: merchant.payinFeePctMilli,
         feeFixed: merchant.payinFeeFixed,
         nmid: merchant.nmid,
-        qrisPayload: encodeQris(qris),
+        qrisPayload: this.acquirer ? null : encodeQris(qris),
         expiresAt: new Date(now.getTime() + expirySeconds * 1000),
         notifyUrl: command.notifyUrl ?? null,
         logId: currentLogId(),
@@ -94,8 +102,26 @@ export class QrisService {
         payin = existing;
       else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
+    if (payin.qrisPayload === null) payin = await this.generatedByAcquirer(payin, merchant.name);
     const qrImage = command.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;
     return { payin, qrImage };
+  }
+
+  /** The acquirer's code for this pay-in (47), stored once; no answer: BANK_UNAVAILABLE, the same request may be sent again. */
+  private async generatedByAcquirer(payin: Payin, merchantName: string): Promise<Payin> {
+    if (!this.acquirer) throw new Error('a pay-in without a code, and no acquirer to generate it');
+    const generated = await this.acquirer.generate({
+      platformTrxId: payin.platformTrxId,
+      amount: payin.amount,
+      expiresAt: payin.expiresAt ?? new Date(Date.now() + this.config.payins.qrisExpiry.defaultSeconds * 1000),
+      merchantName,
+    });
+    if (generated.kind === 'unavailable')
+      throw new ApiError(
+        ErrorCode.BankUnavailable,
+        'The QRIS acquirer did not generate the code; please retry with the same merchantTrxId',
+      );
+    return this.payins.setQrisPayload(payin.id, generated.qrContent);
   }
 
   validAmount(input: number): Minor {
