@@ -68,12 +68,12 @@ export const SECTIONS: Record<string, { title: string; summary: string }> = {
   snap: {
     title: 'SNAP provider',
     summary:
-      'The bank (or PJP) spoken to over Bank Indonesia\'s SNAP (`libs/snap`, `libs/bank-rail/src/snap`; docs/rails.md says how to connect one): the payout rail with `RAIL_PROVIDER=snap`, and the QRIS acquirer with `QRIS_ACQUIRER=snap` unless `SNAP_ACQUIRER_*` names another.',
+      "The bank (or PJP) spoken to over Bank Indonesia's SNAP (`libs/snap`, `libs/bank-rail/src/snap`; docs/rails.md says how to connect one): the payout rail with `RAIL_PROVIDER=snap`, and the QRIS acquirer with `QRIS_ACQUIRER=snap` unless `SNAP_ACQUIRER_*` names another.",
   },
   acquirer: {
     title: 'QRIS acquirer',
     summary:
-      'Who generates QRIS codes and reports their payments (`libs/bank-rail`): ourselves, or an acquirer over SNAP, which is the rail\'s SNAP provider unless a `SNAP_ACQUIRER_*` setting says otherwise. The gateway generates codes and takes the notifications; the workers ask the acquirer about codes due to expire.',
+      "Who generates QRIS codes and reports their payments (`libs/bank-rail`): ourselves, or an acquirer over SNAP, which is the rail's SNAP provider unless a `SNAP_ACQUIRER_*` setting says otherwise. The gateway generates codes and takes the notifications; the workers ask the acquirer about codes due to expire.",
   },
   storage: { title: 'Object storage', summary: 'The recon files, in S3 or MinIO (`libs/platform`).' },
   webhooks: { title: 'Callbacks', summary: "Where merchants' callback URLs may point (`libs/platform`)." },

@@ -40,13 +40,16 @@ import type { WorkersConfig } from './workers.config';
 export function startWorkers(config: WorkersConfig) {
   const store = new ObjectStore(config.storage);
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
+  // QRIS_ACQUIRER=snap: codes due to expire are asked about there; refused credentials are a reason not to be ready.
+  const acquirer = createQrisAcquirer(config.payins.acquirer);
+  const acquirerCheck = acquirer ? [{ name: 'qris-acquirer', check: () => acquirer.ready() }] : [];
   return startBusService(
     {
       name: 'workers',
       config,
       // It consumes every .dlq (the archiver).
       topics: Object.values(Topic).map(deadLetterTopic),
-      checks: [storeCheck],
+      checks: [storeCheck, ...acquirerCheck],
       redisUrl: config.redis.url,
       listenLost:
         "LISTEN connection lost; reconnecting (pay-in callbacks wait for the dispatcher's safety-net round meanwhile)",
@@ -78,7 +81,6 @@ export function startWorkers(config: WorkersConfig) {
       listener.listen(webhookDeliveryChannel(() => dispatcher.wake()));
       const expiryRepository = new PayinExpiryRepository(pool);
       const qris = config.payins.acquirer;
-      const acquirer = createQrisAcquirer(qris);
       const expiry = new PayinExpiryLoop(
         expiryRepository,
         () => dispatcher.wake(),

@@ -1,4 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createQrisAcquirer, type SnapQrisAcquirer } from '@pay/bank-rail';
 import { SnapSimulator } from '@pay/devstack';
 import type { Minor } from '@pay/domain';
@@ -168,5 +171,29 @@ describe('pay-ins asked at the acquirer before they expire (workers, simulator p
     await scanAt(later());
     expect((await reread(payin)).status).toBe('success');
     expect(await ledgerCommands(payin.id)).toBe(1);
+  });
+
+  it("readiness: ready with our key; a key the acquirer does not know fails with the acquirer's reason", async () => {
+    await expect(acquirer.ready()).resolves.toBeUndefined();
+    const dir = mkdtempSync(join(tmpdir(), 'acq-key-'));
+    const wrongKey = join(dir, 'wrong.pem');
+    writeFileSync(
+      wrongKey,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
+    const config = loadConfig(workersConfigSchema, {
+      DATABASE_URL: process.env.DATABASE_URL,
+      ...sim.env(),
+      ...sim.acquirerEnv(),
+      SNAP_ACQUIRER_PRIVATE_KEY_FILE: wrongKey,
+    });
+    const wrong = createQrisAcquirer(config.payins.acquirer);
+    try {
+      await expect(wrong?.ready()).rejects.toThrow(
+        /^QRIS acquirer: the provider refused our token request: 4017300 Unauthorized. Signature/,
+      );
+    } finally {
+      wrong?.close();
+    }
   });
 });

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create a dynamic QRIS code for one payment (our addition to the spec)
-         * @description The same request again (same merchantTrxId and amount, code still pending) returns the code already made.
+         * @description The same request again (same merchantTrxId and amount, code still pending) returns the code already made. Where the acquirer generates the codes (over SNAP) and does not answer, 503 BANK_UNAVAILABLE: the same request again asks it again.
          */
         post: operations["generateQris"];
         delete?: never;
@@ -1227,7 +1227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry | BANK_UNAVAILABLE: The bank did not answer in time; please retry */
             503: {
                 headers: {
                     /** @description The logId of the body */
@@ -1242,7 +1242,7 @@ export interface operations {
                          * @example SERVICE_UNAVAILABLE
                          * @enum {string}
                          */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE";
                     };
                 };
             };
@@ -1661,7 +1661,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry | BANK_UNAVAILABLE: The bank did not answer in time; please retry */
             503: {
                 headers: {
                     /** @description The logId of the body */
@@ -1676,7 +1676,7 @@ export interface operations {
                          * @example SERVICE_UNAVAILABLE
                          * @enum {string}
                          */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE";
                     };
                 };
             };

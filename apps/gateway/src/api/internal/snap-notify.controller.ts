@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { SNAP_ACQUIRER_SECURITY } from '../../kernel/openapi/ops-api.decorator';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +22,7 @@ const SNAP_ENVELOPE: SchemaObject = {
  * answered in SNAP's envelope, not ours: that is what the acquirer reads (2005200, or why not).
  */
 @ApiTags('Acquirer')
+@ApiSecurity(SNAP_ACQUIRER_SECURITY)
 @Controller('snap/v1.0/qr')
 export class SnapNotifyController {
   constructor(private readonly notifications: SnapNotificationService) {}
@@ -40,7 +42,6 @@ export class SnapNotifyController {
     required: true,
     description: 'ISO 8601 with offset, e.g. 2026-11-28T10:20:05+07:00',
   })
-  @ApiHeader({ name: 'X-SIGNATURE', required: true, description: 'base64 SHA256withRSA of the acquirer' })
   @ApiHeader({ name: 'X-PARTNER-ID', required: false })
   @ApiHeader({ name: 'X-EXTERNAL-ID', required: false })
   @ApiHeader({ name: 'CHANNEL-ID', required: false })

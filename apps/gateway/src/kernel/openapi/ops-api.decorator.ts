@@ -6,6 +6,7 @@ import { errorResponses } from './api-envelope.decorator';
 /** The security schemes of the operations document (ops-document.ts). */
 export const ADMIN_SECURITY = 'admin';
 export const ACQUIRER_SECURITY = 'acquirerSignature';
+export const SNAP_ACQUIRER_SECURITY = 'snapAcquirerSignature';
 
 /** Statuses every ops operation can answer: a wrong admin token 401, no ADMIN_TOKEN configured 404, bad input 400, a body not JSON or too large, an outage. */
 export const OPS_COMMON_ERRORS = [

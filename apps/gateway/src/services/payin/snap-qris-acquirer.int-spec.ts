@@ -6,7 +6,7 @@ import { type QrNotification, readSnapCredentials, type SnapRailConfig, SnapQris
 
 /**
  * The QRIS acquirer over SNAP (libs/bank-rail) against the simulator playing the acquirer (its own
- * process): what QRIS_ACQUIRER=snap will stand on here, in the gateway.
+ * process): what QRIS_ACQUIRER=snap stands on (the gateway wired to it: api/internal/snap-acquirer.int-spec.ts).
  */
 describe('SnapQrisAcquirer (the simulator as the acquirer)', () => {
   let sim: SnapSimulator;
