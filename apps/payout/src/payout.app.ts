@@ -3,7 +3,7 @@ import { STANDBY_GATHER_MS, withDeadLetterTopics } from '@pay/bus';
 import { startBusService } from '@pay/bus-service';
 import { ConsumerGroup, Topic } from '@pay/contracts';
 import { DISBURSEMENT_DECIDED_CHANNEL, PayoutRepository } from '@pay/persistence';
-import { pendingPayoutsMetric, railMetrics, unknownPayoutsMetric } from '@pay/platform';
+import { pendingPayoutsMetric, railMetrics, sourceBalanceMetric, unknownPayoutsMetric } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
 import { PayoutPoller } from './processing/payout.poller';
@@ -33,6 +33,8 @@ export function startPayout(config: PayoutConfig) {
       pendingPayoutsMetric(registry, payouts, { logger });
       unknownPayoutsMetric(registry, payouts, { logger });
       rail = createBankRail(config.rail, pool, railMetrics(registry));
+      const balanceSource = rail.sourceBalance ? { sourceBalance: rail.sourceBalance.bind(rail) } : null;
+      if (balanceSource) sourceBalanceMetric(registry, balanceSource, { logger, provider: config.rail.provider });
       const processor = new PayoutProcessor(payouts, rail, logger, config.payouts);
       const poller = new PayoutPoller(processor, logger, config.payouts.pollIntervalMs);
       // The ledger NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes

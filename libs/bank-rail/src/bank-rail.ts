@@ -60,4 +60,6 @@ export interface BankRail {
    * transfers wait as UNKNOWN.
    */
   ready?(): Promise<void>;
+  /** Our source account's available balance at the bank, in sen (null: no answer), where the provider tells it. */
+  sourceBalance?(): Promise<bigint | null>;
 }

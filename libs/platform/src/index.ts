@@ -78,7 +78,13 @@ export {
   type OutboxTopicBacklog,
 } from './health/outbox-backlog.metric';
 export { pendingPayoutsMetric, type PendingPayouts } from './health/pending-payouts.metric';
-export { type RailCall, railMetrics, type UnknownPayouts, unknownPayoutsMetric } from './health/rail-metrics';
+export {
+  type RailCall,
+  railMetrics,
+  sourceBalanceMetric,
+  type UnknownPayouts,
+  unknownPayoutsMetric,
+} from './health/rail-metrics';
 export {
   busConsumerMetrics,
   type BusConsumerMetrics,

@@ -55,13 +55,28 @@ describe('the committed OpenAPI documents', () => {
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops') || p.startsWith('/internal'))).toBe(false);
   });
 
-  it('declares every ops operation with the admin token, a typed success and 400, 401 and 404; the notification with its signature', () => {
+  it('declares every ops operation with the admin token, a typed success and 400, 401 and 404; the notifications with their signatures', () => {
     const document = documents.ops;
     const operations = operationsOf(document);
-    expect(Object.keys(document.paths).every((p) => p.startsWith('/ops/') || p.startsWith('/internal/'))).toBe(true);
+    expect(
+      Object.keys(document.paths).every(
+        (p) => p.startsWith('/ops/') || p.startsWith('/internal/') || p.startsWith('/snap/'),
+      ),
+    ).toBe(true);
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops/queues'))).toBe(false);
-    expect(operations).toHaveLength(36);
+    expect(operations).toHaveLength(37);
     for (const { path, op } of operations) {
+      // The SNAP acquirer's notification answers in SNAP's envelope, not ours.
+      if (path.startsWith('/snap/')) {
+        expect(path).toBe('/snap/v1.0/qr/qr-mpm-notify');
+        expect(op.security).toEqual([{ snapAcquirerSignature: [] }]);
+        for (const status of ['200', '400', '401', '403', '404'])
+          expect(op.responses[status].content['application/json'].schema.required).toEqual([
+            'responseCode',
+            'responseMessage',
+          ]);
+        continue;
+      }
       expect(op.security).toEqual(path.startsWith('/internal/') ? [{ acquirerSignature: [] }] : [{ admin: [] }]);
       const success = op.responses['200'] ?? op.responses['201'];
       const data = success.content['application/json'].schema.properties.data;
@@ -75,6 +90,7 @@ describe('the committed OpenAPI documents', () => {
     expect(document.components?.securitySchemes).toMatchObject({
       admin: { type: 'http', scheme: 'bearer' },
       acquirerSignature: { type: 'apiKey', in: 'header', name: 'X-Acquirer-Signature' },
+      snapAcquirerSignature: { type: 'apiKey', in: 'header', name: 'X-SIGNATURE' },
     });
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });

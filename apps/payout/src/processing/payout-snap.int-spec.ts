@@ -2,7 +2,8 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { RailTimeoutError, readSnapCredentials, SnapBankRail, type SnapRailConfig } from '@pay/bank-rail';
 import { SnapSimulator } from '@pay/devstack';
 import { createPgPool, createPrismaClient, PayoutRepository, type PrismaClient } from '@pay/persistence';
-import { createLogger } from '@pay/platform';
+import { createLogger, sourceBalanceMetric } from '@pay/platform';
+import { Registry } from 'prom-client';
 import { createMerchant } from '@pay/testing';
 import type { Pool } from 'pg';
 import { PayoutProcessor } from './payout.processor';
@@ -120,6 +121,29 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
     const attempts = await prisma.railAttempt.findMany({ where: { partnerReferenceNo: id } });
     expect(attempts.length).toBeGreaterThan(0);
     expect(new Set(attempts.map((a) => a.externalId)).size).toBe(attempts.length);
+  });
+
+  it("the source account's balance (11): what the bank says, lower by a transfer it executed; a metric a scrape never waits for", async () => {
+    const before = await rail.sourceBalance();
+    expect(typeof before).toBe('bigint');
+    const id = await pendingDisbursement('BRI', '1234567890');
+    expect((await settle(id)).status).toBe('success');
+    expect(await rail.sourceBalance()).toBe((before as bigint) - 10_000_000n);
+
+    const registry = new Registry();
+    sourceBalanceMetric(registry, rail, { logger: createLogger('test', 'fatal'), provider: 'snap', refreshMs: 0 });
+    const read = async () => {
+      await registry.getSingleMetricAsString('rail_source_balance_idr');
+      return (await registry.getSingleMetric('rail_source_balance_idr')?.get())?.values[0];
+    };
+    // Absent until the bank answered: a scrape only asks, it does not wait.
+    expect(await read()).toBeUndefined();
+    const deadline = Date.now() + 5_000;
+    while ((await read()) === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await read()).toMatchObject({
+      labels: { provider: 'snap' },
+      value: Number((before as bigint) - 10_000_000n) / 100,
+    });
   });
 
   it('the answer that never came is UNKNOWN: status inquiry, not a failure, and never a second transfer', async () => {

@@ -2,6 +2,7 @@ import { findBank } from '@pay/domain';
 import { sql, sqlClient, type SqlClient } from '@pay/persistence';
 import {
   FINAL_FAILURES,
+  fromSnapAmount,
   type SnapClient,
   type SnapCallRecord,
   type SnapResult,
@@ -218,6 +219,24 @@ export class SnapBankRail implements BankRail {
       case 'unknown':
         return this.processing(bankReference, polls + 1);
     }
+  }
+
+  /**
+   * Our source account's available balance at the bank (11), in sen; null when the bank did not
+   * answer or did not say. What payouts are paid from: a finance team's check, and an operator's
+   * before a bank refuses transfers for insufficient funds (403xx14).
+   */
+  async sourceBalance(): Promise<bigint | null> {
+    const result = await this.client.call('balanceInquiry', {
+      accountNo: this.config.sourceAccountNo,
+      balanceTypes: ['Cash'],
+      additionalInfo: {},
+    });
+    if (result.kind !== 'answer' || result.class.kind !== 'success') return null;
+    const infos = result.body.accountInfos;
+    if (!Array.isArray(infos) || infos.length === 0) return null;
+    const info = infos[0] as Record<string, unknown>;
+    return fromSnapAmount(info.availableBalance ?? info.amount);
   }
 
   async ready(): Promise<void> {

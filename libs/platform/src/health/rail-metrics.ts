@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { WarnLogger } from '../logging/throttled-warn';
+import { throttledWarn, type WarnLogger } from '../logging/throttled-warn';
 import { scrapeRead } from './scrape-read';
 
 /** One call to a bank's API, as the rail reports it (libs/snap's SnapCallRecord). */
@@ -90,5 +90,39 @@ export function unknownPayoutsMetric(
     help: 'Seconds since the first attempt of the oldest UNKNOWN disbursement (0 when none)',
     registers: [registry],
     collect: update,
+  });
+}
+
+/**
+ * `rail_source_balance_idr{provider}`: our source account's available balance as the bank last told it
+ * (SNAP 11), asked in the background at most every `refreshMs` so a scrape never waits for the bank;
+ * absent until the first answer, and the last answer kept while the bank does not give one.
+ */
+export function sourceBalanceMetric(
+  registry: Registry,
+  source: { sourceBalance(): Promise<bigint | null> },
+  options: { logger: WarnLogger; provider: string; refreshMs?: number },
+): void {
+  const refreshMs = options.refreshMs ?? 60_000;
+  const warn = throttledWarn(options.logger, "payout metrics: could not read the source account's balance at the bank");
+  let askedAt = 0;
+  let asking = false;
+  const gauge = new Gauge({
+    name: 'rail_source_balance_idr',
+    help: "Our source account's available balance at the bank (Rupiah), as it last answered a balance inquiry",
+    // A label, so the series is absent (not 0) until the bank's first answer.
+    labelNames: ['provider'],
+    registers: [registry],
+    collect: () => {
+      if (asking || Date.now() - askedAt < refreshMs) return;
+      asking = true;
+      askedAt = Date.now();
+      source
+        .sourceBalance()
+        .then((sen) => {
+          if (sen !== null) gauge.set({ provider: options.provider }, Number(sen) / 100);
+        }, warn)
+        .finally(() => (asking = false));
+    },
   });
 }
