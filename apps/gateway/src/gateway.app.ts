@@ -18,6 +18,8 @@ import {
   registerLogId,
   registerMethodNotAllowed,
   registerRequestLogger,
+  type RailCall,
+  railMetrics,
   registerRequestMetrics,
   registerSuccessEnvelope,
   stopInOrder,
@@ -103,14 +105,17 @@ export async function createGatewayApp(
     // A path the router cannot decode: 400 in the envelope, logged as a client error.
     frameworkErrors: answerFrameworkErrors(logger),
   });
+  // The rail's and the acquirer's calls counted in the registry the app makes (bound once it exists).
+  let onRailCall: ((call: RailCall) => void) | undefined;
+  const railHooks = { onCall: (call: RailCall) => onRailCall?.(call) };
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.register(
       {
         prisma,
         pool,
         redis,
-        rail: createBankRail(config.rail, pool),
-        acquirer: createQrisAcquirer(config.acquirer.qris),
+        rail: createBankRail(config.rail, pool, railHooks),
+        acquirer: createQrisAcquirer(config.acquirer.qris, railHooks),
         config,
         store,
         reconProducer,
@@ -136,6 +141,7 @@ export async function createGatewayApp(
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
   registerRequestMetrics(fastify, app.get(METRICS_REGISTRY));
+  onRailCall = railMetrics(app.get(METRICS_REGISTRY)).onCall;
   registerSessionApiHeaders(fastify);
   // Before any other hook: an internal route on the public port is not there at all.
   refuseInternalRoutesOnPublicPort(fastify);

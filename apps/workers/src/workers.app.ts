@@ -15,6 +15,8 @@ import {
 import {
   BULLMQ_MAX_BLOCK_MS,
   ObjectStore,
+  type RailCall,
+  railMetrics,
   createRedis,
   redisSocketTimeout,
   throttledWarn,
@@ -41,7 +43,9 @@ export function startWorkers(config: WorkersConfig) {
   const store = new ObjectStore(config.storage);
   const storeCheck = { name: 'object-store', check: async () => void (await store.client.bucketExists(store.bucket)) };
   // QRIS_ACQUIRER=snap: codes due to expire are asked about there; refused credentials are a reason not to be ready.
-  const acquirer = createQrisAcquirer(config.payins.acquirer);
+  // Its calls counted in the service's registry (bound once it exists).
+  let onAcquirerCall: ((call: RailCall) => void) | undefined;
+  const acquirer = createQrisAcquirer(config.payins.acquirer, { onCall: (call) => onAcquirerCall?.(call) });
   const acquirerCheck = acquirer ? [{ name: 'qris-acquirer', check: () => acquirer.ready() }] : [];
   return startBusService(
     {
@@ -79,6 +83,7 @@ export function startWorkers(config: WorkersConfig) {
       });
       // Deliveries are written by the payout service, the gateway and the expiry scan: their commit (or an operator's resend) wakes the dispatcher.
       listener.listen(webhookDeliveryChannel(() => dispatcher.wake()));
+      if (acquirer) onAcquirerCall = railMetrics(registry).onCall;
       const expiryRepository = new PayinExpiryRepository(pool);
       const qris = config.payins.acquirer;
       const expiry = new PayinExpiryLoop(

@@ -115,7 +115,7 @@ describe('pay-in callbacks, workers side: the expiry scan and delivery (real Pos
       [stillValid.id]: 'pending',
       [noUrl.id]: 'expired',
     });
-    expect(await scanner().scan()).toEqual({ expired: 0, callbacks: 0 }); // idempotent: nothing left
+    expect(await scanner().scan()).toEqual({ expired: 0, callbacks: 0, resolved: 0, held: 0 }); // idempotent: nothing left
 
     // Due at once, as any other delivery; one attempt delivers it, signed with the merchant's secret.
     expect(await service().attempt(mine[0].id)).toBe('delivered');

@@ -1,5 +1,6 @@
 import { configSection } from '@pay/platform';
 import { z } from 'zod';
+import type { SnapRailHooks } from './snap-bank-rail';
 import { SnapQrisAcquirer } from './snap-qris-acquirer';
 import { readSnapCredentials, type snapEnvShape, type SnapRailConfig, snapSection } from './snap.config';
 
@@ -153,8 +154,11 @@ export function refineAcquirerEnv(env: SnapEnv & AcquirerEnv & { NODE_ENV: strin
   }
 }
 
-/** The acquirer QRIS_ACQUIRER names: null for `self`. */
-export function createQrisAcquirer(config: AcquirerConfig): SnapQrisAcquirer | null {
+/** The acquirer QRIS_ACQUIRER names: null for `self`. `hooks.onCall` sees every call (rail metrics, provider `snap-acquirer`). */
+export function createQrisAcquirer(
+  config: AcquirerConfig,
+  hooks: Pick<SnapRailHooks, 'onCall'> = {},
+): SnapQrisAcquirer | null {
   if (config.kind === 'self') return null;
-  return new SnapQrisAcquirer(config.snap, readSnapCredentials(config.snap.files), config.merchantId);
+  return new SnapQrisAcquirer(config.snap, readSnapCredentials(config.snap.files), config.merchantId, hooks);
 }

@@ -8,6 +8,7 @@ import {
   transactionState,
   verifyAsymmetricSignature,
 } from '@pay/snap';
+import type { SnapRailHooks } from './snap-bank-rail';
 import { type SnapCredentials, snapClientFor, type SnapRailConfig } from './snap.config';
 
 /**
@@ -60,8 +61,9 @@ export class SnapQrisAcquirer {
     config: SnapRailConfig,
     credentials: SnapCredentials,
     private readonly merchantId: string,
+    hooks: Pick<SnapRailHooks, 'onCall'> = {},
   ) {
-    this.client = snapClientFor('snap-acquirer', config, credentials);
+    this.client = snapClientFor('snap-acquirer', config, credentials, { onCall: hooks.onCall });
     this.publicKeyPem = credentials.providerPublicKeyPem;
   }
 

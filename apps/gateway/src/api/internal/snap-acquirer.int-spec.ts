@@ -179,6 +179,12 @@ describe('QRIS over a SNAP acquirer (gateway, simulator process)', () => {
     expect(await ledgerCommands(payin.id)).toBe(1);
   });
 
+  it("counts the acquirer's calls per service and code on /metrics", async () => {
+    await generate();
+    const metrics = await request(gateway.internalServer).get('/metrics');
+    expect(metrics.text).toMatch(/rail_calls_total\{[^}]*provider="snap-acquirer"[^}]*code="2004700"[^}]*\} [1-9]/);
+  });
+
   describe('what the endpoint answers to notifications signed here with the simulator key', () => {
     const key = () => readFileSync(`${sim.dir}/simulator-private.pem`, 'utf8');
     const jakarta = (d: Date) => `${new Date(d.getTime() + 7 * 3_600_000).toISOString().slice(0, 19)}+07:00`;
