@@ -106,8 +106,8 @@ export async function createGatewayApp(
     frameworkErrors: answerFrameworkErrors(logger),
   });
   // The rail's and the acquirer's calls counted in the registry the app makes (bound once it exists).
-  let onRailCall: ((call: RailCall) => void) | undefined;
-  const railHooks = { onCall: (call: RailCall) => onRailCall?.(call) };
+  const railCalls: { record?: (call: RailCall) => void } = {};
+  const railHooks = { onCall: (call: RailCall) => railCalls.record?.(call) };
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.register(
       {
@@ -141,7 +141,7 @@ export async function createGatewayApp(
   registerLogId(fastify);
   registerRequestLogger(fastify, logger);
   registerRequestMetrics(fastify, app.get(METRICS_REGISTRY));
-  onRailCall = railMetrics(app.get(METRICS_REGISTRY)).onCall;
+  railCalls.record = railMetrics(app.get(METRICS_REGISTRY)).onCall;
   registerSessionApiHeaders(fastify);
   // Before any other hook: an internal route on the public port is not there at all.
   refuseInternalRoutesOnPublicPort(fastify);
