@@ -39,7 +39,7 @@ export class PayinController {
     operationId: 'generateQris',
     summary: 'Create a dynamic QRIS code for one payment (our addition to the spec)',
     description:
-      'The same request again (same merchantTrxId and amount, code still pending) returns the code already made. ' +
+      'The same request again (same merchantTrxId, amount and notifyUrl) returns the code already made, with its current status (also once paid or expired); a different body with the same merchantTrxId is 409 DUPLICATE_MERCHANT_TRX_ID. ' +
       'Where the acquirer generates the codes (over SNAP) and does not answer, 503 BANK_UNAVAILABLE: the same request again asks it again.',
   })
   @ApiBody({ type: GenerateQrisDto })

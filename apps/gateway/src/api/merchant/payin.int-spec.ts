@@ -91,6 +91,30 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
     expect(dup.body.code).toBe('DUPLICATE_MERCHANT_TRX_ID');
   });
 
+  it('the same generate again after the code was paid returns that code with its status (success); another body is a conflict', async () => {
+    const { token } = await createMerchant(prisma);
+    const first = await post('generate', token, { merchantTrxId: 'ORD-PAID', amount: 50000 });
+    expect((await notify(paid(first.body.data.platformTrxId))).status).toBe(200);
+    const again = await post('generate', token, { merchantTrxId: 'ORD-PAID', amount: 50000 });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({
+      status: true,
+      message: 'QRIS generated',
+      data: {
+        platformTrxId: first.body.data.platformTrxId,
+        qrisPayload: first.body.data.qrisPayload,
+        status: 'success',
+      },
+    });
+    const other = await post('generate', token, {
+      merchantTrxId: 'ORD-PAID',
+      amount: 50000,
+      notifyUrl: 'https://shop.example/cb',
+    });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('DUPLICATE_MERCHANT_TRX_ID');
+  });
+
   it.each([
     [{ amount: 999 }, /^amount: must be between 1000 and 10000000$/],
     [{ amount: 10000000.01 }, /^amount: must be between/],

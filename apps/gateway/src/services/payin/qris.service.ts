@@ -91,19 +91,16 @@ export class QrisService {
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      // The same request again (a retry after a lost response) gets the code already made.
+      // The same request again (a retry after a lost response) gets the code already made, with its
+      // current status (paid, expired: the retry must learn it, not be told the id is taken).
       const existing = await this.payins.find(merchantId, command.merchantTrxId);
-      if (
-        existing &&
-        existing.amount === amount &&
-        existing.status === 'pending' &&
-        existing.notifyUrl === (command.notifyUrl ?? null)
-      )
+      if (existing && existing.amount === amount && existing.notifyUrl === (command.notifyUrl ?? null))
         payin = existing;
       else throw new ApiError(ErrorCode.DuplicateMerchantTrxId, 'merchantTrxId has already been used for another QRIS');
     }
-    if (payin.qrisPayload === null) payin = await this.generatedByAcquirer(payin, merchant.name);
-    const qrImage = command.withImage ? await qrImageOf(payin.qrisPayload ?? '') : undefined;
+    if (payin.qrisPayload === null && payin.status === 'pending')
+      payin = await this.generatedByAcquirer(payin, merchant.name);
+    const qrImage = command.withImage && payin.qrisPayload ? await qrImageOf(payin.qrisPayload) : undefined;
     return { payin, qrImage };
   }
 
