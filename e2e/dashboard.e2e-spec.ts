@@ -9,8 +9,10 @@ import { Topic } from '@pay/contracts';
 import { formatAmount, formatJakartaDateTime, parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import {
+  createDisbursement,
   createMerchant,
   firstRenderWatcher,
+  fundMerchant,
   insertPayin,
   ledgerCommand,
   type Ready,
@@ -696,6 +698,76 @@ interface AxeFinding {
       ).toBe(401);
       await context.close();
     }, 240_000);
+
+    it('fees in the console: an emptied field is refused next to it and changes nothing (never 0 %); a change shows old -> new and is saved only once confirmed', async () => {
+      // The operator of the flow above (its password is set there).
+      const m = await createMerchant(prisma, { name: `Toko Fees ${run}` });
+      const fees = () =>
+        prisma.merchant.findUniqueOrThrow({
+          where: { id: m.merchant.id },
+          select: { payinFeePctMilli: true, payinFeeFixed: true, payoutFeeFlat: true },
+        });
+      const before = await fees();
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        await signIn(page, consoleUrl, operator.email);
+        await page.getByRole('link', { name: 'Merchants', exact: true }).click();
+        await page.getByRole('link', { name: m.merchant.name, exact: true }).click();
+        const percent = page.getByLabel('Pay-in fee (%)');
+        await percent.waitFor();
+        const save = page.getByRole('button', { name: 'Save fees' });
+
+        // Cleared to retype: an error next to the field, no dialog, nothing saved.
+        await percent.fill('');
+        await save.click();
+        await page.getByText('Required.').waitFor();
+        expect(await page.getByRole('dialog').count()).toBe(0);
+        expect(await fees()).toEqual(before);
+
+        // A new value: the dialog shows old -> new; Cancel saves nothing.
+        await percent.fill('1.25');
+        await save.click();
+        const dialog = page.getByRole('dialog');
+        await dialog.waitFor();
+        expect(await dialog.innerText()).toContain(`Pay-in fee (%): ${before.payinFeePctMilli / 1000} % → 1.25 %`);
+        await checkPage(page, 'console-fees-confirm');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await fees()).toEqual(before);
+
+        // Confirmed: saved.
+        await save.click();
+        await dialog.getByRole('button', { name: 'Change fees' }).click();
+        await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+        expect(await fees()).toEqual({ ...before, payinFeePctMilli: 1250 });
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it("a failed payout's page says why: the code in the merchant's words, and the bank's reason", async () => {
+      const user = await merchantUser('failed-payout');
+      await fundMerchant(prisma, user.merchantId, [1_000_000n]);
+      const { disbursement } = await createDisbursement(prisma, user.merchantId, {
+        amount: 100_000n,
+        fee: 2_500n,
+        outcome: 'failed',
+      });
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        await signIn(page, dashboardUrl, user.email);
+        await page.getByTestId('balance-available').waitFor();
+        await page.goto(`${dashboardUrl.replace(/\/$/, '')}/#/payouts/${disbursement.merchantTrxId}`);
+        const row = page.getByRole('row').filter({ hasText: 'Why it failed' });
+        await row.waitFor();
+        expect(await row.innerText()).toContain('Refused by the bank · Rejected by the beneficiary bank');
+        await checkPage(page, 'merchant-payout-failed');
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
 
     // --- after the flow above: two-factor sign-in, the step-up dialog, Bahasa Indonesia ---------
 

@@ -1,4 +1,4 @@
-import type { Minor } from '@pay/domain';
+import type { Minor, PayoutFailureCode } from '@pay/domain';
 
 /** What the bank says about a destination account. */
 export type AccountLookup =
@@ -19,7 +19,7 @@ export interface TransferRequest {
 export type TransferStatus =
   | { state: 'completed'; reference: string; completedAt: Date }
   /** reference: the bank's, when it gave one (a transfer refused outright may have none) */
-  | { state: 'failed'; reference: string | null; reason: string; failedAt: Date }
+  | { state: 'failed'; reference: string | null; reason: string; code: PayoutFailureCode; failedAt: Date }
   /** accepted, or its outcome not known yet (a timeout, a 5xx): ask its status after checkAfterMs */
   | { state: 'processing'; reference: string | null; checkAfterMs: number };
 

@@ -45,3 +45,4 @@ export { QrisFormatError } from './qris/tlv';
 export { dueSettlementCutoff, nameBasedUuid, settlementId } from './settlement/settlement-schedule';
 export { platformTrxId } from './ids/platform-trx-id';
 export { parseReconDate, jakartaDay, type ReconDate } from './recon/recon-date';
+export { PAYOUT_FAILURE_TEXT, PayoutFailureCode } from './disbursement/payout-failure-code';

@@ -163,6 +163,7 @@ export async function createDisbursement(
         disbursement: pending,
         railReference: null,
         reason: 'Rejected by the beneficiary bank',
+        code: 'REJECTED_BY_BANK',
         at: new Date(),
       },
     ]);

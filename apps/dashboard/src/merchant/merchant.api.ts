@@ -75,6 +75,9 @@ export interface Payout {
   status: string;
   createdAt: string | null;
   successAt: string | null;
+  /** On failed: why (PayoutFailureCode) and the bank's words */
+  failureCode: string | null;
+  failureReason: string | null;
   attempts: CallbackAttempt[];
 }
 
@@ -192,6 +195,8 @@ function toPayout(r: PayoutListItemView | PayoutDetailView): Payout {
     status: r.status ?? '',
     createdAt: r.createdAt,
     successAt: r.success_at,
+    failureCode: r.failureCode ?? null,
+    failureReason: r.failureReason ?? null,
     attempts: attempts.map(toAttempt),
   };
 }

@@ -95,25 +95,33 @@ describe('PayoutProcessor over SNAP (the simulator as the bank)', () => {
   const executionsOf = async (id: string) => (await sim.executions()).filter((e) => e.partnerReferenceNo === id);
 
   it.each([
-    ['BRI', '1234567890', 'success', 1, null],
-    ['BCA', '1234567890', 'success', 1, null],
-    ['DANA', '081234567890', 'success', 1, null],
-    ['BRI', '0000000404', 'failed', 0, 'Beneficiary account not found (4041811)'],
-    ['BRI', '0000000403', 'failed', 0, 'Beneficiary account is inactive or blocked (4031818)'],
-    ['BRI', '0000000422', 'failed', 0, 'Rejected by the beneficiary bank (do not honor) (4031805)'],
-    ['OVO', '0800000414', 'failed', 0, 'Insufficient funds in the source account (4031814)'],
-    ['BRI', '0000000408', 'success', 1, null],
-    ['BRI', '0000000502', 'success', 1, null],
-    ['GOPAY', '0800000504', 'success', 1, null],
-    ['BRI', '0000000202', 'success', 1, null],
-    ['BRI', '0000000500', 'failed', 1, 'The bank reports the transfer failed: Failed (06)'],
-    ['BRI', '0000000429', 'success', 1, null],
-    ['BCA', '0000000407', 'success', 1, null],
-  ])('%s %s ends %s, executed %s time(s)', async (bankCode, accountNo, status, executions, reason) => {
+    ['BRI', '1234567890', 'success', 1, null, null],
+    ['BCA', '1234567890', 'success', 1, null, null],
+    ['DANA', '081234567890', 'success', 1, null, null],
+    ['BRI', '0000000404', 'failed', 0, 'Beneficiary account not found (4041811)', 'ACCOUNT_NOT_FOUND'],
+    ['BRI', '0000000403', 'failed', 0, 'Beneficiary account is inactive or blocked (4031818)', 'ACCOUNT_INACTIVE'],
+    ['BRI', '0000000422', 'failed', 0, 'Rejected by the beneficiary bank (do not honor) (4031805)', 'REJECTED_BY_BANK'],
+    [
+      'OVO',
+      '0800000414',
+      'failed',
+      0,
+      'Insufficient funds in the source account (4031814)',
+      'SOURCE_INSUFFICIENT_FUNDS',
+    ],
+    ['BRI', '0000000408', 'success', 1, null, null],
+    ['BRI', '0000000502', 'success', 1, null, null],
+    ['GOPAY', '0800000504', 'success', 1, null, null],
+    ['BRI', '0000000202', 'success', 1, null, null],
+    ['BRI', '0000000500', 'failed', 1, 'The bank reports the transfer failed: Failed (06)', 'BANK_FAILED'],
+    ['BRI', '0000000429', 'success', 1, null, null],
+    ['BCA', '0000000407', 'success', 1, null, null],
+  ])('%s %s ends %s, executed %s time(s)', async (bankCode, accountNo, status, executions, reason, code) => {
     const id = await pendingDisbursement(bankCode, accountNo);
     const d = await settle(id);
     expect(d.status).toBe(status);
     expect(d.failureReason ?? null).toBe(reason);
+    expect(d.failureCode ?? null).toBe(code);
     const record = await executionsOf(id);
     expect(record.reduce((n, e) => n + e.executions, 0)).toBe(executions);
     if (status === 'success') expect(d.railReference).toMatch(/^TRF/);

@@ -344,6 +344,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
             disbursement: d,
             railReference: 'SBX-F',
             reason: 'Rejected by the beneficiary bank',
+            code: 'REJECTED_BY_BANK',
             at: new Date(),
           }
         : { kind: 'success' as const, disbursement: d, railReference: 'SBX-S', at: new Date() },

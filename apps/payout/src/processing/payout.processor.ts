@@ -5,6 +5,7 @@ import {
   sendsSandboxMoney,
   type TransferStatus,
 } from '@pay/bank-rail';
+import { PayoutFailureCode } from '@pay/domain';
 import type { ClaimedDisbursement, PayoutOutcome, PayoutRepository } from '@pay/persistence';
 import { type Logger, type RoundResult, runWithLogId } from '@pay/platform';
 
@@ -131,6 +132,7 @@ export class PayoutProcessor {
           at: answer.failedAt,
           railReference: answer.reference,
           reason: answer.reason,
+          code: answer.code,
         };
     }
   }
@@ -146,7 +148,14 @@ export class PayoutProcessor {
         'disbursement not sent: the merchant has received sandbox money and the rail is live',
       ),
     );
-    return { kind: 'failed', disbursement: d, at: new Date(), railReference: null, reason: SANDBOX_MONEY_REFUSAL };
+    return {
+      kind: 'failed',
+      disbursement: d,
+      at: new Date(),
+      railReference: null,
+      reason: SANDBOX_MONEY_REFUSAL,
+      code: PayoutFailureCode.SandboxMoney,
+    };
   }
 
   private logOutcome(o: PayoutOutcome, finalisedNow: boolean): void {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { accountNumberProblem, findBank } from '@pay/domain';
+import { accountNumberProblem, findBank, PayoutFailureCode } from '@pay/domain';
 import { GroupWriter, sql, sqlClient, type SqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
 import {
@@ -223,6 +223,10 @@ export class SandboxBankRail implements BankRail {
       state: 'failed',
       reference: row.reference,
       reason: row.failure_reason ?? 'Transfer failed',
+      // Refused at once, or failed after the delay (scenarios rejected, failAfterDelay).
+      code: row.failure_reason?.startsWith('Rejected')
+        ? PayoutFailureCode.RejectedByBank
+        : PayoutFailureCode.BankFailed,
       failedAt: row.settles_at,
     };
   }

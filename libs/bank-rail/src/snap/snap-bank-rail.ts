@@ -1,7 +1,8 @@
-import { findBank } from '@pay/domain';
+import { findBank, PayoutFailureCode } from '@pay/domain';
 import { sql, sqlClient, type SqlClient } from '@pay/persistence';
 import {
   FINAL_FAILURES,
+  type FinalFailure,
   fromSnapAmount,
   type SnapClient,
   type SnapCallRecord,
@@ -20,6 +21,21 @@ import {
   UnknownBankError,
 } from '../bank-rail';
 import { type SnapCredentials, snapClientFor, type SnapRailConfig } from './snap.config';
+
+/** The merchant's failure code of each final refusal of the reference's table. */
+const FAILURE_CODES: Record<FinalFailure, PayoutFailureCode> = {
+  expired: PayoutFailureCode.RejectedByBank,
+  amount_limit: PayoutFailureCode.AmountLimit,
+  suspected_fraud: PayoutFailureCode.RejectedByBank,
+  do_not_honor: PayoutFailureCode.RejectedByBank,
+  dormant_account: PayoutFailureCode.AccountInactive,
+  insufficient_funds: PayoutFailureCode.SourceInsufficientFunds,
+  not_permitted: PayoutFailureCode.RejectedByBank,
+  inactive_account: PayoutFailureCode.AccountInactive,
+  invalid_account: PayoutFailureCode.AccountNotFound,
+  invalid_routing: PayoutFailureCode.BankUnreachable,
+  invalid_amount: PayoutFailureCode.RejectedByBank,
+};
 
 /** BI's bank codes for our bank codes; e-wallets differ between providers (SNAP_BANK_CODES_FILE). */
 export const SNAP_BANK_CODES: Readonly<Record<string, string>> = {
@@ -145,12 +161,13 @@ export class SnapBankRail implements BankRail {
       case 'in_progress':
         return this.processing(reference, 1);
       case 'final_failure':
-        return this.failed(reference, `${FINAL_FAILURES[c.reason]} (${result.code.code})`);
+        return this.failed(reference, `${FINAL_FAILURES[c.reason]} (${result.code.code})`, FAILURE_CODES[c.reason]);
       case 'not_processed':
         // Refused before processing (a field the bank rejects): no money moved, and resending the same request cannot succeed.
         return this.failed(
           reference,
           `Refused by the bank: ${String(result.body.responseMessage ?? '')} (${result.code.code})`,
+          PayoutFailureCode.RejectedByBank,
         );
       // The reference was used before: the original went through or is going; the status says which.
       case 'duplicate_success':
@@ -212,6 +229,7 @@ export class SnapBankRail implements BankRail {
             ':  (',
             ' (',
           ),
+          PayoutFailureCode.BankFailed,
         );
       case 'not_found':
         return notFound();
@@ -254,8 +272,8 @@ export class SnapBankRail implements BankRail {
     return code;
   }
 
-  private failed(reference: string | null, reason: string): TransferStatus {
-    return { state: 'failed', reference, reason, failedAt: this.clock() };
+  private failed(reference: string | null, reason: string, code: PayoutFailureCode): TransferStatus {
+    return { state: 'failed', reference, reason, code, failedAt: this.clock() };
   }
 
   private unknown(ref: string, reason: string, reference: string | null): TransferStatus {

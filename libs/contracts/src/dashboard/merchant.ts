@@ -156,6 +156,9 @@ export interface PayoutListItemView {
   status: PayoutStatus | null;
   success_at: string | null;
   createdAt: string;
+  /** On failed only (PayoutFailureCode; null for payouts that failed before codes existed) */
+  failureCode?: string | null;
+  failureReason?: string | null;
 }
 
 /** `GET /payouts/:merchantTrxId` */

@@ -28,6 +28,8 @@ export interface PayoutEventMessage {
   status: 'success' | 'failed';
   successAt: string | null;
   failureReason: string | null;
+  /** PayoutFailureCode on failure (absent in events written before it existed) */
+  failureCode?: string | null;
   notifyUrl: string;
   logId?: string;
   occurredAt: string;

@@ -37,6 +37,8 @@ export interface DisbursementCallbackFacts {
   status: DisbursementFinalStatus;
   successAt: Date | null;
   failureReason: string | null;
+  /** Why it failed, as a stable code (PayoutFailureCode) */
+  failureCode?: string | null;
   occurredAt: Date;
 }
 
@@ -66,7 +68,7 @@ export function disbursementCallbackBody(f: DisbursementCallbackFacts): string {
       totalAmount: formatAmount(f.amount + fee),
       status: f.status,
       success_at: f.successAt ? formatJakartaDateTime(f.successAt) : null,
-      ...(failed ? { failureReason: f.failureReason } : {}),
+      ...(failed ? { failureReason: f.failureReason, ...(f.failureCode ? { failureCode: f.failureCode } : {}) } : {}),
     },
   });
 }

@@ -588,6 +588,17 @@ export interface components {
              * @example 2026-11-22 19:31:05
              */
             success_at: string | null;
+            /**
+             * @description Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ACCOUNT_NOT_FOUND: The beneficiary account does not exist at its bank: check the account number. ACCOUNT_INACTIVE: The beneficiary account is inactive, blocked or dormant. BANK_UNREACHABLE: The beneficiary bank could not be reached: try again later. AMOUNT_LIMIT: Above the bank's limit for one transfer: send smaller amounts. REJECTED_BY_BANK: The bank refused the transfer. BANK_FAILED: The bank accepted the transfer, then reported it failed. SOURCE_INSUFFICIENT_FUNDS: The platform's account at the bank could not cover it (our side, being fixed): send it again later. SANDBOX_MONEY: Sandbox money is never paid out over a live bank rail.
+             * @example ACCOUNT_NOT_FOUND
+             * @enum {string|null}
+             */
+            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
+            /**
+             * @description Our addition, on failed only: why, in words, with the bank's own code where it gave one
+             * @example Beneficiary account not found (4041811)
+             */
+            failureReason?: string;
         };
         DisbursementInquiryDto: {
             /** @example INV-2026-0001 */
@@ -756,13 +767,19 @@ export interface components {
              * @example 2026-11-22 19:31:05
              */
             success_at: string | null;
-            /** @example BCA */
-            bankCode: string;
             /**
-             * @description On failed only
-             * @example Rejected by the beneficiary bank
+             * @description Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ACCOUNT_NOT_FOUND: The beneficiary account does not exist at its bank: check the account number. ACCOUNT_INACTIVE: The beneficiary account is inactive, blocked or dormant. BANK_UNREACHABLE: The beneficiary bank could not be reached: try again later. AMOUNT_LIMIT: Above the bank's limit for one transfer: send smaller amounts. REJECTED_BY_BANK: The bank refused the transfer. BANK_FAILED: The bank accepted the transfer, then reported it failed. SOURCE_INSUFFICIENT_FUNDS: The platform's account at the bank could not cover it (our side, being fixed): send it again later. SANDBOX_MONEY: Sandbox money is never paid out over a live bank rail.
+             * @example ACCOUNT_NOT_FOUND
+             * @enum {string|null}
+             */
+            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
+            /**
+             * @description Our addition, on failed only: why, in words, with the bank's own code where it gave one
+             * @example Beneficiary account not found (4041811)
              */
             failureReason?: string;
+            /** @example BCA */
+            bankCode: string;
         };
         DisbursementCallback: {
             /**

@@ -121,8 +121,9 @@ export class PayoutRepository {
       WITH input AS (
         SELECT * FROM unnest(${outcomes.map((o) => o.disbursement.id)}::uuid[], ${outcomes.map((o) => o.kind)}::text[], ${outcomes.map((o) => o.at)}::timestamptz[],
                              ${outcomes.map((o) => o.railReference ?? null)}::text[], ${outcomes.map((o) => (o.kind === 'failed' ? o.reason : null))}::text[],
+                             ${outcomes.map((o) => (o.kind === 'failed' ? o.code : null))}::text[],
                              ${outcomes.map((o) => (o.resubmitted ? 1 : 0))}::int[])
-          AS i(id, kind, at, rail_reference, reason, resubmitted)),
+          AS i(id, kind, at, rail_reference, reason, code, resubmitted)),
       rechecked AS (
         UPDATE disbursements d SET next_check_at = i.at, lease_until = NULL, rail_reference = COALESCE(i.rail_reference, d.rail_reference),
                                    submit_attempts = d.submit_attempts + i.resubmitted, updated_at = now()
@@ -135,6 +136,7 @@ export class PayoutRepository {
                success_at = CASE WHEN i.kind = 'success' THEN i.at END,
                failed_at = CASE WHEN i.kind = 'failed' THEN i.at END,
                failure_reason = i.reason,
+               failure_code = i.code,
                rail_reference = COALESCE(i.rail_reference, d.rail_reference), lease_until = NULL,
                submit_attempts = d.submit_attempts + i.resubmitted, updated_at = now()
           FROM input i
@@ -185,7 +187,15 @@ export interface ClaimedBatch {
 export type PayoutOutcome = (
   | { kind: 'recheck'; disbursement: ClaimedDisbursement; at: Date; railReference?: string | null }
   | { kind: 'success'; disbursement: ClaimedDisbursement; at: Date; railReference: string }
-  | { kind: 'failed'; disbursement: ClaimedDisbursement; at: Date; railReference: string | null; reason: string }
+  | {
+      kind: 'failed';
+      disbursement: ClaimedDisbursement;
+      at: Date;
+      railReference: string | null;
+      reason: string;
+      /** PayoutFailureCode */
+      code: string;
+    }
 ) & { resubmitted?: boolean };
 
 type FinalOutcome = Exclude<PayoutOutcome, { kind: 'recheck' }>;
@@ -226,6 +236,7 @@ function outcomeMessage(o: FinalOutcome, occurredAt: Date): OutboxMessage {
     status: failed ? 'failed' : 'success',
     successAt: failed ? null : o.at.toISOString(),
     failureReason: failed ? o.reason : null,
+    failureCode: failed ? o.code : null,
     notifyUrl: d.notifyUrl,
     logId: d.logId ?? undefined,
     occurredAt: occurredAt.toISOString(),
@@ -262,6 +273,7 @@ function callbackDelivery(o: FinalOutcome, occurredAt: Date): NewDelivery {
       status: o.kind,
       successAt: o.kind === 'success' ? o.at : null,
       failureReason: o.kind === 'failed' ? o.reason : null,
+      failureCode: o.kind === 'failed' ? o.code : null,
       occurredAt,
     }),
   };

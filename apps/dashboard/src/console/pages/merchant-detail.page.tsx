@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatRupiah } from '../../shared/format/format';
 import { PageTitle } from '../../shared/ui/page-title';
+import { ConfirmDialog } from '../../shared/ui/confirm-dialog';
 import { OnceSecret } from '../../shared/ui/secret';
 import { Section } from '../../shared/ui/section';
 import { ErrorState, FormError, LoadingState, fieldError } from '../../shared/ui/states';
@@ -13,7 +14,6 @@ import { parseSchedule, type Merchant } from '../console.api';
 import { useConsoleApi } from '../use-console-api';
 
 type Num = number | string;
-const asNumber = (v: Num) => (typeof v === 'number' ? v : Number(v));
 
 /** A section's form: submit, busy, error next to fields, "Saved." */
 function SettingsForm({
@@ -59,13 +59,137 @@ function SettingsForm({
   );
 }
 
+type FeeField = 'payinFeePercent' | 'payinFeeFixed' | 'payoutFee';
+const FEE_FIELDS: FeeField[] = ['payinFeePercent', 'payinFeeFixed', 'payoutFee'];
+
+/** A field's value as typed: a number, or null when it is empty or not a number (never 0 for an empty field). */
+const typedNumber = (v: Num): number | null => {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  const text = v.trim();
+  if (text === '') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+};
+
+/**
+ * The merchant's fees. An empty or invalid field is an error next to it and nothing is sent (an
+ * emptied field is not 0 %: a merchant with free pay-ins); a change is shown old -> new and saved
+ * only once confirmed.
+ */
+function FeesForm({ merchant, onSaved }: { merchant: Merchant; onSaved(): void }) {
+  const { t } = useTranslation();
+  const api = useConsoleApi();
+  const [values, setValues] = useState<Record<FeeField, Num>>({
+    payinFeePercent: merchant.payinFeePercent ?? '',
+    payinFeeFixed: merchant.payinFeeFixed ?? '',
+    payoutFee: merchant.payoutFee ?? '',
+  });
+  const [missing, setMissing] = useState<FeeField[]>([]);
+  const [changes, setChanges] = useState<{ field: FeeField; from: number | null; to: number }[] | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [unchanged, setUnchanged] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const set = (field: FeeField) => (v: Num) => setValues({ ...values, [field]: v });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    setUnchanged(false);
+    setError(null);
+    const typed = FEE_FIELDS.map((field) => ({ field, to: typedNumber(values[field]) }));
+    const invalid = typed.filter((f) => f.to === null).map((f) => f.field);
+    setMissing(invalid);
+    if (invalid.length) return;
+    const diff = typed
+      .map(({ field, to }) => ({ field, from: merchant[field], to: to as number }))
+      .filter((c) => c.from !== c.to);
+    if (diff.length === 0) setUnchanged(true);
+    else setChanges(diff);
+  };
+  const show = (field: FeeField, v: number | null) =>
+    v === null ? '-' : field === 'payinFeePercent' ? `${v} %` : formatRupiah(v);
+  return (
+    <Section title={t('merchants.fees')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <NumberInput
+            label={t('merchants.payinFeePercent')}
+            min={0}
+            max={100}
+            decimalScale={3}
+            value={values.payinFeePercent}
+            onChange={set('payinFeePercent')}
+            error={missing.includes('payinFeePercent') ? t('errors.required') : fieldError(error, 'payinFeePercent')}
+          />
+          <NumberInput
+            label={t('merchants.payinFeeFixed')}
+            min={0}
+            allowDecimal={false}
+            value={values.payinFeeFixed}
+            onChange={set('payinFeeFixed')}
+            error={missing.includes('payinFeeFixed') ? t('errors.required') : fieldError(error, 'payinFeeFixed')}
+          />
+          <NumberInput
+            label={t('merchants.payoutFee')}
+            min={0}
+            allowDecimal={false}
+            value={values.payoutFee}
+            onChange={set('payoutFee')}
+            error={missing.includes('payoutFee') ? t('errors.required') : fieldError(error, 'payoutFee')}
+          />
+          <Group>
+            <Button type="submit">{t('merchants.saveFees')}</Button>
+          </Group>
+          <FormError error={error} fields={FEE_FIELDS} />
+          {unchanged && (
+            <Alert color="gray" role="status" py="xs">
+              {t('merchants.feesUnchanged')}
+            </Alert>
+          )}
+          {saved && (
+            <Alert color="teal" role="status" py="xs">
+              {t('common.saved')}
+            </Alert>
+          )}
+        </Stack>
+      </form>
+      <ConfirmDialog
+        opened={changes !== null}
+        title={t('merchants.feesConfirmTitle', { name: merchant.name })}
+        body={
+          <Stack gap={4}>
+            {(changes ?? []).map((c) => (
+              <Text key={c.field}>
+                {t(`merchants.${c.field}`)}: {show(c.field, c.from)} → {show(c.field, c.to)}
+              </Text>
+            ))}
+          </Stack>
+        }
+        confirmLabel={t('merchants.feesConfirm')}
+        onClose={() => setChanges(null)}
+        onConfirm={async () => {
+          try {
+            await api.saveFees(merchant.id, {
+              payinFeePercent: typedNumber(values.payinFeePercent) as number,
+              payinFeeFixed: typedNumber(values.payinFeeFixed) as number,
+              payoutFee: typedNumber(values.payoutFee) as number,
+            });
+          } catch (e) {
+            // The server's refusal goes next to its field, as a refusal of any other form.
+            setError(e);
+            return;
+          }
+          setSaved(true);
+          onSaved();
+        }}
+      />
+    </Section>
+  );
+}
+
 function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved(): void }) {
   const { t } = useTranslation();
   const api = useConsoleApi();
   const id = merchant.id;
-  const [percent, setPercent] = useState<Num>(merchant.payinFeePercent ?? '');
-  const [fixed, setFixed] = useState<Num>(merchant.payinFeeFixed ?? '');
-  const [payoutFee, setPayoutFee] = useState<Num>(merchant.payoutFee ?? '');
   const [qris, setQris] = useState({
     nmid: merchant.qris.nmid,
     mcc: merchant.qris.mcc,
@@ -84,49 +208,7 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
 
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
-      <SettingsForm
-        title={t('merchants.fees')}
-        submitLabel={t('merchants.saveFees')}
-        fields={['payinFeePercent', 'payinFeeFixed', 'payoutFee']}
-        onSubmit={async () => {
-          await api.saveFees(id, {
-            payinFeePercent: asNumber(percent),
-            payinFeeFixed: asNumber(fixed),
-            payoutFee: asNumber(payoutFee),
-          });
-          onSaved();
-        }}
-      >
-        {(error) => (
-          <>
-            <NumberInput
-              label={t('merchants.payinFeePercent')}
-              min={0}
-              max={100}
-              decimalScale={3}
-              value={percent}
-              onChange={setPercent}
-              error={fieldError(error, 'payinFeePercent')}
-            />
-            <NumberInput
-              label={t('merchants.payinFeeFixed')}
-              min={0}
-              allowDecimal={false}
-              value={fixed}
-              onChange={setFixed}
-              error={fieldError(error, 'payinFeeFixed')}
-            />
-            <NumberInput
-              label={t('merchants.payoutFee')}
-              min={0}
-              allowDecimal={false}
-              value={payoutFee}
-              onChange={setPayoutFee}
-              error={fieldError(error, 'payoutFee')}
-            />
-          </>
-        )}
-      </SettingsForm>
+      <FeesForm merchant={merchant} onSaved={onSaved} />
       <SettingsForm
         title={t('merchants.qris')}
         submitLabel={t('merchants.saveQris')}
@@ -177,7 +259,15 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
         title={t('merchants.schedule')}
         submitLabel={t('merchants.saveSchedule')}
         fields={['delayDays', 'hour']}
-        onSubmit={() => api.saveSchedule(id, { delayDays: asNumber(delayDays), hour: asNumber(hour) }).then(onSaved)}
+        onSubmit={() =>
+          api
+            .saveSchedule(id, {
+              // Empty is sent as null, which the ops API refuses next to the field (never 0: T+0).
+              delayDays: typedNumber(delayDays) as number,
+              hour: typedNumber(hour) as number,
+            })
+            .then(onSaved)
+        }
       >
         {(error) => (
           <>

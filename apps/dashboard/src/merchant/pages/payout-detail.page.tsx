@@ -62,6 +62,19 @@ export default function PayoutDetailPage() {
                     [t('payouts.total'), formatRupiah(p.totalAmount)],
                     [t('payouts.createdAt'), formatDateTime(p.createdAt, i18n.language)],
                     [t('payouts.successAt'), formatDateTime(p.successAt, i18n.language)],
+                    ...(p.status === 'failed'
+                      ? [
+                          [
+                            t('payouts.failure'),
+                            [
+                              p.failureCode ? t(`payoutFailures.${p.failureCode}`, p.failureCode) : null,
+                              p.failureReason,
+                            ]
+                              .filter(Boolean)
+                              .join(' · ') || '–',
+                          ] as const,
+                        ]
+                      : []),
                   ] as const
                 ).map(([k, v]) => (
                   <Table.Tr key={k}>

@@ -1,12 +1,12 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from './states';
 
 interface Props {
   opened: boolean;
   title: string;
-  body: string;
+  body: ReactNode;
   confirmLabel: string;
   danger?: boolean;
   onConfirm(): Promise<unknown>;
@@ -32,7 +32,7 @@ export function ConfirmDialog({ opened, title, body, confirmLabel, danger, onCon
   };
   return (
     <Modal opened={opened} onClose={onClose} title={title} closeButtonProps={{ 'aria-label': t('common.close') }}>
-      <Text mb="md">{body}</Text>
+      {typeof body === 'string' ? <Text mb="md">{body}</Text> : <div style={{ marginBottom: 16 }}>{body}</div>}
       <FormError error={error} />
       <Group justify="flex-end" mt="md">
         <Button variant="default" onClick={onClose}>

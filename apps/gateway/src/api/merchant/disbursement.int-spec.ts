@@ -3,7 +3,7 @@ import { SANDBOX_ACCOUNTS, sandboxHolderName } from '@pay/bank-rail';
 import { ledgerCommandId, parseLedgerCommand } from '@pay/contracts';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { changeUnannounced, createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
+import { changeUnannounced, createDisbursement, createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
@@ -342,6 +342,49 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
 
     expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(2);
     expect(await prisma.outbox.count({ where: { key: String(merchant.id), topic: 'ledger.commands.v1' } })).toBe(2);
+  });
+
+  it('disbursement inquiry of a failed payout adds why (failureCode, failureReason) after the spec fields; a successful one has neither', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000n]);
+    const { disbursement: failed } = await createDisbursement(prisma, merchant.id, {
+      amount: 100_000n,
+      fee: 2_500n,
+      outcome: 'failed',
+    });
+    const res = await post('inquiry', token, { merchantTrxId: failed.merchantTrxId });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data)).toEqual([
+      'idMerchant',
+      'merchantName',
+      'merchantTrxId',
+      'platformTrxId',
+      'accountNo',
+      'accountName',
+      'amount',
+      'fee',
+      'totalAmount',
+      'status',
+      'success_at',
+      'failureCode',
+      'failureReason',
+    ]);
+    expect(res.body.data).toMatchObject({
+      status: 'failed',
+      fee: { amount: 0 },
+      totalAmount: 1000,
+      failureCode: 'REJECTED_BY_BANK',
+      failureReason: 'Rejected by the beneficiary bank',
+    });
+    const { disbursement: paid } = await createDisbursement(prisma, merchant.id, {
+      amount: 100_000n,
+      fee: 2_500n,
+      outcome: 'success',
+    });
+    const ok = (await post('inquiry', token, { merchantTrxId: paid.merchantTrxId })).body.data;
+    expect(ok.status).toBe('success');
+    expect(ok).not.toHaveProperty('failureCode');
+    expect(ok).not.toHaveProperty('failureReason');
   });
 
   it('disbursement inquiry of an unknown merchantTrxId is 404 TRANSACTION_NOT_FOUND', async () => {

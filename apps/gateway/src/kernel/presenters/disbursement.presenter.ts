@@ -34,7 +34,7 @@ export function presentTransfer(d: Disbursement) {
   };
 }
 
-/** Spec 2.4; success_at in Asia/Jakarta. */
+/** Spec 2.4; success_at in Asia/Jakarta; failureCode and failureReason on failed. */
 export function presentDisbursement(d: Disbursement, merchant: { id: number; name: string }) {
   const status = d.status as DisbursementStatus;
   const fee = chargedFee(status, d.fee);
@@ -50,5 +50,7 @@ export function presentDisbursement(d: Disbursement, merchant: { id: number; nam
     totalAmount: formatAmount(d.amount + fee),
     status: publicStatus(status),
     success_at: d.successAt ? formatJakartaDateTime(d.successAt) : null,
+    // Our addition (the spec's fields above are unchanged): why it failed, on failed only.
+    ...(status === 'failed' ? { failureCode: d.failureCode, failureReason: d.failureReason } : {}),
   };
 }

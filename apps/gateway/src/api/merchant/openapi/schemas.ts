@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { PAYOUT_FAILURE_TEXT, PayoutFailureCode } from '@pay/domain';
 
 /**
  * The `data` of each merchant answer, for the OpenAPI document only (the presenters build the
@@ -85,14 +86,29 @@ export class DisbursementSchema {
     description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success',
   })
   success_at!: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    enum: Object.values(PayoutFailureCode),
+    nullable: true,
+    example: PayoutFailureCode.AccountNotFound,
+    description: `Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ${Object.entries(
+      PAYOUT_FAILURE_TEXT,
+    )
+      .map(([code, text]) => `${code}: ${text}.`)
+      .join(' ')}`,
+  })
+  failureCode?: PayoutFailureCode | null;
+  @ApiPropertyOptional({
+    example: 'Beneficiary account not found (4041811)',
+    description: "Our addition, on failed only: why, in words, with the bank's own code where it gave one",
+  })
+  failureReason?: string;
 }
 
-/** The disbursement callback's data: spec 2.4 plus bankCode, and failureReason on failure. */
+/** The disbursement callback's data: spec 2.4 plus bankCode, and failureCode and failureReason on failure. */
 @ApiSchema({ name: 'DisbursementCallbackData' })
 export class DisbursementCallbackDataSchema extends DisbursementSchema {
   @ApiProperty({ example: 'BCA' }) bankCode!: string;
-  @ApiPropertyOptional({ example: 'Rejected by the beneficiary bank', description: 'On failed only' })
-  failureReason?: string;
 }
 
 /** What is POSTed to the transfer's notifyUrl once it is final (spec 6). */
