@@ -35,7 +35,7 @@ export { serviceStop, stopInOrder, type OrderedStop, type ServiceParts, type Ste
 export { REQUIRED_NODE_VERSION, requireNodeVersion } from './bootstrap/node-version';
 export { SERVICE_NODE_FLAGS } from './bootstrap/node-flags';
 export { registerSuccessEnvelope, Reply } from './http/success-envelope.hooks';
-export { createValidationPipe, type FieldError, fieldErrors, validationError } from './http/validation.pipe';
+export { createValidationPipe, type FieldError, fieldErrors, fieldLine, validationError } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
 export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore } from './storage/object-store';

@@ -36,6 +36,7 @@ describe('the committed OpenAPI documents', () => {
       'generateQris',
       'getBalance',
       'listBalanceMovements',
+      'listBanks',
       'listDisbursements',
       'listPayins',
       'payinInquiry',
@@ -44,9 +45,8 @@ describe('the committed OpenAPI documents', () => {
     ]);
     for (const { op } of operations) {
       expect(op.security).toEqual([{ token: [] }]);
-      expect(op.responses['200'].content['application/json'].schema.properties.data.$ref).toMatch(
-        /^#\/components\/schemas\//,
-      );
+      const data = op.responses['200'].content['application/json'].schema.properties.data;
+      expect(data.$ref ?? data.items.$ref).toMatch(/^#\/components\/schemas\//);
       for (const status of ['400', '401', '403', '413', '415', '429', '500', '503'])
         expect(op.responses[status]).toBeDefined();
     }

@@ -14,6 +14,7 @@ import { ApiError } from './api-error';
 import { classifyFault, databaseInputRefusal } from '../faults/fault';
 import { requestLogId } from '../http/log-id.hooks';
 import { throttledWarn } from '../logging/throttled-warn';
+import { fieldLine } from '../http/validation.pipe';
 
 const HTTP_STATUS_TO_CODE: Record<number, ErrorCode> = {
   400: ErrorCode.ValidationError,
@@ -94,7 +95,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof BackofficeError) {
       const code = BACKOFFICE_ERROR_CODE[exception.code];
       const { field, message } = exception;
-      const body: ErrorEnvelope = { logId, status: false, message: field ? `${field}: ${message}` : message, code };
+      const body: ErrorEnvelope = { logId, status: false, message: field ? fieldLine(field, message) : message, code };
       if (field) body.errors = [{ field, message }];
       return { status: ERROR_HTTP_STATUS[code], body };
     }

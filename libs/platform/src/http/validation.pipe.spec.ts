@@ -44,23 +44,21 @@ describe('validation messages: the one that applies first, always naming the fie
   it('a missing field is required (not "too long")', async () => {
     const { accountName: _, ...body } = valid;
     const err = await refusal(body);
-    expect(err.message).toBe('accountName: accountName is required');
+    expect(err.message).toBe('accountName: is required');
     expect(err.fieldErrors).toEqual([{ field: 'accountName', message: 'accountName is required' }]);
   });
 
   it('an empty string should not be empty; a too long one gets the length message; a wrong type the type message', async () => {
-    expect((await refusal({ ...valid, accountName: '' })).message).toBe('accountName: accountName should not be empty');
+    expect((await refusal({ ...valid, accountName: '' })).message).toBe('accountName: should not be empty');
     expect((await refusal({ ...valid, accountName: 'x'.repeat(101) })).message).toBe(
-      'accountName: accountName must be shorter than or equal to 100 characters',
+      'accountName: must be shorter than or equal to 100 characters',
     );
-    expect((await refusal({ ...valid, accountName: 42 })).message).toBe('accountName: accountName must be a string');
-    expect((await refusal({ ...valid, code: 7 })).message).toBe('code: code must be a string');
+    expect((await refusal({ ...valid, accountName: 42 })).message).toBe('accountName: must be a string');
+    expect((await refusal({ ...valid, code: 7 })).message).toBe('code: must be a string');
     expect((await refusal({ ...valid, expirySeconds: 'soon' })).message).toBe(
-      'expirySeconds: expirySeconds must be an integer number',
+      'expirySeconds: must be an integer number',
     );
-    expect((await refusal({ ...valid, expirySeconds: 5 })).message).toBe(
-      'expirySeconds: expirySeconds must not be less than 60',
-    );
+    expect((await refusal({ ...valid, expirySeconds: 5 })).message).toBe('expirySeconds: must not be less than 60');
   });
 
   it('a custom message that does not name the field is prefixed with it', async () => {

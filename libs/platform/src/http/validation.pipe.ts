@@ -47,13 +47,23 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
   });
 }
 
-/** 400 VALIDATION_ERROR: the message is `<field>: <message>` of the first offending field; `errors` lists all of them. */
+/**
+ * A field's error as one line: `<field>: <message>`, without the field named twice
+ * ("amount: must be between ...", not "amount: amount must be between ..."). The field's own entry
+ * in `errors` keeps its full sentence.
+ */
+export function fieldLine(field: string, message: string): string {
+  const property = field.split('.').at(-1) ?? field;
+  return `${field}: ${message.startsWith(`${property} `) ? message.slice(property.length + 1) : message}`;
+}
+
+/** 400 VALIDATION_ERROR: the message is fieldLine of the first offending field; `errors` lists all of them. */
 export function validationError(errors: ValidationError[]): ApiError {
   const all = fieldErrors(errors);
   const first = all[0];
   return new ApiError(
     ErrorCode.ValidationError,
-    first ? `${first.field}: ${first.message}` : 'Request is not valid',
+    first ? fieldLine(first.field, first.message) : 'Request is not valid',
     all,
   );
 }

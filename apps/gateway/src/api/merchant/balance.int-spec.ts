@@ -98,6 +98,18 @@ describe('GET /api/v1/payin/balance (real Postgres)', () => {
     }
   });
 
+  it('a token sent as Authorization: Bearer is told where it goes (still 401 TOKEN_NOT_FOUND)', async () => {
+    const { token } = await createMerchant(prisma);
+    const res = await request(http).get('/api/v1/payin/balance').set('authorization', `Bearer ${token}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      logId: expect.stringMatching(UUID),
+      status: false,
+      message: 'Token not found: send the API token in the `token` header (Authorization is not read)',
+      code: 'TOKEN_NOT_FOUND',
+    });
+  });
+
   it('401 Token not valid for an unknown token and for a revoked one', async () => {
     const { token, tokenId, admin } = await createMerchant(prisma);
     const unknown = await request(http).get('/api/v1/payin/balance').set('token', 'mtk_not-a-real-token');

@@ -103,6 +103,21 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBeGreaterThanOrEqual(899_000);
   });
 
+  it('bank codes are case-insensitive (bca is BCA, stored and echoed as listed); GET /api/v1/banks lists them', async () => {
+    const { token } = await createMerchant(prisma);
+    const res = await post('account-inquiry', token, inquiryBody({ bankCode: ' bca ' }));
+    expect(res.status).toBe(200);
+    expect(res.body.data.bankCode).toBe('BCA');
+    const banks = await request(http).get('/api/v1/banks').set('token', token);
+    expect(banks.status).toBe(200);
+    expect(banks.body).toMatchObject({ status: true, message: 'Query success' });
+    expect(banks.body.data).toContainEqual({ code: 'BCA', name: 'Bank Central Asia', kind: 'bank' });
+    expect(banks.body.data.map((b: { code: string }) => b.code)).toEqual(
+      expect.arrayContaining(['BNI', 'BRI', 'MANDIRI', 'DANA', 'OVO', 'GOPAY']),
+    );
+    expect((await request(http).get('/api/v1/banks')).status).toBe(401);
+  });
+
   it.each([
     [{ merchantTrxId: undefined }, 400, 'VALIDATION_ERROR', /^merchantTrxId: /],
     [{ amount: '100000' }, 400, 'VALIDATION_ERROR', /^amount: /],
@@ -112,7 +127,12 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     [{ amount: 250000001 }, 400, 'VALIDATION_ERROR', /^amount: must be between/],
     [{ extra: 1 }, 400, 'VALIDATION_ERROR', /^extra: property extra should not exist$/],
     [{ merchantTrxId: 'has space' }, 400, 'VALIDATION_ERROR', /^merchantTrxId: /],
-    [{ bankCode: 'XYZ' }, 400, 'UNKNOWN_BANK_CODE', /^bankCode: unknown bank or e-wallet code "XYZ"$/],
+    [
+      { bankCode: 'XYZ' },
+      400,
+      'UNKNOWN_BANK_CODE',
+      /^bankCode: unknown bank or e-wallet code "XYZ"; the codes \(GET \/api\/v1\/banks\): BCA, BNI, .*, DANA, OVO/,
+    ],
     [{ accountNo: '12ab' }, 400, 'VALIDATION_ERROR', /^accountNo: must be 6 to 20 digits/],
     [{ bankCode: 'OVO', accountNo: '1234567890' }, 400, 'VALIDATION_ERROR', /^accountNo: must be the mobile number/],
     [{ accountNo: SANDBOX_ACCOUNTS.notFound.bank }, 422, 'ACCOUNT_NOT_FOUND', /^Account not found$/],
@@ -150,20 +170,15 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
         { notifyUrl: 'ftp://merchant.example/cb' },
         400,
         'VALIDATION_ERROR',
-        'notifyUrl: notifyUrl must be an absolute http or https URL',
+        'notifyUrl: must be an absolute http or https URL',
       ],
-      [
-        { notifyUrl: '/callback' },
-        400,
-        'VALIDATION_ERROR',
-        'notifyUrl: notifyUrl must be an absolute http or https URL',
-      ],
-      [{ notifyUrl: undefined }, 400, 'VALIDATION_ERROR', 'notifyUrl: notifyUrl is required'],
+      [{ notifyUrl: '/callback' }, 400, 'VALIDATION_ERROR', 'notifyUrl: must be an absolute http or https URL'],
+      [{ notifyUrl: undefined }, 400, 'VALIDATION_ERROR', 'notifyUrl: is required'],
       [
         { notifyUrl: 'merchant.example/cb' },
         400,
         'VALIDATION_ERROR',
-        'notifyUrl: notifyUrl must be an absolute http or https URL',
+        'notifyUrl: must be an absolute http or https URL',
       ],
     ];
     for (const [over, status, code, message] of cases) {

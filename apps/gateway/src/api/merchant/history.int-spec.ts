@@ -170,6 +170,8 @@ describe('history lists: GET /api/v1/balance/movements, /api/v1/payin/list, /api
       totalAmount: 10000,
       status: 'failed',
       success_at: null,
+      failureCode: 'REJECTED_BY_BANK',
+      failureReason: 'Rejected by the beneficiary bank',
       createdAt: made[1].createdAt.toISOString(),
     });
     for (const [status, expected] of [

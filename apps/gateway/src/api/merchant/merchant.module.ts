@@ -13,6 +13,7 @@ import { RateLimiter } from '../../kernel/rate-limit/rate-limiter';
 import { ServicesModule } from '../../services/services.module';
 import { BalanceController } from './balance.controller';
 import { DisbursementController } from './disbursement.controller';
+import { BanksController } from './banks.controller';
 import { BalanceMovementsController, DisbursementListController, PayinListController } from './history.controllers';
 import { buildMerchantDocument } from './openapi/merchant-document';
 import { PayinController } from './payin.controller';
@@ -35,6 +36,7 @@ import { ReconController } from './recon.controller';
   imports: [KernelModule, ServicesModule],
   controllers: [
     BalanceController,
+    BanksController,
     PayinController,
     ReconController,
     DisbursementController,

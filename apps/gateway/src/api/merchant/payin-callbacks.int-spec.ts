@@ -61,7 +61,7 @@ describe('pay-in callbacks, gateway side: written with the status change (real P
       { notifyUrl: 'ftp://example.com/cb' },
       400,
       'VALIDATION_ERROR',
-      'notifyUrl: notifyUrl must be an absolute http or https URL',
+      'notifyUrl: must be an absolute http or https URL',
     ],
     [
       'over 2048 characters',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type BankRail, RailTimeoutError } from '@pay/bank-rail';
 import { ErrorCode } from '@pay/contracts';
-import { accountNumberProblem, findBank, type Minor, parseAmount, platformTrxId } from '@pay/domain';
+import { accountNumberProblem, BANKS, findBank, type Minor, parseAmount, platformTrxId } from '@pay/domain';
 import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementInquiry } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
@@ -35,7 +35,10 @@ export class AccountInquiryService {
     const amount = this.validAmount(command.amount);
     const bank = findBank(command.bankCode);
     if (!bank)
-      throw new ApiError(ErrorCode.UnknownBankCode, `bankCode: unknown bank or e-wallet code "${command.bankCode}"`);
+      throw new ApiError(
+        ErrorCode.UnknownBankCode,
+        `bankCode: unknown bank or e-wallet code "${command.bankCode}"; the codes (GET /api/v1/banks): ${BANKS.map((b) => b.code).join(', ')}`,
+      );
     const problem = accountNumberProblem(bank, command.accountNo);
     if (problem)
       throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [

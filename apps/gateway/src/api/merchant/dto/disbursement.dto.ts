@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import type { AccountInquiryCommand } from '../../../services/disbursement/account-inquiry.service';
 import type { TransferCommand } from '../../../services/disbursement/transfer.service';
@@ -32,7 +33,12 @@ export class AccountInquiryDto {
   @MaxLength(20)
   accountNo!: string;
 
-  @ApiProperty({ example: 'BCA', description: 'Bank or e-wallet code; see the README for the list' })
+  @ApiProperty({
+    example: 'BCA',
+    description: 'Bank or e-wallet code, case-insensitive: the list is GET /api/v1/banks',
+  })
+  // Codes are letters: `bca` is BCA (what is stored, echoed and compared is the code as listed).
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
   @IsString()
   @IsNotEmpty()
   @MaxLength(20)

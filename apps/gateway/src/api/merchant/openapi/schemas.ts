@@ -34,6 +34,19 @@ export class BalanceDataSchema {
   @ApiProperty({ type: BalanceSchema }) balance!: BalanceSchema;
 }
 
+/** A code payouts can go to (GET /api/v1/banks) */
+@ApiSchema({ name: 'Bank' })
+export class BankSchema {
+  @ApiProperty({ example: 'BCA', description: 'What bankCode takes' }) code!: string;
+  @ApiProperty({ example: 'Bank Central Asia' }) name!: string;
+  @ApiProperty({
+    enum: ['bank', 'ewallet'],
+    example: 'bank',
+    description: 'An e-wallet account is a mobile number (08...)',
+  })
+  kind!: string;
+}
+
 /** Spec 2.5 */
 @ApiSchema({ name: 'AccountInquiryResult' })
 export class AccountInquiryResultSchema {

@@ -66,7 +66,14 @@ async function lookUp(
   cache?: MerchantAuthCache,
 ): Promise<AuthenticatedMerchant> {
   const hash = tokenHashOf(req);
-  if (!hash) throw new ApiError(ErrorCode.TokenNotFound);
+  if (!hash)
+    // The spec's message; a client that sent its token as a bearer (the usual habit) is told where it goes.
+    throw req.headers.authorization
+      ? new ApiError(
+          ErrorCode.TokenNotFound,
+          'Token not found: send the API token in the `token` header (Authorization is not read)',
+        )
+      : new ApiError(ErrorCode.TokenNotFound);
   const withBalance = wantsBalanceWithToken(req);
   const cached = cache && (withBalance || tokenCheckedByStatement(req)) ? cache.get(hash) : undefined;
   if (cached && !withBalance) return cached;
