@@ -15,6 +15,7 @@ import {
   fundMerchant,
   insertPayin,
   ledgerCommand,
+  sandboxPaidPayin,
   type Ready,
   repoRoot,
   waitFor,
@@ -764,6 +765,28 @@ interface AxeFinding {
         await row.waitFor();
         expect(await row.innerText()).toContain('Refused by the bank · Rejected by the beneficiary bank');
         await checkPage(page, 'merchant-payout-failed');
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+
+    it('sandbox: a merchant settles its pending now from the overview, and the balance moves to available', async () => {
+      const user = await merchantUser('settle-now');
+      await sandboxPaidPayin(prisma, user.merchantId, 5_000_000n, 50_000n);
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        await signIn(page, dashboardUrl, user.email);
+        await page.locator('[data-testid="balance-pending"][data-amount="49500"]').waitFor();
+        await page.getByRole('button', { name: 'Settle pending now' }).click();
+        await page.getByRole('status').filter({ hasText: 'Settling 1 pay-in' }).waitFor();
+        await page.locator('[data-testid="balance-available"][data-amount="49500"]').waitFor({ timeout: 20_000 });
+        await page.locator('[data-testid="balance-pending"][data-amount="0"]').waitFor();
+        await checkPage(page, 'merchant-overview-settled');
+        expect(await prisma.balance.findUniqueOrThrow({ where: { merchantId: user.merchantId } })).toMatchObject({
+          available: 4_950_000n,
+          pending: 0n,
+        });
       } finally {
         await context.close();
       }

@@ -277,6 +277,8 @@ export function merchantApi(api: ApiClient) {
     /** Without merchantTrxId the server makes one (DASH- and 16 hex digits). */
     createPayin: async (body: CreatePayinBody) => toGenerated(await api.post<PayinGeneratedView>('/payins', body)),
     simulatePayin: (id: string) => api.post<PayinDetailView>(`/payins/${enc(id)}/simulate`),
+    /** Sandbox only: paid pay-ins settled now (pending to available) */
+    settleNow: () => api.post<{ payinCount: number; requested: boolean }>('/sandbox/settle'),
 
     payouts: async (f: ListFilters, cursor: string | null) =>
       page(

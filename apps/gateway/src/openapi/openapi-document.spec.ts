@@ -41,6 +41,7 @@ describe('the committed OpenAPI documents', () => {
       'listPayins',
       'payinInquiry',
       'sandboxPay',
+      'sandboxSettle',
       'transfer',
     ]);
     for (const { op } of operations) {

@@ -101,6 +101,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payin/qris/sandbox/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: settle the paid pay-ins now (pending to available), instead of at T+1 10:00 WIB
+         * @description Absent (404 NOT_FOUND) when SANDBOX_MODE is off. So a sandbox payout can be tried at once after a sandbox payment: the ledger moves the net of every paid, recorded pay-in from pending to available within a moment (poll the balance). A pay-in paid a moment ago may not be recorded yet: ask again.
+         */
+        post: operations["sandboxSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payin/reconFile": {
         parameters: {
             query?: never;
@@ -457,6 +477,24 @@ export interface components {
              * @example DANA
              */
             issuer?: string;
+        };
+        SandboxSettlement: {
+            /**
+             * @description Paid pay-ins it settles (0: nothing was waiting)
+             * @example 12
+             */
+            payinCount: number;
+            /**
+             * Format: date-time
+             * @description Pay-ins recorded before this are settled
+             * @example 2026-11-22T01:00:00.000Z
+             */
+            cutoffAt: string;
+            /**
+             * @description true: the ledger moves their net from pending to available in a moment; false: nothing to settle
+             * @example true
+             */
+            requested: boolean;
         };
         ReconExportJob: {
             /**
@@ -1908,6 +1946,202 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    sandboxSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settlement requested | Nothing to settle */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Settlement requested
+                         * @enum {string}
+                         */
+                        message: "Settlement requested" | "Nothing to settle";
+                        data: components["schemas"]["SandboxSettlement"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description NOT_FOUND: Route not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
                     };
                 };
             };

@@ -1,11 +1,13 @@
 import { AreaChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Card, Paper, SimpleGrid, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Card, Group, Paper, SimpleGrid, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSessionContext } from '../../shared/session/session.context';
 import { formatRupiah, formatShortDay } from '../../shared/format/format';
 import { PageTitle } from '../../shared/ui/page-title';
-import { ErrorState, LoadingState } from '../../shared/ui/states';
-import { useAsync } from '../../shared/ui/use-async';
+import { ErrorState, FormError, LoadingState } from '../../shared/ui/states';
+import { useAction, useAsync } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
 
 function Figure({
@@ -40,6 +42,20 @@ export default function OverviewPage() {
   const { t, i18n } = useTranslation();
   const api = useMerchantApi();
   const { data, error, loading, reload } = useAsync(() => api.overview(), [api]);
+  const { state } = useSessionContext();
+  const sandbox = state.status === 'signed-in' && state.session.sandbox;
+  // Sandbox only: pending settled now, then the figures read again while the ledger moves it.
+  const settle = useAction(() => api.settleNow());
+  const [settled, setSettled] = useState<{ payinCount: number; requested: boolean } | null>(null);
+  const [polls, setPolls] = useState(0);
+  useEffect(() => {
+    if (!settled?.requested || loading || polls >= 10 || (data && data.pending === 0)) return;
+    const timer = setTimeout(() => {
+      setPolls((n) => n + 1);
+      reload();
+    }, 700);
+    return () => clearTimeout(timer);
+  }, [settled, loading, polls, data, reload]);
 
   return (
     <>
@@ -62,6 +78,33 @@ export default function OverviewPage() {
               detail={t('overview.count', { count: data.todayPayouts.count })}
             />
           </SimpleGrid>
+          {sandbox && (
+            <Group mb="lg" gap="sm">
+              <Button
+                variant="outline"
+                loading={settle.busy}
+                onClick={async () => {
+                  setSettled(null);
+                  setPolls(0);
+                  const result = await settle.run();
+                  if (result) setSettled(result.value);
+                }}
+              >
+                {t('overview.settleNow')}
+              </Button>
+              <Text size="sm" c="gray.8">
+                {t('overview.settleNowHint')}
+              </Text>
+              <FormError error={settle.error} />
+              {settled && (
+                <Alert color={settled.requested ? 'teal' : 'gray'} role="status" py="xs">
+                  {settled.requested
+                    ? t('overview.settleRequested', { count: settled.payinCount })
+                    : t('overview.nothingToSettle')}
+                </Alert>
+              )}
+            </Group>
+          )}
           <Paper withBorder p="md" radius="md" component="section">
             <Title order={2} size="h4" id="chart-title" mb="sm">
               {t('overview.chartTitle')}

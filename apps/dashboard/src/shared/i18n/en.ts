@@ -131,6 +131,12 @@ export const en = {
     payins: 'Pay-ins',
     payouts: 'Payouts',
     day: 'Day',
+    settleNow: 'Settle pending now',
+    settleNowHint:
+      'Sandbox only: paid pay-ins settle at once instead of the next settlement time, so a payout can be tried.',
+    settleRequested_one: 'Settling {{count}} pay-in: the pending balance moves to available in a moment.',
+    settleRequested_other: 'Settling {{count}} pay-ins: the pending balance moves to available in a moment.',
+    nothingToSettle: 'Nothing to settle: no paid pay-in is waiting (a payment of a moment ago may need a second).',
   },
   payins: {
     title: 'Pay-ins',

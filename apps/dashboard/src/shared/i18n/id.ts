@@ -134,6 +134,13 @@ export const id: Resources = {
     payins: 'Pembayaran masuk',
     payouts: 'Pencairan',
     day: 'Hari',
+    settleNow: 'Cairkan saldo tertunda sekarang',
+    settleNowHint:
+      'Khusus sandbox: pembayaran masuk langsung diselesaikan, tanpa menunggu jadwal penyelesaian, agar pencairan bisa dicoba.',
+    settleRequested_one: 'Menyelesaikan {{count}} pembayaran masuk: saldo tertunda segera pindah ke saldo tersedia.',
+    settleRequested_other: 'Menyelesaikan {{count}} pembayaran masuk: saldo tertunda segera pindah ke saldo tersedia.',
+    nothingToSettle:
+      'Tidak ada yang diselesaikan: belum ada pembayaran masuk yang menunggu (pembayaran barusan mungkin perlu sedetik).',
   },
   payins: {
     title: 'Pembayaran masuk',

@@ -15,7 +15,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { HistoryPage, PayinDetailView, PayinGeneratedView, PayinListItemView } from '@pay/contracts/dashboard';
 import { DeliveryHistoryRepository, HistoryRepository, type Payin, PayinRepository } from '@pay/persistence';
-import { MerchantAdmin } from '@pay/backoffice';
+import { MerchantAdmin, SettlementRequests } from '@pay/backoffice';
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
@@ -44,6 +44,7 @@ export class DashboardPayinsController {
     private readonly qris: QrisService,
     private readonly sandbox: SandboxPayService,
     private readonly merchants: MerchantAdmin,
+    private readonly settlements: SettlementRequests,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -110,6 +111,21 @@ export class DashboardPayinsController {
     if (!this.config.payins.sandbox) throw new NotFoundException();
     const paid = await this.sandbox.pay(merchantId, { merchantTrxId, status: dto.status });
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
+  }
+
+  /** Sandbox only: the merchant's paid pay-ins settled now (pending to available), so a payout can be tried at once. */
+  @RateLimit('write')
+  @Post('sandbox/settle')
+  @Audited('payin.settle-now', ({ data }) => `settlement:${String(data.payinCount)} pay-ins`)
+  @HttpCode(200)
+  async settleNow(@SessionMerchantId() merchantId: number): Promise<Reply<{ payinCount: number; requested: boolean }>> {
+    if (!this.config.payins.sandbox) throw new NotFoundException();
+    const { planned } = await this.settlements.request(merchantId, undefined);
+    const requested = planned?.requested ?? false;
+    return new Reply(requested ? 'Settlement requested' : 'Nothing to settle', {
+      payinCount: requested ? (planned?.payinCount ?? 0) : 0,
+      requested,
+    });
   }
 
   private async find(merchantId: number, merchantTrxId: string): Promise<Payin> {

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Inject, NotFoundException, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { SettlementRequests } from '@pay/backoffice';
 import { ErrorCode } from '@pay/contracts';
 import { PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
@@ -8,7 +9,7 @@ import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guar
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
-import { GeneratedQrisSchema, PayinSchema } from './openapi/schemas';
+import { GeneratedQrisSchema, PayinSchema, SandboxSettlementSchema } from './openapi/schemas';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
 import {
@@ -29,6 +30,7 @@ export class PayinController {
     private readonly qris: QrisService,
     private readonly payins: PayinRepository,
     private readonly sandbox: SandboxPayService,
+    private readonly settlements: SettlementRequests,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -98,5 +100,27 @@ export class PayinController {
     if (!this.config.payins.sandbox) throw new NotFoundException();
     const paid = await this.sandbox.pay(req.merchant.id, sandboxPayCommand(dto));
     return new Reply('Sandbox payment sent', presentPayin(paid, req.merchant, new Date()));
+  }
+
+  @Post('sandbox/settle')
+  @HttpCode(200)
+  @RateLimit('write')
+  @ApiOperation({
+    operationId: 'sandboxSettle',
+    summary: 'Sandbox only: settle the paid pay-ins now (pending to available), instead of at T+1 10:00 WIB',
+    description:
+      'Absent (404 NOT_FOUND) when SANDBOX_MODE is off. So a sandbox payout can be tried at once after a sandbox payment: the ledger moves the net of every paid, recorded pay-in from pending to available within a moment (poll the balance). A pay-in paid a moment ago may not be recorded yet: ask again.',
+  })
+  @ApiEnvelope(SandboxSettlementSchema, { message: ['Settlement requested', 'Nothing to settle'] })
+  @ApiErrors(ErrorCode.NotFound)
+  async sandboxSettle(@Req() req: AuthenticatedRequest) {
+    if (!this.config.payins.sandbox) throw new NotFoundException();
+    const { cutoffAt, planned } = await this.settlements.request(req.merchant.id, undefined);
+    const requested = planned?.requested ?? false;
+    return new Reply(requested ? 'Settlement requested' : 'Nothing to settle', {
+      payinCount: requested ? (planned?.payinCount ?? 0) : 0,
+      cutoffAt: cutoffAt.toISOString(),
+      requested,
+    });
   }
 }

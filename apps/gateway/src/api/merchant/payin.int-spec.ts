@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { computeSignature, decodeQris, hasValidCrc, QRIS_GUID } from '@pay/domain';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant, paidNotification } from '@pay/testing';
+import { createMerchant, ledgerFor, paidNotification, sandboxPaidPayin } from '@pay/testing';
+import { parseLedgerCommand } from '@pay/contracts';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
@@ -289,6 +290,69 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
       expect.objectContaining({ type: 'payin.record', sandbox: true }),
       expect.not.objectContaining({ sandbox: expect.anything() }),
     ]);
+  });
+
+  it('sandbox settle-now: paid pay-ins move from pending to available at once (not T+1); nothing waiting says so', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const none = await post('sandbox/settle', token, {});
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ message: 'Nothing to settle', data: { payinCount: 0, requested: false } });
+    await sandboxPaidPayin(prisma, merchant.id, 5_000_000n, 50_000n);
+    const res = await post('sandbox/settle', token, {});
+    expect(res.body).toMatchObject({ message: 'Settlement requested', data: { payinCount: 1, requested: true } });
+    // What the ledger is asked: the settlement of that pay-in, applied here as the ledger service would.
+    const command = await prisma.outbox.findFirstOrThrow({
+      where: {
+        key: String(merchant.id),
+        topic: 'ledger.commands.v1',
+        payload: { path: ['type'], equals: 'settlement.credit' },
+      },
+    });
+    expect((await ledgerFor(prisma).apply(parseLedgerCommand(command.payload))).outcome).toBe('applied');
+    expect(await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).toMatchObject({
+      available: 4_950_000n,
+      pending: 0n,
+    });
+    // Asked again: nothing more.
+    expect((await post('sandbox/settle', token, {})).body.message).toBe('Nothing to settle');
+  });
+
+  it('a transfer refused for its balance says, in the sandbox, how to settle now', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    const inquiry = await request(http)
+      .post('/api/v1/disbursement/account-inquiry')
+      .set('token', token)
+      .send({ merchantTrxId: 'PO-1', accountNo: '1234567890', bankCode: 'BCA', amount: 10000 });
+    expect(inquiry.status).toBe(200);
+    const transfer = request(http).post('/api/v1/disbursement/transfer').set('token', token).send({
+      merchantTrxId: 'PO-1',
+      accountNo: '1234567890',
+      bankCode: 'BCA',
+      amount: 10000,
+      accountName: inquiry.body.data.accountName,
+      platformTrxId: inquiry.body.data.platformTrxId,
+      notifyUrl: 'https://shop.example/cb',
+    });
+    // No ledger runs here: the debit command is applied as the ledger would, then the answer read.
+    const [res] = await Promise.all([
+      transfer,
+      (async () => {
+        for (let i = 0; i < 100; i++) {
+          const command = await prisma.outbox.findFirst({
+            where: {
+              topic: 'ledger.commands.v1',
+              key: String(merchant.id),
+              payload: { path: ['type'], equals: 'payout.debit' },
+            },
+          });
+          if (command) return ledgerFor(prisma).apply(parseLedgerCommand(command.payload));
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })(),
+    ]);
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect(res.body.message).toMatch(/Sandbox: .*POST \/api\/v1\/payin\/qris\/sandbox\/settle settles them now$/);
   });
 
   it('applies the pay-in IP allowlist to every /api/v1/payin endpoint', async () => {

@@ -164,10 +164,17 @@ export class TransferService {
       const required = formatAmountString(BigInt(outcome.detail.required ?? '0'));
       return new ApiError(
         ErrorCode.InsufficientBalance,
-        `Insufficient balance: available ${available}, required ${required} (amount + fee)`,
+        `Insufficient balance: available ${available}, required ${required} (amount + fee)${this.sandboxHint()}`,
       );
     }
-    return new ApiError(ErrorCode.InsufficientBalance, 'Insufficient balance');
+    return new ApiError(ErrorCode.InsufficientBalance, `Insufficient balance${this.sandboxHint()}`);
+  }
+
+  /** In the sandbox, pay-ins wait for their settlement (T+1) like live ones: the way not to wait. */
+  private sandboxHint(): string {
+    return this.config.payins.sandbox
+      ? '. Sandbox: paid pay-ins are pending until they settle; POST /api/v1/payin/qris/sandbox/settle settles them now'
+      : '';
   }
 }
 

@@ -34,6 +34,23 @@ export class BalanceDataSchema {
   @ApiProperty({ type: BalanceSchema }) balance!: BalanceSchema;
 }
 
+/** What the sandbox's settle-now requested */
+@ApiSchema({ name: 'SandboxSettlement' })
+export class SandboxSettlementSchema {
+  @ApiProperty({ example: 12, description: 'Paid pay-ins it settles (0: nothing was waiting)' }) payinCount!: number;
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-22T01:00:00.000Z',
+    description: 'Pay-ins recorded before this are settled',
+  })
+  cutoffAt!: string;
+  @ApiProperty({
+    example: true,
+    description: 'true: the ledger moves their net from pending to available in a moment; false: nothing to settle',
+  })
+  requested!: boolean;
+}
+
 /** A code payouts can go to (GET /api/v1/banks) */
 @ApiSchema({ name: 'Bank' })
 export class BankSchema {
