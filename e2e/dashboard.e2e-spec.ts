@@ -9,10 +9,8 @@ import { Topic } from '@pay/contracts';
 import { formatAmount, formatJakartaDateTime, parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import {
-  createDisbursement,
   createMerchant,
   firstRenderWatcher,
-  fundMerchant,
   insertPayin,
   ledgerCommand,
   sandboxPaidPayin,
@@ -749,12 +747,18 @@ interface AxeFinding {
 
     it("a failed payout's page says why: the code in the merchant's words, and the bank's reason", async () => {
       const user = await merchantUser('failed-payout');
-      await fundMerchant(prisma, user.merchantId, [1_000_000n]);
-      const { disbursement } = await createDisbursement(prisma, user.merchantId, {
-        amount: 100_000n,
-        fee: 2_500n,
-        outcome: 'failed',
-      });
+      // A payout that failed at the bank, as the payout service leaves it (written here: the stack's
+      // payout service would claim one it could send).
+      const disbursement = { merchantTrxId: `PO-FAIL-${run}`, platformTrxId: `DSB${run}FAIL` };
+      await prisma.$executeRaw`
+        INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
+        VALUES (${disbursement.platformTrxId}, ${user.merchantId}, ${disbursement.merchantTrxId}, 'BRI', '0000000422', 'GITA LUBIS', 10000000, 250000, now() + interval '1 hour')`;
+      await prisma.$executeRaw`
+        INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee,
+                                   notify_url, status, failed_at, failure_reason, failure_code, debited_at)
+        VALUES (gen_random_uuid(), ${user.merchantId}, ${disbursement.merchantTrxId}, ${disbursement.platformTrxId}, 'BRI', '0000000422',
+                'GITA LUBIS', 10000000, 250000, 'https://merchant.example/cb', 'failed', now(),
+                'Rejected by the beneficiary bank (do not honor) (4031805)', 'REJECTED_BY_BANK', now())`;
       const context = await newContext();
       try {
         const page = await context.newPage();
@@ -763,7 +767,9 @@ interface AxeFinding {
         await page.goto(`${dashboardUrl.replace(/\/$/, '')}/#/payouts/${disbursement.merchantTrxId}`);
         const row = page.getByRole('row').filter({ hasText: 'Why it failed' });
         await row.waitFor();
-        expect(await row.innerText()).toContain('Refused by the bank · Rejected by the beneficiary bank');
+        expect(await row.innerText()).toContain(
+          'Refused by the bank · Rejected by the beneficiary bank (do not honor) (4031805)',
+        );
         await checkPage(page, 'merchant-payout-failed');
       } finally {
         await context.close();
@@ -783,6 +789,9 @@ interface AxeFinding {
         await page.locator('[data-testid="balance-available"][data-amount="49500"]').waitFor({ timeout: 20_000 });
         await page.locator('[data-testid="balance-pending"][data-amount="0"]').waitFor();
         await checkPage(page, 'merchant-overview-settled');
+        // A list with nothing in it and no filter says so, not "nothing matches".
+        await page.getByRole('link', { name: 'Payouts', exact: true }).click();
+        await page.getByText('No payouts yet.').waitFor();
         expect(await prisma.balance.findUniqueOrThrow({ where: { merchantId: user.merchantId } })).toMatchObject({
           available: 4_950_000n,
           pending: 0n,

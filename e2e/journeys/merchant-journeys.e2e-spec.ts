@@ -304,4 +304,11 @@ describe('merchant journeys over HTTP', () => {
       expect(new Set(events.map((e) => e.id)).size).toBe(3);
     });
   }
+
+  // Last: against a shared deployment a run leaves no active test merchant behind.
+  it('the merchant the suite created is deactivated at its end: its token no longer works', async () => {
+    expect((await operator('POST', `merchants/${merchant.merchantId}/deactivate`)).body.data.active).toBe(false);
+    expect((await operator('GET', `merchants/${merchant.merchantId}`)).body.data.active).toBe(false);
+    expect((await client.GET('/api/v1/payin/balance')).response.status).toBe(401);
+  });
 });

@@ -797,6 +797,13 @@ export interface components {
             totalAmount: number;
             /** @enum {string} */
             status: "pending" | "success" | "failed";
+            /**
+             * @description On failed only: why, as a stable code (see the disbursement inquiry)
+             * @enum {string|null}
+             */
+            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
+            /** @description On failed only: why, in words */
+            failureReason?: string | null;
         };
         DisbursementListPage: {
             items: components["schemas"]["DisbursementListItem"][];

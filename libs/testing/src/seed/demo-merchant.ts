@@ -2,19 +2,23 @@ import { type PrismaClient, SettlementPlanner } from '@pay/persistence';
 import { MerchantAdmin } from '@pay/backoffice';
 
 export const DEMO_MERCHANT_NAME = 'Demo Merchant';
+const LOCAL_RUNNER_TOKEN = 'local runner';
 
 /**
  * The local runner's demo merchant, built through the real paths: default fees (QRIS 0.7 % +
  * 150, so a 50000 pay-in costs 500; payout 2500 flat), three QRIS codes generated and paid by
  * the sandbox payer over HTTP, two of them settled. Idempotent: a second run reuses the
- * merchant and issues a new token.
+ * merchant and issues a new token, revoking the previous run's.
  */
 export async function seedDemoMerchant(prisma: PrismaClient, gatewayUrl: string) {
   const admin = new MerchantAdmin(prisma);
   const merchant =
     (await prisma.merchant.findFirst({ where: { name: DEMO_MERCHANT_NAME }, orderBy: { id: 'asc' } })) ??
     (await admin.create({ name: DEMO_MERCHANT_NAME }));
-  const { token } = await admin.issueToken(merchant.id, `local runner ${new Date().toISOString()}`);
+  // One local runner token at a time: the previous start's is revoked, not left active behind.
+  for (const t of await admin.listTokens(merchant.id))
+    if (!t.revokedAt && t.label?.startsWith(LOCAL_RUNNER_TOKEN)) await admin.revokeToken(t.id);
+  const { token } = await admin.issueToken(merchant.id, `${LOCAL_RUNNER_TOKEN} ${new Date().toISOString()}`);
 
   if ((await prisma.payin.count({ where: { merchantId: merchant.id } })) === 0) {
     const pay = async (merchantTrxId: string, amount: number) => {

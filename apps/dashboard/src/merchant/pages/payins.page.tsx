@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
-import { ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
+import { isFiltered, ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
 import { PageTitle } from '../../shared/ui/page-title';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
@@ -63,7 +63,7 @@ export default function PayinsPage() {
           { header: t('payins.paidAt'), cell: (p) => formatDateTime(p.successAt, i18n.language) },
         ]}
       />
-      <ListFooter list={list} emptyText={t('payins.empty')} />
+      <ListFooter list={list} emptyText={t(isFiltered(filters) ? 'payins.empty' : 'payins.none')} />
     </>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
-import { ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
+import { isFiltered, ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
 import { PageTitle } from '../../shared/ui/page-title';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
@@ -48,7 +48,7 @@ export default function PayoutsPage() {
           { header: t('payouts.createdAt'), cell: (p) => formatDateTime(p.createdAt, i18n.language) },
         ]}
       />
-      <ListFooter list={list} emptyText={t('payouts.empty')} />
+      <ListFooter list={list} emptyText={t(isFiltered(filters) ? 'payouts.empty' : 'payouts.none')} />
     </>
   );
 }

@@ -11,6 +11,9 @@ export interface Filters {
 
 export const NO_FILTERS: Filters = { status: '', from: '', to: '', merchantTrxId: '' };
 
+/** Some filter is set: an empty list then means "nothing matches", not "nothing yet". */
+export const isFiltered = (f: Filters): boolean => Boolean(f.status || f.from || f.to || f.merchantTrxId.trim());
+
 /** Status, date range (Asia/Jakarta days) and merchant transaction ID search; applied on submit. */
 export function ListFilters({
   statuses,

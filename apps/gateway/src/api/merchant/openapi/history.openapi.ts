@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PayoutFailureCode } from '@pay/domain';
 
 // Response shapes of the history lists, for the OpenAPI document only.
 
@@ -59,6 +60,15 @@ export class DisbursementListItem extends TransactionItem {
   @ApiProperty({ example: 'Budi' }) accountName!: string;
   @ApiProperty({ example: 52500 }) totalAmount!: number;
   @ApiProperty({ enum: ['pending', 'success', 'failed'] }) status!: string;
+  @ApiPropertyOptional({
+    type: String,
+    enum: Object.values(PayoutFailureCode),
+    nullable: true,
+    description: 'On failed only: why, as a stable code (see the disbursement inquiry)',
+  })
+  failureCode?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'On failed only: why, in words' })
+  failureReason?: string | null;
 }
 
 /** The `data` of a page of the given items (the envelope comes from ApiEnvelope). */
