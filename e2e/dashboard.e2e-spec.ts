@@ -801,6 +801,42 @@ interface AxeFinding {
       }
     }, 60_000);
 
+    it('the webhook secret: revealed on the Developers page, rotated only once confirmed, saying the old one signs for 24 hours', async () => {
+      const user = await merchantUser('webhook-secret');
+      const secrets = () =>
+        prisma.merchant.findUniqueOrThrow({
+          where: { id: user.merchantId },
+          select: { webhookSecret: true, webhookSecretPrevious: true },
+        });
+      const before = await secrets();
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        await signIn(page, dashboardUrl, user.email);
+        await page.getByTestId('balance-available').waitFor();
+        await page.getByRole('link', { name: 'Developers', exact: true }).click();
+        await page.getByRole('button', { name: 'Reveal webhook secret' }).click();
+        expect((await page.getByTestId('webhook-secret').innerText()).trim()).toBe(before.webhookSecret);
+
+        await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.waitFor();
+        expect(await dialog.innerText()).toContain('also signs them for 24 hours');
+        await checkPage(page, 'merchant-webhook-rotate-confirm');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await secrets()).toEqual(before);
+
+        await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
+        await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+        const fresh = (await page.getByTestId('new-webhook-secret').innerText()).trim();
+        await page.getByRole('status').filter({ hasText: 'The old secret also signs callbacks until' }).waitFor();
+        expect(await secrets()).toEqual({ webhookSecret: fresh, webhookSecretPrevious: before.webhookSecret });
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+
     // --- after the flow above: two-factor sign-in, the step-up dialog, Bahasa Indonesia ---------
 
     it('two-factor sign-in: a merchant user enrols TOTP on the Developers page, signs out; sign-in asks for the code, refuses a wrong or used one, accepts a fresh one', async () => {

@@ -30,6 +30,7 @@ import type {
   TotpSetupView,
   TotpStateView,
   WebhookSecretRotatedView,
+  WebhookSecretView,
 } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
 
@@ -304,7 +305,8 @@ export function merchantApi(api: ApiClient) {
       };
     },
     revokeToken: (id: string) => api.delete<TokenRevokedView>(`/tokens/${enc(id)}`),
-    rotateWebhookSecret: async () => (await api.post<WebhookSecretRotatedView>('/webhook-secret/rotate')).secret,
+    rotateWebhookSecret: () => api.post<WebhookSecretRotatedView>('/webhook-secret/rotate'),
+    revealWebhookSecret: () => api.post<WebhookSecretView>('/webhook-secret/reveal'),
     saveCallbackUrl: (url: string | null) =>
       api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
     saveAllowlist: (enabled: boolean, entries: string[]) =>

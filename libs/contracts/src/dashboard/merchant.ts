@@ -241,7 +241,14 @@ export interface RotateWebhookSecretBody {
   graceHours?: number;
 }
 
-/** `POST /webhook-secret/rotate`: the secret is shown only here */
+/** `POST /webhook-secret/rotate`: the new secret (shown again only by POST /webhook-secret/reveal) */
+/** `POST /webhook-secret/reveal` (a password proved within 10 minutes) */
+export interface WebhookSecretView {
+  secret: string;
+  /** A rotation's previous secret also signs until then (null: none) */
+  previousExpiresAt: string | null;
+}
+
 export interface WebhookSecretRotatedView {
   secret: string;
   previousExpiresAt: string | null;

@@ -8,6 +8,7 @@ import type {
   TokenIssuedView,
   TokenRevokedView,
   WebhookSecretRotatedView,
+  WebhookSecretView,
 } from '@pay/contracts/dashboard';
 import { DeliveryHistoryRepository } from '@pay/persistence';
 import { MerchantAdmin } from '@pay/backoffice';
@@ -97,6 +98,24 @@ export class DashboardDevelopersController {
   ): Promise<Reply<TokenRevokedView>> {
     const r = await this.admin.revokeToken(id, merchantId);
     return new Reply('Token revoked', { id, revokedAt: r.revokedAt.toISOString() });
+  }
+
+  /**
+   * The current secret, for the merchant's server. A read, but of a credential: the password must
+   * have been proved within the step-up window (the dashboard asks for it), and it is audited.
+   */
+  @RateLimit('write')
+  @RequiresRecentAuth()
+  @Post('webhook-secret/reveal')
+  @Audited('webhook-secret.reveal', () => 'webhook-secret')
+  @HttpCode(200)
+  async revealWebhookSecret(@SessionMerchantId() merchantId: number): Promise<Reply<WebhookSecretView>> {
+    const s = await this.admin.webhookSecret(merchantId);
+    const previousLive = s.previous && s.previousExpiresAt && s.previousExpiresAt > new Date();
+    return new Reply('Webhook secret', {
+      secret: s.secret,
+      previousExpiresAt: previousLive ? (s.previousExpiresAt?.toISOString() ?? null) : null,
+    });
   }
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */

@@ -118,6 +118,26 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     expect((await api.post('/webhook-secret/rotate', { graceHours: 9999 })).status).toBe(400);
   });
 
+  it('reveals the current webhook secret (and after a rotation, how long the old one still signs); a stale password proof is asked again', async () => {
+    const { merchant, api } = await merchantWithSession();
+    const row = () => prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } });
+    const shown = await api.post('/webhook-secret/reveal');
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toEqual({ secret: (await row()).webhookSecret, previousExpiresAt: null });
+    const rotated = await api.post('/webhook-secret/rotate');
+    const again = await api.post('/webhook-secret/reveal');
+    expect(again.body.data).toEqual({
+      secret: rotated.body.data.secret,
+      previousExpiresAt: rotated.body.data.previousExpiresAt,
+    });
+    await prisma.$executeRaw`UPDATE dashboard_sessions SET authenticated_at = now() - interval '11 minutes'
+      WHERE user_id IN (SELECT id FROM dashboard_users WHERE merchant_id = ${merchant.id})`;
+    const stale = await api.post('/webhook-secret/reveal');
+    expect(stale.status).toBe(401);
+    expect(stale.body.code).toBe('REAUTH_REQUIRED');
+    expect(stale.body).not.toHaveProperty('data');
+  });
+
   it('sets and clears the pay-in callback URL with the ops API rules; a refused URL is 400 and changes nothing', async () => {
     const { merchant, api } = await merchantWithSession();
     const set = await api.put('/callback-url', { url: PUBLIC_URL });

@@ -1,34 +1,89 @@
-import { Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../shared/format/format';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 import { OnceSecret } from '../../../shared/ui/secret';
 import { Section } from '../../../shared/ui/section';
 import { FormError } from '../../../shared/ui/states';
 import { useAction } from '../../../shared/ui/use-async';
 import { useMerchantApi } from '../../use-merchant-api';
 
+/**
+ * The webhook signing secret: revealed on demand (the password proved within the step-up window),
+ * rotated only once confirmed, saying that the old one keeps signing for 24 hours.
+ */
 export function WebhookSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useMerchantApi();
-  const [secret, setSecret] = useState<string | null>(null);
-  const rotate = useAction(api.rotateWebhookSecret);
+  const [shown, setShown] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<{ secret: string; previousExpiresAt: string | null } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const reveal = useAction(api.revealWebhookSecret);
   return (
     <Section title={t('developers.webhook')}>
       <Stack align="flex-start">
         <Text>{t('developers.webhookIntro')}</Text>
-        <Button
-          variant="outline"
-          loading={rotate.busy}
-          onClick={async () => {
-            const s = await rotate.run();
-            if (s) setSecret(s.value);
-          }}
-        >
-          {t('developers.rotate')}
-        </Button>
-        <FormError error={rotate.error} />
-        {secret && <OnceSecret label={t('developers.newSecret')} value={secret} testId="new-webhook-secret" />}
+        <Group>
+          <Button
+            variant="outline"
+            loading={reveal.busy}
+            onClick={async () => {
+              const s = await reveal.run();
+              if (s) setShown(s.value.secret);
+            }}
+          >
+            {t('developers.reveal')}
+          </Button>
+          <Button variant="outline" color="red.9" onClick={() => setConfirming(true)}>
+            {t('developers.rotate')}
+          </Button>
+        </Group>
+        <FormError error={reveal.error} />
+        {shown && !rotated && (
+          <Alert color="blue" title={t('developers.currentSecret')}>
+            <Group gap="sm" wrap="nowrap" align="center">
+              <Code data-testid="webhook-secret" style={{ wordBreak: 'break-all' }}>
+                {shown}
+              </Code>
+              <CopyButton value={shown}>
+                {({ copied, copy }) => (
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    onClick={copy}
+                    aria-label={`${t('common.copy')}: ${t('developers.currentSecret')}`}
+                  >
+                    {copied ? t('common.copied') : t('common.copy')}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          </Alert>
+        )}
+        {rotated && (
+          <>
+            <OnceSecret label={t('developers.newSecret')} value={rotated.secret} testId="new-webhook-secret" />
+            {rotated.previousExpiresAt && (
+              <Text role="status">
+                {t('developers.oldSecretUntil', { time: formatDateTime(rotated.previousExpiresAt, i18n.language) })}
+              </Text>
+            )}
+          </>
+        )}
       </Stack>
+      <ConfirmDialog
+        opened={confirming}
+        title={t('developers.rotateTitle')}
+        body={t('developers.rotateBody')}
+        confirmLabel={t('developers.rotateConfirm')}
+        danger
+        onClose={() => setConfirming(false)}
+        onConfirm={async () => {
+          setRotated(await api.rotateWebhookSecret());
+          setShown(null);
+        }}
+      />
     </Section>
   );
 }
