@@ -371,6 +371,11 @@ interface AxeFinding {
         'status success on the detail page',
       );
       await checkPage(page, 'merchant-payin-detail-success');
+      // The pay-in's callback attempts and resend, as a payout's (this merchant has no callback URL: nothing was sent).
+      await page.getByRole('heading', { name: 'Callback attempts' }).waitFor();
+      await page.getByText('No callback attempts yet.').waitFor();
+      await page.getByRole('button', { name: 'Resend callback' }).click();
+      await page.getByText(/This pay-in has no callback yet/).waitFor();
 
       // The list shows it with its status; search by its id finds it.
       await page.getByRole('link', { name: 'Pay-ins', exact: true }).click();

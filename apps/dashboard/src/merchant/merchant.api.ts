@@ -55,6 +55,8 @@ export interface Payin {
   qrImage: string | null;
   rrn: string | null;
   nmid: string | null;
+  /** Every attempt of its callbacks, oldest first (detail only) */
+  attempts: CallbackAttempt[];
 }
 
 export interface CallbackAttempt {
@@ -155,6 +157,13 @@ function toPayin(r: PayinListItemView | PayinDetailView): Payin {
     qrImage: 'qrImage' in r ? r.qrImage : null,
     rrn: r.additionalInfo.rrn,
     nmid: r.additionalInfo.nmid,
+    attempts:
+      'callbacks' in r
+        ? r.callbacks
+            .flatMap((c) => c.attempts)
+            .sort((a, b) => a.at.localeCompare(b.at))
+            .map(toAttempt)
+        : [],
   };
 }
 
@@ -173,6 +182,7 @@ function toGenerated(r: PayinGeneratedView): Payin {
     qrImage: r.qrImage ?? null,
     rrn: null,
     nmid: null,
+    attempts: [],
   };
 }
 
@@ -288,6 +298,7 @@ export function merchantApi(api: ApiClient) {
       ),
     payout: async (id: string) => toPayout(await api.get<PayoutDetailView>(`/payouts/${enc(id)}`)),
     resendPayoutCallback: (id: string) => api.post<CallbackResendView>(`/payouts/${enc(id)}/callback/resend`),
+    resendPayinCallback: (id: string) => api.post<CallbackResendView>(`/payins/${enc(id)}/callback/resend`),
 
     exportRecon: async (date: string) =>
       toReconJob(await api.post<ReconJobView>('/recon', { date } satisfies ReconBody)),

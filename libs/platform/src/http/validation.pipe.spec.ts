@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { ApiError } from '../errors/api-error';
 import { IsAmount } from './is-amount.decorator';
-import { createValidationPipe } from './validation.pipe';
+import { createValidationPipe, fieldLine } from './validation.pipe';
 
 class TransferLike {
   @IsString()
@@ -76,5 +76,14 @@ describe('validation messages: the one that applies first, always naming the fie
       { field: 'code', message: 'code should not be empty' },
       { field: 'amount', message: 'amount must be a positive amount in Rupiah with at most two decimals' },
     ]);
+  });
+});
+
+describe('fieldLine', () => {
+  it('names the field once, keeps a message that does not start with it, and says an unnamed one as it is', () => {
+    expect(fieldLine('amount', 'amount must be a number')).toBe('amount: must be a number');
+    expect(fieldLine('fee.amount', 'amount must be a number')).toBe('fee.amount: must be a number');
+    expect(fieldLine('amount', 'must be between 1 and 2')).toBe('amount: must be between 1 and 2');
+    expect(fieldLine(undefined as unknown as string, 'an array is not an object')).toBe('an array is not an object');
   });
 });

@@ -53,6 +53,8 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
  * in `errors` keeps its full sentence.
  */
 export function fieldLine(field: string, message: string): string {
+  // A field class-validator could not name (a body that is not an object) is said as it is.
+  if (typeof field !== 'string' || field === '') return message;
   const property = field.split('.').at(-1) ?? field;
   return `${field}: ${message.startsWith(`${property} `) ? message.slice(property.length + 1) : message}`;
 }

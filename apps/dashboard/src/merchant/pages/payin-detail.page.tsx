@@ -9,6 +9,7 @@ import { ErrorState, FormError, LoadingState } from '../../shared/ui/states';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useAsync } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
+import { CallbackAttempts } from './callback-attempts';
 
 export default function PayinDetailPage() {
   const { t, i18n } = useTranslation();
@@ -107,6 +108,15 @@ export default function PayinDetailPage() {
             </Stack>
           </Paper>
         </SimpleGrid>
+      )}
+      {p && (
+        <CallbackAttempts
+          attempts={p.attempts}
+          onResend={async () => {
+            await api.resendPayinCallback(merchantTrxId);
+            reload();
+          }}
+        />
       )}
     </Stack>
   );

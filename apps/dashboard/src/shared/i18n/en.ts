@@ -399,6 +399,7 @@ export const en = {
       payin_create: 'Created a QR code',
       payin_simulate: 'Simulated a payment',
       payout_callback_resend: 'Resent a payout callback',
+      payin_callback_resend: 'Resent a pay-in callback',
       recon_export: 'Exported a reconciliation file',
       session_sign_in: 'Signed in',
       session_sign_in_failed: 'Sign-in refused',

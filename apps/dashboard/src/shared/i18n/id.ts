@@ -403,6 +403,7 @@ export const id: Resources = {
       payin_create: 'Membuat kode QR',
       payin_simulate: 'Menyimulasikan pembayaran',
       payout_callback_resend: 'Mengirim ulang callback pencairan',
+      payin_callback_resend: 'Mengirim ulang callback pembayaran masuk',
       recon_export: 'Mengekspor file rekonsiliasi',
       session_sign_in: 'Masuk',
       session_sign_in_failed: 'Gagal masuk',

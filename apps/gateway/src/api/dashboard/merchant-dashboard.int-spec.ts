@@ -6,6 +6,7 @@ import {
   createDisbursement,
   createMerchant,
   fundMerchant,
+  insertPayin,
   ledgerFor,
   type DashboardSignIn,
   signedInMerchantUser,
@@ -315,6 +316,36 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
   });
 
   describe('payouts', () => {
+    it('resends a pay-in callback as a payout one: the latest again, none before the pay-in is final, not while an attempt runs', async () => {
+      const { merchant, api } = await merchantWithSession();
+      const pendingCode = await api.post('/payins', { amount: 25000 });
+      expect(pendingCode.status).toBe(201);
+      expect((await api.post(`/payins/${pendingCode.body.data.merchantTrxId}/callback/resend`)).body).toMatchObject({
+        status: false,
+        code: 'NOT_FOUND',
+      });
+      const payinId = await insertPayin(prisma, merchant.id, 5_000_000n, 50_000n);
+      const payin = await prisma.payin.findUniqueOrThrow({ where: { id: payinId } });
+      const delivery = await deliveryWithAttempt(
+        merchant.id,
+        { payinId },
+        { statusCode: 503, error: null, responseBody: 'down' },
+      );
+      const detail = await api.get(`/payins/${payin.merchantTrxId}`);
+      expect(detail.body.data.callbacks).toEqual([
+        expect.objectContaining({ id: delivery.id, attempts: [expect.objectContaining({ httpStatus: 503 })] }),
+      ]);
+      const resent = await api.post(`/payins/${payin.merchantTrxId}/callback/resend`);
+      expect(resent.status).toBe(200);
+      expect(resent.body.data).toEqual({ deliveryId: delivery.id, eventId: delivery.eventId, status: 'pending' });
+      expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).resendCount).toBe(1);
+      await deliveries.claim(delivery.id, new Date(), 60_000);
+      expect((await api.post(`/payins/${payin.merchantTrxId}/callback/resend`)).body).toMatchObject({
+        status: false,
+        code: 'CONFLICT',
+      });
+    });
+
     it('lists and shows a payout with every callback attempt, and resends its final callback', async () => {
       const { merchant, api } = await merchantWithSession();
       await fundMerchant(prisma, merchant.id, [1_000_000_00n]);

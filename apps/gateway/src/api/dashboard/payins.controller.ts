@@ -13,8 +13,20 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
-import type { HistoryPage, PayinDetailView, PayinGeneratedView, PayinListItemView } from '@pay/contracts/dashboard';
-import { DeliveryHistoryRepository, HistoryRepository, type Payin, PayinRepository } from '@pay/persistence';
+import type {
+  CallbackResendView,
+  HistoryPage,
+  PayinDetailView,
+  PayinGeneratedView,
+  PayinListItemView,
+} from '@pay/contracts/dashboard';
+import {
+  DeliveryHistoryRepository,
+  HistoryRepository,
+  type Payin,
+  PayinRepository,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
 import { MerchantAdmin, SettlementRequests } from '@pay/backoffice';
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
@@ -41,6 +53,7 @@ export class DashboardPayinsController {
     private readonly history: HistoryRepository,
     private readonly payins: PayinRepository,
     private readonly deliveries: DeliveryHistoryRepository,
+    private readonly webhookDeliveries: WebhookDeliveryRepository,
     private readonly qris: QrisService,
     private readonly sandbox: SandboxPayService,
     private readonly merchants: MerchantAdmin,
@@ -111,6 +124,32 @@ export class DashboardPayinsController {
     if (!this.config.payins.sandbox) throw new NotFoundException();
     const paid = await this.sandbox.pay(merchantId, { merchantTrxId, status: dto.status });
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
+  }
+
+  /** Its latest callback again (same event id and body), from the start of the retry schedule. */
+  @RateLimit('write')
+  @Post('payins/:merchantTrxId/callback/resend')
+  @Audited('payin.callback-resend', ({ params }) => `payin:${params.merchantTrxId}`)
+  @HttpCode(200)
+  async resend(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+  ): Promise<Reply<CallbackResendView>> {
+    const payin = await this.find(merchantId, merchantTrxId);
+    const callbacks = await this.deliveries.ofTransaction(merchantId, { payinId: payin.id });
+    const latest = callbacks[callbacks.length - 1];
+    if (!latest)
+      throw new ApiError(
+        ErrorCode.NotFound,
+        'This pay-in has no callback yet: it is sent once the pay-in is final, to its notifyUrl or your default callback URL',
+      );
+    const resent = await this.webhookDeliveries.resend(latest.id, new Date());
+    if (!resent) throw new ApiError(ErrorCode.Conflict, 'A callback attempt is in progress; try again in a moment');
+    return new Reply('Callback queued for resend', {
+      deliveryId: resent.id,
+      eventId: resent.eventId,
+      status: resent.status,
+    });
   }
 
   /** Sandbox only: the merchant's paid pay-ins settled now (pending to available), so a payout can be tried at once. */

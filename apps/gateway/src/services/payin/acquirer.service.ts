@@ -85,6 +85,8 @@ export class AcquirerService {
     } catch {
       throw new ApiError(ErrorCode.ValidationError, 'Request body is not valid JSON');
     }
+    if (typeof plain !== 'object' || plain === null || Array.isArray(plain))
+      throw new ApiError(ErrorCode.ValidationError, 'Request body must be a JSON object');
     refuseControlCharacters(plain);
     const notification = plainToInstance(AcquirerNotification, plain);
     const errors = await validate(notification, { whitelist: true, forbidNonWhitelisted: true });
