@@ -703,7 +703,7 @@ interface AxeFinding {
       await context.close();
     }, 240_000);
 
-    it('fees in the console: an emptied field is refused next to it and changes nothing (never 0 %); a change shows old -> new and is saved only once confirmed', async () => {
+    it('fees in the console: an emptied field is refused next to it and changes nothing (never 0 %); a change shows old -> new and is saved only once confirmed; deactivating is asked first', async () => {
       // The operator of the flow above (its password is set there).
       const m = await createMerchant(prisma, { name: `Toko Fees ${run}` });
       const fees = () =>
@@ -745,6 +745,23 @@ interface AxeFinding {
         await dialog.getByRole('button', { name: 'Change fees' }).click();
         await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
         expect(await fees()).toEqual({ ...before, payinFeePctMilli: 1250 });
+
+        // Deactivating a merchant is asked first; Cancel changes nothing.
+        const active = async () =>
+          (await prisma.merchant.findUniqueOrThrow({ where: { id: m.merchant.id }, select: { isActive: true } }))
+            .isActive;
+        await page.getByRole('link', { name: 'Merchants', exact: true }).click();
+        const row = page.getByRole('row').filter({ hasText: m.merchant.name });
+        await row.getByRole('button', { name: 'Deactivate' }).click();
+        await dialog.waitFor();
+        expect(await dialog.innerText()).toContain('stop working at once');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await active()).toBe(true);
+        await row.getByRole('button', { name: 'Deactivate' }).click();
+        await dialog.getByRole('button', { name: 'Deactivate' }).click();
+        await row.getByRole('button', { name: 'Activate' }).waitFor();
+        expect(await active()).toBe(false);
       } finally {
         await context.close();
       }

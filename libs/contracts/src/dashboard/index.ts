@@ -2,3 +2,5 @@
 export type * from './session';
 export type * from './merchant';
 export type * from './console';
+/** The API's error codes: the dashboard says each in the user's language (errors.<CODE>). */
+export type { ErrorCode as ApiErrorCode } from '../api/error-code';

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatRupiah } from '../../shared/format/format';
+import { ConfirmDialog } from '../../shared/ui/confirm-dialog';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { FormError } from '../../shared/ui/states';
@@ -20,6 +21,8 @@ export default function MerchantsPage() {
   const [creating, { open, close }] = useDisclosure();
   const [busyId, setBusyId] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // Deactivating stops a merchant's whole API at once: asked first. Activating is not.
+  const [deactivating, setDeactivating] = useState<Merchant | null>(null);
 
   const toggle = async (m: Merchant) => {
     setBusyId(m.id);
@@ -67,7 +70,7 @@ export default function MerchantsPage() {
                 variant="outline"
                 color={m.active ? 'red.9' : undefined}
                 loading={busyId === m.id}
-                onClick={() => void toggle(m)}
+                onClick={() => (m.active ? setDeactivating(m) : void toggle(m))}
               >
                 {m.active ? t('merchants.deactivate') : t('merchants.activate')}
               </Button>
@@ -76,6 +79,18 @@ export default function MerchantsPage() {
         ]}
       />
       <ListFooter list={list} emptyText={t('merchants.empty')} />
+      <ConfirmDialog
+        opened={deactivating !== null}
+        title={t('merchants.deactivateTitle', { name: deactivating?.name ?? '' })}
+        body={t('merchants.deactivateBody')}
+        confirmLabel={t('merchants.deactivate')}
+        danger
+        onClose={() => setDeactivating(null)}
+        onConfirm={async () => {
+          if (deactivating) await api.setActive(deactivating.id, false);
+          list.reload();
+        }}
+      />
     </>
   );
 }

@@ -19,8 +19,9 @@ export function errorText(t: TFunction, error: unknown, signIn = false): string 
         ? t('errors.ACCOUNT_LOCKED', { minutes: Math.ceil(error.retryAfterSeconds / 60) })
         : t('errors.ACCOUNT_LOCKED_NO_TIME');
     }
+    // English passes the server's message through ({{message}}); Bahasa Indonesia says the code in its words.
     const key = `errors.${error.code}`;
-    return t(key, { defaultValue: error.message });
+    return t(key, { defaultValue: error.message, message: error.message });
   }
   return error instanceof Error ? error.message : String(error);
 }
