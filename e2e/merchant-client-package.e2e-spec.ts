@@ -61,7 +61,7 @@ describe('@pay/merchant-client from its tarball (a scratch project outside the c
     );
     writeFileSync(
       join(shop, 'shop.ts'),
-      `import { createMerchantClient, MerchantApiError, unwrap } from '@pay/merchant-client';
+      `import { constructCallbackEvent, createMerchantClient, MerchantApiError, type PayinCallback, unwrap } from '@pay/merchant-client';
 
 async function main(): Promise<void> {
   const api = createMerchantClient({ baseUrl: process.env.BASE_URL as string, token: process.env.PAY_TOKEN as string });
@@ -76,6 +76,12 @@ async function main(): Promise<void> {
   }
   const available: number = balance.available;
   console.log(JSON.stringify({ available, platformTrxId: qris.platformTrxId, status: paid.status, code }));
+}
+
+// A callback handler on node:http, as a merchant writes it: the header goes in as node types it.
+export function onCallback(req: import('node:http').IncomingMessage, rawBody: Buffer): string {
+  const event = constructCallbackEvent<PayinCallback>(rawBody, req.headers['x-callback-signature'], 'whsec_x');
+  return event.type;
 }
 
 // The types are the API's: an amount as a string does not compile.

@@ -4,6 +4,7 @@ export { createMerchantClient, unwrap, type MerchantClient, type MerchantClientO
 export { CallbackSignatureError, MerchantApiError, type FieldError } from './errors';
 export {
   CALLBACK_SIGNATURE_HEADER,
+  type CallbackSignatureHeader,
   constructCallbackEvent,
   verifyCallbackSignature,
   type VerifyOptions,

@@ -17,6 +17,15 @@ describe('callback signature verifier', () => {
     ).toBe('success');
   });
 
+  it('takes the header as node:http types it (string | string[] | undefined): one value verifies, a repeated header does not', () => {
+    const header = signatureHeader(['whsec_a'], now, body);
+    const headers: import('node:http').IncomingHttpHeaders = { 'x-callback-signature': header };
+    expect(verifyCallbackSignature(body, headers['x-callback-signature'], 'whsec_a', { nowSec: now })).toBe(true);
+    expect(verifyCallbackSignature(body, [header], 'whsec_a', { nowSec: now })).toBe(true);
+    expect(verifyCallbackSignature(body, [header, header], 'whsec_a', { nowSec: now })).toBe(false);
+    expect(verifyCallbackSignature(body, undefined, 'whsec_a', { nowSec: now })).toBe(false);
+  });
+
   it('accepts either secret during a rotation', () => {
     const header = signatureHeader(['whsec_new', 'whsec_old'], now, body);
     expect(verifyCallbackSignature(body, header, 'whsec_old', { nowSec: now })).toBe(true);

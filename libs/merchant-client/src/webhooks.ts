@@ -18,12 +18,17 @@ const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
  * "<t>.<raw body>") and `t` is within the tolerance. Pass the body exactly as received (the
  * bytes, before any JSON parsing). During a secret rotation either secret verifies.
  */
+/** X-Callback-Signature as a framework hands it over: node:http's `req.headers[...]`, Express's `req.get(...)`. */
+export type CallbackSignatureHeader = string | string[] | null | undefined;
+
 export function verifyCallbackSignature(
   rawBody: string | Buffer,
-  header: string | null | undefined,
+  header: CallbackSignatureHeader,
   secret: string,
   options: VerifyOptions = {},
 ): boolean {
+  // node:http types a header as string | string[] | undefined: a repeated header is not a signature.
+  if (Array.isArray(header)) header = header.length === 1 ? header[0] : undefined;
   if (!header || !secret) return false;
   const parts = header.split(',').map((p) => p.trim().split('=', 2) as [string, string | undefined]);
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
@@ -42,7 +47,7 @@ export function verifyCallbackSignature(
  */
 export function constructCallbackEvent<T = unknown>(
   rawBody: string | Buffer,
-  header: string | null | undefined,
+  header: CallbackSignatureHeader,
   secret: string,
   options: VerifyOptions = {},
 ): T {
