@@ -182,8 +182,14 @@ describe('OutboxRelay (Postgres outbox -> Redis Streams)', () => {
     const [receivedMine, receivedTheirs] = [await collect(mine), await collect(theirs)];
     let listed = 0;
     const store = new PgOutboxStore(pool);
+    // Counted once a listing has answered: rows inserted after the first one cannot be in it (on a
+    // loaded machine the first listing's query may still be running when the test goes on).
     const counting: OutboxStore = {
-      pendingTopics: () => ((listed += 1), store.pendingTopics()),
+      pendingTopics: async () => {
+        const topics = await store.pendingTopics();
+        listed += 1;
+        return topics;
+      },
       relayBatch: (t, n, p) => store.relayBatch(t, n, p),
     };
     const relay = new OutboxRelay({

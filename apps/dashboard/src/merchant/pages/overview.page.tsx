@@ -126,7 +126,12 @@ export default function OverviewPage() {
                 curveType="monotone"
                 withLegend
                 valueFormatter={(v) => formatRupiah(v)}
-                yAxisProps={{ width: 110 }}
+                // An empty month has a scale in Rupiah, not Rp 0 to 4 (recharts' default domain for all zeros).
+                yAxisProps={{
+                  width: 110,
+                  allowDecimals: false,
+                  domain: [0, (max: number) => (max > 0 ? max : 100_000)],
+                }}
               />
             </figure>
           </Paper>

@@ -22,6 +22,8 @@ describe('dates in Asia/Jakarta', () => {
   it('shows an ISO instant in Jakarta time (UTC+7)', () => {
     expect(formatDateTime('2026-11-25T17:30:00.000Z')).toContain('00:30:00');
     expect(formatDateTime('2026-11-25T17:30:00.000Z')).toContain('26 Nov 2026');
+    expect(formatDateTime('2026-11-25T17:30:00.000Z')).toMatch(/00:30:00 WIB$/);
+    expect(formatDateTime('2026-11-25T17:30:00.000Z', 'id')).toMatch(/ WIB$/);
   });
 
   it("reads the merchant API's zone-less Jakarta times as Jakarta times", () => {

@@ -31,11 +31,12 @@ export function formatDateTime(value: string | Date | null | undefined, locale =
   if (!value) return '–';
   const d = toDate(value);
   if (!d) return String(value);
-  return new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+  // The zone said, as Indonesians write it: every time here is Jakarta's (WIB, UTC+7).
+  return `${new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
     timeZone: TIME_ZONE,
     dateStyle: 'medium',
     timeStyle: 'medium',
-  }).format(d);
+  }).format(d)} WIB`;
 }
 
 /** Today's date in Jakarta as YYYY-MM-DD (the form date inputs and the APIs use). */
