@@ -56,6 +56,39 @@ describe('the committed OpenAPI documents', () => {
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops') || p.startsWith('/internal'))).toBe(false);
   });
 
+  it('is enough on its own: bounds on amounts and expiry, no spec sections cited, no request defaults, an intro that says how to authenticate, test and verify', () => {
+    const document = documents.merchant;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document read field by field
+    const schemas = document.components?.schemas as Record<string, any>;
+    expect(schemas.GenerateQrisDto.properties.amount).toMatchObject({ minimum: 1000, maximum: 10_000_000 });
+    expect(schemas.GenerateQrisDto.properties.expirySeconds).toMatchObject({
+      type: 'integer',
+      minimum: 60,
+      maximum: 86_400,
+    });
+    expect(schemas.AccountInquiryDto.properties.amount).toMatchObject({ minimum: 10_000, maximum: 250_000_000 });
+    expect(schemas.AccountInquiryDto.properties.accountNo.description).toContain('0000000404');
+    expect(schemas.AccountInquiryDto.properties.bankCode.description).toContain('GET /api/v1/banks');
+    for (const [name, schema] of Object.entries(schemas))
+      for (const [field, property] of Object.entries(
+        (schema.properties ?? {}) as Record<string, { default?: unknown }>,
+      ))
+        if (name.endsWith('Dto'))
+          expect({ name, field, default: property.default }).toEqual({ name, field, default: undefined });
+    for (const { op } of operationsOf(document)) expect(op.summary).not.toMatch(/spec \d/);
+    const intro = document.info.description ?? '';
+    for (const part of [
+      '**Authentication**',
+      '`token` header',
+      '**Sandbox**',
+      '**Callbacks**',
+      'X-Callback-Signature',
+      'reconFile',
+    ])
+      expect(intro).toContain(part);
+    expect(document.servers?.map((s) => s.url)).toEqual(['/', 'http://localhost:3000']);
+  });
+
   it('declares every ops operation with the admin token, a typed success and 400, 401 and 404; the notifications with their signatures', () => {
     const document = documents.ops;
     const operations = operationsOf(document);

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the merchant balance (spec 4.1)
+         * Read the merchant balance
          * @description Read-only; values are live from the ledger projection.
          */
         get: operations["getBalance"];
@@ -73,7 +73,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5) */
+        /** Status of one of the merchant's QRIS pay-ins by merchantTrxId */
         post: operations["payinInquiry"];
         delete?: never;
         options?: never;
@@ -131,7 +131,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reconciliation CSV of one date (spec 4.6)
+         * Reconciliation CSV of one date
          * @description First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.
          */
         post: operations["exportRecon"];
@@ -150,7 +150,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Validate the destination account and quote the fee (spec 4.2) */
+        /** Validate the destination account and quote the fee */
         post: operations["accountInquiry"];
         delete?: never;
         options?: never;
@@ -168,7 +168,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit the payout for an account inquiry (spec 4.3); the final status goes to notifyUrl
+         * Submit the payout for an account inquiry; the final status goes to notifyUrl
          * @description The same request again never pays twice: it answers the transfer as it stands.
          */
         post: operations["transfer"];
@@ -187,7 +187,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Status of one of the merchant's disbursements by merchantTrxId (spec 4.4) */
+        /** Status of one of the merchant's disbursements by merchantTrxId */
         post: operations["disbursementInquiry"];
         delete?: never;
         options?: never;
@@ -387,12 +387,12 @@ export interface components {
             /** @example ORDER-2026-0001 */
             merchantTrxId: string;
             /**
-             * @description Rupiah, at most two decimals
+             * @description Rupiah, at most two decimals; the bounds shown are the defaults of PAYIN_MIN_AMOUNT and PAYIN_MAX_AMOUNT
              * @example 50000
              */
             amount: number;
             /**
-             * @description Validity in seconds (default and maximum are settings)
+             * @description Validity in seconds; absent: QRIS_EXPIRY_DEFAULT_SECONDS (900). The maximum shown is the default of QRIS_EXPIRY_MAX_SECONDS
              * @example 900
              */
             expirySeconds?: number;
@@ -468,7 +468,7 @@ export interface components {
             /** @description Amount the simulated payer pays (default: the QRIS amount; another value simulates a mismatch) */
             amount?: number;
             /**
-             * @default success
+             * @description How the payment ends; absent: success
              * @enum {string}
              */
             status?: "success" | "failed";
@@ -554,7 +554,7 @@ export interface components {
             /** @example INV-2026-0001 */
             merchantTrxId: string;
             /**
-             * @description Bank account number (6-20 digits) or e-wallet mobile number (08…)
+             * @description Bank account number (6-20 digits) or e-wallet mobile number (08…). Sandbox: 0000000404 (0800000404) is not found, 0000000403 (0800000403) blocked, 0000000422 refused at once, 0000000408 times out then succeeds, 0000000500 fails after a while; any other well-formed number is a valid account (docs/merchant-api.md#sandbox)
              * @example 1234567890
              */
             accountNo: string;
@@ -564,7 +564,7 @@ export interface components {
              */
             bankCode: string;
             /**
-             * @description Rupiah, at most two decimals
+             * @description Rupiah, at most two decimals; the bounds shown are the defaults of PAYOUT_MIN_AMOUNT and PAYOUT_MAX_AMOUNT
              * @example 100000
              */
             amount: number;
@@ -596,7 +596,7 @@ export interface components {
             /** @example INV-2026-0001 */
             merchantTrxId: string;
             /**
-             * @description Bank account number (6-20 digits) or e-wallet mobile number (08…)
+             * @description Bank account number (6-20 digits) or e-wallet mobile number (08…). Sandbox: 0000000404 (0800000404) is not found, 0000000403 (0800000403) blocked, 0000000422 refused at once, 0000000408 times out then succeeds, 0000000500 fails after a while; any other well-formed number is a valid account (docs/merchant-api.md#sandbox)
              * @example 1234567890
              */
             accountNo: string;
@@ -606,7 +606,7 @@ export interface components {
              */
             bankCode: string;
             /**
-             * @description Rupiah, at most two decimals
+             * @description Rupiah, at most two decimals; the bounds shown are the defaults of PAYOUT_MIN_AMOUNT and PAYOUT_MAX_AMOUNT
              * @example 100000
              */
             amount: number;

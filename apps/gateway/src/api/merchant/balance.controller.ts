@@ -22,7 +22,7 @@ export class BalanceController {
   @BalanceWithToken()
   @ApiOperation({
     operationId: 'getBalance',
-    summary: 'Read the merchant balance (spec 4.1)',
+    summary: 'Read the merchant balance',
     description: 'Read-only; values are live from the ledger projection.',
   })
   @ApiEnvelope(BalanceDataSchema, { message: 'Balance inquiry successful' })

@@ -36,7 +36,7 @@ export class DisbursementController {
   @TokenCheckedByStatement()
   @ApiOperation({
     operationId: 'accountInquiry',
-    summary: 'Validate the destination account and quote the fee (spec 4.2)',
+    summary: 'Validate the destination account and quote the fee',
   })
   @ApiBody({ type: AccountInquiryDto })
   @ApiEnvelope(AccountInquiryResultSchema, { message: 'Inquiry success' })
@@ -61,7 +61,7 @@ export class DisbursementController {
   @TokenCheckedByStatement()
   @ApiOperation({
     operationId: 'transfer',
-    summary: 'Submit the payout for an account inquiry (spec 4.3); the final status goes to notifyUrl',
+    summary: 'Submit the payout for an account inquiry; the final status goes to notifyUrl',
     description: 'The same request again never pays twice: it answers the transfer as it stands.',
   })
   @ApiBody({ type: TransferDto })
@@ -89,7 +89,7 @@ export class DisbursementController {
   @RateLimit('read')
   @ApiOperation({
     operationId: 'disbursementInquiry',
-    summary: "Status of one of the merchant's disbursements by merchantTrxId (spec 4.4)",
+    summary: "Status of one of the merchant's disbursements by merchantTrxId",
   })
   @ApiBody({ type: DisbursementInquiryDto })
   @ApiEnvelope(DisbursementSchema, { message: 'Query success' })

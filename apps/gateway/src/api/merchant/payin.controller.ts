@@ -62,7 +62,7 @@ export class PayinController {
   @RateLimit('read')
   @ApiOperation({
     operationId: 'payinInquiry',
-    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId (spec 4.5)",
+    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId",
   })
   @ApiBody({ type: QrisInquiryDto })
   @ApiEnvelope(PayinSchema, { message: 'Query success' })

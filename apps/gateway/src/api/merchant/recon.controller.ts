@@ -33,7 +33,7 @@ export class ReconController {
   @RateLimit('read')
   @ApiOperation({
     operationId: 'exportRecon',
-    summary: 'Reconciliation CSV of one date (spec 4.6)',
+    summary: 'Reconciliation CSV of one date',
     description:
       'First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.',
   })

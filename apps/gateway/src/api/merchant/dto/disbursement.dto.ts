@@ -26,7 +26,8 @@ export class AccountInquiryDto {
 
   @ApiProperty({
     example: '1234567890',
-    description: 'Bank account number (6-20 digits) or e-wallet mobile number (08…)',
+    description:
+      'Bank account number (6-20 digits) or e-wallet mobile number (08…). Sandbox: 0000000404 (0800000404) is not found, 0000000403 (0800000403) blocked, 0000000422 refused at once, 0000000408 times out then succeeds, 0000000500 fails after a while; any other well-formed number is a valid account (docs/merchant-api.md#sandbox)',
   })
   @IsString()
   @IsNotEmpty()
@@ -44,7 +45,14 @@ export class AccountInquiryDto {
   @MaxLength(20)
   bankCode!: string;
 
-  @ApiProperty({ example: 100000, description: 'Rupiah, at most two decimals' })
+  @ApiProperty({
+    example: 100000,
+    minimum: 10_000,
+    maximum: 250_000_000,
+    multipleOf: 0.01,
+    description:
+      'Rupiah, at most two decimals; the bounds shown are the defaults of PAYOUT_MIN_AMOUNT and PAYOUT_MAX_AMOUNT',
+  })
   @IsAmount()
   amount!: number;
 }

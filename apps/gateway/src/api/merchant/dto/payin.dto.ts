@@ -19,11 +19,25 @@ export class GenerateQrisDto {
   @MerchantTrxId()
   merchantTrxId!: string;
 
-  @ApiProperty({ example: 50000, description: 'Rupiah, at most two decimals' })
+  @ApiProperty({
+    example: 50000,
+    minimum: 1000,
+    maximum: 10_000_000,
+    multipleOf: 0.01,
+    description:
+      'Rupiah, at most two decimals; the bounds shown are the defaults of PAYIN_MIN_AMOUNT and PAYIN_MAX_AMOUNT',
+  })
   @IsAmount()
   amount!: number;
 
-  @ApiPropertyOptional({ example: 900, description: 'Validity in seconds (default and maximum are settings)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 900,
+    minimum: 60,
+    maximum: 86_400,
+    description:
+      'Validity in seconds; absent: QRIS_EXPIRY_DEFAULT_SECONDS (900). The maximum shown is the default of QRIS_EXPIRY_MAX_SECONDS',
+  })
   @IsOptional()
   @IsInt()
   @Min(60)
@@ -59,7 +73,7 @@ export class SandboxPayDto {
   @IsAmount()
   amount?: number;
 
-  @ApiPropertyOptional({ enum: ['success', 'failed'], default: 'success' })
+  @ApiPropertyOptional({ enum: ['success', 'failed'], description: 'How the payment ends; absent: success' })
   @IsOptional()
   @IsIn(['success', 'failed'])
   status?: 'success' | 'failed';

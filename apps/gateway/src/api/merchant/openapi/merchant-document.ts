@@ -22,10 +22,23 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Merchant Pay-in and Disbursement API')
     .setDescription(
-      'QRIS pay-in, balance, disbursement and reconciliation. Every response, errors included, carries a logId (also the X-Log-Id header). Amounts are JSON numbers in Rupiah with at most two decimals. A 503 and a 429 are always safe to repeat after Retry-After.',
+      [
+        'QRIS pay-ins, balance, payouts to bank and e-wallet accounts, and the daily reconciliation file.',
+        '',
+        "**Authentication**: every call sends the merchant API token in the `token` header (not `Authorization`); tokens are issued on the dashboard's Developers page or by operators, and may be limited to IP addresses.",
+        '',
+        '**Answers**: every response, errors included, is the envelope `{ logId, status, message, data }` or `{ logId, status: false, message, code }` (the codes: docs/merchant-api.md#errors) and carries its logId (also the X-Log-Id header). Amounts are JSON numbers in Rupiah with at most two decimals. A 503 and a 429 are always safe to repeat after Retry-After; the same request again never pays twice.',
+        '',
+        '**Sandbox**: where SANDBOX_MODE is on, `POST /api/v1/payin/qris/sandbox/pay` pays a code and `POST /api/v1/payin/qris/sandbox/settle` settles paid pay-ins at once; account numbers of the sandbox bank are listed on `accountNo`.',
+        '',
+        '**Callbacks**: a transfer\'s and a pay-in\'s final status is POSTed to its notifyUrl (see the callbacks of `transfer` and `generateQris`), signed in `X-Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with your webhook secret>`: verify it over the raw body before parsing, refuse a t older than 5 minutes, de-duplicate on the event id.',
+        '',
+        'The reconciliation path `/api/v1/payin/reconFile` keeps the camelCase of the original specification.',
+      ].join('\n'),
     )
     .setVersion('v1')
     .addServer('/', 'The gateway that serves this document (its public port)')
+    .addServer('http://localhost:3000', 'The local runner (bash tools/dev/up.sh)')
     .addApiKey(
       {
         type: 'apiKey',
@@ -35,13 +48,13 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
       },
       TOKEN_SECURITY,
     )
-    .addTag('Balance', 'The merchant balance (spec 4.1)')
+    .addTag('Balance', 'The merchant balance')
     .addTag(
       'Disbursement',
-      'Payouts to bank and e-wallet accounts (spec 4.2-4.4, 4.7); the final status goes to notifyUrl',
+      'Payouts to bank and e-wallet accounts (the codes: GET /api/v1/banks); the final status goes to notifyUrl',
     )
-    .addTag('Pay-in', 'QRIS pay-ins (spec 4.5) and the sandbox payer')
-    .addTag('Reconciliation', 'The daily reconciliation CSV (spec 4.6)')
+    .addTag('Pay-in', 'QRIS pay-ins, and in the sandbox the payer and settle-now')
+    .addTag('Reconciliation', 'The daily reconciliation CSV')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: [DisbursementCallbackSchema, PayinCallbackSchema],
