@@ -30,6 +30,7 @@ import type {
   TotpSetupView,
   TotpStateView,
   WebhookSecretRotatedView,
+  TestCallbackView,
   WebhookSecretView,
 } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
@@ -318,6 +319,7 @@ export function merchantApi(api: ApiClient) {
     revokeToken: (id: string) => api.delete<TokenRevokedView>(`/tokens/${enc(id)}`),
     rotateWebhookSecret: () => api.post<WebhookSecretRotatedView>('/webhook-secret/rotate'),
     revealWebhookSecret: () => api.post<WebhookSecretView>('/webhook-secret/reveal'),
+    sendTestCallback: () => api.post<TestCallbackView>('/callback-test'),
     saveCallbackUrl: (url: string | null) =>
       api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
     saveAllowlist: (enabled: boolean, entries: string[]) =>

@@ -77,7 +77,7 @@ export interface CallbackDeliveryView extends CallbackDeliveryFields {
 
 /** A row of `GET /deliveries` */
 export interface RecentDeliveryView extends CallbackDeliveryFields {
-  kind: 'payout' | 'payin';
+  kind: 'payout' | 'payin' | 'test';
   merchantTrxId: string | null;
   lastAttempt: CallbackAttemptView | null;
 }
@@ -242,6 +242,13 @@ export interface RotateWebhookSecretBody {
 }
 
 /** `POST /webhook-secret/rotate`: the new secret (shown again only by POST /webhook-secret/reveal) */
+/** `POST /callback-test`: a signed `callback.test` event queued to the merchant's callback URL */
+export interface TestCallbackView {
+  deliveryId: string;
+  eventId: string;
+  url: string;
+}
+
 /** `POST /webhook-secret/reveal` (a password proved within 10 minutes) */
 export interface WebhookSecretView {
   secret: string;

@@ -48,7 +48,7 @@ export function presentDeliveryWithAttempts(d: WebhookDelivery & { attempts: Web
 export function presentRecentDelivery(d: RecentDelivery): RecentDeliveryView {
   return {
     ...deliveryFields(d),
-    kind: d.disbursementId ? 'payout' : 'payin',
+    kind: d.disbursementId ? 'payout' : d.payinId ? 'payin' : 'test',
     merchantTrxId: d.merchantTrxId,
     lastAttempt: d.lastAttempt ? presentAttempt(d.lastAttempt) : null,
   };

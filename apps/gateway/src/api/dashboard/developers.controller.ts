@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type {
   AllowlistView,
@@ -8,11 +9,13 @@ import type {
   TokenIssuedView,
   TokenRevokedView,
   WebhookSecretRotatedView,
+  TestCallbackView,
   WebhookSecretView,
 } from '@pay/contracts/dashboard';
-import { DeliveryHistoryRepository } from '@pay/persistence';
+import { DeliveryHistoryRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { MerchantAdmin } from '@pay/backoffice';
-import { Reply } from '@pay/platform';
+import { ApiError, currentLogId, Reply } from '@pay/platform';
+import { ErrorCode } from '@pay/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
@@ -23,6 +26,12 @@ import { presentRecentDelivery } from './dashboard.presenter';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { Audited } from '../../kernel/audit/audit.interceptor';
+import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+
+/** The event type of a test callback (the Developers page's "Send a test callback"). */
+const TEST_CALLBACK_TYPE = 'callback.test';
 
 /** Default overlap of a rotated webhook secret, as the CLI's and the ops API's. */
 const DEFAULT_GRACE_HOURS = 24;
@@ -48,6 +57,8 @@ export class DashboardDevelopersController {
   constructor(
     private readonly admin: MerchantAdmin,
     private readonly deliveries: DeliveryHistoryRepository,
+    private readonly webhookDeliveries: WebhookDeliveryRepository,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @RateLimit('read')
@@ -166,6 +177,50 @@ export class DashboardDevelopersController {
         ? 'Allowlist set; it is enabled and empty, so every API request with your tokens is refused'
         : 'Allowlist set';
     return new Reply(message, { enabled: m.ipAllowlistEnabled, entries: m.ipAllowlist });
+  }
+
+  /**
+   * A test callback to the merchant's callback URL: a `callback.test` event, signed and delivered
+   * (and retried) as any callback, listed with the recent deliveries. So a merchant can check its
+   * endpoint and its signature check before real money arrives.
+   */
+  @RateLimit('write')
+  @Post('callback-test')
+  @Audited('callback.test', ({ data }) => `webhook-delivery:${String(data.deliveryId)}`)
+  @HttpCode(200)
+  async sendTestCallback(@SessionMerchantId() merchantId: number): Promise<Reply<TestCallbackView>> {
+    const merchant = await this.admin.get(merchantId);
+    const url = merchant.payinCallbackUrl;
+    if (!url) {
+      const message = 'set your callback URL first: the test callback goes there';
+      throw new ApiError(ErrorCode.ValidationError, `url: ${message}`, [{ field: 'url', message }]);
+    }
+    await assertNotifyUrlAllowed(url, this.config.webhooks.allowLoopback, 'url');
+    const now = new Date();
+    const eventId = `test.${randomUUID()}`;
+    const delivery = await this.webhookDeliveries.create(
+      {
+        eventId,
+        eventType: TEST_CALLBACK_TYPE,
+        merchantId,
+        disbursementId: null,
+        payinId: null,
+        url,
+        body: JSON.stringify({
+          id: eventId,
+          type: TEST_CALLBACK_TYPE,
+          createdAt: now.toISOString(),
+          data: {
+            idMerchant: merchantId,
+            merchantName: merchant.name,
+            message: 'A test callback: verify its X-Callback-Signature as any other, and answer 2xx',
+          },
+        }),
+        logId: currentLogId(),
+      },
+      now,
+    );
+    return new Reply('Test callback queued', { deliveryId: delivery.id, eventId, url });
   }
 
   @RateLimit('read')

@@ -138,6 +138,33 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     expect(stale.body).not.toHaveProperty('data');
   });
 
+  it('sends a test callback to the callback URL: a signed callback.test delivery, listed as a test; none without a URL', async () => {
+    const { merchant, api } = await merchantWithSession();
+    const none = await api.post('/callback-test');
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'url' }] });
+    expect(await prisma.webhookDelivery.count({ where: { merchantId: merchant.id } })).toBe(0);
+    await api.put('/callback-url', { url: PUBLIC_URL });
+    const sent = await api.post('/callback-test');
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ message: 'Test callback queued', data: { url: PUBLIC_URL } });
+    const row = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: sent.body.data.deliveryId } });
+    expect(row).toMatchObject({
+      eventType: 'callback.test',
+      url: PUBLIC_URL,
+      status: 'pending',
+      disbursementId: null,
+      payinId: null,
+    });
+    expect(JSON.parse(row.body)).toMatchObject({
+      id: sent.body.data.eventId,
+      type: 'callback.test',
+      data: { idMerchant: merchant.id },
+    });
+    const listed = await api.get('/deliveries');
+    expect(listed.body.data.items).toEqual([expect.objectContaining({ id: row.id, kind: 'test' })]);
+  });
+
   it('sets and clears the pay-in callback URL with the ops API rules; a refused URL is 400 and changes nothing', async () => {
     const { merchant, api } = await merchantWithSession();
     const set = await api.put('/callback-url', { url: PUBLIC_URL });

@@ -22,6 +22,8 @@ export function CallbackUrlSection({ initial }: { initial: string | null }) {
   const [url, setUrl] = useState(initial ?? '');
   const [saved, setSaved] = useState(false);
   const save = useAction(api.saveCallbackUrl);
+  const test = useAction(api.sendTestCallback);
+  const [tested, setTested] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
@@ -48,6 +50,25 @@ export function CallbackUrlSection({ initial }: { initial: string | null }) {
           </Group>
           <FormError error={save.error} fields={['url']} />
           <Saved show={saved} />
+          <Group>
+            <Button
+              variant="outline"
+              loading={test.busy}
+              onClick={async () => {
+                setTested(null);
+                const r = await test.run();
+                if (r) setTested(r.value.url);
+              }}
+            >
+              {t('developers.sendTest')}
+            </Button>
+          </Group>
+          <FormError error={test.error} />
+          {tested && (
+            <Alert color="teal" role="status" py="xs">
+              {t('developers.testSent', { url: tested })}
+            </Alert>
+          )}
         </Stack>
       </form>
     </Section>
