@@ -14,6 +14,7 @@ import {
   insertPayin,
   ledgerCommand,
   sandboxPaidPayin,
+  WebhookReceiver,
   type Ready,
   repoRoot,
   waitFor,
@@ -21,6 +22,11 @@ import {
 import { freePort, LocalStack, testBus, testS3 } from '@pay/devstack';
 import { Secret, TOTP } from 'otpauth';
 import { type Browser, type BrowserContext, type Cookie, chromium, type Page } from 'playwright-core';
+
+// The guide's own verifier (docs/snippets), as a merchant would run it.
+const { verifyCallback } = require(join(repoRoot(), 'docs', 'snippets', 'verify-callback.js')) as {
+  verifyCallback: (rawBody: string, header: string, secret: string) => boolean;
+};
 
 /**
  * The merchant dashboard and the operator console in a real browser (Debian's Chromium through
@@ -760,7 +766,7 @@ interface AxeFinding {
         expect(await active()).toBe(true);
         await row.getByRole('button', { name: 'Deactivate' }).click();
         await dialog.getByRole('button', { name: 'Deactivate' }).click();
-        await row.getByRole('button', { name: 'Activate' }).waitFor();
+        await row.getByRole('button', { name: 'Activate', exact: true }).waitFor();
         expect(await active()).toBe(false);
       } finally {
         await context.close();
@@ -842,6 +848,27 @@ interface AxeFinding {
         await page.getByRole('link', { name: 'Developers', exact: true }).click();
         await page.getByRole('button', { name: 'Reveal webhook secret' }).click();
         expect((await page.getByTestId('webhook-secret').innerText()).trim()).toBe(before.webhookSecret);
+
+        // A test callback to the URL just saved arrives signed with that secret (the workers deliver it).
+        const receiver = await WebhookReceiver.start(() => ({ status: 200 }));
+        try {
+          await page.getByLabel('Callback URL', { exact: true }).fill(`${receiver.url}/shop/callback`);
+          await page.getByRole('button', { name: 'Save callback URL' }).click();
+          await page.getByRole('status').filter({ hasText: 'Saved' }).first().waitFor();
+          await page.getByRole('button', { name: 'Send a test callback' }).click();
+          await page.getByRole('status').filter({ hasText: 'A signed test callback' }).waitFor();
+          await waitFor(async () => receiver.requests.length === 1, 15_000, 'the test callback');
+          const [got] = receiver.requests;
+          expect(JSON.parse(got.rawBody)).toMatchObject({
+            type: 'callback.test',
+            data: { idMerchant: user.merchantId },
+          });
+          expect(verifyCallback(got.rawBody, got.headers['x-callback-signature'] as string, before.webhookSecret)).toBe(
+            true,
+          );
+        } finally {
+          await receiver.close();
+        }
 
         await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
         const dialog = page.getByRole('dialog');
