@@ -215,7 +215,9 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
         logId: expect.any(String),
         status: false,
         code: 'INSUFFICIENT_BALANCE',
-        message: 'Insufficient balance: available 50000, required 102500 (amount + fee)',
+        // The local stack is a sandbox: the message also says how not to wait for the settlement.
+        message:
+          'Insufficient balance: available 50000, required 102500 (amount + fee). Sandbox: paid pay-ins are pending until they settle; POST /api/v1/payin/qris/sandbox/settle settles them now',
       },
     });
     expect(await balance(token)).toEqual({ available: 50_000, pending: 0 });
