@@ -251,8 +251,11 @@ export class SnapSimulator {
         ...(this.opts.notifyUrl ? { SNAP_SIM_NOTIFY_URL: this.opts.notifyUrl } : {}),
       },
     });
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
+    // Both streams into one file: neither may end it (the other would then write after its end,
+    // an error that fails whoever runs the stack); it ends once the child's output has drained.
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    child.once('close', () => log.end());
     this.child = child;
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {

@@ -262,8 +262,11 @@ export class LocalStack {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
+    // Both streams into one file: neither may end it (the other would then write after its end,
+    // an error that fails whoever runs the stack); it ends once the child's output has drained.
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    child.once('close', () => log.end());
     // 'close' comes after the child's output has drained, so the tail holds its last words.
     child.once('close', (code, signal) => {
       if (this.ended.has(child)) return;
