@@ -559,6 +559,30 @@ interface AxeFinding {
       await merchantContext.close();
     }, 120_000);
 
+    it('a signed-out visit to the dashboard and the console logs nothing in the browser (the session probe is no 401)', async () => {
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        const logged: string[] = [];
+        page.on('console', (msg) => {
+          if (msg.type() === 'error' || msg.type() === 'warning') logged.push(`${page.url()}: ${msg.text()}`);
+        });
+        const refused: string[] = [];
+        page.on('response', (res) => {
+          if (res.status() >= 400) refused.push(`${res.status()} ${res.url()}`);
+        });
+        for (const url of [dashboardUrl, consoleUrl]) {
+          await page.goto(url);
+          await page.getByRole('button', { name: 'Sign in' }).waitFor();
+          await page.waitForLoadState('networkidle');
+        }
+        expect(refused).toEqual([]);
+        expect(logged).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
     // --- the operator console -----------------------------------------------------------------
 
     it('an operator signs in to the console, sees the merchants, replays a dead letter and sees it gone, and finds the replay in the audit log', async () => {

@@ -1,7 +1,6 @@
 import type { SessionView } from '@pay/contracts/dashboard';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApiClient, type ApiClient } from '../api/api-client';
-import { isApiError } from '../api/api-error';
 import { toSession, type Session } from './session.mapping';
 
 type SessionState =
@@ -69,13 +68,11 @@ export function SessionProvider({ baseUrl, children }: { baseUrl: string; childr
   }, []);
 
   const refresh = useCallback(async () => {
-    try {
-      signedIn(await api.get<SessionView>('/session'));
-    } catch (e) {
-      if (!isApiError(e, 'SESSION_REQUIRED')) throw e;
-      csrf.current = null;
-      setState({ status: 'signed-out' });
-    }
+    // The probe answers null rather than 401 when nobody is signed in (a 401 is logged as an error).
+    const session = await api.get<SessionView | null>('/session/probe');
+    if (session) return signedIn(session);
+    csrf.current = null;
+    setState({ status: 'signed-out' });
   }, [api, signedIn]);
 
   const signOut = useCallback(async () => {

@@ -102,6 +102,23 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
       );
     }
 
+    /**
+     * The web app's question on every page load: the session (signed in) or null (not), always 200.
+     * `GET session` answers 401 without one, and a browser logs every 401 as an error on the page.
+     */
+    @Get('session/probe')
+    async probe(@Req() req: FastifyRequest): Promise<Reply<SessionView | null>> {
+      try {
+        return new Reply(
+          'Signed in',
+          this.view(await this.authenticator.authenticate(audience, sessionCookieOf(req, audience))),
+        );
+      } catch (e) {
+        if (e instanceof ApiError && e.code === ErrorCode.SessionRequired) return new Reply('Not signed in', null);
+        throw e;
+      }
+    }
+
     @Delete('session')
     @UseGuards(SessionGuard)
     async signOut(

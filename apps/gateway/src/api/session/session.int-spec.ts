@@ -377,6 +377,27 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
       expect((await setup().set('x-csrf-token', user.csrfToken)).status).toBe(200);
     });
 
+    it("the web app's probe answers 200 either way: the session when signed in, null for no cookie, an unknown one or the other audience", async () => {
+      const { merchant } = await createMerchant(gateway.prisma);
+      const merchantUser = await signedInMerchantUser(gateway.prisma, pub, merchant.id);
+      const operator = await signedInOperator(gateway.prisma, internal);
+      const signedOut = [
+        await request(pub).get('/dashboard/api/session/probe'),
+        await request(pub).get('/dashboard/api/session/probe').set('cookie', 'pay_dash_session=made-up'),
+        await request(internal).get('/console/api/session/probe').set('cookie', merchantUser.cookie),
+      ];
+      for (const res of signedOut) {
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ status: true, message: 'Not signed in', data: null });
+      }
+      const own = await request(pub).get('/dashboard/api/session/probe').set('cookie', merchantUser.cookie);
+      expect(own.status).toBe(200);
+      expect(own.body.data).toMatchObject({ user: { email: merchantUser.email }, merchant: { id: merchant.id } });
+      expect(own.body.data.csrfToken).toEqual(expect.any(String));
+      const console = await request(internal).get('/console/api/session/probe').set('cookie', operator.cookie);
+      expect(console.body.data).toMatchObject({ user: { email: operator.email }, merchant: null });
+    });
+
     it('refuses no cookie, an unknown one, and the other audience', async () => {
       const { merchant } = await createMerchant(gateway.prisma);
       const merchantUser = await signedInMerchantUser(gateway.prisma, pub, merchant.id);
