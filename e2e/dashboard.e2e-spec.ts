@@ -389,7 +389,12 @@ interface AxeFinding {
       const row = page.getByRole('table', { name: 'Pay-ins' }).getByRole('row').filter({ hasText: paidTrxId });
       await row.waitFor();
       expect((await row.innerText()).toLowerCase()).toContain('success');
-      await page.getByLabel('Search by merchant transaction ID').fill(paidTrxId);
+      // The search is a prefix: the id's first characters find it.
+      await page.getByLabel('Search by merchant transaction ID').fill(paidTrxId.slice(0, 10));
+      await Promise.all([
+        page.waitForResponse((res) => res.url().includes(`merchantTrxId=${paidTrxId.slice(0, 10)}`)),
+        page.getByLabel('Search by merchant transaction ID').press('Enter'),
+      ]);
       await row.waitFor();
       await checkPage(page, 'merchant-payins');
 

@@ -21,7 +21,7 @@ export interface ListWindow {
   after?: ListPosition;
   from?: Date;
   to?: Date;
-  /** Only the row with this merchantTrxId (an exact match: the (merchant, merchantTrxId) unique key finds it) */
+  /** Only rows whose merchantTrxId starts with this (a range of the (merchant, merchantTrxId COLLATE "C") index) */
   merchantTrxId?: string;
 }
 
@@ -142,8 +142,10 @@ function page(
   ids: IdRange,
   columns = '*',
 ): SqlQuery {
-  // The search is its own statement (one more parameter), so the lists without it keep their plans.
-  const byTrxId = w.merchantTrxId === undefined ? '' : 'AND merchant_trx_id = $6';
+  // The search is its own statement (two more parameters), so the lists without it keep their plans.
+  // A prefix p of printable ASCII ids is the range [p, p + DEL) in byte order (migration 20261202000000).
+  const byTrxId =
+    w.merchantTrxId === undefined ? '' : `AND merchant_trx_id COLLATE "C" >= $6 AND merchant_trx_id COLLATE "C" < $7`;
   const range = (condition: string) => `
     SELECT ${columns} FROM ${table}
      WHERE merchant_id = $1 AND ${createdAt} >= $2::timestamptz AND (${createdAt}, id) < ($3::timestamptz, $4::${ids.type}) ${condition} ${byTrxId}
@@ -155,5 +157,8 @@ function page(
   const byTo = w.to ? { createdAt: w.to, id: ids.min } : undefined;
   const upper = !byTo || (w.after && w.after.createdAt < byTo.createdAt) ? w.after : byTo;
   const values = [w.merchantId, w.from ?? '-infinity', upper?.createdAt ?? 'infinity', upper?.id ?? ids.max, w.limit];
-  return { text, values: w.merchantTrxId === undefined ? values : [...values, w.merchantTrxId] };
+  return {
+    text,
+    values: w.merchantTrxId === undefined ? values : [...values, w.merchantTrxId, `${w.merchantTrxId}\x7F`],
+  };
 }

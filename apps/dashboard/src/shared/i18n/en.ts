@@ -174,7 +174,7 @@ export const en = {
   payins: {
     title: 'Pay-ins',
     tableLabel: 'Pay-ins',
-    search: 'Search by merchant transaction ID',
+    search: 'Search by merchant transaction ID (or its first characters)',
     createQr: 'Create QR',
     createTitle: 'Create a QRIS code',
     amount: 'Amount',
@@ -200,7 +200,7 @@ export const en = {
   payouts: {
     title: 'Payouts',
     tableLabel: 'Payouts',
-    search: 'Search by merchant transaction ID',
+    search: 'Search by merchant transaction ID (or its first characters)',
     empty: 'No payouts match.',
     none: 'No payouts yet.',
     merchantTrxId: 'Merchant transaction ID',

@@ -178,7 +178,7 @@ export const id: Resources = {
   payins: {
     title: 'Pembayaran masuk',
     tableLabel: 'Pembayaran masuk',
-    search: 'Cari berdasarkan ID transaksi merchant',
+    search: 'Cari berdasarkan ID transaksi merchant (atau awalannya)',
     createQr: 'Buat QR',
     createTitle: 'Buat kode QRIS',
     amount: 'Jumlah',
@@ -204,7 +204,7 @@ export const id: Resources = {
   payouts: {
     title: 'Pencairan',
     tableLabel: 'Pencairan',
-    search: 'Cari berdasarkan ID transaksi merchant',
+    search: 'Cari berdasarkan ID transaksi merchant (atau awalannya)',
     empty: 'Tidak ada pencairan yang cocok.',
     none: 'Belum ada pencairan.',
     merchantTrxId: 'ID transaksi merchant',

@@ -3,7 +3,7 @@ import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-vali
 import { DisbursementListQuery, PayinListQuery } from '../../kernel/dto/list-query.dto';
 
 // The API's list queries (status, from, to, cursor, limit: the same rules) and a search by the
-// merchant's own id of the transaction (exact match).
+// merchant's own id of the transaction (those that start with what was typed).
 
 export class DashboardPayinListQuery extends PayinListQuery {
   @IsOptional()

@@ -274,6 +274,25 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
         }),
       ]);
       expect((await api.get('/payins', { merchantTrxId: 'LIST-3', status: 'success' })).body.data.items).toEqual([]);
+      // A prefix finds every id that starts with it, newest first; case matters; LIKE's wildcards are plain characters.
+      const ids = async (merchantTrxId: string) =>
+        (await api.get('/payins', { merchantTrxId })).body.data.items.map(
+          (i: { merchantTrxId: string }) => i.merchantTrxId,
+        );
+      expect(await ids('LIST-')).toEqual(['LIST-4', 'LIST-3', 'LIST-2', 'LIST-1', 'LIST-0']);
+      expect(await ids('LIS')).toEqual(['LIST-4', 'LIST-3', 'LIST-2', 'LIST-1', 'LIST-0']);
+      expect(await ids('list-')).toEqual([]);
+      expect(await ids('LIST-30')).toEqual([]);
+      for (const id of ['P%Q', 'PXQ', 'P_Q', 'P~', 'P~~'])
+        expect((await api.post('/payins', { merchantTrxId: id, amount: 1000 })).status).toBe(201);
+      expect(await ids('P%')).toEqual(['P%Q']);
+      expect(await ids('P_')).toEqual(['P_Q']);
+      expect(await ids('P~')).toEqual(['P~~', 'P~']);
+      expect(
+        (await api.get('/payins', { merchantTrxId: 'LIST-', status: 'success' })).body.data.items.map(
+          (i: { merchantTrxId: string }) => i.merchantTrxId,
+        ),
+      ).toEqual(['LIST-2']);
       expect(
         (await api.get('/payins', { to: new Date(Date.now() - 3_600_000).toISOString() })).body.data.items,
       ).toEqual([]);
@@ -372,6 +391,14 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
           status: 'success',
         }),
       ]);
+      // A prefix of the id finds it too (the search is a prefix on payouts as on pay-ins).
+      expect(
+        (await api.get('/payouts', { merchantTrxId: d.merchantTrxId.slice(0, 6) })).body.data.items.map(
+          (i: { merchantTrxId: string }) => i.merchantTrxId,
+        ),
+      ).toContain(d.merchantTrxId);
+      expect((await api.get('/payouts', { merchantTrxId: 'PO-' })).body.data.items).toHaveLength(2);
+      expect((await api.get('/payouts', { merchantTrxId: 'po-' })).body.data.items).toEqual([]);
 
       // A payout still in progress has no callback yet.
       const { disbursement: inProgress } = await createDisbursement(prisma, merchant.id, {
