@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 #
 # One image for every service; the command chooses the entry point (docs/decisions/0004):
-#   gateway  node dist/apps/gateway/src/main.js     (default CMD; also serves dist/apps/dashboard)
+#   gateway  node dist/apps/gateway/src/main.js     (default CMD; also serves dist/apps/dashboard and dist/apps/api-reference)
 #   ledger   node dist/apps/ledger/src/main.js
 #   payout   node dist/apps/payout/src/main.js
 #   workers  node dist/apps/workers/src/main.js
@@ -50,7 +50,8 @@ RUN bash tools/prisma/generate.sh \
  && test -f dist/apps/snap-simulator/src/main.js \
  && test -f dist/tools/snap/make-keys.js \
  && test -f dist/apps/dashboard/merchant/index.html \
- && test -f dist/apps/dashboard/console/index.html
+ && test -f dist/apps/dashboard/console/index.html \
+ && test -f dist/apps/api-reference/index.html
 
 # --- production dependencies only (prisma CLI, swc, nx, jest... are devDependencies) -----
 FROM base AS prod-deps

@@ -588,6 +588,45 @@ interface AxeFinding {
       }
     });
 
+    it('the API reference (Redoc) renders with nothing from the network: every request off this machine is refused, and none is made', async () => {
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        const elsewhere: string[] = [];
+        // The machine has no internet either way: refusing here also catches a request that would merely fail.
+        await context.route('**/*', (route) => {
+          const url = new URL(route.request().url());
+          if (url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1')
+            return route.continue();
+          elsewhere.push(route.request().url());
+          return route.abort();
+        });
+        const logged: string[] = [];
+        page.on('console', (msg) => {
+          if (msg.type() === 'error') logged.push(msg.text());
+        });
+        const res = await page.goto(`${stack.gatewayUrl}/docs/reference`);
+        expect(res?.status()).toBe(200);
+        expect(res?.headers()['content-security-policy']).toContain("default-src 'none'");
+        await page
+          .getByRole('heading', { name: /Merchant Pay-in and Disbursement API/ })
+          .first()
+          .waitFor();
+        // The script runs (not only the prerendered frame): the navigation opens an operation and its description.
+        await page.getByRole('link', { name: 'Balance', exact: true }).click();
+        await page.getByRole('link', { name: /^Read the merchant balance/ }).click();
+        await page.getByText('Read-only; values are live from the ledger projection.').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: join(screenshots, 'api-reference.png') });
+        expect(elsewhere).toEqual([]);
+        expect(logged).toEqual([]);
+        // Swagger UI stays where it was.
+        expect((await fetch(`${stack.gatewayUrl}/docs`)).status).toBe(200);
+      } finally {
+        await context.close();
+      }
+    });
+
     // --- the operator console -----------------------------------------------------------------
 
     it('an operator signs in to the console, sees the merchants, replays a dead letter and sees it gone, and finds the replay in the audit log', async () => {

@@ -27,7 +27,7 @@ import {
 import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
 import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import { z } from 'zod';
-import { defaultDashboardDir } from './kernel/static/dashboard-dir';
+import { defaultApiReferenceFile, defaultDashboardDir } from './kernel/static/dashboard-dir';
 import { rateLimitEnvShape, rateLimitSection } from './kernel/rate-limit/rate-limit.config';
 import { signInEnvShape, signInSection } from './kernel/rate-limit/sign-in.config';
 import { refineServerLimits, serverLimitsEnvShape, serverLimitsSection } from './kernel/http/server-limits';
@@ -83,7 +83,9 @@ export const gatewayConfigSchema = z
           'Which proxies may set X-Forwarded-For (Fastify `trustProxy` / proxy-addr syntax: comma-separated addresses/CIDRs or loopback, linklocal, uniquelocal). Empty: none, the socket peer is the client',
         typeText: 'comma-separated list',
       }),
-    SWAGGER_ENABLED: bool().default(true).meta({ description: 'Serve `/docs` and `/docs/openapi.json`' }),
+    SWAGGER_ENABLED: bool()
+      .default(true)
+      .meta({ description: 'Serve `/docs` (Swagger UI), `/docs/reference` (Redoc, offline) and `/docs/openapi.json`' }),
     DASHBOARD_DIR: z
       .string()
       .default(() => defaultDashboardDir())
@@ -233,7 +235,11 @@ export const gatewayConfigSchema = z
       /** Who may set X-Forwarded-For (Fastify's trustProxy); empty: the socket peer is the client */
       trustedProxies: env.TRUSTED_PROXIES,
     },
-    docs: { enabled: env.SWAGGER_ENABLED },
+    docs: {
+      enabled: env.SWAGGER_ENABLED,
+      /** Redoc's page of docs/openapi.json, served at /docs/reference beside Swagger UI (built by `npm run build`) */
+      referenceFile: defaultApiReferenceFile(),
+    },
     dashboard: {
       /** The web app's builds (merchant/, console/) */
       dir: env.DASHBOARD_DIR,

@@ -15,13 +15,14 @@ import { BalanceController } from './balance.controller';
 import { DisbursementController } from './disbursement.controller';
 import { BanksController } from './banks.controller';
 import { BalanceMovementsController, DisbursementListController, PayinListController } from './history.controllers';
+import { registerApiReference } from './openapi/api-reference';
 import { buildMerchantDocument } from './openapi/merchant-document';
 import { PayinController } from './payin.controller';
 import { ReconController } from './recon.controller';
 
 /**
  * The merchant API: /api/v1 on the public port (GATEWAY_PORT), documented in docs/openapi.json
- * (served at /docs when SWAGGER_ENABLED).
+ * (served at /docs in Swagger UI and at /docs/reference in Redoc when SWAGGER_ENABLED).
  *
  * Request pipeline: onRequest hooks: a merchant at its limit whose token authenticated a moment
  * ago is refused at once (registerLocalRefusal), a merchant's reads in flight are capped
@@ -69,9 +70,10 @@ export const MERCHANT_FACE: GatewayFace<GatewayConfig> = {
     const authCache = new MerchantAuthCache(notices, config.auth.cacheMs);
     registerMerchantTokenCheck(fastify, tokens, recentTokens, authCache);
   },
-  mount: async ({ app, config }) => {
-    // The same document as docs/openapi.json (npm run openapi:export).
-    if (config.docs.enabled)
-      SwaggerModule.setup('docs', app, buildMerchantDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  mount: async ({ app, fastify, config, logger }) => {
+    if (!config.docs.enabled) return;
+    // The same document as docs/openapi.json (npm run openapi:export), in Swagger UI and in Redoc.
+    SwaggerModule.setup('docs', app, buildMerchantDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+    registerApiReference(fastify, config.docs.referenceFile, logger);
   },
 };
