@@ -439,6 +439,22 @@ interface AxeFinding {
       const csv = readFileSync(await download.path(), 'utf8');
       expect(csv).toContain(paidTrxId);
 
+      // The day's balance movements: another file of the same page, its own job; the paid pay-in is in it.
+      await page.getByLabel('File').selectOption({ label: 'Balance movements' });
+      await page.getByRole('button', { name: 'Export' }).click();
+      const movementsLink = page.getByRole('link', { name: 'Download' });
+      await waitFor(
+        async () =>
+          (await movementsLink.count()) === 1 && !!(await movementsLink.getAttribute('href'))?.includes('movements-'),
+        30_000,
+        'the movements file ready',
+      );
+      const movements = await (await fetch((await movementsLink.getAttribute('href')) as string)).text();
+      expect(movements.split('\n')[0]).toBe(
+        'seq,createdAt,type,merchantTrxId,platformTrxId,settlementId,availableChange,pendingChange,availableAfter,pendingAfter',
+      );
+      expect(movements).toContain(`,payin.recorded,${paidTrxId},`);
+
       // A token: shown once, works on the merchant API, then revoked and refused.
       await page.getByRole('link', { name: 'Developers', exact: true }).click();
       const label = `browser-${run}`;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatJakartaDateTime } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createMerchant, repoRoot, waitFor } from '@pay/testing';
+import { createDisbursement, createMerchant, fundMerchant, repoRoot, waitFor } from '@pay/testing';
 import { checkSignatures, LocalStack, SIGNATURES_ENFORCED, testStackBus, testS3 } from '@pay/devstack';
 import { parse } from 'csv-parse/sync';
 
@@ -51,11 +51,11 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
     if (pay) expect((await api('qris/sandbox/pay', token, { merchantTrxId, status: pay })).status).toBe(200);
     return merchantTrxId;
   }
-  const recon = (token: string, date = today) => api('reconFile', token, { date });
-  async function ready(token: string, date = today) {
+  const recon = (token: string, date = today, type?: string) => api('reconFile', token, { date, type });
+  async function ready(token: string, date = today, type?: string) {
     let last;
     await waitFor(
-      async () => (last = await recon(token, date)).body.message === 'Export ready',
+      async () => (last = await recon(token, date, type)).body.message === 'Export ready',
       20_000,
       'export ready',
     );
@@ -158,6 +158,54 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
     // The other merchant's file has its own rows only.
     const bRows = await download((await ready(b.token)).download);
     expect(bRows.map((r) => r.merchantTrxId)).toEqual([other]);
+  });
+
+  it('the payouts and the balance-movements files of a day: their own jobs, names and rows; an unknown type is refused', async () => {
+    const m = await createMerchant(prisma, { name: 'Toko Berkas' });
+    await fundMerchant(prisma, m.merchant.id, [1_000_000_00n]);
+    const { disbursement: ok } = await createDisbursement(prisma, m.merchant.id, {
+      amount: 100_000_00n,
+      fee: 2_500_00n,
+      outcome: 'success',
+    });
+    const { disbursement: failed } = await createDisbursement(prisma, m.merchant.id, {
+      amount: 50_000_00n,
+      fee: 2_500_00n,
+      outcome: 'failed',
+    });
+
+    const bogus = await recon(m.token, today, 'refunds');
+    expect(bogus).toMatchObject({
+      status: 400,
+      body: { status: false, code: 'VALIDATION_ERROR', message: expect.stringContaining('payins, payouts, movements') },
+    });
+
+    const payouts = await ready(m.token, today, 'payouts');
+    expect(payouts.download).toMatch(/\/recon\/recon\/\d+\/[\d-]+\/payouts-[0-9a-f-]+\.csv\?/);
+    expect(payouts.download).toContain(encodeURIComponent(`payouts-${m.merchant.id}-${today}.csv`));
+    const rows = await download(payouts.download);
+    expect(rows.map((r) => [r.merchantTrxId, r.status, r.totalAmount, r.failureCode, r.failureReason])).toEqual([
+      [ok.merchantTrxId, 'success', '102500', '', ''],
+      [failed.merchantTrxId, 'failed', '52500', 'REJECTED_BY_BANK', 'Rejected by the beneficiary bank'],
+    ]);
+
+    const movements = await ready(m.token, today, 'movements');
+    expect(movements.jobId).not.toBe(payouts.jobId);
+    const moves = await download(movements.download);
+    expect(moves.map((r) => r.type)).toEqual([
+      'payin.recorded',
+      'settlement.credited',
+      'payout.debited',
+      'payout.debited',
+      'payout.refunded',
+    ]);
+    const balance = await prisma.balance.findUniqueOrThrow({ where: { merchantId: m.merchant.id } });
+    expect(Math.round(Number(moves[moves.length - 1].availableAfter) * 100)).toBe(Number(balance.available));
+
+    // The pay-ins file of the day is still its own (the specification's recon file, unchanged).
+    const payins = await ready(m.token);
+    expect(payins.jobId).not.toBe(payouts.jobId);
+    expect(Object.keys((await download(payins.download))[0] ?? { merchantTrxId: '' })).toContain('merchantTrxId');
   });
 
   it('rebuilds the file when a pay-in of that date changed after it was built', async () => {

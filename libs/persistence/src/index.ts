@@ -107,6 +107,12 @@ export {
   RECON_COPY_SETTINGS,
   streamReconCsv,
   RECON_COLUMNS,
+  PAYOUT_FILE_COLUMNS,
+  MOVEMENT_FILE_COLUMNS,
+  RECON_FILE_KINDS,
+  payoutsCsvCopy,
+  movementsCsvCopy,
+  type ReconFileKind,
   type ReconExport,
   type ReconTotals,
 } from './recon/recon-export.repository';

@@ -23,6 +23,7 @@ import type {
   RecentDeliveriesView,
   RecentDeliveryView,
   ReconBody,
+  ReconFileType,
   ReconJobView,
   TokenIssuedView,
   TokenRevokedView,
@@ -301,8 +302,8 @@ export function merchantApi(api: ApiClient) {
     resendPayoutCallback: (id: string) => api.post<CallbackResendView>(`/payouts/${enc(id)}/callback/resend`),
     resendPayinCallback: (id: string) => api.post<CallbackResendView>(`/payins/${enc(id)}/callback/resend`),
 
-    exportRecon: async (date: string) =>
-      toReconJob(await api.post<ReconJobView>('/recon', { date } satisfies ReconBody)),
+    exportRecon: async (date: string, type: ReconFileType) =>
+      toReconJob(await api.post<ReconJobView>('/recon', { date, type } satisfies ReconBody)),
     reconJob: async (jobId: string) => toReconJob(await api.get<ReconJobView>(`/recon/${enc(jobId)}`)),
 
     developers: async (): Promise<Developers> => {

@@ -1,6 +1,6 @@
 import { QueueName, type ReconExportJob } from '@pay/contracts';
 import { jakartaDay } from '@pay/domain';
-import { type ReconExportRepository, streamReconCsv } from '@pay/persistence';
+import { type ReconExportRepository, type ReconFileKind, streamReconCsv } from '@pay/persistence';
 import {
   isTransientFault,
   type Logger,
@@ -134,9 +134,11 @@ export class ReconExportQueue {
     if (!e) return 0;
     const date = e.date.toISOString().slice(0, 10);
     const day = jakartaDay(date);
-    const key = `recon/${e.merchantId}/${date}/${e.id}.csv`;
+    const kind = e.kind as ReconFileKind;
+    // The pay-ins file keeps the key it always had; the other kinds name themselves.
+    const key = `recon/${e.merchantId}/${date}/${kind === 'payins' ? '' : `${kind}-`}${e.id}.csv`;
     const t0 = Date.now();
-    const { csv, summary, done } = await streamReconCsv(this.pool, e.merchantId, day.from, day.to);
+    const { csv, summary, done } = await streamReconCsv(this.pool, e.merchantId, day.from, day.to, kind);
     const watched = watchProgress(csv, this.stallMs);
     try {
       const uploaded = await Promise.race([
@@ -157,6 +159,7 @@ export class ReconExportQueue {
           exportId: e.id,
           merchantId: e.merchantId,
           date,
+          kind,
           rows: totals.rowCount,
           bytes: uploaded.bytes,
           parts: uploaded.parts,

@@ -181,10 +181,14 @@ export interface CallbackResendView {
 
 export type ReconJobStatus = 'queued' | 'running' | 'ready' | 'failed' | 'stale';
 
-/** `POST /recon` (queued or ready) and `GET /recon/:jobId`; `stale`: a pay-in of that day changed since */
+/** The day files: pay-ins (the recon CSV), payouts, balance movements */
+export type ReconFileType = 'payins' | 'payouts' | 'movements';
+
+/** `POST /recon` (queued or ready) and `GET /recon/:jobId`; `stale`: a row of that day changed since */
 export interface ReconJobView {
   jobId: string;
   date: string;
+  type: ReconFileType;
   status: ReconJobStatus;
   /** Only when ready */
   download?: string;
@@ -193,6 +197,8 @@ export interface ReconJobView {
 export interface ReconBody {
   /** YYYY-MM-DD */
   date: string;
+  /** Absent: payins */
+  type?: ReconFileType;
 }
 
 // ---- developers

@@ -132,7 +132,7 @@ export interface paths {
         put?: never;
         /**
          * Reconciliation CSV of one date
-         * @description First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.
+         * @description The pay-ins of the day by default; `type` asks for the payouts or the balance movements of the day instead, each an export of its own. First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.
          */
         post: operations["exportRecon"];
         delete?: never;
@@ -520,6 +520,11 @@ export interface components {
              * @example 2026-11-22
              */
             date: string;
+            /**
+             * @description Which file of the day (our addition; absent: `payins`, the specification's recon file). `payins`: the pay-ins created that day. `payouts`: the payouts created that day, with fees, total debited, completion time, failureCode and failureReason. `movements`: every balance movement (ledger event) of that day in order, with the balance it left.
+             * @enum {string}
+             */
+            type?: "payins" | "payouts" | "movements";
         };
         AccountInquiryResult: {
             /** @example INV-2026-0001 */

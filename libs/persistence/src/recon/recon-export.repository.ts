@@ -9,18 +9,26 @@ import { neutraliseFormulas } from './formula-neutraliser';
 export type { ReconExport };
 
 /**
+ * The day files a merchant can export: its pay-ins (the recon CSV of the specification), its
+ * payouts (fees, failure code and reason) and its balance movements (every ledger event, with the
+ * balance it left). Each kind of a day is an export of its own.
+ */
+export const RECON_FILE_KINDS = ['payins', 'payouts', 'movements'] as const;
+export type ReconFileKind = (typeof RECON_FILE_KINDS)[number];
+
+/**
  * How many times a new export is tried against the day's export in progress finishing under it:
  * each retry needs another export of the same day to be created and finish in between.
  */
 const QUEUE_ATTEMPTS = 5;
 
-/** Recon export jobs, and the stream of a merchant's pay-ins of one day. */
+/** Day file export jobs, and the stream of a merchant's day file. */
 export class ReconExportRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  latest(merchantId: number, date: string): Promise<ReconExport | null> {
+  latest(merchantId: number, date: string, kind: ReconFileKind = 'payins'): Promise<ReconExport | null> {
     return this.prisma.reconExport.findFirst({
-      where: { merchantId, date: dayOf(date) },
+      where: { merchantId, date: dayOf(date), kind },
       orderBy: { createdAt: 'desc' },
     });
   }
@@ -30,9 +38,9 @@ export class ReconExportRepository {
   }
 
   /** A new queued export; if the day already has one queued or running (another request's), that one. */
-  createQueued(merchantId: number, date: string): Promise<ReconExport> {
-    return this.queuedOrInProgress(merchantId, date, () =>
-      this.prisma.reconExport.create({ data: newExport(merchantId, date) }),
+  createQueued(merchantId: number, date: string, kind: ReconFileKind = 'payins'): Promise<ReconExport> {
+    return this.queuedOrInProgress(merchantId, date, kind, () =>
+      this.prisma.reconExport.create({ data: newExport(merchantId, date, kind) }),
     );
   }
 
@@ -41,15 +49,20 @@ export class ReconExportRepository {
    * one merchant cannot fill the export queue ahead of the others. The count and the insert run
    * under a per-merchant advisory lock, so concurrent requests cannot both pass the count.
    */
-  createQueuedWithin(merchantId: number, date: string, maxOutstanding: number): Promise<ReconExport | null> {
-    return this.queuedOrInProgress(merchantId, date, () =>
+  createQueuedWithin(
+    merchantId: number,
+    date: string,
+    maxOutstanding: number,
+    kind: ReconFileKind = 'payins',
+  ): Promise<ReconExport | null> {
+    return this.queuedOrInProgress(merchantId, date, kind, () =>
       this.prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('recon_exports_outstanding'), ${merchantId}::int)::text`;
         const outstanding = await tx.reconExport.count({
           where: { merchantId, status: { in: ['queued', 'running'] } },
         });
         if (outstanding >= maxOutstanding) return null;
-        return tx.reconExport.create({ data: newExport(merchantId, date) });
+        return tx.reconExport.create({ data: newExport(merchantId, date, kind) });
       }),
     );
   }
@@ -62,6 +75,7 @@ export class ReconExportRepository {
   private async queuedOrInProgress<T extends ReconExport | null>(
     merchantId: number,
     date: string,
+    kind: ReconFileKind,
     insert: () => Promise<T>,
   ): Promise<T | ReconExport> {
     for (let attempt = 1; ; attempt++) {
@@ -71,18 +85,31 @@ export class ReconExportRepository {
         if (!isUniqueViolation(err) || attempt === QUEUE_ATTEMPTS) throw err;
       }
       const inProgress = await this.prisma.reconExport.findFirst({
-        where: { merchantId, date: dayOf(date), status: { in: ['queued', 'running'] } },
+        where: { merchantId, date: dayOf(date), kind, status: { in: ['queued', 'running'] } },
       });
       if (inProgress) return inProgress;
     }
   }
 
-  /** True when a pay-in of that day changed after the file was built. */
+  /**
+   * True when the file no longer shows the day as it is: a pay-in (payout) of that day changed after
+   * it was built; for movements, the day holds another number of ledger events (they are only ever
+   * added, so a count is exact where a time would miss an event committed late).
+   */
   async isStale(e: ReconExport, from: Date, to: Date): Promise<boolean> {
     if (!e.dataAsOf) return true;
-    const changed = await this.prisma.payin.count({
-      where: { merchantId: e.merchantId, createdAt: { gte: from, lt: to }, updatedAt: { gt: e.dataAsOf } },
-    });
+    const { merchantId } = e;
+    const kind = e.kind as ReconFileKind;
+    if (kind === 'movements')
+      return (
+        (await this.prisma.ledgerEvent.count({ where: { merchantId, occurredAt: { gte: from, lt: to } } })) !==
+        e.rowCount
+      );
+    const changedSince = { merchantId, createdAt: { gte: from, lt: to }, updatedAt: { gt: e.dataAsOf } };
+    const changed =
+      kind === 'payouts'
+        ? await this.prisma.disbursement.count({ where: changedSince })
+        : await this.prisma.payin.count({ where: changedSince });
     return changed > 0;
   }
 
@@ -108,10 +135,7 @@ export class ReconExportRepository {
     return changed ? this.prisma.reconExport.findUnique({ where: { id } }) : null;
   }
 
-  finish(
-    id: string,
-    result: { objectKey: string; rowCount: number; gross: bigint; fees: bigint; net: bigint; dataAsOf: Date },
-  ): Promise<unknown> {
+  finish(id: string, result: { objectKey: string; dataAsOf: Date } & ReconTotals): Promise<unknown> {
     return this.prisma.reconExport.update({
       where: { id },
       data: { status: 'ready', finishedAt: new Date(), error: null, ...result },
@@ -128,8 +152,8 @@ function dayOf(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
-function newExport(merchantId: number, date: string) {
-  return { id: randomUUID(), merchantId, date: dayOf(date), status: 'queued' };
+function newExport(merchantId: number, date: string, kind: ReconFileKind) {
+  return { id: randomUUID(), merchantId, date: dayOf(date), kind, status: 'queued' };
 }
 
 /** The CSV columns of the recon file, in order. Never reorder: merchants parse by position too. */
@@ -153,10 +177,13 @@ export const RECON_COLUMNS = [
 
 export interface ReconTotals {
   rowCount: number;
-  /** Over successful pay-ins only: what reached the ledger */
-  gross: bigint;
-  fees: bigint;
-  net: bigint;
+  /**
+   * Over successful rows only (what reached the ledger). Pay-ins: amounts, fees, amount - fee.
+   * Payouts: amounts, fees, amount + fee (what left the balance). Movements: null.
+   */
+  gross: bigint | null;
+  fees: bigint | null;
+  net: bigint | null;
 }
 
 /**
@@ -178,25 +205,30 @@ export const RECON_COPY_SETTINGS: Readonly<Record<string, string>> = {
  * sends it, under RECON_COPY_SETTINGS; the recon benchmark runs the very same statement through
  * psql as its ceiling.
  */
+// COPY takes no bind parameters: every value in the day files' statements is a number or an ISO
+// timestamp we produced. Whole Rupiah (nearly every amount) print as integers; the rest as an exact
+// numeric times 0.01 without trailing zeros. Numeric arithmetic on five columns of every row was
+// the dearest part of the query (docs/decisions/0019); the text is the same either way.
+const decimal = (col: string, unit: number) =>
+  `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
+const rupiah = (col: string) => decimal(col, 100);
+// Jakarta wall-clock time to the second, printed by the timestamp type itself under DateStyle
+// ISO (RECON_COPY_SETTINGS) as YYYY-MM-DD HH:MM:SS: to_char's formatting was 0.3 s of Postgres
+// CPU per million rows (docs/decisions/0009). Asia/Jakarta is UTC+7 all year (as in @pay/domain's
+// jakarta-time), so the offset is a fixed interval: the zone's name made Postgres look the zone
+// up and resolve its rules on every value, 0.4 s per million rows (docs/decisions/0009).
+const wib = (col: string) => `date_trunc('second', ${col} AT TIME ZONE INTERVAL '+07:00')`;
+// The merchant's name is the same on every row: neutralised once, not joined and tested per row.
+const merchantName = (merchantId: number) =>
+  `WITH merchant AS MATERIALIZED (SELECT ${neutraliseFormulas('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})`;
+const dayRange = (col: string, from: Date, to: Date) =>
+  `${col} >= '${from.toISOString()}' AND ${col} < '${to.toISOString()}'`;
+
 export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
-  // COPY takes no bind parameters: every value below is a number or an ISO timestamp we produced.
-  // Whole Rupiah (nearly every amount) print as integers; the rest as an exact numeric times 0.01
-  // without trailing zeros. Numeric arithmetic on five columns of every row was the dearest part
-  // of the query (docs/decisions/0019); the text is the same either way.
-  const decimal = (col: string, unit: number) =>
-    `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
-  const rupiah = (col: string) => decimal(col, 100);
-  // Jakarta wall-clock time to the second, printed by the timestamp type itself under DateStyle
-  // ISO (RECON_COPY_SETTINGS) as YYYY-MM-DD HH:MM:SS: to_char's formatting was 0.3 s of Postgres
-  // CPU per million rows (docs/decisions/0009). Asia/Jakarta is UTC+7 all year (as in @pay/domain's
-  // jakarta-time), so the offset is a fixed interval: the zone's name made Postgres look the zone
-  // up and resolve its rules on every value, 0.4 s per million rows (docs/decisions/0009).
-  const wib = (col: string) => `date_trunc('second', ${col} AT TIME ZONE INTERVAL '+07:00')`;
   // rrn and issuer are facts of a payment: empty unless paid (a failed notification may name an issuer; it stays in the row, not the file).
   const paidOnly = (col: string) => `CASE WHEN p.status = 'success' THEN ${neutraliseFormulas(col)} END`;
-  // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
   return `COPY (
-    WITH merchant AS MATERIALIZED (SELECT ${neutraliseFormulas('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})
+    ${merchantName(merchantId)}
     SELECT ${neutraliseFormulas('p.merchant_trx_id')} AS "merchantTrxId", p.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
            CASE WHEN p.status = 'pending' AND p.expires_at <= now() THEN 'expired' ELSE p.status END AS "status",
            ${rupiah('p.amount')} AS "amount", ${rupiah('p.fee')} AS "fee", ${rupiah('p.amount - p.fee')} AS "netAmount",
@@ -205,13 +237,116 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
            ${paidOnly('p.rrn')} AS "rrn", ${paidOnly('p.issuer')} AS "issuer", ${neutraliseFormulas('p.nmid')} AS "nmid", p.settlement_id AS "settlementId"
       FROM payins p
      WHERE p.merchant_id = ${Number(merchantId)}
-       AND p.created_at >= '${from.toISOString()}' AND p.created_at < '${to.toISOString()}'
+       AND ${dayRange('p.created_at', from, to)}
      ORDER BY p.created_at, p.id
   ) TO STDOUT (FORMAT csv, HEADER true)`;
 }
 
+/** The payouts file's columns, in order (the disbursement list's fields, with the failure's code and reason). */
+export const PAYOUT_FILE_COLUMNS = [
+  'merchantTrxId',
+  'platformTrxId',
+  'merchantName',
+  'status',
+  'bankCode',
+  'accountNo',
+  'accountName',
+  'amount',
+  'fee',
+  'totalAmount',
+  'createdAt',
+  'completedAt',
+  'failureCode',
+  'failureReason',
+] as const;
+
 /**
- * The merchant's pay-ins created in [from, to) as RFC 4180 CSV bytes, produced by Postgres
+ * The payouts created in [from, to) as the merchant sees them: `funding` reads pending, refused
+ * attempts (no money moved, no transfer) are not in it, as in the list; read in index order.
+ */
+export function payoutsCsvCopy(merchantId: number, from: Date, to: Date): string {
+  return `COPY (
+    ${merchantName(merchantId)}
+    SELECT ${neutraliseFormulas('d.merchant_trx_id')} AS "merchantTrxId", d.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
+           CASE WHEN d.status = 'funding' THEN 'pending' ELSE d.status END AS "status",
+           d.bank_code AS "bankCode", ${neutraliseFormulas('d.account_no')} AS "accountNo", ${neutraliseFormulas('d.account_name')} AS "accountName",
+           ${rupiah('d.amount')} AS "amount", ${rupiah('d.fee')} AS "fee", ${rupiah('d.amount + d.fee')} AS "totalAmount",
+           ${wib('d.created_at')} AS "createdAt", ${wib('coalesce(d.success_at, d.failed_at)')} AS "completedAt",
+           d.failure_code AS "failureCode", ${neutraliseFormulas('d.failure_reason')} AS "failureReason"
+      FROM disbursements d
+     WHERE d.merchant_id = ${Number(merchantId)} AND d.status <> 'refused'
+       AND ${dayRange('d.created_at', from, to)}
+     ORDER BY d.created_at, d.id
+  ) TO STDOUT (FORMAT csv, HEADER true)`;
+}
+
+/** The balance movements file's columns, in order (the movements list's fields). */
+export const MOVEMENT_FILE_COLUMNS = [
+  'seq',
+  'createdAt',
+  'type',
+  'merchantTrxId',
+  'platformTrxId',
+  'settlementId',
+  'availableChange',
+  'pendingChange',
+  'availableAfter',
+  'pendingAfter',
+] as const;
+
+const UUID_TEXT = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
+
+/**
+ * Every ledger event of the merchant in [from, to), in the order it was applied, with the
+ * transaction it is about and the balance it left: the day's movements add up from the first
+ * row's balance before to the last row's after.
+ */
+export function movementsCsvCopy(merchantId: number, from: Date, to: Date): string {
+  const m = Number(merchantId);
+  const ref = `CASE WHEN e.reference ~ ${UUID_TEXT} THEN e.reference::uuid END`;
+  return `COPY (
+    SELECT e.seq AS "seq", ${wib('e.occurred_at')} AS "createdAt", e.type AS "type",
+           ${neutraliseFormulas('coalesce(p.merchant_trx_id, d.merchant_trx_id)')} AS "merchantTrxId",
+           coalesce(p.platform_trx_id, d.platform_trx_id) AS "platformTrxId",
+           CASE WHEN e.type = 'settlement.credited' THEN e.reference END AS "settlementId",
+           ${rupiah('e.available_delta')} AS "availableChange", ${rupiah('e.pending_delta')} AS "pendingChange",
+           ${rupiah('e.available_after')} AS "availableAfter", ${rupiah('e.pending_after')} AS "pendingAfter"
+      FROM ledger_events e
+      LEFT JOIN payins p ON p.merchant_id = ${m} AND e.type = 'payin.recorded' AND p.id = ${ref}
+      LEFT JOIN disbursements d ON d.merchant_id = ${m} AND e.type IN ('payout.debited', 'payout.refunded') AND d.id = ${ref}
+     WHERE e.merchant_id = ${m} AND ${dayRange('e.occurred_at', from, to)}
+     ORDER BY e.occurred_at, e.id
+  ) TO STDOUT (FORMAT csv, HEADER true)`;
+}
+
+/** Each kind's COPY and the totals of the same rows (one statement, $1 merchant, $2 from, $3 to). */
+const DAY_FILES: Record<ReconFileKind, { copy: typeof reconCsvCopy; totals: string }> = {
+  payins: {
+    copy: reconCsvCopy,
+    totals: `SELECT now() AS as_of, COUNT(*)::text AS n,
+              COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
+              COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees,
+              COALESCE(SUM(amount - fee) FILTER (WHERE status = 'success'), 0)::text AS net
+         FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`,
+  },
+  payouts: {
+    copy: payoutsCsvCopy,
+    totals: `SELECT now() AS as_of, COUNT(*)::text AS n,
+              COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
+              COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees,
+              COALESCE(SUM(amount + fee) FILTER (WHERE status = 'success'), 0)::text AS net
+         FROM disbursements WHERE merchant_id = $1 AND status <> 'refused' AND created_at >= $2 AND created_at < $3`,
+  },
+  movements: {
+    copy: movementsCsvCopy,
+    totals: `SELECT now() AS as_of, COUNT(*)::text AS n, NULL::text AS gross, NULL::text AS fees, NULL::text AS net
+         FROM ledger_events WHERE merchant_id = $1 AND occurred_at >= $2 AND occurred_at < $3`,
+  },
+};
+
+/**
+ * The merchant's day file of `kind` for [from, to) (pay-ins, as described here, payouts or
+ * movements: DAY_FILES) as RFC 4180 CSV bytes, produced by Postgres
  * itself (`COPY ... TO STDOUT (FORMAT csv, HEADER)`) and streamed: no row is ever held in
  * memory, and it runs at the speed of psql's \copy. Amounts are Rupiah with at most two
  * decimals, times `YYYY-MM-DD HH:MM:SS` in Asia/Jakarta, a pending code past its expiry
@@ -227,6 +362,7 @@ export async function streamReconCsv(
   merchantId: number,
   from: Date,
   to: Date,
+  kind: ReconFileKind = 'payins',
 ): Promise<{
   csv: Readable;
   summary: Promise<{ totals: ReconTotals; asOf: Date }>;
@@ -246,18 +382,18 @@ export async function streamReconCsv(
     client.release();
     throw err;
   }
-  const csv = client.query(copyTo(reconCsvCopy(merchantId, from, to)));
+  const file = DAY_FILES[kind];
+  const csv = client.query(copyTo(file.copy(merchantId, from, to)));
   // Queued by the driver behind the COPY: it runs once the COPY has sent its last row.
+  const big = (v: string | null) => (v === null ? null : BigInt(v));
   const summary = client
-    .query<{ as_of: Date; n: string; gross: string; fees: string }>(
-      `SELECT now() AS as_of, COUNT(*)::text AS n,
-              COALESCE(SUM(amount) FILTER (WHERE status = 'success'), 0)::text AS gross,
-              COALESCE(SUM(fee) FILTER (WHERE status = 'success'), 0)::text AS fees
-         FROM payins WHERE merchant_id = $1 AND created_at >= $2 AND created_at < $3`,
-      [merchantId, from, to],
-    )
-    .then(({ rows: [{ as_of: asOf, n, gross, fees }] }) => ({
-      totals: { rowCount: Number(n), gross: BigInt(gross), fees: BigInt(fees), net: BigInt(gross) - BigInt(fees) },
+    .query<{ as_of: Date; n: string; gross: string | null; fees: string | null; net: string | null }>(file.totals, [
+      merchantId,
+      from,
+      to,
+    ])
+    .then(({ rows: [{ as_of: asOf, n, gross, fees, net }] }) => ({
+      totals: { rowCount: Number(n), gross: big(gross), fees: big(fees), net: big(net) },
       asOf,
     }));
   summary.catch(() => undefined); // awaited by the caller after the upload; not unhandled when the upload fails first

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import type { ReconFileType } from '@pay/contracts/dashboard';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { jakartaToday } from '../../shared/format/format';
@@ -8,11 +9,13 @@ import type { ReconJob } from '../merchant.api';
 import { useMerchantApi } from '../use-merchant-api';
 
 const POLL_MS = 1500;
+const FILE_TYPES: readonly ReconFileType[] = ['payins', 'payouts', 'movements'];
 
 export default function ReconPage() {
   const { t } = useTranslation();
   const api = useMerchantApi();
   const [date, setDate] = useState(jakartaToday());
+  const [type, setType] = useState<ReconFileType>('payins');
   const [job, setJob] = useState<ReconJob | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -34,7 +37,7 @@ export default function ReconPage() {
     setPollError(null);
     setJob(null);
     try {
-      setJob(await api.exportRecon(date));
+      setJob(await api.exportRecon(date, type));
     } catch (err) {
       setError(err);
     } finally {
@@ -56,6 +59,12 @@ export default function ReconPage() {
             max={jakartaToday()}
             onChange={(e) => setDate(e.currentTarget.value)}
             error={fieldError(error, 'date')}
+          />
+          <NativeSelect
+            label={t('recon.file')}
+            value={type}
+            onChange={(e) => setType(e.currentTarget.value as ReconFileType)}
+            data={FILE_TYPES.map((value) => ({ value, label: t(`recon.types.${value}`) }))}
           />
           <Button type="submit" loading={busy}>
             {t('recon.export')}

@@ -235,13 +235,19 @@ export const en = {
   },
   recon: {
     title: 'Reconciliation',
-    intro: 'Export the transactions of one day (Asia/Jakarta) as a file.',
+    intro: 'Export one day (Asia/Jakarta) as a CSV file: its pay-ins, its payouts or its balance movements.',
     date: 'Date',
+    file: 'File',
+    types: {
+      payins: 'Pay-ins (reconciliation file)',
+      payouts: 'Payouts, with fees and failure reasons',
+      movements: 'Balance movements',
+    },
     export: 'Export',
     preparing: 'Preparing the file…',
     download: 'Download',
     failed: 'The export failed.',
-    stale: 'A transaction of that day changed after the file was made. Export the day again.',
+    stale: 'A row of that day changed after the file was made. Export the day again.',
     job: 'Job {{id}}',
   },
   developers: {

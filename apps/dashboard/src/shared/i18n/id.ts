@@ -239,13 +239,19 @@ export const id: Resources = {
   },
   recon: {
     title: 'Rekonsiliasi',
-    intro: 'Ekspor transaksi satu hari (Asia/Jakarta) sebagai berkas.',
+    intro: 'Ekspor satu hari (Asia/Jakarta) sebagai berkas CSV: pembayaran masuk, pencairan, atau mutasi saldonya.',
     date: 'Tanggal',
+    file: 'Berkas',
+    types: {
+      payins: 'Pembayaran masuk (berkas rekonsiliasi)',
+      payouts: 'Pencairan, dengan biaya dan alasan gagal',
+      movements: 'Mutasi saldo',
+    },
     export: 'Ekspor',
     preparing: 'Menyiapkan berkas…',
     download: 'Unduh',
     failed: 'Ekspor gagal.',
-    stale: 'Ada transaksi hari itu yang berubah setelah berkas dibuat. Ekspor hari itu lagi.',
+    stale: 'Ada baris hari itu yang berubah setelah berkas dibuat. Ekspor hari itu lagi.',
     job: 'Tugas {{id}}',
   },
   developers: {

@@ -461,10 +461,29 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
       const { merchant, api } = await merchantWithSession();
       const started = await api.post('/recon', { date: jakartaToday() });
       expect(started.status).toBe(200);
-      expect(started.body.data).toEqual({ jobId: expect.any(String), date: jakartaToday(), status: 'queued' });
+      expect(started.body.data).toEqual({
+        jobId: expect.any(String),
+        date: jakartaToday(),
+        type: 'payins',
+        status: 'queued',
+      });
       const { jobId } = started.body.data;
       expect((await api.post('/recon', { date: jakartaToday() })).body.data.jobId).toBe(jobId); // the same job while it runs
-      expect((await api.get(`/recon/${jobId}`)).body.data).toEqual({ jobId, date: jakartaToday(), status: 'queued' });
+      expect((await api.get(`/recon/${jobId}`)).body.data).toEqual({
+        jobId,
+        date: jakartaToday(),
+        type: 'payins',
+        status: 'queued',
+      });
+      // The day's payouts file is an export of its own.
+      const payouts = await api.post('/recon', { date: jakartaToday(), type: 'payouts' });
+      expect(payouts.body.data).toEqual({
+        jobId: expect.any(String),
+        date: jakartaToday(),
+        type: 'payouts',
+        status: 'queued',
+      });
+      expect(payouts.body.data.jobId).not.toBe(jobId);
 
       await prisma.reconExport.update({
         where: { id: jobId },
@@ -474,12 +493,17 @@ describe('merchant dashboard API: overview, pay-ins, payouts, recon (real Postgr
       expect(ready.body.data).toEqual({
         jobId,
         date: jakartaToday(),
+        type: 'payins',
         status: 'ready',
         download: expect.stringMatching(/^https?:\/\//),
       });
 
       for (const date of ['2026-13-01', 'yesterday', '2999-01-01'])
         expect((await api.post('/recon', { date })).body).toMatchObject({ status: false, code: 'VALIDATION_ERROR' });
+      expect((await api.post('/recon', { date: jakartaToday(), type: 'refunds' })).body).toMatchObject({
+        status: false,
+        code: 'VALIDATION_ERROR',
+      });
       expect((await api.get('/recon/not-a-job')).status).toBe(404);
       expect((await api.get(`/recon/${randomUUID()}`)).status).toBe(404);
     });

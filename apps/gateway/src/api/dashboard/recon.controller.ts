@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { ReconJobView } from '@pay/contracts/dashboard';
-import type { PrismaClient } from '@pay/persistence';
+import type { PrismaClient, ReconExport, ReconFileKind } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import { PRISMA } from '../../gateway.tokens';
@@ -28,7 +28,10 @@ export class DashboardReconController {
 
   @RateLimit('read')
   @Post('recon')
-  @Audited('recon.export', ({ data }) => `recon:${String(data.date)}`)
+  // The pay-ins file keeps its target (recon:<date>); the other files name their type.
+  @Audited('recon.export', ({ data }) =>
+    data.type === 'payins' ? `recon:${String(data.date)}` : `recon:${String(data.date)}:${String(data.type)}`,
+  )
   @HttpCode(200)
   async request(
     @SessionMerchantId() merchantId: number,
@@ -45,17 +48,16 @@ export class DashboardReconController {
       rateLimits: { read: m.rateLimitRead, write: m.rateLimitWrite, export: m.rateLimitExport },
     };
     const r = await this.recon.request(
-      { merchant, date: dto.date },
+      { merchant, date: dto.date, kind: dto.type },
       requestBudget(this.limiter, merchant, 'export', reply),
     );
     if (r.status === 'ready')
       return new Reply('Export ready', {
-        jobId: r.export.id,
-        date: reconDateOf(r.export),
+        ...jobView(r.export),
         status: r.status,
         download: r.download,
       });
-    return new Reply('Export job queued', { jobId: r.export.id, date: reconDateOf(r.export), status: r.status });
+    return new Reply('Export job queued', { ...jobView(r.export), status: r.status });
   }
 
   @RateLimit('read')
@@ -63,7 +65,9 @@ export class DashboardReconController {
   async status(@SessionMerchantId() merchantId: number, @Param('jobId') jobId: string): Promise<Reply<ReconJobView>> {
     const job = await this.recon.job(merchantId, jobId);
     if (!job) throw new ApiError(ErrorCode.NotFound, 'Export job not found');
-    const data: ReconJobView = { jobId: job.export.id, date: reconDateOf(job.export), status: job.status };
+    const data: ReconJobView = { ...jobView(job.export), status: job.status };
     return new Reply('Export job found', job.status === 'ready' ? { ...data, download: job.download } : data);
   }
 }
+
+const jobView = (e: ReconExport) => ({ jobId: e.id, date: reconDateOf(e), type: e.kind as ReconFileKind });

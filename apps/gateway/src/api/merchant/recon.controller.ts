@@ -35,7 +35,7 @@ export class ReconController {
     operationId: 'exportRecon',
     summary: 'Reconciliation CSV of one date',
     description:
-      'First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.',
+      'The pay-ins of the day by default; `type` asks for the payouts or the balance movements of the day instead, each an export of its own. First request: Export job queued (jobId, note). The same request while it runs: the same answer. Once built: Export ready (jobId, download). A failed export answers 500 RECON_EXPORT_FAILED once; the next request starts a new one. More than RECON_EXPORT_MAX_OUTSTANDING exports in progress: 429.',
   })
   @ApiBody({ type: ReconFileDto })
   @ApiEnvelope(ReconExportJobSchema, { message: ['Export job queued', 'Export ready'] })
@@ -46,7 +46,7 @@ export class ReconController {
     @Body() dto: ReconFileDto,
   ) {
     const r = await this.recon.request(
-      { merchant: req.merchant, date: dto.date },
+      { merchant: req.merchant, date: dto.date, kind: dto.type },
       requestBudget(this.limiter, req.merchant, 'export', reply),
     );
     if (r.status === 'ready') return new Reply('Export ready', { jobId: r.export.id, download: r.download });

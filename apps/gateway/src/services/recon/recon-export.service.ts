@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import { jakartaDay, parseReconDate } from '@pay/domain';
-import { type AuthenticatedMerchant, type ReconExport, ReconExportRepository } from '@pay/persistence';
+import {
+  type AuthenticatedMerchant,
+  type ReconExport,
+  ReconExportRepository,
+  type ReconFileKind,
+} from '@pay/persistence';
 import { ApiError, type ObjectStore, type ReconExportProducer } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG, OBJECT_STORE, RECON_PRODUCER } from '../../gateway.tokens';
@@ -10,10 +15,11 @@ import type { RequestBudget } from '../../kernel/rate-limit/request-budget';
 /** What an export request needs of the merchant: who, since when, and its export budget. */
 export type ReconMerchant = Pick<AuthenticatedMerchant, 'id' | 'createdAt' | 'rateLimits'>;
 
-/** The recon CSV of one date (YYYY-MM-DD, Asia/Jakarta) for one merchant. */
+/** A day file of one date (YYYY-MM-DD, Asia/Jakarta) for one merchant: its pay-ins (the recon CSV), payouts or movements. */
 export interface ReconExportCommand {
   merchant: ReconMerchant;
   date: string;
+  kind?: ReconFileKind;
 }
 
 export type ReconRequest =
@@ -47,12 +53,12 @@ export class ReconExportService {
   ) {}
 
   /** `budget`: the request's export budget, spent only when a new export starts. */
-  async request({ merchant, date }: ReconExportCommand, budget: RequestBudget): Promise<ReconRequest> {
+  async request({ merchant, date, kind = 'payins' }: ReconExportCommand, budget: RequestBudget): Promise<ReconRequest> {
     const day = parseReconDate(date, new Date(), merchant.createdAt);
     if (!day.ok)
       throw new ApiError(ErrorCode.ValidationError, `date: ${day.problem}`, [{ field: 'date', message: day.problem }]);
     const merchantId = merchant.id;
-    const latest = await this.exports.latest(merchantId, day.date);
+    const latest = await this.exports.latest(merchantId, day.date, kind);
 
     if (latest?.status === 'queued' || latest?.status === 'running') {
       // Enqueued again on every check (a no-op while its job exists: the job id is the export id), so an export
@@ -68,12 +74,12 @@ export class ReconExportService {
       await this.exports.markFailureReported(latest.id);
       throw new ApiError(
         ErrorCode.ReconExportFailed,
-        `The export for ${day.date} failed; send the request again to start a new export`,
+        `The ${kind === 'payins' ? '' : `${kind} `}export for ${day.date} failed; send the request again to start a new export`,
       );
     }
     await budget.spend();
     const cap = this.config.rateLimits.maxOutstandingExports;
-    const created = await this.exports.createQueuedWithin(merchantId, day.date, cap);
+    const created = await this.exports.createQueuedWithin(merchantId, day.date, cap, kind);
     if (!created) {
       budget.refuse(
         OUTSTANDING_RETRY_AFTER_SECONDS,
@@ -96,7 +102,9 @@ export class ReconExportService {
   }
 
   private download(e: ReconExport): Promise<string> {
-    return this.store.presignGet(e.objectKey as string, `recon-${e.merchantId}-${reconDateOf(e)}.csv`);
+    // The pay-ins file keeps its name (recon-...); the others are named by their kind.
+    const name = e.kind === 'payins' ? 'recon' : e.kind;
+    return this.store.presignGet(e.objectKey as string, `${name}-${e.merchantId}-${reconDateOf(e)}.csv`);
   }
 }
 
