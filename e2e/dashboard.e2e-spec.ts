@@ -397,6 +397,17 @@ interface AxeFinding {
       ]);
       await row.waitFor();
       await checkPage(page, 'merchant-payins');
+      // The list as a CSV: every row the search matches, in the recon file's columns.
+      const [listCsv] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download CSV' }).click(),
+      ]);
+      expect(listCsv.suggestedFilename()).toMatch(/^payins-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
+      const listRows = readFileSync(await listCsv.path(), 'utf8')
+        .trim()
+        .split('\n');
+      expect(listRows[0]).toMatch(/^merchantTrxId,platformTrxId,merchantName,status,amount,/);
+      expect(listRows.slice(1).map((line) => line.split(',')[0])).toEqual([paidTrxId]);
 
       // Pending rises by the net once the ledger has recorded the payment.
       const payin = await prisma.payin.findFirstOrThrow({

@@ -186,7 +186,7 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
     const rows = await download(payouts.download);
     expect(rows.map((r) => [r.merchantTrxId, r.status, r.totalAmount, r.failureCode, r.failureReason])).toEqual([
       [ok.merchantTrxId, 'success', '102500', '', ''],
-      [failed.merchantTrxId, 'failed', '52500', 'REJECTED_BY_BANK', 'Rejected by the beneficiary bank'],
+      [failed.merchantTrxId, 'failed', '50000', 'REJECTED_BY_BANK', 'Rejected by the beneficiary bank'],
     ]);
 
     const movements = await ready(m.token, today, 'movements');

@@ -116,6 +116,7 @@ export {
   type ReconExport,
   type ReconTotals,
 } from './recon/recon-export.repository';
+export { neutraliseFormulaText } from './recon/formula-neutraliser';
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
 export {
   HistoryRepository,

@@ -299,6 +299,8 @@ export function merchantApi(api: ApiClient) {
         toPayout,
       ),
     payout: async (id: string) => toPayout(await api.get<PayoutDetailView>(`/payouts/${enc(id)}`)),
+    /** Every row the filters match, as CSV (a download the browser follows with the session cookie) */
+    csvUrl: (list: 'payins' | 'payouts', f: ListFilters) => api.url(`/${list}.csv`, listQuery(f)),
     resendPayoutCallback: (id: string) => api.post<CallbackResendView>(`/payouts/${enc(id)}/callback/resend`),
     resendPayinCallback: (id: string) => api.post<CallbackResendView>(`/payins/${enc(id)}/callback/resend`),
 

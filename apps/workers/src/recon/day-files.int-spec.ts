@@ -91,7 +91,9 @@ describe('the payouts and balance-movements day files (real PostgreSQL, the real
     expect(byId[failed.merchantTrxId]).toMatchObject({
       status: 'failed',
       amount: '50000.5',
-      totalAmount: '52500.5',
+      // A failed payout's fee is given back: charged nothing, as the inquiry says.
+      fee: '0',
+      totalAmount: '50000.5',
       completedAt: expect.stringMatching(/^\d{4}-/),
       failureCode: 'REJECTED_BY_BANK',
       failureReason: 'Rejected by the beneficiary bank',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Pool } from 'pg';
 import { createPgPool } from '../client/sql';
-import { neutraliseFormulas } from './formula-neutraliser';
+import { neutraliseFormulas, neutraliseFormulaText } from './formula-neutraliser';
 
 /**
  * The neutraliser as the recon COPY runs it, in PostgreSQL, against a model written here from the
@@ -88,6 +88,8 @@ describe('the recon CSV formula neutraliser (real PostgreSQL)', () => {
   ])('%j -> %j', async (value, want) => {
     expect(await neutralised([value])).toEqual([want]);
     expect(expected(value)).toBe(want);
+    // The gateway's own CSV writer applies the same rule.
+    expect(neutraliseFormulaText(value)).toBe(want);
   });
 
   it('keeps NULL (an unpaid pay-in has no rrn)', async () => {
@@ -120,6 +122,7 @@ describe('the recon CSV formula neutraliser (real PostgreSQL)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 40 }), async (values) => {
         expect(await neutralised(values)).toEqual(values.map(expected));
+        expect(values.map(neutraliseFormulaText)).toEqual(values.map(expected));
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
     );

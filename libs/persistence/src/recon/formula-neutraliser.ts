@@ -98,3 +98,22 @@ export function neutraliseFormulas(col: string): string {
   return `CASE WHEN ${plain} THEN ${col} WHEN ${col} ~ '^[-+]?[0-9]+(\\.[0-9]+)?$' THEN ${col}
     ELSE regexp_replace(${col}, '${FORMULA_CELL_START}', '''', 'g') END`;
 }
+
+const FORMULA_CELL_START_JS = new RegExp(
+  `(?:^|(?<=[;\\r\\n]))(?=[${IGNORED_BEFORE_FORMULA.map(([from, to]) => (from === to ? jsEscape(from) : `${jsEscape(from)}-${jsEscape(to)}`)).join('')}]*[${FORMULA_TRIGGERS.map(jsEscape).join('')}])`,
+  'gu',
+);
+const PLAIN_NUMBER = /^[-+]?[0-9]+(\.[0-9]+)?$/;
+
+function jsEscape(cp: number): string {
+  return `\\u{${cp.toString(16)}}`;
+}
+
+/**
+ * neutraliseFormulas for a value already in hand (a CSV the gateway writes itself, such as the
+ * dashboard's list downloads): the same rule, the same characters, the same result as the SQL.
+ */
+export function neutraliseFormulaText(value: string): string {
+  if (PLAIN_NUMBER.test(value)) return value;
+  return value.replace(FORMULA_CELL_START_JS, "'");
+}

@@ -261,16 +261,19 @@ export const PAYOUT_FILE_COLUMNS = [
 ] as const;
 
 /**
- * The payouts created in [from, to) as the merchant sees them: `funding` reads pending, refused
+ * The payouts created in [from, to) as the merchant sees them (the disbursement inquiry's fee and
+ * total): `funding` reads pending, refused
  * attempts (no money moved, no transfer) are not in it, as in the list; read in index order.
  */
 export function payoutsCsvCopy(merchantId: number, from: Date, to: Date): string {
+  // The fee as the inquiry shows it: a failed payout's fee is given back with its amount (chargedFee).
+  const charged = `CASE WHEN d.status = 'failed' THEN 0 ELSE d.fee END`;
   return `COPY (
     ${merchantName(merchantId)}
     SELECT ${neutraliseFormulas('d.merchant_trx_id')} AS "merchantTrxId", d.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
            CASE WHEN d.status = 'funding' THEN 'pending' ELSE d.status END AS "status",
            d.bank_code AS "bankCode", ${neutraliseFormulas('d.account_no')} AS "accountNo", ${neutraliseFormulas('d.account_name')} AS "accountName",
-           ${rupiah('d.amount')} AS "amount", ${rupiah('d.fee')} AS "fee", ${rupiah('d.amount + d.fee')} AS "totalAmount",
+           ${rupiah('d.amount')} AS "amount", ${rupiah(charged)} AS "fee", ${rupiah(`d.amount + ${charged}`)} AS "totalAmount",
            ${wib('d.created_at')} AS "createdAt", ${wib('coalesce(d.success_at, d.failed_at)')} AS "completedAt",
            d.failure_code AS "failureCode", ${neutraliseFormulas('d.failure_reason')} AS "failureReason"
       FROM disbursements d

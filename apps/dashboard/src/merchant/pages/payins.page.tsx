@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
 import { isFiltered, ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
 import { PageTitle } from '../../shared/ui/page-title';
+import { DownloadCsv } from '../../shared/ui/download-csv';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
@@ -24,7 +25,10 @@ export default function PayinsPage() {
     <>
       <Group justify="space-between" align="flex-start">
         <PageTitle>{t('payins.title')}</PageTitle>
-        <Button onClick={open}>{t('payins.createQr')}</Button>
+        <Group>
+          <DownloadCsv href={api.csvUrl('payins', filters)} />
+          <Button onClick={open}>{t('payins.createQr')}</Button>
+        </Group>
       </Group>
       <CreateQrDialog
         opened={creating}

@@ -1,10 +1,11 @@
-import { Anchor } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
 import { isFiltered, ListFilters, NO_FILTERS, type Filters } from '../../shared/ui/list-filters';
 import { PageTitle } from '../../shared/ui/page-title';
+import { DownloadCsv } from '../../shared/ui/download-csv';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
@@ -18,7 +19,10 @@ export default function PayoutsPage() {
 
   return (
     <>
-      <PageTitle>{t('payouts.title')}</PageTitle>
+      <Group justify="space-between" align="flex-start">
+        <PageTitle>{t('payouts.title')}</PageTitle>
+        <DownloadCsv href={api.csvUrl('payouts', filters)} />
+      </Group>
       <ListFilters statuses={['pending', 'success', 'failed']} searchLabel={t('payouts.search')} onApply={setFilters} />
       <DataTable
         label={t('payouts.tableLabel')}

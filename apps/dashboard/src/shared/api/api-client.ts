@@ -33,6 +33,8 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>;
   put<T>(path: string, body?: unknown, options?: CallOptions): Promise<T>;
   delete<T>(path: string, options?: CallOptions): Promise<T>;
+  /** The address of a GET the browser follows itself (a download): the session cookie goes with it */
+  url(path: string, query?: Query): string;
 }
 
 /** Codes of the client's own making (never the server's): the user cancelled a step-up, or confirmed one for a call not sent again. */
@@ -127,5 +129,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     post: (path, body, callOptions) => request('POST', path, body ?? {}, undefined, callOptions),
     put: (path, body, callOptions) => request('PUT', path, body ?? {}, undefined, callOptions),
     delete: (path, callOptions) => request('DELETE', path, undefined, undefined, callOptions),
+    url: (path, query) => buildUrl(options.baseUrl, path, query),
   };
 }

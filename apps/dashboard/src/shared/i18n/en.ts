@@ -12,6 +12,8 @@ export const en = {
   lang: { switchTo: 'Bahasa Indonesia' },
   common: {
     loading: 'Loading…',
+    downloadCsv: 'Download CSV',
+    downloadCsvHint: 'Every row these filters match, up to 10,000',
     retry: 'Try again',
     loadMore: 'Load more',
     cancel: 'Cancel',

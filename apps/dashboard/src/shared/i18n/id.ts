@@ -14,6 +14,8 @@ export const id: Resources = {
   lang: { switchTo: 'English' },
   common: {
     loading: 'Memuat…',
+    downloadCsv: 'Unduh CSV',
+    downloadCsvHint: 'Semua baris yang cocok dengan filter ini, hingga 10.000',
     retry: 'Coba lagi',
     loadMore: 'Muat lebih banyak',
     cancel: 'Batal',

@@ -9,6 +9,7 @@ import {
   Param,
   Post,
   Query,
+  Res,
   UseGuards,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -25,8 +26,10 @@ import {
   HistoryRepository,
   type Payin,
   PayinRepository,
+  RECON_COLUMNS,
   WebhookDeliveryRepository,
 } from '@pay/persistence';
+import type { FastifyReply } from 'fastify';
 import { MerchantAdmin, SettlementRequests } from '@pay/backoffice';
 import { ApiError, Reply } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
@@ -43,6 +46,7 @@ import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presente
 import { CreateDashboardPayinDto, SimulatePayinDto } from './payins.dto';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { Audited } from '../../kernel/audit/audit.interceptor';
+import { csvName, everyRow, payinCsvRow, sendCsv } from './list-csv';
 
 /** The merchant's QRIS pay-ins: list, detail (with the QR while it can be paid), create, and in the sandbox, pay. */
 @Controller('dashboard/api')
@@ -82,6 +86,27 @@ export class DashboardPayinsController {
         (p) => p,
         (p) => presentPayinItem(p, merchant, now),
       ),
+    );
+  }
+
+  /** Every pay-in the list's filters match, as the recon CSV writes them (list-csv). */
+  @RateLimit('export')
+  @Get('payins.csv')
+  async csv(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DashboardPayinListQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<unknown> {
+    const [merchant, rows] = await Promise.all([
+      this.merchant(merchantId),
+      everyRow((w) => this.history.payins(w, q.status), q.window(merchantId, 0)),
+    ]);
+    const now = new Date();
+    return sendCsv(
+      reply,
+      csvName('payins', merchantId),
+      RECON_COLUMNS,
+      rows.map((p) => payinCsvRow(p, merchant.name, now)),
     );
   }
 

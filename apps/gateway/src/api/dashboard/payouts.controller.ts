@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type { CallbackResendView, HistoryPage, PayoutDetailView, PayoutListItemView } from '@pay/contracts/dashboard';
@@ -7,8 +7,10 @@ import {
   type Disbursement,
   DisbursementRepository,
   HistoryRepository,
+  PAYOUT_FILE_COLUMNS,
   WebhookDeliveryRepository,
 } from '@pay/persistence';
+import type { FastifyReply } from 'fastify';
 import { MerchantAdmin } from '@pay/backoffice';
 import { ApiError, Reply } from '@pay/platform';
 import { presentDisbursementItem, toPage } from '../../kernel/presenters/history.presenter';
@@ -19,6 +21,7 @@ import { DashboardPayoutListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { Audited } from '../../kernel/audit/audit.interceptor';
+import { csvName, everyRow, payoutCsvRow, sendCsv } from './list-csv';
 
 /** The merchant's payouts (disbursements): list, detail with every callback attempt, resend of the final callback. */
 @Controller('dashboard/api')
@@ -53,6 +56,26 @@ export class DashboardPayoutsController {
         (d) => d,
         (d) => presentDisbursementItem(d, merchant),
       ),
+    );
+  }
+
+  /** Every payout the list's filters match, as the payouts day file writes them (list-csv). */
+  @RateLimit('export')
+  @Get('payouts.csv')
+  async csv(
+    @SessionMerchantId() merchantId: number,
+    @Query() q: DashboardPayoutListQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<unknown> {
+    const [merchant, rows] = await Promise.all([
+      this.merchants.get(merchantId),
+      everyRow((w) => this.history.disbursements(w, q.status), q.window(merchantId, 0)),
+    ]);
+    return sendCsv(
+      reply,
+      csvName('payouts', merchantId),
+      PAYOUT_FILE_COLUMNS,
+      rows.map((d) => payoutCsvRow(d, merchant.name)),
     );
   }
 
