@@ -771,7 +771,7 @@ interface AxeFinding {
         .getByRole('table', { name: 'Audit log' })
         .getByRole('row')
         .filter({ hasText: /replay/i })
-        .filter({ hasText: new RegExp(`dead-letter:${letter.id}\\b`) });
+        .filter({ has: page.getByRole('cell', { name: `dead-letter:${letter.id}`, exact: true }) });
       await entry.waitFor();
       const [{ id: operatorId }] = await prisma.$queryRaw<
         { id: bigint }[]
@@ -863,6 +863,37 @@ interface AxeFinding {
         await dialog.getByRole('button', { name: 'Deactivate' }).click();
         await row.getByRole('button', { name: 'Activate', exact: true }).waitFor();
         expect(await active()).toBe(false);
+
+        // The same kind of change through the ops API; the audit log shows both, who acted, old and new.
+        const viaOps = await fetch(
+          `${consoleUrl.replace(/\/console\/$/, '')}/ops/merchants/${m.merchant.id}/rate-limits`,
+          {
+            method: 'PUT',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ read: 7, write: 3, export: 2 }),
+          },
+        );
+        expect(viaOps.status).toBe(200);
+        await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+        const log = page.getByRole('table', { name: 'Audit log' });
+        const entry = (action: string) =>
+          log
+            .getByRole('row')
+            .filter({ hasText: action })
+            .filter({ has: page.getByRole('cell', { name: `merchant:${m.merchant.id}`, exact: true }) });
+        await entry('merchant.rate-limits').waitFor();
+        expect(await entry('merchant.rate-limits').innerText()).toContain('Ops API (admin token)');
+        expect(await entry('merchant.rate-limits').getByTestId('audit-changes').innerText()).toContain(
+          'rateLimitRead — → 7',
+        );
+        expect(await entry('merchant.fees').innerText()).toContain(operator.email);
+        expect(await entry('merchant.fees').getByTestId('audit-changes').innerText()).toContain(
+          `payinFeePctMilli ${before.payinFeePctMilli} → 1250`,
+        );
+        expect(await entry('merchant.deactivate').getByTestId('audit-changes').innerText()).toContain(
+          'isActive true → false',
+        );
+        await checkPage(page, 'console-audit-old-new');
       } finally {
         await context.close();
       }

@@ -63,6 +63,42 @@ describe('admin CLI (real Postgres)', () => {
     expect((await prisma.apiToken.findUniqueOrThrow({ where: { id: row.id } })).revokedAt).not.toBeNull();
   });
 
+  it('writes every change to the audit log as the CLI (os user and host), with old and new; a refused command writes nothing; no token or secret', async () => {
+    const rowsOf = (target: string) =>
+      prisma.$queryRaw<
+        { operator_user_id: string | null; actor: string; action: string; details: Record<string, unknown> }[]
+      >`
+        SELECT operator_user_id::text, actor, action, details FROM operator_audit_log WHERE target = ${target} ORDER BY id`;
+    const merchant = JSON.parse((await admin('--json', 'merchant', 'create', '--name', 'Toko Audit')).out);
+    const target = `merchant:${merchant.id}`;
+    expect((await admin('merchant', 'set-fees', String(merchant.id), '--payin-fee-percent', '-1')).code).toBe(
+      ExitCode.Usage,
+    );
+    expect((await admin('merchant', 'set-fees', '987654', '--payout-fee', '1')).code).toBe(ExitCode.Usage);
+    expect((await admin('merchant', 'set-fees', String(merchant.id), '--payin-fee-percent', '0.5')).code).toBe(
+      ExitCode.Ok,
+    );
+    const issued = await admin('token', 'issue', String(merchant.id), '--label', 'ci');
+    const rotated = await admin('webhook', 'secret', 'rotate', String(merchant.id));
+    expect(await rowsOf('merchant:987654')).toEqual([]);
+    const rows = await rowsOf(target);
+    expect(rows.map((r) => [r.operator_user_id, r.action])).toEqual([
+      [null, 'merchant.create'],
+      [null, 'merchant.fees'],
+      [null, 'token.create'],
+      [null, 'webhook-secret.rotate'],
+    ]);
+    for (const r of rows) expect(r.actor).toMatch(/^cli:.+@.+$/);
+    expect(rows[1].details).toMatchObject({
+      command: 'merchant set-fees',
+      changes: { payinFeePctMilli: { from: 700, to: 500 } },
+    });
+    expect(Object.keys(rows[1].details.changes as object)).toEqual(['payinFeePctMilli']);
+    const logged = JSON.stringify(rows);
+    expect(logged).not.toContain(issued.out.split('\n')[1]);
+    expect(logged).not.toContain(rotated.out.split('\n')[1]);
+  });
+
   it('sets fees, the allowlist and the active flag', async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Warung Bu Tini');
     const id = String(JSON.parse(out).id);

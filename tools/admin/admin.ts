@@ -6,6 +6,7 @@ import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@
 import { adminConfigSchema } from './admin.config';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
+import { registerCliAudit } from './cli-audit';
 import {
   applyMigrations,
   createPgPool,
@@ -86,7 +87,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const webhooks = () => new WebhookActions(pg());
   const admin = () => new MerchantAdmin(db(), { allowLoopback: config.webhooks.allowLoopback });
   let json = false;
-  const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
+  // What the command printed last: the audit row's target may come from it (the id it created).
+  let printed: unknown = null;
+  const print = (human: string, data: unknown) => {
+    printed = data;
+    io.out(json ? JSON.stringify(data) : human);
+  };
   let exitCode = ExitCode.Ok;
 
   const program = new Command('admin')
@@ -97,6 +103,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     .hook('preAction', (cmd) => {
       json = Boolean(cmd.opts().json);
     });
+  registerCliAudit(program, { pool: pg, merchants: admin, printed: () => printed });
 
   const merchant = program.command('merchant').description('create and change merchants');
   merchant

@@ -1,4 +1,4 @@
-export { type AuditAs } from './audit';
+export { type AuditAs, type AuditChanges, changesBetween, cliActor, merchantAuditState, OPS_API_ACTOR } from './audit';
 export { MerchantAdmin, type OnboardedMerchant } from './merchants/merchant-admin';
 export { describeMerchant, type FeeInput, type MerchantDescription, parseFeeInput } from './merchants/merchant-input';
 export {

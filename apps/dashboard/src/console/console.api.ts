@@ -80,10 +80,15 @@ export interface WebhookDelivery {
 export interface AuditEntry {
   id: string;
   at: string | null;
+  /** Who acted: an operator's email, or the ops API or the CLI (`actor`) */
   operator: string;
+  actor: { kind: 'operator' } | { kind: 'ops-api' } | { kind: 'cli'; where: string };
   action: string;
   target: string;
+  /** The input, without the changes */
   details: string;
+  /** Old and new of every field the change moved (settings changes) */
+  changes: { field: string; from: string; to: string }[];
   logId: string;
 }
 
@@ -171,13 +176,22 @@ function toDelivery(r: ConsoleWebhookDeliveryView): WebhookDelivery {
 }
 
 function toAudit(r: AuditEntryView): AuditEntry {
+  const { changes, ...input } = r.details as { changes?: Record<string, { from: unknown; to: unknown }> };
+  const shown = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
   return {
     id: r.id,
     at: r.at,
     operator: r.operatorEmail,
+    actor:
+      r.actor === null
+        ? { kind: 'operator' }
+        : r.actor === 'ops-api'
+          ? { kind: 'ops-api' }
+          : { kind: 'cli', where: r.actor.replace(/^cli:/, '') },
     action: r.action,
     target: r.target,
-    details: JSON.stringify(r.details),
+    details: Object.keys(input).length ? JSON.stringify(input) : '',
+    changes: Object.entries(changes ?? {}).map(([field, c]) => ({ field, from: shown(c.from), to: shown(c.to) })),
     logId: r.logId ?? '',
   };
 }

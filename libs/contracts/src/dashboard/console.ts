@@ -148,8 +148,11 @@ export interface WebhookResentView {
 
 export interface AuditEntryView {
   id: string;
-  operatorUserId: number;
-  /** The operator's email (dashboard_users) */
+  /** null for a change made through the ops API or the admin CLI (then `actor`) */
+  operatorUserId: number | null;
+  /** `ops-api` (the admin token) or `cli:<os user>@<host>`; null for an operator's */
+  actor: string | null;
+  /** Who acted: the operator's email (dashboard_users), or the actor */
   operatorEmail: string;
   action: string;
   /** `<kind>:<id>`, e.g. merchant:7 */

@@ -291,7 +291,8 @@ export interface AllowlistBody {
  */
 export interface ActivityEntryView {
   id: string;
-  userId: number;
+  /** The merchant's dashboard user (an entry of the merchant's activity always has one) */
+  userId: number | null;
   /** The acting user's email */
   userEmail: string;
   action: string;

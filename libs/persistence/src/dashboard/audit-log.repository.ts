@@ -6,8 +6,10 @@ import { inTransaction, sql, sqlClient, type SqlClient } from '../client/sql';
  * 0023): an operator's (merchantId null) or a merchant user's (its merchant).
  */
 export interface NewAuditEntry {
-  /** The acting dashboard user (an operator or a merchant user) */
-  operatorUserId: number;
+  /** The acting dashboard user (an operator or a merchant user); null for the ops API or the CLI (then `actor`) */
+  operatorUserId: number | null;
+  /** Who acted when no dashboard user did: `ops-api` (the admin token) or `cli:<os user>@<host>` */
+  actor?: string;
   /** The merchant user's merchant; null or absent for an operator */
   merchantId?: number | null;
   /** What was done, e.g. 'merchant.deactivate' */
@@ -22,7 +24,8 @@ export interface NewAuditEntry {
 
 export interface AuditEntry {
   id: string;
-  operatorUserId: number;
+  operatorUserId: number | null;
+  actor: string | null;
   merchantId: number | null;
   action: string;
   target: string;
@@ -31,7 +34,7 @@ export interface AuditEntry {
   at: Date;
 }
 
-/** A listed entry also names its user by email (dashboard_users). */
+/** A listed entry also names who acted: its user's email (dashboard_users), or the actor (ops API, CLI). */
 export interface AuditListEntry extends AuditEntry {
   operatorEmail: string;
 }
@@ -44,7 +47,8 @@ export interface AuditPage {
 
 interface AuditRow {
   id: bigint;
-  operator_user_id: bigint;
+  operator_user_id: bigint | null;
+  actor: string | null;
   merchant_id: number | null;
   action: string;
   target: string;
@@ -62,7 +66,8 @@ const listEntryOf = (r: AuditRow & { operator_email: string }): AuditListEntry =
 
 const entryOf = (r: AuditRow): AuditEntry => ({
   id: r.id.toString(),
-  operatorUserId: Number(r.operator_user_id),
+  operatorUserId: r.operator_user_id === null ? null : Number(r.operator_user_id),
+  actor: r.actor,
   merchantId: r.merchant_id,
   action: r.action,
   target: r.target,
@@ -104,9 +109,9 @@ export class AuditLogRepository {
   /** `db`: a transaction's client to write the row with the change, the pool otherwise. */
   async record(entry: NewAuditEntry, db: SqlClient = this.db): Promise<AuditEntry> {
     const [row] = await db.query<AuditRow>(sql`
-      INSERT INTO operator_audit_log (operator_user_id, merchant_id, action, target, details, log_id)
-      VALUES (${entry.operatorUserId}, ${entry.merchantId ?? null}::int, ${entry.action}, ${entry.target}, ${JSON.stringify(entry.details)}::jsonb, ${entry.logId}::uuid)
-      RETURNING id, operator_user_id, merchant_id, action, target, details, log_id::text, at`);
+      INSERT INTO operator_audit_log (operator_user_id, actor, merchant_id, action, target, details, log_id)
+      VALUES (${entry.operatorUserId}::bigint, ${entry.actor ?? null}::text, ${entry.merchantId ?? null}::int, ${entry.action}, ${entry.target}, ${JSON.stringify(entry.details)}::jsonb, ${entry.logId}::uuid)
+      RETURNING id, operator_user_id, actor, merchant_id, action, target, details, log_id::text, at`);
     return entryOf(row);
   }
 
@@ -115,10 +120,10 @@ export class AuditLogRepository {
     filter: { before?: bigint; limit?: number; operatorUserId?: number; target?: string } = {},
   ): Promise<AuditPage> {
     const limit = Math.min(Math.max(filter.limit ?? 50, 1), MAX_LIMIT);
-    // operator_user_id is a foreign key to dashboard_users: every entry has its operator.
+    // An entry has its operator (a foreign key to dashboard_users) or, made through the ops API or the CLI, its actor.
     const rows = await this.db.query<AuditRow & { operator_email: string }>(sql`
-      SELECT a.id, a.operator_user_id, a.merchant_id, u.email AS operator_email, a.action, a.target, a.details, a.log_id::text, a.at
-        FROM operator_audit_log a JOIN dashboard_users u ON u.id = a.operator_user_id
+      SELECT a.id, a.operator_user_id, a.actor, a.merchant_id, coalesce(u.email, a.actor) AS operator_email, a.action, a.target, a.details, a.log_id::text, a.at
+        FROM operator_audit_log a LEFT JOIN dashboard_users u ON u.id = a.operator_user_id
        WHERE a.merchant_id IS NULL
          AND (${filter.before ?? null}::bigint IS NULL OR a.id < ${filter.before ?? null}::bigint)
          AND (${filter.operatorUserId ?? null}::bigint IS NULL OR a.operator_user_id = ${filter.operatorUserId ?? null}::bigint)
@@ -134,8 +139,8 @@ export class AuditLogRepository {
   async listForMerchant(merchantId: number, filter: { before?: bigint; limit?: number } = {}): Promise<AuditPage> {
     const limit = Math.min(Math.max(filter.limit ?? 50, 1), MAX_LIMIT);
     const rows = await this.db.query<AuditRow & { operator_email: string }>(sql`
-      SELECT a.id, a.operator_user_id, a.merchant_id, u.email AS operator_email, a.action, a.target, a.details, a.log_id::text, a.at
-        FROM operator_audit_log a JOIN dashboard_users u ON u.id = a.operator_user_id
+      SELECT a.id, a.operator_user_id, a.actor, a.merchant_id, coalesce(u.email, a.actor) AS operator_email, a.action, a.target, a.details, a.log_id::text, a.at
+        FROM operator_audit_log a LEFT JOIN dashboard_users u ON u.id = a.operator_user_id
        WHERE a.merchant_id = ${merchantId}::int
          AND (${filter.before ?? null}::bigint IS NULL OR a.id < ${filter.before ?? null}::bigint)
        ORDER BY a.merchant_id, a.id DESC LIMIT ${limit + 1}`);

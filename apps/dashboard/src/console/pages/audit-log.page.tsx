@@ -1,4 +1,4 @@
-import { Code } from '@mantine/core';
+import { Code, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/format/format';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
@@ -20,9 +20,30 @@ export default function AuditLogPage() {
         rowKey={(a) => a.id}
         columns={[
           { header: t('audit.time'), cell: (a) => formatDateTime(a.at, i18n.language) },
-          { header: t('audit.operator'), cell: (a) => a.operator },
+          {
+            header: t('audit.operator'),
+            cell: (a) =>
+              a.actor.kind === 'operator'
+                ? a.operator
+                : a.actor.kind === 'ops-api'
+                  ? t('audit.opsApi')
+                  : t('audit.cli', { where: a.actor.where }),
+          },
           { header: t('audit.action'), cell: (a) => <Code>{a.action}</Code> },
           { header: t('audit.target'), cell: (a) => a.target },
+          {
+            header: t('audit.changes'),
+            cell: (a) =>
+              a.changes.length > 0 && (
+                <Stack gap={2} data-testid="audit-changes">
+                  {a.changes.map((c) => (
+                    <Text key={c.field} size="sm">
+                      <Code>{c.field}</Code> {c.from} → {c.to}
+                    </Text>
+                  ))}
+                </Stack>
+              ),
+          },
           {
             header: t('audit.details'),
             cell: (a) => a.details && <Code style={{ wordBreak: 'break-all' }}>{a.details}</Code>,

@@ -74,7 +74,7 @@ describe('operator console API (real Postgres and Redis)', () => {
         operator_user_id: String(operator.userId),
         action: 'merchant.deactivate',
         target: `merchant:${merchant.id}`,
-        details: {},
+        details: { changes: { isActive: { from: true, to: false } } },
         log_id: off.body.logId,
       },
     ]);
@@ -112,7 +112,14 @@ describe('operator console API (real Postgres and Redis)', () => {
     expect(await auditOf(`merchant:${merchant.id}`)).toEqual([
       expect.objectContaining({
         action: 'merchant.fees',
-        details: { payoutFee: 3000.5, payinFeePercent: 1.25 },
+        details: {
+          payoutFee: 3000.5,
+          payinFeePercent: 1.25,
+          changes: {
+            payinFeePctMilli: { from: 700, to: 1250 },
+            payoutFeeFlat: { from: 250000, to: 300050 },
+          },
+        },
         log_id: set.body.logId,
       }),
     ]);
@@ -404,10 +411,11 @@ describe('operator console API (real Postgres and Redis)', () => {
     expect(first.body.data.entries[0]).toEqual({
       id: expect.any(String),
       operatorUserId: operator.userId,
+      actor: null,
       operatorEmail: operator.email,
       action: 'merchant.settlement-schedule',
       target: `merchant:${merchant.id}`,
-      details: { hour: 3 },
+      details: { hour: 3, changes: { settlementHour: { from: 2, to: 3 } } },
       logId: expect.any(String),
       at: expect.any(String),
     });

@@ -22,7 +22,7 @@ export class ConsoleMerchantSettingsController {
   @RequiresRecentAuth()
   @Put('fees')
   @HttpCode(200)
-  @Audited('merchant.fees', merchantTarget)
+  @Audited('merchant.fees', merchantTarget, { merchantChanges: true })
   async setFees(@MerchantId() merchantId: number, @Body() dto: FeesDto): Promise<Reply<ConsoleMerchantView>> {
     return new Reply('Fees set', consoleMerchant(await this.admin.setFeesFromInput(merchantId, dto)));
   }
@@ -30,7 +30,7 @@ export class ConsoleMerchantSettingsController {
   @RequiresRecentAuth()
   @Put('qris-identity')
   @HttpCode(200)
-  @Audited('merchant.qris-identity', merchantTarget)
+  @Audited('merchant.qris-identity', merchantTarget, { merchantChanges: true })
   async setQris(@MerchantId() merchantId: number, @Body() dto: QrisDto): Promise<Reply<ConsoleMerchantView>> {
     return new Reply('QRIS identity set', consoleMerchant(await this.admin.setQris(merchantId, dto)));
   }
@@ -38,7 +38,7 @@ export class ConsoleMerchantSettingsController {
   @RequiresRecentAuth()
   @Put('settlement-schedule')
   @HttpCode(200)
-  @Audited('merchant.settlement-schedule', merchantTarget)
+  @Audited('merchant.settlement-schedule', merchantTarget, { merchantChanges: true })
   async setSettlementSchedule(
     @MerchantId() merchantId: number,
     @Body() dto: SettlementScheduleDto,

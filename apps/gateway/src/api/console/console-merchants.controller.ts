@@ -42,7 +42,7 @@ export class ConsoleMerchantsController {
   @RequiresRecentAuth()
   @Post('merchants/:merchantId/activate')
   @HttpCode(200)
-  @Audited('merchant.activate', ({ params }) => `merchant:${params.merchantId}`)
+  @Audited('merchant.activate', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   async activate(@MerchantId() merchantId: number): Promise<Reply<ConsoleMerchantView>> {
     return new Reply('Merchant activated', consoleMerchant(await this.admin.setActive(merchantId, true)));
   }
@@ -50,7 +50,7 @@ export class ConsoleMerchantsController {
   @RequiresRecentAuth()
   @Post('merchants/:merchantId/deactivate')
   @HttpCode(200)
-  @Audited('merchant.deactivate', ({ params }) => `merchant:${params.merchantId}`)
+  @Audited('merchant.deactivate', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   async deactivate(@MerchantId() merchantId: number): Promise<Reply<ConsoleMerchantView>> {
     return new Reply('Merchant deactivated', consoleMerchant(await this.admin.setActive(merchantId, false)));
   }

@@ -375,10 +375,11 @@ describe('merchant activity log (real Postgres)', () => {
     expect(entries[0]).toEqual({
       id: expect.any(String),
       operatorUserId: operator.userId,
+      actor: null,
       operatorEmail: operator.email,
       action: 'merchant.deactivate',
       target: `merchant:${a.merchant.id}`,
-      details: {},
+      details: { changes: { isActive: { from: true, to: false } } },
       logId: expect.any(String),
       at: expect.any(String),
     });

@@ -7,6 +7,7 @@ import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
 import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
 import { PayinCallbackUrlSchema } from './ops.schemas';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /**
  * Operators' callback settings (also in the admin CLI: `merchant set-callback-url`): the
@@ -19,6 +20,7 @@ export class CallbackOpsController {
   constructor(private readonly admin: MerchantAdmin) {}
 
   @Put(':merchantId/payin-callback-url')
+  @Audited('merchant.payin-callback-url', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setPayinCallbackUrl',

@@ -95,6 +95,7 @@ export class DashboardUserOpsController {
   constructor(private readonly users: DashboardUserAdmin) {}
 
   @Post('ops/dashboard-users')
+  @Audited('dashboard-user.create', ({ data }) => `dashboard-user:${String(data.userId)}`)
   @HttpCode(201)
   @ApiOperation({
     operationId: 'createDashboardUser',
@@ -118,6 +119,7 @@ export class DashboardUserOpsController {
   }
 
   @Post('ops/dashboard-users/:userId/reset-link')
+  @Audited('dashboard-user.reset-link', ({ params }) => `dashboard-user:${params.userId}`)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'resetDashboardUserLink',
@@ -130,6 +132,7 @@ export class DashboardUserOpsController {
   }
 
   @Post('ops/dashboard-users/:userId/unlock')
+  @Audited('dashboard-user.unlock', ({ params }) => `dashboard-user:${params.userId}`)
   @HttpCode(200)
   @ApiOperation({ operationId: 'unlockDashboardUser', summary: 'Clear a lockout after failed sign-ins' })
   @ApiUserIdParam()

@@ -10,9 +10,9 @@ import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { auditAs } from '../../kernel/audit/audit.interceptor';
 import { OperatorGuard } from '../../kernel/auth/operator.guard';
-import { signedInUserOf } from '../../kernel/auth/session/dashboard-principal';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { DeadLetterSchema } from './ops.schemas';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 export class DeadLetterListQuery {
   @ApiPropertyOptional({ maxLength: 200, example: 'ledger.commands', description: 'Only this topic' })
@@ -90,11 +90,14 @@ export class DeadLetterOpsController {
   })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter replayed' })
   async replay(@Param('id') id: string, @Req() req: FastifyRequest) {
-    const audit = signedInUserOf(req) && auditAs(req);
-    return new Reply('Dead letter replayed', deadLetterView(await this.letters.replayed(deadLetterId(id), audit)));
+    return new Reply(
+      'Dead letter replayed',
+      deadLetterView(await this.letters.replayed(deadLetterId(id), auditAs(req))),
+    );
   }
 
   @Post('ops/dead-letters/:id/resolve')
+  @Audited('dead-letter.resolve', ({ params }) => `dead-letter:${params.id}`)
   @HttpCode(200)
   @ApiOperation({ operationId: 'resolveDeadLetter', summary: 'Close an open dead letter without replaying it' })
   @ApiEnvelope(DeadLetterSchema, { message: 'Dead letter resolved' })

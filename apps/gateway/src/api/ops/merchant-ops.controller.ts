@@ -98,6 +98,7 @@ export class MerchantOpsController {
 
   /** An inactive merchant's every request is refused (401 MERCHANT_NOT_ACTIVE) from the next one on. */
   @Post('ops/merchants/:merchantId/activate')
+  @Audited('merchant.activate', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({ operationId: 'activateMerchant', summary: 'Activate a merchant' })
   @ApiMerchantIdParam()
@@ -107,6 +108,7 @@ export class MerchantOpsController {
   }
 
   @Post('ops/merchants/:merchantId/deactivate')
+  @Audited('merchant.deactivate', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({
     operationId: 'deactivateMerchant',
@@ -120,6 +122,7 @@ export class MerchantOpsController {
 
   /** Sets the merchant's own rate limits (README "Rate limits"); they apply from its next request. */
   @Put('ops/merchants/:merchantId/rate-limits')
+  @Audited('merchant.rate-limits', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setMerchantRateLimits',

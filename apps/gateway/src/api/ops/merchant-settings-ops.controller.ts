@@ -9,6 +9,7 @@ import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { AllowlistDto, FeesDto, QrisDto, SettlementScheduleDto } from '../../kernel/dto/merchant-settings.dto';
 import { MerchantAllowlistSchema, MerchantDescriptionSchema } from './ops.schemas';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 const allowlistView = (m: MerchantView) => ({ merchantId: m.id, ...describeMerchant(m).ipAllowlist });
 
@@ -25,6 +26,7 @@ export class MerchantSettingsOpsController {
   constructor(private readonly admin: MerchantAdmin) {}
 
   @Put('fees')
+  @Audited('merchant.fees', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setMerchantFees',
@@ -36,6 +38,7 @@ export class MerchantSettingsOpsController {
   }
 
   @Put('qris')
+  @Audited('merchant.qris-identity', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({ operationId: 'setMerchantQris', summary: 'Set the QRIS identity printed into every code' })
   @ApiEnvelope(MerchantDescriptionSchema, { message: 'QRIS identity set' })
@@ -44,6 +47,7 @@ export class MerchantSettingsOpsController {
   }
 
   @Put('settlement-schedule')
+  @Audited('merchant.settlement-schedule', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setMerchantSettlementSchedule',
@@ -66,6 +70,7 @@ export class MerchantSettingsOpsController {
 
   /** Replaces the list; `enabled` (optional) switches enforcement in the same update. */
   @Put('allowlist')
+  @Audited('merchant.allowlist', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setMerchantAllowlist',
@@ -85,6 +90,7 @@ export class MerchantSettingsOpsController {
   }
 
   @Post('allowlist/enable')
+  @Audited('merchant.allowlist-enable', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({ operationId: 'enableMerchantAllowlist', summary: 'Enforce the allowlist' })
   @ApiEnvelope(MerchantAllowlistSchema, {
@@ -101,6 +107,7 @@ export class MerchantSettingsOpsController {
   }
 
   @Post('allowlist/disable')
+  @Audited('merchant.allowlist-disable', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({ operationId: 'disableMerchantAllowlist', summary: 'Stop enforcing the allowlist' })
   @ApiEnvelope(MerchantAllowlistSchema, { message: 'Allowlist disabled' })
@@ -110,6 +117,7 @@ export class MerchantSettingsOpsController {
 
   /** Empties the list and stops enforcing it. */
   @Delete('allowlist')
+  @Audited('merchant.allowlist-clear', ({ params }) => `merchant:${params.merchantId}`, { merchantChanges: true })
   @HttpCode(200)
   @ApiOperation({ operationId: 'clearMerchantAllowlist', summary: 'Empty the allowlist and stop enforcing it' })
   @ApiEnvelope(MerchantAllowlistSchema, { message: 'Allowlist cleared' })

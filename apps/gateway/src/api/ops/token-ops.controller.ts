@@ -8,6 +8,7 @@ import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
 import { TokenIssuedSchema, TokenListItemSchema, TokenRevokedSchema, WebhookSecretSchema } from './ops.schemas';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 /** Default overlap of a rotated webhook secret, as the CLI's --grace-hours. */
 const DEFAULT_GRACE_HOURS = 24;
@@ -23,6 +24,7 @@ export class TokenOpsController {
   constructor(private readonly admin: MerchantAdmin) {}
 
   @Post('merchants/:merchantId/tokens')
+  @Audited('token.create', ({ params }) => `merchant:${params.merchantId}`)
   @HttpCode(201)
   @ApiOperation({ operationId: 'issueToken', summary: 'Issue an API token (shown only now)' })
   @ApiMerchantIdParam()
@@ -43,6 +45,7 @@ export class TokenOpsController {
 
   /** Immediate (the gateway reads tokens live); revoking twice answers the first revocation. */
   @Delete('tokens/:tokenId')
+  @Audited('token.revoke', ({ params }) => `token:${params.tokenId}`)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'revokeToken',
@@ -75,6 +78,7 @@ export class TokenOpsController {
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
   @Post('merchants/:merchantId/webhook-secret/rotate')
+  @Audited('webhook-secret.rotate', ({ params }) => `merchant:${params.merchantId}`)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'rotateWebhookSecret',

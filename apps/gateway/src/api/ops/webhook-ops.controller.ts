@@ -9,9 +9,9 @@ import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { auditAs } from '../../kernel/audit/audit.interceptor';
 import { OperatorGuard } from '../../kernel/auth/operator.guard';
-import { signedInUserOf } from '../../kernel/auth/session/dashboard-principal';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { WebhookDeliverySchema, WebhookResendFailedSchema, WebhookResendSchema } from './ops.schemas';
+import { Audited } from '../../kernel/audit/audit.interceptor';
 
 class ResendFailedDto {
   @ApiProperty({ example: 7 })
@@ -61,12 +61,12 @@ export class WebhookOpsController {
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiEnvelope(WebhookResendSchema, { message: 'Delivery queued for resend' })
   async resend(@Param('id') id: string, @Req() req: FastifyRequest) {
-    const audit = signedInUserOf(req) && auditAs(req);
-    const d = await this.deliveries.resent(webhookDeliveryId(id), audit);
+    const d = await this.deliveries.resent(webhookDeliveryId(id), auditAs(req));
     return new Reply('Delivery queued for resend', { id: d.id, eventId: d.eventId, status: d.status });
   }
 
   @Post('ops/webhooks/resend-failed')
+  @Audited('webhook-delivery.resend-failed', ({ body }) => `merchant:${String(body.merchantId)}`)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'resendFailedWebhooks',

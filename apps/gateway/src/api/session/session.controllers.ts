@@ -268,7 +268,8 @@ async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): P
 
 /** The TOTP routes' audit target: the user whose second factor changed. */
 function userTarget({ principal }: AuditSubject): string {
-  return `user:${principal.userId}`;
+  // A session route: its guard let a signed-in user in.
+  return `user:${principal?.userId}`;
 }
 
 /** /dashboard/api/session, password, totp/* (public port; merchant users). */
