@@ -683,7 +683,7 @@ interface AxeFinding {
       } finally {
         await transport.close();
       }
-      type Letter = { id: string; key: string; status: string };
+      type Letter = { id: string; key: string; status: string; topic: string };
       const letters = async (): Promise<Letter[]> =>
         (
           (await (
@@ -750,6 +750,17 @@ interface AxeFinding {
       await letterRow.waitFor({ state: 'detached' });
       await page.getByRole('status').filter({ hasText: 'Replayed' }).waitFor();
       await checkPage(page, 'console-dead-letters-replayed');
+      // The filters: the replayed ones show it again; another topic does not.
+      await page.getByLabel('Status').selectOption('replayed');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await letterRow.waitFor();
+      expect((await letterRow.innerText()).toLowerCase()).toContain('replayed');
+      await page.getByLabel('Topic (exact)').fill('no.such.topic.v1');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await letterRow.waitFor({ state: 'detached' });
+      await page.getByLabel('Topic (exact)').fill(letter.topic);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await letterRow.waitFor();
       const opsLetter = async (): Promise<Letter> =>
         (
           (await (
@@ -894,6 +905,13 @@ interface AxeFinding {
           'isActive true → false',
         );
         await checkPage(page, 'console-audit-old-new');
+
+        // Lists name merchants, not only their ids.
+        createUser(`fees-user-${run}@example.test`, m.merchant.id);
+        await page.getByRole('link', { name: 'Users', exact: true }).click();
+        const userRow = page.getByRole('row').filter({ hasText: `fees-user-${run}@example.test` });
+        await userRow.waitFor();
+        await userRow.getByRole('link', { name: `${m.merchant.name} (#${m.merchant.id})` }).waitFor();
       } finally {
         await context.close();
       }

@@ -77,6 +77,12 @@ export interface WebhookDelivery {
   createdAt: string | null;
 }
 
+/** The dead letters list's filters: a status (open by default) and an exact topic (empty: any) */
+export interface DeadLetterFilters {
+  status: 'open' | 'replayed' | 'resolved' | 'all';
+  topic: string;
+}
+
 export interface AuditEntry {
   id: string;
   at: string | null;
@@ -236,8 +242,15 @@ export function consoleApi(api: ApiClient) {
 
     settlements: async (_cursor: string | null) =>
       onePage(await api.get<ConsoleSettlementView[]>('/settlements', { limit: LIMIT }), toSettlement),
-    deadLetters: async (_cursor: string | null) =>
-      onePage(await api.get<ConsoleDeadLetterView[]>('/dead-letters', { limit: LIMIT }), toDeadLetter),
+    deadLetters: async (filters: DeadLetterFilters = { status: 'open', topic: '' }) =>
+      onePage(
+        await api.get<ConsoleDeadLetterView[]>('/dead-letters', {
+          limit: LIMIT,
+          status: filters.status,
+          topic: filters.topic.trim() || undefined,
+        }),
+        toDeadLetter,
+      ),
     replayDeadLetter: (id: string) => api.post<ConsoleDeadLetterView>(`/dead-letters/${enc(id)}/replay`),
     deliveries: async (_cursor: string | null) =>
       onePage(await api.get<ConsoleWebhookDeliveryView[]>('/webhook-deliveries', { limit: LIMIT }), toDelivery),

@@ -1,5 +1,5 @@
-import { Alert, Button, Code } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Button, Code, Group, NativeSelect, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/format/format';
 import { ConfirmDialog } from '../../shared/ui/confirm-dialog';
@@ -7,13 +7,19 @@ import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
-import type { DeadLetter } from '../console.api';
+import type { DeadLetter, DeadLetterFilters } from '../console.api';
 import { useConsoleApi } from '../use-console-api';
 
 export default function DeadLettersPage() {
   const { t, i18n } = useTranslation();
   const api = useConsoleApi();
-  const list = useCursorList((cursor) => api.deadLetters(cursor), [api]);
+  const [filters, setFilters] = useState<DeadLetterFilters>({ status: 'open', topic: '' });
+  const [draft, setDraft] = useState<DeadLetterFilters>(filters);
+  const list = useCursorList(() => api.deadLetters(filters), [api, filters]);
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setFilters(draft);
+  };
   const [replaying, setReplaying] = useState<DeadLetter | null>(null);
   const [done, setDone] = useState(false);
   return (
@@ -24,6 +30,28 @@ export default function DeadLettersPage() {
           {t('deadLetters.replayed')}
         </Alert>
       )}
+      <form onSubmit={apply} role="search">
+        <Group align="flex-end" mb="md">
+          <NativeSelect
+            label={t('deadLetters.statusFilter')}
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as DeadLetterFilters['status'] })}
+            data={(['open', 'replayed', 'resolved', 'all'] as const).map((value) => ({
+              value,
+              label: t(`deadLetters.statuses.${value}`),
+            }))}
+          />
+          <TextInput
+            label={t('deadLetters.topicFilter')}
+            placeholder="ledger.commands.v1"
+            value={draft.topic}
+            onChange={(e) => setDraft({ ...draft, topic: e.currentTarget.value })}
+          />
+          <Button type="submit" variant="default">
+            {t('deadLetters.apply')}
+          </Button>
+        </Group>
+      </form>
       <DataTable
         label={t('deadLetters.tableLabel')}
         rows={list.items}

@@ -8,10 +8,12 @@ import { FormError } from '../../shared/ui/states';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
 import { useConsoleApi } from '../use-console-api';
+import { useMerchantNames } from '../use-merchant-names';
 
 export default function DeliveriesPage() {
   const { t, i18n } = useTranslation();
   const api = useConsoleApi();
+  const merchantName = useMerchantNames();
   const list = useCursorList((cursor) => api.deliveries(cursor), [api]);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -48,7 +50,7 @@ export default function DeliveriesPage() {
         rowKey={(d) => d.id}
         columns={[
           { header: t('common.createdAt'), cell: (d) => formatDateTime(d.createdAt, i18n.language) },
-          { header: t('deliveries.merchant'), cell: (d) => d.merchant },
+          { header: t('deliveries.merchant'), cell: (d) => merchantName(d.merchant) },
           { header: t('deliveries.kind'), cell: (d) => d.kind },
           { header: t('deliveries.reference'), cell: (d) => d.reference },
           { header: t('deliveries.url'), cell: (d) => <span style={{ wordBreak: 'break-all' }}>{d.url}</span> },

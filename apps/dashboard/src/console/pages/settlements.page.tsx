@@ -4,11 +4,13 @@ import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { useCursorList } from '../../shared/ui/use-async';
 import { useConsoleApi } from '../use-console-api';
+import { useMerchantNames } from '../use-merchant-names';
 
 export default function SettlementsPage() {
   const { t, i18n } = useTranslation();
   const api = useConsoleApi();
   const list = useCursorList((cursor) => api.settlements(cursor), [api]);
+  const merchantName = useMerchantNames();
   return (
     <>
       <PageTitle>{t('settlements.title')}</PageTitle>
@@ -17,7 +19,7 @@ export default function SettlementsPage() {
         rows={list.items}
         rowKey={(s) => s.id}
         columns={[
-          { header: t('settlements.merchant'), cell: (s) => s.merchant },
+          { header: t('settlements.merchant'), cell: (s) => merchantName(s.merchant) },
           { header: t('settlements.gross'), cell: (s) => formatRupiah(s.gross) },
           { header: t('settlements.fees'), cell: (s) => formatRupiah(s.fees) },
           { header: t('settlements.amount'), cell: (s) => formatRupiah(s.amount) },

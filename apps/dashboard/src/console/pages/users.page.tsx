@@ -9,6 +9,7 @@ import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { useCursorList } from '../../shared/ui/use-async';
 import { type ConsoleUser, consoleUsersApi } from '../console-users.api';
+import { useMerchantNames } from '../use-merchant-names';
 
 /** Dashboard and console users; disabling one signs it out everywhere (the API refuses an operator's own user). */
 export default function UsersPage() {
@@ -16,6 +17,7 @@ export default function UsersPage() {
   const rawApi = useApi();
   const api = useMemo(() => consoleUsersApi(rawApi), [rawApi]);
   const list = useCursorList((cursor) => api.users(cursor), [api]);
+  const merchantName = useMerchantNames();
   const [changing, setChanging] = useState<ConsoleUser | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const yesNo = (v: boolean) => (v ? t('common.yes') : t('common.no'));
@@ -40,7 +42,7 @@ export default function UsersPage() {
             cell: (u) =>
               u.merchantId ? (
                 <Anchor component={Link} to={`/merchants/${encodeURIComponent(u.merchantId)}`}>
-                  {u.merchantId}
+                  {merchantName(u.merchantId)}
                 </Anchor>
               ) : (
                 '—'

@@ -408,6 +408,10 @@ export const en = {
     replayed: 'Replayed.',
     empty: 'No dead letters.',
     replayedAt: 'Replayed at',
+    statusFilter: 'Status',
+    topicFilter: 'Topic (exact)',
+    apply: 'Apply',
+    statuses: { open: 'Open', replayed: 'Replayed', resolved: 'Resolved', all: 'All' },
   },
   deliveries: {
     title: 'Webhook deliveries',

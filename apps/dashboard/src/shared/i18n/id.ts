@@ -412,6 +412,10 @@ export const id: Resources = {
     replayed: 'Diputar ulang.',
     empty: 'Tidak ada pesan gagal.',
     replayedAt: 'Diputar ulang pada',
+    statusFilter: 'Status',
+    topicFilter: 'Topik (persis)',
+    apply: 'Terapkan',
+    statuses: { open: 'Terbuka', replayed: 'Diputar ulang', resolved: 'Diselesaikan', all: 'Semua' },
   },
   deliveries: {
     title: 'Pengiriman webhook',
