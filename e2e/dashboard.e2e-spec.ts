@@ -912,6 +912,30 @@ interface AxeFinding {
         const userRow = page.getByRole('row').filter({ hasText: `fees-user-${run}@example.test` });
         await userRow.waitFor();
         await userRow.getByRole('link', { name: `${m.merchant.name} (#${m.merchant.id})` }).waitFor();
+
+        // A locked-out user is unlocked from the console; a new set-password link is asked first, then shown once.
+        const feesUser = `fees-user-${run}@example.test`;
+        await prisma.$executeRaw`UPDATE dashboard_users SET locked_until = now() + interval '10 minutes' WHERE email = ${feesUser}`;
+        await page.reload();
+        await userRow.getByRole('button', { name: 'Unlock' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${feesUser} can try to sign in again` })
+          .waitFor();
+        expect(
+          (
+            await prisma.$queryRaw<
+              { locked: boolean }[]
+            >`SELECT locked_until IS NOT NULL AND locked_until > now() AS locked FROM dashboard_users WHERE email = ${feesUser}`
+          )[0].locked,
+        ).toBe(false);
+        await userRow.getByRole('button', { name: 'New set-password link' }).click();
+        await dialog.waitFor();
+        expect(await dialog.innerText()).toContain('keeps working until the new link is used');
+        await dialog.getByRole('button', { name: 'New set-password link' }).click();
+        const linkBox = page.getByRole('textbox', { name: 'Set-password link' });
+        await linkBox.waitFor();
+        expect(await linkBox.inputValue()).toMatch(/#\/set-password\/[A-Za-z0-9_-]+$/);
       } finally {
         await context.close();
       }

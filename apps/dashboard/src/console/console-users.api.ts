@@ -1,7 +1,7 @@
-// The console's users (GET /console/api/users, POST /console/api/users/:userId/disable|enable;
+// The console's users (GET /console/api/users, POST /console/api/users/:userId/disable|enable|unlock|reset-link;
 // decision 0023, "Disabling users"): DashboardUserAdmin's view, never a hash or a secret. Its own
 // file, beside console.api.ts, typed by the same contract.
-import type { ConsoleUserView } from '@pay/contracts/dashboard';
+import type { ConsoleUserView, DashboardUserLinkView } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
 import { onePage } from './console.api';
 
@@ -31,6 +31,10 @@ export function consoleUsersApi(api: ApiClient) {
   return {
     // No cursor: the API lists every user (`_cursor` is always null, useCursorList's first page).
     users: async (_cursor: string | null) => onePage(await api.get<ConsoleUserView[]>('/users'), toUser),
+    unlock: async (id: string) => toUser(await api.post<ConsoleUserView>(`/users/${encodeURIComponent(id)}/unlock`)),
+    /** A new one-time set-password link for the user (shown only now) */
+    newLink: async (id: string) =>
+      (await api.post<DashboardUserLinkView>(`/users/${encodeURIComponent(id)}/reset-link`)).setPasswordUrl,
     setDisabled: async (id: string, disabled: boolean) =>
       toUser(await api.post<ConsoleUserView>(`/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`)),
   };

@@ -169,7 +169,16 @@ export interface AuditLogPageView {
   nextBefore: string | null;
 }
 
-/** `GET /users` (every dashboard and console user), `POST /users/:userId/disable|enable`: never a hash or a secret */
+/** `POST /users/:userId/reset-link`: a new one-time set-password link, shown only in this answer */
+export interface DashboardUserLinkView {
+  userId: number;
+  email: string;
+  role: 'merchant' | 'operator';
+  merchantId: number | null;
+  setPasswordUrl: string;
+}
+
+/** `GET /users` (every dashboard and console user), `POST /users/:userId/disable|enable|unlock`: never a hash or a secret */
 export interface ConsoleUserView {
   userId: number;
   email: string;

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { useApi } from '../../shared/session/session.context';
 import { ConfirmDialog } from '../../shared/ui/confirm-dialog';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
+import { FormError } from '../../shared/ui/states';
 import { useCursorList } from '../../shared/ui/use-async';
 import { type ConsoleUser, consoleUsersApi } from '../console-users.api';
 import { useMerchantNames } from '../use-merchant-names';
@@ -19,6 +20,9 @@ export default function UsersPage() {
   const list = useCursorList((cursor) => api.users(cursor), [api]);
   const merchantName = useMerchantNames();
   const [changing, setChanging] = useState<ConsoleUser | null>(null);
+  const [linkFor, setLinkFor] = useState<ConsoleUser | null>(null);
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [unlockError, setUnlockError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const yesNo = (v: boolean) => (v ? t('common.yes') : t('common.no'));
 
@@ -60,19 +64,69 @@ export default function UsersPage() {
           {
             header: t('common.actions'),
             cell: (u) => (
-              <Button
-                size="xs"
-                variant="outline"
-                color={u.disabled ? undefined : 'red.9'}
-                onClick={() => setChanging(u)}
-              >
-                {u.disabled ? t('users.enable') : t('users.disable')}
-              </Button>
+              <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="outline"
+                  color={u.disabled ? undefined : 'red.9'}
+                  onClick={() => setChanging(u)}
+                >
+                  {u.disabled ? t('users.enable') : t('users.disable')}
+                </Button>
+                {u.lockedUntil && (
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    onClick={async () => {
+                      setDone(null);
+                      setLink(null);
+                      setUnlockError(null);
+                      try {
+                        const user = await api.unlock(u.id);
+                        setDone(t('users.unlockedDone', { email: user.email }));
+                        list.reload();
+                      } catch (e) {
+                        setUnlockError(e);
+                      }
+                    }}
+                  >
+                    {t('users.unlock')}
+                  </Button>
+                )}
+                <Button size="xs" variant="default" onClick={() => setLinkFor(u)}>
+                  {t('users.newLink')}
+                </Button>
+              </Group>
             ),
           },
         ]}
       />
       <ListFooter list={list} emptyText={t('users.empty')} />
+      <FormError error={unlockError} />
+      {link && (
+        <Alert color="teal" role="status" mt="md">
+          {t('users.linkDone', { email: link.email })}
+          <TextInput
+            mt="xs"
+            readOnly
+            aria-label={t('users.link')}
+            value={link.url}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+        </Alert>
+      )}
+      <ConfirmDialog
+        opened={linkFor !== null}
+        title={t('users.newLinkTitle', { email: linkFor?.email ?? '' })}
+        body={t('users.newLinkBody')}
+        confirmLabel={t('users.newLink')}
+        onClose={() => setLinkFor(null)}
+        onConfirm={async () => {
+          if (!linkFor) return;
+          setDone(null);
+          setLink({ email: linkFor.email, url: await api.newLink(linkFor.id) });
+        }}
+      />
       <ConfirmDialog
         opened={changing !== null}
         title={

@@ -382,6 +382,14 @@ export const en = {
     empty: 'No users yet.',
     disabledDone: '{{email}} is disabled and signed out everywhere.',
     enabledDone: '{{email}} can sign in again.',
+    unlock: 'Unlock',
+    unlockedDone: '{{email}} can try to sign in again at once.',
+    newLink: 'New set-password link',
+    newLinkTitle: 'A new set-password link for {{email}}?',
+    newLinkBody:
+      'An earlier unused link stops working. The current password keeps working until the new link is used. The link is shown only now.',
+    linkDone: 'Send {{email}} this link (valid 72 hours, shown only now):',
+    link: 'Set-password link',
   },
   settlements: {
     title: 'Settlements',

@@ -386,6 +386,14 @@ export const id: Resources = {
     empty: 'Belum ada pengguna.',
     disabledDone: '{{email}} dinonaktifkan dan dikeluarkan dari semua sesi.',
     enabledDone: '{{email}} dapat masuk lagi.',
+    unlock: 'Buka kunci',
+    unlockedDone: '{{email}} dapat mencoba masuk lagi sekarang.',
+    newLink: 'Tautan atur kata sandi baru',
+    newLinkTitle: 'Tautan atur kata sandi baru untuk {{email}}?',
+    newLinkBody:
+      'Tautan lama yang belum dipakai tidak berlaku lagi. Kata sandi saat ini tetap berlaku sampai tautan baru dipakai. Tautan hanya ditampilkan sekarang.',
+    linkDone: 'Kirim tautan ini ke {{email}} (berlaku 72 jam, hanya ditampilkan sekarang):',
+    link: 'Tautan atur kata sandi',
   },
   settlements: {
     title: 'Penyelesaian dana',

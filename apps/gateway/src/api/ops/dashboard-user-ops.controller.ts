@@ -118,7 +118,8 @@ export class DashboardUserOpsController {
     return new Reply(`${users.length} user(s)`, users);
   }
 
-  @Post('ops/dashboard-users/:userId/reset-link')
+  @RequiresRecentAuth()
+  @Post(['ops/dashboard-users/:userId/reset-link', 'console/api/users/:userId/reset-link'])
   @Audited('dashboard-user.reset-link', ({ params }) => `dashboard-user:${params.userId}`)
   @HttpCode(200)
   @ApiOperation({
@@ -131,7 +132,7 @@ export class DashboardUserOpsController {
     return new Reply('Set-password link created', await this.users.resetLink(userId));
   }
 
-  @Post('ops/dashboard-users/:userId/unlock')
+  @Post(['ops/dashboard-users/:userId/unlock', 'console/api/users/:userId/unlock'])
   @Audited('dashboard-user.unlock', ({ params }) => `dashboard-user:${params.userId}`)
   @HttpCode(200)
   @ApiOperation({ operationId: 'unlockDashboardUser', summary: 'Clear a lockout after failed sign-ins' })
