@@ -791,6 +791,21 @@ interface AxeFinding {
       expect(text.includes(operator.email) || new RegExp(`\\b${operatorId}\\b`).test(text)).toBe(true);
       await checkPage(page, 'console-audit-log');
 
+      // The ledger audit on demand: the page says what the ops API's report says.
+      await page.getByRole('link', { name: 'Ledger', exact: true }).click();
+      await page.getByRole('button', { name: 'Verify the ledger' }).click();
+      const verdict = page.getByRole('status').filter({ hasText: /Clean:|breach\(es\) found/ });
+      await verdict.waitFor({ timeout: 30_000 });
+      const opsReport = (
+        (await (
+          await fetch(`${stack.internalUrl}/ops/ledger/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+        ).json()) as { data: { breaches: unknown[] } }
+      ).data;
+      expect(await verdict.innerText()).toContain(
+        opsReport.breaches.length ? `${opsReport.breaches.length} breach(es) found` : 'Clean:',
+      );
+      await checkPage(page, 'console-ledger');
+
       await measure('console sign-in', consoleUrl, { css: 'input[type="password"]' }, []);
       await measure('console merchants', `${consoleUrl}${routes.Merchants}`, { css: 'table' }, cookies);
       await measure('console settlements', `${consoleUrl}${routes.Settlements}`, { css: 'table' }, cookies);

@@ -9,6 +9,7 @@ const SettlementsPage = lazy(() => import('./pages/settlements.page'));
 const DeadLettersPage = lazy(() => import('./pages/dead-letters.page'));
 const DeliveriesPage = lazy(() => import('./pages/deliveries.page'));
 const AuditLogPage = lazy(() => import('./pages/audit-log.page'));
+const LedgerPage = lazy(() => import('./pages/ledger.page'));
 
 mountApp({
   apiBase: '/console/api',
@@ -19,6 +20,7 @@ mountApp({
     { to: '/settlements', labelKey: 'nav.settlements' },
     { to: '/dead-letters', labelKey: 'nav.deadLetters' },
     { to: '/webhook-deliveries', labelKey: 'nav.webhookDeliveries' },
+    { to: '/ledger', labelKey: 'nav.ledger' },
     { to: '/audit-log', labelKey: 'nav.auditLog' },
   ],
   pages: [
@@ -29,6 +31,7 @@ mountApp({
     { path: 'settlements', element: <SettlementsPage /> },
     { path: 'dead-letters', element: <DeadLettersPage /> },
     { path: 'webhook-deliveries', element: <DeliveriesPage /> },
+    { path: 'ledger', element: <LedgerPage /> },
     { path: 'audit-log', element: <AuditLogPage /> },
   ],
 });

@@ -169,6 +169,27 @@ export interface AuditLogPageView {
   nextBefore: string | null;
 }
 
+/** One finding of the ledger audit: a row that disagrees with the events, or one still in flight */
+export interface LedgerFindingView {
+  table: string;
+  /** The row's key */
+  id: string;
+  merchantId: number | null;
+  check: string;
+  expected: string;
+  found: string;
+}
+
+/** `GET /ledger/verify?merchantId&grace`: the ledger audit (`admin ledger verify`) */
+export interface LedgerReportView {
+  merchantsChecked: number;
+  eventsChecked: number;
+  merchantsExamined: number;
+  breaches: LedgerFindingView[];
+  inFlight: LedgerFindingView[];
+  graceSeconds: number;
+}
+
 /** `POST /users/:userId/reset-link`: a new one-time set-password link, shown only in this answer */
 export interface DashboardUserLinkView {
   userId: number;

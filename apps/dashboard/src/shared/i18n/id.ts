@@ -155,6 +155,7 @@ export const id: Resources = {
     deadLetters: 'Pesan gagal',
     webhookDeliveries: 'Pengiriman webhook',
     auditLog: 'Log audit',
+    ledger: 'Buku besar',
   },
   overview: {
     title: 'Ringkasan',
@@ -469,6 +470,22 @@ export const id: Resources = {
       session_sign_in_failed: 'Gagal masuk',
       session_sign_out: 'Keluar',
     },
+  },
+  ledger: {
+    title: 'Buku besar',
+    intro:
+      'Periksa setiap saldo, pembayaran masuk, penyelesaian dan pencairan terhadap peristiwa buku besar (admin ledger verify).',
+    verify: 'Verifikasi buku besar',
+    clean: 'Bersih: {{merchants}} merchant dan {{events}} peristiwa diperiksa, tidak ada pelanggaran.',
+    breaches: '{{count}} pelanggaran ditemukan: masing-masing baris yang tidak sesuai dengan peristiwa.',
+    inFlight: '{{count}} perubahan yang lebih muda dari {{seconds}} detik masih berjalan (bukan pelanggaran).',
+    tableLabel: 'Pelanggaran buku besar',
+    table: 'Tabel',
+    row: 'Baris',
+    merchant: 'Merchant',
+    check: 'Pemeriksaan',
+    expected: 'Seharusnya',
+    found: 'Ditemukan',
   },
   audit: {
     title: 'Log audit',

@@ -8,7 +8,7 @@ import { IsInt, IsOptional, IsPositive, Max, Min } from 'class-validator';
 import { PRISMA } from '../../gateway.tokens';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiOps } from '../../kernel/openapi/ops-api.decorator';
-import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { OperatorGuard } from '../../kernel/auth/operator.guard';
 import { LedgerReportSchema } from './ops.schemas';
 
 class LedgerVerifyQuery {
@@ -36,14 +36,14 @@ class LedgerVerifyQuery {
   grace?: number;
 }
 
-/** The ledger audit (`admin ledger verify`) over HTTP, for dashboards: the report as JSON. */
+/** The ledger audit (`admin ledger verify`) over HTTP, for dashboards and the console's Ledger page: the report as JSON. */
 @ApiOps('Ledger')
-@Controller('ops/ledger')
-@UseGuards(AdminTokenGuard)
+@Controller()
+@UseGuards(OperatorGuard)
 export class LedgerOpsController {
   constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
 
-  @Get('verify')
+  @Get(['ops/ledger/verify', 'console/api/ledger/verify'])
   @ApiOperation({ operationId: 'verifyLedger', summary: 'The ledger audit (admin ledger verify) as JSON' })
   @ApiEnvelope(LedgerReportSchema, {
     message: 'Ledger audit: clean',
