@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { formatJakartaDateTime } from '@pay/domain';
+import { formatJakartaDateTime, parseAmount } from '@pay/domain';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createDisbursement, createMerchant, fundMerchant, repoRoot, waitFor } from '@pay/testing';
 import { checkSignatures, LocalStack, SIGNATURES_ENFORCED, testStackBus, testS3 } from '@pay/devstack';
@@ -200,7 +200,7 @@ describe('recon export end to end (processes, real Postgres, Redis and S3 server
       'payout.refunded',
     ]);
     const balance = await prisma.balance.findUniqueOrThrow({ where: { merchantId: m.merchant.id } });
-    expect(Math.round(Number(moves[moves.length - 1].availableAfter) * 100)).toBe(Number(balance.available));
+    expect(parseAmount(moves[moves.length - 1].availableAfter)).toBe(balance.available);
 
     // The pay-ins file of the day is still its own (the specification's recon file, unchanged).
     const payins = await ready(m.token);

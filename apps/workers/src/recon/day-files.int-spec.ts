@@ -1,5 +1,5 @@
 import { text as readText } from 'node:stream/consumers';
-import { formatAmount } from '@pay/domain';
+import { formatAmount, parseAmount } from '@pay/domain';
 import {
   createPgPool,
   createPrismaClient,
@@ -117,7 +117,8 @@ describe('the payouts and balance-movements day files (real PostgreSQL, the real
       'payout.refunded',
       'payout.debited',
     ]);
-    const minor = (v: string) => BigInt(Math.round(Number(v) * 100));
+    // Signed Rupiah text to sen, exactly (no float on the way).
+    const minor = (v: string) => (v.startsWith('-') ? -parseAmount(v.slice(1)) : parseAmount(v));
     let available = 0n;
     let pending = 0n;
     for (const r of rows) {
