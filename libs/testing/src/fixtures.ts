@@ -9,6 +9,7 @@ import {
   DisbursementRepository,
   PayinRepository,
   PayoutRepository,
+  type ClaimedDisbursement,
   type PrismaClient,
 } from '@pay/persistence';
 import { MerchantAdmin } from '@pay/backoffice';
@@ -145,13 +146,26 @@ export async function createDisbursement(
     debit,
   );
   if (o.outcome === 'funding') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: null };
+  const pool = poolFor(prisma);
+  // Claimed as the payout service claims it (leased, submission recorded), but before the ledger's
+  // debit makes it due: a payout service running beside the test (end-to-end) never takes it.
+  if (o.outcome !== 'debited')
+    await pool.query(
+      `UPDATE disbursements SET lease_until = now() + interval '30 seconds', submitted_at = now(), submit_attempts = 1 WHERE id = $1`,
+      [id],
+    );
   const decided = await ledgerFor(prisma).apply(debit);
   if (o.outcome === 'debited') return { disbursement: (await disbursements.get(id)) as Disbursement, debit: decided };
-  const payouts = new PayoutRepository(poolFor(prisma));
-  // Claimed as the payout service claims it (leased, submission recorded, with the merchant's name).
+  const payouts = new PayoutRepository(pool);
   const {
-    claimed: [pending],
-  } = await payouts.claimDue(1, 30_000, [id]);
+    rows: [merchant],
+  } = await pool.query<{ name: string }>('SELECT name FROM merchants WHERE id = $1', [merchantId]);
+  const pending: ClaimedDisbursement = {
+    ...((await disbursements.get(id)) as Disbursement),
+    priorSubmittedAt: null,
+    merchantName: merchant.name,
+    merchantSandboxReceived: 0n,
+  };
   if (o.outcome === 'success')
     await payouts.complete([
       { kind: 'success', disbursement: pending, railReference: `RAIL-${id.slice(0, 8)}`, at: new Date() },
