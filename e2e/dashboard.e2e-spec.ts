@@ -227,6 +227,13 @@ interface AxeFinding {
       await page.getByRole('button', { name: 'Sign in' }).click();
     }
 
+    /** The operator of the console flow (its password set there) on one merchant's page. */
+    async function openConsoleMerchant(page: Page, name: string): Promise<void> {
+      await signIn(page, consoleUrl, operator.email);
+      await page.getByRole('link', { name: 'Merchants', exact: true }).click();
+      await page.getByRole('link', { name, exact: true }).click();
+    }
+
     async function setPassword(page: Page, url: string, token: string, email: string, name: string): Promise<void> {
       await page.goto(`${url}#/set-password/${token}`);
       await page.getByLabel('New password').fill(PASSWORD);
@@ -842,9 +849,7 @@ interface AxeFinding {
       const context = await newContext();
       try {
         const page = await context.newPage();
-        await signIn(page, consoleUrl, operator.email);
-        await page.getByRole('link', { name: 'Merchants', exact: true }).click();
-        await page.getByRole('link', { name: m.merchant.name, exact: true }).click();
+        await openConsoleMerchant(page, m.merchant.name);
         const percent = page.getByLabel('Pay-in fee (%)');
         await percent.waitFor();
         const save = page.getByRole('button', { name: 'Save fees' });
@@ -906,7 +911,9 @@ interface AxeFinding {
           log
             .getByRole('row')
             .filter({ hasText: action })
-            .filter({ has: page.getByRole('cell', { name: `merchant:${m.merchant.id}`, exact: true }) });
+            .filter({
+              has: page.getByRole('cell', { name: `Merchant ${m.merchant.name} (#${m.merchant.id})`, exact: true }),
+            });
         await entry('merchant.rate-limits').waitFor();
         expect(await entry('merchant.rate-limits').innerText()).toContain('Ops API (admin token)');
         expect(await entry('merchant.rate-limits').getByTestId('audit-changes').innerText()).toContain(
@@ -951,6 +958,95 @@ interface AxeFinding {
         const linkBox = page.getByRole('textbox', { name: 'Set-password link' });
         await linkBox.waitFor();
         expect(await linkBox.inputValue()).toMatch(/#\/set-password\/[A-Za-z0-9_-]+$/);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it("a merchant's integration in the console: a token issued works and stops once revoked, the secret rotated after a warning, the allowlist, rate limits and settle now; the audit log names the merchant", async () => {
+      const m = await createMerchant(prisma, { name: `Toko Integrasi ${run}` });
+      const balance = (token: string) =>
+        fetch(`${stack.gatewayUrl}/api/v1/payin/balance`, { headers: { token } }).then((r) => r.status);
+      const merchantRow = () =>
+        prisma.merchant.findUniqueOrThrow({
+          where: { id: m.merchant.id },
+          select: { webhookSecret: true, ipAllowlistEnabled: true, ipAllowlist: true, rateLimitRead: true },
+        });
+      const context = await newContext();
+      try {
+        const page = await context.newPage();
+        await openConsoleMerchant(page, m.merchant.name);
+        await page.getByRole('heading', { name: 'Integration' }).waitFor();
+
+        // A token issued here is shown once and works at once; revoked (asked first), it is refused.
+        await page.getByLabel('Token label').fill('kasir');
+        await page.getByRole('button', { name: 'Create token' }).click();
+        const shown = (await page.getByTestId('new-token').innerText()).trim();
+        expect(await balance(shown)).toBe(200);
+        const tokens = page.getByRole('table', { name: 'API tokens' });
+        const kasir = tokens.getByRole('row').filter({ has: page.getByRole('cell', { name: /^kasir/ }) });
+        await kasir.getByRole('button', { name: 'Revoke' }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('button', { name: 'Revoke token' }).click();
+        await kasir.getByText('Revoked').waitFor();
+        expect(await balance(shown)).toBe(401);
+        expect(await balance(m.token)).toBe(200);
+
+        // The webhook secret: revealed as stored; rotating warns that the old one signs 24 more hours.
+        const before = await merchantRow();
+        await page.getByRole('button', { name: 'Reveal webhook secret' }).click();
+        expect((await page.getByTestId('webhook-secret').innerText()).trim()).toBe(before.webhookSecret);
+        await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
+        expect(await dialog.innerText()).toContain('24 hours');
+        await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+        const rotated = (await page.getByTestId('new-webhook-secret').innerText()).trim();
+        expect(rotated).not.toBe(before.webhookSecret);
+        expect((await merchantRow()).webhookSecret).toBe(rotated);
+
+        // The allowlist: on, with an address that is not this machine's, refuses the merchant's token.
+        await page.getByLabel('Allow API calls only from listed addresses').check();
+        await page.getByLabel('Allowed addresses').fill('203.0.113.7');
+        await page.getByRole('button', { name: 'Save allowlist' }).click();
+        await page.getByRole('status').filter({ hasText: 'Saved.' }).first().waitFor();
+        expect(await merchantRow()).toMatchObject({ ipAllowlistEnabled: true, ipAllowlist: ['203.0.113.7'] });
+        expect(await balance(m.token)).toBe(403);
+
+        // Rate limits: an emptied field is the default, a number the merchant's own.
+        await page.getByLabel('Reads per second').fill('9');
+        await page.getByRole('button', { name: 'Save rate limits' }).click();
+        await waitFor(async () => (await merchantRow()).rateLimitRead === 9, 10_000, 'the rate limit saved');
+
+        // Settle now: asked first, then the pending pay-ins move to available.
+        await sandboxPaidPayin(prisma, m.merchant.id, 50_000_00n);
+        await page.reload();
+        await page.getByRole('button', { name: 'Settle now' }).click();
+        expect(await dialog.innerText()).toMatch(/Rp\s?50\.000/);
+        await dialog.getByRole('button', { name: 'Settle now' }).click();
+        await page.getByRole('status').filter({ hasText: 'Settlement requested: 1 pay-in' }).waitFor();
+        await waitFor(
+          async () =>
+            (await prisma.balance.findUniqueOrThrow({ where: { merchantId: m.merchant.id } })).available === 50_000_00n,
+          20_000,
+          'the settlement credited',
+        );
+
+        // The audit log names the merchant in each row's target.
+        await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+        const target = `Merchant ${m.merchant.name} (#${m.merchant.id})`;
+        const rows = page
+          .getByRole('table', { name: 'Audit log' })
+          .getByRole('row')
+          .filter({ has: page.getByRole('cell', { name: target, exact: true }) });
+        for (const action of [
+          'token.create',
+          'webhook-secret.reveal',
+          'webhook-secret.rotate',
+          'merchant.allowlist',
+          'merchant.rate-limits',
+          'settlement.run',
+        ])
+          await rows.filter({ hasText: action }).first().waitFor();
+        await checkPage(page, 'console-audit-merchant-names');
       } finally {
         await context.close();
       }

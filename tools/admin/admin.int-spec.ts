@@ -79,6 +79,7 @@ describe('admin CLI (real Postgres)', () => {
       ExitCode.Ok,
     );
     const issued = await admin('token', 'issue', String(merchant.id), '--label', 'ci');
+    const shown = await admin('webhook', 'secret', 'show', String(merchant.id));
     const rotated = await admin('webhook', 'secret', 'rotate', String(merchant.id));
     expect(await rowsOf('merchant:987654')).toEqual([]);
     const rows = await rowsOf(target);
@@ -86,6 +87,7 @@ describe('admin CLI (real Postgres)', () => {
       [null, 'merchant.create'],
       [null, 'merchant.fees'],
       [null, 'token.create'],
+      [null, 'webhook-secret.reveal'],
       [null, 'webhook-secret.rotate'],
     ]);
     for (const r of rows) expect(r.actor).toMatch(/^cli:.+@.+$/);
@@ -97,6 +99,9 @@ describe('admin CLI (real Postgres)', () => {
     const logged = JSON.stringify(rows);
     expect(logged).not.toContain(issued.out.split('\n')[1]);
     expect(logged).not.toContain(rotated.out.split('\n')[1]);
+    const shownSecret = shown.out.split('\n')[0].trim();
+    expect(shownSecret.length).toBeGreaterThan(20);
+    expect(logged).not.toContain(shownSecret);
   });
 
   it('sets fees, the allowlist and the active flag', async () => {

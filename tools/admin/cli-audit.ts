@@ -44,6 +44,7 @@ const AUDITED: Record<string, CliAuditSpec> = {
   'settlement run': { action: 'settlement.run', target: merchantOpt },
   'token issue': { action: 'token.create', target: merchantArg },
   'token revoke': { action: 'token.revoke', target: ({ args }) => `token:${args[0]}` },
+  'webhook secret show': { action: 'webhook-secret.reveal', target: merchantArg },
   'webhook secret rotate': { action: 'webhook-secret.rotate', target: merchantArg },
   'webhook resend': { action: 'webhook-delivery.resend', target: ({ args }) => `webhook-delivery:${args[0]}` },
   'webhook resend-failed': { action: 'webhook-delivery.resend-failed', target: merchantOpt },

@@ -3,7 +3,13 @@
 // the ops API's describeMerchant plus a balance; the lists are arrays with a limit (no cursor), except
 // the audit log (`before` / `nextBefore`).
 import type {
+  AllowlistBody,
+  ApiTokenView,
   AuditEntryView,
+  CallbackUrlBody,
+  ConsoleTokenIssuedView,
+  ConsoleTokenRevokedView,
+  ConsoleWebhookSecretView,
   AuditLogPageView,
   ConsoleDeadLetterView,
   ConsoleMerchantView,
@@ -16,10 +22,13 @@ import type {
   MerchantCreatedView,
   MerchantUserCreatedView,
   QrisIdentityBody,
+  RateLimitsBody,
+  SettlementRunView,
   SettlementScheduleBody,
   WebhookResentView,
 } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
+import type { ApiToken } from '../shared/credentials/tokens.section';
 
 export interface Merchant {
   id: string;
@@ -35,6 +44,15 @@ export interface Merchant {
   delayDays: number | null;
   hour: number | null;
   callbackUrl: string | null;
+  allowlist: { enabled: boolean; entries: string[] };
+  /** The merchant's own limits; null: the gateway's default */
+  rateLimits: RateLimits;
+}
+
+export interface RateLimits {
+  read: number | null;
+  write: number | null;
+  export: number | null;
 }
 
 export interface MerchantCreated {
@@ -134,8 +152,16 @@ function toMerchant(r: ConsoleMerchantWithBalanceView): Merchant {
     delayDays: schedule.delayDays,
     hour: schedule.hour,
     callbackUrl: r.payinCallbackUrl,
+    allowlist: { enabled: r.ipAllowlist.enabled, entries: r.ipAllowlist.entries },
+    rateLimits: {
+      read: ownLimit(r.rateLimits.readPerSecond),
+      write: ownLimit(r.rateLimits.writePerSecond),
+      export: ownLimit(r.rateLimits.exportsPerMinute),
+    },
   };
 }
+
+const ownLimit = (v: number | 'default') => (v === 'default' ? null : v);
 
 /** "T+1 at 08:00 Asia/Jakarta" (describeMerchant's text) -> delay and hour. */
 export function parseSchedule(text: string): { delayDays: number | null; hour: number | null } {
@@ -233,6 +259,22 @@ export function consoleApi(api: ApiClient) {
         `/merchants/${enc(id)}/settlement-schedule`,
         schedule satisfies SettlementScheduleBody,
       ),
+    tokens: async (id: string): Promise<ApiToken[]> => api.get<ApiTokenView[]>(`/merchants/${enc(id)}/tokens`),
+    issueToken: async (id: string, label: string) => {
+      const r = await api.post<ConsoleTokenIssuedView>(`/merchants/${enc(id)}/tokens`, { label });
+      return { id: r.id, secret: r.token };
+    },
+    revokeToken: (tokenId: string) => api.delete<ConsoleTokenRevokedView>(`/tokens/${enc(tokenId)}`),
+    webhookSecret: (id: string) => api.get<ConsoleWebhookSecretView>(`/merchants/${enc(id)}/webhook-secret`),
+    rotateWebhookSecret: (id: string) =>
+      api.post<ConsoleWebhookSecretView>(`/merchants/${enc(id)}/webhook-secret/rotate`, { graceHours: 24 }),
+    saveAllowlist: (id: string, enabled: boolean, entries: string[]) =>
+      api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/allowlist`, { enabled, entries } satisfies AllowlistBody),
+    saveCallbackUrl: (id: string, url: string | null) =>
+      api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/payin-callback-url`, { url } satisfies CallbackUrlBody),
+    saveRateLimits: (id: string, limits: RateLimits) =>
+      api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/rate-limits`, limits satisfies RateLimitsBody),
+    settleNow: (id: string) => api.post<SettlementRunView>('/settlements/run', { merchantId: Number(id) }),
     inviteUser: async (id: string, email: string) =>
       (
         await api.post<MerchantUserCreatedView>(`/merchants/${enc(id)}/users`, {

@@ -34,6 +34,7 @@ import type {
   TestCallbackView,
   WebhookSecretView,
 } from '@pay/contracts/dashboard';
+import type { ApiToken } from '../shared/credentials/tokens.section';
 import type { ApiClient } from '../shared/api/api-client';
 
 export interface Overview {
@@ -93,14 +94,7 @@ export interface ReconJob {
   downloadUrl: string | null;
 }
 
-export interface ApiToken {
-  id: string;
-  label: string;
-  prefix: string;
-  createdAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export type { ApiToken };
 
 export interface Delivery {
   id: string;

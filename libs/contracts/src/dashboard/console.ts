@@ -63,6 +63,51 @@ export interface SettlementScheduleBody {
   hour?: number;
 }
 
+// `PUT /merchants/:id/allowlist` takes the merchant dashboard's AllowlistBody and
+// `PUT /merchants/:id/payin-callback-url` its CallbackUrlBody; both answer ConsoleMerchantView.
+
+/** `PUT /merchants/:id/rate-limits` (null: the gateway's default): answered with ConsoleMerchantView */
+export interface RateLimitsBody {
+  read: number | null;
+  write: number | null;
+  export: number | null;
+}
+
+// A row of `GET /merchants/:id/tokens` is the merchant dashboard's ApiTokenView.
+
+/** `POST /merchants/:id/tokens` ({ label }): the token is shown only here */
+export interface ConsoleTokenIssuedView {
+  id: string;
+  merchantId: number;
+  prefix: string;
+  token: string;
+}
+
+/** `DELETE /tokens/:id`: revoking twice answers the first revocation */
+export interface ConsoleTokenRevokedView {
+  id: string;
+  merchantId: number;
+  revokedAt: string;
+}
+
+/** `GET /merchants/:id/webhook-secret` and `POST …/webhook-secret/rotate` ({ graceHours }) */
+export interface ConsoleWebhookSecretView {
+  merchantId: number;
+  secret: string;
+  /** Until when the previous secret also signs; null: it does not */
+  previousExpiresAt: string | null;
+}
+
+/** `POST /settlements/run` ({ merchantId }): settles what is waiting now */
+export interface SettlementRunView {
+  merchantId: number;
+  settlementId?: string;
+  cutoffAt: string;
+  payinCount: number;
+  /** false: nothing was waiting (or this cut-off was already requested); nothing was written */
+  requested: boolean;
+}
+
 /** `POST /merchants/:id/users` */
 export interface CreateMerchantUserBody {
   email: string;

@@ -5,11 +5,18 @@ import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { useCursorList } from '../../shared/ui/use-async';
 import { useConsoleApi } from '../use-console-api';
+import { useMerchantNames } from '../use-merchant-names';
 
 export default function AuditLogPage() {
   const { t, i18n } = useTranslation();
   const api = useConsoleApi();
   const list = useCursorList((cursor) => api.auditLog(cursor), [api]);
+  const merchantName = useMerchantNames();
+  // `merchant:7` reads as the merchant's name with its id; other targets (token:…, dashboard-user:…) as they are.
+  const target = (text: string) => {
+    const merchant = /^merchant:(\d+)$/.exec(text);
+    return merchant ? `${t('audit.merchant')} ${merchantName(merchant[1])}` : text;
+  };
   return (
     <>
       <PageTitle>{t('audit.title')}</PageTitle>
@@ -30,7 +37,7 @@ export default function AuditLogPage() {
                   : t('audit.cli', { where: a.actor.where }),
           },
           { header: t('audit.action'), cell: (a) => <Code>{a.action}</Code> },
-          { header: t('audit.target'), cell: (a) => a.target },
+          { header: t('audit.target'), cell: (a) => target(a.target) },
           {
             header: t('audit.changes'),
             cell: (a) =>

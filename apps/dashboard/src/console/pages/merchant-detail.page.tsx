@@ -1,5 +1,5 @@
-import { Alert, Anchor, Button, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Anchor, Button, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatRupiah } from '../../shared/format/format';
@@ -12,52 +12,10 @@ import { StatusBadge } from '../../shared/ui/status-badge';
 import { useAction, useAsync } from '../../shared/ui/use-async';
 import { parseSchedule, type Merchant } from '../console.api';
 import { useConsoleApi } from '../use-console-api';
+import { SettingsForm } from './settings-form';
+import { MerchantIntegration } from './merchant-integration';
 
 type Num = number | string;
-
-/** A section's form: submit, busy, error next to fields, "Saved." */
-function SettingsForm({
-  title,
-  submitLabel,
-  fields,
-  onSubmit,
-  children,
-}: {
-  title: string;
-  submitLabel: string;
-  fields: string[];
-  onSubmit(): Promise<unknown>;
-  children(error: unknown): ReactNode;
-}) {
-  const { t } = useTranslation();
-  const save = useAction(onSubmit);
-  const [saved, setSaved] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setSaved(false);
-    if (await save.run()) setSaved(true);
-  };
-  return (
-    <Section title={title}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          {children(save.error)}
-          <Group>
-            <Button type="submit" loading={save.busy}>
-              {submitLabel}
-            </Button>
-          </Group>
-          <FormError error={save.error} fields={fields} />
-          {saved && (
-            <Alert color="teal" role="status" py="xs">
-              {t('common.saved')}
-            </Alert>
-          )}
-        </Stack>
-      </form>
-    </Section>
-  );
-}
 
 type FeeField = 'payinFeePercent' | 'payinFeeFixed' | 'payoutFee';
 const FEE_FIELDS: FeeField[] = ['payinFeePercent', 'payinFeeFixed', 'payoutFee'];
@@ -365,6 +323,10 @@ export default function MerchantDetailPage() {
             )}
           </Group>
           <MerchantSettings key={m.id} merchant={m} onSaved={reload} />
+          <Title order={2} size="h3" mt="md">
+            {t('merchants.integration')}
+          </Title>
+          <MerchantIntegration key={`integration-${m.id}`} merchant={m} onChanged={reload} />
         </>
       )}
     </Stack>

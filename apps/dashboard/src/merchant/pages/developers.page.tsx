@@ -6,10 +6,10 @@ import { ErrorState, LoadingState } from '../../shared/ui/states';
 import { useAsync } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
 import { DeliveriesSection } from './developers/deliveries.section';
-import { AllowlistSection, CallbackUrlSection } from './developers/settings.section';
-import { TokensSection } from './developers/tokens.section';
+import { AllowlistSection, CallbackUrlSection } from '../../shared/credentials/settings.section';
+import { TokensSection } from '../../shared/credentials/tokens.section';
 import { TotpSection } from './developers/totp.section';
-import { WebhookSection } from './developers/webhook.section';
+import { WebhookSection } from '../../shared/credentials/webhook.section';
 
 export default function DevelopersPage() {
   const { t } = useTranslation();
@@ -24,10 +24,10 @@ export default function DevelopersPage() {
       {error !== null && <ErrorState error={error} onRetry={reload} />}
       {data && (
         <>
-          <TokensSection tokens={data.tokens} onChanged={reload} />
-          <WebhookSection />
-          <CallbackUrlSection initial={data.callbackUrl} />
-          <AllowlistSection initial={data.allowlist} />
+          <TokensSection tokens={data.tokens} actions={api} onChanged={reload} />
+          <WebhookSection actions={api} />
+          <CallbackUrlSection initial={data.callbackUrl} actions={api} />
+          <AllowlistSection initial={data.allowlist} actions={api} />
         </>
       )}
       <DeliveriesSection />

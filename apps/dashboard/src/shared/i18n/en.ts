@@ -363,6 +363,28 @@ export const en = {
     invite: 'Send invite',
     inviteLink: 'Set-password link',
     inviteLinkHint: 'Give this link to the user; it works once, for 72 hours.',
+    integration: 'Integration',
+    webhookIntro:
+      "Every callback to this merchant is signed with this secret (X-Callback-Signature). Revealing it is recorded in the audit log; the merchant's owner can reveal it in the dashboard.",
+    allowlistIntro:
+      "When on, this merchant's API tokens work only from these addresses (not its dashboard). Enabled and empty refuses every request.",
+    rateLimits: 'Rate limits',
+    rateLimitsIntro:
+      "This merchant's own limits. An empty field uses the gateway's default. They apply from its next request.",
+    rateLimit: { read: 'Reads per second', write: 'Writes per second', export: 'New recon exports per minute' },
+    rateLimitDefault: 'Default',
+    saveRateLimits: 'Save rate limits',
+    settleNow: 'Settle now',
+    settleNowIntro:
+      'Pending: {{pending}}. Settling now credits what has succeeded until now to the available balance, as its next cut-off would.',
+    settleNowTitle: 'Settle {{name}} now?',
+    settleNowBody:
+      'Pay-ins that succeeded until now ({{pending}} pending) move to the available balance, net of fees. This cannot be undone.',
+    settleNowConfirm: 'Settle now',
+    settleRequested_one: 'Settlement requested: {{count}} pay-in until {{time}}. The ledger credits it within seconds.',
+    settleRequested_other:
+      'Settlement requested: {{count}} pay-ins until {{time}}. The ledger credits it within seconds.',
+    nothingToSettle: 'Nothing to settle: no pay-in is waiting.',
   },
   users: {
     title: 'Users',
@@ -483,6 +505,7 @@ export const en = {
     found: 'Found',
   },
   audit: {
+    merchant: 'Merchant',
     title: 'Audit log',
     tableLabel: 'Audit log',
     time: 'Time',

@@ -367,6 +367,29 @@ export const id: Resources = {
     invite: 'Kirim undangan',
     inviteLink: 'Tautan atur kata sandi',
     inviteLinkHint: 'Berikan tautan ini kepada pengguna; berlaku sekali, selama 72 jam.',
+    integration: 'Integrasi',
+    webhookIntro:
+      'Setiap callback ke merchant ini ditandatangani dengan secret ini (X-Callback-Signature). Menampilkannya tercatat di log audit; pemilik merchant dapat menampilkannya di dasbor.',
+    allowlistIntro:
+      'Jika aktif, token API merchant ini hanya berlaku dari alamat-alamat ini (tidak untuk dasbornya). Aktif dan kosong menolak setiap permintaan.',
+    rateLimits: 'Batas laju',
+    rateLimitsIntro:
+      'Batas milik merchant ini. Kolom kosong memakai bawaan gateway. Berlaku sejak permintaan berikutnya.',
+    rateLimit: { read: 'Baca per detik', write: 'Tulis per detik', export: 'Ekspor rekon baru per menit' },
+    rateLimitDefault: 'Bawaan',
+    saveRateLimits: 'Simpan batas laju',
+    settleNow: 'Cairkan saldo tertunda sekarang',
+    settleNowIntro:
+      'Tertunda: {{pending}}. Mencairkan sekarang mengkreditkan pembayaran yang berhasil hingga saat ini ke saldo tersedia, seperti cut-off berikutnya.',
+    settleNowTitle: 'Cairkan saldo tertunda {{name}} sekarang?',
+    settleNowBody:
+      'Pembayaran masuk yang berhasil hingga saat ini ({{pending}} tertunda) pindah ke saldo tersedia, dikurangi biaya. Tindakan ini tidak dapat dibatalkan.',
+    settleNowConfirm: 'Cairkan sekarang',
+    settleRequested_one:
+      'Penyelesaian dana diminta: {{count}} pembayaran masuk hingga {{time}}. Ledger mengkreditkannya dalam beberapa detik.',
+    settleRequested_other:
+      'Penyelesaian dana diminta: {{count}} pembayaran masuk hingga {{time}}. Ledger mengkreditkannya dalam beberapa detik.',
+    nothingToSettle: 'Tidak ada yang perlu dicairkan: tidak ada pembayaran masuk yang menunggu.',
   },
   users: {
     title: 'Pengguna',
@@ -488,6 +511,7 @@ export const id: Resources = {
     found: 'Ditemukan',
   },
   audit: {
+    merchant: 'Merchant',
     title: 'Log audit',
     tableLabel: 'Log audit',
     time: 'Waktu',

@@ -342,6 +342,99 @@ describe('operator console API (real Postgres and Redis)', () => {
     });
   });
 
+  it("a merchant's integration from the console: a token issued works at once and is refused once revoked; the webhook secret revealed and rotated; allowlist, callback URL and rate limits set; each in the audit log, no secret in it", async () => {
+    const { merchant, token: first } = await createMerchant(gateway.prisma, { name: 'Toko Integrasi' });
+    const del = (path: string) => request(internal).delete(`/console/api${path}`).set(operator.headers);
+
+    // Tokens: issued (shown once), listed without the token, working at once, refused once revoked.
+    const issued = await post(`/merchants/${merchant.id}/tokens`, { label: 'kasir' });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({
+      status: true,
+      message: 'Token issued; it is shown only now',
+      data: { merchantId: merchant.id, id: expect.any(String), prefix: expect.any(String), token: expect.any(String) },
+    });
+    const newToken = issued.body.data.token as string;
+    expect((await balance(newToken)).status).toBe(200);
+    const listed = await get(`/merchants/${merchant.id}/tokens`);
+    expect(listed.body.data.map((t: { label: string }) => t.label)).toEqual(expect.arrayContaining(['kasir']));
+    expect(JSON.stringify(listed.body)).not.toContain(newToken);
+    const revoked = await del(`/tokens/${issued.body.data.id}`);
+    expect(revoked.body).toMatchObject({ status: true, data: { id: issued.body.data.id, merchantId: merchant.id } });
+    expect((await balance(newToken)).body).toMatchObject({ status: false });
+    expect((await balance(newToken)).status).toBe(401);
+    expect((await balance(first)).status).toBe(200);
+
+    // The webhook secret: revealed as stored; rotated, the old one signing for 24 hours.
+    const stored = async () =>
+      (
+        await pool.query<{ webhook_secret: string }>('SELECT webhook_secret FROM merchants WHERE id = $1', [
+          merchant.id,
+        ])
+      ).rows[0].webhook_secret;
+    const revealed = await get(`/merchants/${merchant.id}/webhook-secret`);
+    expect(revealed.body.data).toEqual({ merchantId: merchant.id, secret: await stored(), previousExpiresAt: null });
+    const rotated = await post(`/merchants/${merchant.id}/webhook-secret/rotate`, { graceHours: 24 });
+    expect(rotated.body.data.secret).not.toBe(revealed.body.data.secret);
+    expect(rotated.body.data.secret).toBe(await stored());
+    const grace = new Date(rotated.body.data.previousExpiresAt).getTime() - Date.now();
+    expect(grace).toBeGreaterThan(23.9 * 3_600_000);
+    expect(grace).toBeLessThanOrEqual(24 * 3_600_000);
+
+    // The allowlist: enabled for another address refuses the merchant's token; disabled lets it in.
+    const listedOnly = await put(`/merchants/${merchant.id}/allowlist`, { entries: ['203.0.113.7'], enabled: true });
+    expect(listedOnly.body.data.ipAllowlist).toEqual({ enabled: true, entries: ['203.0.113.7'] });
+    expect((await balance(first)).body).toMatchObject({ status: false, code: 'IP_NOT_ALLOWED' });
+    const off = await put(`/merchants/${merchant.id}/allowlist`, { entries: ['203.0.113.7'], enabled: false });
+    expect(off.body.data.ipAllowlist.enabled).toBe(false);
+    expect((await balance(first)).status).toBe(200);
+
+    // The default pay-in callback URL and the rate limits, on the merchant as the console shows it.
+    const url = await put(`/merchants/${merchant.id}/payin-callback-url`, { url: 'https://toko.example/cb' });
+    expect(url.body).toMatchObject({
+      message: 'Pay-in callback URL set',
+      data: { payinCallbackUrl: 'https://toko.example/cb' },
+    });
+    const limits = await put(`/merchants/${merchant.id}/rate-limits`, { read: 7, write: null, export: 2 });
+    expect(limits.body.data.rateLimits).toEqual({ readPerSecond: 7, writePerSecond: 'default', exportsPerMinute: 2 });
+    expect((await get(`/merchants/${merchant.id}`)).body.data).toMatchObject({
+      payinCallbackUrl: 'https://toko.example/cb',
+      rateLimits: { readPerSecond: 7, writePerSecond: 'default', exportsPerMinute: 2 },
+    });
+
+    // Refused input changes nothing and writes no row.
+    const refused = [
+      await put(`/merchants/${merchant.id}/rate-limits`, { read: 0 }),
+      await put(`/merchants/${merchant.id}/allowlist`, { entries: ['not-an-ip'], enabled: true }),
+      await put(`/merchants/${merchant.id}/payin-callback-url`, { url: 'ftp://toko.example' }),
+      await post(`/merchants/${merchant.id}/webhook-secret/rotate`, { graceHours: -1 }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([400, 'VALIDATION_ERROR']));
+    expect((await get(`/merchants/${merchant.id}`)).body.data.rateLimits.readPerSecond).toBe(7);
+
+    const rows = await auditOf(`merchant:${merchant.id}`);
+    expect(rows.map((r) => r.action)).toEqual([
+      'token.create',
+      'webhook-secret.reveal',
+      'webhook-secret.rotate',
+      'merchant.allowlist',
+      'merchant.allowlist',
+      'merchant.payin-callback-url',
+      'merchant.rate-limits',
+    ]);
+    expect(rows.every((r) => r.operator_user_id === String(operator.userId))).toBe(true);
+    expect(rows[3].details).toMatchObject({
+      changes: { ipAllowlistEnabled: { from: false, to: true }, ipAllowlist: { from: [], to: ['203.0.113.7'] } },
+    });
+    expect(rows[6].details).toMatchObject({ changes: { rateLimitRead: { from: null, to: 7 } } });
+    expect(await auditOf(`token:${issued.body.data.id}`)).toEqual([
+      expect.objectContaining({ action: 'token.revoke', log_id: revoked.body.logId }),
+    ]);
+    const everything = JSON.stringify([rows, await auditOf(`token:${issued.body.data.id}`)]);
+    for (const secret of [newToken, revealed.body.data.secret, rotated.body.data.secret])
+      expect(everything).not.toContain(secret);
+  });
+
   it('creates a merchant dashboard user with a one-time set-password link; a second one with the same email is a conflict', async () => {
     const { merchant } = await createMerchant(gateway.prisma);
     const email = `Finance-${randomUUID().slice(0, 8)}@Toko.example`;

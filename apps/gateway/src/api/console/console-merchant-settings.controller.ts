@@ -4,7 +4,14 @@ import type { ConsoleMerchantView } from '@pay/contracts/dashboard';
 import { MerchantAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { MerchantId } from '../../kernel/http/path-params';
-import { FeesDto, QrisDto, SettlementScheduleDto } from '../../kernel/dto/merchant-settings.dto';
+import {
+  AllowlistDto,
+  FeesDto,
+  QrisDto,
+  RateLimitsDto,
+  SettlementScheduleDto,
+} from '../../kernel/dto/merchant-settings.dto';
+import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
 import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { consoleMerchant } from './console.presenter';
@@ -12,7 +19,12 @@ import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-au
 
 const merchantTarget = ({ params }: { params: Record<string, string> }) => `merchant:${params.merchantId}`;
 
-/** A merchant's settings from the console: the ops API's MerchantAdmin methods, so the same rules and refusals. */
+/**
+ * A merchant's settings from the console: the ops API's MerchantAdmin methods, so the same rules
+ * and refusals, each answered with the whole merchant as the console shows it. Audited as the ops
+ * API's routes are (same action, old -> new). Its credentials (tokens, webhook secret) and its
+ * settlement run are the ops API's own handlers on their /console/api paths.
+ */
 @ApiExcludeController()
 @Controller('console/api/merchants/:merchantId')
 @UseGuards(OperatorSessionGuard)
@@ -47,5 +59,47 @@ export class ConsoleMerchantSettingsController {
       'Settlement schedule set',
       consoleMerchant(await this.admin.setSettlementSchedule(merchantId, dto)),
     );
+  }
+
+  /** Replaces the pay-in IP allowlist and sets its enforcement in one update. */
+  @RequiresRecentAuth()
+  @Put('allowlist')
+  @HttpCode(200)
+  @Audited('merchant.allowlist', merchantTarget, { merchantChanges: true })
+  async setAllowlist(@MerchantId() merchantId: number, @Body() dto: AllowlistDto): Promise<Reply<ConsoleMerchantView>> {
+    const m = await this.admin.setAllowlist(merchantId, dto.entries, dto.enabled);
+    return new Reply(
+      m.ipAllowlistEnabled && m.ipAllowlist.length === 0
+        ? 'Allowlist set; it is enabled and empty, so every request of this merchant is refused'
+        : 'Allowlist set',
+      consoleMerchant(m),
+    );
+  }
+
+  @RequiresRecentAuth()
+  @Put('payin-callback-url')
+  @HttpCode(200)
+  @Audited('merchant.payin-callback-url', merchantTarget, { merchantChanges: true })
+  async setPayinCallbackUrl(
+    @MerchantId() merchantId: number,
+    @Body() dto: PayinCallbackUrlDto,
+  ): Promise<Reply<ConsoleMerchantView>> {
+    const m = await this.admin.setCallbackUrl(merchantId, dto.url);
+    return new Reply(
+      m.payinCallbackUrl ? 'Pay-in callback URL set' : 'Pay-in callback URL cleared',
+      consoleMerchant(m),
+    );
+  }
+
+  /** The merchant's own rate limits (null: the gateway's default); they apply from its next request. */
+  @RequiresRecentAuth()
+  @Put('rate-limits')
+  @HttpCode(200)
+  @Audited('merchant.rate-limits', merchantTarget, { merchantChanges: true })
+  async setRateLimits(
+    @MerchantId() merchantId: number,
+    @Body() dto: RateLimitsDto,
+  ): Promise<Reply<ConsoleMerchantView>> {
+    return new Reply('Rate limits set', consoleMerchant(await this.admin.setRateLimits(merchantId, dto)));
   }
 }

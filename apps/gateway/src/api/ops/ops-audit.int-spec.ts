@@ -88,6 +88,7 @@ describe('the audit log of the ops API and the console: who, what, old and new (
         .send({ url: 'https://shop.example/cb' }),
       await request(ops).post(`/ops/merchants/${id}/deactivate`).set(auth),
       await request(ops).post(`/ops/merchants/${id}/tokens`).set(auth).send({ label: 'ci' }),
+      await request(ops).get(`/ops/merchants/${id}/webhook-secret`).set(auth),
       await request(ops).post(`/ops/merchants/${id}/webhook-secret/rotate`).set(auth),
     ];
     for (const res of steps) expect(res.status).toBeLessThan(300);
@@ -98,6 +99,7 @@ describe('the audit log of the ops API and the console: who, what, old and new (
       ['ops-api', 'merchant.payin-callback-url'],
       ['ops-api', 'merchant.deactivate'],
       ['ops-api', 'token.create'],
+      ['ops-api', 'webhook-secret.reveal'],
       ['ops-api', 'webhook-secret.rotate'],
     ]);
     expect(rows[0].details.changes).toEqual({
@@ -114,6 +116,7 @@ describe('the audit log of the ops API and the console: who, what, old and new (
     const logged = JSON.stringify(rows);
     expect(logged).not.toContain(issued.token);
     expect(logged).not.toContain(secret);
+    expect(logged).not.toContain((steps[5].body.data as { secret: string }).secret);
     // The token's revocation names the token.
     const tokenId = (steps[4].body.data as { id: string }).id;
     expect((await request(ops).delete(`/ops/tokens/${tokenId}`).set(auth)).status).toBe(200);

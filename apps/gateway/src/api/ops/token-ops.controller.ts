@@ -3,7 +3,8 @@ import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { MerchantAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
 import { MerchantId } from '../../kernel/http/path-params';
-import { AdminTokenGuard } from '../../kernel/auth/admin/admin-token.guard';
+import { OperatorGuard } from '../../kernel/auth/operator.guard';
+import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { ApiEnvelope } from '../../kernel/openapi/api-envelope.decorator';
 import { ApiMerchantIdParam, ApiOps } from '../../kernel/openapi/ops-api.decorator';
 import { IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
@@ -15,15 +16,18 @@ const DEFAULT_GRACE_HOURS = 24;
 
 /**
  * A merchant's credentials over HTTP (the CLI's `token ...` and `webhook secret ...`): API tokens
- * (only a hash is stored; a new token is answered once) and the webhook signing secret.
+ * (only a hash is stored; a new token is answered once) and the webhook signing secret. The
+ * console's merchant page uses the same handlers on /console/api (an operator's session; issuing,
+ * revoking, revealing and rotating want a recent password). Revealing the secret is audited too.
  */
 @ApiOps('Credentials')
-@Controller('ops')
-@UseGuards(AdminTokenGuard)
+@Controller()
+@UseGuards(OperatorGuard)
 export class TokenOpsController {
   constructor(private readonly admin: MerchantAdmin) {}
 
-  @Post('merchants/:merchantId/tokens')
+  @RequiresRecentAuth()
+  @Post(['ops/merchants/:merchantId/tokens', 'console/api/merchants/:merchantId/tokens'])
   @Audited('token.create', ({ params }) => `merchant:${params.merchantId}`)
   @HttpCode(201)
   @ApiOperation({ operationId: 'issueToken', summary: 'Issue an API token (shown only now)' })
@@ -34,7 +38,7 @@ export class TokenOpsController {
     return new Reply('Token issued; it is shown only now', { id: t.id, merchantId, prefix: t.prefix, token: t.token });
   }
 
-  @Get('merchants/:merchantId/tokens')
+  @Get(['ops/merchants/:merchantId/tokens', 'console/api/merchants/:merchantId/tokens'])
   @ApiOperation({ operationId: 'listTokens', summary: "The merchant's API tokens (never the tokens themselves)" })
   @ApiMerchantIdParam()
   @ApiEnvelope(TokenListItemSchema, { message: '1 token(s)', messagePattern: '^\\d+ token\\(s\\)$', isArray: true })
@@ -44,7 +48,8 @@ export class TokenOpsController {
   }
 
   /** Immediate (the gateway reads tokens live); revoking twice answers the first revocation. */
-  @Delete('tokens/:tokenId')
+  @RequiresRecentAuth()
+  @Delete(['ops/tokens/:tokenId', 'console/api/tokens/:tokenId'])
   @Audited('token.revoke', ({ params }) => `token:${params.tokenId}`)
   @HttpCode(200)
   @ApiOperation({
@@ -62,7 +67,9 @@ export class TokenOpsController {
     return new Reply('Token revoked', { id: tokenId, merchantId: r.merchantId, revokedAt: r.revokedAt });
   }
 
-  @Get('merchants/:merchantId/webhook-secret')
+  @RequiresRecentAuth()
+  @Get(['ops/merchants/:merchantId/webhook-secret', 'console/api/merchants/:merchantId/webhook-secret'])
+  @Audited('webhook-secret.reveal', ({ params }) => `merchant:${params.merchantId}`)
   @ApiOperation({ operationId: 'getWebhookSecret', summary: 'The webhook signing secret' })
   @ApiMerchantIdParam()
   @ApiEnvelope(WebhookSecretSchema, { message: 'Webhook secret found' })
@@ -77,7 +84,8 @@ export class TokenOpsController {
   }
 
   /** A new secret; the old one also signs for graceHours (default 24, 0 = stop at once). */
-  @Post('merchants/:merchantId/webhook-secret/rotate')
+  @RequiresRecentAuth()
+  @Post(['ops/merchants/:merchantId/webhook-secret/rotate', 'console/api/merchants/:merchantId/webhook-secret/rotate'])
   @Audited('webhook-secret.rotate', ({ params }) => `merchant:${params.merchantId}`)
   @HttpCode(200)
   @ApiOperation({

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import {
   createDashboardUser,
@@ -236,11 +236,17 @@ describe('step-up: sensitive dashboard and console actions want the password pro
       ['post', '/console/api/dead-letters/1/replay', {}],
       ['post', '/console/api/webhook-deliveries/00000000-0000-0000-0000-000000000000/resend', {}],
       ['post', '/console/api/totp/setup', {}],
+      ['post', `/console/api/merchants/${merchant.id}/tokens`, { label: 'step-up' }],
+      ['delete', `/console/api/tokens/${randomUUID()}`, {}],
+      ['get', `/console/api/merchants/${merchant.id}/webhook-secret`, {}],
+      ['post', `/console/api/merchants/${merchant.id}/webhook-secret/rotate`, {}],
+      ['put', `/console/api/merchants/${merchant.id}/allowlist`, { entries: [], enabled: false }],
+      ['put', `/console/api/merchants/${merchant.id}/payin-callback-url`, { url: null }],
+      ['put', `/console/api/merchants/${merchant.id}/rate-limits`, { read: 5 }],
     ];
     for (const [method, path, body] of gated) {
-      const res = await (method === 'put' ? request(internal).put(path) : request(internal).post(path))
-        .set(operator.headers)
-        .send(body);
+      const call = request(internal)[method as 'get' | 'post' | 'put' | 'delete'](path).set(operator.headers);
+      const res = await (method === 'get' ? call : call.send(body));
       expect([path, res.status, res.body.code]).toEqual([path, 401, 'REAUTH_REQUIRED']);
     }
     expect(
@@ -259,6 +265,7 @@ describe('step-up: sensitive dashboard and console actions want the password pro
       '/dead-letters',
       '/webhook-deliveries',
       '/audit-log',
+      `/merchants/${merchant.id}/tokens`,
     ]) {
       const res = await request(internal).get(`/console/api${path}`).set(operator.headers);
       expect([path, res.status]).toEqual([path, 200]);

@@ -1,21 +1,25 @@
 import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../shared/format/format';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { OnceSecret } from '../../../shared/ui/secret';
-import { Section } from '../../../shared/ui/section';
-import { FormError } from '../../../shared/ui/states';
-import { useAction } from '../../../shared/ui/use-async';
-import { useMerchantApi } from '../../use-merchant-api';
+import { formatDateTime } from '../format/format';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { OnceSecret } from '../ui/secret';
+import { Section } from '../ui/section';
+import { FormError } from '../ui/states';
+import { useAction } from '../ui/use-async';
 
 /**
  * The webhook signing secret: revealed on demand (the password proved within the step-up window),
  * rotated only once confirmed, saying that the old one keeps signing for 24 hours.
  */
-export function WebhookSection() {
+export interface WebhookSecretActions {
+  revealWebhookSecret(): Promise<{ secret: string }>;
+  rotateWebhookSecret(): Promise<{ secret: string; previousExpiresAt: string | null }>;
+}
+
+export function WebhookSection({ actions, intro }: { actions: WebhookSecretActions; intro?: string }) {
   const { t, i18n } = useTranslation();
-  const api = useMerchantApi();
+  const api = actions;
   const [shown, setShown] = useState<string | null>(null);
   const [rotated, setRotated] = useState<{ secret: string; previousExpiresAt: string | null } | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -23,7 +27,7 @@ export function WebhookSection() {
   return (
     <Section title={t('developers.webhook')}>
       <Stack align="flex-start">
-        <Text>{t('developers.webhookIntro')}</Text>
+        <Text>{intro ?? t('developers.webhookIntro')}</Text>
         <Group>
           <Button
             variant="outline"

@@ -1,11 +1,9 @@
 import { Alert, Button, Group, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Section } from '../../../shared/ui/section';
-import { FormError, fieldError } from '../../../shared/ui/states';
-import { useAction } from '../../../shared/ui/use-async';
-import type { Developers } from '../../merchant.api';
-import { useMerchantApi } from '../../use-merchant-api';
+import { Section } from '../ui/section';
+import { FormError, fieldError } from '../ui/states';
+import { useAction } from '../ui/use-async';
 
 function Saved({ show }: { show: boolean }) {
   const { t } = useTranslation();
@@ -16,19 +14,37 @@ function Saved({ show }: { show: boolean }) {
   ) : null;
 }
 
-export function CallbackUrlSection({ initial }: { initial: string | null }) {
+export interface CallbackUrlActions {
+  saveCallbackUrl(url: string | null): Promise<unknown>;
+  /** The merchant dashboard's "send a test callback" (absent in the console) */
+  sendTestCallback?(): Promise<{ url: string }>;
+}
+
+/** The default pay-in callback URL (empty clears it), and where offered, a test callback to it. */
+export function CallbackUrlSection({
+  initial,
+  actions,
+  onSaved,
+}: {
+  initial: string | null;
+  actions: CallbackUrlActions;
+  onSaved?(): void;
+}) {
   const { t } = useTranslation();
-  const api = useMerchantApi();
+  const api = actions;
   const [url, setUrl] = useState(initial ?? '');
   const [saved, setSaved] = useState(false);
   const save = useAction(api.saveCallbackUrl);
-  const test = useAction(api.sendTestCallback);
+  const test = useAction(async () => (api.sendTestCallback ? api.sendTestCallback() : null));
   const [tested, setTested] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
     const trimmed = url.trim();
-    if (await save.run(trimmed === '' ? null : trimmed)) setSaved(true);
+    if (await save.run(trimmed === '' ? null : trimmed)) {
+      setSaved(true);
+      onSaved?.();
+    }
   };
   return (
     <Section title={t('developers.callbackUrl')}>
@@ -50,19 +66,21 @@ export function CallbackUrlSection({ initial }: { initial: string | null }) {
           </Group>
           <FormError error={save.error} fields={['url']} />
           <Saved show={saved} />
-          <Group>
-            <Button
-              variant="outline"
-              loading={test.busy}
-              onClick={async () => {
-                setTested(null);
-                const r = await test.run();
-                if (r) setTested(r.value.url);
-              }}
-            >
-              {t('developers.sendTest')}
-            </Button>
-          </Group>
+          {api.sendTestCallback && (
+            <Group>
+              <Button
+                variant="outline"
+                loading={test.busy}
+                onClick={async () => {
+                  setTested(null);
+                  const r = await test.run();
+                  if (r?.value) setTested(r.value.url);
+                }}
+              >
+                {t('developers.sendTest')}
+              </Button>
+            </Group>
+          )}
           <FormError error={test.error} />
           {tested && (
             <Alert color="teal" role="status" py="xs">
@@ -75,9 +93,24 @@ export function CallbackUrlSection({ initial }: { initial: string | null }) {
   );
 }
 
-export function AllowlistSection({ initial }: { initial: Developers['allowlist'] }) {
+export interface AllowlistActions {
+  saveAllowlist(enabled: boolean, entries: string[]): Promise<unknown>;
+}
+
+/** The API tokens' IP allowlist: enforcement on or off, and its entries (one per line or comma). */
+export function AllowlistSection({
+  initial,
+  actions,
+  intro,
+  onSaved,
+}: {
+  initial: { enabled: boolean; entries: string[] };
+  actions: AllowlistActions;
+  intro?: string;
+  onSaved?(): void;
+}) {
   const { t } = useTranslation();
-  const api = useMerchantApi();
+  const api = actions;
   const [enabled, setEnabled] = useState(initial.enabled);
   const [entries, setEntries] = useState(initial.entries.join('\n'));
   const [saved, setSaved] = useState(false);
@@ -89,13 +122,16 @@ export function AllowlistSection({ initial }: { initial: Developers['allowlist']
       .split(/[\n,]/)
       .map((s) => s.trim())
       .filter(Boolean);
-    if (await save.run(enabled, list)) setSaved(true);
+    if (await save.run(enabled, list)) {
+      setSaved(true);
+      onSaved?.();
+    }
   };
   return (
     <Section title={t('developers.allowlist')}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text>{t('developers.allowlistIntro')}</Text>
+          <Text>{intro ?? t('developers.allowlistIntro')}</Text>
           <Switch
             label={t('developers.allowlistEnabled')}
             checked={enabled}

@@ -1,19 +1,45 @@
 import { Button, Code, Group, Stack, Table, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../shared/format/format';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { OnceSecret } from '../../../shared/ui/secret';
-import { Section } from '../../../shared/ui/section';
-import { EmptyText, FormError, fieldError } from '../../../shared/ui/states';
-import { StatusBadge } from '../../../shared/ui/status-badge';
-import { useAction } from '../../../shared/ui/use-async';
-import type { ApiToken } from '../../merchant.api';
-import { useMerchantApi } from '../../use-merchant-api';
+import { formatDateTime } from '../format/format';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { OnceSecret } from '../ui/secret';
+import { Section } from '../ui/section';
+import { EmptyText, FormError, fieldError } from '../ui/states';
+import { StatusBadge } from '../ui/status-badge';
+import { useAction } from '../ui/use-async';
 
-export function TokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onChanged(): void }) {
+/** An API token as both apps list it (never the token itself: only its first characters). */
+export interface ApiToken {
+  id: string;
+  label: string;
+  prefix: string;
+  createdAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** What the section calls: the merchant dashboard's own API, or the console's for one merchant. */
+export interface TokenActions {
+  createToken(label: string): Promise<{ secret: string }>;
+  revokeToken(id: string): Promise<unknown>;
+}
+
+/**
+ * A merchant's API tokens: create one (shown once), list them, revoke one once confirmed. The
+ * merchant dashboard's Developers page and the console's merchant page.
+ */
+export function TokensSection({
+  tokens,
+  actions,
+  onChanged,
+}: {
+  tokens: ApiToken[];
+  actions: TokenActions;
+  onChanged(): void;
+}) {
   const { t, i18n } = useTranslation();
-  const api = useMerchantApi();
+  const api = actions;
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
