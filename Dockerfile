@@ -1,5 +1,3 @@
-# syntax=docker/dockerfile:1.7
-#
 # One image for every service; the command chooses the entry point (docs/decisions/0004):
 #   gateway  node dist/apps/gateway/src/main.js     (default CMD; also serves dist/apps/dashboard and dist/apps/api-reference)
 #   ledger   node dist/apps/ledger/src/main.js
@@ -9,6 +7,11 @@
 #   admin    node dist/tools/admin/main.js <command>
 #   snap-simulator  node dist/apps/snap-simulator/src/main.js   (the SNAP provider simulator; never beside a bank)
 #   snap-keys       node dist/tools/snap/make-keys.js <dir>     (local SNAP secret and key pairs)
+#
+# Built with BuildKit (DOCKER_BUILDKIT=1 or buildx; RUN --mount needs it). No `# syntax=` line: the
+# built-in Dockerfile frontend has every feature used here, and a syntax image would have to be
+# pulled from a registry. Where no registry is reachable, tools/containers/build-images.sh builds
+# NODE_IMAGE locally (docs/operations/containers.md).
 #
 # Base image: pinned by exact version tag, the Node.js version of .nvmrc (the project's one
 # pin; tools/deploy-checks/node-version.spec.ts fails when the two differ). It is not pinned by
@@ -33,8 +36,11 @@ COPY package.json package-lock.json ./
 # `npm install` rather than `npm ci`: the lock file is written on machines whose npm omits
 # other platforms' optional packages (@swc/core-*), which `npm ci` then rejects as out of
 # sync; `npm install` installs exactly the locked versions all the same.
-RUN --mount=type=cache,target=/root/.npm \
-    npm install --no-audit --no-fund --ignore-scripts
+# The secret `extra_ca` (optional): CA certificates npm must trust where outbound TLS is re-signed
+# (build-images.sh passes the machine's); a secret, so it is in no layer of any image.
+RUN --mount=type=cache,target=/root/.npm --mount=type=secret,id=extra_ca \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi \
+ && npm install --no-audit --no-fund --ignore-scripts
 COPY . .
 # The client is generated into libs/persistence/src/generated/prisma and compiled into
 # dist/ by swc together with everything else; the build also bundles the web app (Vite) into
@@ -56,8 +62,9 @@ RUN bash tools/prisma/generate.sh \
 # --- production dependencies only (prisma CLI, swc, nx, jest... are devDependencies) -----
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm \
-    npm install --omit=dev --no-audit --no-fund --ignore-scripts
+RUN --mount=type=cache,target=/root/.npm --mount=type=secret,id=extra_ca \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi \
+ && npm install --omit=dev --no-audit --no-fund --ignore-scripts
 
 # --- runtime ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -54,7 +54,8 @@ describe('merchant journeys over HTTP', () => {
     what: string,
     probe: () => Promise<T>,
     ok: (v: T) => boolean,
-    timeoutMs = 30_000,
+    // Longer where the stack is put through faults meanwhile (tools/containers/compose-test.sh).
+    timeoutMs = Number(process.env.E2E_EVENTUALLY_MS ?? 30_000),
   ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let last = await probe();

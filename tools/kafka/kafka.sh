@@ -21,7 +21,7 @@ VERSION=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' tools/kafka/
 INSTALL_TIMEOUT=${KAFKA_INSTALL_TIMEOUT:-600}
 
 install() {
-  maven_install "Kafka $VERSION" tools/kafka/pom.xml "$LIB" "kafka_2.13-$VERSION.jar" "$INSTALL_TIMEOUT"
+  maven_install "Kafka $VERSION" tools/kafka/pom.xml "$LIB" "kafka-tools-$VERSION.jar" "$INSTALL_TIMEOUT"
 }
 
 case "${1:-}" in

@@ -43,6 +43,35 @@ ensure_docker_compose() {
   $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null
 }
 
+# A Docker engine for the container stage (tools/containers): Debian's docker.io (engine 20.10,
+# BuildKit with DOCKER_BUILDKIT=1), docker-compose (Compose v1) and debootstrap, installed when
+# missing; dockerd started in the background when it does not answer (its log in
+# tmp/dockerd.log). Sets DOCKER to the engine's own client (/usr/bin/docker: the newer client
+# some machines have first on PATH has no BuildKit).
+ensure_docker_engine() {
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker-compose >/dev/null 2>&1 || ! command -v debootstrap >/dev/null 2>&1; then
+    echo "installing docker.io, docker-compose and debootstrap (Debian packages) for the container stage" >&2
+    $sudo apt-get update -qq >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose debootstrap >/dev/null
+  fi
+  DOCKER=/usr/bin/docker
+  export DOCKER
+  if $DOCKER info >/dev/null 2>&1; then return 0; fi
+  echo "starting dockerd (log: tmp/dockerd.log)" >&2
+  mkdir -p tmp
+  $sudo sh -c 'nohup dockerd > tmp/dockerd.log 2>&1 &'
+  local i
+  for i in $(seq 1 60); do
+    if $DOCKER info >/dev/null 2>&1; then return 0; fi
+    sleep 1
+  done
+  echo "dockerd did not answer within 60 s; tmp/dockerd.log:" >&2
+  tail -n 20 tmp/dockerd.log >&2
+  return 1
+}
+
 # The browser test (e2e/dashboard.e2e-spec.ts) drives Debian's Chromium through playwright-core,
 # whose own browser download is not available on these machines; install the package when it is
 # missing (CHROMIUM_PATH names another browser binary instead).
