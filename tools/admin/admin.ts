@@ -85,7 +85,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const db = () => (prisma ??= createPrismaClient(withApplicationName(databaseUrl(), 'admin'), 2));
   const pg = () => (pool ??= createPgPool(withApplicationName(databaseUrl(), 'admin'), 2));
   const webhooks = () => new WebhookActions(pg());
-  const admin = () => new MerchantAdmin(db(), { allowLoopback: config.webhooks.allowLoopback });
+  const admin = () => new MerchantAdmin(db(), config.webhooks);
   let json = false;
   // What the command printed last: the audit row's target may come from it (the id it created).
   let printed: unknown = null;

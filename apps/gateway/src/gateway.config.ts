@@ -225,7 +225,7 @@ export const gatewayConfigSchema = z
     queues: queueSection(env),
     storage: storageSection(env),
     rail: railSection(env),
-    webhooks: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK },
+    webhooks: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK, allowPrivateHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS },
     http: {
       /** The merchant API, through the ingress */
       public: { port: env.GATEWAY_PORT, host: env.GATEWAY_HOST },

@@ -39,6 +39,20 @@ describe('workers configuration', () => {
     ).toThrow('WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production');
   });
 
+  it('WEBHOOK_ALLOW_PRIVATE_HOSTS: host names, lower-cased; an IP or a wildcard is refused; production refuses any', () => {
+    expect(
+      loadConfig(workersConfigSchema, { ...base, WEBHOOK_ALLOW_PRIVATE_HOSTS: ' E2E , receiver.test ' }).webhooks,
+    ).toMatchObject({ allowLoopback: false, allowPrivateHosts: ['e2e', 'receiver.test'] });
+    expect(loadConfig(workersConfigSchema, base).webhooks.allowPrivateHosts).toEqual([]);
+    for (const bad of ['10.0.0.5', '*.internal', 'e2e:4000', 'http://e2e'])
+      expect(() => loadConfig(workersConfigSchema, { ...base, WEBHOOK_ALLOW_PRIVATE_HOSTS: bad })).toThrow(
+        'WEBHOOK_ALLOW_PRIVATE_HOSTS',
+      );
+    expect(() =>
+      loadConfig(workersConfigSchema, { ...base, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_HOSTS: 'e2e' }),
+    ).toThrow('WEBHOOK_ALLOW_PRIVATE_HOSTS: must be empty when NODE_ENV=production');
+  });
+
   it.each([
     [{ OPS_HOST: '0.0.0.0' }, 'the service listens beyond loopback (OPS_HOST=0.0.0.0)'],
     [{ NODE_ENV: 'production' }, 'NODE_ENV=production'],

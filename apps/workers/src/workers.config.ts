@@ -96,6 +96,7 @@ export const workersConfigSchema = z
     storage: storageSection(env),
     webhooks: {
       allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK,
+      allowPrivateHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       connectTimeoutMs: env.WEBHOOK_CONNECT_TIMEOUT_MS,
       firstByteTimeoutMs: env.WEBHOOK_FIRST_BYTE_TIMEOUT_MS,

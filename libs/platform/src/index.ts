@@ -37,7 +37,7 @@ export { SERVICE_NODE_FLAGS } from './bootstrap/node-flags';
 export { registerSuccessEnvelope, Reply } from './http/success-envelope.hooks';
 export { createValidationPipe, type FieldError, fieldErrors, fieldLine, validationError } from './http/validation.pipe';
 export { jsonNestingExceeds, MAX_JSON_DEPTH, refuseControlCharacters, tooDeeplyNested } from './http/json-input';
-export { checkWebhookTarget, safeLookup, WebhookTargetRefused } from './net/webhook-target';
+export { checkWebhookTarget, safeLookup, type WebhookTargetPolicy, WebhookTargetRefused } from './net/webhook-target';
 export { ObjectStore } from './storage/object-store';
 export { storageConfigSchema, storageEnvShape, storageSection, type StorageConfig } from './storage/storage.config';
 export {

@@ -2,9 +2,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { isAllowedWebhookAddress } from '@pay/domain';
-import { safeLookup } from '@pay/platform';
+import { safeLookup, type WebhookTargetPolicy } from '@pay/platform';
 
-export interface SendOptions {
+export interface SendOptions extends WebhookTargetPolicy {
   /** The whole attempt: connection, request, the answer read */
   timeoutMs: number;
   /** The connection (name lookup, TCP, and TLS for https) made within this long, or given up */
@@ -13,7 +13,6 @@ export interface SendOptions {
   firstByteTimeoutMs: number;
   /** Response bytes read at most (the rest is discarded unread) */
   maxResponseBytes: number;
-  allowLoopback: boolean;
 }
 
 export interface SendResult {
@@ -36,12 +35,12 @@ const IDLE_SOCKET_MS = 4000;
 
 /**
  * Connections are kept alive and reused per merchant host (a busy merchant's callbacks do not
- * each pay a TCP and TLS handshake). One pool per loopback policy: a connection is checked when
+ * each pay a TCP and TLS handshake). One pool per target policy: a connection is checked when
  * it is made (safeLookup), so one made under a looser policy must never serve a stricter one.
  */
 const agents = new Map<string, HttpAgent>();
-function agentFor(protocol: string, allowLoopback: boolean): HttpAgent {
-  const key = `${protocol}${allowLoopback}`;
+function agentFor(protocol: string, policy: WebhookTargetPolicy): HttpAgent {
+  const key = `${protocol} ${policy.allowLoopback} ${(policy.allowPrivateHosts ?? []).join(',')}`;
   let agent = agents.get(key);
   if (!agent) {
     const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
@@ -94,7 +93,7 @@ function post(
     targetRefused: true,
     startedAt,
   });
-  if (isIP(host) && !isAllowedWebhookAddress(host, opts))
+  if (isIP(host) && !isAllowedWebhookAddress(host, { allowLoopback: opts.allowLoopback }))
     return Promise.resolve(refused(`${host} is a private or reserved address`));
 
   return new Promise((resolve) => {
@@ -122,8 +121,8 @@ function post(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        lookup: safeLookup({ allowLoopback: opts.allowLoopback }),
-        agent: agentFor(target.protocol, opts.allowLoopback),
+        lookup: safeLookup(opts),
+        agent: agentFor(target.protocol, opts),
       },
       (res: IncomingMessage) => {
         answered = true;

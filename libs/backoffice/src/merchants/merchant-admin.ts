@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
 import { type Minor, normaliseAllowlistEntry } from '@pay/domain';
 import { generateToken, MerchantRepository, type MerchantView, type PrismaClient } from '@pay/persistence';
-import { checkWebhookTarget, isNotifyUrl, WebhookTargetRefused } from '@pay/platform';
+import { checkWebhookTarget, isNotifyUrl, type WebhookTargetPolicy, WebhookTargetRefused } from '@pay/platform';
 import { type FeeInput, invalidInput as invalid, parseFeeInput } from './merchant-input';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,10 +30,10 @@ export interface OnboardedMerchant {
 export class MerchantAdmin {
   private readonly merchants: MerchantRepository;
 
-  /** `callbackTargets`: whether a callback URL may point at loopback (WEBHOOK_ALLOW_LOOPBACK, development only). */
+  /** `callbackTargets`: whether a callback URL may point at loopback or a listed private host (WEBHOOK_ALLOW_*, tests only). */
   constructor(
     prisma: PrismaClient,
-    private readonly callbackTargets: { allowLoopback: boolean } = { allowLoopback: false },
+    private readonly callbackTargets: WebhookTargetPolicy = { allowLoopback: false },
   ) {
     this.merchants = new MerchantRepository(prisma);
   }

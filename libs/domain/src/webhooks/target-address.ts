@@ -27,17 +27,29 @@ function effectiveAddress(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr
   return ipaddr.fromByteArray(v6.toByteArray().slice(offset, offset + 4));
 }
 
+/** AWS's IPv6 instance metadata address: a unique-local address that is never a merchant's. */
+const METADATA_V6 = ipaddr.IPv6.parse('fd00:ec2::254');
+
 /**
  * Whether a webhook may be sent to this resolved address. Only public unicast addresses are
- * allowed; loopback only when the setting says so (tests, local runs). Private, link-local
- * (including the cloud metadata address 169.254.169.254), unique-local, carrier-grade NAT,
- * multicast and reserved ranges never are, nor any other range ipaddr.js does not call
- * 'unicast' (Teredo, the local-use NAT64 prefix 64:ff9b:1::/48, documentation...). An IPv6
- * address embedding an IPv4 address (see IPV4_EMBEDDING) is judged by that IPv4 address.
+ * allowed; loopback only when `allowLoopback` (tests, local runs); private (RFC 1918) and
+ * unique-local only when `allowPrivate` (a host named in WEBHOOK_ALLOW_PRIVATE_HOSTS: test stacks
+ * on a private network, never production), and never AWS's IPv6 metadata address. Link-local
+ * (including the cloud metadata address 169.254.169.254), carrier-grade NAT, multicast and
+ * reserved ranges never are, nor any other range ipaddr.js does not call 'unicast' (Teredo, the
+ * local-use NAT64 prefix 64:ff9b:1::/48, documentation...). An IPv6 address embedding an IPv4
+ * address (see IPV4_EMBEDDING) is judged by that IPv4 address.
  */
-export function isAllowedWebhookAddress(ip: string, opts: { allowLoopback: boolean }): boolean {
+export function isAllowedWebhookAddress(ip: string, opts: { allowLoopback: boolean; allowPrivate?: boolean }): boolean {
   if (!ipaddr.isValid(ip)) return false;
-  const range = effectiveAddress(ipaddr.parse(ip)).range();
+  const address = effectiveAddress(ipaddr.parse(ip));
+  const range = address.range();
   if (range === 'unicast') return true;
-  return range === 'loopback' && opts.allowLoopback;
+  if (range === 'loopback') return opts.allowLoopback;
+  if (range === 'private') return opts.allowPrivate === true;
+  if (range === 'uniqueLocal')
+    return (
+      opts.allowPrivate === true && (address as ipaddr.IPv6).toNormalizedString() !== METADATA_V6.toNormalizedString()
+    );
+  return false;
 }

@@ -121,6 +121,32 @@ describe('webhook target addresses', () => {
     expect(isAllowedWebhookAddress(ip, { allowLoopback })).toBe(allowed);
   });
 
+  // A host named in WEBHOOK_ALLOW_PRIVATE_HOSTS (test stacks): private and unique-local open, nothing else.
+  it.each([
+    ['10.1.2.3', true],
+    ['172.18.0.11', true],
+    ['192.168.1.20', true],
+    ['fd12:3456::1', true],
+    ['::ffff:10.1.2.3', true],
+    ['93.184.216.34', true],
+    ['127.0.0.1', false],
+    ['::1', false],
+    ['169.254.169.254', false],
+    ['::ffff:169.254.169.254', false],
+    ['fd00:ec2::254', false],
+    ['fe80::1', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+  ])('%s for a listed private host -> %p (never loopback, link-local, metadata)', (ip, allowed) => {
+    expect(isAllowedWebhookAddress(ip, { allowLoopback: false, allowPrivate: true })).toBe(allowed);
+  });
+
+  it('a private address stays refused for every host not listed', () => {
+    for (const ip of ['10.1.2.3', '172.18.0.11', '192.168.1.20', 'fd12:3456::1'])
+      expect([ip, isAllowedWebhookAddress(ip, { allowLoopback: true })]).toEqual([ip, false]);
+  });
+
   it('judges every IPv6 form embedding an IPv4 address as that IPv4 address', () => {
     fc.assert(
       // ::0.0.0.1 is ::1, the IPv6 loopback address, not an embedding.

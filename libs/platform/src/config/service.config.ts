@@ -77,23 +77,52 @@ export const opsSection = (env: { OPS_PORT: number; OPS_HOST: string }): OpsConf
   host: env.OPS_HOST,
 });
 
+/** A DNS host name: letters, digits and hyphens in dot-separated labels, not all digits (no IP literal). */
+const HOST_NAME = /^(?=.*[a-z-])[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 export const webhookEnvShape = configSection('webhooks', {
   WEBHOOK_ALLOW_LOOPBACK: bool().default(false).meta({
     description:
-      'Webhook targets on loopback (127.0.0.0/8, ::1) are allowed only where this is true: tests and local runs, never NODE_ENV=production. Private, link-local and metadata addresses never are',
+      'Webhook targets on loopback (127.0.0.0/8, ::1) are allowed only where this is true: tests and local runs, never NODE_ENV=production. Private, link-local and metadata addresses never are (but see WEBHOOK_ALLOW_PRIVATE_HOSTS)',
     production: 'refuses `true`',
   }),
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(HOST_NAME, 'each entry must be a host name (not an IP address, not a wildcard), e.g. e2e'),
+      ),
+    )
+    .meta({
+      description:
+        'TEST STACKS ONLY. Comma-separated host names (exact, case-insensitive) whose callbacks may resolve to private (RFC 1918) or unique-local addresses: the journeys in a container on a docker-compose network (docker-compose.e2e.yml sets `e2e`). Loopback, link-local and metadata addresses stay refused for them; every other host keeps the public-only rule. Empty: none',
+      production: 'refuses any value',
+    }),
 });
 
+/** NODE_ENV=production refuses the webhook settings that exist for tests: loopback and private hosts. */
 export function refuseLoopbackInProduction(
-  env: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK: boolean },
+  env: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK: boolean; WEBHOOK_ALLOW_PRIVATE_HOSTS: string[] },
   ctx: z.RefinementCtx,
 ): void {
-  if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOOPBACK) {
+  if (env.NODE_ENV !== 'production') return;
+  if (env.WEBHOOK_ALLOW_LOOPBACK)
     ctx.addIssue({
       code: 'custom',
       path: ['WEBHOOK_ALLOW_LOOPBACK'],
       message: 'must not be true when NODE_ENV=production',
     });
-  }
+  if (env.WEBHOOK_ALLOW_PRIVATE_HOSTS.length > 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ALLOW_PRIVATE_HOSTS'],
+      message: 'must be empty when NODE_ENV=production (callbacks to private addresses are for test stacks only)',
+    });
 }

@@ -195,7 +195,7 @@ export class DashboardDevelopersController {
       const message = 'set your callback URL first: the test callback goes there';
       throw new ApiError(ErrorCode.ValidationError, `url: ${message}`, [{ field: 'url', message }]);
     }
-    await assertNotifyUrlAllowed(url, this.config.webhooks.allowLoopback, 'url');
+    await assertNotifyUrlAllowed(url, this.config.webhooks, 'url');
     const now = new Date();
     const eventId = `test.${randomUUID()}`;
     const delivery = await this.webhookDeliveries.create(

@@ -1,13 +1,17 @@
 import { ErrorCode } from '@pay/contracts';
-import { ApiError, checkWebhookTarget, WebhookTargetRefused } from '@pay/platform';
+import { ApiError, checkWebhookTarget, type WebhookTargetPolicy, WebhookTargetRefused } from '@pay/platform';
 
 /**
  * A callback URL may not point into our own network (SSRF): `400 NOTIFY_URL_NOT_ALLOWED` naming
  * the field. Delivery checks again at connect time (DNS may change).
  */
-export async function assertNotifyUrlAllowed(url: string, allowLoopback: boolean, field = 'notifyUrl'): Promise<void> {
+export async function assertNotifyUrlAllowed(
+  url: string,
+  policy: WebhookTargetPolicy,
+  field = 'notifyUrl',
+): Promise<void> {
   try {
-    await checkWebhookTarget(url, { allowLoopback });
+    await checkWebhookTarget(url, policy);
   } catch (err) {
     if (!(err instanceof WebhookTargetRefused)) throw err;
     const message = `${err.message}; callbacks go to public addresses only`;

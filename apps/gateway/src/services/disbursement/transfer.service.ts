@@ -112,7 +112,7 @@ export class TransferService {
 
   /** The callback may not point into our own network (SSRF); delivery checks again at connect time. */
   private checkNotifyUrl(url: string): Promise<void> {
-    return assertNotifyUrlAllowed(url, this.config.webhooks.allowLoopback);
+    return assertNotifyUrlAllowed(url, this.config.webhooks);
   }
 
   /** A transfer recorded by an earlier (or concurrent) copy of the request: its decision, once made. */

@@ -58,7 +58,7 @@ export class QrisService {
       const message = `must be between 60 and ${this.config.payins.qrisExpiry.maxSeconds}`;
       throw new ApiError(ErrorCode.ValidationError, `expirySeconds: ${message}`, [{ field: 'expirySeconds', message }]);
     }
-    if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.webhooks.allowLoopback);
+    if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.webhooks);
     const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     const now = new Date();
     const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
