@@ -14,6 +14,8 @@
 # (Maven Central, once, into .local/kafka) and starts for the run on its own ports and data
 # directory, then stops; set KAFKA_BROKERS to use a broker of your own instead (it needs the
 # kafka-init topics, and must not be shared: the services use their production group names).
+# Last, the container stage (tools/containers/compose-test.sh): Debian's Docker engine, installed and
+# started when missing, builds every image and runs docker-compose.yml with the journeys against it.
 # CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +56,10 @@ step "end-to-end";  npx jest -c jest.e2e.config.js --ci --json --outputFile=tmp/
 # The same suites with every service on Kafka (the kafka-init topics, the services' own groups).
 step "end-to-end on Kafka"
 E2E_BUS_TRANSPORT=kafka npx jest -c jest.e2e.config.js --ci --json --outputFile=tmp/jest-e2e-kafka.json
+# The production shape: every image built, docker-compose.yml up, the journeys in their container
+# through crashes and restarts, a browser, a drain, ledger verify (docs/operations/containers.md).
+step "containers (docker-compose)"
+bash tools/containers/compose-test.sh
 
 # One closing line over all the suites.
 node -e '
