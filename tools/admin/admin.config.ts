@@ -34,7 +34,9 @@ export const adminConfigSchema = z
   })
   .transform((env) => ({
     database: { url: env.DATABASE_URL },
-    webhooks: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK },
+    // No WEBHOOK_ALLOW_PRIVATE_HOSTS: the CLI reads no NODE_ENV to refuse it in production, and the
+    // test stacks set callback URLs through the API, which has it.
+    webhooks: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK, allowPrivateHosts: [] },
     links: { dashboard: env.DASHBOARD_PUBLIC_URL, console: env.CONSOLE_PUBLIC_URL },
   }));
 

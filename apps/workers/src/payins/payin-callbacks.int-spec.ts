@@ -35,6 +35,7 @@ describe('pay-in callbacks, workers side: the expiry scan and delivery (real Pos
         firstByteTimeoutMs: 2000,
         maxResponseBytes: 4096,
         allowLoopback: true,
+        allowPrivateHosts: [],
         leaseGraceMs: 1000,
       },
       clock,

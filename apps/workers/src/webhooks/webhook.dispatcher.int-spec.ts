@@ -85,6 +85,7 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
       firstByteTimeoutMs,
       maxResponseBytes: 4096,
       allowLoopback: true,
+      allowPrivateHosts: [],
       leaseGraceMs: 500,
     });
     const d = new WebhookDispatcher(repo, service, logger, { concurrency, perMerchant, safetyIntervalMs: 600_000 });
@@ -202,6 +203,7 @@ describe('WebhookDispatcher (real Postgres, NOTIFY wake-ups, real HTTP)', () => 
       firstByteTimeoutMs: 2000,
       maxResponseBytes: 4096,
       allowLoopback: true,
+      allowPrivateHosts: [],
       leaseGraceMs: 500,
     });
     const d = new WebhookDispatcher(repo, service, logger, {

@@ -11,6 +11,7 @@ describe('postWebhook (real HTTP)', () => {
     firstByteTimeoutMs: 1500,
     maxResponseBytes: 4096,
     allowLoopback: true,
+    allowPrivateHosts: [],
   };
   const servers: Server[] = [];
 

@@ -40,7 +40,7 @@ const IDLE_SOCKET_MS = 4000;
  */
 const agents = new Map<string, HttpAgent>();
 function agentFor(protocol: string, policy: WebhookTargetPolicy): HttpAgent {
-  const key = `${protocol} ${policy.allowLoopback} ${(policy.allowPrivateHosts ?? []).join(',')}`;
+  const key = `${protocol} ${policy.allowLoopback} ${policy.allowPrivateHosts.join(',')}`;
   let agent = agents.get(key);
   if (!agent) {
     const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };

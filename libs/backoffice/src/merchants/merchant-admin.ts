@@ -33,7 +33,7 @@ export class MerchantAdmin {
   /** `callbackTargets`: whether a callback URL may point at loopback or a listed private host (WEBHOOK_ALLOW_*, tests only). */
   constructor(
     prisma: PrismaClient,
-    private readonly callbackTargets: WebhookTargetPolicy = { allowLoopback: false },
+    private readonly callbackTargets: WebhookTargetPolicy = { allowLoopback: false, allowPrivateHosts: [] },
   ) {
     this.merchants = new MerchantRepository(prisma);
   }

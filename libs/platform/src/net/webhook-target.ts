@@ -19,15 +19,15 @@ export class WebhookTargetRefused extends Error {
  */
 export interface WebhookTargetPolicy {
   allowLoopback: boolean;
-  /** Lower-case host names (never IP literals) whose addresses may be private */
-  allowPrivateHosts?: readonly string[];
+  /** Lower-case host names (never IP literals) whose addresses may be private; empty: none */
+  allowPrivateHosts: readonly string[];
 }
 
 /** The address rules for a connection to `host` under `policy`. */
 function addressRules(host: string, policy: WebhookTargetPolicy) {
   return {
     allowLoopback: policy.allowLoopback,
-    allowPrivate: !isIP(host) && (policy.allowPrivateHosts ?? []).includes(host.toLowerCase()),
+    allowPrivate: !isIP(host) && policy.allowPrivateHosts.includes(host.toLowerCase()),
   };
 }
 
