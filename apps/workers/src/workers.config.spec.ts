@@ -44,9 +44,9 @@ describe('workers configuration', () => {
       loadConfig(workersConfigSchema, { ...base, WEBHOOK_ALLOW_PRIVATE_HOSTS: ' E2E , receiver.test ' }).webhooks,
     ).toMatchObject({ allowLoopback: false, allowPrivateHosts: ['e2e', 'receiver.test'] });
     expect(loadConfig(workersConfigSchema, base).webhooks.allowPrivateHosts).toEqual([]);
-    for (const bad of ['10.0.0.5', '*.internal', 'e2e:4000', 'http://e2e'])
-      expect(() => loadConfig(workersConfigSchema, { ...base, WEBHOOK_ALLOW_PRIVATE_HOSTS: bad })).toThrow(
-        'WEBHOOK_ALLOW_PRIVATE_HOSTS',
+    for (const bad of ['10.0.0.5', '0x7f.1', 'e2e.0x1', 'fd00::1', '*.internal', 'e2e:4000', 'http://e2e'])
+      expect(() => loadConfig(workersConfigSchema, { ...base, WEBHOOK_ALLOW_PRIVATE_HOSTS: `e2e,${bad}` })).toThrow(
+        `WEBHOOK_ALLOW_PRIVATE_HOSTS: "${bad}" is not a host name`,
       );
     expect(() =>
       loadConfig(workersConfigSchema, { ...base, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_HOSTS: 'e2e' }),

@@ -80,6 +80,19 @@ export const opsSection = (env: { OPS_PORT: number; OPS_HOST: string }): OpsConf
 /** A DNS host name: letters, digits and hyphens in dot-separated labels, not all digits (no IP literal). */
 const HOST_NAME = /^(?=.*[a-z-])[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
+/**
+ * A host name as a URL reads it back unchanged: not an IP address in any form a URL takes for one
+ * (`0x7f.1` is 127.0.0.1, `e2e.0x1` no host at all), so the entry names the host a callback URL has.
+ */
+function isHostName(entry: string): boolean {
+  if (!HOST_NAME.test(entry)) return false;
+  try {
+    return new URL(`http://${entry}/`).hostname === entry;
+  } catch {
+    return false;
+  }
+}
+
 export const webhookEnvShape = configSection('webhooks', {
   WEBHOOK_ALLOW_LOOPBACK: bool().default(false).meta({
     description:
@@ -96,9 +109,13 @@ export const webhookEnvShape = configSection('webhooks', {
         .filter(Boolean),
     )
     .pipe(
-      z.array(
-        z.string().regex(HOST_NAME, 'each entry must be a host name (not an IP address, not a wildcard), e.g. e2e'),
-      ),
+      z.array(z.string()).superRefine((entries, ctx) => {
+        for (const entry of entries.filter((e) => !isHostName(e)))
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${entry}" is not a host name: each entry must be one (not an IP address, not a wildcard), e.g. e2e`,
+          });
+      }),
     )
     .meta({
       description:

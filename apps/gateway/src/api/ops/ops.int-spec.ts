@@ -89,6 +89,20 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     ).toThrow(/WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production/);
   });
 
+  it('refuses to start in production with any WEBHOOK_ALLOW_PRIVATE_HOSTS, and anywhere with an IP address in it', () => {
+    const env = { DATABASE_URL: 'postgresql://u@h:5432/d' };
+    expect(() =>
+      loadConfig(gatewayConfigSchema, { ...env, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_HOSTS: 'e2e' }),
+    ).toThrow(/WEBHOOK_ALLOW_PRIVATE_HOSTS: must be empty when NODE_ENV=production/);
+    expect(loadConfig(gatewayConfigSchema, { ...env, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'E2E' }).webhooks).toEqual({
+      allowLoopback: false,
+      allowPrivateHosts: ['e2e'],
+    });
+    expect(() => loadConfig(gatewayConfigSchema, { ...env, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'e2e,172.18.0.5' })).toThrow(
+      'WEBHOOK_ALLOW_PRIVATE_HOSTS: "172.18.0.5" is not a host name',
+    );
+  });
+
   it('serves the ledger audit to operators: clean, then naming a pay-in never booked', async () => {
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
     expect((await request(ops).get('/ops/ledger/verify')).status).toBe(401);
