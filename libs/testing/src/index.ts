@@ -26,6 +26,7 @@ export {
 export { RecordingLiveRail } from './rail/recording-live-rail';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export { UnacceptingListener } from './http/unaccepting-listener';
+export { madeUpNames } from './http/made-up-names';
 export {
   closeSchemas,
   installContractFetch,

@@ -1,7 +1,21 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { UnacceptingListener } from '@pay/testing';
+import { networkInterfaces } from 'node:os';
+import { isAllowedWebhookAddress } from '@pay/domain';
+import { madeUpNames, UnacceptingListener, WebhookReceiver } from '@pay/testing';
 import { postWebhook } from './webhook.sender';
+
+/** A private (RFC 1918) or unique-local address of this machine, where a receiver can stand in for a compose service. */
+function ownPrivateAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flatMap((addresses) => addresses ?? [])
+    .map(({ address }) => address)
+    .find(
+      (a) =>
+        isAllowedWebhookAddress(a, { allowLoopback: false, allowPrivate: true }) &&
+        !isAllowedWebhookAddress(a, { allowLoopback: false }),
+    );
+}
 
 /** Real HTTP servers on loopback: what the sender does with connections. */
 describe('postWebhook (real HTTP)', () => {
@@ -108,5 +122,47 @@ describe('postWebhook (real HTTP)', () => {
     const slow = await postWebhook(`${base}/slow-body`, '{}', {}, timing);
     expect(slow).toMatchObject({ statusCode: 200, error: null, responseBody: Buffer.from('ok') });
     expect(slow.latencyMs).toBeGreaterThanOrEqual(790);
+  });
+
+  describe('WEBHOOK_ALLOW_PRIVATE_HOSTS: a listed host name may resolve to a private address (the compose service e2e)', () => {
+    // The receiver listens on a private address of this machine (a compose network's 172.x, say), reached through made-up names.
+    const address = ownPrivateAddress();
+    let undoNames: () => void = () => undefined;
+    beforeAll(() => {
+      if (address) undoNames = madeUpNames({ e2e: [address], other: [address], 'sub.e2e': [address] });
+    });
+    afterAll(() => undoNames());
+
+    it('the callback to the listed name is sent; to any other name resolving there, or without the list, refused unsent', async () => {
+      if (!address) throw new Error('this machine has no private (RFC 1918) or unique-local address to receive on');
+      const receiver = await WebhookReceiver.start(undefined, 0, address);
+      try {
+        const port = new URL(receiver.url).port;
+        const listing = { ...opts, allowLoopback: false, allowPrivateHosts: ['e2e'] };
+
+        expect(await postWebhook(`http://E2E:${port}/cb`, '{}', {}, listing)).toMatchObject({
+          statusCode: 200,
+          error: null,
+          targetRefused: false,
+        });
+        // Another name on the same address and port takes no connection made for e2e, and no permission from it.
+        for (const host of ['other', 'sub.e2e'])
+          expect(await postWebhook(`http://${host}:${port}/cb`, '{}', {}, listing)).toMatchObject({
+            statusCode: null,
+            targetRefused: true,
+            error: `${host} resolves to ${address}, a private or reserved address`,
+          });
+        expect(
+          await postWebhook(`http://e2e:${port}/cb`, '{}', {}, { ...listing, allowPrivateHosts: [] }),
+        ).toMatchObject({
+          statusCode: null,
+          targetRefused: true,
+          error: `e2e resolves to ${address}, a private or reserved address`,
+        });
+        expect(receiver.requests).toHaveLength(1);
+      } finally {
+        await receiver.close();
+      }
+    });
   });
 });

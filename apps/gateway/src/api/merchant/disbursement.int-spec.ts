@@ -3,7 +3,14 @@ import { SANDBOX_ACCOUNTS, sandboxHolderName } from '@pay/bank-rail';
 import { ledgerCommandId, parseLedgerCommand } from '@pay/contracts';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { changeUnannounced, createDisbursement, createMerchant, fundMerchant, ledgerFor } from '@pay/testing';
+import {
+  changeUnannounced,
+  createDisbursement,
+  createMerchant,
+  fundMerchant,
+  ledgerFor,
+  madeUpNames,
+} from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
@@ -17,20 +24,27 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
   let gateway: GatewayApp;
   let http: App;
   let prisma: PrismaClient;
+  let undoNames: () => void;
 
   beforeAll(async () => {
+    // The compose journeys' receiver `e2e` and another service, both on a private address.
+    undoNames = madeUpNames({ e2e: ['172.18.0.5'], other: ['172.18.0.5'] });
     gateway = await createGatewayApp(
       loadConfig(gatewayConfigSchema, {
         DATABASE_URL: process.env.DATABASE_URL,
         LOG_LEVEL: 'fatal',
         RAIL_SANDBOX_LATENCY_MS: '0',
         TRANSFER_DECISION_TIMEOUT_MS: '300',
+        WEBHOOK_ALLOW_PRIVATE_HOSTS: 'e2e',
       }),
     );
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
   });
-  afterAll(() => gateway.close());
+  afterAll(async () => {
+    undoNames();
+    await gateway.close();
+  });
 
   const post = (path: string, token: string, body: object) =>
     request(http).post(`/api/v1/disbursement/${path}`).set('token', token).send(body);
@@ -203,6 +217,26 @@ describe('disbursement endpoints, gateway side (real Postgres)', () => {
     });
 
     expect(await counts(merchant.id)).toEqual(before);
+  });
+
+  it('takes a notifyUrl on a host named in WEBHOOK_ALLOW_PRIVATE_HOSTS resolving to a private address; no other host there', async () => {
+    const { merchant, token } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const inq = await inquire(token);
+
+    const other = await post('transfer', token, transferBody(inq, { notifyUrl: 'http://other:4000/cb' }));
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({
+      code: 'NOTIFY_URL_NOT_ALLOWED',
+      message: expect.stringContaining('notifyUrl: other resolves to 172.18.0.5, a private or reserved address'),
+    });
+    expect(await prisma.disbursement.count({ where: { merchantId: merchant.id } })).toBe(0);
+
+    const listed = await post('transfer', token, transferBody(inq, { notifyUrl: 'http://E2E:4000/cb' }));
+    expect(listed.body.code).toBe('TRANSFER_PROCESSING'); // recorded; the ledger (not running here) decides it
+    expect(await prisma.disbursement.findFirstOrThrow({ where: { merchantId: merchant.id } })).toMatchObject({
+      notifyUrl: 'http://E2E:4000/cb',
+    });
   });
 
   it('answers TRANSFER_PROCESSING when the ledger does not decide in time; the same request later gets the decision', async () => {
