@@ -21,6 +21,24 @@ import { resolveTarget, type Target } from './target';
 // Against a remote stack, the webhook journey needs a receiver the stack can reach (E2E_RECEIVER_HOST).
 const webhookJourney = !process.env.E2E_BASE_URL || Boolean(process.env.E2E_RECEIVER_HOST);
 
+// Through the container stage's faults (a Postgres restart: the platform answers 503 for a moment)
+// a 503 or a refused connection is tried again, as a merchant's client would, for up to
+// E2E_RETRY_UNAVAILABLE_MS; unset (every other run), each answer counts as it is.
+const retryUnavailableMs = Number(process.env.E2E_RETRY_UNAVAILABLE_MS ?? 0);
+async function patientFetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+  const deadline = Date.now() + retryUnavailableMs;
+  for (;;) {
+    try {
+      const res = await fetch(input instanceof Request ? input.clone() : input, init);
+      if (res.status !== 503 || Date.now() >= deadline) return res;
+    } catch (err) {
+      // fetch's own failure (no connection) only: a contract violation is never retried.
+      if (!(err instanceof TypeError) || Date.now() >= deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 describe('merchant journeys over HTTP', () => {
   let target: Target;
   let merchant: { merchantId: number; token: string; webhookSecret: string; nmid: string };
@@ -37,7 +55,7 @@ describe('merchant journeys over HTTP', () => {
     base = target.baseUrl,
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
   ): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${base}${path}`, {
+    const res = await patientFetch(`${base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...headers },
       body: body ? JSON.stringify(body) : undefined,
@@ -97,7 +115,7 @@ describe('merchant journeys over HTTP', () => {
     const created = await ops('merchants', { name: `E2E Toko ${randomUUID().slice(0, 6)}, "QA"` });
     expect(created.status).toBe(201);
     merchant = created.body.data;
-    client = createMerchantClient({ baseUrl: target.baseUrl, token: merchant.token });
+    client = createMerchantClient({ baseUrl: target.baseUrl, token: merchant.token, fetch: patientFetch });
   }, 120_000);
   afterAll(async () => {
     await receiver?.close();
@@ -178,7 +196,7 @@ describe('merchant journeys over HTTP', () => {
       () => client.POST('/api/v1/payin/reconFile', { body: { date: jakartaToday } }),
       (r) => r.data?.message === 'Export ready',
     );
-    const csv = await (await fetch(unwrap(ready).download as string)).text();
+    const csv = await (await patientFetch(unwrap(ready).download as string)).text();
     const rows = parse(csv, { columns: true }) as Record<string, string>[];
     expect(rows.find((r) => r.merchantTrxId === 'E2E-PAYIN-1')).toMatchObject({
       status: 'success',
@@ -250,7 +268,11 @@ describe('merchant journeys over HTTP', () => {
   it('an operator issues a second token, which works until revoked', async () => {
     const issued = await operator('POST', `merchants/${merchant.merchantId}/tokens`, { label: 'journeys' });
     expect(issued.status).toBe(201);
-    const second = createMerchantClient({ baseUrl: target.baseUrl, token: issued.body.data.token as string });
+    const second = createMerchantClient({
+      baseUrl: target.baseUrl,
+      token: issued.body.data.token as string,
+      fetch: patientFetch,
+    });
     expect((await second.GET('/api/v1/payin/balance')).response.status).toBe(200);
     expect((await operator('DELETE', `tokens/${issued.body.data.id}`)).body).toMatchObject({
       status: true,

@@ -3,6 +3,8 @@
 # container registry (docs/operations/containers.md):
 #
 #   bash tools/containers/build-images.sh      # prints each image, its size, and the env file
+#   IMAGES=official bash tools/containers/build-images.sh   # where Docker Hub is reachable: only the
+#                                              # project's images, on the official node image
 #
 #   local/bookworm:minbase      Debian bookworm from debootstrap (the machine's Debian mirror),
 #                               rebuilt only when its recipe changes (a hash in its tag)
@@ -50,6 +52,29 @@ exists() { $DOCKER image inspect "$1" >/dev/null 2>&1; }
 started=$SECONDS
 step() { echo "[$((SECONDS - started))s] $*" >&2; }
 
+# The project's image and its build stage (what the journeys run in), FROM $1.
+project_images() {
+  local ca="$STATE/extra-ca.pem" target tag
+  cat /usr/local/share/ca-certificates/*.crt > "$ca" 2> /dev/null || : > "$ca"
+  chmod 600 "$ca"
+  for target in build runtime; do
+    tag=payments:local
+    [ "$target" = build ] && tag=payments-e2e:local
+    step "$tag: the Dockerfile's $target stage FROM $1"
+    $DOCKER build -q --target "$target" --build-arg "NODE_IMAGE=$1" \
+      --secret "id=extra_ca,src=$ca" -t "$tag" . > /dev/null
+  done
+}
+
+# A laptop with Docker Hub: the project's images on the official node image; the compose file's
+# defaults (the official infrastructure images) for the rest.
+if [ "${IMAGES:-local}" = official ]; then
+  project_images "node:$NODE_VERSION-bookworm-slim"
+  printf 'PAYMENTS_IMAGE=payments:local\nPAYMENTS_E2E_IMAGE=payments-e2e:local\n' > "$STATE/images.env"
+  step "done (official images); $STATE/images.env"
+  exit 0
+fi
+
 # --- 1. the Debian base ------------------------------------------------------------------------
 debian_base() {
   local rootfs="$STATE/rootfs"
@@ -92,16 +117,7 @@ else
 fi
 
 # --- 3. the project's image and its build stage (the journeys' runner) -------------------------
-ca="$STATE/extra-ca.pem"
-cat /usr/local/share/ca-certificates/*.crt > "$ca" 2>/dev/null || : > "$ca"
-chmod 600 "$ca"
-for target in build runtime; do
-  tag=payments:local
-  [ "$target" = build ] && tag=payments-e2e:local
-  step "$tag: the Dockerfile's $target stage FROM $NODE_IMAGE"
-  $DOCKER build -q --target "$target" --build-arg "NODE_IMAGE=$NODE_IMAGE" \
-    --secret "id=extra_ca,src=$ca" -t "$tag" . >/dev/null
-done
+project_images "$NODE_IMAGE"
 
 # --- 4. stand-ins for the infrastructure images ------------------------------------------------
 standin() {

@@ -4,6 +4,8 @@
 #
 #   bash tools/containers/compose-test.sh        # build, up, journeys + faults, browser, verify, down
 #   KEEP=1 bash tools/containers/compose-test.sh # leave the stack up afterwards (prints how to stop it)
+#   IMAGES=official bash tools/containers/compose-test.sh   # a laptop with Docker Hub: the official
+#                                                # infrastructure images, the project's on node:24.21.0-bookworm-slim
 #
 # 1. builds every image (build-images.sh; cached layers make a re-run quick);
 # 2. brings docker-compose.yml up under a project name of its own, with new secrets and free
@@ -47,7 +49,9 @@ env_file="$STATE/$project.env"
 chmod 600 "$env_file"
 # shellcheck disable=SC1090
 set -a && source "$env_file" && set +a
-compose() { docker-compose -p "$project" -f docker-compose.yml -f docker-compose.e2e.yml --env-file "$env_file" "$@"; }
+# Compose v1 (Debian's docker-compose) where it is installed, else the v2 plugin (`docker compose`).
+if command -v docker-compose > /dev/null 2>&1; then compose_cli=(docker-compose); else compose_cli=(docker compose); fi
+compose() { "${compose_cli[@]}" -p "$project" -f docker-compose.yml -f docker-compose.e2e.yml --env-file "$env_file" "$@"; }
 logs="$STATE/$project-logs.txt"
 down() {
   local rc=$?
@@ -88,17 +92,23 @@ step "every service healthy"
 journeys() { compose run --rm --no-deps --use-aliases e2e; }
 step "journeys (container e2e, webhook journey included)"
 journeys
-# A crash: SIGKILL to the service's process (the child of tini, PID 1 in the container) from the
-# host, as the kernel's OOM killer would. Not `docker kill`: Docker counts that as a manual stop,
-# which no restart policy undoes; a crash is what the policy is for.
+# A crash: SIGKILL to the service's process (node, the child of tini, PID 1 in the container), as
+# the kernel's OOM killer would do it; sent from inside the container, so it works wherever the
+# engine runs (a laptop's VM too). Not `docker kill`: Docker counts that as a manual stop, which no
+# restart policy undoes; a crash is what the policy is for.
 crash() {
-  local tini
-  tini=$(docker inspect -f '{{.State.Pid}}' "$(container "$1")")
-  kill -KILL $(pgrep -P "$tini")
+  docker exec "$(container "$1")" sh -c \
+    'for p in /proc/[0-9]*; do [ "$(cut -d" " -f4 "$p/stat")" = 1 ] && kill -KILL "${p#/proc/}"; done; true'
 }
-# While the suite runs (about 10 s unhindered, after 3-4 s of start-up): each fault lands in it.
+# While the suite runs (about 10 s unhindered): each fault lands in it, from 3 s after its
+# container is up (a cold machine takes longer to start it). The suite retries a 503 or a refused
+# connection meanwhile, as a merchant's client would, and waits longer for outcomes.
 faults() {
-  sleep 4
+  until docker ps -q --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=e2e" \
+    --filter "label=com.docker.compose.oneoff=True" | grep -q .; do
+    sleep 0.5
+  done
+  sleep 3
   step "fault: ledger crashes (SIGKILL; its restart policy brings it back)"
   crash ledger
   sleep 3
@@ -115,7 +125,7 @@ faults() {
 step "journeys again, through the faults"
 faults &
 faults_pid=$!
-E2E_EVENTUALLY_MS=120000 journeys
+E2E_EVENTUALLY_MS=120000 E2E_RETRY_UNAVAILABLE_MS=60000 journeys
 wait "$faults_pid"
 for s in postgres kafka gateway ledger payout workers; do wait_healthy "$s"; done
 for s in ledger payout; do

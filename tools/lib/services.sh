@@ -47,9 +47,18 @@ ensure_docker_compose() {
 # BuildKit with DOCKER_BUILDKIT=1), docker-compose (Compose v1) and debootstrap, installed when
 # missing; dockerd started in the background when it does not answer (its log in
 # tmp/dockerd.log). Sets DOCKER to the engine's own client (/usr/bin/docker: the newer client
-# some machines have first on PATH has no BuildKit).
+# some machines have first on PATH has no BuildKit). Where an engine and Compose answer already
+# (a laptop with Docker), nothing is installed and `docker` is used as it is.
 ensure_docker_engine() {
   local sudo=""
+  # An engine that answers already (a laptop's Docker Desktop, a CI runner's): use it as it is.
+  if [ -z "${DOCKER:-}" ] && docker info > /dev/null 2>&1 && { command -v docker-compose > /dev/null 2>&1 || docker compose version > /dev/null 2>&1; }; then
+    # Debian's engine client first: a newer client without buildx cannot build with BuildKit.
+    DOCKER=/usr/bin/docker
+    [ -x "$DOCKER" ] || DOCKER=$(command -v docker)
+    export DOCKER
+    return 0
+  fi
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker-compose >/dev/null 2>&1 || ! command -v debootstrap >/dev/null 2>&1; then
     echo "installing docker.io, docker-compose and debootstrap (Debian packages) for the container stage" >&2
