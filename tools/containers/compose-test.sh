@@ -55,6 +55,8 @@ compose() { "${compose_cli[@]}" -p "$project" -f docker-compose.yml -f docker-co
 logs="$STATE/$project-logs.txt"
 down() {
   local rc=$?
+  # A fault still under way (the suite failed early) must not restart a container after the stack is gone.
+  if [ -n "${faults_pid:-}" ]; then kill "$faults_pid" 2> /dev/null || true; wait "$faults_pid" 2> /dev/null || true; fi
   compose logs --no-color --timestamps > "$logs" 2>&1 || true
   if [ -n "${KEEP:-}" ]; then
     echo "stack left up: docker-compose -p $project -f docker-compose.yml -f docker-compose.e2e.yml --env-file $env_file down -v" >&2
