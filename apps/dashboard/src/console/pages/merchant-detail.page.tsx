@@ -7,7 +7,7 @@ import { PageTitle } from '../../shared/ui/page-title';
 import { ConfirmDialog } from '../../shared/ui/confirm-dialog';
 import { OnceSecret } from '../../shared/ui/secret';
 import { Section } from '../../shared/ui/section';
-import { ErrorState, FormError, LoadingState, fieldError } from '../../shared/ui/states';
+import { ErrorState, FormError, LoadingState, Saved, fieldError } from '../../shared/ui/states';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useAction, useAsync } from '../../shared/ui/use-async';
 import { parseSchedule, type Merchant } from '../console.api';
@@ -103,11 +103,7 @@ function FeesForm({ merchant, onSaved }: { merchant: Merchant; onSaved(): void }
               {t('merchants.feesUnchanged')}
             </Alert>
           )}
-          {saved && (
-            <Alert color="teal" role="status" py="xs">
-              {t('common.saved')}
-            </Alert>
-          )}
+          <Saved show={saved} />
         </Stack>
       </form>
       <ConfirmDialog

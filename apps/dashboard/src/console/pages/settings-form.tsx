@@ -1,8 +1,7 @@
-import { Alert, Button, Group, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Section } from '../../shared/ui/section';
-import { FormError } from '../../shared/ui/states';
+import { FormError, Saved } from '../../shared/ui/states';
 import { useAction } from '../../shared/ui/use-async';
 
 /** A section's form: submit, busy, error next to fields, "Saved." */
@@ -19,7 +18,6 @@ export function SettingsForm({
   onSubmit(): Promise<unknown>;
   children(error: unknown): ReactNode;
 }) {
-  const { t } = useTranslation();
   const save = useAction(onSubmit);
   const [saved, setSaved] = useState(false);
   const submit = async (e: FormEvent) => {
@@ -38,11 +36,7 @@ export function SettingsForm({
             </Button>
           </Group>
           <FormError error={save.error} fields={fields} />
-          {saved && (
-            <Alert color="teal" role="status" py="xs">
-              {t('common.saved')}
-            </Alert>
-          )}
+          <Saved show={saved} />
         </Stack>
       </form>
     </Section>

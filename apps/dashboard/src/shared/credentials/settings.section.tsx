@@ -2,17 +2,8 @@ import { Alert, Button, Group, Stack, Switch, Text, Textarea, TextInput } from '
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Section } from '../ui/section';
-import { FormError, fieldError } from '../ui/states';
+import { FormError, Saved, fieldError } from '../ui/states';
 import { useAction } from '../ui/use-async';
-
-function Saved({ show }: { show: boolean }) {
-  const { t } = useTranslation();
-  return show ? (
-    <Alert color="teal" role="status" py="xs">
-      {t('common.saved')}
-    </Alert>
-  ) : null;
-}
 
 export interface CallbackUrlActions {
   saveCallbackUrl(url: string | null): Promise<unknown>;

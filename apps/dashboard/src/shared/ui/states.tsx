@@ -67,3 +67,13 @@ export function FormError({
 export function fieldError(error: unknown, field: string): string | undefined {
   return isApiError(error) ? error.fieldMessage(field) : undefined;
 }
+
+/** "Saved." once a form's change went through (role status: read out, found by tests). */
+export function Saved({ show }: { show: boolean }) {
+  const { t } = useTranslation();
+  return show ? (
+    <Alert color="teal" role="status" py="xs">
+      {t('common.saved')}
+    </Alert>
+  ) : null;
+}
