@@ -63,6 +63,21 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
       INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload)
       SELECT ${merchantId}, last_seq, ${commandId}, ${e.type}, ${e.reference}, ${e.available}, ${e.pending}, available, pending, '{}'::jsonb FROM b
       RETURNING id`;
+    // Booked as the ledger books it (its merchant's accounts move by its deltas; suspense is the other side), so only the counterpart named is missing.
+    if (e.available !== 0n || e.pending !== 0n)
+      await prisma.$executeRaw`
+      WITH entry AS (
+        INSERT INTO journal_entries (id, command_id, type, reference, merchant_id, occurred_at)
+        VALUES (${id}, ${commandId}, ${e.type}, ${e.reference}, ${merchantId}, now())
+      ), lines AS (
+        SELECT * FROM (VALUES ('merchant:' || ${merchantId}::int || ':available', ${-e.available}::bigint),
+                              ('merchant:' || ${merchantId}::int || ':pending', ${-e.pending}::bigint),
+                              ('suspense', ${e.available + e.pending}::bigint)) AS v(account, amount)
+         WHERE amount <> 0
+      ), booked AS (
+        INSERT INTO postings (entry_id, account, amount) SELECT ${id}, account, amount FROM lines
+      )
+      INSERT INTO account_deltas (account, amount) SELECT account, amount FROM lines`;
     if (e.decision !== false) {
       await prisma.$executeRaw`
         INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result)

@@ -1,6 +1,8 @@
 import { withDeadLetterTopics } from '@pay/bus';
 import { startBusService } from '@pay/bus-service';
 import { ConsumerGroup, Topic } from '@pay/contracts';
+import { AccountFolder } from '@pay/ledger-core';
+import { throttledWarn } from '@pay/platform';
 import type { LedgerConfig } from './ledger.config';
 import { LedgerModule } from './ledger.module';
 
@@ -26,14 +28,18 @@ export function startLedger(config: LedgerConfig, opts: { consumerName?: string 
       });
       // Woken for its own input and output; every other topic only at its safety-net poll.
       const relay = outboxRelay(config.outbox, [Topic.LedgerCommands, Topic.LedgerEvents]);
+      // The books' account balances: what the batches moved per account, folded (decision 0049).
+      const folder = new AccountFolder(pool, throttledWarn(logger, 'folding account balances failed; retrying'));
       await app.listen();
       relay.start();
+      folder.start();
       await startListening();
       return {
         stop: [
           ['bus consumer (the batch in hand finishes)', () => app.close()],
           ['LISTEN connection', () => listener.stop()],
           ['outbox relay', () => relay.stop()],
+          ['account balance folding', () => folder.stop()],
         ],
       };
     },

@@ -283,6 +283,14 @@ describe('LedgerService (real Postgres)', () => {
         expected: 'available 3000000 (sum of the events)',
         found: 'available 3000100',
       },
+      {
+        check: 'books.merchant_account',
+        table: 'accounts',
+        id: `merchant:${merchant.id}:available`,
+        merchantId: merchant.id,
+        expected: "available 3000100 (the merchant's balance)",
+        found: 'credit balance 3000000',
+      },
     ]);
     await prisma.$executeRaw`UPDATE balances SET available = available - 100 WHERE merchant_id = ${merchant.id}`;
   });

@@ -46,3 +46,22 @@ export { dueSettlementCutoff, nameBasedUuid, settlementId } from './settlement/s
 export { platformTrxId } from './ids/platform-trx-id';
 export { parseReconDate, jakartaDay, type ReconDate } from './recon/recon-date';
 export { PAYOUT_FAILURE_TEXT, PayoutFailureCode } from './disbursement/payout-failure-code';
+export {
+  Account,
+  type AccountKind,
+  accountKind,
+  accountMerchant,
+  accountName,
+  naturalBalance,
+  QRIS_ACQUIRER_ACCOUNT,
+  SANDBOX_ACQUIRER_ACCOUNT,
+} from './books/chart';
+export {
+  type Posting,
+  UnbalancedEntryError,
+  entry,
+  payinRecordedPostings,
+  settlementCreditedPostings,
+  payoutDebitedPostings,
+  payoutRefundedPostings,
+} from './books/postings';

@@ -1,3 +1,4 @@
+import { bookHistory } from './books.seed';
 /** Runs one SQL statement and returns the rows it changed (a PrismaClient is one). */
 export interface SqlRunner {
   $executeRawUnsafe(query: string): PromiseLike<number>;
@@ -30,7 +31,7 @@ export function historyShape(perMerchant: number, payouts?: number) {
  * successful pay-ins each with its `payin.recorded` event (and failed or expired ones without),
  * settlements of 100 pay-ins with their `settlement.credited` events, disbursements paid
  * (debit), failed (debit + refund) and refused (a rejected decision, no event), an applied
- * decision per event, and balances equal to the fold. Fees follow the merchant's rate rule.
+ * decision per event, balances equal to the fold, and each event's journal entry (books.seed.ts). Fees follow the merchant's rate rule.
  * Ids are derived (md5 of a name) so every statement can recompute the others' keys.
  */
 export async function seedLedgerHistory(
@@ -113,5 +114,6 @@ export async function seedLedgerHistory(
       WHERE e.merchant_id = b.merchant_id`,
   ];
   for (const statement of statements) await prisma.$executeRawUnsafe(statement);
+  await bookHistory(prisma);
   if (options.vacuum !== false) await prisma.$executeRawUnsafe('VACUUM ANALYZE');
 }

@@ -1,5 +1,6 @@
 import { sql } from '@pay/persistence';
 import { type CreditSettlementCommand, LedgerEventType } from '@pay/contracts';
+import { settlementCreditedPostings } from '@pay/domain';
 import { type Decision, type HandlerContext, reject, RejectionReason } from './decision';
 
 /** A set of recorded, unsettled pay-ins moves from pending to available, all or nothing. */
@@ -32,6 +33,7 @@ export async function creditSettlement(ctx: HandlerContext, cmd: CreditSettlemen
       fees: fees.toString(),
       cutoffAt: cmd.cutoffAt ?? null,
     },
+    postings: settlementCreditedPostings({ merchantId: ctx.merchantId, net: total }),
     project: async (tx) => {
       await tx.execute(sql`
         WITH settlement AS (

@@ -1,5 +1,5 @@
 import { type DebitPayoutCommand, LedgerEventType } from '@pay/contracts';
-import { decideDebit } from '@pay/domain';
+import { decideDebit, payoutDebitedPostings } from '@pay/domain';
 import { type Decision, type FundingMove, type HandlerContext, reject, RejectionReason } from './decision';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,6 +31,7 @@ export function debitPayout(ctx: HandlerContext, cmd: DebitPayoutCommand): Promi
     availableDelta: decision.change.availableDelta,
     pendingDelta: 0n,
     payload: { payoutId: cmd.payoutId, amount: cmd.amount, fee: cmd.fee, total: (amount + fee).toString() },
+    postings: payoutDebitedPostings({ merchantId: ctx.merchantId, amount, fee }),
     funding: fundingMove(cmd.payoutId, 'pending'),
   });
 }

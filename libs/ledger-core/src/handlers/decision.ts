@@ -1,5 +1,5 @@
 import type { LedgerEventType } from '@pay/contracts';
-import type { BalanceState, Minor } from '@pay/domain';
+import type { BalanceState, Minor, Posting } from '@pay/domain';
 import type { SqlClient } from '@pay/persistence';
 
 /** A merchant disbursement the decision moves out of `funding` (written with the batch, in one statement). */
@@ -19,6 +19,11 @@ export type Decision =
       /** Sandbox money received (a sandbox pay-in's net): balances.sandbox_received, which never decreases */
       sandboxReceivedDelta?: Minor;
       payload: Record<string, unknown>;
+      /**
+       * The event's journal entry (decision 0049): balanced postings, the merchant's accounts moving
+       * exactly by availableDelta and pendingDelta (the batch checks it)
+       */
+      postings: Posting[];
       /** Projection writes beyond the balance (pay-in rows, settlements), run after the event is appended */
       project?: (tx: SqlClient, eventId: bigint) => Promise<void>;
       funding?: FundingMove;

@@ -1,5 +1,6 @@
 import { sql } from '@pay/persistence';
 import { LedgerEventType, type RecordPayinCommand } from '@pay/contracts';
+import { payinRecordedPostings } from '@pay/domain';
 import { type Decision, type HandlerContext, reject, RejectionReason } from './decision';
 
 /**
@@ -45,6 +46,7 @@ export async function recordPayin(ctx: HandlerContext, cmd: RecordPayinCommand):
       net: net.toString(),
       ...(sandbox ? { sandbox: true } : {}),
     },
+    postings: payinRecordedPostings({ merchantId: ctx.merchantId, amount, fee, sandbox }),
     project: async (tx, eventId) => {
       await tx.execute(sql`UPDATE payins SET ledger_event_id = ${eventId} WHERE id = ${cmd.payinId}::uuid`);
     },

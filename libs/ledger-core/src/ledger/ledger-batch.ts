@@ -1,4 +1,5 @@
 import { type LedgerCommand, LedgerEventType, type LedgerOutcome } from '@pay/contracts';
+import { Account, type Posting } from '@pay/domain';
 import { sql, type SqlClient } from '@pay/persistence';
 import { creditSettlement } from '../handlers/credit-settlement.handler';
 import { debitPayout } from '../handlers/debit-payout.handler';
@@ -137,6 +138,7 @@ export class LedgerBatch {
   ): LedgerOutcome {
     const eventId = this.eventIds.shift();
     if (eventId === undefined) throw new Error('ledger batch drew fewer event ids than it has commands');
+    checkMerchantPostings(command.merchantId, decision);
     const next: BalanceRow = {
       available: balance.available + decision.availableDelta,
       pending: balance.pending + decision.pendingDelta,
@@ -165,6 +167,15 @@ export class LedgerBatch {
       pendingAfter: next.pending,
       payload: decision.payload,
       logId: command.logId ?? null,
+    });
+    writes.entry({
+      id: eventId,
+      commandId: command.commandId,
+      type: decision.eventType,
+      reference: decision.reference,
+      merchantId: command.merchantId,
+      memo: {},
+      postings: decision.postings,
     });
     writes.balance(command.merchantId, next);
     writes.decision({
@@ -229,6 +240,24 @@ export class LedgerBatch {
     writes.project(project && (() => project(this.tx)));
     return outcome;
   }
+}
+
+/**
+ * The books and the merchant's balance are one: an event's postings to the merchant's own
+ * accounts are its deltas, credit-normal (a liability grows by a credit).
+ */
+function checkMerchantPostings(merchantId: number, decision: Extract<Decision, { kind: 'event' }>): void {
+  const posted = (account: string) =>
+    -decision.postings.filter((p: Posting) => p.account === account).reduce((sum, p) => sum + p.amount, 0n);
+  const available = posted(Account.merchantAvailable(merchantId));
+  const pending = posted(Account.merchantPending(merchantId));
+  const others = decision.postings.filter(
+    (p) => /^merchant:/.test(p.account) && !p.account.startsWith(`merchant:${merchantId}:`),
+  );
+  if (available !== decision.availableDelta || pending !== decision.pendingDelta || others.length > 0)
+    throw new Error(
+      `${decision.eventType} ${decision.reference}: postings move the merchant by ${available}/${pending}, the event by ${decision.availableDelta}/${decision.pendingDelta}`,
+    );
 }
 
 function referenceKey(merchantId: number, type: string, reference: string): string {

@@ -1,5 +1,6 @@
 import { Topic } from '@pay/contracts';
 import { DISBURSEMENT_DECIDED_CHANNEL, sql, type SqlClient } from '@pay/persistence';
+import type { Posting } from '@pay/domain';
 import type { FundingMove } from '../handlers/decision';
 
 export interface EventRow {
@@ -16,6 +17,17 @@ export interface EventRow {
   pendingAfter: bigint;
   payload: Record<string, unknown>;
   logId: string | null;
+}
+
+/** A journal entry (decision 0049): a merchant event's has the event's id; a platform entry has no merchant. */
+export interface EntryRow {
+  id: bigint;
+  commandId: string;
+  type: string;
+  reference: string;
+  merchantId: number | null;
+  memo: Record<string, unknown>;
+  postings: Posting[];
 }
 
 export interface DecisionRow {
@@ -40,13 +52,16 @@ export interface BalanceRow {
  * The rows a batch of decisions writes, kept until `flush`, which writes them all in one
  * statement of multi-row inserts and updates (unnest of arrays: the statement text, so its
  * prepared plan, is the same for any batch size): the events, the balance projections, the
- * decision records, the outbox rows (in decision order, so per merchant in order), and the
+ * decision records, the journal entries with their postings and what they moved per account
+ * (account_deltas, folded into accounts apart: account-fold.ts), the outbox rows (in decision order, so per merchant in order), and the
  * disbursements the decisions move out of `funding`, each announced on commit with NOTIFY
  * `<id>:<pending|refused>` (the gateway answers the transfer from it without reading the row).
  * Projections a handler writes itself (pay-ins, settlements) run after, in decision order.
  */
 export class LedgerWrites {
   private events: EventRow[] = [];
+  private entries: EntryRow[] = [];
+  private deltas = new Map<string, bigint>();
   private decisions: DecisionRow[] = [];
   private balances = new Map<number, BalanceRow>();
   private messages: { key: string; payload: unknown; headers: Record<string, string> }[] = [];
@@ -57,6 +72,11 @@ export class LedgerWrites {
 
   event(row: EventRow): void {
     this.events.push(row);
+  }
+
+  entry(row: EntryRow): void {
+    this.entries.push(row);
+    for (const p of row.postings) this.deltas.set(p.account, (this.deltas.get(p.account) ?? 0n) + p.amount);
   }
 
   decision(row: DecisionRow): void {
@@ -81,20 +101,26 @@ export class LedgerWrites {
 
   async flush(tx: SqlClient): Promise<void> {
     if (this.decisions.length === 0 && this.projections.length === 0) return;
-    const { events, decisions, messages, funding, projections } = this;
+    const { events, entries, decisions, messages, funding, projections } = this;
     const balances = [...this.balances];
+    const deltas = [...this.deltas].filter(([, amount]) => amount !== 0n);
     this.events = [];
+    this.entries = [];
+    this.deltas = new Map();
     this.decisions = [];
     this.balances = new Map();
     this.messages = [];
     this.funding = [];
     this.projections = [];
-    if (decisions.length > 0) await tx.query(this.statement(events, balances, decisions, messages, funding));
+    if (decisions.length > 0)
+      await tx.query(this.statement(events, entries, deltas, balances, decisions, messages, funding));
     for (const projection of projections) await projection();
   }
 
   private statement(
     events: EventRow[],
+    entries: EntryRow[],
+    deltas: [string, bigint][],
     balances: [number, BalanceRow][],
     decisions: DecisionRow[],
     messages: { key: string; payload: unknown; headers: Record<string, string> }[],
@@ -103,6 +129,7 @@ export class LedgerWrites {
     const now = this.now;
     const text = (v: bigint) => v.toString();
     const json = (v: unknown) => JSON.stringify(v);
+    const postings = entries.flatMap((e) => e.postings.map((p) => ({ entryId: e.id, ...p })));
     return sql`
       WITH events AS (
         INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id, occurred_at)
@@ -113,6 +140,19 @@ export class LedgerWrites {
                       ${events.map((e) => text(e.availableAfter))}::bigint[], ${events.map((e) => text(e.pendingAfter))}::bigint[],
                       ${events.map((e) => json(e.payload))}::jsonb[], ${events.map((e) => e.logId)}::text[])
             AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id)
+      ), entries AS (
+        INSERT INTO journal_entries (id, command_id, type, reference, merchant_id, memo, occurred_at)
+        SELECT j.id, j.command_id, j.type, j.reference, j.merchant_id, j.memo, ${now}::timestamptz
+          FROM unnest(${entries.map((e) => text(e.id))}::bigint[], ${entries.map((e) => e.commandId)}::text[], ${entries.map((e) => e.type)}::text[],
+                      ${entries.map((e) => e.reference)}::text[], ${entries.map((e) => e.merchantId)}::int[], ${entries.map((e) => json(e.memo))}::jsonb[])
+            AS j(id, command_id, type, reference, merchant_id, memo)
+      ), booked AS (
+        INSERT INTO postings (entry_id, account, amount)
+        SELECT * FROM unnest(${postings.map((p) => text(p.entryId))}::bigint[], ${postings.map((p) => p.account)}::text[],
+                             ${postings.map((p) => text(p.amount))}::bigint[])
+      ), moved AS (
+        INSERT INTO account_deltas (account, amount)
+        SELECT * FROM unnest(${deltas.map(([a]) => a)}::text[], ${deltas.map(([, v]) => text(v))}::bigint[])
       ), projection AS (
         UPDATE balances b SET available = p.available, pending = p.pending, sandbox_received = p.sandbox_received,
                               last_seq = p.last_seq, updated_at = ${now}::timestamptz

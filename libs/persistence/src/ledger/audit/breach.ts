@@ -32,9 +32,24 @@ export type BreachCheck =
   | 'event.unknown_type'
   | 'event.undecided'
   | 'decision.event_missing'
-  | 'decision.mismatch';
+  | 'decision.mismatch'
+  | 'books.entry_unbalanced'
+  | 'books.entry_missing'
+  | 'books.entry_unexpected'
+  | 'books.entry_amount'
+  | 'books.account_fold'
+  | 'books.merchant_account'
+  | 'books.trial_balance';
 
-export type BreachTable = 'balances' | 'payins' | 'settlements' | 'disbursements' | 'ledger_events' | 'ledger_commands';
+export type BreachTable =
+  | 'balances'
+  | 'payins'
+  | 'settlements'
+  | 'disbursements'
+  | 'ledger_events'
+  | 'ledger_commands'
+  | 'journal_entries'
+  | 'accounts';
 
 /** One fact that does not hold, naming the row an operator has to look at. Amounts are minor units (sen). */
 export interface Breach {
@@ -52,6 +67,8 @@ export interface VerifyReport {
   eventsChecked: number;
   /** Source rows read beside the events */
   rowsChecked: { payins: number; settlements: number; disbursements: number; decisions: number };
+  /** The books read (decision 0049): journal entries, their postings, the accounts */
+  booksChecked: { entries: number; postings: number; accounts: number };
   /** Merchants whose digests disagreed somewhere and were examined row by row */
   merchantsExamined: number;
   breaches: Breach[];

@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient } from '../../client/prisma';
 import { type Breach, type BreachRow, toBreach, type VerifyReport } from './breach';
+import { booksFacts } from './books.query';
 import { eventBreaches } from './event-facts.query';
 import { merchantDigests } from './merchant-digest.query';
 import { payinBreaches, payinsInFlight } from './payin-facts.query';
@@ -20,7 +21,7 @@ export interface VerifyOptions {
 /**
  * The ledger audit: every balance is the fold of its events, and every event and every
  * money-moving row (pay-in, settlement, disbursement, ledger decision) has its exact
- * counterpart. First one statement compares per-merchant digests of each side; then only
+ * counterpart, and the platform's books balance and agree with the balances (books.query.ts). First one statement compares per-merchant digests of each side; then only
  * the merchants whose digests differ are examined row by row, naming each breach. All of it
  * reads one snapshot (a REPEATABLE READ, read-only transaction), so a live system is seen
  * at one instant.
@@ -41,6 +42,8 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
         ...(events.length ? await eventBreaches(tx, events) : []),
         ...(digest.payinsInFlight.length ? await payinsInFlight(tx, digest.payinsInFlight, graceSeconds) : []),
       ];
+      const books = await booksFacts(tx, options.merchantIds ?? null);
+      rows.push(...books.rows);
       const examined = new Set([...payins, ...settlements, ...payouts, ...events]);
       return {
         merchantsChecked: digest.merchants,
@@ -51,6 +54,7 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
           disbursements: digest.disbursements,
           decisions: digest.decisions,
         },
+        booksChecked: { entries: books.entries, postings: books.postings, accounts: books.accounts },
         merchantsExamined: examined.size,
         breaches: ordered([...digest.balanceBreaches, ...rows.filter((r) => !r.in_flight).map(toBreach)]),
         inFlight: ordered(rows.filter((r) => r.in_flight).map(toBreach)),

@@ -1,0 +1,86 @@
+import type { Minor } from '../money/money';
+import { Account, accountKind, QRIS_ACQUIRER_ACCOUNT, SANDBOX_ACQUIRER_ACCOUNT } from './chart';
+
+/** One line of a journal entry: a debit (positive) or credit (negative) of one account, in minor units. */
+export interface Posting {
+  account: string;
+  amount: Minor;
+}
+
+export class UnbalancedEntryError extends Error {
+  constructor(readonly postings: Posting[]) {
+    super(`journal entry does not balance: ${postings.map((p) => `${p.account} ${p.amount}`).join(', ')}`);
+    this.name = 'UnbalancedEntryError';
+  }
+}
+
+/**
+ * The postings of one entry, checked: every account in the chart, one line per account (lines
+ * of the same account are added up), zero lines dropped, and the whole summing to zero.
+ */
+export function entry(lines: Posting[]): Posting[] {
+  const byAccount = new Map<string, Minor>();
+  for (const { account, amount } of lines) {
+    if (accountKind(account) === null) throw new RangeError(`${account} is not an account of the chart`);
+    byAccount.set(account, (byAccount.get(account) ?? 0n) + amount);
+  }
+  const postings = [...byAccount]
+    .filter(([, amount]) => amount !== 0n)
+    .map(([account, amount]) => ({ account, amount }));
+  if (postings.reduce((sum, p) => sum + p.amount, 0n) !== 0n) throw new UnbalancedEntryError(postings);
+  return postings;
+}
+
+const debit = (account: string, amount: Minor): Posting => ({ account, amount });
+const credit = (account: string, amount: Minor): Posting => ({ account, amount: -amount });
+
+/** A pay-in succeeded: the acquirer owes its gross; the merchant is owed the net (pending); the fee is earned. */
+export function payinRecordedPostings(p: {
+  merchantId: number;
+  amount: Minor;
+  fee: Minor;
+  sandbox: boolean;
+}): Posting[] {
+  const acquirer = p.sandbox ? SANDBOX_ACQUIRER_ACCOUNT : QRIS_ACQUIRER_ACCOUNT;
+  return entry([
+    debit(Account.acquirerReceivable(acquirer), p.amount),
+    credit(Account.merchantPending(p.merchantId), p.amount - p.fee),
+    credit(Account.feeRevenuePayin, p.fee),
+  ]);
+}
+
+/** Settled pay-ins: the merchant's net moves from pending to available. */
+export function settlementCreditedPostings(p: { merchantId: number; net: Minor }): Posting[] {
+  return entry([
+    debit(Account.merchantPending(p.merchantId), p.net),
+    credit(Account.merchantAvailable(p.merchantId), p.net),
+  ]);
+}
+
+/** A payout debited: amount + fee leave the merchant's available; the amount is owed to the beneficiary, the fee earned. */
+export function payoutDebitedPostings(p: { merchantId: number; amount: Minor; fee: Minor }): Posting[] {
+  return entry([
+    debit(Account.merchantAvailable(p.merchantId), p.amount + p.fee),
+    credit(Account.payoutsPayable, p.amount),
+    credit(Account.feeRevenuePayout, p.fee),
+  ]);
+}
+
+/**
+ * A failed payout: the debit undone. The amount comes back from where the payout stands (not
+ * yet sent: payable; sent: the rail's in-transit), the fee is given back, the merchant's
+ * available gets both.
+ */
+export function payoutRefundedPostings(p: {
+  merchantId: number;
+  amount: Minor;
+  fee: Minor;
+  inTransitRail?: string | null;
+}): Posting[] {
+  const from = p.inTransitRail ? Account.payoutsInTransit(p.inTransitRail) : Account.payoutsPayable;
+  return entry([
+    debit(from, p.amount),
+    debit(Account.feeRevenuePayout, p.fee),
+    credit(Account.merchantAvailable(p.merchantId), p.amount + p.fee),
+  ]);
+}

@@ -1,0 +1,142 @@
+import { Prisma, type TransactionClient } from '../../client/prisma';
+import type { BreachRow } from './breach';
+import { inScope } from './merchant-digest.query';
+
+/** The ledger's merchant event types: each has a journal entry of the same id (decision 0049). */
+const MERCHANT_EVENT_TYPES = ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'];
+
+export interface BooksFacts {
+  entries: number;
+  postings: number;
+  accounts: number;
+  rows: BreachRow[];
+}
+
+interface BooksRow {
+  entries: bigint;
+  postings: bigint;
+  accounts: bigint;
+  /** sum over postings of amount x a 32-bit hash of its entry: zero when every entry balances */
+  sketch: string;
+  breaches: BreachRow[];
+  event_suspects: number[];
+}
+
+/**
+ * The books (decision 0049), in one snapshot with the rest of the audit:
+ * - every entry's postings sum to zero: one pass over the postings folds each amount times a
+ *   hash of its entry into one sum, zero exactly when every entry balances (an unbalanced entry
+ *   makes it non-zero unless its imbalance times its hash cancels another's: odds of 2^-32);
+ *   only then are the postings grouped by entry to name the entries;
+ * - every account (its folded row plus its unfolded deltas) is the sum of its postings;
+ * - each merchant's liability accounts are its balance (available, pending);
+ * - each merchant event has its entry (an event of no known type is the audit's event.unknown_type) and the entry moves the merchant's accounts by the
+ *   event's deltas (per merchant digests of both sides; differing merchants are examined row by row);
+ * - the trial balance (every account together) is zero.
+ * Scoped to merchants, it reads their entries and accounts only (the platform's accounts hold
+ * every merchant's money, so their fold and the trial balance are checked unscoped).
+ */
+export async function booksFacts(tx: TransactionClient, merchantIds: number[] | null): Promise<BooksFacts> {
+  const scoped = merchantIds !== null;
+  const unscoped = scoped ? Prisma.sql`FALSE` : Prisma.sql`TRUE`;
+  const entryScope = scoped
+    ? Prisma.sql`entry_id IN (SELECT id FROM journal_entries WHERE ${inScope('merchant_id', merchantIds)})`
+    : Prisma.sql`TRUE`;
+  const accountScope = scoped
+    ? Prisma.sql`${inScope("(regexp_match(code, '^merchant:([0-9]+):'))[1]::int", merchantIds)}`
+    : Prisma.sql`TRUE`;
+  const [row] = await tx.$queryRaw<BooksRow[]>`
+    WITH p AS (
+      SELECT account, sum(amount) AS total, count(*) AS n,
+             sum(amount::numeric * hashint8(entry_id)) AS sketch,
+             sum(hashint8extended(amount, entry_id)) AS h
+        FROM postings WHERE ${entryScope} GROUP BY account
+    ), a AS (
+      SELECT code, balance FROM account_balances WHERE ${accountScope}
+    ), fold AS (
+      SELECT coalesce(a.code, p.account) AS code, coalesce(a.balance, 0) AS balance, coalesce(p.total, 0) AS total
+        FROM a FULL JOIN p ON p.account = a.code
+       WHERE coalesce(a.balance, 0) <> coalesce(p.total, 0) AND (${unscoped} OR coalesce(a.code, p.account) LIKE 'merchant:%')
+    ), ev AS (
+      SELECT merchant_id, count(*) AS n,
+             sum(hashint8extended(-available_delta, id)) FILTER (WHERE available_delta <> 0) AS av_h,
+             sum(hashint8extended(-pending_delta, id)) FILTER (WHERE pending_delta <> 0) AS pe_h,
+             sum(hashint8extended(id, 49)) AS id_h
+        FROM ledger_events WHERE type = ANY(${MERCHANT_EVENT_TYPES}::text[]) AND ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
+    ), je AS (
+      SELECT merchant_id, count(*) AS n, sum(hashint8extended(id, 49)) AS id_h
+        FROM journal_entries WHERE merchant_id IS NOT NULL AND type = ANY(${MERCHANT_EVENT_TYPES}::text[]) AND ${inScope('merchant_id', merchantIds)}
+       GROUP BY merchant_id
+    ), per AS (
+      SELECT m.id AS merchant_id, b.available, b.pending,
+             -coalesce(av.total, 0) AS book_available, -coalesce(pe.total, 0) AS book_pending,
+             (coalesce(ev.n, 0), ev.id_h, ev.av_h, ev.pe_h) IS DISTINCT FROM (coalesce(je.n, 0), je.id_h, av.h, pe.h) AS off
+        FROM merchants m
+        LEFT JOIN balances b ON b.merchant_id = m.id
+        LEFT JOIN ev ON ev.merchant_id = m.id
+        LEFT JOIN je ON je.merchant_id = m.id
+        LEFT JOIN p av ON av.account = 'merchant:' || m.id || ':available'
+        LEFT JOIN p pe ON pe.account = 'merchant:' || m.id || ':pending'
+       WHERE ${inScope('m.id', merchantIds)}
+    )
+    SELECT (SELECT count(*) FROM journal_entries WHERE ${inScope('merchant_id', merchantIds)}) AS entries,
+           (SELECT coalesce(sum(n), 0) FROM p)::bigint AS postings,
+           (SELECT count(*) FROM (SELECT account FROM p UNION SELECT code FROM a) x) AS accounts,
+           (SELECT coalesce(sum(sketch), 0) FROM p)::text AS sketch,
+           coalesce(array(SELECT merchant_id FROM per WHERE off ORDER BY merchant_id), '{}') AS event_suspects,
+           (SELECT coalesce(json_agg(r), '[]') FROM (
+              SELECT 'books.account_fold' AS "check", 'accounts' AS tbl, f.code AS id,
+                     (regexp_match(f.code, '^merchant:([0-9]+):'))[1]::int AS merchant_id,
+                     'balance ' || f.total || ' (debits minus credits of its postings)' AS expected, 'balance ' || f.balance AS found, false AS in_flight
+                FROM fold f
+              UNION ALL
+              SELECT 'books.merchant_account', 'accounts', 'merchant:' || p.merchant_id || ':' || c.side, p.merchant_id,
+                     c.side || ' ' || c.balance || ' (the merchant''s balance)', 'credit balance ' || c.book, false
+                FROM per p CROSS JOIN LATERAL (VALUES ('available', p.available, p.book_available), ('pending', p.pending, p.book_pending)) AS c(side, balance, book)
+               WHERE c.book IS DISTINCT FROM coalesce(c.balance, 0)
+              UNION ALL
+              SELECT 'books.trial_balance', 'accounts', 'all accounts', NULL, 'total 0 (debits = credits)', 'total ' || t.total, false
+                FROM (SELECT sum(balance) AS total FROM account_balances) t
+               WHERE ${unscoped} AND t.total <> 0
+            ) r) AS breaches`;
+  const rows = [...row.breaches];
+  if (row.sketch !== '0') rows.push(...(await unbalancedEntries(tx, entryScope)));
+  if (row.event_suspects.length > 0) rows.push(...(await eventEntryBreaches(tx, row.event_suspects)));
+  return { entries: Number(row.entries), postings: Number(row.postings), accounts: Number(row.accounts), rows };
+}
+
+/** The entries whose postings do not sum to zero (the sketch said some do). */
+function unbalancedEntries(tx: TransactionClient, entryScope: Prisma.Sql): Promise<BreachRow[]> {
+  return tx.$queryRaw<BreachRow[]>`
+    SELECT 'books.entry_unbalanced' AS "check", 'journal_entries' AS tbl, p.entry_id::text AS id, e.merchant_id,
+           'postings summing to 0' AS expected, 'postings summing to ' || p.total AS found, false AS in_flight
+      FROM (SELECT entry_id, sum(amount) AS total FROM postings WHERE ${entryScope} GROUP BY entry_id HAVING sum(amount) <> 0) p
+      LEFT JOIN journal_entries e ON e.id = p.entry_id`;
+}
+
+/** Merchants whose events and entries disagree, event by event. */
+function eventEntryBreaches(tx: TransactionClient, merchantIds: number[]): Promise<BreachRow[]> {
+  return tx.$queryRaw<BreachRow[]>`
+    WITH e AS (
+      SELECT id, merchant_id, type, available_delta, pending_delta FROM ledger_events
+       WHERE merchant_id = ANY(${merchantIds}::int[]) AND type = ANY(${MERCHANT_EVENT_TYPES}::text[])
+    ), j AS (
+      SELECT je.id, je.merchant_id, je.type,
+             -coalesce(sum(p.amount) FILTER (WHERE p.account = 'merchant:' || je.merchant_id || ':available'), 0) AS available,
+             -coalesce(sum(p.amount) FILTER (WHERE p.account = 'merchant:' || je.merchant_id || ':pending'), 0) AS pending
+        FROM journal_entries je LEFT JOIN postings p ON p.entry_id = je.id
+       WHERE je.merchant_id = ANY(${merchantIds}::int[]) AND je.type = ANY(${MERCHANT_EVENT_TYPES}::text[])
+       GROUP BY je.id
+    )
+    SELECT CASE WHEN j.id IS NULL THEN 'books.entry_missing' WHEN e.id IS NULL THEN 'books.entry_unexpected' ELSE 'books.entry_amount' END AS "check",
+           CASE WHEN e.id IS NULL THEN 'journal_entries' ELSE 'ledger_events' END AS tbl,
+           coalesce(e.id, j.id)::text AS id, coalesce(e.merchant_id, j.merchant_id) AS merchant_id,
+           CASE WHEN e.id IS NULL THEN 'no entry without a ledger event of its merchant'
+                ELSE 'an entry moving available ' || e.available_delta || ', pending ' || e.pending_delta END AS expected,
+           CASE WHEN j.id IS NULL THEN 'no entry'
+                ELSE 'entry ' || j.id || ' (' || j.type || ') moving available ' || j.available || ', pending ' || j.pending END AS found,
+           false AS in_flight
+      FROM e FULL JOIN j ON j.id = e.id
+     WHERE j.id IS NULL OR e.id IS NULL OR e.merchant_id <> j.merchant_id OR e.type <> j.type
+        OR e.available_delta <> j.available OR e.pending_delta <> j.pending`;
+}
