@@ -505,7 +505,7 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
           table: 'ledger_events',
           id: unknown,
           merchantId,
-          expected: 'payin.recorded, settlement.credited, payout.debited or payout.refunded',
+          expected: 'payin.recorded, settlement.credited, payout.debited, payout.refunded or payout.reversed',
           found: 'type balance.adjusted',
         },
       ]);

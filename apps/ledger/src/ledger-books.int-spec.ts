@@ -183,6 +183,182 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     expect(report.booksChecked).toEqual({ entries: 7, postings: 20, accounts: 7 });
   });
 
+  it('the migration books the history before it exactly as the ledger books it now, and the audit then finds nothing', async () => {
+    await history();
+    await foldAccountDeltas(pool);
+    const snapshot = async () => ({
+      postings: await prisma.$queryRaw`SELECT entry_id, account, amount FROM postings ORDER BY entry_id, account`,
+      accounts: await prisma.$queryRaw`SELECT code, kind, merchant_id, balance FROM accounts ORDER BY code`,
+      balances: await prisma.$queryRaw`SELECT * FROM balances ORDER BY merchant_id`,
+    });
+    // The books as they were before the migration (none), then the migration's backfill. Runs before the
+    // cases below book platform entries and reversals, which no history before the migration holds.
+    const before = await snapshot();
+    const migration = readFileSync(join(MIGRATIONS_DIR, '20261203000000_books', 'migration.sql'), 'utf8');
+    const backfill = migration.slice(migration.indexOf('-- The history so far'));
+    await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL session_replication_role = replica`;
+      await tx.$executeRawUnsafe('DELETE FROM postings');
+      await tx.$executeRawUnsafe('DELETE FROM journal_entries');
+      await tx.$executeRawUnsafe('DELETE FROM accounts');
+      await tx.$executeRawUnsafe('DELETE FROM account_deltas');
+      await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = origin`);
+      for (const statement of backfill.split(/;\s*\n/).filter((s) => s.replace(/--.*$/gm, '').trim()))
+        await tx.$executeRawUnsafe(statement);
+      // Run twice, it books nothing twice (the bench's seeds run it after writing their events).
+      for (const statement of backfill.split(/;\s*\n/).filter((s) => s.replace(/--.*$/gm, '').trim()))
+        await tx.$executeRawUnsafe(statement);
+    });
+    expect(await snapshot()).toEqual(before);
+    expect((await verifyLedger(prisma)).breaches).toEqual([]);
+  });
+  describe('a payout through the books: sent, confirmed, and returned by the bank after success', () => {
+    /** A merchant with 1,000,000.00 available and one payout of 200,000.00 + 2,500.00 fee debited. */
+    async function debitedPayout() {
+      const { merchant } = await createMerchant(prisma);
+      const m = merchant.id;
+      const payin = await insertSuccessfulPayin(prisma, m, 1_000_000_00n, 0n);
+      await ledger.apply(
+        command({
+          type: 'payin.record',
+          commandId: `r:${payin}`,
+          merchantId: m,
+          issuedAt: now(),
+          payinId: payin,
+          amount: '100000000',
+          fee: '0',
+        }),
+      );
+      await ledger.apply(
+        command({
+          type: 'settlement.credit',
+          commandId: `s:${payin}`,
+          merchantId: m,
+          issuedAt: now(),
+          settlementId: '8f7a5f0e-0000-4000-8000-' + payin.slice(-12),
+          payinIds: [payin],
+        }),
+      );
+      const payoutId = directPayoutId();
+      applied(
+        await ledger.apply(
+          command({
+            type: 'payout.debit',
+            commandId: `d:${payoutId}`,
+            merchantId: m,
+            issuedAt: now(),
+            payoutId,
+            amount: '20000000',
+            fee: '250000',
+          }),
+        ),
+      );
+      const step = (type: string, extra: object = {}, commandId = `${type}:${payoutId}`) =>
+        ledger.apply(command({ type, commandId, merchantId: m, issuedAt: now(), payoutId, ...extra }));
+      const available = async () => (await prisma.balance.findUniqueOrThrow({ where: { merchantId: m } })).available;
+      return { m, payoutId, step, available };
+    }
+
+    it('sent: payable -> the rail in transit; confirmed: in transit -> bank cash; reversed: the bank cash and the fee back to the merchant', async () => {
+      const { m, step, available } = await debitedPayout();
+      expect(await available()).toBe(79_750_000n);
+      const sent = applied(await step('payout.send', { rail: 'BRI SNAP' }));
+      expect(await postingsOf(sent.eventId)).toEqual({
+        'payouts:payable': 20_000_000n,
+        'rail:bri-snap:in_transit': -20_000_000n,
+      });
+      const confirmed = applied(await step('payout.confirm', { rail: 'BRI SNAP' }));
+      expect(await postingsOf(confirmed.eventId)).toEqual({
+        'bank:bri-snap:cash': -20_000_000n,
+        'rail:bri-snap:in_transit': 20_000_000n,
+      });
+      expect(await available()).toBe(79_750_000n); // platform entries never move the merchant
+
+      const reversed = applied(await step('payout.reverse', { reason: 'Account closed at the beneficiary bank' }));
+      expect(await postingsOf(reversed.eventId)).toEqual({
+        'bank:bri-snap:cash': 20_000_000n,
+        [`merchant:${m}:available`]: -20_250_000n,
+        'revenue:fees:payout': 250_000n,
+      });
+      expect(await available()).toBe(100_000_000n);
+      expect(await prisma.ledgerEvent.findUniqueOrThrow({ where: { id: BigInt(reversed.eventId) } })).toMatchObject({
+        type: 'payout.reversed',
+        availableDelta: 20_250_000n,
+        payload: { reversed: '20250000', reason: 'Account closed at the beneficiary bank' },
+      });
+
+      // Once each: the same command again is its first outcome; another command for the same fact is refused.
+      expect(await step('payout.reverse', { reason: 'again' })).toEqual(reversed);
+      expect(await step('payout.reverse', { reason: 'again' }, 'another-reverse')).toMatchObject({
+        outcome: 'rejected',
+        reason: 'DUPLICATE_REFERENCE',
+      });
+      expect(await step('payout.send', { rail: 'BRI SNAP' }, 'another-send')).toMatchObject({
+        outcome: 'rejected',
+        reason: 'DUPLICATE_REFERENCE',
+      });
+      expect(await step('payout.refund', { reason: 'late failure' })).toMatchObject({
+        outcome: 'rejected',
+        reason: 'PAYOUT_CLOSED',
+      });
+      expect(await available()).toBe(100_000_000n);
+      await foldAccountDeltas(pool);
+      expect((await verifyLedger(prisma)).breaches).toEqual([]);
+    });
+
+    it('a payout that fails after it was sent comes back out of the rail in transit; a confirmation without its sending books both', async () => {
+      const failed = await debitedPayout();
+      applied(await failed.step('payout.send', { rail: 'BRI SNAP' }));
+      const refunded = applied(await failed.step('payout.refund', { reason: 'bank rejected' }));
+      expect(await postingsOf(refunded.eventId)).toEqual({
+        [`merchant:${failed.m}:available`]: -20_250_000n,
+        'rail:bri-snap:in_transit': 20_000_000n,
+        'revenue:fees:payout': 250_000n,
+      });
+      expect(await failed.step('payout.confirm', { rail: 'BRI SNAP' })).toMatchObject({
+        outcome: 'rejected',
+        reason: 'PAYOUT_CLOSED',
+      });
+      expect(await failed.step('payout.reverse', { reason: 'x' })).toMatchObject({
+        outcome: 'rejected',
+        reason: 'PAYOUT_CLOSED',
+      });
+
+      const unsent = await debitedPayout();
+      const confirmed = applied(await unsent.step('payout.confirm', { rail: 'BRI SNAP' }));
+      expect(await postingsOf(confirmed.eventId)).toEqual({
+        'bank:bri-snap:cash': -20_000_000n,
+        'payouts:payable': 20_000_000n,
+      });
+      expect(await unsent.step('payout.refund', { reason: 'x' })).toMatchObject({
+        outcome: 'rejected',
+        reason: 'PAYOUT_CLOSED',
+      });
+      expect(await unsent.step('payout.send', { rail: 'x' }, 'x')).toMatchObject({ outcome: 'applied' }); // late, still balanced
+      await foldAccountDeltas(pool);
+      expect((await verifyLedger(prisma)).breaches).toEqual([]);
+    });
+
+    it('refuses to book a payout that was never debited', async () => {
+      const { merchant } = await createMerchant(prisma);
+      const payoutId = directPayoutId();
+      for (const type of ['payout.send', 'payout.confirm', 'payout.reverse'])
+        expect(
+          await ledger.apply(
+            command({
+              type,
+              commandId: `${type}:${payoutId}`,
+              merchantId: merchant.id,
+              issuedAt: now(),
+              payoutId,
+              rail: 'BRI',
+              reason: 'x',
+            }),
+          ),
+        ).toMatchObject({ outcome: 'rejected', reason: 'PAYOUT_NOT_DEBITED' });
+    });
+  });
+
   it("the database's chart is the code's", async () => {
     const codes = [
       'merchant:12:available',
@@ -255,34 +431,6 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     ).toEqual([{ n: 0 }]);
   });
 
-  it('the migration books the history before it exactly as the ledger books it now, and the audit then finds nothing', async () => {
-    await history();
-    await foldAccountDeltas(pool);
-    const snapshot = async () => ({
-      postings: await prisma.$queryRaw`SELECT entry_id, account, amount FROM postings ORDER BY entry_id, account`,
-      accounts: await prisma.$queryRaw`SELECT code, kind, merchant_id, balance FROM accounts ORDER BY code`,
-      balances: await prisma.$queryRaw`SELECT * FROM balances ORDER BY merchant_id`,
-    });
-    // The books as they were before the migration (none), then the migration's backfill.
-    const before = await snapshot();
-    const migration = readFileSync(join(MIGRATIONS_DIR, '20261203000000_books', 'migration.sql'), 'utf8');
-    const backfill = migration.slice(migration.indexOf('-- The history so far'));
-    await prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL session_replication_role = replica`;
-      await tx.$executeRawUnsafe('DELETE FROM postings');
-      await tx.$executeRawUnsafe('DELETE FROM journal_entries');
-      await tx.$executeRawUnsafe('DELETE FROM accounts');
-      await tx.$executeRawUnsafe('DELETE FROM account_deltas');
-      await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = origin`);
-      for (const statement of backfill.split(/;\s*\n/).filter((s) => s.replace(/--.*$/gm, '').trim()))
-        await tx.$executeRawUnsafe(statement);
-      // Run twice, it books nothing twice (the bench's seeds run it after writing their events).
-      for (const statement of backfill.split(/;\s*\n/).filter((s) => s.replace(/--.*$/gm, '').trim()))
-        await tx.$executeRawUnsafe(statement);
-    });
-    expect(await snapshot()).toEqual(before);
-    expect((await verifyLedger(prisma)).breaches).toEqual([]);
-  });
   it('the audit names an unbalanced entry, an account that is not the fold of its postings, and a trial balance that is not zero', async () => {
     const { m, recorded } = await history();
     await foldAccountDeltas(pool);

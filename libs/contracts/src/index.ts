@@ -7,11 +7,19 @@ export {
   CreditSettlementCommand,
   DebitPayoutCommand,
   RefundPayoutCommand,
+  SendPayoutCommand,
+  ConfirmPayoutCommand,
+  ReversePayoutCommand,
   InvalidMessageError,
   parseLedgerCommand,
   ledgerCommandId,
 } from './ledger-commands/ledger-command';
-export { LedgerEventType, type LedgerEventMessage, type LedgerOutcome } from './ledger-events/ledger-event';
+export {
+  BooksEntryType,
+  LedgerEventType,
+  type LedgerEventMessage,
+  type LedgerOutcome,
+} from './ledger-events/ledger-event';
 export {
   ErrorCode,
   ERROR_HTTP_STATUS,

@@ -64,4 +64,8 @@ export {
   settlementCreditedPostings,
   payoutDebitedPostings,
   payoutRefundedPostings,
+  type PayoutStanding,
+  payoutSentPostings,
+  payoutConfirmedPostings,
+  payoutReversedPostings,
 } from './books/postings';

@@ -33,7 +33,15 @@ CREATE TABLE "journal_entries" (
 );
 CREATE UNIQUE INDEX "journal_entries_command_id_key" ON "journal_entries"("command_id");
 CREATE INDEX "journal_entries_business_date_idx" ON "journal_entries"("business_date", "id");
-CREATE INDEX "journal_entries_type_reference_idx" ON "journal_entries"("type", "reference");
+-- One entry of a type per reference and merchant (a payout is sent once, confirmed once).
+CREATE UNIQUE INDEX "journal_entries_type_reference_key" ON "journal_entries"("type", "reference", "merchant_id") NULLS NOT DISTINCT;
+
+-- A successful payout the beneficiary's bank returned later: a final state after success.
+ALTER TABLE "disbursements" DROP CONSTRAINT "disbursements_status_check";
+ALTER TABLE "disbursements" ADD CONSTRAINT "disbursements_status_check"
+    CHECK ("status" IN ('funding', 'refused', 'pending', 'success', 'failed', 'reversed'));
+ALTER TABLE "disbursements" ADD COLUMN "reversed_at" TIMESTAMPTZ(3);
+ALTER TABLE "disbursements" ADD COLUMN "reversal_reason" TEXT;
 
 CREATE TABLE "postings" (
     "entry_id" BIGINT NOT NULL,

@@ -18,7 +18,15 @@ import {
 /** Minor units travel as decimal strings: JSON has no bigint. */
 const MINOR_UNITS = /^(0|[1-9]\d{0,18})$/;
 
-export const LEDGER_COMMAND_TYPES = ['payin.record', 'settlement.credit', 'payout.debit', 'payout.refund'] as const;
+export const LEDGER_COMMAND_TYPES = [
+  'payin.record',
+  'settlement.credit',
+  'payout.debit',
+  'payout.refund',
+  'payout.send',
+  'payout.confirm',
+  'payout.reverse',
+] as const;
 export type LedgerCommandType = (typeof LEDGER_COMMAND_TYPES)[number];
 
 /** Fields every ledger command carries. `commandId` is deterministic, so a retry is recognised. */
@@ -112,13 +120,69 @@ export class RefundPayoutCommand extends LedgerCommandBase {
   reason?: string;
 }
 
-export type LedgerCommand = RecordPayinCommand | CreditSettlementCommand | DebitPayoutCommand | RefundPayoutCommand;
+/** A rail's name as the payout service knows it (its provider): names the books' in-transit and cash accounts. */
+const RAIL_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.()-]{0,59}$/;
+
+/**
+ * A debited payout handed to its rail's bank (the books: payable -> the rail's in-transit).
+ * Booked on the platform's side only; the merchant's balance does not move.
+ */
+export class SendPayoutCommand extends LedgerCommandBase {
+  override type = 'payout.send' as const;
+
+  @IsString()
+  @MaxLength(100)
+  payoutId!: string;
+
+  @Matches(RAIL_NAME)
+  rail!: string;
+}
+
+/** The bank confirmed a payout (the books: the rail's in-transit -> its bank cash). */
+export class ConfirmPayoutCommand extends LedgerCommandBase {
+  override type = 'payout.confirm' as const;
+
+  @IsString()
+  @MaxLength(100)
+  payoutId!: string;
+
+  @Matches(RAIL_NAME)
+  rail!: string;
+}
+
+/**
+ * A successful payout the beneficiary's bank returned days later: the money is back in the
+ * platform's bank account and everything the merchant was debited goes back into available.
+ */
+export class ReversePayoutCommand extends LedgerCommandBase {
+  override type = 'payout.reverse' as const;
+
+  @IsString()
+  @MaxLength(100)
+  payoutId!: string;
+
+  @IsString()
+  @MaxLength(500)
+  reason!: string;
+}
+
+export type LedgerCommand =
+  | RecordPayinCommand
+  | CreditSettlementCommand
+  | DebitPayoutCommand
+  | RefundPayoutCommand
+  | SendPayoutCommand
+  | ConfirmPayoutCommand
+  | ReversePayoutCommand;
 
 const CLASSES: Record<LedgerCommandType, new () => LedgerCommand> = {
   'payin.record': RecordPayinCommand,
   'settlement.credit': CreditSettlementCommand,
   'payout.debit': DebitPayoutCommand,
   'payout.refund': RefundPayoutCommand,
+  'payout.send': SendPayoutCommand,
+  'payout.confirm': ConfirmPayoutCommand,
+  'payout.reverse': ReversePayoutCommand,
 };
 
 /** A message that can never be processed: the bus dead-letters it at once (see classifyFault in @pay/platform). */
@@ -157,4 +221,7 @@ export const ledgerCommandId = {
   settlementCredit: (settlementId: string) => `settlement.credit:${settlementId}`,
   payoutDebit: (payoutId: string) => `payout.debit:${payoutId}`,
   payoutRefund: (payoutId: string) => `payout.refund:${payoutId}`,
+  payoutSend: (payoutId: string) => `payout.send:${payoutId}`,
+  payoutConfirm: (payoutId: string) => `payout.confirm:${payoutId}`,
+  payoutReverse: (payoutId: string) => `payout.reverse:${payoutId}`,
 };

@@ -6,6 +6,17 @@ export enum LedgerEventType {
   SettlementCredited = 'settlement.credited',
   PayoutDebited = 'payout.debited',
   PayoutRefunded = 'payout.refunded',
+  /** A successful payout returned by the beneficiary's bank: the merchant's money back */
+  PayoutReversed = 'payout.reversed',
+}
+
+/**
+ * Journal entries of the platform's own (decision 0049): booked by the ledger like events, but
+ * they move no merchant's balance, so they are not merchant events (no seq, no balance movement).
+ */
+export enum BooksEntryType {
+  PayoutSent = 'payout.sent',
+  PayoutConfirmed = 'payout.confirmed',
 }
 
 /** Published on Topic.LedgerEvents (value JSON) for every command the ledger decides. */
@@ -15,9 +26,9 @@ export interface LedgerEventMessage {
   commandId: string;
   commandType: LedgerCommandType;
   merchantId: number;
-  /** Present when kind = event */
+  /** Present when kind = event (a books entry: eventType is the entry's type, and no seq or deltas) */
   eventId?: string;
-  eventType?: LedgerEventType;
+  eventType?: LedgerEventType | BooksEntryType;
   seq?: string;
   reference: string;
   availableDelta?: string;

@@ -84,3 +84,39 @@ export function payoutRefundedPostings(p: {
     credit(Account.merchantAvailable(p.merchantId), p.amount + p.fee),
   ]);
 }
+
+/** Where a payout's amount stands in the books: not yet sent, sent to a rail's bank, or confirmed by it. */
+export type PayoutStanding = { at: 'payable' } | { at: 'in_transit'; rail: string } | { at: 'cash'; rail: string };
+
+function standingAccount(s: PayoutStanding): string {
+  if (s.at === 'payable') return Account.payoutsPayable;
+  return s.at === 'in_transit' ? Account.payoutsInTransit(s.rail) : Account.bankCash(s.rail);
+}
+
+/** A payout handed to its rail's bank: owed to the beneficiary until then, in transit from now. */
+export function payoutSentPostings(p: { amount: Minor; rail: string }): Posting[] {
+  return entry([debit(Account.payoutsPayable, p.amount), credit(Account.payoutsInTransit(p.rail), p.amount)]);
+}
+
+/** The bank confirmed the payout: the amount leaves the platform's bank account (from wherever it stood). */
+export function payoutConfirmedPostings(p: { amount: Minor; rail: string; from: PayoutStanding }): Posting[] {
+  return entry([debit(standingAccount(p.from), p.amount), credit(Account.bankCash(p.rail), p.amount)]);
+}
+
+/**
+ * A successful payout returned by the beneficiary's bank: the amount is back where the payout
+ * stood (the bank cash once confirmed), the fee is given back, and the merchant's available
+ * gets both (decision 0049).
+ */
+export function payoutReversedPostings(p: {
+  merchantId: number;
+  amount: Minor;
+  fee: Minor;
+  from: PayoutStanding;
+}): Posting[] {
+  return entry([
+    debit(standingAccount(p.from), p.amount),
+    debit(Account.feeRevenuePayout, p.fee),
+    credit(Account.merchantAvailable(p.merchantId), p.amount + p.fee),
+  ]);
+}

@@ -1,4 +1,4 @@
-import type { LedgerEventType } from '@pay/contracts';
+import type { BooksEntryType, LedgerEventType } from '@pay/contracts';
 import type { BalanceState, Minor, Posting } from '@pay/domain';
 import type { SqlClient } from '@pay/persistence';
 
@@ -8,7 +8,7 @@ export interface FundingMove {
   to: 'pending' | 'refused';
 }
 
-/** What a command handler decides inside the ledger's transaction: one event, or a refusal. */
+/** What a command handler decides inside the ledger's transaction: one event, one platform entry, or a refusal. */
 export type Decision =
   | {
       kind: 'event';
@@ -29,6 +29,14 @@ export type Decision =
       funding?: FundingMove;
     }
   | {
+      /** A journal entry of the platform's own: the merchant's balance does not move (decision 0049) */
+      kind: 'entry';
+      entryType: BooksEntryType;
+      reference: string;
+      memo: Record<string, unknown>;
+      postings: Posting[];
+    }
+  | {
       kind: 'rejection';
       reason: RejectionReason;
       detail: Record<string, string>;
@@ -45,6 +53,8 @@ export enum RejectionReason {
   PayinsNotSettleable = 'PAYINS_NOT_SETTLEABLE',
   PayoutNotDebited = 'PAYOUT_NOT_DEBITED',
   DuplicateReference = 'DUPLICATE_REFERENCE',
+  /** The payout was already refunded or reversed (or confirmed, for a refund) */
+  PayoutClosed = 'PAYOUT_CLOSED',
 }
 
 export interface HandlerContext {

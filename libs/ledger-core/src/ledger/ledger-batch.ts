@@ -5,6 +5,7 @@ import { creditSettlement } from '../handlers/credit-settlement.handler';
 import { debitPayout } from '../handlers/debit-payout.handler';
 import { type Decision, type HandlerContext, reject, RejectionReason } from '../handlers/decision';
 import { recordPayin } from '../handlers/record-payin.handler';
+import { confirmPayout, reversePayout, sendPayout } from '../handlers/payout-books.handler';
 import { refundPayout } from '../handlers/refund-payout.handler';
 import { ledgerHeaders, ledgerMessage, referenceOf } from './ledger-messages';
 import { type BalanceRow, LedgerWrites } from './ledger-writes';
@@ -13,15 +14,20 @@ type Handler = (ctx: HandlerContext, cmd: never) => Promise<Decision>;
 
 /**
  * Each command type has one handler and produces at most one event of one type about one
- * reference. `reads`: the handler queries rows earlier commands of the batch may have written
+ * reference (or, `eventType` null, at most one platform entry, whose handler finds a repeat
+ * itself). `reads`: the handler queries rows earlier commands of the batch may have written
  * (pay-ins, a debit), so what the batch holds is written before it runs.
  */
-const COMMANDS: Record<LedgerCommand['type'], { handler: Handler; eventType: LedgerEventType; reads: boolean }> = {
-  'payin.record': { handler: recordPayin, eventType: LedgerEventType.PayinRecorded, reads: true },
-  'settlement.credit': { handler: creditSettlement, eventType: LedgerEventType.SettlementCredited, reads: true },
-  'payout.debit': { handler: debitPayout, eventType: LedgerEventType.PayoutDebited, reads: false },
-  'payout.refund': { handler: refundPayout, eventType: LedgerEventType.PayoutRefunded, reads: true },
-};
+const COMMANDS: Record<LedgerCommand['type'], { handler: Handler; eventType: LedgerEventType | null; reads: boolean }> =
+  {
+    'payin.record': { handler: recordPayin, eventType: LedgerEventType.PayinRecorded, reads: true },
+    'settlement.credit': { handler: creditSettlement, eventType: LedgerEventType.SettlementCredited, reads: true },
+    'payout.debit': { handler: debitPayout, eventType: LedgerEventType.PayoutDebited, reads: false },
+    'payout.refund': { handler: refundPayout, eventType: LedgerEventType.PayoutRefunded, reads: true },
+    'payout.reverse': { handler: reversePayout, eventType: LedgerEventType.PayoutReversed, reads: true },
+    'payout.send': { handler: sendPayout, eventType: null, reads: true },
+    'payout.confirm': { handler: confirmPayout, eventType: null, reads: true },
+  };
 
 interface BatchState {
   priors: { command_id: string; result: LedgerOutcome }[];
@@ -94,7 +100,7 @@ export class LedgerBatch {
         (SELECT coalesce(json_agg(json_build_object('command_id', c.command_id, 'result', c.result)), '[]'::json)
            FROM ledger_commands c WHERE c.command_id = ANY(${commands.map((c) => c.commandId)}::text[])) AS priors,
         (SELECT coalesce(json_agg(json_build_object('merchant_id', e.merchant_id, 'type', e.type, 'reference', e.reference, 'command_id', e.command_id)), '[]'::json)
-           FROM unnest(${commands.map((c) => c.merchantId)}::int[], ${commands.map((c) => COMMANDS[c.type].eventType)}::text[], ${commands.map(referenceOf)}::text[])
+           FROM unnest(${commands.map((c) => c.merchantId)}::int[], ${commands.map((c) => COMMANDS[c.type].eventType ?? '')}::text[], ${commands.map(referenceOf)}::text[])
              AS r(merchant_id, type, reference)
            JOIN ledger_events e ON e.merchant_id = r.merchant_id AND e.type = r.type AND e.reference = r.reference) AS existing,
         ARRAY(SELECT nextval('ledger_events_id_seq')::text FROM generate_series(1, ${commands.length}::int)) AS event_ids`);
@@ -112,8 +118,8 @@ export class LedgerBatch {
       );
     const { handler, eventType, reads } = COMMANDS[command.type];
     const reference = referenceOf(command);
-    const key = referenceKey(command.merchantId, eventType, reference);
-    const existing = this.references.get(key);
+    const key = referenceKey(command.merchantId, eventType ?? command.type, reference);
+    const existing = eventType ? this.references.get(key) : undefined;
     if (existing)
       return this.rejection(command, reject(RejectionReason.DuplicateReference, { reference, commandId: existing }));
 
@@ -127,6 +133,7 @@ export class LedgerBatch {
       command as never,
     );
     if (decision.kind === 'rejection') return this.rejection(command, decision);
+    if (decision.kind === 'entry') return this.entry(command, decision, balance);
     this.references.set(key, command.commandId);
     return this.event(command, decision, balance);
   }
@@ -205,6 +212,61 @@ export class LedgerBatch {
     // Runs once the event row is written, so projections may point at it.
     const project = decision.project;
     writes.project(project && (() => project(this.tx, eventId)));
+    return outcome;
+  }
+
+  /**
+   * A platform entry: booked like an event (an id of the events' sequence, its decision, its
+   * message on ledger.events) but the merchant's balance and seq do not move.
+   */
+  private entry(
+    command: LedgerCommand,
+    decision: Extract<Decision, { kind: 'entry' }>,
+    balance: BalanceRow,
+  ): LedgerOutcome {
+    const entryId = this.eventIds.shift();
+    if (entryId === undefined) throw new Error('ledger batch drew fewer event ids than it has commands');
+    if (decision.postings.some((p) => p.account.startsWith('merchant:')))
+      throw new Error(
+        `${decision.entryType} ${decision.reference}: a platform entry cannot move a merchant's accounts`,
+      );
+    const outcome: LedgerOutcome = {
+      outcome: 'applied',
+      commandId: command.commandId,
+      eventId: entryId.toString(),
+      seq: balance.lastSeq.toString(),
+      balance: { available: balance.available.toString(), pending: balance.pending.toString() },
+    };
+    const { writes } = this;
+    writes.entry({
+      id: entryId,
+      commandId: command.commandId,
+      type: decision.entryType,
+      reference: decision.reference,
+      merchantId: command.merchantId,
+      memo: decision.memo,
+      postings: decision.postings,
+    });
+    writes.decision({
+      commandId: command.commandId,
+      merchantId: command.merchantId,
+      type: command.type,
+      outcome: 'applied',
+      reason: null,
+      eventId: null,
+      result: outcome,
+    });
+    writes.message(
+      String(command.merchantId),
+      ledgerMessage(command, this.now, {
+        kind: 'event',
+        eventId: entryId.toString(),
+        eventType: decision.entryType,
+        reference: decision.reference,
+        payload: decision.memo,
+      }),
+      ledgerHeaders(command, 'event'),
+    );
     return outcome;
   }
 

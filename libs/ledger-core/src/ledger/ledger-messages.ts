@@ -30,6 +30,9 @@ export function referenceOf(command: LedgerCommand): string {
       return command.settlementId;
     case 'payout.debit':
     case 'payout.refund':
+    case 'payout.send':
+    case 'payout.confirm':
+    case 'payout.reverse':
       return command.payoutId;
   }
 }

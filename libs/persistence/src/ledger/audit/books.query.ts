@@ -3,7 +3,16 @@ import type { BreachRow } from './breach';
 import { inScope } from './merchant-digest.query';
 
 /** The ledger's merchant event types: each has a journal entry of the same id (decision 0049). */
-const MERCHANT_EVENT_TYPES = ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'];
+const MERCHANT_EVENT_TYPES = [
+  'payin.recorded',
+  'settlement.credited',
+  'payout.debited',
+  'payout.refunded',
+  'payout.reversed',
+];
+/** The platform's own entries and the ledger commands that book them */
+const PLATFORM_ENTRY_TYPES = ['payout.sent', 'payout.confirmed'];
+const PLATFORM_COMMAND_TYPES = ['payout.send', 'payout.confirm'];
 
 export interface BooksFacts {
   entries: number;
@@ -64,17 +73,28 @@ export async function booksFacts(tx: TransactionClient, merchantIds: number[] | 
              sum(hashint8extended(id, 49)) AS id_h
         FROM ledger_events WHERE type = ANY(${MERCHANT_EVENT_TYPES}::text[]) AND ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), je AS (
-      SELECT merchant_id, count(*) AS n, sum(hashint8extended(id, 49)) AS id_h
-        FROM journal_entries WHERE merchant_id IS NOT NULL AND type = ANY(${MERCHANT_EVENT_TYPES}::text[]) AND ${inScope('merchant_id', merchantIds)}
+      SELECT merchant_id, count(*) FILTER (WHERE type = ANY(${MERCHANT_EVENT_TYPES}::text[])) AS n,
+             sum(hashint8extended(id, 49)) FILTER (WHERE type = ANY(${MERCHANT_EVENT_TYPES}::text[])) AS id_h,
+             count(*) FILTER (WHERE type = ANY(${PLATFORM_ENTRY_TYPES}::text[])) AS pe_n,
+             sum(hashtextextended(command_id, 49)) FILTER (WHERE type = ANY(${PLATFORM_ENTRY_TYPES}::text[])) AS pe_h
+        FROM journal_entries WHERE merchant_id IS NOT NULL AND ${inScope('merchant_id', merchantIds)}
+       GROUP BY merchant_id
+    ), pc AS (
+      -- the ledger's applied decisions that book platform entries (payout sent, confirmed)
+      SELECT merchant_id, count(*) AS n, sum(hashtextextended(command_id, 49)) AS h
+        FROM ledger_commands
+       WHERE type = ANY(${PLATFORM_COMMAND_TYPES}::text[]) AND outcome = 'applied' AND ${inScope('merchant_id', merchantIds)}
        GROUP BY merchant_id
     ), per AS (
       SELECT m.id AS merchant_id, b.available, b.pending,
              -coalesce(av.total, 0) AS book_available, -coalesce(pe.total, 0) AS book_pending,
-             (coalesce(ev.n, 0), ev.id_h, ev.av_h, ev.pe_h) IS DISTINCT FROM (coalesce(je.n, 0), je.id_h, av.h, pe.h) AS off
+             (coalesce(ev.n, 0), ev.id_h, ev.av_h, ev.pe_h) IS DISTINCT FROM (coalesce(je.n, 0), je.id_h, av.h, pe.h)
+               OR (coalesce(je.pe_n, 0), je.pe_h) IS DISTINCT FROM (coalesce(pc.n, 0), pc.h) AS off
         FROM merchants m
         LEFT JOIN balances b ON b.merchant_id = m.id
         LEFT JOIN ev ON ev.merchant_id = m.id
         LEFT JOIN je ON je.merchant_id = m.id
+        LEFT JOIN pc ON pc.merchant_id = m.id
         LEFT JOIN p av ON av.account = 'merchant:' || m.id || ':available'
         LEFT JOIN p pe ON pe.account = 'merchant:' || m.id || ':pending'
        WHERE ${inScope('m.id', merchantIds)}
@@ -114,8 +134,28 @@ function unbalancedEntries(tx: TransactionClient, entryScope: Prisma.Sql): Promi
       LEFT JOIN journal_entries e ON e.id = p.entry_id`;
 }
 
-/** Merchants whose events and entries disagree, event by event. */
-function eventEntryBreaches(tx: TransactionClient, merchantIds: number[]): Promise<BreachRow[]> {
+/** Merchants whose events and entries disagree, event by event; and platform entries against their decisions. */
+async function eventEntryBreaches(tx: TransactionClient, merchantIds: number[]): Promise<BreachRow[]> {
+  const platform = await tx.$queryRaw<BreachRow[]>`
+    WITH c AS (
+      SELECT command_id, merchant_id FROM ledger_commands
+       WHERE merchant_id = ANY(${merchantIds}::int[]) AND type = ANY(${PLATFORM_COMMAND_TYPES}::text[]) AND outcome = 'applied'
+    ), j AS (
+      SELECT id, command_id, merchant_id, type FROM journal_entries
+       WHERE merchant_id = ANY(${merchantIds}::int[]) AND type = ANY(${PLATFORM_ENTRY_TYPES}::text[])
+    )
+    SELECT CASE WHEN j.id IS NULL THEN 'books.decision_entry_missing' ELSE 'books.entry_undecided' END AS "check",
+           CASE WHEN j.id IS NULL THEN 'ledger_commands' ELSE 'journal_entries' END AS tbl,
+           coalesce(j.id::text, c.command_id) AS id, coalesce(j.merchant_id, c.merchant_id) AS merchant_id,
+           CASE WHEN j.id IS NULL THEN 'the journal entry of applied command ' || c.command_id
+                ELSE 'an applied decision of command ' || j.command_id END AS expected,
+           CASE WHEN j.id IS NULL THEN 'no entry' ELSE 'none' END AS found, false AS in_flight
+      FROM c FULL JOIN j ON j.command_id = c.command_id
+     WHERE c.command_id IS NULL OR j.id IS NULL`;
+  return [...platform, ...(await merchantEventEntries(tx, merchantIds))];
+}
+
+function merchantEventEntries(tx: TransactionClient, merchantIds: number[]): Promise<BreachRow[]> {
   return tx.$queryRaw<BreachRow[]>`
     WITH e AS (
       SELECT id, merchant_id, type, available_delta, pending_delta FROM ledger_events

@@ -26,6 +26,9 @@ export type BreachCheck =
   | 'payout.refund_missing'
   | 'payout.refund_amount'
   | 'payout.refund_unexpected'
+  | 'payout.reversal_missing'
+  | 'payout.reversal_amount'
+  | 'payout.reversal_unexpected'
   | 'payout.event_merchant'
   | 'payout.undecided'
   | 'event.orphan'
@@ -39,7 +42,9 @@ export type BreachCheck =
   | 'books.entry_amount'
   | 'books.account_fold'
   | 'books.merchant_account'
-  | 'books.trial_balance';
+  | 'books.trial_balance'
+  | 'books.entry_undecided'
+  | 'books.decision_entry_missing';
 
 export type BreachTable =
   | 'balances'

@@ -13,6 +13,7 @@ export function eventBreaches(tx: TransactionClient, merchantIds: number[]): Pro
     WITH c AS (
       SELECT command_id, merchant_id, outcome, event_id FROM ledger_commands
        WHERE merchant_id = ANY(${merchantIds}::int[]) AND (outcome = 'applied' OR event_id IS NOT NULL)
+         AND type NOT IN ('payout.send', 'payout.confirm')
     ), e AS (
       SELECT id, merchant_id, command_id, type FROM ledger_events WHERE merchant_id = ANY(${merchantIds}::int[])
     ), k AS (
@@ -22,7 +23,7 @@ export function eventBreaches(tx: TransactionClient, merchantIds: number[]): Pro
                 FROM ledger_commands y WHERE c.command_id IS NULL AND y.command_id = e.command_id) AS decided
         FROM c FULL JOIN e ON e.id = c.event_id
        WHERE c.command_id IS NULL OR e.id IS NULL OR c.outcome <> 'applied' OR c.command_id <> e.command_id OR c.merchant_id <> e.merchant_id
-          OR e.type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded')
+          OR e.type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed')
     )
     SELECT r.* FROM k CROSS JOIN LATERAL (VALUES
       ('decision.event_missing', 'ledger_commands', k.c_id, k.c_merchant,
@@ -37,8 +38,8 @@ export function eventBreaches(tx: TransactionClient, merchantIds: number[]): Pro
        'an applied decision of command ' || k.e_command || ' pointing at this event', COALESCE(k.decided, 'no decision'),
        k.e_id IS NOT NULL AND k.c_id IS NULL, false),
       ('event.unknown_type', 'ledger_events', k.e_id::text, k.e_merchant,
-       'payin.recorded, settlement.credited, payout.debited or payout.refunded', 'type ' || k.type,
-       k.e_id IS NOT NULL AND k.type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'), false)
+       'payin.recorded, settlement.credited, payout.debited, payout.refunded or payout.reversed', 'type ' || k.type,
+       k.e_id IS NOT NULL AND k.type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed'), false)
     ) AS r("check", tbl, id, merchant_id, expected, found, bad, in_flight)
     WHERE r.bad`;
 }

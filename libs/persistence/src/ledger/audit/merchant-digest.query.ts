@@ -51,7 +51,7 @@ export async function merchantDigests(
   const [row] = await tx.$queryRaw<DigestRow[]>`
     WITH ev AS (
       SELECT merchant_id, count(*) AS n, max(seq) AS max_seq, sum(available_delta) AS available, sum(pending_delta) AS pending,
-             count(*) FILTER (WHERE type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded')) AS unknown,
+             count(*) FILTER (WHERE type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed')) AS unknown,
              count(*) FILTER (WHERE type = 'payin.recorded') AS pr_n,
              sum(pending_delta) FILTER (WHERE type = 'payin.recorded') AS pr_net,
              -- Sandbox money (decision 0047): the nets of the pay-ins marked sandbox, and the mark in each pay-in's hash.
@@ -64,6 +64,8 @@ export async function merchantDigests(
              sum(hashtextextended(reference, available_delta)) FILTER (WHERE type = 'payout.debited' AND pending_delta = 0) AS pd_h,
              count(*) FILTER (WHERE type = 'payout.refunded') AS pf_n,
              sum(hashtextextended(reference, available_delta)) FILTER (WHERE type = 'payout.refunded' AND pending_delta = 0) AS pf_h,
+             count(*) FILTER (WHERE type = 'payout.reversed') AS rv_n,
+             sum(hashtextextended(reference, available_delta)) FILTER (WHERE type = 'payout.reversed' AND pending_delta = 0) AS rv_h,
              sum(hashtextextended(command_id, id)) AS cmd_h
         FROM ledger_events WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), ps AS (
@@ -95,15 +97,18 @@ export async function merchantDigests(
        WHERE ${inScope('s.merchant_id', merchantIds)} GROUP BY s.merchant_id
     ), ds AS (
       SELECT merchant_id, count(*) AS n,
-             count(*) FILTER (WHERE status IN ('pending', 'success', 'failed')) AS pd_n,
-             sum(hashtextextended(id::text, -(amount + fee))) FILTER (WHERE status IN ('pending', 'success', 'failed')) AS pd_h,
+             count(*) FILTER (WHERE status IN ('pending', 'success', 'failed', 'reversed')) AS pd_n,
+             sum(hashtextextended(id::text, -(amount + fee))) FILTER (WHERE status IN ('pending', 'success', 'failed', 'reversed')) AS pd_h,
+             count(*) FILTER (WHERE status = 'reversed') AS rv_n,
+             sum(hashtextextended(id::text, amount + fee)) FILTER (WHERE status = 'reversed') AS rv_h,
              count(*) FILTER (WHERE status = 'failed') AS pf_n,
              sum(hashtextextended(id::text, amount + fee)) FILTER (WHERE status = 'failed') AS pf_h,
              count(*) FILTER (WHERE status = 'funding' AND updated_at <= now() - make_interval(secs => ${graceSeconds})) AS undecided
         FROM disbursements WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), cm AS (
-      SELECT merchant_id, count(*) AS n, count(*) FILTER (WHERE outcome = 'applied') AS applied,
-             sum(hashtextextended(command_id, event_id)) FILTER (WHERE outcome = 'applied') AS h,
+      -- payout.send and payout.confirm book platform entries, not events (decision 0049): the books audit checks those.
+      SELECT merchant_id, count(*) AS n, count(*) FILTER (WHERE outcome = 'applied' AND type NOT IN ('payout.send', 'payout.confirm')) AS applied,
+             sum(hashtextextended(command_id, event_id)) FILTER (WHERE outcome = 'applied' AND type NOT IN ('payout.send', 'payout.confirm')) AS h,
              count(*) FILTER (WHERE outcome <> 'applied' AND event_id IS NOT NULL) AS off
         FROM ledger_commands WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), per AS (
@@ -117,7 +122,8 @@ export async function merchantDigests(
              (COALESCE(ev.pr_n, 0), COALESCE(ev.pr_net, 0), ev.pr_h) IS DISTINCT FROM (COALESCE(pm.ok_n, 0), COALESCE(pm.ok_net, 0), pm.ok_h)
                OR pm.linked_unsuccessful > 0 OR pm.fee_off > 0 AS payins_off,
              (COALESCE(ev.sc_n, 0), ev.sc_h) IS DISTINCT FROM (COALESCE(st.n, 0), st.h) OR st.off > 0 AS settlements_off,
-             (COALESCE(ev.pd_n, 0), ev.pd_h, COALESCE(ev.pf_n, 0), ev.pf_h) IS DISTINCT FROM (COALESCE(ds.pd_n, 0), ds.pd_h, COALESCE(ds.pf_n, 0), ds.pf_h)
+             (COALESCE(ev.pd_n, 0), ev.pd_h, COALESCE(ev.pf_n, 0), ev.pf_h, COALESCE(ev.rv_n, 0), ev.rv_h)
+               IS DISTINCT FROM (COALESCE(ds.pd_n, 0), ds.pd_h, COALESCE(ds.pf_n, 0), ds.pf_h, COALESCE(ds.rv_n, 0), ds.rv_h)
                OR ds.undecided > 0 AS payouts_off,
              (COALESCE(ev.n, 0), ev.cmd_h) IS DISTINCT FROM (COALESCE(cm.applied, 0), cm.h) OR cm.off > 0 OR ev.unknown > 0 AS events_off
         FROM merchants m

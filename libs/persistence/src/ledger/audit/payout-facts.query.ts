@@ -6,7 +6,8 @@ import { type BreachRow, refUuid, UUID_PATTERN } from './breach';
  * whose digests disagreed. The ledger's debit moves a disbursement out of `funding` in its
  * own transaction: to `pending` (debited) or `refused` (not). So `pending`, `success` and
  * `failed` each have exactly one debit of amount + fee, `failed` also one refund of the same,
- * and `refused` / `funding` none. A payout reference that is not a UUID is not a disbursement
+ * and `refused` / `funding` none; `reversed` (a success the bank returned) one debit and one
+ * `payout.reversed` of the same back. A payout reference that is not a UUID is not a disbursement
  * (a manual correction, a test): its refund must still equal its debit.
  */
 export function payoutBreaches(
@@ -24,16 +25,19 @@ export function payoutBreaches(
              sum(pending_delta) FILTER (WHERE type = 'payout.debited') AS debit_pending,
              min(id) FILTER (WHERE type = 'payout.refunded') AS refund_id,
              sum(available_delta) FILTER (WHERE type = 'payout.refunded') AS refund_available,
-             sum(pending_delta) FILTER (WHERE type = 'payout.refunded') AS refund_pending
+             sum(pending_delta) FILTER (WHERE type = 'payout.refunded') AS refund_pending,
+             min(id) FILTER (WHERE type = 'payout.reversed') AS reversal_id,
+             sum(available_delta) FILTER (WHERE type = 'payout.reversed') AS reversal_available
         FROM ledger_events
-       WHERE type IN ('payout.debited', 'payout.refunded') AND merchant_id = ANY(${merchantIds}::int[])
+       WHERE type IN ('payout.debited', 'payout.refunded', 'payout.reversed') AND merchant_id = ANY(${merchantIds}::int[])
        GROUP BY reference, merchant_id
     ), j AS (
       SELECT d.id AS d_id, d.merchant_id AS d_merchant, d.status, d.amount + d.fee AS total, d.updated_at, g.*
         FROM d FULL JOIN g ON g.reference = d.id::text
        WHERE d.id IS NULL OR d.status = 'funding' OR g.merchant_id <> d.merchant_id
-          OR (g.debit_id IS NOT NULL) <> (d.status IN ('pending', 'success', 'failed'))
+          OR (g.debit_id IS NOT NULL) <> (d.status IN ('pending', 'success', 'failed', 'reversed'))
           OR (g.refund_id IS NOT NULL) <> (d.status = 'failed')
+          OR (g.reversal_id IS NOT NULL) <> (d.status = 'reversed') OR g.reversal_available <> d.amount + d.fee
           OR g.debit_available <> -(d.amount + d.fee) OR g.debit_pending <> 0
           OR g.refund_available <> d.amount + d.fee OR g.refund_pending <> 0
     ), k AS (
@@ -45,11 +49,11 @@ export function payoutBreaches(
     SELECT c.* FROM k CROSS JOIN LATERAL (VALUES
       ('payout.debit_missing', 'disbursements', k.d_id::text, k.d_merchant,
        '1 payout.debited event of available -' || k.total || ' (disbursement is ' || k.status || ')', 'none',
-       k.d_id IS NOT NULL AND k.status IN ('pending', 'success', 'failed') AND k.debit_id IS NULL, false),
+       k.d_id IS NOT NULL AND k.status IN ('pending', 'success', 'failed', 'reversed') AND k.debit_id IS NULL, false),
       ('payout.debit_amount', 'ledger_events', k.debit_id::text, k.merchant_id,
        'available -' || k.total || ', pending 0 (disbursement ' || k.d_id || ': amount + fee)',
        'available ' || k.debit_available || ', pending ' || k.debit_pending,
-       k.status IN ('pending', 'success', 'failed') AND k.debit_id IS NOT NULL AND (k.debit_available <> -k.total OR k.debit_pending <> 0), false),
+       k.status IN ('pending', 'success', 'failed', 'reversed') AND k.debit_id IS NOT NULL AND (k.debit_available <> -k.total OR k.debit_pending <> 0), false),
       ('payout.debit_unexpected', 'ledger_events', k.debit_id::text, k.merchant_id,
        'no debit: disbursement ' || k.d_id || ' is ' || k.status, 'payout.debited of available ' || k.debit_available,
        k.debit_id IS NOT NULL AND k.status IN ('refused', 'funding'), false),
@@ -65,13 +69,23 @@ export function payoutBreaches(
        COALESCE('no refund: disbursement ' || k.d_id || ' is ' || k.status, 'no refund without a payout.debited of ' || k.reference),
        'payout.refunded of available ' || k.refund_available,
        k.refund_id IS NOT NULL AND (k.status <> 'failed' OR k.d_id IS NULL AND NOT k.names_row AND k.debit_id IS NULL), false),
+      ('payout.reversal_missing', 'disbursements', k.d_id::text, k.d_merchant,
+       '1 payout.reversed event of available +' || k.total || ' (disbursement reversed)', 'none',
+       k.status = 'reversed' AND k.reversal_id IS NULL, false),
+      ('payout.reversal_amount', 'ledger_events', k.reversal_id::text, k.merchant_id,
+       'available +' || k.total || ' (disbursement ' || k.d_id || ': amount + fee)', 'available ' || k.reversal_available,
+       k.reversal_id IS NOT NULL AND k.status = 'reversed' AND k.reversal_available <> k.total, false),
+      ('payout.reversal_unexpected', 'ledger_events', k.reversal_id::text, k.merchant_id,
+       COALESCE('no reversal: disbursement ' || k.d_id || ' is ' || k.status, 'no reversal without its disbursement'),
+       'payout.reversed of available ' || k.reversal_available,
+       k.reversal_id IS NOT NULL AND (k.status IS DISTINCT FROM 'reversed') AND (k.d_id IS NOT NULL OR k.names_row), false),
       ('payout.debit_amount', 'ledger_events', k.debit_id::text, k.merchant_id,
        'pending 0, available below 0 (a debit)', 'available ' || k.debit_available || ', pending ' || k.debit_pending,
        k.d_id IS NULL AND NOT k.names_row AND k.debit_id IS NOT NULL AND (k.debit_pending <> 0 OR k.debit_available >= 0), false),
-      ('payout.event_merchant', 'ledger_events', COALESCE(k.debit_id, k.refund_id)::text, k.merchant_id,
+      ('payout.event_merchant', 'ledger_events', COALESCE(k.debit_id, k.refund_id, k.reversal_id)::text, k.merchant_id,
        'merchant ' || COALESCE(k.d_merchant, k.other_merchant) || ' (the merchant of disbursement ' || k.reference || ')', 'merchant ' || k.merchant_id,
        k.merchant_id <> COALESCE(k.d_merchant, k.other_merchant), false),
-      ('event.orphan', 'ledger_events', COALESCE(k.debit_id, k.refund_id)::text, k.merchant_id,
+      ('event.orphan', 'ledger_events', COALESCE(k.debit_id, k.refund_id, k.reversal_id)::text, k.merchant_id,
        'disbursement ' || k.reference, 'no such disbursement',
        k.d_id IS NULL AND k.names_row AND k.other_merchant IS NULL, false),
       ('payout.undecided', 'disbursements', k.d_id::text, k.d_merchant,
