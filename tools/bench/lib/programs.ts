@@ -21,8 +21,8 @@ const suite = (name: string, summary: string, args: string): BenchProgram => ({
 export const SUITES: readonly BenchProgram[] = [
   suite(
     'ledger',
-    'ledger commands/s in-process and through each bus, one ledger process; ceiling pgbench -N',
-    '[commands=20000] [merchants=50] [concurrency=32] [warm-up commands=5000]',
+    'ledger commands/s in-process and through each bus, one ledger process; ceiling pgbench -N; --against <commit>: this build over that one, interleaved (target 0.9x)',
+    '[commands=20000] [merchants=50] [concurrency=32] [warm-up commands=5000] [--against <commit>] [--rounds 3]',
   ),
   suite(
     'transfer',
@@ -49,7 +49,11 @@ export const SUITES: readonly BenchProgram[] = [
     "a busy day's recon export through the workers into S3Proxy; against psql's COPY of the same rows",
     '[payins=1000000]',
   ),
-  suite('verify', "the ledger's full audit over N events; target 200,000 events/s", '[events=1000000] [merchants=100]'),
+  suite(
+    'verify',
+    "the ledger's full audit over N events; target 1,000,000 events/s",
+    '[events=1000000] [merchants=100]',
+  ),
   suite(
     'balance',
     'GET balance through the gateway against a bare node:http server doing the same SELECT; target 0.6x',
