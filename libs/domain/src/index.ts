@@ -68,4 +68,6 @@ export {
   payoutSentPostings,
   payoutConfirmedPostings,
   payoutReversedPostings,
+  acquirerSettledPostings,
+  railFeePostings,
 } from './books/postings';

@@ -7,11 +7,12 @@ import {
   IsInt,
   IsISO8601,
   IsOptional,
-  IsPositive,
   IsString,
   IsUUID,
   Matches,
   MaxLength,
+  Min,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 
@@ -26,7 +27,13 @@ export const LEDGER_COMMAND_TYPES = [
   'payout.send',
   'payout.confirm',
   'payout.reverse',
+  'acquirer.settle',
+  'rail.fee',
+  'books.adjust',
 ] as const;
+
+/** Commands about the platform's own books, not one merchant's: merchantId 0 (books.adjust may name a merchant). */
+export const PLATFORM_MERCHANT_ID = 0;
 export type LedgerCommandType = (typeof LEDGER_COMMAND_TYPES)[number];
 
 /** Fields every ledger command carries. `commandId` is deterministic, so a retry is recognised. */
@@ -38,8 +45,9 @@ abstract class LedgerCommandBase {
   @MaxLength(200)
   commandId!: string;
 
+  /** The merchant whose money the command moves; 0 for the platform's own books (acquirer.settle, rail.fee, books.adjust) */
   @IsInt()
-  @IsPositive()
+  @Min(0)
   merchantId!: number;
 
   @IsOptional()
@@ -166,7 +174,124 @@ export class ReversePayoutCommand extends LedgerCommandBase {
   reason!: string;
 }
 
+/** Signed minor units (a posting: debit positive, credit negative). */
+const SIGNED_MINOR_UNITS = /^-?(0|[1-9]\d{0,18})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The acquirer settled a batch of pay-ins into the platform's bank account: gross leaves the
+ * acquirer's receivable, the MDR it kept is an expense, the net is cash (a platform entry).
+ */
+export class SettleAcquirerCommand extends LedgerCommandBase {
+  override type = 'acquirer.settle' as const;
+
+  /** The acquirer's settlement (batch) reference, one booking each */
+  @IsString()
+  @MaxLength(100)
+  settlementRef!: string;
+
+  @Matches(RAIL_NAME)
+  acquirer!: string;
+
+  /** The bank account (rail) the net arrived in */
+  @Matches(RAIL_NAME)
+  rail!: string;
+
+  @Matches(MINOR_UNITS)
+  gross!: string;
+
+  @Matches(MINOR_UNITS)
+  mdr!: string;
+
+  @Matches(MINOR_UNITS)
+  net!: string;
+
+  /** The day the acquirer settled (its report's settlement date) */
+  @Matches(ISO_DATE)
+  settledOn!: string;
+}
+
+/** What a rail's bank charged the platform (a line of its statement): an expense out of its cash. */
+export class RailFeeCommand extends LedgerCommandBase {
+  override type = 'rail.fee' as const;
+
+  @IsString()
+  @MaxLength(100)
+  feeRef!: string;
+
+  @Matches(RAIL_NAME)
+  rail!: string;
+
+  @Matches(MINOR_UNITS)
+  amount!: string;
+
+  @IsString()
+  @MaxLength(200)
+  description!: string;
+}
+
+export interface PostingLine {
+  account: string;
+  /** Signed minor units: debit positive, credit negative */
+  amount: string;
+}
+
+/** Each element `{ account, amount }`: an account code and signed minor units (whether they balance is the ledger's to say). */
+function IsPostingLines() {
+  return ValidateBy({
+    name: 'isPostingLines',
+    validator: {
+      validate: (value: unknown) =>
+        Array.isArray(value) &&
+        value.every(
+          (p) =>
+            typeof p === 'object' &&
+            p !== null &&
+            Object.keys(p).sort().join(',') === 'account,amount' &&
+            typeof p.account === 'string' &&
+            p.account.length <= 120 &&
+            typeof p.amount === 'string' &&
+            SIGNED_MINOR_UNITS.test(p.amount),
+        ),
+      defaultMessage: () => 'each posting must be { account, amount } with amount in signed minor units',
+    },
+  });
+}
+
+/**
+ * A manual adjustment, approved by a second operator before it is sent: balanced postings
+ * between accounts of the chart. One that moves a merchant's available is that merchant's
+ * event (`balance.adjusted`), refused if it would overdraw; otherwise a platform entry.
+ */
+export class AdjustBooksCommand extends LedgerCommandBase {
+  override type = 'books.adjust' as const;
+
+  @IsUUID()
+  adjustmentId!: string;
+
+  @ArrayMinSize(2)
+  @ArrayMaxSize(20)
+  @IsPostingLines()
+  postings!: PostingLine[];
+
+  @IsString()
+  @MaxLength(500)
+  reason!: string;
+
+  /** The operators who asked for and approved it */
+  @IsString()
+  @MaxLength(200)
+  requestedBy!: string;
+
+  @IsString()
+  @MaxLength(200)
+  approvedBy!: string;
+}
+
 export type LedgerCommand =
+  | SettleAcquirerCommand
+  | RailFeeCommand
+  | AdjustBooksCommand
   | RecordPayinCommand
   | CreditSettlementCommand
   | DebitPayoutCommand
@@ -183,6 +308,9 @@ const CLASSES: Record<LedgerCommandType, new () => LedgerCommand> = {
   'payout.send': SendPayoutCommand,
   'payout.confirm': ConfirmPayoutCommand,
   'payout.reverse': ReversePayoutCommand,
+  'acquirer.settle': SettleAcquirerCommand,
+  'rail.fee': RailFeeCommand,
+  'books.adjust': AdjustBooksCommand,
 };
 
 /** A message that can never be processed: the bus dead-letters it at once (see classifyFault in @pay/platform). */
@@ -224,4 +352,7 @@ export const ledgerCommandId = {
   payoutSend: (payoutId: string) => `payout.send:${payoutId}`,
   payoutConfirm: (payoutId: string) => `payout.confirm:${payoutId}`,
   payoutReverse: (payoutId: string) => `payout.reverse:${payoutId}`,
+  acquirerSettle: (acquirer: string, settlementRef: string) => `acquirer.settle:${acquirer}:${settlementRef}`,
+  railFee: (rail: string, feeRef: string) => `rail.fee:${rail}:${feeRef}`,
+  booksAdjust: (adjustmentId: string) => `books.adjust:${adjustmentId}`,
 };

@@ -8,6 +8,8 @@ export enum LedgerEventType {
   PayoutRefunded = 'payout.refunded',
   /** A successful payout returned by the beneficiary's bank: the merchant's money back */
   PayoutReversed = 'payout.reversed',
+  /** A manual adjustment of the merchant's available, approved by two operators */
+  BalanceAdjusted = 'balance.adjusted',
 }
 
 /**
@@ -17,6 +19,10 @@ export enum LedgerEventType {
 export enum BooksEntryType {
   PayoutSent = 'payout.sent',
   PayoutConfirmed = 'payout.confirmed',
+  AcquirerSettled = 'acquirer.settled',
+  RailFee = 'rail.fee',
+  /** A manual adjustment between the platform's accounts */
+  Adjustment = 'adjustment',
 }
 
 /** Published on Topic.LedgerEvents (value JSON) for every command the ledger decides. */

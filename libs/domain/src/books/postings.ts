@@ -120,3 +120,24 @@ export function payoutReversedPostings(p: {
     credit(Account.merchantAvailable(p.merchantId), p.amount + p.fee),
   ]);
 }
+
+/** The acquirer settled pay-ins: the gross leaves its receivable; its MDR is an expense; the net arrived in the bank. */
+export function acquirerSettledPostings(p: {
+  acquirer: string;
+  rail: string;
+  gross: Minor;
+  mdr: Minor;
+  net: Minor;
+}): Posting[] {
+  if (p.gross !== p.mdr + p.net) throw new RangeError(`gross ${p.gross} is not mdr ${p.mdr} + net ${p.net}`);
+  return entry([
+    debit(Account.bankCash(p.rail), p.net),
+    debit(Account.acquirerMdr(p.acquirer), p.mdr),
+    credit(Account.acquirerReceivable(p.acquirer), p.gross),
+  ]);
+}
+
+/** A rail's bank charged the platform: an expense paid out of that bank account. */
+export function railFeePostings(p: { rail: string; amount: Minor }): Posting[] {
+  return entry([debit(Account.railFees(p.rail), p.amount), credit(Account.bankCash(p.rail), p.amount)]);
+}

@@ -55,6 +55,8 @@ export enum RejectionReason {
   DuplicateReference = 'DUPLICATE_REFERENCE',
   /** The payout was already refunded or reversed (or confirmed, for a refund) */
   PayoutClosed = 'PAYOUT_CLOSED',
+  /** An entry that cannot be booked as asked (unbalanced, outside the chart, totals that do not add up) */
+  EntryInvalid = 'ENTRY_INVALID',
 }
 
 export interface HandlerContext {

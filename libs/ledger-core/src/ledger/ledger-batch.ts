@@ -1,4 +1,4 @@
-import { type LedgerCommand, LedgerEventType, type LedgerOutcome } from '@pay/contracts';
+import { type LedgerCommand, LedgerEventType, type LedgerOutcome, PLATFORM_MERCHANT_ID } from '@pay/contracts';
 import { Account, type Posting } from '@pay/domain';
 import { sql, type SqlClient } from '@pay/persistence';
 import { creditSettlement } from '../handlers/credit-settlement.handler';
@@ -6,6 +6,7 @@ import { debitPayout } from '../handlers/debit-payout.handler';
 import { type Decision, type HandlerContext, reject, RejectionReason } from '../handlers/decision';
 import { recordPayin } from '../handlers/record-payin.handler';
 import { confirmPayout, reversePayout, sendPayout } from '../handlers/payout-books.handler';
+import { adjustBooks, railFee, settleAcquirer } from '../handlers/platform-books.handler';
 import { refundPayout } from '../handlers/refund-payout.handler';
 import { ledgerHeaders, ledgerMessage, referenceOf } from './ledger-messages';
 import { type BalanceRow, LedgerWrites } from './ledger-writes';
@@ -27,7 +28,15 @@ const COMMANDS: Record<LedgerCommand['type'], { handler: Handler; eventType: Led
     'payout.reverse': { handler: reversePayout, eventType: LedgerEventType.PayoutReversed, reads: true },
     'payout.send': { handler: sendPayout, eventType: null, reads: true },
     'payout.confirm': { handler: confirmPayout, eventType: null, reads: true },
+    'acquirer.settle': { handler: settleAcquirer, eventType: null, reads: true },
+    'rail.fee': { handler: railFee, eventType: null, reads: true },
+    // A merchant's adjustment is its event; the platform's (merchant 0) an entry the handler checks for a repeat.
+    'books.adjust': { handler: adjustBooks, eventType: LedgerEventType.BalanceAdjusted, reads: true },
   };
+
+/** Commands that may be the platform's own (merchant 0): no balance to lock or move. */
+const PLATFORM_COMMANDS = new Set<LedgerCommand['type']>(['acquirer.settle', 'rail.fee', 'books.adjust']);
+const PLATFORM_BALANCE: BalanceRow = { available: 0n, pending: 0n, sandboxReceived: 0n, lastSeq: 0n };
 
 interface BatchState {
   priors: { command_id: string; result: LedgerOutcome }[];
@@ -110,7 +119,8 @@ export class LedgerBatch {
   }
 
   private async decide(command: LedgerCommand): Promise<LedgerOutcome> {
-    const balance = this.balances.get(command.merchantId);
+    const platform = command.merchantId === PLATFORM_MERCHANT_ID && PLATFORM_COMMANDS.has(command.type);
+    const balance = platform ? PLATFORM_BALANCE : this.balances.get(command.merchantId);
     if (!balance)
       return this.rejection(
         command,
@@ -119,7 +129,7 @@ export class LedgerBatch {
     const { handler, eventType, reads } = COMMANDS[command.type];
     const reference = referenceOf(command);
     const key = referenceKey(command.merchantId, eventType ?? command.type, reference);
-    const existing = eventType ? this.references.get(key) : undefined;
+    const existing = eventType && !platform ? this.references.get(key) : undefined;
     if (existing)
       return this.rejection(command, reject(RejectionReason.DuplicateReference, { reference, commandId: existing }));
 
@@ -133,7 +143,7 @@ export class LedgerBatch {
       command as never,
     );
     if (decision.kind === 'rejection') return this.rejection(command, decision);
-    if (decision.kind === 'entry') return this.entry(command, decision, balance);
+    if (decision.kind === 'entry') return this.entry(command, decision, balance, platform ? null : command.merchantId);
     this.references.set(key, command.commandId);
     return this.event(command, decision, balance);
   }
@@ -223,6 +233,7 @@ export class LedgerBatch {
     command: LedgerCommand,
     decision: Extract<Decision, { kind: 'entry' }>,
     balance: BalanceRow,
+    merchantId: number | null,
   ): LedgerOutcome {
     const entryId = this.eventIds.shift();
     if (entryId === undefined) throw new Error('ledger batch drew fewer event ids than it has commands');
@@ -243,7 +254,7 @@ export class LedgerBatch {
       commandId: command.commandId,
       type: decision.entryType,
       reference: decision.reference,
-      merchantId: command.merchantId,
+      merchantId,
       memo: decision.memo,
       postings: decision.postings,
     });

@@ -34,5 +34,11 @@ export function referenceOf(command: LedgerCommand): string {
     case 'payout.confirm':
     case 'payout.reverse':
       return command.payoutId;
+    case 'acquirer.settle':
+      return `${command.acquirer}:${command.settlementRef}`;
+    case 'rail.fee':
+      return `${command.rail}:${command.feeRef}`;
+    case 'books.adjust':
+      return command.adjustmentId;
   }
 }

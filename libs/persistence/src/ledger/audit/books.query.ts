@@ -1,18 +1,7 @@
 import { Prisma, type TransactionClient } from '../../client/prisma';
 import type { BreachRow } from './breach';
+import { MERCHANT_EVENT_TYPES, PLATFORM_COMMAND_TYPES, PLATFORM_ENTRY_TYPES } from './event-types';
 import { inScope } from './merchant-digest.query';
-
-/** The ledger's merchant event types: each has a journal entry of the same id (decision 0049). */
-const MERCHANT_EVENT_TYPES = [
-  'payin.recorded',
-  'settlement.credited',
-  'payout.debited',
-  'payout.refunded',
-  'payout.reversed',
-];
-/** The platform's own entries and the ledger commands that book them */
-const PLATFORM_ENTRY_TYPES = ['payout.sent', 'payout.confirmed'];
-const PLATFORM_COMMAND_TYPES = ['payout.send', 'payout.confirm'];
 
 export interface BooksFacts {
   entries: number;
@@ -122,7 +111,30 @@ export async function booksFacts(tx: TransactionClient, merchantIds: number[] | 
   const rows = [...row.breaches];
   if (row.sketch !== '0') rows.push(...(await unbalancedEntries(tx, entryScope)));
   if (row.event_suspects.length > 0) rows.push(...(await eventEntryBreaches(tx, row.event_suspects)));
+  if (!scoped) rows.push(...(await platformEntryBreaches(tx)));
   return { entries: Number(row.entries), postings: Number(row.postings), accounts: Number(row.accounts), rows };
+}
+
+/**
+ * The platform's own entries (no merchant: acquirer settlements, rail fees, platform
+ * adjustments) against the ledger's decisions of merchant 0 that booked them. Few rows, read
+ * by the decisions' merchant index.
+ */
+function platformEntryBreaches(tx: TransactionClient): Promise<BreachRow[]> {
+  return tx.$queryRaw<BreachRow[]>`
+    WITH c AS (
+      SELECT command_id FROM ledger_commands WHERE merchant_id = 0 AND outcome = 'applied'
+    ), j AS (
+      SELECT id, command_id FROM journal_entries WHERE merchant_id IS NULL
+    )
+    SELECT CASE WHEN j.id IS NULL THEN 'books.decision_entry_missing' ELSE 'books.entry_undecided' END AS "check",
+           CASE WHEN j.id IS NULL THEN 'ledger_commands' ELSE 'journal_entries' END AS tbl,
+           coalesce(j.id::text, c.command_id) AS id, NULL::int AS merchant_id,
+           CASE WHEN j.id IS NULL THEN 'the journal entry of applied command ' || c.command_id
+                ELSE 'an applied decision of command ' || j.command_id END AS expected,
+           CASE WHEN j.id IS NULL THEN 'no entry' ELSE 'none' END AS found, false AS in_flight
+      FROM c FULL JOIN j ON j.command_id = c.command_id
+     WHERE c.command_id IS NULL OR j.id IS NULL`;
 }
 
 /** The entries whose postings do not sum to zero (the sketch said some do). */

@@ -1,5 +1,6 @@
 import type { TransactionClient } from '../../client/prisma';
 import type { BreachRow } from './breach';
+import { MERCHANT_EVENT_TYPES, MERCHANT_EVENT_TYPES_TEXT, PLATFORM_COMMAND_TYPES } from './event-types';
 
 /**
  * Events against the ledger's decisions, for the merchants whose digests disagreed. The
@@ -13,7 +14,7 @@ export function eventBreaches(tx: TransactionClient, merchantIds: number[]): Pro
     WITH c AS (
       SELECT command_id, merchant_id, outcome, event_id FROM ledger_commands
        WHERE merchant_id = ANY(${merchantIds}::int[]) AND (outcome = 'applied' OR event_id IS NOT NULL)
-         AND type NOT IN ('payout.send', 'payout.confirm')
+         AND type <> ALL(${PLATFORM_COMMAND_TYPES}::text[]) AND NOT (type = 'books.adjust' AND event_id IS NULL AND outcome = 'applied')
     ), e AS (
       SELECT id, merchant_id, command_id, type FROM ledger_events WHERE merchant_id = ANY(${merchantIds}::int[])
     ), k AS (
@@ -23,7 +24,7 @@ export function eventBreaches(tx: TransactionClient, merchantIds: number[]): Pro
                 FROM ledger_commands y WHERE c.command_id IS NULL AND y.command_id = e.command_id) AS decided
         FROM c FULL JOIN e ON e.id = c.event_id
        WHERE c.command_id IS NULL OR e.id IS NULL OR c.outcome <> 'applied' OR c.command_id <> e.command_id OR c.merchant_id <> e.merchant_id
-          OR e.type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed')
+          OR e.type <> ALL(${MERCHANT_EVENT_TYPES}::text[])
     )
     SELECT r.* FROM k CROSS JOIN LATERAL (VALUES
       ('decision.event_missing', 'ledger_commands', k.c_id, k.c_merchant,
@@ -38,8 +39,8 @@ export function eventBreaches(tx: TransactionClient, merchantIds: number[]): Pro
        'an applied decision of command ' || k.e_command || ' pointing at this event', COALESCE(k.decided, 'no decision'),
        k.e_id IS NOT NULL AND k.c_id IS NULL, false),
       ('event.unknown_type', 'ledger_events', k.e_id::text, k.e_merchant,
-       'payin.recorded, settlement.credited, payout.debited, payout.refunded or payout.reversed', 'type ' || k.type,
-       k.e_id IS NOT NULL AND k.type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed'), false)
+       ${MERCHANT_EVENT_TYPES_TEXT}, 'type ' || k.type,
+       k.e_id IS NOT NULL AND k.type <> ALL(${MERCHANT_EVENT_TYPES}::text[]), false)
     ) AS r("check", tbl, id, merchant_id, expected, found, bad, in_flight)
     WHERE r.bad`;
 }

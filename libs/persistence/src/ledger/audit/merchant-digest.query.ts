@@ -1,5 +1,6 @@
 import { Prisma, type TransactionClient } from '../../client/prisma';
 import type { Breach, BreachRow } from './breach';
+import { MERCHANT_EVENT_TYPES, PLATFORM_COMMAND_TYPES } from './event-types';
 
 /** Which fact families disagreed, by merchant: the row-level queries look only at these. */
 export interface DigestResult {
@@ -51,7 +52,7 @@ export async function merchantDigests(
   const [row] = await tx.$queryRaw<DigestRow[]>`
     WITH ev AS (
       SELECT merchant_id, count(*) AS n, max(seq) AS max_seq, sum(available_delta) AS available, sum(pending_delta) AS pending,
-             count(*) FILTER (WHERE type NOT IN ('payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed')) AS unknown,
+             count(*) FILTER (WHERE type <> ALL(${MERCHANT_EVENT_TYPES}::text[])) AS unknown,
              count(*) FILTER (WHERE type = 'payin.recorded') AS pr_n,
              sum(pending_delta) FILTER (WHERE type = 'payin.recorded') AS pr_net,
              -- Sandbox money (decision 0047): the nets of the pay-ins marked sandbox, and the mark in each pay-in's hash.
@@ -106,9 +107,9 @@ export async function merchantDigests(
              count(*) FILTER (WHERE status = 'funding' AND updated_at <= now() - make_interval(secs => ${graceSeconds})) AS undecided
         FROM disbursements WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), cm AS (
-      -- payout.send and payout.confirm book platform entries, not events (decision 0049): the books audit checks those.
-      SELECT merchant_id, count(*) AS n, count(*) FILTER (WHERE outcome = 'applied' AND type NOT IN ('payout.send', 'payout.confirm')) AS applied,
-             sum(hashtextextended(command_id, event_id)) FILTER (WHERE outcome = 'applied' AND type NOT IN ('payout.send', 'payout.confirm')) AS h,
+      -- Commands that book platform entries, not events (decision 0049; a platform adjustment too): the books audit checks those.
+      SELECT merchant_id, count(*) AS n, count(*) FILTER (WHERE outcome = 'applied' AND type <> ALL(${PLATFORM_COMMAND_TYPES}::text[]) AND NOT (type = 'books.adjust' AND event_id IS NULL)) AS applied,
+             sum(hashtextextended(command_id, event_id)) FILTER (WHERE outcome = 'applied' AND type <> ALL(${PLATFORM_COMMAND_TYPES}::text[]) AND NOT (type = 'books.adjust' AND event_id IS NULL)) AS h,
              count(*) FILTER (WHERE outcome <> 'applied' AND event_id IS NOT NULL) AS off
         FROM ledger_commands WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), per AS (
