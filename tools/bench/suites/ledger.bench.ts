@@ -423,9 +423,7 @@ async function againstBaseline(
       .map(([k, v]) => `${k} ${v.toFixed(2)}x`)
       .join(', ')} (target >= ${AGAINST_TARGET}x)`,
   );
-  const report = await verifyLedger(prisma);
-  console.log(`verify: ${report.eventsChecked} events, ${report.breaches.length} breaches`);
-  recordNumbers('verify', { events: report.eventsChecked, breaches: report.breaches.length });
+  // No audit here: the baseline's events are not booked (a build before the books has no journal), so the books checks would fail by design.
 }
 
 async function openBus(name: 'Redis Streams' | 'Kafka'): Promise<BenchBus> {
