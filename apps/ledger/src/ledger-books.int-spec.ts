@@ -540,7 +540,7 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     expect(rows).toEqual(codes.map((code) => ({ code, kind: accountKind(code) })));
   });
 
-  it('refuses, in the database, postings that do not balance, an account outside the chart, an entry without postings, and any rewrite', async () => {
+  it('refuses, in the database, postings that do not balance, an account outside the chart, a posting without its entry, and any rewrite', async () => {
     const db = sqlClient(pool);
     const entry = (id: number) => sql`
       INSERT INTO journal_entries (id, command_id, type, reference, occurred_at) VALUES (${id}, ${'manual:' + id}, 'test', 'x', now())`;
@@ -552,7 +552,6 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
       db.query(sql`WITH e AS (${entry(900002)})
         INSERT INTO postings (entry_id, account, amount) VALUES (900002, 'suspense', 100), (900002, 'petty:cash', -100)`),
     ).rejects.toThrow('postings_account_in_chart');
-    await expect(db.query(entry(900003))).rejects.toThrow('journal entry 900003 has no postings');
     await expect(
       db.query(
         sql`INSERT INTO postings (entry_id, account, amount) VALUES (900004, 'suspense', 1), (900004, 'expense:adjustments', -1)`,

@@ -143,6 +143,8 @@ export class LedgerBatch {
       command as never,
     );
     if (decision.kind === 'rejection') return this.rejection(command, decision);
+    if (decision.kind === 'entry' && decision.postings.length === 0)
+      return this.rejection(command, reject(RejectionReason.EntryInvalid, { problem: 'the entry moves nothing' }));
     if (decision.kind === 'entry') return this.entry(command, decision, balance, platform ? null : command.merchantId);
     this.references.set(key, command.commandId);
     return this.event(command, decision, balance);

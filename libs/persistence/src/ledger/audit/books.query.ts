@@ -108,10 +108,11 @@ export async function booksFacts(tx: TransactionClient, merchantIds: number[] | 
                 FROM (SELECT sum(balance) AS total FROM account_balances) t
                WHERE ${unscoped} AND t.total <> 0
             ) r) AS breaches`;
-  const rows = [...row.breaches];
-  if (row.sketch !== '0') rows.push(...(await unbalancedEntries(tx, entryScope)));
-  if (row.event_suspects.length > 0) rows.push(...(await eventEntryBreaches(tx, row.event_suspects)));
-  if (!scoped) rows.push(...(await platformEntryBreaches(tx)));
+  // concat, not push(...rows): a history with many breaches would overflow the call stack
+  let rows = row.breaches;
+  if (row.sketch !== '0') rows = rows.concat(await unbalancedEntries(tx, entryScope));
+  if (row.event_suspects.length > 0) rows = rows.concat(await eventEntryBreaches(tx, row.event_suspects));
+  if (!scoped) rows = rows.concat(await platformEntryBreaches(tx));
   return { entries: Number(row.entries), postings: Number(row.postings), accounts: Number(row.accounts), rows };
 }
 
@@ -164,7 +165,7 @@ async function eventEntryBreaches(tx: TransactionClient, merchantIds: number[]):
            CASE WHEN j.id IS NULL THEN 'no entry' ELSE 'none' END AS found, false AS in_flight
       FROM c FULL JOIN j ON j.command_id = c.command_id
      WHERE c.command_id IS NULL OR j.id IS NULL`;
-  return [...platform, ...(await merchantEventEntries(tx, merchantIds))];
+  return platform.concat(await merchantEventEntries(tx, merchantIds));
 }
 
 function merchantEventEntries(tx: TransactionClient, merchantIds: number[]): Promise<BreachRow[]> {

@@ -43,7 +43,7 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
         ...(digest.payinsInFlight.length ? await payinsInFlight(tx, digest.payinsInFlight, graceSeconds) : []),
       ];
       const books = await booksFacts(tx, options.merchantIds ?? null);
-      rows.push(...books.rows);
+      const all = rows.concat(books.rows);
       const examined = new Set([...payins, ...settlements, ...payouts, ...events]);
       return {
         merchantsChecked: digest.merchants,
@@ -56,8 +56,8 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
         },
         booksChecked: { entries: books.entries, postings: books.postings, accounts: books.accounts },
         merchantsExamined: examined.size,
-        breaches: ordered([...digest.balanceBreaches, ...rows.filter((r) => !r.in_flight).map(toBreach)]),
-        inFlight: ordered(rows.filter((r) => r.in_flight).map(toBreach)),
+        breaches: ordered(digest.balanceBreaches.concat(all.filter((r) => !r.in_flight).map(toBreach))),
+        inFlight: ordered(all.filter((r) => r.in_flight).map(toBreach)),
         graceSeconds,
       };
     },
