@@ -45,6 +45,11 @@ export class UnknownBankError extends Error {
  */
 export interface BankRail {
   /**
+   * The rail's name as the payout service knows it (its provider: `sandbox`, `snap`): the books
+   * name the rail's in-transit and bank cash accounts after it (payout.send, payout.confirm).
+   */
+  readonly name: string;
+  /**
    * The rail moves real money (a bank's, not a simulator's): sandbox money is never sent over it
    * (docs/decisions/0047-sandbox-money.md). Set from the provider (RailConfig.live).
    */

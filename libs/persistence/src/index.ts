@@ -71,10 +71,12 @@ export {
 export {
   PayoutRepository,
   type ClaimedBatch,
+  type ClaimRail,
   type ClaimedDisbursement,
   type PayoutOutcome,
 } from './payouts/payout.repository';
 export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
+export { ledgerCommandMessage, type OutboxMessage } from './outbox/outbox-writer';
 export { PG_LISTEN_HEARTBEAT_MS, PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';
 export {
   WebhookDeliveryRepository,

@@ -165,6 +165,7 @@ export async function createDisbursement(
     priorSubmittedAt: null,
     merchantName: merchant.name,
     merchantSandboxReceived: 0n,
+    rail: 'sandbox',
   };
   if (o.outcome === 'success')
     await payouts.complete([

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type BankRail, SANDBOX_ACCOUNTS, SandboxBankRail } from '@pay/bank-rail';
-import { ledgerCommandId, PayoutEventType, Topic } from '@pay/contracts';
-import { createPgPool, createPrismaClient, PayoutRepository, type PrismaClient } from '@pay/persistence';
+import { ledgerCommandId, parseLedgerCommand, PayoutEventType, Topic } from '@pay/contracts';
+import {
+  createPgPool,
+  createPrismaClient,
+  ledgerCommandMessage,
+  PayoutRepository,
+  type PrismaClient,
+} from '@pay/persistence';
 import { createLogger } from '@pay/platform';
 import { createMerchant } from '@pay/testing';
 import type { Pool } from 'pg';
@@ -16,6 +22,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
   let merchantId: number;
   let merchantName: string;
   const options = { batchSize: 16, leaseMs: 30_000, timeoutRetryMs: 2_000 };
+  const SANDBOX = { name: 'sandbox', live: false };
 
   beforeAll(async () => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
@@ -53,12 +60,18 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       },
       orderBy: { id: 'asc' },
     });
+  /** The message ids of what the payout wrote for a disbursement, in order */
+  const messageIdsOf = async (id: string) =>
+    (await outboxOf(id)).map((r) => (r.headers as Record<string, string>)['message-id']);
+  const send = (id: string) => ledgerCommandId.payoutSend(id);
+  const confirm = (id: string) => ledgerCommandId.payoutConfirm(id);
+  const refund = (id: string) => ledgerCommandId.payoutRefund(id);
 
   it('claims a due disbursement with every field of the model, leases it and records its submission in the same statement', async () => {
     const id = await pendingDisbursement();
     const {
       claimed: [claimed],
-    } = await payouts.claimDue(16, 30_000, [id]);
+    } = await payouts.claimDue(16, 30_000, SANDBOX, [id]);
     expect(claimed).toMatchObject({
       id,
       merchantId,
@@ -71,6 +84,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       submitAttempts: 1,
       priorSubmittedAt: null,
       merchantSandboxReceived: 0n,
+      rail: 'sandbox',
       logId: `log-${id}`,
     });
     expect(claimed.submittedAt).toBeInstanceOf(Date);
@@ -78,20 +92,22 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const row = await prisma.disbursement.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ submitAttempts: 1, submittedAt: claimed.submittedAt });
     expect(Object.keys(claimed).sort()).toEqual(
-      [...Object.keys(row as object), 'merchantName', 'merchantSandboxReceived', 'priorSubmittedAt'].sort(),
+      [...Object.keys(row as object), 'merchantName', 'merchantSandboxReceived', 'priorSubmittedAt', 'rail'].sort(),
     );
     // Leased: no other worker gets it until the lease lapses or is let go.
-    expect((await payouts.claimDue(16, 30_000, [id])).claimed).toEqual([]);
+    expect((await payouts.claimDue(16, 30_000, SANDBOX, [id])).claimed).toEqual([]);
     // A recheck lets the lease go; a future one is reported as the next due time.
     const later = new Date(Date.now() + 3_600_000);
     await payouts.complete([{ kind: 'recheck', disbursement: claimed, at: later, railReference: 'REF-0' }]);
-    expect((await payouts.claimDue(16, 30_000, [id])).nextDueAt?.getTime()).toBeLessThanOrEqual(later.getTime());
+    expect((await payouts.claimDue(16, 30_000, SANDBOX, [id])).nextDueAt?.getTime()).toBeLessThanOrEqual(
+      later.getTime(),
+    );
     await payouts.complete([
       { kind: 'recheck', disbursement: claimed, at: new Date(Date.now() - 1000), railReference: 'REF-1' },
     ]);
     const {
       claimed: [again],
-    } = await payouts.claimDue(16, 30_000, [id]);
+    } = await payouts.claimDue(16, 30_000, SANDBOX, [id]);
     // Submitted before this claim: the rail is asked first, and no second submission is counted yet.
     expect(again).toMatchObject({
       id,
@@ -113,8 +129,43 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       amount: 10000000n,
     });
 
-    const rows = await outboxOf(id);
+    // The books: sent over the sandbox rail when the claim recorded the submission, confirmed with the success.
+    const [sent, confirmed, ...rows] = await outboxOf(id);
     expect(rows).toHaveLength(1);
+    expect(sent).toMatchObject({
+      topic: Topic.LedgerCommands,
+      key: String(merchantId),
+      headers: { 'message-id': send(id), 'log-id': `log-${id}` },
+      payload: {
+        type: 'payout.send',
+        commandId: send(id),
+        merchantId,
+        logId: `log-${id}`,
+        issuedAt: d.submittedAt?.toISOString(),
+        payoutId: id,
+        rail: 'sandbox',
+      },
+    });
+    // Written by the claim statement, it is the command the ledger's own writer would have written.
+    const sendCommand = parseLedgerCommand(sent.payload);
+    expect(ledgerCommandMessage(sendCommand)).toEqual({
+      topic: sent.topic,
+      key: sent.key,
+      payload: sent.payload,
+      headers: sent.headers,
+    });
+    expect(confirmed).toMatchObject({
+      topic: Topic.LedgerCommands,
+      headers: { 'message-id': confirm(id), 'log-id': `log-${id}` },
+      payload: {
+        type: 'payout.confirm',
+        commandId: confirm(id),
+        merchantId,
+        issuedAt: d.successAt?.toISOString(),
+        payoutId: id,
+        rail: 'sandbox',
+      },
+    });
     expect(rows[0]).toMatchObject({
       topic: Topic.PayoutEvents,
       key: String(merchantId),
@@ -170,13 +221,14 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
             priorSubmittedAt: d.submittedAt,
             merchantName: 'x',
             merchantSandboxReceived: 0n,
+            rail: 'sandbox',
           },
           railReference: 'OTHER',
           at: new Date(),
         },
       ]),
     ).toEqual(new Set());
-    expect(await outboxOf(id)).toHaveLength(1);
+    expect(await messageIdsOf(id)).toEqual([send(id), confirm(id), `disbursement.${id}.success`]);
     expect(await callbacksOf(id)).toHaveLength(1);
   });
 
@@ -188,7 +240,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
       failureReason: 'Rejected by the beneficiary bank',
       successAt: null,
     });
-    const rows = await outboxOf(id);
+    const [sent, ...rows] = await outboxOf(id);
+    expect(sent.payload).toMatchObject({ type: 'payout.send', payoutId: id, rail: 'sandbox' });
     expect(rows.map((r) => r.topic)).toEqual([Topic.LedgerCommands, Topic.PayoutEvents]);
     expect(rows[0]).toMatchObject({
       key: String(merchantId),
@@ -243,7 +296,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: id } })).toMatchObject({
       submissions: 1,
     });
-    expect(await outboxOf(id)).toHaveLength(0);
+    // Sent once in the books, however often the rail is asked.
+    expect(await messageIdsOf(id)).toEqual([send(id)]);
     expect(await callbacksOf(id)).toHaveLength(0);
   });
 
@@ -275,17 +329,10 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
         leaseUntil: null,
         railReference: expect.stringMatching(/^SBX/),
       });
-    for (const id of ok)
-      expect((await outboxOf(id)).map((r) => r.headers)).toEqual([
-        expect.objectContaining({ 'message-id': `disbursement.${id}.success` }),
-      ]);
-    for (const id of rejected) {
-      expect((await outboxOf(id)).map((r) => (r.headers as Record<string, string>)['message-id'])).toEqual([
-        ledgerCommandId.payoutRefund(id),
-        `disbursement.${id}.failed`,
-      ]);
-    }
-    for (const id of processing) expect(await outboxOf(id)).toHaveLength(0);
+    for (const id of ok) expect(await messageIdsOf(id)).toEqual([send(id), confirm(id), `disbursement.${id}.success`]);
+    for (const id of rejected)
+      expect(await messageIdsOf(id)).toEqual([send(id), refund(id), `disbursement.${id}.failed`]);
+    for (const id of processing) expect(await messageIdsOf(id)).toEqual([send(id)]);
     for (const id of [...ok, ...rejected]) expect(await callbacksOf(id)).toHaveLength(1);
     for (const id of processing) expect(await callbacksOf(id)).toHaveLength(0);
     for (const id of all)
@@ -302,6 +349,7 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const broken = ids[1];
     // The sandbox rail, except that submitting `broken` fails (a connection reset, say).
     const flaky: BankRail = {
+      name: rail.name,
       live: rail.live,
       lookupAccount: (bank, account) => rail.lookupAccount(bank, account),
       transferStatus: (key) => rail.transferStatus(key),
@@ -312,13 +360,13 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect(round.claimed).toBe(3);
     for (const id of ids.filter((i) => i !== broken)) {
       expect(await prisma.disbursement.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'success' });
-      expect(await outboxOf(id)).toHaveLength(1);
+      expect(await messageIdsOf(id)).toEqual([send(id), confirm(id), `disbursement.${id}.success`]);
     }
     const left = await prisma.disbursement.findUniqueOrThrow({ where: { id: broken } });
     // Recorded as submitted (the call may have reached the bank), asked again after PAYOUT_TIMEOUT_RETRY_MS.
     expect(left).toMatchObject({ status: 'pending', submitAttempts: 1, leaseUntil: null });
     expect(left.nextCheckAt?.getTime()).toBeGreaterThan(Date.now());
-    expect(await outboxOf(broken)).toHaveLength(0);
+    expect(await messageIdsOf(broken)).toEqual([send(broken)]);
 
     // Next time round the rail is asked first; it never got the transfer, so it is submitted once and paid.
     await prisma.disbursement.update({ where: { id: broken }, data: { nextCheckAt: new Date(Date.now() - 1000) } });
@@ -330,13 +378,14 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     expect(await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: broken } })).toMatchObject({
       submissions: 1,
     });
-    expect(await outboxOf(broken)).toHaveLength(1);
+    // Submitted again, but sent once in the books: no second payout.send.
+    expect(await messageIdsOf(broken)).toEqual([send(broken), confirm(broken), `disbursement.${broken}.success`]);
   });
 
   it('completing the same disbursements twice at once (a lapsed lease taken over) records one outcome, one event, one refund', async () => {
     const failing = await pendingDisbursement(SANDBOX_ACCOUNTS.rejected.bank);
     const paying = await pendingDisbursement();
-    const { claimed } = await payouts.claimDue(16, 30_000, [failing, paying]);
+    const { claimed } = await payouts.claimDue(16, 30_000, SANDBOX, [failing, paying]);
     const outcomes = claimed.map((d) =>
       d.id === failing
         ? {
@@ -352,8 +401,8 @@ describe('PayoutProcessor (real Postgres, sandbox rail)', () => {
     const [first, second] = await Promise.all([payouts.complete(outcomes), payouts.complete([...outcomes].reverse())]);
     expect(new Set([...first, ...second])).toEqual(new Set([failing, paying]));
     expect(first.size + second.size).toBe(2);
-    expect((await outboxOf(failing)).map((r) => r.topic)).toEqual([Topic.LedgerCommands, Topic.PayoutEvents]);
-    expect((await outboxOf(paying)).map((r) => r.topic)).toEqual([Topic.PayoutEvents]);
+    expect(await messageIdsOf(failing)).toEqual([send(failing), refund(failing), `disbursement.${failing}.failed`]);
+    expect(await messageIdsOf(paying)).toEqual([send(paying), confirm(paying), `disbursement.${paying}.success`]);
     expect((await callbacksOf(failing)).map((c) => c.eventId)).toEqual([`disbursement.${failing}.failed`]);
     expect((await callbacksOf(paying)).map((c) => c.eventId)).toEqual([`disbursement.${paying}.success`]);
     expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: failing } })).toMatchObject({ status: 'failed' });

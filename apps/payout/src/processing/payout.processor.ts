@@ -20,8 +20,9 @@ export interface PayoutProcessorOptions {
 
 /**
  * Drives debited disbursements pending -> success | failed through the bank rail, a batch at a
- * time: one statement claims the batch and records its submissions, the rail is called for
- * each in parallel, and one statement records every outcome (with the events, refunds and the
+ * time: one statement claims the batch and records its submissions (with the ledger's
+ * payout.send of each first one), the rail is called for each in parallel, and one statement
+ * records every outcome (with the events, the ledger's refunds or confirmations, and the
  * merchants' callbacks).
  * Every step is safe to repeat: the rail is called with the disbursement id as idempotency
  * key, the submission is recorded before the call, and after a crash (lease expired) the
@@ -43,7 +44,13 @@ export class PayoutProcessor {
    */
   async processDue(onlyIds?: string[]): Promise<RoundResult & { claimed: number }> {
     // The claim also records the submission of whatever it claims that was never submitted.
-    const { claimed, nextDueAt } = await this.payouts.claimDue(this.options.batchSize, this.options.leaseMs, onlyIds);
+    // ... and, in the books, sends each first submission over this rail (payout.send).
+    const { claimed, nextDueAt } = await this.payouts.claimDue(
+      this.options.batchSize,
+      this.options.leaseMs,
+      { name: this.rail.name, live: this.rail.live },
+      onlyIds,
+    );
     if (claimed.length === 0) return { claimed: 0, nextDueAt };
 
     // Transfers the rail may already have (submitted before a crash or a timeout): ask first.

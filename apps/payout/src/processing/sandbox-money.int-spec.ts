@@ -102,6 +102,7 @@ describe('sandbox money and the rail (real Postgres, the ledger, the payout proc
       data: { status: 'failed', failureReason: SANDBOX_REFUSAL, fee: { amount: 0 }, totalAmount: 100000 },
     });
 
+    // Never sent: no payout.send, the refund comes back from payouts:payable.
     expect(await ledgerAppliesCommandsOf(disbursement.id)).toEqual(['payout.refund']);
     expect(await balanceOf(merchantId)).toEqual({ available: 496_350_00n, pending: 0n });
 
@@ -151,7 +152,8 @@ describe('sandbox money and the rail (real Postgres, the ledger, the payout proc
     expect(
       await prisma.sandboxRailTransfer.findUniqueOrThrow({ where: { idempotencyKey: disbursement.id } }),
     ).toMatchObject({ amount: 100_000_00n, submissions: 1 });
-    expect(await ledgerAppliesCommandsOf(disbursement.id)).toEqual([]);
+    // Sent over the sandbox rail and confirmed, in the books.
+    expect(await ledgerAppliesCommandsOf(disbursement.id)).toEqual(['payout.send', 'payout.confirm']);
     expect(await balanceOf(merchantId)).toEqual({ available: 393_850_00n, pending: 0n });
     // The ledger marked the sandbox pay's money, and keeps what the merchant received of it (the net) however it is spent.
     expect(await sandboxReceivedOf(merchantId)).toBe(496_350_00n);

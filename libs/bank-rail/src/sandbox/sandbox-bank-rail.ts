@@ -119,6 +119,7 @@ interface NewTransfer {
  * at the same moment (a payout round's batch) are stored in one statement.
  */
 export class SandboxBankRail implements BankRail {
+  readonly name = 'sandbox';
   /** A simulator in our own database: no money leaves through it */
   readonly live = false;
   private readonly clock: () => Date;

@@ -86,6 +86,8 @@ interface AttemptRow {
 export class SnapBankRail implements BankRail {
   readonly live: boolean;
   readonly provider = 'snap';
+  /** The books' name of the rail: its provider's */
+  readonly name = this.provider;
   private readonly client: SnapClient;
   private readonly db: SqlClient;
   private readonly bankCodes: Record<string, string>;

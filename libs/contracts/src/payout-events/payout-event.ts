@@ -2,6 +2,8 @@
 export enum PayoutEventType {
   DisbursementSucceeded = 'disbursement.succeeded',
   DisbursementFailed = 'disbursement.failed',
+  /** A successful disbursement the beneficiary's bank returned: amount and fee given back */
+  DisbursementReversed = 'disbursement.reversed',
 }
 
 /**
@@ -25,9 +27,12 @@ export interface PayoutEventMessage {
   /** the merchant's flat fee setting at the time of the inquiry */
   feeFixed: string;
   totalAmount: string;
-  status: 'success' | 'failed';
+  status: 'success' | 'failed' | 'reversed';
   successAt: string | null;
   failureReason: string | null;
+  /** Reversed only: when and why */
+  reversedAt?: string | null;
+  reversalReason?: string | null;
   /** PayoutFailureCode on failure (absent in events written before it existed) */
   failureCode?: string | null;
   notifyUrl: string;

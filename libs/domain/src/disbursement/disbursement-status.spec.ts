@@ -12,16 +12,22 @@ describe('disbursement status', () => {
     expect(canTransition('failed', 'success')).toBe(false);
     expect(canTransition('refused', 'pending')).toBe(false);
     expect(canTransition('funding', 'success')).toBe(false);
+    expect(canTransition('success', 'reversed')).toBe(true);
+    expect(canTransition('pending', 'reversed')).toBe(false);
+    expect(canTransition('failed', 'reversed')).toBe(false);
+    expect(canTransition('reversed', 'success')).toBe(false);
   });
 
   it('shows merchants pending, success or failed, and hides refused attempts', () => {
     expect(publicStatus('funding')).toBe('pending');
     expect(publicStatus('pending')).toBe('pending');
     expect(publicStatus('refused')).toBeNull();
+    expect(publicStatus('reversed')).toBe('reversed');
   });
 
-  it('charges no fee on failure', () => {
+  it('charges no fee on failure, nor once reversed (amount and fee given back)', () => {
     expect(chargedFee('failed', 250000n)).toBe(0n);
+    expect(chargedFee('reversed', 250000n)).toBe(0n);
     expect(chargedFee('success', 250000n)).toBe(250000n);
     expect(chargedFee('pending', 250000n)).toBe(250000n);
   });

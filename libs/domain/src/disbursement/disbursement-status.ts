@@ -4,17 +4,19 @@ import type { Minor } from '../money/money';
  * Internal lifecycle of a disbursement:
  *   funding -> pending (the ledger debited amount + fee) | refused (the ledger refused: insufficient balance)
  *   pending -> success (the rail completed) | failed (the rail refused or gave up; the debit is refunded)
- * Merchants see pending, success and failed; a refused attempt is not a transaction to them.
+ *   success -> reversed (the beneficiary's bank returned the money days later; the debit is given back)
+ * Merchants see pending, success, failed and reversed; a refused attempt is not a transaction to them.
  */
-export type DisbursementStatus = 'funding' | 'refused' | 'pending' | 'success' | 'failed';
-export type PublicDisbursementStatus = 'pending' | 'success' | 'failed';
+export type DisbursementStatus = 'funding' | 'refused' | 'pending' | 'success' | 'failed' | 'reversed';
+export type PublicDisbursementStatus = 'pending' | 'success' | 'failed' | 'reversed';
 
 const TRANSITIONS: Record<DisbursementStatus, readonly DisbursementStatus[]> = {
   funding: ['pending', 'refused'],
   refused: [],
   pending: ['success', 'failed'],
-  success: [],
+  success: ['reversed'],
   failed: [],
+  reversed: [],
 };
 
 export function canTransition(from: DisbursementStatus, to: DisbursementStatus): boolean {
@@ -26,7 +28,10 @@ export function publicStatus(status: DisbursementStatus): PublicDisbursementStat
   return status === 'funding' ? 'pending' : status;
 }
 
-/** Spec 2.4: a failed disbursement charges no fee and its total is the amount. */
+/**
+ * Spec 2.4: a failed disbursement charges no fee and its total is the amount. A reversed one
+ * neither: its amount and its fee were both given back.
+ */
 export function chargedFee(status: DisbursementStatus, fee: Minor): Minor {
-  return status === 'failed' ? 0n : fee;
+  return status === 'failed' || status === 'reversed' ? 0n : fee;
 }

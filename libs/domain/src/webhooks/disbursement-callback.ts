@@ -6,14 +6,21 @@ import { formatJakartaDateTime } from '../time/jakarta-time';
 export enum DisbursementCallbackType {
   DisbursementSucceeded = 'disbursement.succeeded',
   DisbursementFailed = 'disbursement.failed',
+  /** A successful transfer the beneficiary's bank returned later: amount and fee are back in available */
+  DisbursementReversed = 'disbursement.reversed',
 }
 
-export type DisbursementFinalStatus = 'success' | 'failed';
+/** The statuses a callback announces: the transfer's final outcome, and its reversal after success. */
+export type DisbursementFinalStatus = 'success' | 'failed' | 'reversed';
+
+const CALLBACK_TYPE: Record<DisbursementFinalStatus, DisbursementCallbackType> = {
+  success: DisbursementCallbackType.DisbursementSucceeded,
+  failed: DisbursementCallbackType.DisbursementFailed,
+  reversed: DisbursementCallbackType.DisbursementReversed,
+};
 
 export function disbursementCallbackType(status: DisbursementFinalStatus): DisbursementCallbackType {
-  return status === 'success'
-    ? DisbursementCallbackType.DisbursementSucceeded
-    : DisbursementCallbackType.DisbursementFailed;
+  return CALLBACK_TYPE[status];
 }
 
 /** One event per final status of a disbursement; stable across retries and resends (merchants de-duplicate on it). */
@@ -39,6 +46,9 @@ export interface DisbursementCallbackFacts {
   failureReason: string | null;
   /** Why it failed, as a stable code (PayoutFailureCode) */
   failureCode?: string | null;
+  /** Reversed only: when, and why (the bank's return, as the operator recorded it) */
+  reversedAt?: Date | null;
+  reversalReason?: string | null;
   occurredAt: Date;
 }
 
@@ -46,10 +56,12 @@ export interface DisbursementCallbackFacts {
  * The JSON body of a disbursement callback (the spec's callback, documented in the README): a
  * failed transfer was charged no fee, so its fee is 0 and its total the amount. Built once, in
  * the transaction that records the final status, and stored, so every attempt sends, and signs,
- * the same bytes.
+ * the same bytes. A reversed transfer was given back its amount and fee: its fee is 0 too, its
+ * success_at stays (it did succeed), and it says when and why it was reversed.
  */
 export function disbursementCallbackBody(f: DisbursementCallbackFacts): string {
   const failed = f.status === 'failed';
+  const reversed = f.status === 'reversed';
   const fee = chargedFee(f.status, f.feeFixed);
   return JSON.stringify({
     id: disbursementCallbackEventId(f.disbursementId, f.status),
@@ -69,6 +81,12 @@ export function disbursementCallbackBody(f: DisbursementCallbackFacts): string {
       status: f.status,
       success_at: f.successAt ? formatJakartaDateTime(f.successAt) : null,
       ...(failed ? { failureReason: f.failureReason, ...(f.failureCode ? { failureCode: f.failureCode } : {}) } : {}),
+      ...(reversed
+        ? {
+            reversed_at: f.reversedAt ? formatJakartaDateTime(f.reversedAt) : null,
+            reversalReason: f.reversalReason ?? null,
+          }
+        : {}),
     },
   });
 }

@@ -1,11 +1,11 @@
-import { type LedgerCommand, ledgerCommandId, type PayoutEventMessage, PayoutEventType, Topic } from '@pay/contracts';
-import { disbursementCallbackBody, disbursementCallbackEventId, disbursementCallbackType } from '@pay/domain';
+import { type LedgerCommand, ledgerCommandId, Topic } from '@pay/contracts';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
 import { sql, sqlClient, type SqlClient } from '../client/sql';
-import { ledgerCommandMessage, type OutboxMessage, outboxHeaders } from '../outbox/outbox-writer';
+import { ledgerCommandMessage, type OutboxMessage } from '../outbox/outbox-writer';
 import type { Disbursement } from '../generated/prisma/client';
 import type { NewDelivery } from '../webhooks/webhook-delivery.repository';
+import { type PayoutAnnouncement, payoutCallbackDelivery, payoutEventMessage } from './payout-announcements';
 
 /**
  * The payout service's view of disbursements: claim work, record submissions, finalise.
@@ -59,8 +59,15 @@ export class PayoutRepository {
    * the merchant has received (none of its money goes over a live rail then), and the earliest future
    * `next_check_at` (a recheck the rail asked for), so the caller can sleep until then instead of
    * polling. A lease that lapses is found by the caller's safety-net round.
+   *
+   * The books: the same statement writes, for every disbursement submitted for the first time, the
+   * ledger's `payout.send` over `rail` (payable -> the rail's in-transit). Once per disbursement, as
+   * the submission is recorded once; its id is ledgerCommandId.payoutSend, so it is the same command
+   * whoever writes it. A disbursement that will not be sent (sandbox money over a live rail, the
+   * rule of sendsSandboxMoney in @pay/bank-rail) gets none.
    */
-  async claimDue(limit: number, leaseMs: number, onlyIds?: string[]): Promise<ClaimedBatch> {
+  async claimDue(limit: number, leaseMs: number, rail: ClaimRail, onlyIds?: string[]): Promise<ClaimedBatch> {
+    const send = sendCommandTemplate(rail.name);
     const rows = await this.db.query<Record<string, unknown>>(sql`
       WITH due AS (
         SELECT id, submitted_at AS prior_submitted_at FROM disbursements
@@ -77,24 +84,48 @@ export class PayoutRepository {
          WHERE d.id = due.id
         RETURNING d.*, due.prior_submitted_at, (SELECT m.name FROM merchants m WHERE m.id = d.merchant_id) AS merchant_name,
                   (SELECT b.sandbox_received FROM balances b WHERE b.merchant_id = d.merchant_id) AS merchant_sandbox_received),
+      sent AS (
+        INSERT INTO outbox (topic, key, payload, headers)
+        SELECT ${send.topic}::text, c.merchant_id::text,
+               jsonb_strip_nulls(jsonb_build_object(
+                 'type', ${send.type}::text, 'commandId', ${send.commandIdPrefix}::text || c.id::text, 'merchantId', c.merchant_id,
+                 'logId', c.log_id, 'issuedAt', to_char(c.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                 'payoutId', c.id::text, 'rail', ${send.rail}::text)),
+               jsonb_strip_nulls(jsonb_build_object('message-id', ${send.commandIdPrefix}::text || c.id::text, 'log-id', c.log_id))
+          FROM claimed c
+         WHERE c.prior_submitted_at IS NULL AND NOT (${rail.live}::boolean AND COALESCE(c.merchant_sandbox_received, 0) > 0)
+         ORDER BY c.id
+        RETURNING id),
       upcoming AS (SELECT min(next_check_at) AS at FROM disbursements WHERE status = 'pending' AND next_check_at > now())
-      SELECT claimed.*, upcoming.at AS upcoming_check_at FROM upcoming LEFT JOIN claimed ON true`);
+      SELECT claimed.*, upcoming.at AS upcoming_check_at, (SELECT count(*) FROM sent) AS sent_count
+        FROM upcoming LEFT JOIN claimed ON true`);
     const nextDueAt = (rows[0]?.upcoming_check_at as Date | null | undefined) ?? null;
     const claimed = rows
       .filter((r) => r.id !== null)
-      .map(({ upcoming_check_at: _upcoming, prior_submitted_at, merchant_name, merchant_sandbox_received, ...r }) => ({
-        ...fromRow<Disbursement>(r),
-        priorSubmittedAt: prior_submitted_at as Date | null,
-        merchantName: merchant_name as string,
-        merchantSandboxReceived: (merchant_sandbox_received as bigint | null) ?? 0n,
-      }));
+      .map(
+        ({
+          upcoming_check_at: _upcoming,
+          sent_count: _sent,
+          prior_submitted_at,
+          merchant_name,
+          merchant_sandbox_received,
+          ...r
+        }) => ({
+          ...fromRow<Disbursement>(r),
+          priorSubmittedAt: prior_submitted_at as Date | null,
+          merchantName: merchant_name as string,
+          merchantSandboxReceived: (merchant_sandbox_received as bigint | null) ?? 0n,
+          rail: rail.name,
+        }),
+      );
     return { claimed, nextDueAt };
   }
 
   /**
    * Records a batch's outcomes in one statement (so one transaction): rechecks get their next
    * look and let the lease go; finals move pending -> success | failed with, for exactly the rows
-   * this statement moved, the outcome event, (on failure) the refund command for the ledger, and
+   * this statement moved, the outcome event, the ledger's command (on failure the refund, on
+   * success `payout.confirm` over the disbursement's rail: in transit -> the bank's cash), and
    * the merchant's callback (the webhook delivery row is the callback's outbox, as for pay-ins:
    * the workers' dispatcher sends it). A disbursement already final (finalised elsewhere
    * meanwhile) is left alone and gets no second event, refund or callback. An outcome
@@ -112,10 +143,13 @@ export class PayoutRepository {
     const callbacks: { disbursementId: string; delivery: NewDelivery }[] = [];
     for (const o of outcomes) {
       if (o.kind === 'recheck') continue;
-      if (o.kind === 'failed')
-        messages.push({ disbursementId: o.disbursement.id, message: ledgerCommandMessage(refundCommand(o)) });
-      messages.push({ disbursementId: o.disbursement.id, message: outcomeMessage(o, occurredAt) });
-      callbacks.push({ disbursementId: o.disbursement.id, delivery: callbackDelivery(o, occurredAt) });
+      const command = o.kind === 'failed' ? refundCommand(o) : confirmCommand(o);
+      messages.push({ disbursementId: o.disbursement.id, message: ledgerCommandMessage(command) });
+      messages.push({ disbursementId: o.disbursement.id, message: payoutEventMessage(announcement(o), occurredAt) });
+      callbacks.push({
+        disbursementId: o.disbursement.id,
+        delivery: payoutCallbackDelivery(announcement(o), occurredAt),
+      });
     }
     const [row] = await this.db.query<{ finalised: string[] | null }>(sql`
       WITH input AS (
@@ -175,7 +209,15 @@ export type ClaimedDisbursement = Disbursement & {
   merchantName: string;
   /** The sandbox money the merchant has received (balances.sandbox_received): none of its money goes over a live rail */
   merchantSandboxReceived: bigint;
+  /** The rail it is sent over, by name (BankRail.name): the books' payout.send and payout.confirm name it */
+  rail: string;
 };
+
+/** The rail a claim sends over: its name (the books') and whether it is live (no sandbox money over it). */
+export interface ClaimRail {
+  name: string;
+  live: boolean;
+}
 
 export interface ClaimedBatch {
   claimed: ClaimedDisbursement[];
@@ -213,68 +255,32 @@ function refundCommand(o: Extract<PayoutOutcome, { kind: 'failed' }>): LedgerCom
   };
 }
 
-/** The payout event published on payout.events for whoever follows disbursements' outcomes. */
-function outcomeMessage(o: FinalOutcome, occurredAt: Date): OutboxMessage {
+/** A succeeded disbursement: the bank confirmed it (the books: its rail's in-transit -> the bank's cash). */
+function confirmCommand(o: Extract<PayoutOutcome, { kind: 'success' }>): LedgerCommand {
   const d = o.disbursement;
-  const failed = o.kind === 'failed';
-  const fee = failed ? 0n : d.fee;
-  const eventId = disbursementCallbackEventId(d.id, o.kind);
-  const message: PayoutEventMessage = {
-    eventId,
-    type: failed ? PayoutEventType.DisbursementFailed : PayoutEventType.DisbursementSucceeded,
-    disbursementId: d.id,
-    merchantId: d.merchantId,
-    merchantTrxId: d.merchantTrxId,
-    platformTrxId: d.platformTrxId,
-    bankCode: d.bankCode,
-    accountNo: d.accountNo,
-    accountName: d.accountName,
-    amount: d.amount.toString(),
-    fee: fee.toString(),
-    feeFixed: d.fee.toString(),
-    totalAmount: (d.amount + fee).toString(),
-    status: failed ? 'failed' : 'success',
-    successAt: failed ? null : o.at.toISOString(),
-    failureReason: failed ? o.reason : null,
-    failureCode: failed ? o.code : null,
-    notifyUrl: d.notifyUrl,
-    logId: d.logId ?? undefined,
-    occurredAt: occurredAt.toISOString(),
-  };
   return {
-    topic: Topic.PayoutEvents,
-    key: String(d.merchantId),
-    payload: message,
-    headers: outboxHeaders(eventId, d.logId),
+    type: 'payout.confirm',
+    commandId: ledgerCommandId.payoutConfirm(d.id),
+    merchantId: d.merchantId,
+    logId: d.logId ?? undefined,
+    issuedAt: o.at.toISOString(),
+    payoutId: d.id,
+    rail: d.rail,
   };
 }
 
-/** The merchant's callback of the final status, to its notifyUrl (unique by event id, like the event). */
-function callbackDelivery(o: FinalOutcome, occurredAt: Date): NewDelivery {
-  const d = o.disbursement;
-  return {
-    eventId: disbursementCallbackEventId(d.id, o.kind),
-    eventType: disbursementCallbackType(o.kind),
-    merchantId: d.merchantId,
-    disbursementId: d.id,
-    url: d.notifyUrl,
-    logId: d.logId ?? undefined,
-    body: disbursementCallbackBody({
-      disbursementId: d.id,
-      merchantId: d.merchantId,
-      merchantName: d.merchantName,
-      merchantTrxId: d.merchantTrxId,
-      platformTrxId: d.platformTrxId,
-      bankCode: d.bankCode,
-      accountNo: d.accountNo,
-      accountName: d.accountName,
-      amount: d.amount,
-      feeFixed: d.fee,
-      status: o.kind,
-      successAt: o.kind === 'success' ? o.at : null,
-      failureReason: o.kind === 'failed' ? o.reason : null,
-      failureCode: o.kind === 'failed' ? o.code : null,
-      occurredAt,
-    }),
-  };
+/**
+ * The parts of the `payout.send` command the claim statement assembles per row (SendPayoutCommand,
+ * as ledgerCommandMessage writes it): the id is ledgerCommandId.payoutSend's, whatever it prefixes.
+ */
+function sendCommandTemplate(rail: string) {
+  const commandIdPrefix = ledgerCommandId.payoutSend('');
+  return { topic: Topic.LedgerCommands, type: 'payout.send' as const, commandIdPrefix, rail };
+}
+
+/** A final outcome as announced (payout event, callback). */
+function announcement(o: FinalOutcome): PayoutAnnouncement {
+  return o.kind === 'success'
+    ? { status: 'success', disbursement: o.disbursement, at: o.at }
+    : { status: 'failed', disbursement: o.disbursement, at: o.at, reason: o.reason, code: o.code };
 }

@@ -8,6 +8,7 @@ import type { AccountLookup, BankRail, TransferRequest, TransferStatus } from '@
  */
 export class RecordingLiveRail implements BankRail {
   readonly live = true;
+  readonly name = 'live-test';
   /** Every submission, in order, repeats included: what the "bank" was asked to send */
   readonly sent: TransferRequest[] = [];
   private readonly transfers = new Map<string, TransferStatus>();
