@@ -198,6 +198,37 @@ describe('admin CLI (real Postgres)', () => {
     await prisma.$executeRaw`UPDATE balances SET pending = pending - 700 WHERE merchant_id = ${merchantId}`;
   });
 
+  it("ledger trial-balance prints every account's debit or credit, balanced, now or at a past day's close; a future day is refused", async () => {
+    const { out } = await admin('--json', 'merchant', 'create', '--name', 'Books Me');
+    const merchantId = JSON.parse(out).id as number;
+    await fundMerchant(prisma, merchantId, [500000n]);
+    const now = await admin('--json', 'ledger', 'trial-balance');
+    expect(now.code).toBe(ExitCode.Ok);
+    const tb = JSON.parse(now.out);
+    expect(tb).toMatchObject({ asOf: null, balanced: true });
+    expect(tb.totalDebit).toBe(tb.totalCredit);
+    expect(tb.lines).toContainEqual({
+      account: `merchant:${merchantId}:available`,
+      kind: 'liability',
+      merchantId,
+      debit: 0,
+      credit: 5000,
+    });
+    const text = await admin('ledger', 'trial-balance');
+    expect(text.out).toMatch(/^trial balance now: \d+ journal entries, balanced$/m);
+    expect(text.out).toMatch(new RegExp(`^merchant:${merchantId}:available +liability +5,000\\.00$`, 'm'));
+
+    // At yesterday's close (Jakarta) the merchant's money was not there yet.
+    const yesterday = new Date(Date.now() + 7 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
+    const before = JSON.parse((await admin('--json', 'ledger', 'trial-balance', '--date', yesterday)).out);
+    expect(before).toMatchObject({ asOf: yesterday, balanced: true });
+    expect(before.lines.map((l: { account: string }) => l.account)).not.toContain(`merchant:${merchantId}:available`);
+
+    const future = await admin('ledger', 'trial-balance', '--date', '2999-01-01');
+    expect(future.code).toBe(ExitCode.Usage);
+    expect(future.err).toContain('date 2999-01-01 is in the future');
+  });
+
   it('ledger verify names a successful pay-in never booked, one line per breach and as JSON; within --grace it is in flight', async () => {
     const { out } = await admin('--json', 'merchant', 'create', '--name', 'Lost Pay-in');
     const merchantId = JSON.parse(out).id as number;
@@ -212,7 +243,7 @@ describe('admin CLI (real Postgres)', () => {
     expect(strict.code).toBe(ExitCode.Breach);
     expect(strict.out.split('\n')).toEqual([
       expect.stringMatching(
-        /^ledger BREACH: 1 breach\(es\) in 1 merchants, 2 events, 2 pay-ins, 1 settlements, 0 disbursements, 2 decisions$/,
+        /^ledger BREACH: 1 breach\(es\) in 1 merchants, 2 events, 2 pay-ins, 1 settlements, 0 disbursements, 2 decisions; the books: 2 entries, 4 postings, 3 accounts$/,
       ),
       `  payins ${payinId} (merchant ${merchantId}) payin.event_missing: expected 1 payin.recorded event of pending +248250; found none`,
     ]);

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
 import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@pay/platform';
 import { adminConfigSchema } from './admin.config';
+import { registerBooksCommands } from './books.commands';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerUserCommands } from './user.commands';
 import { registerCliAudit } from './cli-audit';
@@ -289,7 +290,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
     print(`token ${tid} revoked`, { id: tid, merchantId: r.merchantId, revokedAt: r.revokedAt });
   });
 
-  const ledger = program.command('ledger').description('the ledger event store');
+  const ledger = program.command('ledger').description("the ledger event store and the platform's books");
+  registerBooksCommands(ledger, { db, print });
   ledger
     .command('verify')
     .description(
@@ -307,7 +309,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
         throw new UsageError('--grace must be a whole number of seconds between 0 and 86400');
       const report = await auditLedger(db(), { merchantId: o.merchant, graceSeconds: grace });
       const r = report.rowsChecked;
-      const scope = `${report.merchantsChecked} merchants, ${report.eventsChecked} events, ${r.payins} pay-ins, ${r.settlements} settlements, ${r.disbursements} disbursements, ${r.decisions} decisions`;
+      const b = report.booksChecked;
+      const scope = `${report.merchantsChecked} merchants, ${report.eventsChecked} events, ${r.payins} pay-ins, ${r.settlements} settlements, ${r.disbursements} disbursements, ${r.decisions} decisions; the books: ${b.entries} entries, ${b.postings} postings, ${b.accounts} accounts`;
       const inFlight = report.inFlight.map((b) => `  in flight (< ${grace} s): ${describeBreach(b)}`);
       if (report.breaches.length === 0) {
         print([`ledger OK: ${scope}; no breach`, ...inFlight].join('\n'), report);

@@ -15,3 +15,4 @@ export { SettlementRequests, type SettlementRun } from './settlements/settlement
 export { DeadLetterActions, deadLetterId } from './dead-letters/dead-letter-actions';
 export { WebhookActions, webhookDeliveryId } from './webhooks/webhook-actions';
 export { auditLedger, DEFAULT_GRACE_SECONDS } from './ledger/ledger-audit';
+export { booksTrialBalance, type TrialBalanceLineView, type TrialBalanceView } from './ledger/trial-balance';

@@ -48,6 +48,7 @@ export {
 export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';
+export { trialBalance, type TrialBalance, type TrialBalanceLine } from './books/trial-balance.query';
 export {
   describeBreach,
   type Breach,

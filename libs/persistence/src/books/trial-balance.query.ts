@@ -1,0 +1,72 @@
+import { Prisma, type PrismaClient } from '../client/prisma';
+
+/** One account's line of the trial balance, in minor units (sen); debit and credit are what the balance is, one of them zero. */
+export interface TrialBalanceLine {
+  code: string;
+  kind: string;
+  merchantId: number | null;
+  debit: bigint;
+  credit: bigint;
+}
+
+export interface TrialBalance {
+  /** The Jakarta day the balances close (inclusive), or null for now */
+  asOf: string | null;
+  lines: TrialBalanceLine[];
+  totalDebit: bigint;
+  totalCredit: bigint;
+  /** Entries and postings up to asOf */
+  entries: number;
+}
+
+/**
+ * Every account's balance, debits and credits side by side, now or at the close of a Jakarta
+ * day: today's balances (each account's folded row plus its unfolded deltas) less the postings
+ * of the entries booked after that day. Read in one snapshot; the totals are equal exactly when
+ * the books balance (the audit proves each entry does).
+ */
+export async function trialBalance(prisma: PrismaClient, options: { date?: string } = {}): Promise<TrialBalance> {
+  const date = options.date ?? null;
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe('SET TRANSACTION READ ONLY');
+      const rows = await tx.$queryRaw<{ code: string; kind: string; balance: bigint }[]>`
+        WITH later AS (
+          SELECT p.account, sum(p.amount)::bigint AS amount
+            FROM journal_entries e JOIN postings p ON p.entry_id = e.id
+           WHERE ${date}::date IS NOT NULL AND e.business_date > ${date}::date
+           GROUP BY p.account
+        )
+        SELECT b.code, b.kind, (b.balance - coalesce(l.amount, 0))::bigint AS balance
+          FROM account_balances b LEFT JOIN later l ON l.account = b.code
+         ORDER BY b.code`;
+      const [{ entries }] = await tx.$queryRaw<{ entries: bigint }[]>`
+        SELECT count(*)::bigint AS entries FROM journal_entries WHERE ${date}::date IS NULL OR business_date <= ${date}::date`;
+      const lines = rows
+        .filter((r) => r.balance !== 0n)
+        .sort((a, b) => order(a.kind) - order(b.kind) || a.code.localeCompare(b.code, 'en', { numeric: true }))
+        .map((r) => ({
+          code: r.code,
+          kind: r.kind,
+          merchantId: merchantOf(r.code),
+          debit: r.balance > 0n ? r.balance : 0n,
+          credit: r.balance < 0n ? -r.balance : 0n,
+        }));
+      return {
+        asOf: date,
+        lines,
+        totalDebit: lines.reduce((s, l) => s + l.debit, 0n),
+        totalCredit: lines.reduce((s, l) => s + l.credit, 0n),
+        entries: Number(entries),
+      };
+    },
+    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 30_000, timeout: 10 * 60_000 },
+  );
+}
+
+const KIND_ORDER = ['asset', 'liability', 'revenue', 'expense', 'suspense'];
+const order = (kind: string) => KIND_ORDER.indexOf(kind) + 1 || 99;
+const merchantOf = (code: string) => {
+  const m = /^merchant:(\d+):/.exec(code);
+  return m ? Number(m[1]) : null;
+};
