@@ -53,10 +53,16 @@ const PATTERNS: [RegExp, AccountKind][] = [
   [/^suspense$/, 'suspense'],
 ];
 
-/** The kind of an account of the chart, or null for a code outside it. */
+const known = new Map<string, AccountKind | null>();
+
+/** The kind of an account of the chart, or null for a code outside it (remembered: the ledger asks for the same few codes all day). */
 export function accountKind(code: string): AccountKind | null {
-  for (const [pattern, kind] of PATTERNS) if (pattern.test(code)) return kind;
-  return null;
+  const seen = known.get(code);
+  if (seen !== undefined) return seen;
+  const kind = PATTERNS.find(([pattern]) => pattern.test(code))?.[1] ?? null;
+  if (known.size >= 100_000) known.clear();
+  known.set(code, kind);
+  return kind;
 }
 
 /** The merchant an account belongs to, or null for the platform's own. */
