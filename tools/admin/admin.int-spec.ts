@@ -1,5 +1,12 @@
 import { createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
-import { createDashboardUser, fundMerchant, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
+import {
+  createDashboardUser,
+  createDisbursement,
+  createMerchant,
+  fundMerchant,
+  insertSuccessfulPayin,
+  ledgerFor,
+} from '@pay/testing';
 import { ExitCode, runAdmin } from './admin';
 
 describe('admin CLI (real Postgres)', () => {
@@ -486,5 +493,41 @@ describe('admin CLI (real Postgres)', () => {
         )[0].revoked_at,
       ).not.toBeNull();
     });
+  });
+
+  it('payout reverse: a success is reversed (audited as the CLI, with the reason), again changes nothing; a pending one is refused (exit 2)', async () => {
+    const { merchant } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [500_000_00n]);
+    const amounts = { amount: 100_000_00n, fee: 2_500_00n };
+    const { disbursement: paid } = await createDisbursement(prisma, merchant.id, { ...amounts, outcome: 'success' });
+    const { disbursement: pending } = await createDisbursement(prisma, merchant.id, { ...amounts, outcome: 'pending' });
+
+    const first = await admin('--json', 'payout', 'reverse', paid.id, '--reason', 'Returned by BCA: account closed');
+    expect(first.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(first.out)).toMatchObject({
+      disbursementId: paid.id,
+      status: 'reversed',
+      reason: 'Returned by BCA: account closed',
+      returned: 102500,
+      alreadyReversed: false,
+    });
+    const again = await admin('payout', 'reverse', paid.id, '--reason', 'Returned by BCA: account closed');
+    expect(again.code).toBe(ExitCode.Ok);
+    expect(again.out).toContain('already reversed');
+    expect(
+      await prisma.outbox.count({ where: { payload: { path: ['commandId'], equals: `payout.reverse:${paid.id}` } } }),
+    ).toBe(1);
+    const audit = await prisma.$queryRaw<{ actor: string; action: string; details: { options: object } }[]>`
+      SELECT actor, action, details FROM operator_audit_log WHERE target = ${`disbursement:${paid.id}`} ORDER BY id`;
+    expect(audit[0]).toMatchObject({
+      actor: expect.stringMatching(/^cli:/),
+      action: 'disbursement.reverse',
+      details: { options: { reason: 'Returned by BCA: account closed' } },
+    });
+
+    const refused = await admin('payout', 'reverse', pending.id, '--reason', 'x');
+    expect(refused.code).toBe(ExitCode.Usage);
+    expect(refused.err).toContain('Only a successful disbursement can be reversed');
+    expect((await prisma.disbursement.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe('pending');
   });
 });

@@ -6,6 +6,7 @@ import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@
 import { adminConfigSchema } from './admin.config';
 import { registerBooksCommands } from './books.commands';
 import { registerDeadLetterCommands } from './dead-letter.commands';
+import { registerPayoutCommands } from './payout.commands';
 import { registerUserCommands } from './user.commands';
 import { registerCliAudit } from './cli-audit';
 import {
@@ -24,6 +25,7 @@ import {
   describeMerchant,
   MerchantAdmin,
   parseFeeInput,
+  PayoutReversals,
   SettlementRequests,
   WebhookActions,
 } from '@pay/backoffice';
@@ -46,6 +48,8 @@ const BACKOFFICE_EXIT_CODE: Record<BackofficeErrorCode, ExitCode> = {
   [BackofficeErrorCode.DashboardUserNotFound]: ExitCode.Usage,
   [BackofficeErrorCode.DeadLetterNotFound]: ExitCode.Usage,
   [BackofficeErrorCode.WebhookDeliveryNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.DisbursementNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.DisbursementNotReversible]: ExitCode.Usage,
   [BackofficeErrorCode.InvalidInput]: ExitCode.Usage,
   [BackofficeErrorCode.InvalidState]: ExitCode.Usage,
   [BackofficeErrorCode.CallbackUrlRefused]: ExitCode.Usage,
@@ -410,6 +414,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       throw new UsageError(message);
     },
   });
+
+  registerPayoutCommands(program, { reversals: () => new PayoutReversals(pg()), print });
 
   registerUserCommands(program, {
     users: () => new DashboardUserAdmin(pg(), config.links),

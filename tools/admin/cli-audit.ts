@@ -55,6 +55,7 @@ const AUDITED: Record<string, CliAuditSpec> = {
   'user enable': { action: 'dashboard-user.enable', target: printedUser },
   'dlq replay': { action: 'dead-letter.replay', target: ({ args }) => `dead-letter:${args.join(',')}` },
   'dlq resolve': { action: 'dead-letter.resolve', target: ({ args }) => `dead-letter:${args[0]}` },
+  'payout reverse': { action: 'disbursement.reverse', target: ({ args }) => `disbursement:${args[0]}` },
 };
 
 /** Options never written to the audit log. */

@@ -14,5 +14,6 @@ export {
 export { SettlementRequests, type SettlementRun } from './settlements/settlement-requests';
 export { DeadLetterActions, deadLetterId } from './dead-letters/dead-letter-actions';
 export { WebhookActions, webhookDeliveryId } from './webhooks/webhook-actions';
+export { type PayoutReversal, PayoutReversals, reversalView } from './disbursements/payout-reversals';
 export { auditLedger, DEFAULT_GRACE_SECONDS } from './ledger/ledger-audit';
 export { booksTrialBalance, type TrialBalanceLineView, type TrialBalanceView } from './ledger/trial-balance';

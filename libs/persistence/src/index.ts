@@ -76,6 +76,7 @@ export {
   type ClaimedDisbursement,
   type PayoutOutcome,
 } from './payouts/payout.repository';
+export { reverseDisbursement, type ReversalOutcome } from './payouts/payout-reversal';
 export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
 export { ledgerCommandMessage, type OutboxMessage } from './outbox/outbox-writer';
 export { PG_LISTEN_HEARTBEAT_MS, PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';

@@ -84,6 +84,9 @@ export interface Payout {
   /** On failed: why (PayoutFailureCode) and the bank's words */
   failureCode: string | null;
   failureReason: string | null;
+  /** On reversed: when (Asia/Jakarta) and why the bank returned it */
+  reversedAt: string | null;
+  reversalReason: string | null;
   attempts: CallbackAttempt[];
 }
 
@@ -204,6 +207,8 @@ function toPayout(r: PayoutListItemView | PayoutDetailView): Payout {
     successAt: r.success_at,
     failureCode: r.failureCode ?? null,
     failureReason: r.failureReason ?? null,
+    reversedAt: r.reversed_at ?? null,
+    reversalReason: r.reversalReason ?? null,
     attempts: attempts.map(toAttempt),
   };
 }

@@ -3,6 +3,7 @@ import {
   DashboardUserAdmin,
   DeadLetterActions,
   MerchantAdmin,
+  PayoutReversals,
   SettlementRequests,
   WebhookActions,
 } from '@pay/backoffice';
@@ -69,6 +70,7 @@ const BACKOFFICE: Provider[] = [
   },
   { provide: DeadLetterActions, useFactory: (pool: Pool) => new DeadLetterActions(pool), inject: [PG_POOL] },
   { provide: WebhookActions, useFactory: (pool: Pool) => new WebhookActions(pool), inject: [PG_POOL] },
+  { provide: PayoutReversals, useFactory: (pool: Pool) => new PayoutReversals(pool), inject: [PG_POOL] },
 ];
 
 /**

@@ -9,6 +9,9 @@ export enum BackofficeErrorCode {
   DashboardUserNotFound = 'DASHBOARD_USER_NOT_FOUND',
   DeadLetterNotFound = 'DEAD_LETTER_NOT_FOUND',
   WebhookDeliveryNotFound = 'WEBHOOK_DELIVERY_NOT_FOUND',
+  DisbursementNotFound = 'DISBURSEMENT_NOT_FOUND',
+  /** A reversal of a disbursement that is not successful (pending, failed): nothing was paid out to return */
+  DisbursementNotReversible = 'DISBURSEMENT_NOT_REVERSIBLE',
   /** Input refused; the error names the field (the API's body field, the CLI's option) */
   InvalidInput = 'INVALID_INPUT',
   /** The action does not apply to the thing as it stands (a dead letter already replayed) */

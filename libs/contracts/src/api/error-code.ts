@@ -45,6 +45,9 @@ export enum ErrorCode {
   ReauthRequired = 'REAUTH_REQUIRED',
   CsrfTokenInvalid = 'CSRF_TOKEN_INVALID',
   SetupLinkInvalid = 'SETUP_LINK_INVALID',
+  // The back office (operators)
+  /** Only a successful disbursement can be reversed (returned by the beneficiary's bank) */
+  DisbursementNotReversible = 'DISBURSEMENT_NOT_REVERSIBLE',
 }
 
 export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
@@ -89,6 +92,7 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.ReauthRequired]: 401,
   [ErrorCode.CsrfTokenInvalid]: 403,
   [ErrorCode.SetupLinkInvalid]: 400,
+  [ErrorCode.DisbursementNotReversible]: 409,
 };
 
 export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {

@@ -18,7 +18,7 @@ export interface FeeView {
 }
 
 export type PayinStatus = 'pending' | 'success' | 'failed' | 'expired';
-export type PayoutStatus = 'pending' | 'success' | 'failed';
+export type PayoutStatus = 'pending' | 'success' | 'failed' | 'reversed';
 
 // ---- overview
 
@@ -159,6 +159,9 @@ export interface PayoutListItemView {
   /** On failed only (PayoutFailureCode; null for payouts that failed before codes existed) */
   failureCode?: string | null;
   failureReason?: string | null;
+  /** On reversed only (returned by the beneficiary's bank; amount and fee given back): when, Asia/Jakarta, and why */
+  reversed_at?: string | null;
+  reversalReason?: string | null;
 }
 
 /** `GET /payouts/:merchantTrxId` */

@@ -58,4 +58,25 @@ describe('disbursementCallbackBody', () => {
       failureReason: 'Rejected by the beneficiary bank',
     });
   });
+
+  it('a reversal: the success it was (success_at stays), the fee given back, when and why it was reversed', () => {
+    const body = JSON.parse(
+      disbursementCallbackBody({
+        ...facts,
+        status: 'reversed',
+        reversedAt: new Date('2026-11-25T03:02:11.000Z'),
+        reversalReason: 'Returned by the beneficiary bank: account closed',
+      }),
+    );
+    expect(body).toMatchObject({ id: `disbursement.${facts.disbursementId}.reversed`, type: 'disbursement.reversed' });
+    expect(body.data).toMatchObject({
+      status: 'reversed',
+      fee: { amount: 0, percentage: 0, fixed: 2500 },
+      totalAmount: 100000,
+      success_at: '2026-11-22 19:31:05',
+      reversed_at: '2026-11-25 10:02:11',
+      reversalReason: 'Returned by the beneficiary bank: account closed',
+    });
+    expect(body.data).not.toHaveProperty('failureReason');
+  });
 });

@@ -263,7 +263,7 @@ export interface components {
          * @description Stable: branch on it (messages may change)
          * @enum {string}
          */
-        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID";
+        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE";
         FieldError: {
             /** @example merchantTrxId */
             field: string;
@@ -595,7 +595,7 @@ export interface components {
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "success" | "failed";
+            status: "pending" | "success" | "failed" | "reversed";
         };
         TransferDto: {
             /** @example INV-2026-0001 */
@@ -649,7 +649,7 @@ export interface components {
              * @example 100000
              */
             amount: number;
-            /** @description On failed: amount 0 (everything refunded) */
+            /** @description On failed and reversed: amount 0 (everything refunded) */
             fee: components["schemas"]["Fee"];
             /**
              * @description amount + fee.amount
@@ -657,10 +657,11 @@ export interface components {
              */
             totalAmount: number;
             /**
+             * @description reversed (our addition): a success the beneficiary's bank returned later; amount and fee are back in the balance
              * @example success
              * @enum {string}
              */
-            status: "pending" | "success" | "failed";
+            status: "pending" | "success" | "failed" | "reversed";
             /**
              * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success
              * @example 2026-11-22 19:31:05
@@ -677,6 +678,16 @@ export interface components {
              * @example Beneficiary account not found (4041811)
              */
             failureReason?: string;
+            /**
+             * @description Our addition, on reversed only: when the beneficiary's bank returned the transfer (YYYY-MM-DD HH:MM:SS, Asia/Jakarta)
+             * @example 2026-11-25 10:02:11
+             */
+            reversed_at?: string | null;
+            /**
+             * @description Our addition, on reversed only: why, as the bank told it
+             * @example Beneficiary account closed after crediting (bank return 2026-11-25)
+             */
+            reversalReason?: string;
         };
         DisbursementInquiryDto: {
             /** @example INV-2026-0001 */
@@ -801,7 +812,7 @@ export interface components {
             /** @example 52500 */
             totalAmount: number;
             /** @enum {string} */
-            status: "pending" | "success" | "failed";
+            status: "pending" | "success" | "failed" | "reversed";
             /**
              * @description On failed only: why, as a stable code (see the disbursement inquiry)
              * @enum {string|null}
@@ -809,6 +820,10 @@ export interface components {
             failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
             /** @description On failed only: why, in words */
             failureReason?: string | null;
+            /** @description On reversed only: when, Asia/Jakarta */
+            reversed_at?: string | null;
+            /** @description On reversed only: why, in words */
+            reversalReason?: string | null;
         };
         DisbursementListPage: {
             items: components["schemas"]["DisbursementListItem"][];
@@ -835,7 +850,7 @@ export interface components {
              * @example 100000
              */
             amount: number;
-            /** @description On failed: amount 0 (everything refunded) */
+            /** @description On failed and reversed: amount 0 (everything refunded) */
             fee: components["schemas"]["Fee"];
             /**
              * @description amount + fee.amount
@@ -843,10 +858,11 @@ export interface components {
              */
             totalAmount: number;
             /**
+             * @description reversed (our addition): a success the beneficiary's bank returned later; amount and fee are back in the balance
              * @example success
              * @enum {string}
              */
-            status: "pending" | "success" | "failed";
+            status: "pending" | "success" | "failed" | "reversed";
             /**
              * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success
              * @example 2026-11-22 19:31:05
@@ -863,6 +879,16 @@ export interface components {
              * @example Beneficiary account not found (4041811)
              */
             failureReason?: string;
+            /**
+             * @description Our addition, on reversed only: when the beneficiary's bank returned the transfer (YYYY-MM-DD HH:MM:SS, Asia/Jakarta)
+             * @example 2026-11-25 10:02:11
+             */
+            reversed_at?: string | null;
+            /**
+             * @description Our addition, on reversed only: why, as the bank told it
+             * @example Beneficiary account closed after crediting (bank return 2026-11-25)
+             */
+            reversalReason?: string;
             /** @example BCA */
             bankCode: string;
         };
@@ -876,7 +902,7 @@ export interface components {
              * @example disbursement.succeeded
              * @enum {string}
              */
-            type: "disbursement.succeeded" | "disbursement.failed";
+            type: "disbursement.succeeded" | "disbursement.failed" | "disbursement.reversed";
             /**
              * Format: date-time
              * @example 2026-11-22T12:31:05.100Z
@@ -3383,7 +3409,7 @@ export interface operations {
                 /** @description nextCursor of the previous page (opaque); absent for the first page */
                 cursor?: string;
                 /** @description Only disbursements with this status */
-                status?: "pending" | "success" | "failed";
+                status?: "pending" | "success" | "failed" | "reversed";
             };
             header?: never;
             path?: never;

@@ -28,7 +28,7 @@ export interface ListWindow {
 /** A pay-in's status as the merchant sees it (a pending code past its expiry is `expired`). */
 export type PayinListStatus = 'pending' | 'success' | 'failed' | 'expired';
 /** A disbursement's public status (`funding` reads `pending`; refused attempts are not listed). */
-export type DisbursementListStatus = 'pending' | 'success' | 'failed';
+export type DisbursementListStatus = 'pending' | 'success' | 'failed' | 'reversed';
 
 /** A ledger event with the balance it left and the merchant's ids of the transaction it is about. */
 export interface BalanceMovement {
@@ -58,6 +58,7 @@ const DISBURSEMENT_STATUS: Record<DisbursementListStatus | 'any', string[]> = {
   any: [`AND status <> 'refused'`],
   success: [`AND status = 'success'`],
   failed: [`AND status = 'failed'`],
+  reversed: [`AND status = 'reversed'`],
   // Two ranges of the status index, merged in order (Merge Append) rather than one scan and a sort.
   pending: [`AND status = 'pending'`, `AND status = 'funding'`],
 };

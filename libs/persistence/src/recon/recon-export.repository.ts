@@ -242,7 +242,7 @@ export function reconCsvCopy(merchantId: number, from: Date, to: Date): string {
   ) TO STDOUT (FORMAT csv, HEADER true)`;
 }
 
-/** The payouts file's columns, in order (the disbursement list's fields, with the failure's code and reason). */
+/** The payouts file's columns, in order (the disbursement list's fields, with the failure's code and reason, and a reversal's time and reason). */
 export const PAYOUT_FILE_COLUMNS = [
   'merchantTrxId',
   'platformTrxId',
@@ -258,6 +258,8 @@ export const PAYOUT_FILE_COLUMNS = [
   'completedAt',
   'failureCode',
   'failureReason',
+  'reversedAt',
+  'reversalReason',
 ] as const;
 
 /**
@@ -266,8 +268,8 @@ export const PAYOUT_FILE_COLUMNS = [
  * attempts (no money moved, no transfer) are not in it, as in the list; read in index order.
  */
 export function payoutsCsvCopy(merchantId: number, from: Date, to: Date): string {
-  // The fee as the inquiry shows it: a failed payout's fee is given back with its amount (chargedFee).
-  const charged = `CASE WHEN d.status = 'failed' THEN 0 ELSE d.fee END`;
+  // The fee as the inquiry shows it: a failed or reversed payout's fee is given back with its amount (chargedFee).
+  const charged = `CASE WHEN d.status IN ('failed', 'reversed') THEN 0 ELSE d.fee END`;
   return `COPY (
     ${merchantName(merchantId)}
     SELECT ${neutraliseFormulas('d.merchant_trx_id')} AS "merchantTrxId", d.platform_trx_id AS "platformTrxId", (SELECT name FROM merchant) AS "merchantName",
@@ -275,7 +277,8 @@ export function payoutsCsvCopy(merchantId: number, from: Date, to: Date): string
            d.bank_code AS "bankCode", ${neutraliseFormulas('d.account_no')} AS "accountNo", ${neutraliseFormulas('d.account_name')} AS "accountName",
            ${rupiah('d.amount')} AS "amount", ${rupiah(charged)} AS "fee", ${rupiah(`d.amount + ${charged}`)} AS "totalAmount",
            ${wib('d.created_at')} AS "createdAt", ${wib('coalesce(d.success_at, d.failed_at)')} AS "completedAt",
-           d.failure_code AS "failureCode", ${neutraliseFormulas('d.failure_reason')} AS "failureReason"
+           d.failure_code AS "failureCode", ${neutraliseFormulas('d.failure_reason')} AS "failureReason",
+           ${wib('d.reversed_at')} AS "reversedAt", ${neutraliseFormulas('d.reversal_reason')} AS "reversalReason"
       FROM disbursements d
      WHERE d.merchant_id = ${Number(merchantId)} AND d.status <> 'refused'
        AND ${dayRange('d.created_at', from, to)}

@@ -37,6 +37,8 @@ const BACKOFFICE_ERROR_CODE: Record<BackofficeErrorCode, ErrorCode> = {
   [BackofficeErrorCode.DashboardUserNotFound]: ErrorCode.NotFound,
   [BackofficeErrorCode.DeadLetterNotFound]: ErrorCode.NotFound,
   [BackofficeErrorCode.WebhookDeliveryNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.DisbursementNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.DisbursementNotReversible]: ErrorCode.DisbursementNotReversible,
   [BackofficeErrorCode.InvalidInput]: ErrorCode.ValidationError,
   [BackofficeErrorCode.InvalidState]: ErrorCode.ValidationError,
   [BackofficeErrorCode.CallbackUrlRefused]: ErrorCode.NotifyUrlNotAllowed,

@@ -56,6 +56,15 @@ export default function PayoutDetailPage() {
                           ] as const,
                         ]
                       : []),
+                    ...(p.status === 'reversed'
+                      ? [
+                          [t('payouts.reversedAt'), formatDateTime(p.reversedAt, i18n.language)] as const,
+                          [
+                            t('payouts.reversal'),
+                            [p.reversalReason, t('payouts.reversedNote')].filter(Boolean).join(' · '),
+                          ] as const,
+                        ]
+                      : []),
                   ] as const
                 ).map(([k, v]) => (
                   <Table.Tr key={k}>

@@ -23,7 +23,11 @@ export default function PayoutsPage() {
         <PageTitle>{t('payouts.title')}</PageTitle>
         <DownloadCsv href={api.csvUrl('payouts', filters)} />
       </Group>
-      <ListFilters statuses={['pending', 'success', 'failed']} searchLabel={t('payouts.search')} onApply={setFilters} />
+      <ListFilters
+        statuses={['pending', 'success', 'failed', 'reversed']}
+        searchLabel={t('payouts.search')}
+        onApply={setFilters}
+      />
       <DataTable
         label={t('payouts.tableLabel')}
         minWidth={820}

@@ -12,6 +12,8 @@ const COLORS: Record<string, string> = {
   failed: 'red.9',
   dead: 'red.9',
   error: 'red.9',
+  // A success the bank returned: the money is back, neither a success nor a failure
+  reversed: 'orange.9',
   pending: 'blue.9',
   processing: 'blue.9',
   running: 'blue.9',

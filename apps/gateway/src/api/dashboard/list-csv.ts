@@ -97,6 +97,8 @@ export function payoutCsvRow(d: Disbursement, merchantName: string): string[] {
     completedAt: time(d.successAt ?? d.failedAt),
     failureCode: d.failureCode ?? '',
     failureReason: text(d.failureReason),
+    reversedAt: time(d.reversedAt),
+    reversalReason: text(d.reversalReason),
   };
   return PAYOUT_FILE_COLUMNS.map((c) => row[c]);
 }

@@ -50,6 +50,7 @@ export function buildOpsDocument(app: INestApplication): OpenAPIObject {
     .addTag('Merchants', 'Onboarding, activation, rate limits and settlement runs')
     .addTag('Merchant settings', 'Fees, QRIS identity, settlement schedule, IP allowlist, default pay-in callback URL')
     .addTag('Credentials', 'API tokens and the webhook signing secret')
+    .addTag('Disbursements', "Payouts the beneficiary's bank returned after success: reverse")
     .addTag('Webhooks', 'Callback deliveries: inspect, resend')
     .addTag('Dead letters', 'Messages no consumer could process: list, replay, resolve')
     .addTag('Ledger', 'The ledger audit')

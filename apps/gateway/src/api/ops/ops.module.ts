@@ -7,6 +7,7 @@ import { mountBullBoard } from './bull-board';
 import { CallbackOpsController } from './callback-ops.controller';
 import { DashboardUserOpsController } from './dashboard-user-ops.controller';
 import { DeadLetterOpsController } from './dead-letter-ops.controller';
+import { DisbursementOpsController } from './disbursement-ops.controller';
 import { LedgerOpsController } from './ledger-ops.controller';
 import { MerchantOpsController } from './merchant-ops.controller';
 import { MerchantSettingsOpsController } from './merchant-settings-ops.controller';
@@ -25,8 +26,8 @@ import { WebhookOpsController } from './webhook-ops.controller';
  * Bull Board's pages: basic auth (admin / an admin token), outside Nest.
  *
  * The same controllers serve the console's routes that do exactly what an /ops route does
- * (merchant create, settlement run, dead-letter list and replay, webhook resend, users list,
- * disable and enable): on /console/api, OperatorGuard wants an operator's session, and the
+ * (merchant create, settlement run, dead-letter list and replay, webhook resend, payout reversal,
+ * users list, disable and enable): on /console/api, OperatorGuard wants an operator's session, and the
  * console's pipeline applies (see console.module.ts).
  */
 @Module({
@@ -38,6 +39,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
     MerchantSettingsOpsController,
     TokenOpsController,
     DeadLetterOpsController,
+    DisbursementOpsController,
     LedgerOpsController,
     DashboardUserOpsController,
   ],

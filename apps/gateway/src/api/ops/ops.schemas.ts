@@ -303,3 +303,23 @@ export class WebhookResendFailedSchema {
   @ApiProperty({ type: [String], example: ['disbursement.7f0c2a1e.failed'], description: 'Event ids queued again' })
   resent!: string[];
 }
+
+@ApiSchema({ name: 'DisbursementReversal' })
+export class DisbursementReversalSchema {
+  @ApiProperty({ format: 'uuid', example: '7f0c2a1e-3d1c-4a55-9a57-2f0d3c8e9b11' }) disbursementId!: string;
+  @ApiProperty({ example: 7 }) merchantId!: number;
+  @ApiProperty({ example: 'INV-2026-0001' }) merchantTrxId!: string;
+  @ApiProperty({ enum: ['reversed'], example: 'reversed' }) status!: string;
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-25T03:02:11.000Z',
+    description: 'When it was reversed (the first time)',
+  })
+  reversedAt!: string;
+  @ApiProperty({ example: 'Returned by BCA on 2026-11-25: beneficiary account closed', description: 'As first given' })
+  reason!: string;
+  @ApiProperty({ example: 102500, description: "amount + fee, Rupiah: what goes back into the merchant's available" })
+  returned!: number;
+  @ApiProperty({ example: false, description: 'Reversed before this request: nothing was done this time' })
+  alreadyReversed!: boolean;
+}

@@ -142,8 +142,11 @@ export class DisbursementListQuery extends ListQuery {
   @Cursor('disbursement')
   cursor?: string;
 
-  @ApiPropertyOptional({ enum: ['pending', 'success', 'failed'], description: 'Only disbursements with this status' })
+  @ApiPropertyOptional({
+    enum: ['pending', 'success', 'failed', 'reversed'],
+    description: 'Only disbursements with this status',
+  })
   @IsOptional()
-  @IsIn(['pending', 'success', 'failed'])
+  @IsIn(['pending', 'success', 'failed', 'reversed'])
   status?: DisbursementListStatus;
 }

@@ -34,7 +34,10 @@ export function presentTransfer(d: Disbursement) {
   };
 }
 
-/** Spec 2.4; success_at in Asia/Jakarta; failureCode and failureReason on failed. */
+/**
+ * Spec 2.4; success_at in Asia/Jakarta; failureCode and failureReason on failed; reversed_at
+ * (Asia/Jakarta, as success_at) and reversalReason on reversed, whose success_at stays.
+ */
 export function presentDisbursement(d: Disbursement, merchant: { id: number; name: string }) {
   const status = d.status as DisbursementStatus;
   const fee = chargedFee(status, d.fee);
@@ -52,5 +55,8 @@ export function presentDisbursement(d: Disbursement, merchant: { id: number; nam
     success_at: d.successAt ? formatJakartaDateTime(d.successAt) : null,
     // Our addition (the spec's fields above are unchanged): why it failed, on failed only.
     ...(status === 'failed' ? { failureCode: d.failureCode, failureReason: d.failureReason } : {}),
+    ...(status === 'reversed'
+      ? { reversed_at: d.reversedAt ? formatJakartaDateTime(d.reversedAt) : null, reversalReason: d.reversalReason }
+      : {}),
   };
 }

@@ -59,7 +59,7 @@ export class DisbursementListItem extends TransactionItem {
   @ApiProperty({ example: '1234567890' }) accountNo!: string;
   @ApiProperty({ example: 'Budi' }) accountName!: string;
   @ApiProperty({ example: 52500 }) totalAmount!: number;
-  @ApiProperty({ enum: ['pending', 'success', 'failed'] }) status!: string;
+  @ApiProperty({ enum: ['pending', 'success', 'failed', 'reversed'] }) status!: string;
   @ApiPropertyOptional({
     type: String,
     enum: Object.values(PayoutFailureCode),
@@ -69,6 +69,10 @@ export class DisbursementListItem extends TransactionItem {
   failureCode?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'On failed only: why, in words' })
   failureReason?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'On reversed only: when, Asia/Jakarta' })
+  reversed_at?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'On reversed only: why, in words' })
+  reversalReason?: string | null;
 }
 
 /** The `data` of a page of the given items (the envelope comes from ApiEnvelope). */

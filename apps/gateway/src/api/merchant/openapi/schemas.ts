@@ -89,7 +89,7 @@ export class TransferResultSchema {
   @ApiProperty({ type: FeeSchema }) fee!: FeeSchema;
   @ApiProperty({ example: 102500, description: 'amount + fee.amount, debited from the balance' }) totalAmount!: number;
   @ApiProperty({
-    enum: ['pending', 'success', 'failed'],
+    enum: ['pending', 'success', 'failed', 'reversed'],
     example: 'pending',
     description: 'Usually pending; the final status goes to notifyUrl',
   })
@@ -106,9 +106,16 @@ export class DisbursementSchema {
   @ApiProperty({ example: '1234567890' }) accountNo!: string;
   @ApiProperty({ example: 'BUDI SANTOSO' }) accountName!: string;
   @ApiProperty({ example: 100000, description: AMOUNT }) amount!: number;
-  @ApiProperty({ type: FeeSchema, description: 'On failed: amount 0 (everything refunded)' }) fee!: FeeSchema;
+  @ApiProperty({ type: FeeSchema, description: 'On failed and reversed: amount 0 (everything refunded)' })
+  fee!: FeeSchema;
   @ApiProperty({ example: 102500, description: 'amount + fee.amount' }) totalAmount!: number;
-  @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status!: string;
+  @ApiProperty({
+    enum: ['pending', 'success', 'failed', 'reversed'],
+    example: 'success',
+    description:
+      "reversed (our addition): a success the beneficiary's bank returned later; amount and fee are back in the balance",
+  })
+  status!: string;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -133,6 +140,19 @@ export class DisbursementSchema {
     description: "Our addition, on failed only: why, in words, with the bank's own code where it gave one",
   })
   failureReason?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-11-25 10:02:11',
+    description:
+      "Our addition, on reversed only: when the beneficiary's bank returned the transfer (YYYY-MM-DD HH:MM:SS, Asia/Jakarta)",
+  })
+  reversed_at?: string | null;
+  @ApiPropertyOptional({
+    example: 'Beneficiary account closed after crediting (bank return 2026-11-25)',
+    description: 'Our addition, on reversed only: why, as the bank told it',
+  })
+  reversalReason?: string;
 }
 
 /** The disbursement callback's data: spec 2.4 plus bankCode, and failureCode and failureReason on failure. */
@@ -149,7 +169,10 @@ export class DisbursementCallbackSchema {
     description: 'Stable across retries and resends: de-duplicate on it',
   })
   id!: string;
-  @ApiProperty({ enum: ['disbursement.succeeded', 'disbursement.failed'], example: 'disbursement.succeeded' })
+  @ApiProperty({
+    enum: ['disbursement.succeeded', 'disbursement.failed', 'disbursement.reversed'],
+    example: 'disbursement.succeeded',
+  })
   type!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.100Z' }) createdAt!: string;
   @ApiProperty({ type: DisbursementCallbackDataSchema }) data!: DisbursementCallbackDataSchema;
