@@ -26,6 +26,7 @@ import type {
   SettlementRunView,
   SettlementScheduleBody,
   WebhookResentView,
+  DisbursementReversalView,
 } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
 import type { ApiToken } from '../shared/credentials/tokens.section';
@@ -297,6 +298,8 @@ export function consoleApi(api: ApiClient) {
     deliveries: async (_cursor: string | null) =>
       onePage(await api.get<ConsoleWebhookDeliveryView[]>('/webhook-deliveries', { limit: LIMIT }), toDelivery),
     resendDelivery: (id: string) => api.post<WebhookResentView>(`/webhook-deliveries/${enc(id)}/resend`),
+    reverseDisbursement: (id: string, reason: string) =>
+      api.post<DisbursementReversalView>(`/disbursements/${enc(id.trim())}/reverse`, { reason }),
     auditLog: async (before: string | null) => {
       const r = await api.get<AuditLogPageView>('/audit-log', { before, limit: LIMIT });
       return { items: r.entries.map(toAudit), nextCursor: r.nextBefore };

@@ -191,6 +191,21 @@ export interface WebhookResentView {
   status: string;
 }
 
+/** `POST /disbursements/:id/reverse` (a successful payout the beneficiary's bank returned) */
+export interface DisbursementReversalView {
+  disbursementId: string;
+  merchantId: number;
+  merchantTrxId: string;
+  status: 'reversed';
+  /** ISO 8601, the first reversal's */
+  reversedAt: string;
+  reason: string;
+  /** amount + fee, Rupiah, back into the merchant's available */
+  returned: number;
+  /** Reversed before: nothing was done this time */
+  alreadyReversed: boolean;
+}
+
 export interface AuditEntryView {
   id: string;
   /** null for a change made through the ops API or the admin CLI (then `actor`) */

@@ -703,7 +703,7 @@ export interface components {
              * @example payin.recorded
              * @enum {string}
              */
-            type: "payin.recorded" | "settlement.credited" | "payout.debited" | "payout.refunded";
+            type: "payin.recorded" | "settlement.credited" | "payout.debited" | "payout.refunded" | "payout.reversed";
             /**
              * @description Signed change of available, Rupiah
              * @example 0

@@ -120,7 +120,7 @@ export class HistoryRepository {
           FROM page
           LEFT JOIN payins p ON p.merchant_id = $1 AND page.type = 'payin.recorded'
                             AND p.id = CASE WHEN page.reference ~ ${UUID} THEN page.reference::uuid END
-          LEFT JOIN disbursements d ON d.merchant_id = $1 AND page.type IN ('payout.debited', 'payout.refunded')
+          LEFT JOIN disbursements d ON d.merchant_id = $1 AND page.type IN ('payout.debited', 'payout.refunded', 'payout.reversed')
                             AND d.id = CASE WHEN page.reference ~ ${UUID} THEN page.reference::uuid END
          ORDER BY page.occurred_at DESC, page.id DESC`,
       values: events.values,

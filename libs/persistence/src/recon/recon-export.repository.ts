@@ -319,7 +319,7 @@ export function movementsCsvCopy(merchantId: number, from: Date, to: Date): stri
            ${rupiah('e.available_after')} AS "availableAfter", ${rupiah('e.pending_after')} AS "pendingAfter"
       FROM ledger_events e
       LEFT JOIN payins p ON p.merchant_id = ${m} AND e.type = 'payin.recorded' AND p.id = ${ref}
-      LEFT JOIN disbursements d ON d.merchant_id = ${m} AND e.type IN ('payout.debited', 'payout.refunded') AND d.id = ${ref}
+      LEFT JOIN disbursements d ON d.merchant_id = ${m} AND e.type IN ('payout.debited', 'payout.refunded', 'payout.reversed') AND d.id = ${ref}
      WHERE e.merchant_id = ${m} AND ${dayRange('e.occurred_at', from, to)}
      ORDER BY e.occurred_at, e.id
   ) TO STDOUT (FORMAT csv, HEADER true)`;

@@ -14,6 +14,7 @@ import { parseSchedule, type Merchant } from '../console.api';
 import { useConsoleApi } from '../use-console-api';
 import { SettingsForm } from './settings-form';
 import { MerchantIntegration } from './merchant-integration';
+import { ReversePayoutSection } from './reverse-payout.section';
 
 type Num = number | string;
 
@@ -323,6 +324,7 @@ export default function MerchantDetailPage() {
             {t('merchants.integration')}
           </Title>
           <MerchantIntegration key={`integration-${m.id}`} merchant={m} onChanged={reload} />
+          <ReversePayoutSection key={`reversal-${m.id}`} onReversed={reload} />
         </>
       )}
     </Stack>

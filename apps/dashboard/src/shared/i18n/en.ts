@@ -231,6 +231,20 @@ export const en = {
     reversal: 'Why it was reversed',
     reversedNote: 'Returned by the beneficiary bank; the amount and the fee are back in your balance.',
   },
+  reversal: {
+    title: 'Reverse a payout (returned by the bank)',
+    intro:
+      "A successful payout the beneficiary's bank returned: the amount and the fee go back into the merchant's available balance, and its callback URL gets disbursement.reversed. Only a successful payout, once.",
+    disbursementId: 'Disbursement id',
+    reason: 'Why the bank returned it',
+    reasonHint: 'Shown to the merchant and kept in the audit log',
+    action: 'Reverse (returned by the bank)',
+    confirmTitle: 'Reverse this payout?',
+    confirmBody:
+      'Payout {{id}} becomes reversed and its amount and fee go back to the merchant. This cannot be undone.',
+    done: 'Payout {{id}} reversed: {{amount}} goes back to the merchant.',
+    already: 'Payout {{id}} was already reversed ({{when}}); nothing changed.',
+  },
   payoutFailures: {
     ACCOUNT_NOT_FOUND: 'The account does not exist at its bank',
     ACCOUNT_INACTIVE: 'The account is inactive, blocked or dormant',

@@ -235,6 +235,20 @@ export const id: Resources = {
     reversal: 'Alasan pengembalian',
     reversedNote: 'Dikembalikan oleh bank penerima; jumlah dan biaya sudah kembali ke saldo Anda.',
   },
+  reversal: {
+    title: 'Batalkan pencairan (dikembalikan bank)',
+    intro:
+      'Pencairan berhasil yang dikembalikan oleh bank penerima: jumlah dan biaya kembali ke saldo tersedia merchant, dan URL callback-nya menerima disbursement.reversed. Hanya pencairan yang berhasil, sekali.',
+    disbursementId: 'ID pencairan',
+    reason: 'Alasan bank mengembalikannya',
+    reasonHint: 'Ditampilkan kepada merchant dan disimpan di log audit',
+    action: 'Batalkan (dikembalikan bank)',
+    confirmTitle: 'Batalkan pencairan ini?',
+    confirmBody:
+      'Pencairan {{id}} menjadi dikembalikan dan jumlah serta biayanya kembali ke merchant. Ini tidak dapat dibatalkan.',
+    done: 'Pencairan {{id}} dibatalkan: {{amount}} kembali ke merchant.',
+    already: 'Pencairan {{id}} sudah dibatalkan ({{when}}); tidak ada yang berubah.',
+  },
   payoutFailures: {
     ACCOUNT_NOT_FOUND: 'Rekening tidak ditemukan di banknya',
     ACCOUNT_INACTIVE: 'Rekening tidak aktif, diblokir, atau dormant',

@@ -12,7 +12,7 @@ class ListFee {
 export class BalanceMovementItem {
   @ApiProperty({ example: '81234', description: 'Ledger event id' }) id!: string;
   @ApiProperty({
-    enum: ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded'],
+    enum: ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed'],
     example: 'payin.recorded',
   })
   type!: string;
