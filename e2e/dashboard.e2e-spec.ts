@@ -811,6 +811,23 @@ interface AxeFinding {
       expect(await verdict.innerText()).toContain(
         opsReport.breaches.length ? `${opsReport.breaches.length} breach(es) found` : 'Clean:',
       );
+      // The books' trial balance: balanced, and its totals are the ops API's.
+      await page.getByRole('button', { name: 'Show the trial balance' }).click();
+      const books = page.getByRole('status').filter({ hasText: /^(Balanced|NOT balanced) \(now, / });
+      await books.waitFor({ timeout: 30_000 });
+      const opsBooks = (
+        (await (
+          await fetch(`${stack.internalUrl}/ops/ledger/trial-balance`, {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          })
+        ).json()) as { data: { balanced: boolean; lines: { account: string }[] } }
+      ).data;
+      expect(opsBooks.balanced).toBe(true);
+      expect(await books.innerText()).toMatch(/^Balanced \(now, \d+ entries\): debits .+ = credits .+\.$/);
+      await page
+        .getByRole('table', { name: 'Trial balance' })
+        .getByText(opsBooks.lines[0].account, { exact: true })
+        .waitFor();
       await checkPage(page, 'console-ledger');
 
       await measure('console sign-in', consoleUrl, { css: 'input[type="password"]' }, []);

@@ -16,4 +16,4 @@ export { DeadLetterActions, deadLetterId } from './dead-letters/dead-letter-acti
 export { WebhookActions, webhookDeliveryId } from './webhooks/webhook-actions';
 export { type PayoutReversal, PayoutReversals, reversalView } from './disbursements/payout-reversals';
 export { auditLedger, DEFAULT_GRACE_SECONDS } from './ledger/ledger-audit';
-export { booksTrialBalance, type TrialBalanceLineView, type TrialBalanceView } from './ledger/trial-balance';
+export { booksTrialBalance } from './ledger/trial-balance';

@@ -98,7 +98,7 @@ describe('the committed OpenAPI documents', () => {
       ),
     ).toBe(true);
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops/queues'))).toBe(false);
-    expect(operations).toHaveLength(38);
+    expect(operations).toHaveLength(39);
     for (const { path, op } of operations) {
       // The SNAP acquirer's notification answers in SNAP's envelope, not ours.
       if (path.startsWith('/snap/')) {

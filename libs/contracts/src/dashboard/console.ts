@@ -245,9 +245,31 @@ export interface LedgerReportView {
   merchantsChecked: number;
   eventsChecked: number;
   merchantsExamined: number;
+  /** The books read: journal entries, postings, accounts */
+  booksChecked: { entries: number; postings: number; accounts: number };
   breaches: LedgerFindingView[];
   inFlight: LedgerFindingView[];
   graceSeconds: number;
+}
+
+/** One account of the books' trial balance, amounts in Rupiah (a debit or a credit, the other 0) */
+export interface TrialBalanceLineView {
+  /** The account's code in the chart (e.g. `merchant:7:available`, `acquirer:qris:receivable`) */
+  account: string;
+  kind: 'asset' | 'liability' | 'revenue' | 'expense' | 'suspense' | string;
+  merchantId: number | null;
+  debit: number;
+  credit: number;
+}
+
+/** `GET /ledger/trial-balance?date`: the platform's books (`admin ledger trial-balance`), now or at a Jakarta day's close */
+export interface TrialBalanceView {
+  asOf: string | null;
+  entries: number;
+  lines: TrialBalanceLineView[];
+  totalDebit: number;
+  totalCredit: number;
+  balanced: boolean;
 }
 
 /** `POST /users/:userId/reset-link`: a new one-time set-password link, shown only in this answer */

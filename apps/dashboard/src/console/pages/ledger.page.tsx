@@ -6,6 +6,7 @@ import { useApi } from '../../shared/session/session.context';
 import { DataTable } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { FormError } from '../../shared/ui/states';
+import { TrialBalanceSection } from './trial-balance.section';
 
 /** The ledger audit (`admin ledger verify`) on demand: every balance and money row against the events. */
 export default function LedgerPage() {
@@ -62,6 +63,7 @@ export default function LedgerPage() {
           ]}
         />
       )}
+      <TrialBalanceSection />
     </Stack>
   );
 }

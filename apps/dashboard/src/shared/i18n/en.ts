@@ -522,6 +522,25 @@ export const en = {
     check: 'Check',
     expected: 'Expected',
     found: 'Found',
+    books: {
+      title: 'Trial balance',
+      intro:
+        "The platform's own books: every account as a debit or a credit. Debits equal credits when the books balance (admin ledger trial-balance).",
+      date: 'At the close of',
+      dateHint: 'A day in Asia/Jakarta; empty: now',
+      show: 'Show the trial balance',
+      now: 'now',
+      balanced: 'Balanced ({{when}}, {{entries}} entries): debits {{debit}} = credits {{credit}}.',
+      unbalanced:
+        'NOT balanced ({{when}}, {{entries}} entries): debits {{debit}}, credits {{credit}}. Run the ledger audit.',
+      tableLabel: 'Trial balance',
+      account: 'Account',
+      kind: 'Kind',
+      debit: 'Debit',
+      credit: 'Credit',
+      total: 'Total',
+      kinds: { asset: 'Asset', liability: 'Liability', revenue: 'Revenue', expense: 'Expense', suspense: 'Suspense' },
+    },
   },
   audit: {
     merchant: 'Merchant',

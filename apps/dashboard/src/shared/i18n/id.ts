@@ -528,6 +528,25 @@ export const id: Resources = {
     check: 'Pemeriksaan',
     expected: 'Seharusnya',
     found: 'Ditemukan',
+    books: {
+      title: 'Neraca saldo',
+      intro:
+        'Pembukuan platform sendiri: setiap akun sebagai debit atau kredit. Debit sama dengan kredit bila pembukuan seimbang (admin ledger trial-balance).',
+      date: 'Pada penutupan',
+      dateHint: 'Satu hari di Asia/Jakarta; kosong: sekarang',
+      show: 'Tampilkan neraca saldo',
+      now: 'sekarang',
+      balanced: 'Seimbang ({{when}}, {{entries}} jurnal): debit {{debit}} = kredit {{credit}}.',
+      unbalanced:
+        'TIDAK seimbang ({{when}}, {{entries}} jurnal): debit {{debit}}, kredit {{credit}}. Jalankan audit buku besar.',
+      tableLabel: 'Neraca saldo',
+      account: 'Akun',
+      kind: 'Jenis',
+      debit: 'Debit',
+      credit: 'Kredit',
+      total: 'Total',
+      kinds: { asset: 'Aset', liability: 'Liabilitas', revenue: 'Pendapatan', expense: 'Beban', suspense: 'Suspens' },
+    },
   },
   audit: {
     merchant: 'Merchant',

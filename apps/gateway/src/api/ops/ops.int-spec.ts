@@ -132,6 +132,32 @@ describe('gateway in production mode: notifyUrl safety, ops API and Bull Board (
     expect((await request(ops).get('/ops/ledger/verify?grace=-1').set(auth)).status).toBe(400);
   });
 
+  it("serves the books' trial balance to operators, now and at a day's close; a bad or future date is 400", async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    expect((await request(ops).get('/ops/ledger/trial-balance')).status).toBe(401);
+    const { merchant } = await createMerchant(gateway.prisma);
+    await fundMerchant(gateway.prisma, merchant.id, [1_000_000n]);
+    const now = await request(ops).get('/ops/ledger/trial-balance').set(auth);
+    expect(now.status).toBe(200);
+    expect(now.body).toMatchObject({ message: 'Trial balance: balanced', data: { asOf: null, balanced: true } });
+    expect(now.body.data.totalDebit).toBe(now.body.data.totalCredit);
+    expect(now.body.data.lines).toContainEqual({
+      account: `merchant:${merchant.id}:available`,
+      kind: 'liability',
+      merchantId: merchant.id,
+      debit: 0,
+      credit: 10000,
+    });
+    const today = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
+    const closed = await request(ops).get(`/ops/ledger/trial-balance?date=${today}`).set(auth);
+    expect(closed.body.data).toMatchObject({ asOf: today, balanced: true });
+    for (const date of ['2026-02-30', '28-11-2026', '2999-01-01']) {
+      const refused = await request(ops).get(`/ops/ledger/trial-balance?date=${date}`).set(auth);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ status: false, logId: expect.any(String) });
+    }
+  });
+
   it('ops endpoints need the admin token', async () => {
     expect((await request(ops).get('/ops/webhooks/deliveries/x')).status).toBe(401);
     expect((await request(ops).get('/ops/webhooks/deliveries/x').set('authorization', 'Bearer wrong')).status).toBe(

@@ -233,12 +233,50 @@ export class LedgerRowsCheckedSchema {
   @ApiProperty({ example: 40 }) decisions!: number;
 }
 
+@ApiSchema({ name: 'BooksChecked' })
+export class BooksCheckedSchema {
+  @ApiProperty({ example: 480 }) entries!: number;
+  @ApiProperty({ example: 1320 }) postings!: number;
+  @ApiProperty({ example: 31 }) accounts!: number;
+}
+
+/** One account of the trial balance (`admin ledger trial-balance`). */
+@ApiSchema({ name: 'TrialBalanceLine' })
+export class TrialBalanceLineSchema {
+  @ApiProperty({ example: 'acquirer:qris:receivable', description: 'The account code in the chart of accounts' })
+  account!: string;
+  @ApiProperty({ enum: ['asset', 'liability', 'revenue', 'expense', 'suspense'], example: 'asset' }) kind!: string;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'The merchant whose account it is' })
+  merchantId!: number | null;
+  @ApiProperty({ example: 1000000, description: 'Rupiah; 0 when the balance is a credit' }) debit!: number;
+  @ApiProperty({ example: 0, description: 'Rupiah; 0 when the balance is a debit' }) credit!: number;
+}
+
+/** The platform's books, every account and the totals (`admin ledger trial-balance` as JSON). */
+@ApiSchema({ name: 'TrialBalance' })
+export class TrialBalanceSchema {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-28',
+    description: 'The Jakarta day whose close it shows; null: now',
+  })
+  asOf!: string | null;
+  @ApiProperty({ example: 480, description: 'Journal entries up to then' }) entries!: number;
+  @ApiProperty({ type: [TrialBalanceLineSchema] }) lines!: TrialBalanceLineSchema[];
+  @ApiProperty({ example: 1000000 }) totalDebit!: number;
+  @ApiProperty({ example: 1000000 }) totalCredit!: number;
+  @ApiProperty({ example: true, description: 'Total debits equal total credits, to the sen' }) balanced!: boolean;
+}
+
 /** `admin ledger verify` as JSON. */
 @ApiSchema({ name: 'LedgerReport' })
 export class LedgerReportSchema {
   @ApiProperty({ example: 12 }) merchantsChecked!: number;
   @ApiProperty({ example: 480 }) eventsChecked!: number;
   @ApiProperty({ type: LedgerRowsCheckedSchema }) rowsChecked!: LedgerRowsCheckedSchema;
+  @ApiProperty({ type: BooksCheckedSchema, description: 'The books read (decision 0049)' })
+  booksChecked!: BooksCheckedSchema;
   @ApiProperty({ example: 0, description: 'Merchants examined row by row (their digests disagreed)' })
   merchantsExamined!: number;
   @ApiProperty({ type: [LedgerBreachSchema] }) breaches!: LedgerBreachSchema[];

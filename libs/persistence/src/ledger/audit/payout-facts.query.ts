@@ -71,7 +71,7 @@ export function payoutBreaches(
        k.refund_id IS NOT NULL AND (k.status <> 'failed' OR k.d_id IS NULL AND NOT k.names_row AND k.debit_id IS NULL), false),
       ('payout.reversal_missing', 'disbursements', k.d_id::text, k.d_merchant,
        '1 payout.reversed event of available +' || k.total || ' (disbursement reversed)', 'none',
-       k.status = 'reversed' AND k.reversal_id IS NULL, false),
+       k.status = 'reversed' AND k.reversal_id IS NULL, k.updated_at > now() - make_interval(secs => ${graceSeconds})),
       ('payout.reversal_amount', 'ledger_events', k.reversal_id::text, k.merchant_id,
        'available +' || k.total || ' (disbursement ' || k.d_id || ': amount + fee)', 'available ' || k.reversal_available,
        k.reversal_id IS NOT NULL AND k.status = 'reversed' AND k.reversal_available <> k.total, false),
