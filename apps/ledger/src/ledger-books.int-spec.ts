@@ -6,10 +6,12 @@ import { accountKind } from '@pay/domain';
 import { foldAccountDeltas, type LedgerService } from '@pay/ledger-core';
 import { createPgPool, createPrismaClient, type PrismaClient, sqlClient, sql, verifyLedger } from '@pay/persistence';
 import {
+  createDisbursement,
   createMerchant,
   createTestDatabase,
   directPayoutId,
   dropDatabase,
+  fundMerchant,
   insertSuccessfulPayin,
   ledgerFor,
   MIGRATIONS_DIR,
@@ -213,6 +215,44 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     expect(await snapshot()).toEqual(before);
     expect((await verifyLedger(prisma)).breaches).toEqual([]);
   });
+  it('the migration books the payouts the bank had already paid as confirmed (payable -> bank cash), each with its decision', async () => {
+    const { merchant } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    const { disbursement } = await createDisbursement(prisma, merchant.id, {
+      amount: 150_000_00n,
+      fee: 2_500_00n,
+      outcome: 'success',
+    });
+    const migration = readFileSync(join(MIGRATIONS_DIR, '20261203000000_books', 'migration.sql'), 'utf8');
+    const backfill = migration.slice(migration.indexOf('-- The history so far'));
+    for (let run = 0; run < 2; run++)
+      for (const statement of backfill.split(/;\s*\n/).filter((s) => s.replace(/--.*$/gm, '').trim()))
+        await prisma.$executeRawUnsafe(statement);
+    const [confirmed] = await prisma.$queryRaw<{ id: bigint; memo: object }[]>`
+      SELECT id, memo FROM journal_entries WHERE type = 'payout.confirmed' AND reference = ${disbursement.id}`;
+    expect(confirmed.memo).toMatchObject({ rail: 'sandbox', sentUnbooked: true, bookedBy: 'migration' });
+    expect(await postingsOf(String(confirmed.id))).toEqual({
+      'bank:sandbox:cash': -150_000_00n,
+      'payouts:payable': 150_000_00n,
+    });
+    // The payout service's own confirmation, arriving after the migration, is the migration's decision: booked once.
+    const again = await ledger.apply(
+      command({
+        type: 'payout.confirm',
+        commandId: `payout.confirm:${disbursement.id}`,
+        merchantId: merchant.id,
+        issuedAt: now(),
+        payoutId: disbursement.id,
+        rail: 'sandbox',
+      }),
+    );
+    expect(again).toMatchObject({ outcome: 'applied', eventId: String(confirmed.id) });
+    expect(
+      await prisma.$queryRaw`SELECT count(*)::int AS n FROM journal_entries WHERE type = 'payout.confirmed' AND reference = ${disbursement.id}`,
+    ).toEqual([{ n: 1 }]);
+    expect((await verifyLedger(prisma, { merchantIds: [merchant.id] })).breaches).toEqual([]);
+  });
+
   describe('a payout through the books: sent, confirmed, and returned by the bank after success', () => {
     /** A merchant with 1,000,000.00 available and one payout of 200,000.00 + 2,500.00 fee debited. */
     async function debitedPayout() {

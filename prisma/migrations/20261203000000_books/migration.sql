@@ -159,6 +159,37 @@ SELECT e."id", l."account", l."amount"
   ) AS l("account", "amount")
  WHERE l."amount" <> 0 AND NOT EXISTS (SELECT 1 FROM "journal_entries" j WHERE j."id" = e."id");
 
+-- Payouts the bank had already paid: booked as confirmed (payable -> the bank cash of their rail:
+-- the SNAP rail's if a request ever went to a bank for them, else the sandbox's), each with the
+-- applied decision the audit pairs it with. Those still pending are confirmed or refunded by the
+-- payout service from here on (from payable: they were never booked as sent).
+WITH "paid" AS (
+  SELECT d."id"::text AS "reference", d."merchant_id", d."amount", coalesce(d."success_at", d."updated_at") AS "at",
+         CASE WHEN EXISTS (SELECT 1 FROM "rail_attempts" r WHERE r."partner_reference_no" = d."id"::text) THEN 'snap' ELSE 'sandbox' END AS "rail",
+         nextval('ledger_events_id_seq') AS "id"
+    FROM "disbursements" d
+   WHERE d."status" = 'success'
+     AND EXISTS (SELECT 1 FROM "ledger_events" e
+                  WHERE e."merchant_id" = d."merchant_id" AND e."type" = 'payout.debited' AND e."reference" = d."id"::text)
+     AND NOT EXISTS (SELECT 1 FROM "journal_entries" j
+                      WHERE j."type" = 'payout.confirmed' AND j."reference" = d."id"::text AND j."merchant_id" = d."merchant_id")
+), "entries" AS (
+  INSERT INTO "journal_entries" ("id", "command_id", "type", "reference", "merchant_id", "memo", "occurred_at")
+  SELECT "id", 'payout.confirm:' || "reference", 'payout.confirmed', "reference", "merchant_id",
+         jsonb_build_object('rail', "rail", 'amount', "amount"::text, 'sentUnbooked', true, 'bookedBy', 'migration'), "at"
+    FROM "paid"
+), "decided" AS (
+  INSERT INTO "ledger_commands" ("command_id", "merchant_id", "type", "outcome", "event_id", "result", "decided_at")
+  SELECT 'payout.confirm:' || "reference", "merchant_id", 'payout.confirm', 'applied', NULL,
+         jsonb_build_object('outcome', 'applied', 'commandId', 'payout.confirm:' || "reference", 'eventId', "id"::text), "at"
+    FROM "paid"
+  ON CONFLICT ("command_id") DO NOTHING
+)
+INSERT INTO "postings" ("entry_id", "account", "amount")
+SELECT "id", 'payouts:payable', "amount" FROM "paid"
+UNION ALL
+SELECT "id", 'bank:' || "rail" || ':cash', -"amount" FROM "paid";
+
 -- Each account is the fold of its postings (less what is still to be folded from account_deltas).
 INSERT INTO "accounts" ("code", "kind", "merchant_id", "balance")
 SELECT p."account", account_kind(p."account"), (regexp_match(p."account", '^merchant:([0-9]+):'))[1]::int,

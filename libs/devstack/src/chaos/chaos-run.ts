@@ -236,6 +236,11 @@ export async function runChaos(
   // decision against exactly its event (strict: after quiescence nothing may be in flight).
   const audit = await verifyLedger(prisma, { merchantIds: ids });
   for (const b of audit.breaches) v.push(`audit: ${describeBreach(b)}`);
+  // The platform's books as a whole (the run's database is its own): every account folds, the
+  // platform's entries have their decisions, and the trial balance is zero.
+  const books = await verifyLedger(prisma);
+  for (const b of books.breaches.filter((x) => x.check.startsWith('books.') && x.merchantId === null))
+    v.push(`audit: ${describeBreach(b)}`);
   v.push(...(await recon.check(prisma)));
   const deadLetters = await readDeadLetters(stack.bus.redisUrl, stack.bus.keyPrefix, prisma);
   // Every consumer caught up: nothing left unacknowledged in any group (a record stuck there was never handled).
