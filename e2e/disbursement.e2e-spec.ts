@@ -85,8 +85,22 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     );
     return statusOf(token, merchantTrxId);
   };
-  const merchantClean = async (merchantId: number) =>
-    (await verifyLedger(prisma, { merchantIds: [merchantId] })).breaches;
+  /** The strict audit, once each final payout's last ledger command (its confirmation or refund), which travels the bus after the status, is decided. */
+  const merchantClean = async (merchantId: number) => {
+    await waitFor(
+      async () =>
+        (
+          await prisma.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM disbursements d
+             WHERE d.merchant_id = ${merchantId} AND d.status IN ('success', 'failed')
+               AND NOT EXISTS (SELECT 1 FROM ledger_commands c WHERE c.command_id =
+                     CASE d.status WHEN 'success' THEN 'payout.confirm:' ELSE 'payout.refund:' END || d.id::text)`
+        )[0].n === 0,
+      15_000,
+      "the payouts' last ledger commands decided",
+    );
+    return (await verifyLedger(prisma, { merchantIds: [merchantId] })).breaches;
+  };
 
   it('success: accepted as pending, amount + fee debited at once, then success with success_at; the rail paid once', async () => {
     const { merchant, token } = await createMerchant(prisma);

@@ -222,6 +222,7 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
       amount: 150_000_00n,
       fee: 2_500_00n,
       outcome: 'success',
+      applyConfirm: false,
     });
     const migration = readFileSync(join(MIGRATIONS_DIR, '20261203000000_books', 'migration.sql'), 'utf8');
     const backfill = migration.slice(migration.indexOf('-- The history so far'));

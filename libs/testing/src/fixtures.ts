@@ -101,7 +101,8 @@ export function ledgerFor(prisma: PrismaClient): LedgerService {
 /**
  * A disbursement through the real path: inquiry, transfer recorded as `funding` with its debit
  * command, the ledger's decision, then the payout's outcome (`failed` records the refund
- * command, which the ledger applies unless `applyRefund` is false, as if it were lost).
+ * command, which the ledger applies unless `applyRefund` is false, as if it were lost; `success`
+ * its confirmation, which the ledger applies).
  * `funding` stops before the ledger decides; `debited` right after, due for the payout service.
  */
 export async function createDisbursement(
@@ -112,6 +113,8 @@ export async function createDisbursement(
     fee: bigint;
     outcome: 'funding' | 'debited' | 'pending' | 'success' | 'failed';
     applyRefund?: boolean;
+    /** For `success`: false leaves the ledger's payout.confirm unapplied (a history from before the books) */
+    applyConfirm?: boolean;
   },
 ): Promise<{ disbursement: Disbursement; debit: LedgerOutcome | null }> {
   const disbursements = new DisbursementRepository(poolFor(prisma));
@@ -167,10 +170,21 @@ export async function createDisbursement(
     merchantSandboxReceived: 0n,
     rail: 'sandbox',
   };
-  if (o.outcome === 'success')
+  if (o.outcome === 'success') {
     await payouts.complete([
       { kind: 'success', disbursement: pending, railReference: `RAIL-${id.slice(0, 8)}`, at: new Date() },
     ]);
+    // The confirmation the outbox carries to the ledger (the books: payable -> the rail's bank cash).
+    if (o.applyConfirm !== false)
+      await ledgerFor(prisma).apply({
+        type: 'payout.confirm',
+        commandId: ledgerCommandId.payoutConfirm(id),
+        merchantId,
+        issuedAt: new Date().toISOString(),
+        payoutId: id,
+        rail: 'sandbox',
+      });
+  }
   if (o.outcome === 'failed') {
     await payouts.complete([
       {

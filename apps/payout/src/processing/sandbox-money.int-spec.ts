@@ -131,6 +131,8 @@ describe('sandbox money and the rail (real Postgres, the ledger, the payout proc
       status: 'success',
       railReference: 'LIVE-1',
     });
+    // Sent and confirmed in the books (payable -> in transit -> the rail's bank cash).
+    expect(await ledgerAppliesCommandsOf(disbursement.id)).toEqual(['payout.send', 'payout.confirm']);
     expect(await verifyLedger(prisma, { merchantIds: [merchant.id] })).toMatchObject({ breaches: [] });
   });
 

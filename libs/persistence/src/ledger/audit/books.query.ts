@@ -1,5 +1,5 @@
 import { Prisma, type TransactionClient } from '../../client/prisma';
-import type { BreachRow } from './breach';
+import { type BreachRow, UUID_PATTERN } from './breach';
 import { MERCHANT_EVENT_TYPES, PLATFORM_COMMAND_TYPES, PLATFORM_ENTRY_TYPES } from './event-types';
 import { inScope } from './merchant-digest.query';
 
@@ -34,7 +34,11 @@ interface BooksRow {
  * Scoped to merchants, it reads their entries and accounts only (the platform's accounts hold
  * every merchant's money, so their fold and the trial balance are checked unscoped).
  */
-export async function booksFacts(tx: TransactionClient, merchantIds: number[] | null): Promise<BooksFacts> {
+export async function booksFacts(
+  tx: TransactionClient,
+  merchantIds: number[] | null,
+  graceSeconds: number,
+): Promise<BooksFacts> {
   const scoped = merchantIds !== null;
   const unscoped = scoped ? Prisma.sql`FALSE` : Prisma.sql`TRUE`;
   const entryScope = scoped
@@ -65,8 +69,15 @@ export async function booksFacts(tx: TransactionClient, merchantIds: number[] | 
       SELECT merchant_id, count(*) FILTER (WHERE type = ANY(${MERCHANT_EVENT_TYPES}::text[])) AS n,
              sum(hashint8extended(id, 49)) FILTER (WHERE type = ANY(${MERCHANT_EVENT_TYPES}::text[])) AS id_h,
              count(*) FILTER (WHERE type = ANY(${PLATFORM_ENTRY_TYPES}::text[])) AS pe_n,
+             count(*) FILTER (WHERE type = 'payout.confirmed' AND reference ~ ${UUID_PATTERN}) AS cf_n,
+             sum(hashtextextended(reference, 11)) FILTER (WHERE type = 'payout.confirmed' AND reference ~ ${UUID_PATTERN}) AS cf_h,
              sum(hashtextextended(command_id, 49)) FILTER (WHERE type = ANY(${PLATFORM_ENTRY_TYPES}::text[])) AS pe_h
         FROM journal_entries WHERE merchant_id IS NOT NULL AND ${inScope('merchant_id', merchantIds)}
+       GROUP BY merchant_id
+    ), dc AS (
+      -- every disbursement the bank paid (success, or reversed after it) has its payout.confirmed entry
+      SELECT merchant_id, count(*) AS n, sum(hashtextextended(id::text, 11)) AS h
+        FROM disbursements WHERE status IN ('success', 'reversed') AND ${inScope('merchant_id', merchantIds)}
        GROUP BY merchant_id
     ), pc AS (
       -- the ledger's applied decisions that book platform entries (payout sent, confirmed)
@@ -78,12 +89,14 @@ export async function booksFacts(tx: TransactionClient, merchantIds: number[] | 
       SELECT m.id AS merchant_id, b.available, b.pending,
              -coalesce(av.total, 0) AS book_available, -coalesce(pe.total, 0) AS book_pending,
              (coalesce(ev.n, 0), ev.id_h, ev.av_h, ev.pe_h) IS DISTINCT FROM (coalesce(je.n, 0), je.id_h, av.h, pe.h)
-               OR (coalesce(je.pe_n, 0), je.pe_h) IS DISTINCT FROM (coalesce(pc.n, 0), pc.h) AS off
+               OR (coalesce(je.pe_n, 0), je.pe_h) IS DISTINCT FROM (coalesce(pc.n, 0), pc.h)
+               OR (coalesce(je.cf_n, 0), je.cf_h) IS DISTINCT FROM (coalesce(dc.n, 0), dc.h) AS off
         FROM merchants m
         LEFT JOIN balances b ON b.merchant_id = m.id
         LEFT JOIN ev ON ev.merchant_id = m.id
         LEFT JOIN je ON je.merchant_id = m.id
         LEFT JOIN pc ON pc.merchant_id = m.id
+        LEFT JOIN dc ON dc.merchant_id = m.id
         LEFT JOIN p av ON av.account = 'merchant:' || m.id || ':available'
         LEFT JOIN p pe ON pe.account = 'merchant:' || m.id || ':pending'
        WHERE ${inScope('m.id', merchantIds)}
@@ -111,7 +124,11 @@ export async function booksFacts(tx: TransactionClient, merchantIds: number[] | 
   // concat, not push(...rows): a history with many breaches would overflow the call stack
   let rows = row.breaches;
   if (row.sketch !== '0') rows = rows.concat(await unbalancedEntries(tx, entryScope));
-  if (row.event_suspects.length > 0) rows = rows.concat(await eventEntryBreaches(tx, row.event_suspects));
+  if (row.event_suspects.length > 0)
+    rows = rows.concat(
+      await eventEntryBreaches(tx, row.event_suspects),
+      await confirmedPayoutBreaches(tx, row.event_suspects, graceSeconds),
+    );
   if (!scoped) rows = rows.concat(await platformEntryBreaches(tx));
   return { entries: Number(row.entries), postings: Number(row.postings), accounts: Number(row.accounts), rows };
 }
@@ -136,6 +153,36 @@ function platformEntryBreaches(tx: TransactionClient): Promise<BreachRow[]> {
            CASE WHEN j.id IS NULL THEN 'no entry' ELSE 'none' END AS found, false AS in_flight
       FROM c FULL JOIN j ON j.command_id = c.command_id
      WHERE c.command_id IS NULL OR j.id IS NULL`;
+}
+
+/**
+ * Disbursements the bank paid against their payout.confirmed entries (what is in transit and
+ * payable is then exactly what the banks have not paid): a paid one without its entry (in flight
+ * within the grace period: the payout service's confirmation may still be on the bus), and an
+ * entry for a disbursement that was not paid. A reference that is not a UUID is not a
+ * disbursement (a manual correction, a test) and is not checked here.
+ */
+function confirmedPayoutBreaches(
+  tx: TransactionClient,
+  merchantIds: number[],
+  graceSeconds: number,
+): Promise<BreachRow[]> {
+  return tx.$queryRaw<BreachRow[]>`
+    WITH d AS (
+      SELECT id::text AS id, merchant_id, status, updated_at FROM disbursements WHERE merchant_id = ANY(${merchantIds}::int[])
+    ), j AS (
+      SELECT id, reference, merchant_id FROM journal_entries
+       WHERE type = 'payout.confirmed' AND merchant_id = ANY(${merchantIds}::int[]) AND reference ~ ${UUID_PATTERN}
+    )
+    SELECT CASE WHEN j.id IS NULL THEN 'books.payout_unconfirmed' ELSE 'books.payout_confirmed_unexpected' END AS "check",
+           CASE WHEN j.id IS NULL THEN 'disbursements' ELSE 'journal_entries' END AS tbl,
+           coalesce(d.id, j.id::text) AS id, coalesce(d.merchant_id, j.merchant_id) AS merchant_id,
+           CASE WHEN j.id IS NULL THEN 'a payout.confirmed entry (the disbursement is ' || d.status || ')'
+                ELSE 'no payout.confirmed: disbursement ' || j.reference || coalesce(' is ' || d.status, ' does not exist') END AS expected,
+           CASE WHEN j.id IS NULL THEN 'none' ELSE 'entry ' || j.id END AS found,
+           j.id IS NULL AND d.updated_at > now() - make_interval(secs => ${graceSeconds}) AS in_flight
+      FROM d FULL JOIN j ON j.reference = d.id AND j.merchant_id = d.merchant_id
+     WHERE (d.status IN ('success', 'reversed') AND j.id IS NULL) OR (j.id IS NOT NULL AND (d.id IS NULL OR d.status NOT IN ('success', 'reversed')))`;
 }
 
 /** The entries whose postings do not sum to zero (the sketch said some do). */

@@ -44,7 +44,9 @@ export type BreachCheck =
   | 'books.merchant_account'
   | 'books.trial_balance'
   | 'books.entry_undecided'
-  | 'books.decision_entry_missing';
+  | 'books.decision_entry_missing'
+  | 'books.payout_unconfirmed'
+  | 'books.payout_confirmed_unexpected';
 
 export type BreachTable =
   | 'balances'

@@ -42,7 +42,7 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
         ...(events.length ? await eventBreaches(tx, events) : []),
         ...(digest.payinsInFlight.length ? await payinsInFlight(tx, digest.payinsInFlight, graceSeconds) : []),
       ];
-      const books = await booksFacts(tx, options.merchantIds ?? null);
+      const books = await booksFacts(tx, options.merchantIds ?? null, graceSeconds);
       const all = rows.concat(books.rows);
       const examined = new Set([...payins, ...settlements, ...payouts, ...events]);
       return {
