@@ -12,7 +12,15 @@ class ListFee {
 export class BalanceMovementItem {
   @ApiProperty({ example: '81234', description: 'Ledger event id' }) id!: string;
   @ApiProperty({
-    enum: ['payin.recorded', 'settlement.credited', 'payout.debited', 'payout.refunded', 'payout.reversed'],
+    enum: [
+      'payin.recorded',
+      'settlement.credited',
+      'payout.debited',
+      'payout.refunded',
+      'payout.reversed',
+      'balance.adjusted',
+    ],
+    description: 'balance.adjusted: a correction of the available balance, approved by two operators',
     example: 'payin.recorded',
   })
   type!: string;
