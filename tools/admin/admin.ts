@@ -50,10 +50,14 @@ const BACKOFFICE_EXIT_CODE: Record<BackofficeErrorCode, ExitCode> = {
   [BackofficeErrorCode.WebhookDeliveryNotFound]: ExitCode.Usage,
   [BackofficeErrorCode.DisbursementNotFound]: ExitCode.Usage,
   [BackofficeErrorCode.DisbursementNotReversible]: ExitCode.Usage,
+  [BackofficeErrorCode.AdjustmentNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.OwnAdjustment]: ExitCode.Usage,
+  [BackofficeErrorCode.AdjustmentNotRequested]: ExitCode.Usage,
   [BackofficeErrorCode.InvalidInput]: ExitCode.Usage,
   [BackofficeErrorCode.InvalidState]: ExitCode.Usage,
   [BackofficeErrorCode.CallbackUrlRefused]: ExitCode.Usage,
   [BackofficeErrorCode.Conflict]: ExitCode.Usage,
+  [BackofficeErrorCode.ExportNotFound]: ExitCode.Usage,
 };
 
 export interface AdminIo {

@@ -11,6 +11,28 @@ export type AuditAs = (action: string, target: string) => NewAuditEntry;
 /** The actor of a change made through the ops API (the admin token: no dashboard user). */
 export const OPS_API_ACTOR = 'ops-api';
 
+/**
+ * Who acts, as a rule between two people compares them (an adjustment's requester and approver):
+ * the console's operator `operator:<dashboard user id>`, else the entry's actor (`ops-api`, the
+ * admin token, one identity whoever holds it; `cli:<os user>@<host>`).
+ */
+export function actorOf(entry: NewAuditEntry): string {
+  return entry.operatorUserId !== null ? `operator:${entry.operatorUserId}` : (entry.actor ?? 'unknown');
+}
+
+/** The AuditAs of the admin CLI: its actor, one logId per run. */
+export function cliAuditAs(logId: string): AuditAs {
+  return (action, target) => ({
+    operatorUserId: null,
+    actor: cliActor(),
+    merchantId: null,
+    action,
+    target,
+    details: {},
+    logId,
+  });
+}
+
 /** The actor of a change made with the admin CLI: `cli:<os user>@<host>`. */
 export function cliActor(): string {
   let user = 'unknown';

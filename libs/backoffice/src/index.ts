@@ -1,4 +1,13 @@
-export { type AuditAs, type AuditChanges, changesBetween, cliActor, merchantAuditState, OPS_API_ACTOR } from './audit';
+export {
+  actorOf,
+  type AuditAs,
+  type AuditChanges,
+  changesBetween,
+  cliActor,
+  cliAuditAs,
+  merchantAuditState,
+  OPS_API_ACTOR,
+} from './audit';
 export { MerchantAdmin, type OnboardedMerchant } from './merchants/merchant-admin';
 export { describeMerchant, type FeeInput, type MerchantDescription, parseFeeInput } from './merchants/merchant-input';
 export {
@@ -17,3 +26,5 @@ export { WebhookActions, webhookDeliveryId } from './webhooks/webhook-actions';
 export { type PayoutReversal, PayoutReversals, reversalView } from './disbursements/payout-reversals';
 export { auditLedger, DEFAULT_GRACE_SECONDS } from './ledger/ledger-audit';
 export { booksTrialBalance } from './ledger/trial-balance';
+export { ADJUSTMENT_EXPIRY_HOURS, adjustmentView, BookAdjustments } from './adjustments/book-adjustments';
+export { type AdjustmentRequestInput, checkAdjustment } from './adjustments/adjustment-input';

@@ -77,6 +77,17 @@ export {
   type PayoutOutcome,
 } from './payouts/payout.repository';
 export { reverseDisbursement, type ReversalOutcome } from './payouts/payout-reversal';
+export {
+  type Adjustment,
+  type AdjustmentDecisionOutcome,
+  type AdjustmentLedgerOutcome,
+  type AdjustmentStatus,
+  decideAdjustment,
+  findAdjustment,
+  insertAdjustment,
+  listAdjustments,
+  type NewAdjustment,
+} from './adjustments/adjustment.repository';
 export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
 export { ledgerCommandMessage, type OutboxMessage } from './outbox/outbox-writer';
 export { PG_LISTEN_HEARTBEAT_MS, PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';

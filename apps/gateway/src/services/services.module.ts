@@ -4,6 +4,7 @@ import {
   DeadLetterActions,
   MerchantAdmin,
   PayoutReversals,
+  BookAdjustments,
   SettlementRequests,
   WebhookActions,
 } from '@pay/backoffice';
@@ -71,6 +72,7 @@ const BACKOFFICE: Provider[] = [
   { provide: DeadLetterActions, useFactory: (pool: Pool) => new DeadLetterActions(pool), inject: [PG_POOL] },
   { provide: WebhookActions, useFactory: (pool: Pool) => new WebhookActions(pool), inject: [PG_POOL] },
   { provide: PayoutReversals, useFactory: (pool: Pool) => new PayoutReversals(pool), inject: [PG_POOL] },
+  { provide: BookAdjustments, useFactory: (pool: Pool) => new BookAdjustments(pool), inject: [PG_POOL] },
 ];
 
 /**

@@ -12,6 +12,11 @@ export enum BackofficeErrorCode {
   DisbursementNotFound = 'DISBURSEMENT_NOT_FOUND',
   /** A reversal of a disbursement that is not successful (pending, failed): nothing was paid out to return */
   DisbursementNotReversible = 'DISBURSEMENT_NOT_REVERSIBLE',
+  AdjustmentNotFound = 'ADJUSTMENT_NOT_FOUND',
+  /** An operator deciding their own adjustment request: a second operator must (maker-checker) */
+  OwnAdjustment = 'OWN_ADJUSTMENT',
+  /** An adjustment already approved, rejected or expired: only a request still open is decided */
+  AdjustmentNotRequested = 'ADJUSTMENT_NOT_REQUESTED',
   /** Input refused; the error names the field (the API's body field, the CLI's option) */
   InvalidInput = 'INVALID_INPUT',
   /** The action does not apply to the thing as it stands (a dead letter already replayed) */
@@ -20,6 +25,8 @@ export enum BackofficeErrorCode {
   CallbackUrlRefused = 'CALLBACK_URL_REFUSED',
   /** Taken already (an email), or a rule between two users (an operator disabling itself) */
   Conflict = 'CONFLICT',
+  /** No finance export of that id */
+  ExportNotFound = 'EXPORT_NOT_FOUND',
 }
 
 /** An operator use case's refusal: its code, a message for people, and the field it is about (input only). */

@@ -48,6 +48,10 @@ export enum ErrorCode {
   // The back office (operators)
   /** Only a successful disbursement can be reversed (returned by the beneficiary's bank) */
   DisbursementNotReversible = 'DISBURSEMENT_NOT_REVERSIBLE',
+  /** The requester of an adjustment approving or rejecting it: another operator must (maker-checker) */
+  OwnAdjustment = 'OWN_ADJUSTMENT',
+  /** The adjustment is not open anymore: approved, rejected or expired */
+  AdjustmentNotRequested = 'ADJUSTMENT_NOT_REQUESTED',
 }
 
 export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
@@ -93,6 +97,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.CsrfTokenInvalid]: 403,
   [ErrorCode.SetupLinkInvalid]: 400,
   [ErrorCode.DisbursementNotReversible]: 409,
+  [ErrorCode.OwnAdjustment]: 403,
+  [ErrorCode.AdjustmentNotRequested]: 409,
 };
 
 export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {

@@ -39,10 +39,14 @@ const BACKOFFICE_ERROR_CODE: Record<BackofficeErrorCode, ErrorCode> = {
   [BackofficeErrorCode.WebhookDeliveryNotFound]: ErrorCode.NotFound,
   [BackofficeErrorCode.DisbursementNotFound]: ErrorCode.NotFound,
   [BackofficeErrorCode.DisbursementNotReversible]: ErrorCode.DisbursementNotReversible,
+  [BackofficeErrorCode.AdjustmentNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.OwnAdjustment]: ErrorCode.OwnAdjustment,
+  [BackofficeErrorCode.AdjustmentNotRequested]: ErrorCode.AdjustmentNotRequested,
   [BackofficeErrorCode.InvalidInput]: ErrorCode.ValidationError,
   [BackofficeErrorCode.InvalidState]: ErrorCode.ValidationError,
   [BackofficeErrorCode.CallbackUrlRefused]: ErrorCode.NotifyUrlNotAllowed,
   [BackofficeErrorCode.Conflict]: ErrorCode.Conflict,
+  [BackofficeErrorCode.ExportNotFound]: ErrorCode.NotFound,
 };
 
 /** Seconds a client should wait before retrying when a dependency (database, Redis) is away: failovers take seconds, not milliseconds. */

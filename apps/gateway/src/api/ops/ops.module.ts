@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../../gateway.config';
 import type { GatewayFace } from '../../kernel/face';
 import { KernelModule } from '../../kernel/kernel.module';
 import { ServicesModule } from '../../services/services.module';
+import { AdjustmentOpsController } from './adjustment-ops.controller';
 import { mountBullBoard } from './bull-board';
 import { CallbackOpsController } from './callback-ops.controller';
 import { DashboardUserOpsController } from './dashboard-user-ops.controller';
@@ -27,7 +28,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
  *
  * The same controllers serve the console's routes that do exactly what an /ops route does
  * (merchant create, settlement run, dead-letter list and replay, webhook resend, payout reversal,
- * users list, disable and enable): on /console/api, OperatorGuard wants an operator's session, and the
+ * users list, disable and enable, adjustments): on /console/api, OperatorGuard wants an operator's session, and the
  * console's pipeline applies (see console.module.ts).
  */
 @Module({
@@ -42,6 +43,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
     DisbursementOpsController,
     LedgerOpsController,
     DashboardUserOpsController,
+    AdjustmentOpsController,
   ],
 })
 export class OpsModule {}

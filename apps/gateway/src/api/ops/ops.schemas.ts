@@ -361,3 +361,64 @@ export class DisbursementReversalSchema {
   @ApiProperty({ example: false, description: 'Reversed before this request: nothing was done this time' })
   alreadyReversed!: boolean;
 }
+
+@ApiSchema({ name: 'AdjustmentLine' })
+export class AdjustmentLineSchema {
+  @ApiProperty({ example: 'merchant:7:available', description: 'An account of the chart (docs/books.md)' })
+  account!: string;
+  @ApiProperty({ example: -150000, description: 'Rupiah, signed: a debit positive, a credit negative' })
+  amount!: number;
+}
+
+@ApiSchema({ name: 'AdjustmentLedgerOutcome' })
+export class AdjustmentLedgerOutcomeSchema {
+  @ApiProperty({
+    enum: ['pending', 'applied', 'rejected'],
+    example: 'applied',
+    description: 'pending: approved, the ledger has not read it yet',
+  })
+  outcome!: string;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null, description: "The ledger's refusal (INSUFFICIENT_BALANCE, ...)" })
+  reason!: string | null;
+  @ApiProperty({ ...NULLABLE_TIME }) decidedAt!: string | null;
+}
+
+/** A manual adjustment of the books (maker-checker; `admin --json adjustment show`). */
+@ApiSchema({ name: 'Adjustment' })
+export class AdjustmentSchema {
+  @ApiProperty({ format: 'uuid', example: '5b0e7c1a-4f2d-4e8b-9d61-0c7a3b2e1f90' }) id!: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: 7,
+    description: "The merchant whose available it moves; null: the platform's own accounts",
+  })
+  merchantId!: number | null;
+  @ApiProperty({ type: [AdjustmentLineSchema] }) postings!: AdjustmentLineSchema[];
+  @ApiProperty({ example: 'Goodwill credit for the QRIS outage of 2026-11-20 (ticket OPS-77)' }) reason!: string;
+  @ApiProperty({
+    enum: ['requested', 'approved', 'rejected', 'expired'],
+    example: 'approved',
+    description: 'A request nobody decided before expiresAt reads expired',
+  })
+  status!: string;
+  @ApiProperty({
+    example: 'operator:12',
+    description: '`operator:<user id>` (the console), `ops-api` or `cli:<user>@<host>`',
+  })
+  requestedBy!: string;
+  @ApiProperty({ example: 'ayu@example.com', description: "The operator's email, else requestedBy" })
+  requestedByName!: string;
+  @ApiProperty(TIME) requestedAt!: string;
+  @ApiProperty(TIME) expiresAt!: string;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'operator:15' }) decidedBy!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'budi@example.com' }) decidedByName!: string | null;
+  @ApiProperty(NULLABLE_TIME) decidedAt!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'Checked against the outage report' }) decisionNote!: string | null;
+  @ApiProperty({
+    type: AdjustmentLedgerOutcomeSchema,
+    nullable: true,
+    description: 'What the ledger made of it once approved; null before (or never, if rejected or expired)',
+  })
+  ledger!: AdjustmentLedgerOutcomeSchema | null;
+}
