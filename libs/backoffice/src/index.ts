@@ -26,5 +26,6 @@ export { WebhookActions, webhookDeliveryId } from './webhooks/webhook-actions';
 export { type PayoutReversal, PayoutReversals, reversalView } from './disbursements/payout-reversals';
 export { auditLedger, DEFAULT_GRACE_SECONDS } from './ledger/ledger-audit';
 export { booksTrialBalance } from './ledger/trial-balance';
+export { BooksExports, type DownloadSigner, type ExportQueue } from './ledger/books-exports';
 export { ADJUSTMENT_EXPIRY_HOURS, adjustmentView, BookAdjustments } from './adjustments/book-adjustments';
 export { type AdjustmentRequestInput, checkAdjustment } from './adjustments/adjustment-input';

@@ -50,6 +50,12 @@ export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';
 export { trialBalance, type TrialBalance, type TrialBalanceLine } from './books/trial-balance.query';
 export {
+  JOURNAL_FILE_COLUMNS,
+  journalCsvCopy,
+  streamBooksCsv,
+  TRIAL_BALANCE_FILE_COLUMNS,
+} from './books/books-export';
+export {
   describeBreach,
   type Breach,
   type BreachCheck,
@@ -125,9 +131,13 @@ export {
   PAYOUT_FILE_COLUMNS,
   MOVEMENT_FILE_COLUMNS,
   RECON_FILE_KINDS,
+  BOOKS_FILE_KINDS,
+  isBooksFileKind,
   payoutsCsvCopy,
   movementsCsvCopy,
   type ReconFileKind,
+  type BooksFileKind,
+  type ExportKind,
   type ReconExport,
   type ReconTotals,
 } from './recon/recon-export.repository';

@@ -1,6 +1,13 @@
 import { QueueName, type ReconExportJob } from '@pay/contracts';
 import { jakartaDay } from '@pay/domain';
-import { type ReconExportRepository, type ReconFileKind, streamReconCsv } from '@pay/persistence';
+import {
+  type ExportKind,
+  isBooksFileKind,
+  type ReconExport,
+  type ReconExportRepository,
+  streamBooksCsv,
+  streamReconCsv,
+} from '@pay/persistence';
 import {
   isTransientFault,
   type Logger,
@@ -128,17 +135,22 @@ export class ReconExportQueue {
     return mended;
   }
 
+  /** The file's CSV and totals: a merchant's day file, or the books' (no merchant). */
+  private open(e: ReconExport, date: string, kind: ExportKind) {
+    if (isBooksFileKind(kind)) return streamBooksCsv(this.pool, date, kind);
+    const day = jakartaDay(date);
+    return streamReconCsv(this.pool, e.merchantId as number, day.from, day.to, kind);
+  }
+
   /** One attempt; throws to let the queue retry. */
   async build(exportId: string, attempt = 1): Promise<number> {
     const e = await this.exports.start(exportId);
     if (!e) return 0;
     const date = e.date.toISOString().slice(0, 10);
-    const day = jakartaDay(date);
-    const kind = e.kind as ReconFileKind;
-    // The pay-ins file keeps the key it always had; the other kinds name themselves.
-    const key = `recon/${e.merchantId}/${date}/${kind === 'payins' ? '' : `${kind}-`}${e.id}.csv`;
+    const kind = e.kind as ExportKind;
+    const key = objectKey(e, date, kind);
     const t0 = Date.now();
-    const { csv, summary, done } = await streamReconCsv(this.pool, e.merchantId, day.from, day.to, kind);
+    const { csv, summary, done } = await this.open(e, date, kind);
     const watched = watchProgress(csv, this.stallMs);
     try {
       const uploaded = await Promise.race([
@@ -177,6 +189,15 @@ export class ReconExportQueue {
       throw err;
     }
   }
+}
+
+/**
+ * Where a file goes: a merchant's under its id (the pay-ins file keeps the key it always had; the
+ * other kinds name themselves); the books' under the platform's own prefix, no merchant's.
+ */
+function objectKey(e: ReconExport, date: string, kind: ExportKind): string {
+  if (isBooksFileKind(kind)) return `books/${date}/${kind}-${e.id}.csv`;
+  return `recon/${e.merchantId}/${date}/${kind === 'payins' ? '' : `${kind}-`}${e.id}.csv`;
 }
 
 /**

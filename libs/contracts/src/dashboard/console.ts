@@ -272,6 +272,32 @@ export interface TrialBalanceView {
   balanced: boolean;
 }
 
+/** The books' files of a day: every posting of its journal entries, or the trial balance at its close */
+export type BooksExportKind = 'journal' | 'trial-balance';
+
+/** `POST /books/exports` {date, kind}, `GET /books/exports/:id`: a finance export (`admin books export`) */
+export interface BooksExportView {
+  id: string;
+  /** The Jakarta day, YYYY-MM-DD */
+  date: string;
+  kind: BooksExportKind;
+  /** stale: built, but the day's entries changed since (request the day again) */
+  status: 'queued' | 'running' | 'ready' | 'failed' | 'stale';
+  /** Once built: the CSV's rows (postings, or accounts), the entries covered, the totals in Rupiah */
+  rows: number | null;
+  entries: number | null;
+  totalDebit: number | null;
+  totalCredit: number | null;
+  /** Once built: debits = credits */
+  balanced: boolean | null;
+  /** A presigned download URL, when ready (valid RECON_URL_TTL_SECONDS) */
+  url: string | null;
+  /** Why it failed */
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 /** `POST /users/:userId/reset-link`: a new one-time set-password link, shown only in this answer */
 export interface DashboardUserLinkView {
   userId: number;

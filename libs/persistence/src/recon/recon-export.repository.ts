@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { isUniqueViolation, type PrismaClient } from '../client/prisma';
 import type { ReconExport } from '../generated/prisma/client';
 import { neutraliseFormulas } from './formula-neutraliser';
+import { decimal, rupiah, wib } from './csv-sql';
+import { csvSnapshot, type CsvSnapshot, openSnapshot } from './copy-snapshot';
 
 export type { ReconExport };
 
@@ -17,16 +18,30 @@ export const RECON_FILE_KINDS = ['payins', 'payouts', 'movements'] as const;
 export type ReconFileKind = (typeof RECON_FILE_KINDS)[number];
 
 /**
+ * The platform's own files of a day, built the same way but for operators, with no merchant: the
+ * day's journal (every posting of its entries) and the trial balance at its close (docs/books.md).
+ */
+export const BOOKS_FILE_KINDS = ['journal', 'trial-balance'] as const;
+export type BooksFileKind = (typeof BOOKS_FILE_KINDS)[number];
+export type ExportKind = ReconFileKind | BooksFileKind;
+
+export const isBooksFileKind = (kind: string): kind is BooksFileKind =>
+  (BOOKS_FILE_KINDS as readonly string[]).includes(kind);
+
+/**
  * How many times a new export is tried against the day's export in progress finishing under it:
  * each retry needs another export of the same day to be created and finish in between.
  */
 const QUEUE_ATTEMPTS = 5;
 
-/** Day file export jobs, and the stream of a merchant's day file. */
+/**
+ * Day file export jobs, and the stream of a merchant's day file. `merchantId` null: the
+ * platform's books' files (BOOKS_FILE_KINDS), which have no merchant.
+ */
 export class ReconExportRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  latest(merchantId: number, date: string, kind: ReconFileKind = 'payins'): Promise<ReconExport | null> {
+  latest(merchantId: number | null, date: string, kind: ExportKind = 'payins'): Promise<ReconExport | null> {
     return this.prisma.reconExport.findFirst({
       where: { merchantId, date: dayOf(date), kind },
       orderBy: { createdAt: 'desc' },
@@ -38,7 +53,7 @@ export class ReconExportRepository {
   }
 
   /** A new queued export; if the day already has one queued or running (another request's), that one. */
-  createQueued(merchantId: number, date: string, kind: ReconFileKind = 'payins'): Promise<ReconExport> {
+  createQueued(merchantId: number | null, date: string, kind: ExportKind = 'payins'): Promise<ReconExport> {
     return this.queuedOrInProgress(merchantId, date, kind, () =>
       this.prisma.reconExport.create({ data: newExport(merchantId, date, kind) }),
     );
@@ -73,9 +88,9 @@ export class ReconExportRepository {
    * and the read: then the index is free again and the insert is tried anew.
    */
   private async queuedOrInProgress<T extends ReconExport | null>(
-    merchantId: number,
+    merchantId: number | null,
     date: string,
-    kind: ReconFileKind,
+    kind: ExportKind,
     insert: () => Promise<T>,
   ): Promise<T | ReconExport> {
     for (let attempt = 1; ; attempt++) {
@@ -94,11 +109,17 @@ export class ReconExportRepository {
   /**
    * True when the file no longer shows the day as it is: a pay-in (payout) of that day changed after
    * it was built; for movements, the day holds another number of ledger events (they are only ever
-   * added, so a count is exact where a time would miss an event committed late).
+   * added, so a count is exact where a time would miss an event committed late); for the books'
+   * files, another number of journal entries of the day (the journal) or up to its close (the trial
+   * balance), for the same reason.
    */
   async isStale(e: ReconExport, from: Date, to: Date): Promise<boolean> {
     if (!e.dataAsOf) return true;
-    const { merchantId } = e;
+    if (isBooksFileKind(e.kind)) {
+      const businessDate = e.kind === 'journal' ? e.date : { lte: e.date };
+      return (await this.prisma.journalEntry.count({ where: { businessDate } })) !== e.entryCount;
+    }
+    const merchantId = e.merchantId as number;
     const kind = e.kind as ReconFileKind;
     if (kind === 'movements')
       return (
@@ -135,7 +156,7 @@ export class ReconExportRepository {
     return changed ? this.prisma.reconExport.findUnique({ where: { id } }) : null;
   }
 
-  finish(id: string, result: { objectKey: string; dataAsOf: Date } & ReconTotals): Promise<unknown> {
+  finish(id: string, result: { objectKey: string; dataAsOf: Date } & ExportTotals): Promise<unknown> {
     return this.prisma.reconExport.update({
       where: { id },
       data: { status: 'ready', finishedAt: new Date(), error: null, ...result },
@@ -152,7 +173,7 @@ function dayOf(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
-function newExport(merchantId: number, date: string, kind: ReconFileKind) {
+function newExport(merchantId: number | null, date: string, kind: ExportKind) {
   return { id: randomUUID(), merchantId, date: dayOf(date), kind, status: 'queued' };
 }
 
@@ -186,6 +207,13 @@ export interface ReconTotals {
   net: bigint | null;
 }
 
+/** What a finished export records: a day file's totals, and for the books' files their entries and debit and credit totals. */
+export type ExportTotals = ReconTotals & {
+  entryCount?: number | null;
+  totalDebit?: bigint | null;
+  totalCredit?: bigint | null;
+};
+
 /**
  * The settings the recon COPY runs under, in its transaction only. The day is read in order from
  * payins_merchant_id_created_at_idx (merchant_id, created_at, id), never sorted: the planner
@@ -205,19 +233,6 @@ export const RECON_COPY_SETTINGS: Readonly<Record<string, string>> = {
  * sends it, under RECON_COPY_SETTINGS; the recon benchmark runs the very same statement through
  * psql as its ceiling.
  */
-// COPY takes no bind parameters: every value in the day files' statements is a number or an ISO
-// timestamp we produced. Whole Rupiah (nearly every amount) print as integers; the rest as an exact
-// numeric times 0.01 without trailing zeros. Numeric arithmetic on five columns of every row was
-// the dearest part of the query (docs/decisions/0019); the text is the same either way.
-const decimal = (col: string, unit: number) =>
-  `CASE WHEN (${col}) % ${unit} = 0 THEN ((${col}) / ${unit})::text ELSE trim_scale((${col}) * ${1 / unit})::text END`;
-const rupiah = (col: string) => decimal(col, 100);
-// Jakarta wall-clock time to the second, printed by the timestamp type itself under DateStyle
-// ISO (RECON_COPY_SETTINGS) as YYYY-MM-DD HH:MM:SS: to_char's formatting was 0.3 s of Postgres
-// CPU per million rows (docs/decisions/0009). Asia/Jakarta is UTC+7 all year (as in @pay/domain's
-// jakarta-time), so the offset is a fixed interval: the zone's name made Postgres look the zone
-// up and resolve its rules on every value, 0.4 s per million rows (docs/decisions/0009).
-const wib = (col: string) => `date_trunc('second', ${col} AT TIME ZONE INTERVAL '+07:00')`;
 // The merchant's name is the same on every row: neutralised once, not joined and tested per row.
 const merchantName = (merchantId: number) =>
   `WITH merchant AS MATERIALIZED (SELECT ${neutraliseFormulas('name')} AS name FROM merchants WHERE id = ${Number(merchantId)})`;
@@ -369,25 +384,8 @@ export async function streamReconCsv(
   from: Date,
   to: Date,
   kind: ReconFileKind = 'payins',
-): Promise<{
-  csv: Readable;
-  summary: Promise<{ totals: ReconTotals; asOf: Date }>;
-  done: (err?: unknown) => Promise<void>;
-}> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const settings = Object.entries(RECON_COPY_SETTINGS);
-    // The transaction's snapshot is taken here, by its first statement: the COPY and the totals share it.
-    await client.query(
-      `SELECT ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`,
-      settings.flat(),
-    );
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
-    throw err;
-  }
+): Promise<CsvSnapshot<{ totals: ReconTotals; asOf: Date }>> {
+  const client = await openSnapshot(pool, RECON_COPY_SETTINGS);
   const file = DAY_FILES[kind];
   const csv = client.query(copyTo(file.copy(merchantId, from, to)));
   // Queued by the driver behind the COPY: it runs once the COPY has sent its last row.
@@ -402,25 +400,5 @@ export async function streamReconCsv(
       totals: { rowCount: Number(n), gross: big(gross), fees: big(fees), net: big(net) },
       asOf,
     }));
-  summary.catch(() => undefined); // awaited by the caller after the upload; not unhandled when the upload fails first
-  let finished = false;
-  return {
-    csv,
-    summary,
-    done: async (err?: unknown) => {
-      if (finished) return;
-      finished = true;
-      if (err) {
-        // The COPY may still be running, unread (the upload failed before reading it): a ROLLBACK
-        // would queue behind it for ever. Dropping the connection ends both; the read-only
-        // transaction has nothing to undo. (The chaos run found this: S3 stopped, exports hung.)
-        csv.destroy();
-        client.release(err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
-      await summary.catch(() => undefined);
-      await client.query('COMMIT').catch(() => undefined);
-      client.release();
-    },
-  };
+  return csvSnapshot(client, csv, summary);
 }
