@@ -1,4 +1,7 @@
-import { createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
+import { randomUUID } from 'node:crypto';
+import { BookAdjustments } from '@pay/backoffice';
+import { parseLedgerCommand } from '@pay/contracts';
+import { createPgPool, createPrismaClient, hashToken, type PrismaClient } from '@pay/persistence';
 import {
   createDashboardUser,
   createDisbursement,
@@ -529,5 +532,79 @@ describe('admin CLI (real Postgres)', () => {
     expect(refused.code).toBe(ExitCode.Usage);
     expect(refused.err).toContain('Only a successful disbursement can be reversed');
     expect((await prisma.disbursement.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe('pending');
+  });
+
+  it("adjustment: the CLI cannot approve what it asked (exit 2); it approves an operator's request, the ledger books it, list shows applied; reject wants a note", async () => {
+    const { merchant } = await createMerchant(prisma);
+    const line = (account: string, amount: string) => ['--line', `${account}=${amount}`];
+    const asked = await admin(
+      '--json',
+      'adjustment',
+      'request',
+      '--merchant',
+      String(merchant.id),
+      ...line('expense:adjustments', '250'),
+      ...line(`merchant:${merchant.id}:available`, '-250'),
+      '--reason',
+      'Goodwill, ticket OPS-9',
+    );
+    expect(asked.code).toBe(ExitCode.Ok);
+    const mine = JSON.parse(asked.out);
+    expect(mine).toMatchObject({
+      status: 'requested',
+      requestedBy: expect.stringMatching(/^cli:/),
+      merchantId: merchant.id,
+    });
+    const own = await admin('adjustment', 'approve', mine.id);
+    expect(own.code).toBe(ExitCode.Usage);
+    expect(own.err).toContain('another operator must approve or reject it');
+    const unbalanced = await admin(
+      'adjustment',
+      'request',
+      ...line('suspense', '1'),
+      ...line('expense:adjustments', '2'),
+      '--reason',
+      'x',
+    );
+    expect(unbalanced.code).toBe(ExitCode.Usage);
+    expect(unbalanced.err).toContain('must balance');
+
+    // An operator of the console asks; the CLI (another actor) approves.
+    const user = await createDashboardUser(prisma);
+    const pool = createPgPool(process.env.DATABASE_URL as string, 1);
+    const theirs = await new BookAdjustments(pool)
+      .request(
+        {
+          merchantId: merchant.id,
+          postings: [
+            { account: 'expense:adjustments', amount: '100' },
+            { account: `merchant:${merchant.id}:available`, amount: '-100' },
+          ],
+          reason: 'Goodwill from the console',
+        },
+        (action, target) => ({ operatorUserId: user.userId, action, target, details: {}, logId: randomUUID() }),
+      )
+      .finally(() => pool.end());
+    const noNote = await admin('adjustment', 'reject', theirs.id);
+    expect(noNote.code).toBe(ExitCode.Usage);
+    const approved = await admin('--json', 'adjustment', 'approve', theirs.id, '--note', 'ok');
+    expect(approved.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(approved.out)).toMatchObject({ status: 'approved', ledger: { outcome: 'pending' } });
+    const [row] = await prisma.outbox.findMany({ where: { payload: { path: ['adjustmentId'], equals: theirs.id } } });
+    expect(await ledgerFor(prisma).apply(parseLedgerCommand(row.payload))).toMatchObject({ outcome: 'applied' });
+    expect((await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).available).toBe(100_00n);
+
+    const listed = await admin('adjustment', 'list', '--merchant', String(merchant.id));
+    expect(listed.code).toBe(ExitCode.Ok);
+    expect(listed.out).toContain(`adjustment ${theirs.id} merchant ${merchant.id}: approved by cli:`);
+    expect(listed.out).toContain('ledger: applied');
+    expect(listed.out).toContain(`adjustment ${mine.id} merchant ${merchant.id}: requested`);
+    const audit = await prisma.$queryRaw<{ actor: string | null; action: string; details: object }[]>`
+      SELECT actor, action, details FROM operator_audit_log WHERE target = ${`adjustment:${theirs.id}`} ORDER BY id`;
+    expect(audit.map((a) => [a.action, a.details])).toEqual([
+      ['adjustment.request', expect.objectContaining({ reason: 'Goodwill from the console' })],
+      ['adjustment.approve', { note: 'ok' }],
+    ]);
+    expect(audit[1].actor).toMatch(/^cli:/);
   });
 });

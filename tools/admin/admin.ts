@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
 import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@pay/platform';
 import { adminConfigSchema } from './admin.config';
+import { registerAdjustmentCommands } from './adjustment.commands';
 import { registerBooksCommands } from './books.commands';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerPayoutCommands } from './payout.commands';
@@ -25,6 +26,7 @@ import {
   describeMerchant,
   MerchantAdmin,
   parseFeeInput,
+  BookAdjustments,
   PayoutReversals,
   SettlementRequests,
   WebhookActions,
@@ -420,6 +422,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   });
 
   registerPayoutCommands(program, { reversals: () => new PayoutReversals(pg()), print });
+  registerAdjustmentCommands(program, { adjustments: () => new BookAdjustments(pg()), merchantId: id, print });
 
   registerUserCommands(program, {
     users: () => new DashboardUserAdmin(pg(), config.links),
