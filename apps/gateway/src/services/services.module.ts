@@ -1,5 +1,6 @@
 import { Module, type Provider } from '@nestjs/common';
 import {
+  BooksExports,
   DashboardUserAdmin,
   DeadLetterActions,
   MerchantAdmin,
@@ -8,12 +9,21 @@ import {
   SettlementRequests,
   WebhookActions,
 } from '@pay/backoffice';
-import type { PgListener, PrismaClient } from '@pay/persistence';
-import type { Logger } from '@pay/platform';
+import { type PgListener, type PrismaClient, ReconExportRepository } from '@pay/persistence';
+import type { Logger, ObjectStore, ReconExportProducer } from '@pay/platform';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, PG_LISTENER, PG_POOL, PRISMA } from '../gateway.tokens';
+import {
+  GATEWAY_CONFIG,
+  LOGGER,
+  METRICS_REGISTRY,
+  OBJECT_STORE,
+  PG_LISTENER,
+  PG_POOL,
+  PRISMA,
+  RECON_PRODUCER,
+} from '../gateway.tokens';
 import { KernelModule } from '../kernel/kernel.module';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
@@ -68,6 +78,12 @@ const BACKOFFICE: Provider[] = [
     provide: SettlementRequests,
     useFactory: (prisma: PrismaClient) => new SettlementRequests(prisma),
     inject: [PRISMA],
+  },
+  {
+    provide: BooksExports,
+    useFactory: (exports: ReconExportRepository, store: ObjectStore, producer: ReconExportProducer) =>
+      new BooksExports(exports, store, producer),
+    inject: [ReconExportRepository, OBJECT_STORE, RECON_PRODUCER],
   },
   { provide: DeadLetterActions, useFactory: (pool: Pool) => new DeadLetterActions(pool), inject: [PG_POOL] },
   { provide: WebhookActions, useFactory: (pool: Pool) => new WebhookActions(pool), inject: [PG_POOL] },

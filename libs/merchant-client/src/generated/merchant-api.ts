@@ -263,7 +263,7 @@ export interface components {
          * @description Stable: branch on it (messages may change)
          * @enum {string}
          */
-        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE";
+        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED";
         FieldError: {
             /** @example merchantTrxId */
             field: string;
@@ -700,10 +700,11 @@ export interface components {
              */
             id: string;
             /**
+             * @description balance.adjusted: a correction of the available balance, approved by two operators
              * @example payin.recorded
              * @enum {string}
              */
-            type: "payin.recorded" | "settlement.credited" | "payout.debited" | "payout.refunded" | "payout.reversed";
+            type: "payin.recorded" | "settlement.credited" | "payout.debited" | "payout.refunded" | "payout.reversed" | "balance.adjusted";
             /**
              * @description Signed change of available, Rupiah
              * @example 0

@@ -5,6 +5,7 @@ import { KernelModule } from '../../kernel/kernel.module';
 import { ServicesModule } from '../../services/services.module';
 import { AdjustmentOpsController } from './adjustment-ops.controller';
 import { mountBullBoard } from './bull-board';
+import { BooksExportOpsController } from './books-export-ops.controller';
 import { CallbackOpsController } from './callback-ops.controller';
 import { DashboardUserOpsController } from './dashboard-user-ops.controller';
 import { DeadLetterOpsController } from './dead-letter-ops.controller';
@@ -42,6 +43,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
     DeadLetterOpsController,
     DisbursementOpsController,
     LedgerOpsController,
+    BooksExportOpsController,
     DashboardUserOpsController,
     AdjustmentOpsController,
   ],

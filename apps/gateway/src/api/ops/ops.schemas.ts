@@ -269,6 +269,43 @@ export class TrialBalanceSchema {
   @ApiProperty({ example: true, description: 'Total debits equal total credits, to the sen' }) balanced!: boolean;
 }
 
+/** A finance export: the day's journal or trial balance as a CSV built by the workers (`admin books export`). */
+@ApiSchema({ name: 'BooksExport' })
+export class BooksExportSchema {
+  @ApiProperty({ format: 'uuid', example: '5f0c7a52-2a55-4d8e-9a4e-6d1f3f0c2b11' }) id!: string;
+  @ApiProperty({ example: '2026-11-28', description: 'The Jakarta day' }) date!: string;
+  @ApiProperty({
+    enum: ['journal', 'trial-balance'],
+    example: 'journal',
+    description: "journal: every posting of the day's entries; trial-balance: every account at the day's close",
+  })
+  kind!: string;
+  @ApiProperty({
+    enum: ['queued', 'running', 'ready', 'failed', 'stale'],
+    example: 'ready',
+    description: "stale: built, but the day's journal entries changed since; request the day again",
+  })
+  status!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 1320, description: 'CSV rows: postings, or accounts' })
+  rows!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 480, description: 'Journal entries the file covers' })
+  entries!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 1000000, description: 'Rupiah' }) totalDebit!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 1000000, description: 'Rupiah' }) totalCredit!: number | null;
+  @ApiProperty({ type: Boolean, nullable: true, example: true, description: 'Debits = credits, to the sen' })
+  balanced!: boolean | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://files.example.com/recon/books/2026-11-28/journal-5f0c….csv?X-Amz-Signature=…',
+    description: 'Presigned download URL when ready (valid RECON_URL_TTL_SECONDS)',
+  })
+  url!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why it failed' }) error!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) finishedAt!: string | null;
+}
+
 /** `admin ledger verify` as JSON. */
 @ApiSchema({ name: 'LedgerReport' })
 export class LedgerReportSchema {
