@@ -27,6 +27,9 @@ import type {
   SettlementScheduleBody,
   WebhookResentView,
   DisbursementReversalView,
+  AdjustmentDecisionBody,
+  AdjustmentRequestBody,
+  AdjustmentView,
 } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
 import type { ApiToken } from '../shared/credentials/tokens.section';
@@ -300,6 +303,21 @@ export function consoleApi(api: ApiClient) {
     resendDelivery: (id: string) => api.post<WebhookResentView>(`/webhook-deliveries/${enc(id)}/resend`),
     reverseDisbursement: (id: string, reason: string) =>
       api.post<DisbursementReversalView>(`/disbursements/${enc(id.trim())}/reverse`, { reason }),
+    adjustments: async (status: AdjustmentView['status'] | 'all') =>
+      onePage(
+        await api.get<AdjustmentView[]>('/adjustments', {
+          limit: LIMIT,
+          status: status === 'all' ? undefined : status,
+        }),
+        (a) => a,
+      ),
+    requestAdjustment: (body: AdjustmentRequestBody) => api.post<AdjustmentView>('/adjustments', body),
+    approveAdjustment: (id: string, note: string) =>
+      api.post<AdjustmentView>(`/adjustments/${enc(id)}/approve`, {
+        note: note.trim() || undefined,
+      } satisfies AdjustmentDecisionBody),
+    rejectAdjustment: (id: string, note: string) =>
+      api.post<AdjustmentView>(`/adjustments/${enc(id)}/reject`, { note } satisfies AdjustmentDecisionBody),
     auditLog: async (before: string | null) => {
       const r = await api.get<AuditLogPageView>('/audit-log', { before, limit: LIMIT });
       return { items: r.entries.map(toAudit), nextCursor: r.nextBefore };

@@ -10,6 +10,7 @@ const DeadLettersPage = lazy(() => import('./pages/dead-letters.page'));
 const DeliveriesPage = lazy(() => import('./pages/deliveries.page'));
 const AuditLogPage = lazy(() => import('./pages/audit-log.page'));
 const LedgerPage = lazy(() => import('./pages/ledger.page'));
+const AdjustmentsPage = lazy(() => import('./pages/adjustments.page'));
 
 mountApp({
   apiBase: '/console/api',
@@ -21,6 +22,7 @@ mountApp({
     { to: '/dead-letters', labelKey: 'nav.deadLetters' },
     { to: '/webhook-deliveries', labelKey: 'nav.webhookDeliveries' },
     { to: '/ledger', labelKey: 'nav.ledger' },
+    { to: '/adjustments', labelKey: 'nav.adjustments' },
     { to: '/audit-log', labelKey: 'nav.auditLog' },
   ],
   pages: [
@@ -32,6 +34,7 @@ mountApp({
     { path: 'dead-letters', element: <DeadLettersPage /> },
     { path: 'webhook-deliveries', element: <DeliveriesPage /> },
     { path: 'ledger', element: <LedgerPage /> },
+    { path: 'adjustments', element: <AdjustmentsPage /> },
     { path: 'audit-log', element: <AuditLogPage /> },
   ],
 });

@@ -320,3 +320,44 @@ export interface ConsoleUserView {
   disabled: boolean;
   createdAt: string;
 }
+
+/** One line of an adjustment: an account of the chart and Rupiah, signed (a debit positive, a credit negative) */
+export interface AdjustmentLineView {
+  account: string;
+  amount: number;
+}
+
+/** `GET /adjustments`, `GET /adjustments/:id` and the answers of request, approve and reject (maker-checker) */
+export interface AdjustmentView {
+  id: string;
+  /** null: the platform's own accounts only */
+  merchantId: number | null;
+  postings: AdjustmentLineView[];
+  reason: string;
+  /** A request nobody decided before expiresAt is expired */
+  status: 'requested' | 'approved' | 'rejected' | 'expired';
+  /** `operator:<user id>` (the console), `ops-api` or `cli:<user>@<host>` */
+  requestedBy: string;
+  /** The operator's email, else requestedBy */
+  requestedByName: string;
+  requestedAt: string;
+  expiresAt: string;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  decidedAt: string | null;
+  decisionNote: string | null;
+  /** Once approved: what the ledger made of it (pending: not read yet) */
+  ledger: { outcome: 'pending' | 'applied' | 'rejected'; reason: string | null; decidedAt: string | null } | null;
+}
+
+/** `POST /adjustments` */
+export interface AdjustmentRequestBody {
+  merchantId?: number | null;
+  postings: AdjustmentLineView[];
+  reason: string;
+}
+
+/** `POST /adjustments/:id/approve` (note optional) and `/reject` (note required) */
+export interface AdjustmentDecisionBody {
+  note?: string;
+}

@@ -14,6 +14,11 @@ const COLORS: Record<string, string> = {
   error: 'red.9',
   // A success the bank returned: the money is back, neither a success nor a failure
   reversed: 'orange.9',
+  // Adjustments: decided, and what the ledger made of an approved one
+  approved: 'teal.9',
+  applied: 'teal.9',
+  rejected: 'red.9',
+  requested: 'blue.9',
   pending: 'blue.9',
   processing: 'blue.9',
   running: 'blue.9',
