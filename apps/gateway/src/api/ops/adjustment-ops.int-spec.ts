@@ -394,6 +394,21 @@ describe('adjustments: /ops/adjustments and /console/api/adjustments (real Postg
     expect((await gateway.prisma.adjustment.findUniqueOrThrow({ where: { id } })).status).toBe('expired');
   });
 
+  it('the table itself refuses a decision by the requester (CHECK decided_by <> requested_by)', async () => {
+    const asked = await console(maker).post('/adjustments', {
+      postings: [
+        { account: 'expense:adjustments', amount: 1 },
+        { account: 'suspense', amount: -1 },
+      ],
+      reason: 'Four eyes in the schema',
+    });
+    const id = asked.body.data.id as string;
+    await expect(
+      gateway.prisma.$executeRaw`
+        UPDATE adjustments SET status = 'approved', decided_by = requested_by, decided_at = now() WHERE id = ${id}::uuid`,
+    ).rejects.toThrow(/adjustments_maker_checker_check/);
+  });
+
   it('the console wants a recent password for a change', async () => {
     const stale = await signedInOperator(gateway.prisma, ops as never);
     await gateway.prisma
