@@ -56,28 +56,29 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
     e: { type: string; reference: string; available: bigint; pending: bigint; decision?: boolean },
   ): Promise<string> {
     const commandId = `manual:${randomUUID()}`;
-    const [{ id }] = await prisma.$queryRaw<{ id: bigint }[]>`
-      WITH b AS (
-        UPDATE balances SET available = available + ${e.available}, pending = pending + ${e.pending}, last_seq = last_seq + 1
-         WHERE merchant_id = ${merchantId} RETURNING last_seq, available, pending)
-      INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload)
-      SELECT ${merchantId}, last_seq, ${commandId}, ${e.type}, ${e.reference}, ${e.available}, ${e.pending}, available, pending, '{}'::jsonb FROM b
-      RETURNING id`;
-    // Booked as the ledger books it (its merchant's accounts move by its deltas; suspense is the other side), so only the counterpart named is missing.
-    if (e.available !== 0n || e.pending !== 0n)
-      await prisma.$executeRaw`
-      WITH entry AS (
-        INSERT INTO journal_entries (id, command_id, type, reference, merchant_id, occurred_at)
-        VALUES (${id}, ${commandId}, ${e.type}, ${e.reference}, ${merchantId}, now())
-      ), lines AS (
-        SELECT * FROM (VALUES ('merchant:' || ${merchantId}::int || ':available', ${-e.available}::bigint),
-                              ('merchant:' || ${merchantId}::int || ':pending', ${-e.pending}::bigint),
-                              ('suspense', ${e.available + e.pending}::bigint)) AS v(account, amount)
-         WHERE amount <> 0
-      ), booked AS (
-        INSERT INTO postings (entry_id, account, amount) SELECT ${id}, account, amount FROM lines
-      )
-      INSERT INTO account_deltas (account, amount) SELECT account, amount FROM lines`;
+    // Booked as the ledger books it (its merchant's accounts move by its deltas; suspense is the
+    // other side), so only the counterpart named is missing. One that moves nothing has no postings
+    // at all, which the database refuses: written behind its checks (replica mode skips triggers).
+    const lines = [
+      [`merchant:${merchantId}:available`, -e.available],
+      [`merchant:${merchantId}:pending`, -e.pending],
+      ['suspense', e.available + e.pending],
+    ].filter(([, amount]) => amount !== 0n) as [string, bigint][];
+    const id = await prisma.$transaction(async (tx) => {
+      if (lines.length === 0) await tx.$executeRaw`SET LOCAL session_replication_role = replica`;
+      const [row] = await tx.$queryRaw<{ id: bigint }[]>`
+        WITH b AS (
+          UPDATE balances SET available = available + ${e.available}, pending = pending + ${e.pending}, last_seq = last_seq + 1
+           WHERE merchant_id = ${merchantId} RETURNING last_seq, available, pending)
+        INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload,
+                                   posting_accounts, posting_amounts)
+        SELECT ${merchantId}, last_seq, ${commandId}, ${e.type}, ${e.reference}, ${e.available}, ${e.pending}, available, pending, '{}'::jsonb,
+               ${lines.length ? lines.map(([a]) => a) : null}::text[], ${lines.length ? lines.map(([, v]) => v) : null}::bigint[] FROM b
+        RETURNING id`;
+      for (const [account, amount] of lines)
+        await tx.$executeRaw`INSERT INTO account_deltas (account, amount) VALUES (${account}, ${amount})`;
+      return row.id;
+    });
     if (e.decision !== false) {
       await prisma.$executeRaw`
         INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result)

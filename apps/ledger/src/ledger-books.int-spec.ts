@@ -201,8 +201,8 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     const backfill = migration.slice(migration.indexOf('-- The history so far'));
     await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL session_replication_role = replica`;
-      await tx.$executeRawUnsafe('DELETE FROM postings');
-      await tx.$executeRawUnsafe('DELETE FROM journal_entries');
+      await tx.$executeRawUnsafe('UPDATE ledger_events SET posting_accounts = NULL, posting_amounts = NULL');
+      await tx.$executeRawUnsafe('DELETE FROM platform_entries');
       await tx.$executeRawUnsafe('DELETE FROM accounts');
       await tx.$executeRawUnsafe('DELETE FROM account_deltas');
       await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = origin`);
@@ -581,29 +581,49 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     expect(rows).toEqual(codes.map((code) => ({ code, kind: accountKind(code) })));
   });
 
-  it('refuses, in the database, postings that do not balance, an account outside the chart, a posting without its entry, and any rewrite', async () => {
+  it('refuses, in the database, an entry that does not balance, has no postings, repeats or zeroes a line or names an account outside the chart, and any rewrite', async () => {
     const db = sqlClient(pool);
-    const entry = (id: number) => sql`
-      INSERT INTO journal_entries (id, command_id, type, reference, occurred_at) VALUES (${id}, ${'manual:' + id}, 'test', 'x', now())`;
-    await expect(
-      db.query(sql`WITH e AS (${entry(900001)})
-        INSERT INTO postings (entry_id, account, amount) VALUES (900001, 'suspense', 100), (900001, 'expense:adjustments', -99)`),
-    ).rejects.toThrow('journal entry 900001 does not balance: its postings sum to 1');
-    await expect(
-      db.query(sql`WITH e AS (${entry(900002)})
-        INSERT INTO postings (entry_id, account, amount) VALUES (900002, 'suspense', 100), (900002, 'petty:cash', -100)`),
-    ).rejects.toThrow('posting to petty:cash, which is not an account of the chart');
-    await expect(
-      db.query(
-        sql`INSERT INTO postings (entry_id, account, amount) VALUES (900004, 'suspense', 1), (900004, 'expense:adjustments', -1)`,
-      ),
-    ).rejects.toThrow('posting of journal entry 900004 has no entry');
-    await expect(db.query(sql`UPDATE postings SET amount = amount + 1`)).rejects.toThrow(
-      'postings is append-only: UPDATE is not allowed',
+    const entry = (id: number, accounts: string[], amounts: number[]) => sql`
+      INSERT INTO platform_entries (id, command_id, type, reference, occurred_at, posting_accounts, posting_amounts)
+      VALUES (${id}, ${'manual:' + id}, 'test', ${'x' + id}, now(), ${accounts}::text[], ${amounts}::bigint[])`;
+    await expect(db.query(entry(900001, ['suspense', 'expense:adjustments'], [100, -99]))).rejects.toThrow(
+      'journal entry 900001 does not balance: its postings sum to 1',
     );
-    await expect(db.query(sql`DELETE FROM journal_entries`)).rejects.toThrow(
-      'journal_entries is append-only: DELETE is not allowed',
+    await expect(db.query(entry(900002, ['suspense', 'petty:cash'], [100, -100]))).rejects.toThrow(
+      'posting to petty:cash, which is not an account of the chart',
     );
+    await expect(db.query(entry(900003, [], []))).rejects.toThrow('journal entry 900003 has no postings');
+    await expect(db.query(entry(900004, ['suspense', 'expense:adjustments'], [1]))).rejects.toThrow(
+      'journal entry 900004 has no postings, or not one amount per account',
+    );
+    await expect(db.query(entry(900005, ['suspense', 'suspense'], [1, -1]))).rejects.toThrow(
+      'journal entry 900005 does not balance',
+    );
+    await expect(db.query(entry(900006, ['suspense', 'expense:adjustments'], [0, 0]))).rejects.toThrow(
+      'journal entry 900006 does not balance',
+    );
+    // A merchant event without its postings is refused like any entry.
+    const { merchant } = await createMerchant(prisma);
+    await expect(
+      db.query(sql`
+        INSERT INTO ledger_events (merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload)
+        VALUES (${merchant.id}, 1, ${'manual:' + merchant.id}, 'payout.debited', 'x', 0, 0, 0, 0, '{}')`),
+    ).rejects.toThrow('has no postings');
+    await db.query(entry(900007, ['suspense', 'expense:adjustments'], [100, -100]));
+    await db.query(sql`INSERT INTO account_deltas (account, amount) VALUES ('suspense', 100), ('expense:adjustments', -100)`);
+    await expect(
+      db.query(sql`UPDATE platform_entries SET posting_amounts = '{1,-1}' WHERE id = 900007`),
+    ).rejects.toThrow('platform_entries is append-only: UPDATE is not allowed');
+    await expect(db.query(sql`DELETE FROM platform_entries`)).rejects.toThrow(
+      'platform_entries is append-only: DELETE is not allowed',
+    );
+    await expect(db.query(sql`UPDATE ledger_events SET posting_amounts = posting_amounts`)).rejects.toThrow(
+      'append-only',
+    );
+    // The entry made it into the books (balanced), with no decision of the ledger: the audit says so.
+    expect((await verifyLedger(prisma)).breaches).toMatchObject([{ check: 'books.entry_undecided', id: '900007' }]);
+    await prisma.$executeRaw`
+      INSERT INTO ledger_commands (command_id, merchant_id, type, outcome, event_id, result) VALUES ('manual:900007', 0, 'books.adjust', 'applied', NULL, '{}')`;
     expect((await verifyLedger(prisma)).breaches).toEqual([]);
   });
 
@@ -635,7 +655,9 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
     // Behind the database's checks (replica mode skips triggers): one posting more on the merchant's pending, one delta lost.
     await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL session_replication_role = replica`;
-      await tx.$executeRaw`INSERT INTO postings (entry_id, account, amount) VALUES (${BigInt(recorded.eventId)}, 'suspense', 1)`;
+      await tx.$executeRaw`
+        UPDATE ledger_events SET posting_accounts = posting_accounts || 'suspense'::text, posting_amounts = posting_amounts || 1::bigint
+         WHERE id = ${BigInt(recorded.eventId)}`;
     });
     await prisma.$executeRaw`UPDATE accounts SET balance = balance + 5 WHERE code = 'revenue:fees:payin'`;
 

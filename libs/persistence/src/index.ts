@@ -49,12 +49,7 @@ export { generateToken, hashToken } from './merchants/token';
 export { BalanceRepository } from './ledger/balance.repository';
 export { verifyLedger, type VerifyOptions } from './ledger/audit/ledger-audit';
 export { trialBalance, type TrialBalance, type TrialBalanceLine } from './books/trial-balance.query';
-export {
-  JOURNAL_FILE_COLUMNS,
-  journalCsvCopy,
-  streamBooksCsv,
-  TRIAL_BALANCE_FILE_COLUMNS,
-} from './books/books-export';
+export { JOURNAL_FILE_COLUMNS, journalCsvCopy, streamBooksCsv, TRIAL_BALANCE_FILE_COLUMNS } from './books/books-export';
 export {
   describeBreach,
   type Breach,

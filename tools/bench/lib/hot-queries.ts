@@ -153,8 +153,10 @@ export const HOT_QUERIES: HotQuery[] = [
     'ledger: event + projection + decision + outbox',
     `
     WITH event AS (
-      INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload)
-      VALUES (nextval('ledger_events_id_seq'), $1, $2::bigint + $3, 'plans:' || $3, 'payout.debited', 'plans-' || $3, -1, 0, 0, 0, '{}'::jsonb)
+      INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload,
+                                 posting_accounts, posting_amounts)
+      VALUES (nextval('ledger_events_id_seq'), $1, $2::bigint + $3, 'plans:' || $3, 'payout.debited', 'plans-' || $3, -1, 0, 0, 0, '{}'::jsonb,
+              ARRAY['merchant:' || $1::int || ':available', 'payouts:payable'], ARRAY[1, -1]::bigint[])
     ), projection AS (
       UPDATE balances SET available = available - 1, last_seq = $2::bigint + $3, updated_at = now() WHERE merchant_id = $1
     ), decided AS (

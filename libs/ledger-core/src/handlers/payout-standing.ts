@@ -30,9 +30,9 @@ export async function payoutInBooks(
     returned: LedgerEventType | null;
   }>(sql`
     SELECT e.available_delta, e.payload->>'amount' AS amount, e.payload->>'fee' AS fee,
-           (SELECT j.memo->>'rail' FROM journal_entries j
+           (SELECT j.memo->>'rail' FROM platform_entries j
              WHERE j.type = ${BooksEntryType.PayoutSent} AND j.reference = e.reference AND j.merchant_id = e.merchant_id) AS sent_rail,
-           (SELECT j.memo->>'rail' FROM journal_entries j
+           (SELECT j.memo->>'rail' FROM platform_entries j
              WHERE j.type = ${BooksEntryType.PayoutConfirmed} AND j.reference = e.reference AND j.merchant_id = e.merchant_id) AS confirmed_rail,
            (SELECT r.type FROM ledger_events r
              WHERE r.merchant_id = e.merchant_id AND r.reference = e.reference

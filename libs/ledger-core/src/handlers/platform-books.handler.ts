@@ -12,7 +12,7 @@ import { type Decision, type HandlerContext, reject, RejectionReason } from './d
 
 async function booked(tx: SqlClient, type: BooksEntryType, reference: string): Promise<boolean> {
   const rows = await tx.query<{ id: bigint }>(sql`
-    SELECT id FROM journal_entries WHERE type = ${type} AND reference = ${reference} AND merchant_id IS NULL`);
+    SELECT id FROM platform_entries WHERE type = ${type} AND reference = ${reference} AND merchant_id IS NULL`);
   return rows.length > 0;
 }
 

@@ -186,14 +186,6 @@ export class LedgerBatch {
       pendingAfter: next.pending,
       payload: decision.payload,
       logId: command.logId ?? null,
-    });
-    writes.entry({
-      id: eventId,
-      commandId: command.commandId,
-      type: decision.eventType,
-      reference: decision.reference,
-      merchantId: command.merchantId,
-      memo: {},
       postings: decision.postings,
     });
     writes.balance(command.merchantId, next);

@@ -17,9 +17,11 @@ export interface EventRow {
   pendingAfter: bigint;
   payload: Record<string, unknown>;
   logId: string | null;
+  /** The event's journal entry (decision 0049), on the event's own row */
+  postings: Posting[];
 }
 
-/** A journal entry (decision 0049): a merchant event's has the event's id; a platform entry has no merchant. */
+/** A platform entry (decision 0049): moves no merchant's balance; merchantId is the merchant a payout's entry concerns, or null. */
 export interface EntryRow {
   id: bigint;
   commandId: string;
@@ -52,7 +54,7 @@ export interface BalanceRow {
  * The rows a batch of decisions writes, kept until `flush`, which writes them all in one
  * statement of multi-row inserts and updates (unnest of arrays: the statement text, so its
  * prepared plan, is the same for any batch size): the events, the balance projections, the
- * decision records, the journal entries with their postings and what they moved per account
+ * decision records (each event carrying its journal entry's postings), the platform's own entries, what they moved per account
  * (account_deltas, folded into accounts apart: account-fold.ts), the outbox rows (in decision order, so per merchant in order), and the
  * disbursements the decisions move out of `funding`, each announced on commit with NOTIFY
  * `<id>:<pending|refused>` (the gateway answers the transfer from it without reading the row).
@@ -72,11 +74,16 @@ export class LedgerWrites {
 
   event(row: EventRow): void {
     this.events.push(row);
+    this.moved(row.postings);
   }
 
   entry(row: EntryRow): void {
     this.entries.push(row);
-    for (const p of row.postings) this.deltas.set(p.account, (this.deltas.get(p.account) ?? 0n) + p.amount);
+    this.moved(row.postings);
+  }
+
+  private moved(postings: Posting[]): void {
+    for (const p of postings) this.deltas.set(p.account, (this.deltas.get(p.account) ?? 0n) + p.amount);
   }
 
   decision(row: DecisionRow): void {
@@ -129,27 +136,28 @@ export class LedgerWrites {
     const now = this.now;
     const text = (v: bigint) => v.toString();
     const json = (v: unknown) => JSON.stringify(v);
-    const postings = entries.flatMap((e) => e.postings.map((p) => ({ entryId: e.id, ...p })));
+    // Each entry's postings as two array literals (accounts are codes of [a-z0-9:_-]; amounts integers).
+    const accounts = (ps: Posting[]) => `{${ps.map((p) => `"${p.account}"`).join(',')}}`;
+    const amounts = (ps: Posting[]) => `{${ps.map((p) => p.amount.toString()).join(',')}}`;
     return sql`
       WITH events AS (
-        INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id, occurred_at)
-        SELECT e.id, e.merchant_id, e.seq, e.command_id, e.type, e.reference, e.available_delta, e.pending_delta, e.available_after, e.pending_after, e.payload, e.log_id, ${now}::timestamptz
+        INSERT INTO ledger_events (id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id, occurred_at, posting_accounts, posting_amounts)
+        SELECT e.id, e.merchant_id, e.seq, e.command_id, e.type, e.reference, e.available_delta, e.pending_delta, e.available_after, e.pending_after, e.payload, e.log_id, ${now}::timestamptz,
+               e.accounts::text[], e.amounts::bigint[]
           FROM unnest(${events.map((e) => text(e.id))}::bigint[], ${events.map((e) => e.merchantId)}::int[], ${events.map((e) => text(e.seq))}::bigint[],
                       ${events.map((e) => e.commandId)}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.reference)}::text[],
                       ${events.map((e) => text(e.availableDelta))}::bigint[], ${events.map((e) => text(e.pendingDelta))}::bigint[],
                       ${events.map((e) => text(e.availableAfter))}::bigint[], ${events.map((e) => text(e.pendingAfter))}::bigint[],
-                      ${events.map((e) => json(e.payload))}::jsonb[], ${events.map((e) => e.logId)}::text[])
-            AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id)
+                      ${events.map((e) => json(e.payload))}::jsonb[], ${events.map((e) => e.logId)}::text[],
+                      ${events.map((e) => accounts(e.postings))}::text[], ${events.map((e) => amounts(e.postings))}::text[])
+            AS e(id, merchant_id, seq, command_id, type, reference, available_delta, pending_delta, available_after, pending_after, payload, log_id, accounts, amounts)
       ), entries AS (
-        INSERT INTO journal_entries (id, command_id, type, reference, merchant_id, memo, occurred_at)
-        SELECT j.id, j.command_id, j.type, j.reference, j.merchant_id, j.memo, ${now}::timestamptz
+        INSERT INTO platform_entries (id, command_id, type, reference, merchant_id, memo, occurred_at, posting_accounts, posting_amounts)
+        SELECT j.id, j.command_id, j.type, j.reference, j.merchant_id, j.memo, ${now}::timestamptz, j.accounts::text[], j.amounts::bigint[]
           FROM unnest(${entries.map((e) => text(e.id))}::bigint[], ${entries.map((e) => e.commandId)}::text[], ${entries.map((e) => e.type)}::text[],
-                      ${entries.map((e) => e.reference)}::text[], ${entries.map((e) => e.merchantId)}::int[], ${entries.map((e) => json(e.memo))}::jsonb[])
-            AS j(id, command_id, type, reference, merchant_id, memo)
-      ), booked AS (
-        INSERT INTO postings (entry_id, account, amount)
-        SELECT * FROM unnest(${postings.map((p) => text(p.entryId))}::bigint[], ${postings.map((p) => p.account)}::text[],
-                             ${postings.map((p) => text(p.amount))}::bigint[])
+                      ${entries.map((e) => e.reference)}::text[], ${entries.map((e) => e.merchantId)}::int[], ${entries.map((e) => json(e.memo))}::jsonb[],
+                      ${entries.map((e) => accounts(e.postings))}::text[], ${entries.map((e) => amounts(e.postings))}::text[])
+            AS j(id, command_id, type, reference, merchant_id, memo, accounts, amounts)
       ), moved AS (
         INSERT INTO account_deltas (account, amount)
         SELECT * FROM unnest(${deltas.map(([a]) => a)}::text[], ${deltas.map(([, v]) => text(v))}::bigint[])

@@ -24,33 +24,36 @@ export const JOURNAL_FILE_COLUMNS = [
 /** The trial balance file's columns, in order: one row per account with a balance, its debit or its credit. */
 export const TRIAL_BALANCE_FILE_COLUMNS = ['account', 'kind', 'merchantId', 'debit', 'credit'] as const;
 
+/** [00:00, next 00:00) WIB of the Jakarta day in $1 (or a literal), as the journal is read by time (the event store's BRIN index). */
+const DAY = (d: string) =>
+  `occurred_at >= (${d})::timestamp AT TIME ZONE 'Asia/Jakarta' AND occurred_at < ((${d}) + 1)::timestamp AT TIME ZONE 'Asia/Jakarta'`;
+
 /**
  * Every posting of the entries of the Jakarta day `date` (YYYY-MM-DD, validated by the caller), in
- * entry id order (journal_entries_business_date_idx), each entry's postings from postings_entry_id_idx.
- * Amounts are Rupiah as in the day files; times in WIB as theirs.
+ * entry id order. Amounts are Rupiah as in the day files; times in WIB as theirs.
  */
 export function journalCsvCopy(date: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`not a date: ${date}`);
   return `COPY (
-    SELECT e.id AS "entryId", ${wib('e.occurred_at')} AS "occurredAt", e.business_date AS "businessDate",
-           ${neutraliseFormulas('e.type')} AS "type", ${neutraliseFormulas('e.reference')} AS "reference",
-           e.merchant_id AS "merchantId", ${neutraliseFormulas('p.account')} AS "account",
+    SELECT p.entry_id AS "entryId", ${wib('p.occurred_at')} AS "occurredAt", p.business_date AS "businessDate",
+           ${neutraliseFormulas('p.type')} AS "type", ${neutraliseFormulas('p.reference')} AS "reference",
+           p.merchant_id AS "merchantId", ${neutraliseFormulas('p.account')} AS "account",
            CASE WHEN p.amount > 0 THEN ${rupiah('p.amount')} END AS "debit",
            CASE WHEN p.amount < 0 THEN ${rupiah('-p.amount')} END AS "credit"
-      FROM journal_entries e JOIN postings p ON p.entry_id = e.id
-     WHERE e.business_date = '${date}'::date
-     ORDER BY e.id
+      FROM postings p
+     WHERE ${DAY(`'${date}'::date`)}
+     ORDER BY p.entry_id, p.account
   ) TO STDOUT (FORMAT csv, HEADER true)`;
 }
 
 /** The journal's totals on the file's snapshot: its postings, the day's entries, the debits and the credits. */
 const JOURNAL_TOTALS = `
   SELECT now() AS as_of, count(*)::text AS n,
-         (SELECT count(*) FROM journal_entries WHERE business_date = $1::date)::text AS entries,
-         coalesce(sum(p.amount) FILTER (WHERE p.amount > 0), 0)::text AS debit,
-         coalesce(-sum(p.amount) FILTER (WHERE p.amount < 0), 0)::text AS credit
-    FROM journal_entries e JOIN postings p ON p.entry_id = e.id
-   WHERE e.business_date = $1::date`;
+         (SELECT count(*) FROM journal_entries WHERE ${DAY('$1::date')})::text AS entries,
+         coalesce(sum(amount) FILTER (WHERE amount > 0), 0)::text AS debit,
+         coalesce(-sum(amount) FILTER (WHERE amount < 0), 0)::text AS credit
+    FROM postings
+   WHERE ${DAY('$1::date')}`;
 
 export type BooksSummary = { totals: ExportTotals; asOf: Date };
 

@@ -26,10 +26,10 @@ export interface TrialBalance {
  */
 export const TRIAL_BALANCE_SQL = `
   WITH later AS (
-    SELECT p.account, sum(p.amount)::bigint AS amount
-      FROM journal_entries e JOIN postings p ON p.entry_id = e.id
-     WHERE $1::date IS NOT NULL AND e.business_date > $1::date
-     GROUP BY p.account
+    SELECT account, sum(amount)::bigint AS amount
+      FROM postings
+     WHERE $1::date IS NOT NULL AND occurred_at >= ($1::date + 1)::timestamp AT TIME ZONE 'Asia/Jakarta'
+     GROUP BY account
   )
   SELECT b.code, b.kind, (b.balance - coalesce(l.amount, 0))::text AS balance
     FROM account_balances b LEFT JOIN later l ON l.account = b.code
@@ -37,7 +37,8 @@ export const TRIAL_BALANCE_SQL = `
 
 /** The journal entries up to the close of the day $1 (null: all), as text. */
 export const TRIAL_BALANCE_ENTRIES_SQL = `
-  SELECT count(*)::text AS entries FROM journal_entries WHERE $1::date IS NULL OR business_date <= $1::date`;
+  SELECT count(*)::text AS entries FROM journal_entries
+   WHERE $1::date IS NULL OR occurred_at < ($1::date + 1)::timestamp AT TIME ZONE 'Asia/Jakarta'`;
 
 /** The trial balance of what TRIAL_BALANCE_SQL and TRIAL_BALANCE_ENTRIES_SQL read. */
 export function trialBalanceOf(

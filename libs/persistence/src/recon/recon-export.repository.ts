@@ -116,8 +116,9 @@ export class ReconExportRepository {
   async isStale(e: ReconExport, from: Date, to: Date): Promise<boolean> {
     if (!e.dataAsOf) return true;
     if (isBooksFileKind(e.kind)) {
-      const businessDate = e.kind === 'journal' ? e.date : { lte: e.date };
-      return (await this.prisma.journalEntry.count({ where: { businessDate } })) !== e.entryCount;
+      // [from, to) is the Jakarta day: the journal reads it; the trial balance everything before its close.
+      const occurredAt = e.kind === 'journal' ? { gte: from, lt: to } : { lt: to };
+      return (await this.prisma.journalEntry.count({ where: { occurredAt } })) !== e.entryCount;
     }
     const merchantId = e.merchantId as number;
     const kind = e.kind as ReconFileKind;

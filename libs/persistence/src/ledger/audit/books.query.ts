@@ -41,9 +41,8 @@ export async function booksFacts(
 ): Promise<BooksFacts> {
   const scoped = merchantIds !== null;
   const unscoped = scoped ? Prisma.sql`FALSE` : Prisma.sql`TRUE`;
-  const entryScope = scoped
-    ? Prisma.sql`entry_id IN (SELECT id FROM journal_entries WHERE ${inScope('merchant_id', merchantIds)})`
-    : Prisma.sql`TRUE`;
+  // The postings view carries each entry's merchant: a scoped audit reads only theirs.
+  const entryScope = inScope('merchant_id', merchantIds);
   const accountScope = scoped
     ? Prisma.sql`${inScope("(regexp_match(code, '^merchant:([0-9]+):'))[1]::int", merchantIds)}`
     : Prisma.sql`TRUE`;
