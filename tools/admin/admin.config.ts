@@ -1,4 +1,12 @@
 import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
+import {
+  queueEnvShape,
+  queueSection,
+  redisEnvShape,
+  redisSection,
+  storageEnvShape,
+  storageSection,
+} from '@pay/platform';
 import { z } from 'zod';
 
 /**
@@ -31,6 +39,10 @@ export const adminConfigSchema = z
       .string()
       .default(DEFAULT_CONSOLE_PUBLIC_URL)
       .meta({ description: "The operator console's address, in operators' set-password links" }),
+    // `books export` queues the workers' build and signs the download as the gateway does: the same Redis, queue prefix and store.
+    ...redisEnvShape,
+    ...queueEnvShape,
+    ...storageEnvShape,
   })
   .transform((env) => ({
     database: { url: env.DATABASE_URL },
@@ -38,6 +50,9 @@ export const adminConfigSchema = z
     // test stacks set callback URLs through the API, which has it.
     webhooks: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK, allowPrivateHosts: [] },
     links: { dashboard: env.DASHBOARD_PUBLIC_URL, console: env.CONSOLE_PUBLIC_URL },
+    redis: redisSection(env),
+    queues: queueSection(env),
+    storage: storageSection(env),
   }));
 
 export type AdminConfig = z.output<typeof adminConfigSchema>;

@@ -5,7 +5,7 @@ import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
 import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@pay/platform';
 import { adminConfigSchema } from './admin.config';
 import { registerAdjustmentCommands } from './adjustment.commands';
-import { registerBooksCommands } from './books.commands';
+import { registerBooksCommands, registerBooksExportCommand } from './books.commands';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerPayoutCommands } from './payout.commands';
 import { registerUserCommands } from './user.commands';
@@ -302,6 +302,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
 
   const ledger = program.command('ledger').description("the ledger event store and the platform's books");
   registerBooksCommands(ledger, { db, print });
+  registerBooksExportCommand(program, { db, print, config });
   ledger
     .command('verify')
     .description(

@@ -126,7 +126,7 @@ describe('finance exports on /ops/books/exports and /console/api/books/exports (
       await gateway.prisma.reconExport.count({ where: { merchantId: null, date: new Date(`${body.date}T00:00:00Z`) } }),
     ).toBe(0);
 
-    const operator = await signedInOperator(gateway.prisma, internal);
+    const operator = await signedInOperator(gateway.prisma, gateway.internalServer);
     const served = await request(internal).post('/console/api/books/exports').set(operator.headers).send(body);
     expect(served.body).toMatchObject({ status: true, data: { kind: 'trial-balance', status: 'queued' } });
     const shown = await request(internal)
