@@ -6,6 +6,7 @@ import { useApi } from '../../shared/session/session.context';
 import { DataTable } from '../../shared/ui/data-table';
 import { PageTitle } from '../../shared/ui/page-title';
 import { FormError } from '../../shared/ui/states';
+import { BooksExportSection } from './books-export.section';
 import { TrialBalanceSection } from './trial-balance.section';
 
 /** The ledger audit (`admin ledger verify`) on demand: every balance and money row against the events. */
@@ -64,6 +65,7 @@ export default function LedgerPage() {
         />
       )}
       <TrialBalanceSection />
+      <BooksExportSection />
     </Stack>
   );
 }

@@ -548,6 +548,21 @@ export const en = {
       total: 'Total',
       kinds: { asset: 'Asset', liability: 'Liability', revenue: 'Revenue', expense: 'Expense', suspense: 'Suspense' },
     },
+    exports: {
+      title: 'Export the books',
+      intro:
+        "A day's journal (every posting of its entries) or its trial balance at the close, as a CSV file built in the background (admin books export).",
+      date: 'Day',
+      kind: 'File',
+      kinds: { journal: 'Journal', 'trial-balance': 'Trial balance' },
+      request: 'Export',
+      check: 'Check again',
+      queued: 'The {{kind}} of {{date}} is being prepared ({{status}}).',
+      ready: 'The {{kind}} of {{date}} is ready: {{rows}} rows, debits {{debit}}, credits {{credit}}.',
+      failed: 'The export failed: {{error}}. Export again to start a new one.',
+      stale: "The day's entries changed since this file was built: export again.",
+      download: 'Download CSV',
+    },
   },
   adjustments: {
     title: 'Adjustments',

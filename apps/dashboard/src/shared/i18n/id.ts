@@ -554,6 +554,21 @@ export const id: Resources = {
       total: 'Total',
       kinds: { asset: 'Aset', liability: 'Liabilitas', revenue: 'Pendapatan', expense: 'Beban', suspense: 'Suspens' },
     },
+    exports: {
+      title: 'Ekspor pembukuan',
+      intro:
+        'Jurnal satu hari (setiap posting dari entrinya) atau neraca saldo pada penutupannya, sebagai file CSV yang disiapkan di latar belakang (admin books export).',
+      date: 'Hari',
+      kind: 'File',
+      kinds: { journal: 'Jurnal', 'trial-balance': 'Neraca saldo' },
+      request: 'Ekspor',
+      check: 'Periksa lagi',
+      queued: '{{kind}} tanggal {{date}} sedang disiapkan ({{status}}).',
+      ready: '{{kind}} tanggal {{date}} siap: {{rows}} baris, debit {{debit}}, kredit {{credit}}.',
+      failed: 'Ekspor gagal: {{error}}. Ekspor lagi untuk memulai yang baru.',
+      stale: 'Entri hari itu berubah sejak file ini dibuat: ekspor lagi.',
+      download: 'Unduh CSV',
+    },
   },
   adjustments: {
     title: 'Penyesuaian',
