@@ -345,7 +345,8 @@ async function againstBaseline(
 ): Promise<void> {
   const current = currentBuild();
   console.log(`current: ${current.label} in ${current.root}`);
-  const order = Array.from({ length: ROUNDS }, () => [baseline, current]).flat();
+  // Which build goes first alternates by round, so neither gains from going first (a warmer cache, a quieter host).
+  const order = Array.from({ length: ROUNDS }, (_, i) => (i % 2 ? [current, baseline] : [baseline, current])).flat();
   const ratios: Record<string, number> = {};
   for (const busName of ['Redis Streams', 'Kafka'] as const) {
     const bus = await openBus(busName);
@@ -366,12 +367,17 @@ async function againstBaseline(
         await stack.terminateService('ledger');
         for (const [i, build] of order.entries()) {
           const round = Math.floor(i / 2) + 1;
+          // A build from before the books writes events without postings, which the books' check refuses:
+          // it steps aside for the baseline's rounds (that build's schema had no such check either).
+          if (build.name === 'baseline')
+            await prisma.$executeRawUnsafe('ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_books');
           const ledger = await startLedger(stack, build, `${busName === 'Kafka' ? 'kafka' : 'redis'}-${round}`);
           let r: Burst;
           try {
             r = await burst(prisma, merchants, bus.config);
           } finally {
             await ledger.stop();
+            await prisma.$executeRawUnsafe('ALTER TABLE ledger_events ENABLE TRIGGER ledger_events_books');
           }
           rates[build.name].push(r.rate);
           console.log(
