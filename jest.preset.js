@@ -31,7 +31,7 @@ module.exports = {
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@pay/(contracts|domain|persistence|bus|bus-service|platform|ledger-core|testing|devstack|bank-rail|snap|merchant-client|backoffice)$':
+    '^@pay/(contracts|domain|persistence|bus|bus-service|platform|ledger-core|testing|devstack|bank-rail|snap|merchant-client|backoffice|reconciliation)$':
       '<rootDir>/libs/$1/src/index.ts',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

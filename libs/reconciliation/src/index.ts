@@ -1,0 +1,19 @@
+export { addDays, type DayInput, reconcileDay } from './matching/reconcile-day';
+export { batchesOf, isFeeLine, matchStatement } from './matching/match-statement';
+export { matchReport } from './matching/match-report';
+export {
+  type BatchBooking,
+  type Break,
+  BREAK_CODES,
+  type BreakCode,
+  type BreakSide,
+  type BreakSubject,
+  type LedgerPayin,
+  type LedgerPayout,
+  type LedgerRailFee,
+  type ReconResult,
+  type ReconSummary,
+  type ReportBatch,
+  type ReportLine,
+  type StatementLine,
+} from './matching/recon-types';
