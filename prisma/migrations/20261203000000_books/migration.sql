@@ -112,11 +112,13 @@ CREATE VIEW "postings" AS
 SELECT e."id" AS "entry_id", l."account", l."amount", e."type", e."reference", e."merchant_id", e."occurred_at", e."business_date"
   FROM "journal_entries" e CROSS JOIN LATERAL unnest(e."posting_accounts", e."posting_amounts") AS l("account", "amount");
 
--- Account balances, a projection of the postings. A ledger batch does not update these rows
--- (the platform's accounts would be one hot row every transaction waits on): it appends what it
--- moved per account to account_deltas, and the ledger folds those into accounts (FOR UPDATE SKIP
--- LOCKED). An account's balance at any instant is its row plus its unfolded deltas
--- (account_balances), exact to the sen.
+-- Account balances, projections of the postings. A merchant's two accounts are its balance (the
+-- balances projection, moved in the same statement as its events; the audit proves they are the
+-- fold of their postings). The platform's accounts are folded apart: a ledger batch does not update
+-- them (fee revenue or the acquirer's receivable would be one hot row every ledger transaction waits
+-- on); it appends what it moved per platform account to account_deltas, and the ledger folds those
+-- into accounts (FOR UPDATE SKIP LOCKED). An account's balance at any instant is its row plus its
+-- unfolded deltas (account_balances), exact to the sen.
 CREATE TABLE "accounts" (
     "code" TEXT NOT NULL,
     "kind" TEXT NOT NULL,
@@ -138,8 +140,13 @@ CREATE TABLE "account_deltas" (
 CREATE VIEW "account_balances" AS
 SELECT coalesce(a."code", d."account") AS "code", account_kind(coalesce(a."code", d."account")) AS "kind",
        coalesce(a."balance", 0) + coalesce(d."amount", 0) AS "balance"
-  FROM "accounts" a
-  FULL JOIN (SELECT "account", sum("amount")::bigint AS "amount" FROM "account_deltas" GROUP BY "account") d ON d."account" = a."code";
+  FROM (SELECT * FROM "accounts" WHERE "code" NOT LIKE 'merchant:%') a
+  FULL JOIN (SELECT "account", sum("amount")::bigint AS "amount" FROM "account_deltas" WHERE "account" NOT LIKE 'merchant:%' GROUP BY "account") d
+    ON d."account" = a."code"
+UNION ALL
+SELECT 'merchant:' || "merchant_id" || ':available', 'liability', -"available" FROM "balances"
+UNION ALL
+SELECT 'merchant:' || "merchant_id" || ':pending', 'liability', -"pending" FROM "balances";
 
 -- The history so far, booked as the ledger now books each event (libs/domain/src/books/postings.ts);
 -- the audit then checks it (every entry balances, accounts fold, merchant accounts = balances).
@@ -196,9 +203,9 @@ SELECT "id", 'payout.confirm:' || "reference", 'payout.confirmed', "reference", 
        ARRAY['bank:' || "rail" || ':cash', 'payouts:payable'], ARRAY[-"amount", "amount"]
   FROM "paid";
 
--- Each account is the fold of its postings (less what is still to be folded from account_deltas).
+-- Each platform account is the fold of its postings (less what is still to be folded from account_deltas).
 INSERT INTO "accounts" ("code", "kind", "merchant_id", "balance")
-SELECT p."account", account_kind(p."account"), (regexp_match(p."account", '^merchant:([0-9]+):'))[1]::int,
+SELECT p."account", account_kind(p."account"), NULL,
        sum(p."amount") - coalesce((SELECT sum(d."amount") FROM "account_deltas" d WHERE d."account" = p."account"), 0)
-  FROM "postings" p GROUP BY p."account"
+  FROM "postings" p WHERE p."account" NOT LIKE 'merchant:%' GROUP BY p."account"
 ON CONFLICT ("code") DO UPDATE SET "balance" = EXCLUDED."balance", "updated_at" = CURRENT_TIMESTAMP;

@@ -82,8 +82,10 @@ export class LedgerWrites {
     this.moved(row.postings);
   }
 
+  /** What the batch moved per platform account (a merchant's accounts are its balance, projected with the events). */
   private moved(postings: Posting[]): void {
-    for (const p of postings) this.deltas.set(p.account, (this.deltas.get(p.account) ?? 0n) + p.amount);
+    for (const p of postings)
+      if (!p.account.startsWith('merchant:')) this.deltas.set(p.account, (this.deltas.get(p.account) ?? 0n) + p.amount);
   }
 
   decision(row: DecisionRow): void {

@@ -26,7 +26,7 @@ interface BooksRow {
  *   hash of its entry into one sum, zero exactly when every entry balances (an unbalanced entry
  *   makes it non-zero unless its imbalance times its hash cancels another's: odds of 2^-32);
  *   only then are the postings grouped by entry to name the entries;
- * - every account (its folded row plus its unfolded deltas) is the sum of its postings;
+ * - every platform account (its folded row plus its unfolded deltas) is the sum of its postings;
  * - each merchant's liability accounts are its balance (available, pending);
  * - each merchant event has its entry (an event of no known type is the audit's event.unknown_type) and the entry moves the merchant's accounts by the
  *   event's deltas (per merchant digests of both sides; differing merchants are examined row by row);
@@ -57,7 +57,8 @@ export async function booksFacts(
     ), fold AS (
       SELECT coalesce(a.code, p.account) AS code, coalesce(a.balance, 0) AS balance, coalesce(p.total, 0) AS total
         FROM a FULL JOIN p ON p.account = a.code
-       WHERE coalesce(a.balance, 0) <> coalesce(p.total, 0) AND (${unscoped} OR coalesce(a.code, p.account) LIKE 'merchant:%')
+       -- a merchant's accounts are its balance: books.merchant_account compares them with their postings
+       WHERE coalesce(a.balance, 0) <> coalesce(p.total, 0) AND ${unscoped} AND coalesce(a.code, p.account) NOT LIKE 'merchant:%'
     ), ev AS (
       SELECT merchant_id, count(*) AS n,
              sum(hashint8extended(-available_delta, id)) FILTER (WHERE available_delta <> 0) AS av_h,
