@@ -50,6 +50,15 @@ interface TransferRow {
   status_queries: number;
 }
 
+interface EntryRow {
+  partner_reference_no: string;
+  kind: string;
+  amount: string;
+  balance_after: string;
+  remark: string;
+  created_at: Date;
+}
+
 const ACCOUNT = /^\d{6,34}$/;
 const BANK = /^[A-Z0-9]{3,11}$/;
 
@@ -159,6 +168,7 @@ export class Bank {
          VALUES ($1, $2, 'DEBIT', $3, $4, $5)`,
         [sourceAccountNo, partnerReferenceNo, amount.toString(), debited.rows[0].balance, `TRF ${accountNo}`],
       );
+      if (interbank && this.config.transferFee > 0n) await this.chargeFee(c, sourceAccountNo, partnerReferenceNo);
       const body = {
         referenceNo: reference,
         partnerReferenceNo,
@@ -265,18 +275,7 @@ export class Bank {
     if (to - from > 31 * 86_400_000) throw new SnapError(400, '01', 'Invalid Field Format: window over one month');
     if (accountNo !== this.config.source.accountNo) return { http: 404, caseCode: '11', message: 'Invalid Account' };
     await this.resolveDue(call.now);
-    const { rows } = await this.store.pool.query<{
-      partner_reference_no: string;
-      kind: string;
-      amount: string;
-      balance_after: string;
-      remark: string;
-      created_at: Date;
-    }>(
-      `SELECT partner_reference_no, kind, amount, balance_after, remark, created_at FROM entries
-       WHERE account_no = $1 AND created_at BETWEEN $2 AND $3 ORDER BY id DESC`,
-      [accountNo, new Date(from), new Date(to)],
-    );
+    const rows = await this.entriesBetween(new Date(from), new Date(to));
     const sum = (kind: string) => rows.filter((r) => r.kind === kind).reduce((s, r) => s + BigInt(r.amount), 0n);
     return {
       http: 200,
@@ -305,6 +304,29 @@ export class Bank {
     };
   }
 
+  /** The source account's entries in [from, to], newest first. */
+  async entriesBetween(from: Date, to: Date): Promise<EntryRow[]> {
+    const { rows } = await this.store.pool.query<EntryRow>(
+      `SELECT partner_reference_no, kind, amount, balance_after, remark, created_at FROM entries
+       WHERE account_no = $1 AND created_at BETWEEN $2 AND $3 ORDER BY id DESC`,
+      [this.config.source.accountNo, from, to],
+    );
+    return rows;
+  }
+
+  /** A Jakarta day of the statement as the CSV a bank without SNAP 14 gives (layout in docs/operations/reconciliation.md). */
+  async statementCsv(date: string, now: Date): Promise<string> {
+    await this.resolveDue(now);
+    const from = new Date(Date.parse(`${date}T00:00:00Z`) - 7 * 3_600_000);
+    const rows = (await this.entriesBetween(from, new Date(from.getTime() + 86_400_000 - 1))).reverse();
+    const lines = rows.map((r) =>
+      [jakartaTime(r.created_at), r.partner_reference_no, r.kind, money(BigInt(r.amount)).value, `"${r.remark}"`].join(
+        ',',
+      ),
+    );
+    return ['transaction_date,transaction_id,type,amount,remark', ...lines].join('\n') + '\n';
+  }
+
   /** Every executed transfer: how many times each reference was executed (a debit), and its state now. */
   async executions(now: Date): Promise<Record<string, unknown>[]> {
     await this.resolveDue(now);
@@ -324,6 +346,21 @@ export class Bank {
       this.config.source.accountNo,
       balance.toString(),
     ]);
+  }
+
+  /** The bank's charge for an interbank transfer: a statement line of its own (skipped when the balance cannot bear it). */
+  private async chargeFee(c: PoolClient, sourceAccountNo: string, partnerReferenceNo: string): Promise<void> {
+    const fee = this.config.transferFee.toString();
+    const { rows } = await c.query<{ balance: string }>(
+      'UPDATE source_accounts SET balance = balance - $2 WHERE account_no = $1 AND balance >= $2 RETURNING balance',
+      [sourceAccountNo, fee],
+    );
+    if (rows.length === 0) return;
+    await c.query(
+      `INSERT INTO entries (account_no, partner_reference_no, kind, amount, balance_after, remark)
+       VALUES ($1, $2, 'DEBIT', $3, $4, $5)`,
+      [sourceAccountNo, `FEE-${partnerReferenceNo}`, fee, rows[0].balance, `FEE TRF ${partnerReferenceNo}`],
+    );
   }
 
   private async lockTransfer(c: PoolClient, partnerReferenceNo: string): Promise<TransferRow | undefined> {

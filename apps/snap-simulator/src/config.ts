@@ -52,6 +52,9 @@ export const simulatorEnv = z
     SNAP_SIM_ACQUIRER_PARTNER_ID: z.string().min(1).max(36).default('SNAPSIM-ACQ'),
     SNAP_SIM_QR_MERCHANT_ID: z.string().min(1).max(64).default('SIM-MERCHANT-1'),
     SNAP_SIM_CONTROL_TOKEN: z.string().min(16).optional(),
+    SNAP_SIM_MDR_BASIS_POINTS: int(0, 10_000).default(70),
+    SNAP_SIM_SETTLEMENT_LAG_DAYS: int(0, 7).default(1),
+    SNAP_SIM_TRANSFER_FEE: z.coerce.bigint().nonnegative().default(0n),
   })
   .transform((e) => ({
     host: e.SNAP_SIM_HOST,
@@ -81,6 +84,9 @@ export const simulatorEnv = z
       merchantId: e.SNAP_SIM_QR_MERCHANT_ID,
     },
     controlToken: e.SNAP_SIM_CONTROL_TOKEN,
+    settlement: { mdrBasisPoints: e.SNAP_SIM_MDR_BASIS_POINTS, lagDays: e.SNAP_SIM_SETTLEMENT_LAG_DAYS },
+    /** What the bank charges per interbank transfer (sen): a fee line on the statement */
+    transferFee: e.SNAP_SIM_TRANSFER_FEE,
   }));
 
 export type SimulatorConfig = z.output<typeof simulatorEnv>;

@@ -4,13 +4,18 @@ import { Acquirer, type PayMode } from './acquirer';
 import { issueToken, SnapError, TOKEN_TTL_SECONDS, verifyTokenRequest, verifyTransaction } from './auth';
 import { Bank, type Call, type Outcome } from './bank';
 import type { SimulatorConfig } from './config';
+import { SETTLE_MODES, type SettleMode, Settlements } from './settlement';
 import type { Store } from './store';
 import { jakartaTime } from './values';
 
 type Handler = (call: Call) => Promise<Outcome> | Outcome;
 
 /** The SNAP services this simulator plays, by path after the prefix, with their service codes. */
-function services(bank: Bank, acquirer: Acquirer): Record<string, { code: string; handle: Handler }> {
+function services(
+  bank: Bank,
+  acquirer: Acquirer,
+  settlements: Settlements,
+): Record<string, { code: string; handle: Handler }> {
   return {
     '/v1.0/balance-inquiry': { code: '11', handle: (c) => bank.balance(c) },
     '/v1.0/bank-statement': { code: '14', handle: (c) => bank.statement(c) },
@@ -22,6 +27,8 @@ function services(bank: Bank, acquirer: Acquirer): Record<string, { code: string
     '/v1.0/qr/qr-mpm-generate': { code: '47', handle: (c) => acquirer.generate(c) },
     '/v1.0/qr/qr-mpm-query': { code: '51', handle: (c) => acquirer.query(c) },
     '/v1.0/qr/qr-mpm-refund': { code: '78', handle: (c) => acquirer.refund(c) },
+    // Not an ASPI service (SNAP defines no settlement report): this acquirer's own, in SNAP's envelope.
+    '/v1.0/qr/qr-mpm-settlement-report': { code: '90', handle: (c) => settlements.report(c) },
   };
 }
 
@@ -50,6 +57,7 @@ export interface Simulator {
   app: FastifyInstance;
   bank: Bank;
   acquirer: Acquirer;
+  settlements: Settlements;
 }
 
 export async function buildSimulator(
@@ -61,6 +69,7 @@ export async function buildSimulator(
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   const bank = new Bank(config, store);
   const acquirer = new Acquirer(config, store, logger);
+  const settlements = new Settlements(config, store);
   // The raw bytes as received: signatures are checked over them, not over a re-serialisation.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -86,7 +95,7 @@ export async function buildSimulator(
     }
   });
 
-  for (const [path, service] of Object.entries(services(bank, acquirer))) {
+  for (const [path, service] of Object.entries(services(bank, acquirer, settlements))) {
     app.post(`${config.prefix}${path}`, async (req, reply) => {
       let outcome: Outcome;
       let body: Record<string, unknown> = {};
@@ -121,7 +130,8 @@ export async function buildSimulator(
   }
 
   registerControl(app, config, bank, acquirer, clock);
-  return { app, bank, acquirer };
+  registerSettlementControl(app, settlements, bank, clock);
+  return { app, bank, acquirer, settlements };
 }
 
 /** Test and demo controls under /simulator/v1: never part of SNAP, never exposed beyond a test network. */
@@ -168,6 +178,59 @@ function registerControl(
       if (err instanceof SnapError) return reply.status(err.http).send({ message: err.message });
       throw err;
     }
+  });
+}
+
+/** The acquirer's settlement of a day (with a planted fault), its report as CSV, the statement as CSV. */
+function registerSettlementControl(
+  app: FastifyInstance,
+  settlements: Settlements,
+  bank: Bank,
+  clock: () => Date,
+): void {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  app.post('/simulator/v1/qris/settle', async (req, reply) => {
+    const b = parse(req.body as Buffer) as {
+      date?: unknown;
+      mode?: SettleMode;
+      rrn?: unknown;
+      shortBy?: unknown;
+      settlementDate?: unknown;
+      batchSize?: unknown;
+    };
+    const mode = b.mode ?? 'normal';
+    if (typeof b.date !== 'string' || !day.test(b.date)) return reply.status(400).send({ message: 'date: YYYY-MM-DD' });
+    if (!SETTLE_MODES.includes(mode))
+      return reply.status(400).send({ message: `mode: one of ${SETTLE_MODES.join(', ')}` });
+    if (b.settlementDate !== undefined && (typeof b.settlementDate !== 'string' || !day.test(b.settlementDate)))
+      return reply.status(400).send({ message: 'settlementDate: YYYY-MM-DD' });
+    if (b.shortBy !== undefined && (typeof b.shortBy !== 'string' || !/^\d{1,18}$/.test(b.shortBy)))
+      return reply.status(400).send({ message: 'shortBy: a string of sen' });
+    if (b.batchSize !== undefined && (!Number.isInteger(b.batchSize) || (b.batchSize as number) < 1))
+      return reply.status(400).send({ message: 'batchSize: a positive integer' });
+    try {
+      return await settlements.settle({
+        date: b.date,
+        mode,
+        rrn: typeof b.rrn === 'string' ? b.rrn : undefined,
+        shortBy: typeof b.shortBy === 'string' ? BigInt(b.shortBy) : undefined,
+        settlementDate: b.settlementDate as string | undefined,
+        batchSize: b.batchSize as number | undefined,
+      });
+    } catch (err) {
+      if (err instanceof SnapError) return reply.status(err.http).send({ message: err.message });
+      throw err;
+    }
+  });
+  app.get('/simulator/v1/qris/settlement-report.csv', async (req, reply) => {
+    const date = (req.query as { date?: string }).date;
+    if (!date || !day.test(date)) return reply.status(400).send({ message: 'date: YYYY-MM-DD' });
+    return reply.type('text/csv').send(await settlements.csv(date));
+  });
+  app.get('/simulator/v1/statement.csv', async (req, reply) => {
+    const date = (req.query as { date?: string }).date;
+    if (!date || !day.test(date)) return reply.status(400).send({ message: 'date: YYYY-MM-DD' });
+    return reply.type('text/csv').send(await bank.statementCsv(date, clock()));
   });
 }
 

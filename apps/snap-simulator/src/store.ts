@@ -3,7 +3,7 @@ import { Pool, type PoolClient } from 'pg';
 /**
  * The simulator's whole state, in a schema of its own (nothing of the platform's): tokens, the
  * X-EXTERNAL-IDs seen per day, the source account and its entries (the execution record),
- * transfers, QR codes, refunds, and every notification it sent.
+ * transfers, QR codes, refunds, every notification it sent, and the acquirer's settlements.
  */
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS tokens (
@@ -38,6 +38,15 @@ CREATE TABLE IF NOT EXISTS notifications (
   id bigserial PRIMARY KEY, reference_no text NOT NULL, mode text NOT NULL, attempt int NOT NULL,
   good_signature boolean NOT NULL, http_status int, response_code text, response_body text, error text,
   sent_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS settlements (
+  batch_id text PRIMARY KEY, transaction_date text NOT NULL, settlement_date text NOT NULL, mode text NOT NULL,
+  net bigint NOT NULL, credited bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+-- A payment is settled once: its line (or its omission, when a fault left it out) is written once.
+CREATE TABLE IF NOT EXISTS settlement_lines (
+  id bigserial PRIMARY KEY, batch_id text NOT NULL, line_no int NOT NULL, rrn text NOT NULL, reference_no text NOT NULL,
+  partner_reference_no text NOT NULL, transaction_date text NOT NULL, settlement_date text NOT NULL,
+  gross bigint NOT NULL, mdr bigint NOT NULL, net bigint NOT NULL, omitted boolean NOT NULL DEFAULT false);
+CREATE INDEX IF NOT EXISTS settlement_lines_reference ON settlement_lines (reference_no);
 `;
 
 export class Store {

@@ -14,6 +14,8 @@ export const SERVICES = {
   qrMpmNotify: { code: '52', path: '/v1.0/qr/qr-mpm-notify' },
   qrMpmRefund: { code: '78', path: '/v1.0/qr/qr-mpm-refund' },
   accessToken: { code: '73', path: '/v1.0/access-token/b2b' },
+  /** Not an ASPI service (SNAP defines no settlement report): the simulator acquirer's, in SNAP's envelope; a real acquirer's differs */
+  qrMpmSettlementReport: { code: '90', path: '/v1.0/qr/qr-mpm-settlement-report' },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
 
