@@ -90,7 +90,7 @@ export {
   type NewAdjustment,
 } from './adjustments/adjustment.repository';
 export { outboxChannel, OUTBOX_CHANNEL } from './outbox/outbox-channel';
-export { ledgerCommandMessage, type OutboxMessage } from './outbox/outbox-writer';
+export { enqueueLedgerCommandSql, ledgerCommandMessage, type OutboxMessage } from './outbox/outbox-writer';
 export { PG_LISTEN_HEARTBEAT_MS, PgListener, type PgChannel, type PgListenerOptions } from './client/pg-listener';
 export {
   WebhookDeliveryRepository,

@@ -17,3 +17,14 @@ export {
   type ReportLine,
   type StatementLine,
 } from './matching/recon-types';
+export { Reconciliation, type ReconSettings } from './reconciliation';
+export { type BreakView, type DayReport } from './store/day-report.query';
+export {
+  parseReportCsv,
+  parseSnapReport,
+  parseSnapStatement,
+  parseStatementCsv,
+  REPORT_CSV_COLUMNS,
+  SourceFormatError,
+  STATEMENT_CSV_COLUMNS,
+} from './sources/parse-sources';

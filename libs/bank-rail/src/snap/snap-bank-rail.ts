@@ -259,6 +259,33 @@ export class SnapBankRail implements BankRail {
     return fromSnapAmount(info.availableBalance ?? info.amount);
   }
 
+  /**
+   * Our source account's statement (14) of a Jakarta day, `[00:00, 24:00)` WIB, for reconciliation:
+   * the answer's body, or why there is none. Read-only: simply asked again.
+   */
+  async statement(
+    date: string,
+  ): Promise<{ kind: 'statement'; body: Record<string, unknown> } | { kind: 'unavailable'; reason: string }> {
+    const from = new Date(Date.parse(`${date}T00:00:00+07:00`));
+    const result = await this.client.call('bankStatement', {
+      // No partnerReferenceNo: it would file the call among the transfers' attempts (rail_attempts).
+      accountNo: this.config.sourceAccountNo,
+      fromDateTime: snapTimestamp(from),
+      toDateTime: snapTimestamp(new Date(from.getTime() + 86_399_000)),
+      additionalInfo: {},
+    });
+    if (result.kind === 'answer' && result.class.kind === 'success') {
+      if (result.body.hasMore === 'Y')
+        return { kind: 'unavailable', reason: 'the bank has more lines (paging is not supported yet)' };
+      return { kind: 'statement', body: result.body };
+    }
+    const reason =
+      result.kind === 'answer'
+        ? `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim()
+        : `${result.kind}: ${result.reason}`;
+    return { kind: 'unavailable', reason };
+  }
+
   async ready(): Promise<void> {
     const problem = await this.client.credentialsProblem();
     if (problem) throw new Error(problem);

@@ -205,6 +205,22 @@ export class SnapQrisAcquirer {
     if (problem) throw new Error(`QRIS acquirer: ${problem}`);
   }
 
+  /**
+   * The acquirer's settlement report of a day's payments (reconciliation): its SNAP answer's body,
+   * or why there is none. The simulator's own service; a real acquirer's report comes as its file.
+   */
+  async settlementReport(
+    transactionDate: string,
+  ): Promise<{ kind: 'report'; body: Record<string, unknown> } | { kind: 'unavailable'; reason: string }> {
+    const r = await this.client.call('qrMpmSettlementReport', {
+      merchantId: this.merchantId,
+      transactionDate,
+      additionalInfo: {},
+    });
+    if (r.kind === 'answer' && r.class.kind === 'success') return { kind: 'report', body: r.body };
+    return { kind: 'unavailable', reason: describe(r) };
+  }
+
   close(): void {
     this.client.close();
   }

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import {
+  acquirerEnvShape,
+  acquirerSection,
+  createBankRail,
+  createQrisAcquirer,
+  railEnvShape,
+  railSection,
+  type SnapBankRail,
+  snapEnvShape,
+  type SnapQrisAcquirer,
+} from '@pay/bank-rail';
+import { parseLedgerCommand, Topic } from '@pay/contracts';
+import { SnapSimulator } from '@pay/devstack';
+import type { Minor } from '@pay/domain';
+import { createPgPool, createPrismaClient, PayinRepository, type PrismaClient, verifyLedger } from '@pay/persistence';
+import { createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import { parseSnapReport, parseSnapStatement } from './sources/parse-sources';
+import { Reconciliation } from './reconciliation';
+
+/**
+ * Three-way reconciliation against the SNAP simulator as acquirer and bank (its own process):
+ * pay-ins generated, paid and applied through the acquirer, the day settled by it (cleanly, or with
+ * one planted fault), its report and the bank statement fetched over SNAP, reconciled, and what the
+ * run booked applied by the ledger. Each day in a database of its own: a run reads the whole day.
+ */
+describe('reconciliation of a day against the simulator acquirer and bank (real Postgres, simulator process)', () => {
+  const today = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
+  const days: { url: string; prisma: PrismaClient; pool: Pool; sim: SnapSimulator; acquirer: SnapQrisAcquirer }[] = [];
+
+  afterAll(async () => {
+    for (const d of days) {
+      d.acquirer.close();
+      await d.sim.stop();
+      await d.prisma.$disconnect();
+      await d.pool.end();
+      await dropDatabase(d.url);
+    }
+  });
+
+  /** A fresh day: its own database and simulator, three pay-ins paid at the acquirer, applied and recorded by the ledger. */
+  async function day() {
+    const url = await createTestDatabase('pay_recon');
+    const prisma = createPrismaClient(url, 4);
+    const pool = createPgPool(url, 4);
+    const sim = await SnapSimulator.start({
+      databaseUrl: url,
+      notifyUrl: 'http://127.0.0.1:9/snap/v1.0/qr/qr-mpm-notify',
+    });
+    const env = { ...sim.env(), ...sim.acquirerEnv(), RAIL_PROVIDER: 'snap' };
+    const acquirer = createQrisAcquirer(
+      acquirerSection(z.object({ ...snapEnvShape, ...acquirerEnvShape }).parse(env)),
+    ) as SnapQrisAcquirer;
+    const rail = createBankRail(railSection(z.object(railEnvShape).parse(env)), pool) as SnapBankRail;
+    days.push({ url, prisma, pool, sim, acquirer });
+    const payins = new PayinRepository(prisma);
+    const merchantId = (await createMerchant(prisma)).merchant.id;
+    const ledger = ledgerFor(prisma);
+    const paid: { payinId: string; rrn: string; amount: bigint }[] = [];
+    for (const amount of [150_000_00n, 25_000_00n, 1_234_56n]) {
+      const platformTrxId = `QR${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+      const payin = await payins.create({
+        merchantId,
+        merchantTrxId: `RCN-${randomUUID().slice(0, 8)}`,
+        platformTrxId,
+        amount: amount as Minor,
+        fee: 0n as Minor,
+        feePctMilli: 0,
+        feeFixed: 0n as Minor,
+        nmid: 'ID1234567890123',
+        qrisPayload: null,
+        expiresAt: new Date(Date.now() + 600_000),
+      });
+      const code = await acquirer.generate({
+        platformTrxId,
+        amount,
+        expiresAt: payin.expiresAt as Date,
+        merchantName: 'TOKO RECON',
+      });
+      expect(code.kind).toBe('created');
+      await sim.control('qris/pay', { partnerReferenceNo: platformTrxId, mode: 'never' });
+      const state = await acquirer.query(platformTrxId);
+      if (state.state !== 'paid') throw new Error(`not paid at the acquirer: ${JSON.stringify(state)}`);
+      const applied = await payins.applyNotice(
+        {
+          acquirerReference: state.referenceNo,
+          platformTrxId,
+          amount: state.amount as Minor,
+          status: 'success',
+          rrn: state.rrn,
+          issuer: state.issuer,
+          paidAt: state.paidAt ?? new Date(),
+          failureReason: null,
+          sandbox: true,
+        },
+        JSON.stringify({ source: 'test' }),
+        new Date(),
+        300_000,
+      );
+      expect(applied.outcome).toBe('accepted');
+      const written = await prisma.outbox.findFirstOrThrow({
+        where: { topic: Topic.LedgerCommands, payload: { path: ['payinId'], equals: payin.id } },
+      });
+      expect((await ledger.apply(parseLedgerCommand(written.payload))).outcome).toBe('applied');
+      paid.push({ payinId: payin.id, rrn: state.rrn as string, amount });
+    }
+    const recon = new Reconciliation(pool, { acquirer: 'sandbox', rail: 'snap', settlementLagDays: 0 });
+
+    /** The report and the statement fetched over SNAP, ingested, the day run, what it booked applied by the ledger. */
+    async function reconcile() {
+      const report = await acquirer.settlementReport(today);
+      if (report.kind !== 'report') throw new Error(report.reason);
+      await recon.ingestReport(today, parseSnapReport(report.body), 'snap', 'test');
+      const statement = await rail.statement(today);
+      if (statement.kind !== 'statement') throw new Error(statement.reason);
+      await recon.ingestStatement(today, parseSnapStatement(statement.body, today), 'snap', 'test');
+      const result = await recon.run(today, 'test');
+      const booked = await prisma.outbox.findMany({
+        where: { topic: Topic.LedgerCommands, key: '0' },
+        orderBy: { id: 'asc' },
+      });
+      const outcomes = [];
+      for (const row of booked) outcomes.push(await ledger.apply(parseLedgerCommand(row.payload)));
+      return { result, booked: booked.map((r) => (r.payload as { type: string }).type), outcomes };
+    }
+    const balance = async (code: string) =>
+      (await prisma.$queryRaw<{ balance: bigint }[]>`SELECT balance FROM account_balances WHERE code = ${code}`)[0]
+        ?.balance ?? 0n;
+    const settle = (body: object) => sim.control('qris/settle', { date: today, settlementDate: today, ...body });
+    return { prisma, paid, reconcile, balance, settle, recon, sim };
+  }
+
+  const breaksOf = (r: { breaks: { code: string; subject: string; reference: string; status: string }[] }) =>
+    r.breaks.filter((b) => b.status === 'open').map((b) => `${b.code}:${b.subject}`);
+  const gross = (paid: { amount: bigint }[]) => paid.reduce((s, p) => s + p.amount, 0n);
+  const mdr = (g: bigint) => (g * 70n + 5_000n) / 10_000n;
+
+  it('a clean day: no break; the batch booked once (the receivable down by the gross), the audit clean; run again, nothing more', async () => {
+    const d = await day();
+    const receivable = await d.balance('acquirer:sandbox:receivable');
+    expect(receivable).toBe(gross(d.paid));
+    expect((await d.settle({ mode: 'normal' })).status).toBe(200);
+    const first = await d.reconcile();
+    expect(breaksOf(first.result)).toEqual([]);
+    expect(first.booked).toEqual(['acquirer.settle']);
+    expect(first.outcomes.map((o) => o.outcome)).toEqual(['applied']);
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    const fees = d.paid.reduce((s, p) => s + mdr(p.amount), 0n);
+    expect(await d.balance('expense:mdr:sandbox')).toBe(fees);
+    expect(await d.balance('suspense')).toBe(0n);
+    expect(first.result.summary).toMatchObject({
+      ledgerPayins: { count: 3, amount: String(gross(d.paid)) },
+      reportLines: { count: 3, amount: String(gross(d.paid)), mdr: String(fees), net: String(gross(d.paid) - fees) },
+      statementCredits: { count: 1, amount: String(gross(d.paid) - fees) },
+      breaks: 0,
+      suspense: '0',
+    });
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
+    const again = await d.reconcile();
+    expect(breaksOf(again.result)).toEqual([]);
+    expect(again.booked).toEqual(['acquirer.settle']); // the same one row: nothing written again
+  });
+
+  it('an RRN left out: missing_in_report, and nothing else; that pay-in stays receivable', async () => {
+    const d = await day();
+    await d.settle({ mode: 'missing-rrn', rrn: d.paid[1].rrn });
+    const { result } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['missing_in_report:payin']);
+    expect(result.breaks[0]).toMatchObject({ reference: d.paid[1].rrn, expectedAmount: String(d.paid[1].amount) });
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(d.paid[1].amount);
+    expect(await d.balance('suspense')).toBe(0n);
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
+  });
+
+  it('a short settlement: amount_differs on the batch, and nothing else; the shortfall in suspense', async () => {
+    const d = await day();
+    await d.settle({ mode: 'short', shortBy: '50000' });
+    const { result, booked } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['amount_differs:batch']);
+    expect(result.breaks[0].suspense).toBe('50000');
+    expect(booked).toEqual(['acquirer.settle', 'books.adjust']);
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    expect(await d.balance('suspense')).toBe(50_000n);
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
+  });
+
+  it('a duplicate line, paid twice: duplicate, and nothing else; the second net in suspense (owed back)', async () => {
+    const d = await day();
+    await d.settle({ mode: 'duplicate', rrn: d.paid[2].rrn });
+    const { result } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['duplicate:report_line']);
+    const net = d.paid[2].amount - mdr(d.paid[2].amount);
+    expect(result.breaks[0]).toMatchObject({ reference: d.paid[2].rrn, suspense: String(-net) });
+    expect(await d.balance('suspense')).toBe(-net);
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
+  });
+
+  it('a settlement date moved: date_differs, and nothing else; the money booked as usual', async () => {
+    const d = await day();
+    await d.settle({ mode: 'date-moved', rrn: d.paid[0].rrn });
+    const { result } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['date_differs:report_line']);
+    expect(result.breaks[0]).toMatchObject({ reference: d.paid[0].rrn, expectedDate: today });
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    expect(await d.balance('suspense')).toBe(0n);
+  });
+
+  it('a line of a payment nobody made: missing_in_ledger, and nothing else; an owner and a resolution survive a re-run', async () => {
+    const d = await day();
+    await d.settle({ mode: 'unknown-rrn' });
+    const { result } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['missing_in_ledger:report_line']);
+    const id = result.breaks[0].id;
+    expect(await d.recon.assign(id, 'finance@example.id')).toBe(true);
+    expect(await d.recon.resolve(id, 'the acquirer will claw it back in the next batch', 'operator:7')).toBe(true);
+    const again = await d.reconcile();
+    expect(again.result.breaks.map((b) => [b.id, b.status, b.owner])).toEqual([[id, 'resolved', 'finance@example.id']]);
+  });
+});
