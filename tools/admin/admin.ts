@@ -6,6 +6,7 @@ import { isMisconfiguration, isNotifyUrl, isTransientFault, loadConfig } from '@
 import { adminConfigSchema } from './admin.config';
 import { registerAdjustmentCommands } from './adjustment.commands';
 import { registerBooksCommands, registerBooksExportCommand } from './books.commands';
+import { registerReconCommands } from './recon.commands';
 import { registerDeadLetterCommands } from './dead-letter.commands';
 import { registerPayoutCommands } from './payout.commands';
 import { registerUserCommands } from './user.commands';
@@ -22,6 +23,7 @@ import {
 import {
   auditLedger,
   DashboardUserAdmin,
+  cliActor,
   DeadLetterActions,
   describeMerchant,
   MerchantAdmin,
@@ -303,6 +305,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const ledger = program.command('ledger').description("the ledger event store and the platform's books");
   registerBooksCommands(ledger, { db, print });
   registerBooksExportCommand(program, { db, print, config });
+  registerReconCommands(program, { pg, print, actor: cliActor, usage: (m) => new UsageError(m) });
   ledger
     .command('verify')
     .description(

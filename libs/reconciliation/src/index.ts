@@ -28,3 +28,4 @@ export {
   SourceFormatError,
   STATEMENT_CSV_COLUMNS,
 } from './sources/parse-sources';
+export { DAY_REPORT_CSV_HEADER, dayReportCsv } from './store/day-report-csv';
