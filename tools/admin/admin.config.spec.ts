@@ -7,6 +7,18 @@ describe('admin CLI configuration', () => {
       database: { url: undefined },
       webhooks: { allowLoopback: false, allowPrivateHosts: [] },
       links: { dashboard: 'http://localhost:3000/dashboard', console: 'http://localhost:3001/console' },
+      // For `books export` (the workers' queue and the recon bucket): the services' own defaults.
+      queues: { prefix: 'bull' },
+      redis: { url: 'redis://127.0.0.1:6379/0' },
+      storage: {
+        accessKey: 'minioadmin',
+        bucket: 'recon',
+        endpoint: 'http://127.0.0.1:9000',
+        publicEndpoint: undefined,
+        region: 'us-east-1',
+        secretKey: 'minioadmin',
+        urlTtlSeconds: 3600,
+      },
     });
     expect(loadConfig(adminConfigSchema, { WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback).toBe(true);
     expect(loadConfig(adminConfigSchema, { WEBHOOK_ALLOW_LOOPBACK: '1' }).webhooks.allowLoopback).toBe(false);

@@ -610,7 +610,9 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
         VALUES (${merchant.id}, 1, ${'manual:' + merchant.id}, 'payout.debited', 'x', 0, 0, 0, 0, '{}')`),
     ).rejects.toThrow('has no postings');
     await db.query(entry(900007, ['suspense', 'expense:adjustments'], [100, -100]));
-    await db.query(sql`INSERT INTO account_deltas (account, amount) VALUES ('suspense', 100), ('expense:adjustments', -100)`);
+    await db.query(
+      sql`INSERT INTO account_deltas (account, amount) VALUES ('suspense', 100), ('expense:adjustments', -100)`,
+    );
     await expect(
       db.query(sql`UPDATE platform_entries SET posting_amounts = '{1,-1}' WHERE id = 900007`),
     ).rejects.toThrow('platform_entries is append-only: UPDATE is not allowed');
