@@ -115,7 +115,17 @@ const productionConstraints = [
   ...common,
 ];
 // Tests may set up state through the ledger and the fixtures.
-const testConstraints = [{ sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] }, ...common];
+// Tests: the same layers, but a back-office use case's tests may stand on the fixtures and the local
+// stack (a reconciliation is tested against the SNAP simulator's process and the ledger).
+const TEST_SUPPORT = ['type:testing', 'type:devstack', 'type:rail', 'type:ledger', 'type:transport', 'type:protocol'];
+const testConstraints = [
+  { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },
+  ...common.map((c) =>
+    c.sourceTag === 'type:backoffice'
+      ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, ...TEST_SUPPORT] }
+      : c,
+  ),
+];
 
 // The gateway's rooms (apps/gateway/src): the kernel below the services, the services below the
 // faces, no face importing another. tools/deploy-checks/layering.spec.ts checks the whole import

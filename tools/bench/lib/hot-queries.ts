@@ -166,7 +166,9 @@ export const HOT_QUERIES: HotQuery[] = [
     (p, run) => [p.merchantId, p.lastSeq, run],
   ),
   // libs/persistence/src/payouts/payout.repository.ts, as the repository sends them
-  sent('payout: claim a round (and record its submissions)', (pool) => new PayoutRepository(pool).claimDue(64, 30_000, { name: 'sandbox', live: false })),
+  sent('payout: claim a round (and record its submissions)', (pool) =>
+    new PayoutRepository(pool).claimDue(64, 30_000, { name: 'sandbox', live: false }),
+  ),
   sent('payout: complete a round (status, event, refund, callback)', async (pool, p) => {
     const row = p.disbursement as Parameters<PayoutRepository['complete']>[0][number]['disbursement'];
     return new PayoutRepository(pool).complete([
