@@ -66,12 +66,13 @@ describe('the books exports: journal and trial balance through the export queue 
     await waitFor(
       async () => {
         e = await exports.get(first.id);
-        return e.status === 'ready' || e.status === 'failed';
+        // Other suites book entries today meanwhile: a file of today may be stale at once (served as of its snapshot).
+        return e.status === 'ready' || e.status === 'stale' || e.status === 'failed';
       },
       20_000,
       `the ${kind} export of ${date}`,
     );
-    expect(e).toMatchObject({ status: 'ready', error: null });
+    expect(e).toMatchObject({ status: expect.stringMatching(/^(ready|stale)$/), error: null });
     const res = await fetch(e.url as string);
     expect(res.status).toBe(200);
     const body = await res.text();
@@ -149,7 +150,7 @@ describe('the books exports: journal and trial balance through the export queue 
     const date = jakartaToday();
     // Other suites book entries meanwhile: compare when the file and the query read the same entries.
     let compared = false;
-    for (let attempt = 0; attempt < 5 && !compared; attempt++) {
+    for (let attempt = 0; attempt < 10 && !compared; attempt++) {
       const { e, body, rows } = await built(date, 'trial-balance');
       const tb = await trialBalance(prisma, { date });
       if (tb.entries !== e.entries) continue;

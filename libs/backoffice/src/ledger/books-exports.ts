@@ -63,11 +63,13 @@ export class BooksExports {
     const date = e.date.toISOString().slice(0, 10);
     let status = e.status as BooksExportView['status'];
     let url: string | null = null;
-    if (status === 'ready') {
+    if (status === 'ready' && e.objectKey) {
+      // A file of today is a snapshot: once the day's entries changed since, it is stale (ask again for a
+      // current one) but still served, as of its own time. A past day's entries never change.
       const { from, to } = jakartaDay(date);
-      if (!e.objectKey || (await this.exports.isStale(e, from, to))) status = 'stale';
-      else url = await this.store.presignGet(e.objectKey, `${e.kind}-${date}.csv`);
-    }
+      if (await this.exports.isStale(e, from, to)) status = 'stale';
+      url = await this.store.presignGet(e.objectKey, `${e.kind}-${date}.csv`);
+    } else if (status === 'ready') status = 'stale';
     const amount = (v: bigint | null) => (v === null ? null : formatAmount(v));
     return {
       id: e.id,

@@ -281,7 +281,7 @@ export interface BooksExportView {
   /** The Jakarta day, YYYY-MM-DD */
   date: string;
   kind: BooksExportKind;
-  /** stale: built, but the day's entries changed since (request the day again) */
+  /** stale: built, but the day's entries changed since (its file, as of then, still has a URL; request the day again for a current one) */
   status: 'queued' | 'running' | 'ready' | 'failed' | 'stale';
   /** Once built: the CSV's rows (postings, or accounts), the entries covered, the totals in Rupiah */
   rows: number | null;

@@ -84,7 +84,16 @@ export function BooksExportSection() {
           {t('ledger.exports.failed', { error: job.error })}
         </Alert>
       )}
-      {job?.status === 'stale' && <Alert color="yellow">{t('ledger.exports.stale')}</Alert>}
+      {job?.status === 'stale' && (
+        <Alert color="yellow">
+          {t('ledger.exports.stale')}{' '}
+          {job.url && (
+            <Anchor href={job.url} download>
+              {t('ledger.exports.download')}
+            </Anchor>
+          )}
+        </Alert>
+      )}
     </Stack>
   );
 }

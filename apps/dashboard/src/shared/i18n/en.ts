@@ -560,7 +560,8 @@ export const en = {
       queued: 'The {{kind}} of {{date}} is being prepared ({{status}}).',
       ready: 'The {{kind}} of {{date}} is ready: {{rows}} rows, debits {{debit}}, credits {{credit}}.',
       failed: 'The export failed: {{error}}. Export again to start a new one.',
-      stale: "The day's entries changed since this file was built: export again.",
+      stale:
+        "The day's entries changed since this file was built: export again for a current one, or download it as it was then.",
       download: 'Download CSV',
     },
   },

@@ -566,7 +566,8 @@ export const id: Resources = {
       queued: '{{kind}} tanggal {{date}} sedang disiapkan ({{status}}).',
       ready: '{{kind}} tanggal {{date}} siap: {{rows}} baris, debit {{debit}}, kredit {{credit}}.',
       failed: 'Ekspor gagal: {{error}}. Ekspor lagi untuk memulai yang baru.',
-      stale: 'Entri hari itu berubah sejak file ini dibuat: ekspor lagi.',
+      stale:
+        'Entri hari itu berubah sejak file ini dibuat: ekspor lagi untuk versi terkini, atau unduh file seperti saat dibuat.',
       download: 'Unduh CSV',
     },
   },

@@ -283,7 +283,8 @@ export class BooksExportSchema {
   @ApiProperty({
     enum: ['queued', 'running', 'ready', 'failed', 'stale'],
     example: 'ready',
-    description: "stale: built, but the day's journal entries changed since; request the day again",
+    description:
+      "stale: built, but the day's journal entries changed since (the file, as of then, still has its URL); request the day again for a current one",
   })
   status!: string;
   @ApiProperty({ type: Number, nullable: true, example: 1320, description: 'CSV rows: postings, or accounts' })
