@@ -1319,6 +1319,127 @@ interface AxeFinding {
       }
     }, 120_000);
 
+    it("the books in the console: one operator requests an adjustment that funds a merchant, another approves it and the ledger books it; a paid payout the bank returned is reversed from the merchant's page, amount and fee back", async () => {
+      const { merchant, token } = await createMerchant(prisma, { name: `Toko Books ${run}` });
+      const checker = { email: `checker-${run}@example.test` };
+      const set = await fetch(`${stack.internalUrl}/console/api/password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: createUser(checker.email), password: PASSWORD }),
+      });
+      expect(set.status).toBe(200);
+      const available = async () =>
+        (await prisma.balance.findUnique({ where: { merchantId: merchant.id } }))?.available ?? 0n;
+      const reason = `opening float ${run}`;
+
+      // The maker asks: Rp 50,000 from the platform's adjustments expense into the merchant's available.
+      const makerContext = await newContext();
+      const checkerContext = await newContext();
+      try {
+        const maker = await makerContext.newPage();
+        await signIn(maker, consoleUrl, operator.email);
+        await maker.getByRole('link', { name: 'Adjustments', exact: true }).click();
+        const form = maker.getByRole('form', { name: 'Request an adjustment' });
+        await form.getByLabel('Merchant id').fill(String(merchant.id));
+        await form.getByLabel('Account 1').fill('expense:adjustments');
+        await form.getByLabel('Amount 1 (Rp)').fill('50000');
+        await form.getByLabel('Account 2').fill(`merchant:${merchant.id}:available`);
+        await form.getByLabel('Amount 2 (Rp)').fill('-50000');
+        await form.getByText('The lines balance.').waitFor();
+        await form.getByLabel('Reason').fill(reason);
+        await form.getByRole('button', { name: 'Request' }).click();
+        await maker.getByRole('status').filter({ hasText: 'another operator approves or rejects it' }).waitFor();
+        const makerRow = maker.getByRole('table', { name: 'Adjustments' }).getByRole('row').filter({ hasText: reason });
+        // Nobody decides their own: the maker's row has no Approve, only the note.
+        await makerRow.getByText('Yours: another operator decides').waitFor();
+        expect(await makerRow.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+        await checkPage(maker, 'console-adjustments');
+        const [requested] = await prisma.$queryRaw<{ id: string; status: string }[]>`
+          SELECT id::text, status FROM adjustments WHERE reason = ${reason}`;
+        expect(requested.status).toBe('requested');
+        expect(await available()).toBe(0n);
+
+        // The checker approves; the ledger books it.
+        const page = await checkerContext.newPage();
+        await signIn(page, consoleUrl, checker.email);
+        await page.getByRole('link', { name: 'Adjustments', exact: true }).click();
+        const row = page.getByRole('table', { name: 'Adjustments' }).getByRole('row').filter({ hasText: reason });
+        await row.getByRole('button', { name: 'Approve' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Approve this adjustment?' });
+        await dialog.getByLabel('Note (optional)').fill('float agreed with finance');
+        await dialog.getByRole('button', { name: 'Approve' }).click();
+        await page.getByTestId('adjustment-decided').filter({ hasText: requested.id }).waitFor();
+        await waitFor(async () => (await available()) === 5_000_000n, 30_000, 'the adjustment booked');
+        await page.reload();
+        await row
+          .getByTestId('adjustment-ledger')
+          .getByText(/applied/i)
+          .waitFor({ timeout: 20_000 });
+        const [booked] = await prisma.$queryRaw<{ status: string; decided_by: string }[]>`
+          SELECT status, decided_by FROM adjustments WHERE id = ${requested.id}::uuid`;
+        expect(booked.status).toBe('approved');
+
+        // A payout of Rp 20,000 paid by the bank, then returned: reversed from the merchant's page.
+        const api = async (path: string, body: object) =>
+          (
+            (await (
+              await fetch(`${stack.gatewayUrl}/api/v1/disbursement/${path}`, {
+                method: 'POST',
+                headers: { token, 'content-type': 'application/json' },
+                body: JSON.stringify(body),
+              })
+            ).json()) as { data: Record<string, string | number> }
+          ).data;
+        const inquiry = await api('account-inquiry', {
+          merchantTrxId: `PO-REV-${run}`,
+          accountNo: '1234567890',
+          bankCode: 'BCA',
+          amount: 20000,
+        });
+        const accepted = await api('transfer', {
+          merchantTrxId: inquiry.merchantTrxId,
+          platformTrxId: inquiry.platformTrxId,
+          accountNo: inquiry.accountNo,
+          accountName: inquiry.accountName,
+          bankCode: inquiry.bankCode,
+          amount: inquiry.amount,
+          notifyUrl: 'http://127.0.0.1:9/callback',
+        });
+        expect(accepted.status).toBe('pending');
+        const paid = () => prisma.disbursement.findFirstOrThrow({ where: { merchantTrxId: `PO-REV-${run}` } });
+        await waitFor(async () => (await paid()).status === 'success', 30_000, 'the payout paid');
+        const payout = await paid();
+        const afterPayout = await available();
+        expect(afterPayout).toBe(5_000_000n - payout.amount - payout.fee);
+
+        await page.getByRole('link', { name: 'Merchants', exact: true }).click();
+        await page.getByRole('link', { name: `Toko Books ${run}`, exact: true }).click();
+        const reversal = page
+          .locator('section')
+          .filter({ has: page.getByRole('heading', { name: 'Reverse a payout (returned by the bank)' }) });
+        await reversal.getByLabel('Disbursement id').fill(payout.id);
+        await reversal.getByLabel('Why the bank returned it').fill('account closed after credit (R14)');
+        await reversal.getByRole('button', { name: 'Reverse (returned by the bank)' }).click();
+        const confirm = page.getByRole('dialog', { name: 'Reverse this payout?' });
+        await confirm.getByRole('button', { name: 'Reverse (returned by the bank)' }).click();
+        await page
+          .getByTestId('reversal-result')
+          .filter({ hasText: `Payout PO-REV-${run} reversed: Rp` })
+          .waitFor();
+        await checkPage(page, 'console-payout-reversed');
+        expect((await paid()).status).toBe('reversed');
+        await waitFor(async () => (await available()) === 5_000_000n, 30_000, 'amount and fee back');
+        // Once: the same reversal again changes nothing and says so.
+        await reversal.getByRole('button', { name: 'Reverse (returned by the bank)' }).click();
+        await confirm.getByRole('button', { name: 'Reverse (returned by the bank)' }).click();
+        await page.getByTestId('reversal-result').filter({ hasText: 'was already reversed' }).waitFor();
+        expect(await available()).toBe(5_000_000n);
+      } finally {
+        await makerContext.close();
+        await checkerContext.close();
+      }
+    }, 180_000);
+
     it('Bahasa Indonesia: the switch changes the navigation, the page title and <html lang>, survives a reload, and "English" switches back', async () => {
       // The app's own strings, so a changed translation needs no second edit here.
       const { id } = (await import(join(root, 'apps', 'dashboard', 'src', 'shared', 'i18n', 'id.ts'))) as {
