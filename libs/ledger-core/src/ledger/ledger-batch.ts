@@ -8,7 +8,7 @@ import { recordPayin } from '../handlers/record-payin.handler';
 import { confirmPayout, reversePayout, sendPayout } from '../handlers/payout-books.handler';
 import { adjustBooks, railFee, settleAcquirer } from '../handlers/platform-books.handler';
 import { refundPayout } from '../handlers/refund-payout.handler';
-import { ledgerHeaders, ledgerMessage, referenceOf } from './ledger-messages';
+import { ledgerHeaders, ledgerMessage, type LedgerMessageBody, referenceOf } from './ledger-messages';
 import { type BalanceRow, LedgerWrites } from './ledger-writes';
 
 type Handler = (ctx: HandlerContext, cmd: never) => Promise<Decision>;
@@ -189,29 +189,16 @@ export class LedgerBatch {
       postings: decision.postings,
     });
     writes.balance(command.merchantId, next);
-    writes.decision({
-      commandId: command.commandId,
-      merchantId: command.merchantId,
-      type: command.type,
-      outcome: 'applied',
-      reason: null,
-      eventId,
-      result: outcome,
+    this.record(command, outcome, eventId, {
+      kind: 'event',
+      eventId: eventId.toString(),
+      eventType: decision.eventType,
+      seq: next.lastSeq.toString(),
+      reference: decision.reference,
+      availableDelta: decision.availableDelta.toString(),
+      pendingDelta: decision.pendingDelta.toString(),
+      payload: decision.payload,
     });
-    writes.message(
-      String(command.merchantId),
-      ledgerMessage(command, this.now, {
-        kind: 'event',
-        eventId: eventId.toString(),
-        eventType: decision.eventType,
-        seq: next.lastSeq.toString(),
-        reference: decision.reference,
-        availableDelta: decision.availableDelta.toString(),
-        pendingDelta: decision.pendingDelta.toString(),
-        payload: decision.payload,
-      }),
-      ledgerHeaders(command, 'event'),
-    );
     writes.fund(decision.funding);
     // Runs once the event row is written, so projections may point at it.
     const project = decision.project;
@@ -252,26 +239,13 @@ export class LedgerBatch {
       memo: decision.memo,
       postings: decision.postings,
     });
-    writes.decision({
-      commandId: command.commandId,
-      merchantId: command.merchantId,
-      type: command.type,
-      outcome: 'applied',
-      reason: null,
-      eventId: null,
-      result: outcome,
+    this.record(command, outcome, null, {
+      kind: 'event',
+      eventId: entryId.toString(),
+      eventType: decision.entryType,
+      reference: decision.reference,
+      payload: decision.memo,
     });
-    writes.message(
-      String(command.merchantId),
-      ledgerMessage(command, this.now, {
-        kind: 'event',
-        eventId: entryId.toString(),
-        eventType: decision.entryType,
-        reference: decision.reference,
-        payload: decision.memo,
-      }),
-      ledgerHeaders(command, 'event'),
-    );
     return outcome;
   }
 
@@ -282,30 +256,41 @@ export class LedgerBatch {
       reason: decision.reason,
       detail: decision.detail,
     };
-    const { writes } = this;
-    writes.decision({
-      commandId: command.commandId,
-      merchantId: command.merchantId,
-      type: command.type,
-      outcome: 'rejected',
+    this.record(command, outcome, null, {
+      kind: 'rejection',
+      reference: referenceOf(command),
       reason: decision.reason,
-      eventId: null,
-      result: outcome,
+      payload: decision.detail,
     });
-    writes.message(
-      String(command.merchantId),
-      ledgerMessage(command, this.now, {
-        kind: 'rejection',
-        reference: referenceOf(command),
-        reason: decision.reason,
-        payload: decision.detail,
-      }),
-      ledgerHeaders(command, 'rejection'),
-    );
+    const { writes } = this;
     writes.fund(decision.funding);
     const project = decision.project;
     writes.project(project && (() => project(this.tx)));
     return outcome;
+  }
+
+  /** The command's decision row and its message on ledger.events, whatever it decided. */
+  private record(
+    command: LedgerCommand,
+    outcome: LedgerOutcome,
+    eventId: bigint | null,
+    body: LedgerMessageBody,
+  ): void {
+    const rejected = outcome.outcome === 'rejected';
+    this.writes.decision({
+      commandId: command.commandId,
+      merchantId: command.merchantId,
+      type: command.type,
+      outcome: outcome.outcome,
+      reason: rejected ? outcome.reason : null,
+      eventId,
+      result: outcome,
+    });
+    this.writes.message(
+      String(command.merchantId),
+      ledgerMessage(command, this.now, body),
+      ledgerHeaders(command, rejected ? 'rejection' : 'event'),
+    );
   }
 }
 

@@ -1,11 +1,13 @@
 import type { LedgerCommand, LedgerEventMessage } from '@pay/contracts';
 
 /** What the ledger publishes about a decision (ledger.events), keyed by merchant. */
-export function ledgerMessage(
-  command: LedgerCommand,
-  now: Date,
-  body: Omit<LedgerEventMessage, 'commandId' | 'commandType' | 'merchantId' | 'logId' | 'occurredAt'>,
-): LedgerEventMessage {
+/** What a decision's message says beyond the command's own facts. */
+export type LedgerMessageBody = Omit<
+  LedgerEventMessage,
+  'commandId' | 'commandType' | 'merchantId' | 'logId' | 'occurredAt'
+>;
+
+export function ledgerMessage(command: LedgerCommand, now: Date, body: LedgerMessageBody): LedgerEventMessage {
   return {
     ...body,
     commandId: command.commandId,
