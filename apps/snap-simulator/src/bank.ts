@@ -62,12 +62,30 @@ interface EntryRow {
 const ACCOUNT = /^\d{6,34}$/;
 const BANK = /^[A-Z0-9]{3,11}$/;
 
+/** A statement's planted paging faults: page n answered with page n-1, or with a cursor later than page n-1's. */
+export const STATEMENT_FAULTS = ['repeat-page', 'backwards-page'] as const;
+export type StatementFault = (typeof STATEMENT_FAULTS)[number];
+
+/** additionalInfo.pageNumber / pageSize: a positive whole number, as a string (SNAP's way) or a number. */
+function pageField(info: Record<string, unknown>, field: string): number | undefined {
+  const v = info[field];
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'string' && /^\d{1,6}$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+    throw new SnapError(400, '01', `Invalid Field Format additionalInfo.${field}`);
+  return n;
+}
+
 /** The bank: the source account, account inquiries, transfers and their status (services 11, 14-18, 36). */
 export class Bank {
+  private paging: { pageSize: number; fault: StatementFault | null };
+
   constructor(
     private readonly config: SimulatorConfig,
     private readonly store: Store,
-  ) {}
+  ) {
+    this.paging = { pageSize: config.statementPageSize, fault: null };
+  }
 
   /** 15 (internal: an account at this bank) and 16 (external). */
   accountInquiry(call: Call, internal: boolean): Outcome {
@@ -265,7 +283,13 @@ export class Bank {
     };
   }
 
-  /** 14: the source account's entries, newest first, a window of at most a month. */
+  /**
+   * 14: the source account's entries, newest first, a window of at most a month, a page at a time.
+   * ASPI gives the answer's `hasMore` and `lastRecordDateTime` but no request field for the next
+   * page; this bank takes `additionalInfo.pageNumber` (1-based) and `additionalInfo.pageSize` (at most
+   * its own page size) over the same window, and echoes both with `totalPages`. The totals are the
+   * whole window's on every page.
+   */
   async statement(call: Call): Promise<Outcome> {
     const accountNo = text(call.body, 'accountNo', 19);
     const from = Date.parse(text(call.body, 'fromDateTime', 25));
@@ -273,9 +297,25 @@ export class Bank {
     if (Number.isNaN(from) || Number.isNaN(to) || to < from)
       throw new SnapError(400, '01', 'Invalid Field Format toDateTime');
     if (to - from > 31 * 86_400_000) throw new SnapError(400, '01', 'Invalid Field Format: window over one month');
+    const info = (call.body.additionalInfo ?? {}) as Record<string, unknown>;
+    if (typeof info !== 'object' || Array.isArray(info))
+      throw new SnapError(400, '01', 'Invalid Field Format additionalInfo');
+    const pageNumber = pageField(info, 'pageNumber') ?? 1;
+    const pageSize = Math.min(pageField(info, 'pageSize') ?? this.paging.pageSize, this.paging.pageSize);
     if (accountNo !== this.config.source.accountNo) return { http: 404, caseCode: '11', message: 'Invalid Account' };
     await this.resolveDue(call.now);
     const rows = await this.entriesBetween(new Date(from), new Date(to));
+    const totalPages = Math.max(1, Math.ceil(rows.length / pageSize));
+    if (pageNumber > totalPages) throw new SnapError(400, '01', 'Invalid Field Format additionalInfo.pageNumber');
+    const fault = pageNumber > 1 ? this.paging.fault : null;
+    // A planted fault: the page before served again, or a cursor later than the page before's.
+    const served = fault === 'repeat-page' ? pageNumber - 1 : pageNumber;
+    const page = rows.slice((served - 1) * pageSize, served * pageSize);
+    const last = page.at(-1)?.created_at;
+    const lastRecordDateTime =
+      fault === 'backwards-page'
+        ? jakartaTime(new Date(rows[0].created_at.getTime() + 3_600_000))
+        : last && jakartaTime(last);
     const sum = (kind: string) => rows.filter((r) => r.kind === kind).reduce((s, r) => s + BigInt(r.amount), 0n);
     return {
       http: 200,
@@ -291,8 +331,9 @@ export class Bank {
           numberOfEntries: String(rows.filter((r) => r.kind === 'DEBIT').length),
           amount: money(sum('DEBIT')),
         },
-        hasMore: 'N',
-        detailData: rows.map((r) => ({
+        hasMore: pageNumber < totalPages ? 'Y' : 'N',
+        ...(lastRecordDateTime ? { lastRecordDateTime } : {}),
+        detailData: page.map((r) => ({
           amount: money(BigInt(r.amount)),
           transactionDate: jakartaTime(r.created_at),
           remark: r.remark,
@@ -300,8 +341,21 @@ export class Bank {
           type: r.kind,
           detailBalance: { endAmount: [money(BigInt(r.balance_after))] },
         })),
+        additionalInfo: { pageNumber: String(pageNumber), pageSize: String(pageSize), totalPages: String(totalPages) },
       },
     };
+  }
+
+  /** The statement's page size (the configured one unless changed here) and a planted paging fault, for tests. */
+  setStatementPaging(paging: { pageSize?: number; fault?: StatementFault | null }): {
+    pageSize: number;
+    fault: StatementFault | null;
+  } {
+    this.paging = {
+      pageSize: paging.pageSize ?? this.paging.pageSize,
+      fault: paging.fault === undefined ? this.paging.fault : paging.fault,
+    };
+    return this.paging;
   }
 
   /** The source account's entries in [from, to], newest first. */

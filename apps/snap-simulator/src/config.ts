@@ -55,6 +55,7 @@ export const simulatorEnv = z
     SNAP_SIM_MDR_BASIS_POINTS: int(0, 10_000).default(70),
     SNAP_SIM_SETTLEMENT_LAG_DAYS: int(0, 7).default(1),
     SNAP_SIM_TRANSFER_FEE: z.coerce.bigint().nonnegative().default(0n),
+    SNAP_SIM_STATEMENT_PAGE_SIZE: int(1, 1_000).default(100),
   })
   .transform((e) => ({
     host: e.SNAP_SIM_HOST,
@@ -87,6 +88,8 @@ export const simulatorEnv = z
     settlement: { mdrBasisPoints: e.SNAP_SIM_MDR_BASIS_POINTS, lagDays: e.SNAP_SIM_SETTLEMENT_LAG_DAYS },
     /** What the bank charges per interbank transfer (sen): a fee line on the statement */
     transferFee: e.SNAP_SIM_TRANSFER_FEE,
+    /** Lines per page of a statement (14) at most; a request may ask fewer (additionalInfo.pageSize) */
+    statementPageSize: e.SNAP_SIM_STATEMENT_PAGE_SIZE,
   }));
 
 export type SimulatorConfig = z.output<typeof simulatorEnv>;

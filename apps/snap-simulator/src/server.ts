@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import { Acquirer, type PayMode } from './acquirer';
 import { issueToken, SnapError, TOKEN_TTL_SECONDS, verifyTokenRequest, verifyTransaction } from './auth';
-import { Bank, type Call, type Outcome } from './bank';
+import { Bank, type Call, type Outcome, STATEMENT_FAULTS, type StatementFault } from './bank';
 import type { SimulatorConfig } from './config';
 import { SETTLE_MODES, type SettleMode, Settlements } from './settlement';
 import type { Store } from './store';
@@ -226,6 +226,18 @@ function registerSettlementControl(
     const date = (req.query as { date?: string }).date;
     if (!date || !day.test(date)) return reply.status(400).send({ message: 'date: YYYY-MM-DD' });
     return reply.type('text/csv').send(await settlements.csv(date));
+  });
+  // The statement's (14) page size and a planted paging fault (null: none); what is in force is answered.
+  app.post('/simulator/v1/statement/paging', async (req, reply) => {
+    const b = parse(req.body as Buffer) as { pageSize?: unknown; fault?: unknown };
+    if (b.pageSize !== undefined && (!Number.isInteger(b.pageSize) || (b.pageSize as number) < 1))
+      return reply.status(400).send({ message: 'pageSize: a positive integer' });
+    if (b.fault !== undefined && b.fault !== null && !STATEMENT_FAULTS.includes(b.fault as StatementFault))
+      return reply.status(400).send({ message: `fault: null or one of ${STATEMENT_FAULTS.join(', ')}` });
+    return bank.setStatementPaging({
+      pageSize: b.pageSize as number | undefined,
+      fault: b.fault as StatementFault | null | undefined,
+    });
   });
   app.get('/simulator/v1/statement.csv', async (req, reply) => {
     const date = (req.query as { date?: string }).date;

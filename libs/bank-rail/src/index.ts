@@ -21,8 +21,20 @@ export {
   type RailProvider,
 } from './rail.config';
 export { SANDBOX_MONEY_REFUSAL, sendsSandboxMoney } from './sandbox-money';
-export { SNAP_BANK_CODES, SnapBankRail, type SnapRailHooks } from './snap/snap-bank-rail';
-export { readSnapCredentials, type SnapCredentials, snapEnvShape, type SnapRailConfig } from './snap/snap.config';
+export {
+  SNAP_BANK_CODES,
+  SnapBankRail,
+  type SnapRailHooks,
+  STATEMENT_MAX_PAGES,
+  type StatementAnswer,
+} from './snap/snap-bank-rail';
+export {
+  readSnapCredentials,
+  type SnapCredentials,
+  snapEnvShape,
+  type SnapRailConfig,
+  snapSection,
+} from './snap/snap.config';
 export {
   type AcquirerConfig,
   acquirerEnvShape,

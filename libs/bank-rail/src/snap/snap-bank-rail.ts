@@ -4,6 +4,7 @@ import {
   FINAL_FAILURES,
   type FinalFailure,
   fromSnapAmount,
+  parseSnapTimestamp,
   type SnapClient,
   type SnapCallRecord,
   type SnapResult,
@@ -55,6 +56,13 @@ export const SNAP_BANK_CODES: Readonly<Record<string, string>> = {
   SHOPEEPAY: 'SHOPEEPAY',
   LINKAJA: 'LINKAJA',
 };
+
+/** The most pages of one statement (14) followed: a day beyond it is refused, never cut short. */
+export const STATEMENT_MAX_PAGES = 200;
+
+/** A day's statement, every page of it in one body, or why there is none. */
+export type StatementAnswer =
+  { kind: 'statement'; body: Record<string, unknown>; pages: number } | { kind: 'unavailable'; reason: string };
 
 /** Longest wait between two status inquiries of one transfer. */
 const MAX_POLL_MS = 600_000;
@@ -261,29 +269,50 @@ export class SnapBankRail implements BankRail {
 
   /**
    * Our source account's statement (14) of a Jakarta day, `[00:00, 24:00)` WIB, for reconciliation:
-   * the answer's body, or why there is none. Read-only: simply asked again.
+   * every page of it (`additionalInfo.pageNumber`, the window unchanged, while the bank says
+   * `hasMore: Y`, at most `maxPages`, default STATEMENT_MAX_PAGES), as one answer whose `detailData` holds every page's
+   * lines in the bank's order; or why there is none. A page that repeats the one before, whose cursor
+   * (`lastRecordDateTime`) goes back the way the pages came, that is empty while more is promised, or
+   * pages whose lines do not add up to the bank's totals of the window, are refused whole: nothing of
+   * such a statement is given. Read-only: simply asked again.
    */
-  async statement(
-    date: string,
-  ): Promise<{ kind: 'statement'; body: Record<string, unknown> } | { kind: 'unavailable'; reason: string }> {
+  async statement(date: string, options: { pageSize?: number; maxPages?: number } = {}): Promise<StatementAnswer> {
     const from = new Date(Date.parse(`${date}T00:00:00+07:00`));
-    const result = await this.client.call('bankStatement', {
-      // No partnerReferenceNo: it would file the call among the transfers' attempts (rail_attempts).
-      accountNo: this.config.sourceAccountNo,
-      fromDateTime: snapTimestamp(from),
-      toDateTime: snapTimestamp(new Date(from.getTime() + 86_399_000)),
-      additionalInfo: {},
-    });
-    if (result.kind === 'answer' && result.class.kind === 'success') {
-      if (result.body.hasMore === 'Y')
-        return { kind: 'unavailable', reason: 'the bank has more lines (paging is not supported yet)' };
-      return { kind: 'statement', body: result.body };
+    const maxPages = options.maxPages ?? STATEMENT_MAX_PAGES;
+    const pages: Record<string, unknown>[] = [];
+    for (let page = 1; page <= maxPages; page++) {
+      const result = await this.client.call('bankStatement', {
+        // No partnerReferenceNo: it would file the call among the transfers' attempts (rail_attempts).
+        accountNo: this.config.sourceAccountNo,
+        fromDateTime: snapTimestamp(from),
+        toDateTime: snapTimestamp(new Date(from.getTime() + 86_399_000)),
+        additionalInfo: {
+          pageNumber: String(page),
+          ...(options.pageSize ? { pageSize: String(options.pageSize) } : {}),
+        },
+      });
+      const where = page > 1 ? ` (page ${page})` : '';
+      if (result.kind !== 'answer' || result.class.kind !== 'success') {
+        const reason =
+          result.kind === 'answer'
+            ? `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim()
+            : `${result.kind}: ${result.reason}`;
+        return { kind: 'unavailable', reason: `${reason}${where}` };
+      }
+      const problem = pageProblem(pages, result.body);
+      if (problem) return { kind: 'unavailable', reason: `refused: ${problem}` };
+      pages.push(result.body);
+      if (result.body.hasMore !== 'Y') {
+        const totals = totalsProblem(pages);
+        if (totals) return { kind: 'unavailable', reason: `refused: ${totals}` };
+        const detailData = pages.flatMap((p) => p.detailData as unknown[]);
+        return { kind: 'statement', body: { ...pages[0], hasMore: 'N', detailData }, pages: pages.length };
+      }
     }
-    const reason =
-      result.kind === 'answer'
-        ? `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim()
-        : `${result.kind}: ${result.reason}`;
-    return { kind: 'unavailable', reason };
+    return {
+      kind: 'unavailable',
+      reason: `refused: the bank still has more lines after ${maxPages} pages`,
+    };
   }
 
   async ready(): Promise<void> {
@@ -370,4 +399,70 @@ function describe(result: SnapResult): string {
   if (result.kind === 'answer') return `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim();
   if (result.kind === 'unknown') return `${result.reason}: ${result.detail}`;
   return `not sent: ${result.reason}`;
+}
+
+const lineTime = (line: unknown): number | null => {
+  const at = (line as { transactionDate?: unknown } | null)?.transactionDate;
+  return typeof at === 'string' ? (parseSnapTimestamp(at)?.getTime() ?? null) : null;
+};
+
+/** The cursor of a page: its `lastRecordDateTime`, else its last line's time. */
+function cursorOf(body: Record<string, unknown>): number | null {
+  const at = body.lastRecordDateTime;
+  if (typeof at === 'string') return parseSnapTimestamp(at)?.getTime() ?? null;
+  return lineTime((body.detailData as unknown[]).at(-1));
+}
+
+/**
+ * Why the next page cannot follow the ones before: not a list, empty while more is promised, the
+ * page before again, or a cursor going back the way the pages came (newest first, as ASPI orders
+ * statements, unless the first page runs oldest first). Equal cursors are allowed: a second's
+ * lines may span pages.
+ */
+function pageProblem(before: Record<string, unknown>[], body: Record<string, unknown>): string | null {
+  const n = before.length + 1;
+  const lines = body.detailData;
+  if (!Array.isArray(lines)) return `page ${n}: detailData is not a list`;
+  if (body.hasMore === 'Y' && lines.length === 0) return `page ${n} is empty, yet the bank says it has more`;
+  const previous = before.at(-1);
+  if (!previous) return null;
+  if (JSON.stringify(lines) === JSON.stringify(previous.detailData))
+    return `page ${n} repeats page ${n - 1} (the same ${lines.length} line(s))`;
+  const first = before[0].detailData as unknown[];
+  const [a, b] = [lineTime(first[0]), lineTime(first.at(-1))];
+  const oldestFirst = a !== null && b !== null && a < b;
+  const [was, now] = [cursorOf(previous), cursorOf(body)];
+  if (was !== null && now !== null && (oldestFirst ? now < was : now > was))
+    return `page ${n} goes backwards: its last record is at ${snapTimestamp(new Date(now))}, ${oldestFirst ? 'before' : 'after'} page ${n - 1}'s (${snapTimestamp(new Date(was))})`;
+  return null;
+}
+
+/**
+ * Pages that do not add up: where every page gives the same totals of the window (credits, debits:
+ * how many, how much), every line of every page together must make them; a line lost or repeated
+ * between pages shows here. Totals that differ between pages are each page's own, checked alike.
+ */
+function totalsProblem(pages: Record<string, unknown>[]): string | null {
+  const keys = ['totalCreditEntries', 'totalDebitEntries'] as const;
+  const totalsOf = (p: Record<string, unknown>) => JSON.stringify(keys.map((k) => p[k] ?? null));
+  const windowWide = pages.every((p) => totalsOf(p) === totalsOf(pages[0]));
+  const groups = windowWide ? [pages] : pages.map((p) => [p]);
+  for (const group of groups) {
+    const lines = group.flatMap((p) => p.detailData as Record<string, unknown>[]);
+    for (const [key, type] of [
+      ['totalCreditEntries', 'CREDIT'],
+      ['totalDebitEntries', 'DEBIT'],
+    ] as const) {
+      const total = group[0][key] as { numberOfEntries?: unknown; amount?: unknown } | undefined;
+      if (!total || typeof total !== 'object') continue;
+      const ofType = lines.filter((l) => l.type === type);
+      const count = ofType.length;
+      const amount = ofType.reduce((s, l) => s + (fromSnapAmount(l.amount) ?? 0n), 0n);
+      const says = Number(total.numberOfEntries);
+      const saysAmount = fromSnapAmount(total.amount);
+      if ((total.numberOfEntries !== undefined && says !== count) || (saysAmount !== null && saysAmount !== amount))
+        return `the ${pages.length} page(s) hold ${count} ${type.toLowerCase()} line(s) of ${amount} sen, the bank's totals say ${String(total.numberOfEntries)} of ${String(saysAmount)} sen: lines lost or repeated between pages`;
+    }
+  }
+  return null;
 }
