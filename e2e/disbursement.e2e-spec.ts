@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SANDBOX_ACCOUNTS } from '@pay/bank-rail';
 import { PayoutEventType, Topic } from '@pay/contracts';
-import { createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, fundMerchant, repoRoot, waitFor } from '@pay/testing';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { createMerchant, fundMerchant, repoRoot, waitFor, merchantAuditOnceSettled } from '@pay/testing';
 import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 
 /**
@@ -85,22 +85,7 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     );
     return statusOf(token, merchantTrxId);
   };
-  /** The strict audit, once each final payout's last ledger command (its confirmation or refund), which travels the bus after the status, is decided. */
-  const merchantClean = async (merchantId: number) => {
-    await waitFor(
-      async () =>
-        (
-          await prisma.$queryRaw<{ n: number }[]>`
-            SELECT count(*)::int AS n FROM disbursements d
-             WHERE d.merchant_id = ${merchantId} AND d.status IN ('success', 'failed')
-               AND NOT EXISTS (SELECT 1 FROM ledger_commands c WHERE c.command_id =
-                     CASE d.status WHEN 'success' THEN 'payout.confirm:' ELSE 'payout.refund:' END || d.id::text)`
-        )[0].n === 0,
-      15_000,
-      "the payouts' last ledger commands decided",
-    );
-    return (await verifyLedger(prisma, { merchantIds: [merchantId] })).breaches;
-  };
+  const merchantClean = (merchantId: number) => merchantAuditOnceSettled(prisma, merchantId);
 
   it('success: accepted as pending, amount + fee debited at once, then success with success_at; the rail paid once', async () => {
     const { merchant, token } = await createMerchant(prisma);

@@ -19,6 +19,9 @@ describe('admin CLI configuration', () => {
         secretKey: 'minioadmin',
         urlTtlSeconds: 3600,
       },
+      // For `recon run --snap`: no SNAP provider, the acquirer our own.
+      snap: null,
+      acquirer: { kind: 'self' },
     });
     expect(loadConfig(adminConfigSchema, { WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback).toBe(true);
     expect(loadConfig(adminConfigSchema, { WEBHOOK_ALLOW_LOOPBACK: '1' }).webhooks.allowLoopback).toBe(false);

@@ -1,4 +1,5 @@
 import { DEFAULT_CONSOLE_PUBLIC_URL, DEFAULT_DASHBOARD_PUBLIC_URL } from '@pay/backoffice';
+import { acquirerEnvShape, acquirerSection, snapEnvShape, snapSection } from '@pay/bank-rail';
 import {
   queueEnvShape,
   queueSection,
@@ -43,6 +44,9 @@ export const adminConfigSchema = z
     ...redisEnvShape,
     ...queueEnvShape,
     ...storageEnvShape,
+    // `recon run --snap` fetches the acquirer's report and the bank's statement as the services reach them.
+    ...snapEnvShape,
+    ...acquirerEnvShape,
   })
   .transform((env) => ({
     database: { url: env.DATABASE_URL },
@@ -53,6 +57,10 @@ export const adminConfigSchema = z
     redis: redisSection(env),
     queues: queueSection(env),
     storage: storageSection(env),
+    /** The bank over SNAP whose statement (14) `recon run --snap` reads; null without SNAP_BASE_URL, SNAP_CLIENT_ID, SNAP_PRIVATE_KEY_FILE */
+    snap: snapSection(env),
+    /** The acquirer whose settlement report `recon run --snap` reads (QRIS_ACQUIRER=snap) */
+    acquirer: acquirerSection(env),
   }));
 
 export type AdminConfig = z.output<typeof adminConfigSchema>;

@@ -305,7 +305,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   const ledger = program.command('ledger').description("the ledger event store and the platform's books");
   registerBooksCommands(ledger, { db, print });
   registerBooksExportCommand(program, { db, print, config });
-  registerReconCommands(program, { pg, print, actor: cliActor, usage: (m) => new UsageError(m) });
+  registerReconCommands(program, { pg, print, actor: cliActor, usage: (m) => new UsageError(m), config });
   ledger
     .command('verify')
     .description(
@@ -325,9 +325,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       const r = report.rowsChecked;
       const b = report.booksChecked;
       const scope = `${report.merchantsChecked} merchants, ${report.eventsChecked} events, ${r.payins} pay-ins, ${r.settlements} settlements, ${r.disbursements} disbursements, ${r.decisions} decisions; the books: ${b.entries} entries, ${b.postings} postings, ${b.accounts} accounts`;
-      const inFlight = report.inFlight.map((b) => `  in flight (< ${grace} s): ${describeBreach(b)}`);
+      // Neither is a breach (the exit code stays): what is in flight, and money in suspense held or unexplained by reconciliation breaks.
+      const notes = [
+        ...report.inFlight.map((b) => `  in flight (< ${grace} s): ${describeBreach(b)}`),
+        ...report.warnings.map((b) => `  warning: ${describeBreach(b)}`),
+      ];
       if (report.breaches.length === 0) {
-        print([`ledger OK: ${scope}; no breach`, ...inFlight].join('\n'), report);
+        print([`ledger OK: ${scope}; no breach`, ...notes].join('\n'), report);
         return;
       }
       exitCode = ExitCode.Breach;
@@ -335,7 +339,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
         [
           `ledger BREACH: ${report.breaches.length} breach(es) in ${scope}`,
           ...report.breaches.map((b) => `  ${describeBreach(b)}`),
-          ...inFlight,
+          ...notes,
         ].join('\n'),
         report,
       );

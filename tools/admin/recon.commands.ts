@@ -1,12 +1,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
+  type AcquirerConfig,
+  createQrisAcquirer,
+  readSnapCredentials,
+  SnapBankRail,
+  type SnapRailConfig,
+} from '@pay/bank-rail';
+import {
   type DayReport,
   dayReportCsv,
   parseReportCsv,
+  parseSnapReport,
+  parseSnapStatement,
   parseStatementCsv,
+  type ReportLine,
   Reconciliation,
   SourceFormatError,
+  type StatementLine,
 } from '@pay/reconciliation';
 import type { Pool } from 'pg';
 
@@ -16,6 +27,17 @@ export interface ReconCommandContext {
   actor: () => string;
   /** Bad input: the CLI's usage exit code */
   usage: (message: string) => Error;
+  /** The SNAP provider (the bank's statement) and the acquirer (its settlement report) of `run --snap` */
+  config: { snap: SnapRailConfig | null; acquirer: AcquirerConfig };
+}
+
+/** The bank or the acquirer did not give the day (no answer, a refusal, an answer that cannot be read): nothing was stored. */
+export class SourceUnavailableError extends Error {}
+
+/** What `run` ingests: each source read from its file or fetched over SNAP, all of it before anything is stored. */
+interface Sources {
+  report?: { lines: ReportLine[]; origin: 'csv' | 'snap' };
+  statement?: { lines: StatementLine[]; origin: 'csv' | 'snap'; pages?: number };
 }
 
 const day = (value: string) => {
@@ -61,9 +83,62 @@ export function describeDayReport(r: DayReport): string {
   ].join('\n');
 }
 
+/** The acquirer's settlement report of the day over SNAP (QRIS_ACQUIRER=snap), read. */
+async function reportOverSnap(ctx: ReconCommandContext, date: string): Promise<ReportLine[]> {
+  const acquirer = createQrisAcquirer(ctx.config.acquirer);
+  if (!acquirer)
+    throw ctx.usage(
+      "the acquirer's report over SNAP needs QRIS_ACQUIRER=snap, SNAP_ACQUIRER_MERCHANT_ID and the acquirer's SNAP settings (SNAP_* or SNAP_ACQUIRER_*)",
+    );
+  try {
+    const answer = await acquirer.settlementReport(date);
+    if (answer.kind !== 'report')
+      throw new SourceUnavailableError(`the acquirer's settlement report of ${date} over SNAP: ${answer.reason}`);
+    return readAnswer("the acquirer's settlement report", () => parseSnapReport(answer.body));
+  } finally {
+    acquirer.close();
+  }
+}
+
+/** The bank's statement of the day over SNAP 14, every page, read (only the day's lines kept). */
+async function statementOverSnap(ctx: ReconCommandContext, date: string): Promise<Sources['statement']> {
+  const snap = ctx.config.snap;
+  if (!snap?.sourceAccountNo)
+    throw ctx.usage(
+      "the bank's statement over SNAP needs SNAP_BASE_URL, SNAP_CLIENT_ID, SNAP_PRIVATE_KEY_FILE, SNAP_CHANNEL_ID and SNAP_SOURCE_ACCOUNT_NO (and SNAP_CLIENT_SECRET_FILE when symmetric)",
+    );
+  let credentials;
+  try {
+    credentials = readSnapCredentials(snap.files);
+  } catch (err) {
+    throw ctx.usage((err as Error).message);
+  }
+  // Not live: a statement moves no money, and no transfer is ever sent from here.
+  const rail = new SnapBankRail(ctx.pg(), snap, credentials, false);
+  try {
+    const answer = await rail.statement(date);
+    if (answer.kind !== 'statement')
+      throw new SourceUnavailableError(`the bank's statement of ${date} over SNAP: ${answer.reason}`);
+    const lines = readAnswer("the bank's statement", () => parseSnapStatement(answer.body, date));
+    return { lines, origin: 'snap', pages: answer.pages };
+  } finally {
+    rail.close();
+  }
+}
+
+/** An answer that does not read as a report or statement is the provider's failure, not the operator's. */
+function readAnswer<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof SourceFormatError) throw new SourceUnavailableError(`${what} over SNAP ${err.message}`);
+    throw err;
+  }
+}
+
 /**
  * `recon run|show|assign|resolve`: the three-way reconciliation of a day (docs/operations/reconciliation.md).
- * The CLI ingests CSV files; a report or statement fetched over SNAP is ingested by the same use case.
+ * The report and the statement come from CSV files or over SNAP (`--snap`, or `snap` for either).
  */
 export function registerReconCommands(program: Command, ctx: ReconCommandContext): void {
   const recon = program
@@ -90,33 +165,64 @@ export function registerReconCommands(program: Command, ctx: ReconCommandContext
   withSettings(
     recon
       .command('run')
-      .description("reconcile a day: ingest the files given, match, book what matched (once), print the day's report")
+      .description(
+        "reconcile a day: ingest the report and statement given (files, or fetched over SNAP), match, book what matched (once), print the day's report",
+      )
       .requiredOption('--date <YYYY-MM-DD>', 'the Jakarta day', day)
-      .option('--report <file.csv>', "the acquirer's settlement report of the day's pay-ins (CSV)")
-      .option('--statement <file.csv>', "the bank's statement (CSV); only the day's lines are kept")
+      .option(
+        '--report <file.csv|snap>',
+        "the acquirer's settlement report of the day's pay-ins: a CSV file, or `snap`",
+      )
+      .option(
+        '--statement <file.csv|snap>',
+        "the bank's statement (a CSV file, or `snap`: SNAP 14); only the day's lines are kept",
+      )
+      .option('--snap', 'both over SNAP: --report snap --statement snap')
       .option('--csv <file.csv>', "also write the day's report as CSV"),
   ).action(
     async (o: {
       date: string;
       report?: string;
       statement?: string;
+      snap?: boolean;
       csv?: string;
       acquirer: string;
       rail: string;
       lag: number;
     }) => {
-      const r = new Reconciliation(ctx.pg(), settingsOf(o));
+      if (o.snap && ((o.report && o.report !== 'snap') || (o.statement && o.statement !== 'snap')))
+        throw ctx.usage('--snap fetches both the report and the statement: give files or --snap, not both');
+      const overSnap = (source?: string) => Boolean(o.snap) || source === 'snap';
+      // Everything fetched and read before anything is stored: a bank that fails leaves the day as it was.
+      const sources: Sources = {};
       try {
-        if (o.report) await r.ingestReport(o.date, parseReportCsv(read(o.report)), 'csv', ctx.actor());
-        if (o.statement)
-          await r.ingestStatement(o.date, parseStatementCsv(read(o.statement), o.date), 'csv', ctx.actor());
+        if (overSnap(o.report)) sources.report = { lines: await reportOverSnap(ctx, o.date), origin: 'snap' };
+        else if (o.report) sources.report = { lines: parseReportCsv(read(o.report)), origin: 'csv' };
+        if (overSnap(o.statement)) sources.statement = await statementOverSnap(ctx, o.date);
+        else if (o.statement)
+          sources.statement = { lines: parseStatementCsv(read(o.statement), o.date), origin: 'csv' };
       } catch (err) {
         if (err instanceof SourceFormatError) throw ctx.usage(err.message);
+        if (err instanceof SourceUnavailableError)
+          throw new SourceUnavailableError(`${err.message}; nothing was stored, run it again later`);
         throw err;
       }
+      const r = new Reconciliation(ctx.pg(), settingsOf(o));
+      if (sources.report) await r.ingestReport(o.date, sources.report.lines, sources.report.origin, ctx.actor());
+      if (sources.statement)
+        await r.ingestStatement(o.date, sources.statement.lines, sources.statement.origin, ctx.actor());
       const report = await r.run(o.date, ctx.actor());
       if (o.csv) writeFileSync(o.csv, dayReportCsv(report));
-      ctx.print(describeDayReport(report), report);
+      const fetched = [
+        sources.report?.origin === 'snap' ? `the report over SNAP: ${sources.report.lines.length} line(s)` : null,
+        sources.statement?.origin === 'snap'
+          ? `the statement over SNAP: ${sources.statement.lines.length} line(s) of the day in ${sources.statement.pages} page(s)`
+          : null,
+      ].filter(Boolean);
+      ctx.print(
+        [...(fetched.length ? [`fetched ${fetched.join('; ')}`] : []), describeDayReport(report)].join('\n'),
+        report,
+      );
     },
   );
 

@@ -36,6 +36,9 @@ import { registerRefusalDelay } from './kernel/rate-limit/refusal-delay';
 import { refuseClimbingOutOfStaticRoots } from './kernel/static/static-paths';
 
 const JSON_BODY_LIMIT = 64 * 1024;
+/** A batch of payouts carries up to 1,000 rows (about 300 bytes each at their longest): its route alone takes more. */
+const BATCH_BODY_LIMIT = 512 * 1024;
+const BATCH_ROUTE = '/api/v1/disbursement/batch';
 
 /**
  * The API's JSON bodies, parsed by Fastify's parser (which refuses __proto__ keys): an empty body
@@ -151,6 +154,10 @@ export async function createGatewayApp(
   registerMethodNotAllowed(fastify);
   // The faces' own onRequest hooks (the merchant API's early refusals and token check).
   for (const face of faces) face.hooks?.(context);
+  // The route's limit wins over the parser's (registered before Nest adds its routes at init).
+  fastify.addHook('onRoute', (route) => {
+    if (route.url === BATCH_ROUTE && route.method === 'POST') route.bodyLimit = BATCH_BODY_LIMIT;
+  });
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
   registerRefusalDelay(fastify, config.rateLimits.refusalDelayMs);
   // JSON is the only body the API takes; any other content type is refused with 415.

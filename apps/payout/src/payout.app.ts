@@ -2,10 +2,11 @@ import { type BankRail, createBankRail } from '@pay/bank-rail';
 import { STANDBY_GATHER_MS, withDeadLetterTopics } from '@pay/bus';
 import { startBusService } from '@pay/bus-service';
 import { ConsumerGroup, Topic } from '@pay/contracts';
-import { DISBURSEMENT_DECIDED_CHANNEL, PayoutRepository } from '@pay/persistence';
+import { BATCH_ROWS_CHANNEL, BatchRepository, DISBURSEMENT_DECIDED_CHANNEL, PayoutRepository } from '@pay/persistence';
 import { pendingPayoutsMetric, railMetrics, sourceBalanceMetric, unknownPayoutsMetric } from '@pay/platform';
 import type { PayoutConfig } from './payout.config';
 import { PayoutModule } from './payout.module';
+import { BatchRowsProcessor } from './processing/batch-rows.processor';
 import { PayoutPoller } from './processing/payout.poller';
 import { PayoutProcessor } from './processing/payout.processor';
 
@@ -36,13 +37,31 @@ export function startPayout(config: PayoutConfig) {
       const balanceSource = rail.sourceBalance ? { sourceBalance: rail.sourceBalance.bind(rail) } : null;
       if (balanceSource) sourceBalanceMetric(registry, balanceSource, { logger, provider: config.rail.provider });
       const processor = new PayoutProcessor(payouts, rail, logger, config.payouts);
-      const poller = new PayoutPoller(processor, logger, config.payouts.pollIntervalMs);
+      // Batch payouts: the rows' name checks and debits, and each batch's completion (issue 44).
+      const batchRows = new BatchRowsProcessor(new BatchRepository(pool), rail, logger, {
+        ...config.payouts,
+        safetyIntervalMs: config.payouts.pollIntervalMs,
+      });
+      // A round that finalised disbursements may have completed a batch.
+      const poller = new PayoutPoller(processor, logger, config.payouts.pollIntervalMs, () => batchRows.wake());
       // The ledger NOTIFYs each debit decision at commit: that wakes the loop (the bus event comes
       // later, after the outbox relay, and only stands in while the LISTEN connection is down).
+      // A refused debit may be a batch's last row: the batch loop hears it too.
       listener.listen({
         channel: DISBURSEMENT_DECIDED_CHANNEL,
-        onNotify: () => poller.wake(),
-        onReconnect: () => poller.wake(),
+        onNotify: () => {
+          poller.wake();
+          batchRows.wake();
+        },
+        onReconnect: () => {
+          poller.wake();
+          batchRows.wake();
+        },
+      });
+      listener.listen({
+        channel: BATCH_ROWS_CHANNEL,
+        onNotify: () => batchRows.wake(),
+        onReconnect: () => batchRows.wake(),
       });
       const app = await consumer(
         PayoutModule.register({ wake: () => (listener.listening ? undefined : poller.wake()) }),
@@ -59,12 +78,14 @@ export function startPayout(config: PayoutConfig) {
       // Before the loops start: a decision or outcome committed once they have looked is heard.
       await startListening();
       poller.start();
+      batchRows.start();
       relay.start();
       return {
         stop: [
           ['bus consumer (the batch in hand finishes)', () => app.close()],
           ['LISTEN connection', () => listener.stop()],
           ['disbursement poller (the round in hand finishes)', () => poller.stop()],
+          ['batch rows loop (the round in hand finishes)', () => batchRows.stop()],
           ['outbox relay', () => relay.stop()],
         ],
       };

@@ -101,7 +101,7 @@ describe('SnapBankRail.statement: SNAP 14 paging against the simulator', () => {
     try {
       const s = await rail.statement(today);
       expect(s.kind).toBe('unavailable');
-      expect((s as { reason: string }).reason).toMatch(/^not_sent|^unknown/);
+      expect((s as { reason: string }).reason).toMatch(/^not sent: |^unknown: /);
     } finally {
       await sim.restart();
     }

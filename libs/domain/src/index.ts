@@ -32,6 +32,13 @@ export {
   disbursementCallbackType,
 } from './webhooks/disbursement-callback';
 export {
+  BATCH_COMPLETED_CALLBACK,
+  type BatchCompletedFacts,
+  batchCompletedCallbackBody,
+  batchCompletedEventId,
+  normalisedAccountName,
+} from './webhooks/batch-callback';
+export {
   PayinCallbackType,
   type PayinCallbackFacts,
   type PayinFinalStatus,

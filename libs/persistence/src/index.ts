@@ -71,6 +71,20 @@ export {
   type TransferVerdict,
 } from './disbursements/disbursement.repository';
 export {
+  BatchRepository,
+  BATCH_ROWS_CHANNEL,
+  type BatchRowView,
+  type BatchSummary,
+  type ClaimedBatchRow,
+  type CompletedBatch,
+  type DisbursementBatch,
+  type DisbursementBatchRow,
+  type NameCheckOutcome,
+  type NewBatch,
+  type NewBatchRow,
+  type SubmitVerdict,
+} from './disbursements/batch.repository';
+export {
   PayoutRepository,
   type ClaimedBatch,
   type ClaimRail,

@@ -17,6 +17,7 @@ export { repoRoot } from './repo-root';
 export { committedValues, deploymentFiles, valuesGivenTo } from './deploy/committed-values';
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
+export { merchantAuditOnceSettled } from './ledger/payouts-audit';
 export {
   seedDemoDashboardUsers,
   DEMO_MERCHANT_USER_EMAIL,

@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import {
   AuditLogRepository,
   BalanceRepository,
+  BatchRepository,
   DashboardPasswordLinkRepository,
   DashboardSessionRepository,
   DashboardUserRepository,
@@ -37,6 +38,7 @@ export const REPOSITORIES: Provider[] = [
   onPool(MerchantAuthRepository),
   onPool(BalanceRepository),
   onPool(DisbursementRepository),
+  onPool(BatchRepository),
   onPool(WebhookDeliveryRepository),
   onPool(DeadLetterRepository),
   onPool(HistoryRepository),

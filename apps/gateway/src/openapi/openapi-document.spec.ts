@@ -35,6 +35,7 @@ describe('the committed OpenAPI documents', () => {
       'exportRecon',
       'generateQris',
       'getBalance',
+      'getDisbursementBatch',
       'listBalanceMovements',
       'listBanks',
       'listDisbursements',
@@ -42,6 +43,7 @@ describe('the committed OpenAPI documents', () => {
       'payinInquiry',
       'sandboxPay',
       'sandboxSettle',
+      'submitDisbursementBatch',
       'transfer',
     ]);
     for (const { op } of operations) {
@@ -98,8 +100,9 @@ describe('the committed OpenAPI documents', () => {
       ),
     ).toBe(true);
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops/queues'))).toBe(false);
-    // 46: the adjustments (list, show, request, approve, reject) and the finance exports (request, show) since 39.
-    expect(operations).toHaveLength(46);
+    // 46: the adjustments (list, show, request, approve, reject) and the finance exports (request, show) since 39;
+    // 52: the reconciliation (runs list, show and run, a CSV ingested, a break assigned, resolved).
+    expect(operations).toHaveLength(52);
     for (const { path, op } of operations) {
       // The SNAP acquirer's notification answers in SNAP's envelope, not ours.
       if (path.startsWith('/snap/')) {

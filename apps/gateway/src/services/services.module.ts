@@ -26,6 +26,7 @@ import {
 } from '../gateway.tokens';
 import { KernelModule } from '../kernel/kernel.module';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
+import { BatchPayoutService } from './disbursement/batch-payout.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
 import { TransferService } from './disbursement/transfer.service';
 import { AcquirerService } from './payin/acquirer.service';
@@ -45,6 +46,7 @@ const PROVIDERS: Provider[] = [
   SnapNotificationService,
   AccountInquiryService,
   TransferService,
+  BatchPayoutService,
   { provide: DecisionWaiter, useFactory: (notices: PgListener) => new DecisionWaiter(notices), inject: [PG_LISTENER] },
   ReconExportService,
   {

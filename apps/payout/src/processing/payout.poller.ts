@@ -11,9 +11,14 @@ import type { PayoutProcessor } from './payout.processor';
 export class PayoutPoller {
   private readonly loop: WakeLoop;
 
-  constructor(processor: PayoutProcessor, logger: Logger, safetyIntervalMs: number) {
+  /** `afterFinals`: called after a round that settled disbursements (a batch may be complete). */
+  constructor(processor: PayoutProcessor, logger: Logger, safetyIntervalMs: number, afterFinals?: () => void) {
     this.loop = new WakeLoop({
-      round: () => processor.processDue(),
+      round: async () => {
+        const result = await processor.processDue();
+        if (result.claimed > 0) afterFinals?.();
+        return result;
+      },
       safetyIntervalMs,
       onError: roundFailureLog(logger, 'payout processing failed'),
     });

@@ -292,13 +292,8 @@ export class SnapBankRail implements BankRail {
         },
       });
       const where = page > 1 ? ` (page ${page})` : '';
-      if (result.kind !== 'answer' || result.class.kind !== 'success') {
-        const reason =
-          result.kind === 'answer'
-            ? `${result.code.code} ${String(result.body.responseMessage ?? '')}`.trim()
-            : `${result.kind}: ${result.reason}`;
-        return { kind: 'unavailable', reason: `${reason}${where}` };
-      }
+      if (result.kind !== 'answer' || result.class.kind !== 'success')
+        return { kind: 'unavailable', reason: `${describe(result)}${where}` };
       const problem = pageProblem(pages, result.body);
       if (problem) return { kind: 'unavailable', reason: `refused: ${problem}` };
       pages.push(result.body);

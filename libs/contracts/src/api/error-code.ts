@@ -52,6 +52,13 @@ export enum ErrorCode {
   OwnAdjustment = 'OWN_ADJUSTMENT',
   /** The adjustment is not open anymore: approved, rejected or expired */
   AdjustmentNotRequested = 'ADJUSTMENT_NOT_REQUESTED',
+  // Batch payouts (issue 44)
+  /** The batchId was used before with another body */
+  BatchIdConflict = 'BATCH_ID_CONFLICT',
+  /** No batch of the merchant with this batchId */
+  BatchNotFound = 'BATCH_NOT_FOUND',
+  /** A batch row: the accountName given is not the name the bank holds for the account */
+  AccountNameMismatch = 'ACCOUNT_NAME_MISMATCH',
 }
 
 export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
@@ -99,6 +106,9 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.DisbursementNotReversible]: 409,
   [ErrorCode.OwnAdjustment]: 403,
   [ErrorCode.AdjustmentNotRequested]: 409,
+  [ErrorCode.BatchIdConflict]: 409,
+  [ErrorCode.BatchNotFound]: 404,
+  [ErrorCode.AccountNameMismatch]: 422,
 };
 
 export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
@@ -134,6 +144,9 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.BankUnavailable]: 'The bank did not answer in time; please retry',
   [ErrorCode.InternalError]: 'Internal server error',
   [ErrorCode.ServiceUnavailable]: 'Service temporarily unavailable, please retry',
+  [ErrorCode.BatchIdConflict]: 'batchId has already been used for a batch with other rows',
+  [ErrorCode.BatchNotFound]: 'Batch not found',
+  [ErrorCode.AccountNameMismatch]: 'accountName does not match the name the bank holds for the account',
 };
 
 /** The failure body of every endpoint. */

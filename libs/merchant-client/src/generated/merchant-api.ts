@@ -195,6 +195,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/disbursement/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit up to 1,000 payouts at once; each row is accepted or refused on its own
+         * @description No account inquiry is needed: the platform checks each accepted row with the bank (and its accountName when given), then debits and sends it as a single transfer; GET the batch for each row's outcome, or wait for disbursement.batch.completed. The same batchId and body again answers the same and records nothing.
+         */
+        post: operations["submitDisbursementBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disbursement/batch/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch: counts per status, totals, and a page of its rows with their outcomes */
+        get: operations["getDisbursementBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance/movements": {
         parameters: {
             query?: never;
@@ -263,7 +300,7 @@ export interface components {
          * @description Stable: branch on it (messages may change)
          * @enum {string}
          */
-        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED";
+        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH";
         FieldError: {
             /** @example merchantTrxId */
             field: string;
@@ -692,6 +729,170 @@ export interface components {
         DisbursementInquiryDto: {
             /** @example INV-2026-0001 */
             merchantTrxId: string;
+        };
+        BatchRowResult: {
+            /**
+             * @description The row's position in rows, from 1
+             * @example 1
+             */
+            rowNo: number;
+            /** @example PAYROLL-0001 */
+            merchantTrxId: string;
+            /**
+             * @description accepted: recorded, to be name-checked and paid (its outcome: GET the batch); refused: never sent
+             * @enum {string}
+             */
+            result: "accepted" | "refused";
+            /**
+             * @description Refused: why, as a single transfer would say
+             * @example UNKNOWN_BANK_CODE
+             */
+            code?: string;
+            /** @example bankCode: unknown bank or e-wallet code "XYZ"; ... */
+            message?: string;
+        };
+        BatchSubmission: {
+            /** @example PAYROLL-2026-11 */
+            batchId: string;
+            /** @example 1000 */
+            rowCount: number;
+            /** @example 990 */
+            accepted: number;
+            /** @example 10 */
+            refused: number;
+            rows: components["schemas"]["BatchRowResult"][];
+        };
+        BatchRowDto: {
+            /** @example INV-2026-0001 */
+            merchantTrxId: string;
+            /**
+             * @description Bank account number (6-20 digits) or e-wallet mobile number (08…). Sandbox: 0000000404 (0800000404) is not found, 0000000403 (0800000403) blocked, 0000000422 refused at once, 0000000408 times out then succeeds, 0000000500 fails after a while; any other well-formed number is a valid account (docs/merchant-api.md#sandbox)
+             * @example 1234567890
+             */
+            accountNo: string;
+            /**
+             * @description Bank or e-wallet code, case-insensitive: the list is GET /api/v1/banks
+             * @example BCA
+             */
+            bankCode: string;
+            /**
+             * @description Rupiah, at most two decimals; the bounds shown are the defaults of PAYOUT_MIN_AMOUNT and PAYOUT_MAX_AMOUNT
+             * @example 100000
+             */
+            amount: number;
+            /**
+             * @description The beneficiary's name as the merchant knows it: when given, a row whose bank holds another name is refused ACCOUNT_NAME_MISMATCH (compared in upper case, letters and digits only). Omitted: the bank's name is taken
+             * @example BUDI SANTOSO
+             */
+            accountName?: string;
+        };
+        DisbursementBatchDto: {
+            /**
+             * @description The idempotency key of the batch, unique per merchant: the same batchId with the same body answers the batch as recorded (nothing new); with another body 409 BATCH_ID_CONFLICT
+             * @example PAYROLL-2026-11
+             */
+            batchId: string;
+            /**
+             * @description Absolute http(s) URL: each row's disbursement.* callback and the batch's disbursement.batch.completed go here. Omitted: no callbacks
+             * @example https://merchant.example/callbacks/disbursement
+             */
+            notifyUrl?: string;
+            /** @description Up to 1,000 rows. Each is checked on its own: a bad row is refused in the answer (code and message, as a single transfer would be) and never fails the others */
+            rows: components["schemas"]["BatchRowDto"][];
+        };
+        BatchCounts: {
+            /** @description Waiting for the name check (the bank away: retried) */
+            checking: number;
+            /** @description Debited, being sent */
+            pending: number;
+            success: number;
+            /** @description Sent and failed at the bank: amount and fee back in available */
+            failed: number;
+            /** @description Never sent: at submission, at the name check, or INSUFFICIENT_BALANCE */
+            refused: number;
+            /** @description Successful, then returned by the bank */
+            reversed: number;
+        };
+        BatchTotals: {
+            /**
+             * @description Sum of the rows accepted at submission. Rupiah, at most two decimals
+             * @example 99000000
+             */
+            acceptedAmount: number;
+            /**
+             * @description Sum of the successful rows. Rupiah, at most two decimals
+             * @example 99000000
+             */
+            successAmount: number;
+            /**
+             * @description Their fees. Rupiah, at most two decimals
+             * @example 2475000
+             */
+            successFee: number;
+            /**
+             * @description successAmount + successFee: what the batch took from the balance
+             * @example 101475000
+             */
+            successTotal: number;
+        };
+        BatchPage: {
+            /** @example 1 */
+            page: number;
+            /** @example 100 */
+            pageSize: number;
+            /** @example 1000 */
+            totalRows: number;
+        };
+        BatchRow: {
+            /** @example 1 */
+            rowNo: number;
+            /** @example PAYROLL-0001 */
+            merchantTrxId: string;
+            /** @example BCA */
+            bankCode: string;
+            /** @example 1234567890 */
+            accountNo: string;
+            /**
+             * @description The bank's name once checked
+             * @example BUDI SANTOSO
+             */
+            accountName: string | null;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 100000
+             */
+            amount: number | null;
+            /** @enum {string} */
+            status: "checking" | "pending" | "success" | "failed" | "refused" | "reversed";
+            /** @description The row's disbursement (inquiry by merchantTrxId works too) */
+            platformTrxId: string | null;
+            /** @description The flat fee quoted. Rupiah, at most two decimals */
+            fee: number | null;
+            /** @example ACCOUNT_NAME_MISMATCH */
+            failureCode: string | null;
+            failureMessage: string | null;
+        };
+        Batch: {
+            /** @example PAYROLL-2026-11 */
+            batchId: string;
+            /**
+             * @description completed: every row is final
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            notifyUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @example 1000 */
+            rowCount: number;
+            /** @example 990 */
+            acceptedCount: number;
+            counts: components["schemas"]["BatchCounts"];
+            totals: components["schemas"]["BatchTotals"];
+            page: components["schemas"]["BatchPage"];
+            rows: components["schemas"]["BatchRow"][];
         };
         BalanceMovementItem: {
             /**
@@ -2926,6 +3127,410 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "TRANSACTION_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    submitDisbursementBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisbursementBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Batch diterima, akan segera diproses */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Batch diterima, akan segera diproses
+                         * @enum {string}
+                         */
+                        message: "Batch diterima, akan segera diproses";
+                        data: components["schemas"]["BatchSubmission"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR | NOTIFY_URL_NOT_ALLOWED */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR" | "NOTIFY_URL_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description BATCH_ID_CONFLICT: batchId has already been used for a batch with other rows */
+            409: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example BATCH_ID_CONFLICT
+                         * @enum {string}
+                         */
+                        code?: "BATCH_ID_CONFLICT";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getDisbursementBatch: {
+        parameters: {
+            query?: {
+                /** @description The page of rows, from 1 (default 1) */
+                page?: number;
+                /** @description Rows per page (default 100) */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The batchId it was submitted with */
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Query success */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Query success
+                         * @enum {string}
+                         */
+                        message: "Query success";
+                        data: components["schemas"]["Batch"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description BATCH_NOT_FOUND: Batch not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example BATCH_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "BATCH_NOT_FOUND";
                     };
                 };
             };

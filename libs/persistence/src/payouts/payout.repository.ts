@@ -192,7 +192,7 @@ export class PayoutRepository {
                       ${callbacks.map((c) => c.delivery.merchantId)}::int[], ${callbacks.map((c) => c.delivery.url)}::text[], ${callbacks.map((c) => c.delivery.body)}::text[],
                       ${callbacks.map((c) => c.delivery.logId ?? null)}::text[])
             AS c(disbursement_id, event_id, event_type, merchant_id, url, body, log_id)
-         WHERE c.disbursement_id IN (SELECT id FROM finalised)
+         WHERE c.disbursement_id IN (SELECT id FROM finalised) AND c.url <> '' -- a batch row without notifyUrl: no callback
         ON CONFLICT (event_id) DO NOTHING
         RETURNING id)
       SELECT (SELECT array_agg(id::text) FROM finalised) AS finalised, (SELECT count(*) FROM rechecked) AS rechecked,

@@ -12,6 +12,7 @@ import { KernelModule } from '../../kernel/kernel.module';
 import { RateLimiter } from '../../kernel/rate-limit/rate-limiter';
 import { ServicesModule } from '../../services/services.module';
 import { BalanceController } from './balance.controller';
+import { DisbursementBatchController } from './disbursement-batch.controller';
 import { DisbursementController } from './disbursement.controller';
 import { BanksController } from './banks.controller';
 import { BalanceMovementsController, DisbursementListController, PayinListController } from './history.controllers';
@@ -41,6 +42,7 @@ import { ReconController } from './recon.controller';
     PayinController,
     ReconController,
     DisbursementController,
+    DisbursementBatchController,
     BalanceMovementsController,
     PayinListController,
     DisbursementListController,

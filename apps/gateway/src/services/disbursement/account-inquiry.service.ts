@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type BankRail, RailTimeoutError } from '@pay/bank-rail';
 import { ErrorCode } from '@pay/contracts';
-import { accountNumberProblem, BANKS, findBank, type Minor, parseAmount, platformTrxId } from '@pay/domain';
+import {
+  accountNumberProblem,
+  type BankInfo,
+  BANKS,
+  findBank,
+  type Minor,
+  parseAmount,
+  platformTrxId,
+} from '@pay/domain';
 import { type AuthenticatedMerchant, DisbursementRepository, type DisbursementInquiry } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
@@ -33,17 +41,7 @@ export class AccountInquiryService {
 
   async inquire(merchant: AuthenticatedMerchant, command: AccountInquiryCommand): Promise<DisbursementInquiry> {
     const amount = this.validAmount(command.amount);
-    const bank = findBank(command.bankCode);
-    if (!bank)
-      throw new ApiError(
-        ErrorCode.UnknownBankCode,
-        `bankCode: unknown bank or e-wallet code "${command.bankCode}"; the codes (GET /api/v1/banks): ${BANKS.map((b) => b.code).join(', ')}`,
-      );
-    const problem = accountNumberProblem(bank, command.accountNo);
-    if (problem)
-      throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [
-        { field: 'accountNo', message: problem },
-      ]);
+    const bank = this.validDestination(command.bankCode, command.accountNo);
 
     let lookup;
     try {
@@ -80,7 +78,23 @@ export class AccountInquiryService {
     }
   }
 
-  /** Amount within the configured limits; shared with the transfer. */
+  /** A known bank or e-wallet code and an account number of its form (the bank itself is not asked); shared with batch rows. */
+  validDestination(bankCode: string, accountNo: string): BankInfo {
+    const bank = findBank(bankCode);
+    if (!bank)
+      throw new ApiError(
+        ErrorCode.UnknownBankCode,
+        `bankCode: unknown bank or e-wallet code "${bankCode}"; the codes (GET /api/v1/banks): ${BANKS.map((b) => b.code).join(', ')}`,
+      );
+    const problem = accountNumberProblem(bank, accountNo);
+    if (problem)
+      throw new ApiError(ErrorCode.ValidationError, `accountNo: ${problem}`, [
+        { field: 'accountNo', message: problem },
+      ]);
+    return bank;
+  }
+
+  /** Amount within the configured limits; shared with the transfer and batch rows. */
   validAmount(input: number): Minor {
     const amount = parseAmount(input);
     const min = parseAmount(this.config.transfers.minAmount);

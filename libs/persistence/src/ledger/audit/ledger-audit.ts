@@ -5,7 +5,9 @@ import { eventBreaches } from './event-facts.query';
 import { merchantDigests } from './merchant-digest.query';
 import { payinBreaches, payinsInFlight } from './payin-facts.query';
 import { payoutBreaches } from './payout-facts.query';
+import { refundBreaches } from './refund-facts.query';
 import { settlementBreaches } from './settlement-facts.query';
+import { suspenseFindings } from './suspense.query';
 
 export interface VerifyOptions {
   /** Audit only these merchants (default: all) */
@@ -34,17 +36,20 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
       // The digests are a handful of aggregates: JIT compilation would cost more than it saves.
       await tx.$queryRaw`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`;
       const digest = await merchantDigests(tx, options.merchantIds ?? null, graceSeconds);
-      const { payins, settlements, payouts, events } = digest.suspects;
+      const { payins, settlements, payouts, events, refunds } = digest.suspects;
       const rows: BreachRow[] = [
         ...(payins.length ? await payinBreaches(tx, payins, graceSeconds) : []),
         ...(settlements.length ? await settlementBreaches(tx, settlements) : []),
         ...(payouts.length ? await payoutBreaches(tx, payouts, graceSeconds) : []),
         ...(events.length ? await eventBreaches(tx, events) : []),
+        ...(refunds.length ? await refundBreaches(tx, refunds, graceSeconds) : []),
         ...(digest.payinsInFlight.length ? await payinsInFlight(tx, digest.payinsInFlight, graceSeconds) : []),
       ];
       const books = await booksFacts(tx, options.merchantIds ?? null, graceSeconds);
+      // The platform's suspense is everyone's: a scoped audit does not read it.
+      const warnings = options.merchantIds ? [] : await suspenseFindings(tx);
       const all = rows.concat(books.rows);
-      const examined = new Set([...payins, ...settlements, ...payouts, ...events]);
+      const examined = new Set([...payins, ...settlements, ...payouts, ...events, ...refunds]);
       return {
         merchantsChecked: digest.merchants,
         eventsChecked: digest.events,
@@ -58,6 +63,7 @@ export async function verifyLedger(prisma: PrismaClient, options: VerifyOptions 
         merchantsExamined: examined.size,
         breaches: ordered(digest.balanceBreaches.concat(all.filter((r) => !r.in_flight).map(toBreach))),
         inFlight: ordered(all.filter((r) => r.in_flight).map(toBreach)),
+        warnings: warnings.map(toBreach),
         graceSeconds,
       };
     },

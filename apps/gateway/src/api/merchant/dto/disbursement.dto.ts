@@ -1,8 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsAmount, IsNotifyUrl } from '@pay/platform';
-import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import type { AccountInquiryCommand } from '../../../services/disbursement/account-inquiry.service';
 import type { TransferCommand } from '../../../services/disbursement/transfer.service';
 
@@ -96,3 +109,73 @@ export const transferCommand = (dto: TransferDto): TransferCommand => ({
   platformTrxId: dto.platformTrxId,
   notifyUrl: dto.notifyUrl,
 });
+
+/** One row of a batch (issue 44): a transfer's destination and amount; the platform does the inquiry. */
+export class BatchRowDto extends AccountInquiryDto {
+  @ApiPropertyOptional({
+    example: 'BUDI SANTOSO',
+    maxLength: 100,
+    description:
+      "The beneficiary's name as the merchant knows it: when given, a row whose bank holds another name is refused ACCOUNT_NAME_MISMATCH (compared in upper case, letters and digits only). Omitted: the bank's name is taken",
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  accountName?: string;
+}
+
+export const BATCH_MAX_ROWS = 1000;
+
+export class DisbursementBatchDto {
+  @ApiProperty({
+    example: 'PAYROLL-2026-11',
+    maxLength: 64,
+    description:
+      'The idempotency key of the batch, unique per merchant: the same batchId with the same body answers the batch as recorded (nothing new); with another body 409 BATCH_ID_CONFLICT',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(TRX_ID, { message: TRX_ID_MESSAGE })
+  batchId!: string;
+
+  @ApiPropertyOptional({
+    example: 'https://merchant.example/callbacks/disbursement',
+    description:
+      "Absolute http(s) URL: each row's disbursement.* callback and the batch's disbursement.batch.completed go here. Omitted: no callbacks",
+  })
+  @IsOptional()
+  @IsNotifyUrl()
+  notifyUrl?: string;
+
+  @ApiProperty({
+    type: [BatchRowDto],
+    minItems: 1,
+    maxItems: BATCH_MAX_ROWS,
+    description:
+      'Up to 1,000 rows. Each is checked on its own: a bad row is refused in the answer (code and message, as a single transfer would be) and never fails the others',
+  })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(BATCH_MAX_ROWS)
+  @IsObject({ each: true, message: 'each of rows must be an object' })
+  rows!: Record<string, unknown>[];
+}
+
+export class BatchPageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'The page of rows, from 1 (default 1)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, description: 'Rows per page (default 100)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  pageSize?: number;
+}
