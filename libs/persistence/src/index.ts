@@ -149,10 +149,13 @@ export {
   type ExportKind,
   type ReconExport,
   type ReconTotals,
+  RECON_DAY_DIGEST_SQL,
 } from './recon/recon-export.repository';
 export { neutraliseFormulaText } from './recon/formula-neutraliser';
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
 export {
+  type LedgerFileKind,
+  type ExportTotals,
   HistoryRepository,
   type BalanceMovement,
   type DisbursementListStatus,

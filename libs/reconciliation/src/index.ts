@@ -18,7 +18,7 @@ export {
   type StatementLine,
 } from './matching/recon-types';
 export { Reconciliation, type ReconSettings } from './reconciliation';
-export { type BreakView, type DayReport } from './store/day-report.query';
+export { type BreakView, type DayReport, readDayReports } from './store/day-report.query';
 export {
   parseReportCsv,
   parseSnapReport,
@@ -28,4 +28,5 @@ export {
   SourceFormatError,
   STATEMENT_CSV_COLUMNS,
 } from './sources/parse-sources';
-export { DAY_REPORT_CSV_HEADER, dayReportCsv } from './store/day-report-csv';
+export { DAY_REPORT_CSV_HEADER, DAY_REPORTS_CSV_HEADER, dayReportCsv, dayReportsCsv } from './store/day-report-csv';
+export { type ReconciliationFile, reconciliationFile } from './store/day-report-export';

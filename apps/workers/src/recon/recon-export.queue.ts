@@ -8,6 +8,7 @@ import {
   streamBooksCsv,
   streamReconCsv,
 } from '@pay/persistence';
+import { reconciliationFile } from '@pay/reconciliation';
 import {
   isTransientFault,
   type Logger,
@@ -135,8 +136,9 @@ export class ReconExportQueue {
     return mended;
   }
 
-  /** The file's CSV and totals: a merchant's day file, or the books' (no merchant). */
+  /** The file's CSV and totals: a merchant's day file, or the books' (no merchant): the ledger's or the day's reconciliation. */
   private open(e: ReconExport, date: string, kind: ExportKind) {
+    if (kind === 'reconciliation') return reconciliationFile(this.pool, date);
     if (isBooksFileKind(kind)) return streamBooksCsv(this.pool, date, kind);
     const day = jakartaDay(date);
     return streamReconCsv(this.pool, e.merchantId as number, day.from, day.to, kind);

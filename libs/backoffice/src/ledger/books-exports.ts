@@ -16,7 +16,8 @@ export interface ExportQueue {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The finance exports (docs/books.md): the day's journal or the trial balance at its close, as CSV
+ * The finance exports (docs/books.md): the day's journal, the trial balance at its close, or the
+ * day's reconciliation report (every run, docs/operations/reconciliation.md), as CSV
  * through the recon files' asynchronous path (a recon_exports row with no merchant, the workers'
  * queue, a presigned URL). One use case for the ops API, the console and `admin books export`.
  * A request answers the day's export in progress, or its file if still current; a failure is
@@ -64,8 +65,9 @@ export class BooksExports {
     let status = e.status as BooksExportView['status'];
     let url: string | null = null;
     if (status === 'ready' && e.objectKey) {
-      // A file of today is a snapshot: once the day's entries changed since, it is stale (ask again for a
-      // current one) but still served, as of its own time. A past day's entries never change.
+      // A file is a snapshot: once the day's entries changed since (a file of today), or its reconciliation
+      // (a re-run, a break assigned or resolved), it is stale (ask again for a current one) but still
+      // served, as of its own time. A past day's entries never change.
       const { from, to } = jakartaDay(date);
       if (await this.exports.isStale(e, from, to)) status = 'stale';
       url = await this.store.presignGet(e.objectKey, `${e.kind}-${date}.csv`);
@@ -81,6 +83,7 @@ export class BooksExports {
       totalDebit: amount(e.totalDebit),
       totalCredit: amount(e.totalCredit),
       balanced: e.totalDebit === null || e.totalCredit === null ? null : e.totalDebit === e.totalCredit,
+      openBreaks: e.openBreaks,
       url,
       error: e.error,
       createdAt: e.createdAt.toISOString(),

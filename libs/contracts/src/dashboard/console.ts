@@ -272,8 +272,8 @@ export interface TrialBalanceView {
   balanced: boolean;
 }
 
-/** The books' files of a day: every posting of its journal entries, or the trial balance at its close */
-export type BooksExportKind = 'journal' | 'trial-balance';
+/** The books' files of a day: every posting of its journal entries, the trial balance at its close, or the day's reconciliation report (every run) */
+export type BooksExportKind = 'journal' | 'trial-balance' | 'reconciliation';
 
 /** `POST /books/exports` {date, kind}, `GET /books/exports/:id`: a finance export (`admin books export`) */
 export interface BooksExportView {
@@ -281,15 +281,17 @@ export interface BooksExportView {
   /** The Jakarta day, YYYY-MM-DD */
   date: string;
   kind: BooksExportKind;
-  /** stale: built, but the day's entries changed since (its file, as of then, still has a URL; request the day again for a current one) */
+  /** stale: built, but the day's entries (for reconciliation: its runs or breaks) changed since (its file, as of then, still has a URL; request the day again for a current one) */
   status: 'queued' | 'running' | 'ready' | 'failed' | 'stale';
-  /** Once built: the CSV's rows (postings, or accounts), the entries covered, the totals in Rupiah */
+  /** Once built: the CSV's rows (postings, accounts, or summary and break rows), the entries covered (for reconciliation: the day's runs), the totals in Rupiah (null for reconciliation) */
   rows: number | null;
   entries: number | null;
   totalDebit: number | null;
   totalCredit: number | null;
-  /** Once built: debits = credits */
+  /** Once built: debits = credits (null for reconciliation) */
   balanced: boolean | null;
+  /** Once built, reconciliation only: the open breaks the file shows (null for the ledger's files) */
+  openBreaks: number | null;
   /** A presigned download URL, when ready (valid RECON_URL_TTL_SECONDS) */
   url: string | null;
   /** Why it failed */

@@ -5,7 +5,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { csvSnapshot, type CsvSnapshot, openSnapshot } from '../recon/copy-snapshot';
 import { rupiah, wib } from '../recon/csv-sql';
 import { neutraliseFormulas, neutraliseFormulaText } from '../recon/formula-neutraliser';
-import { type BooksFileKind, type ExportTotals, RECON_COPY_SETTINGS } from '../recon/recon-export.repository';
+import { type ExportTotals, type LedgerFileKind, RECON_COPY_SETTINGS } from '../recon/recon-export.repository';
 import { TRIAL_BALANCE_ENTRIES_SQL, TRIAL_BALANCE_SQL, trialBalanceOf } from './trial-balance.query';
 
 /** The journal file's columns, in order: one row per posting, the debit or the credit filled. */
@@ -66,7 +66,7 @@ export type BooksSummary = { totals: ExportTotals; asOf: Date };
 export async function streamBooksCsv(
   pool: Pool,
   date: string,
-  kind: BooksFileKind,
+  kind: LedgerFileKind,
 ): Promise<CsvSnapshot<BooksSummary>> {
   const client = await openSnapshot(pool, RECON_COPY_SETTINGS);
   try {

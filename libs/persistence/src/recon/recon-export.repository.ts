@@ -19,14 +19,32 @@ export type ReconFileKind = (typeof RECON_FILE_KINDS)[number];
 
 /**
  * The platform's own files of a day, built the same way but for operators, with no merchant: the
- * day's journal (every posting of its entries) and the trial balance at its close (docs/books.md).
+ * day's journal (every posting of its entries) and the trial balance at its close (docs/books.md),
+ * and the day's reconciliation report, every run of the day (docs/operations/reconciliation.md).
  */
-export const BOOKS_FILE_KINDS = ['journal', 'trial-balance'] as const;
+export const BOOKS_FILE_KINDS = ['journal', 'trial-balance', 'reconciliation'] as const;
 export type BooksFileKind = (typeof BOOKS_FILE_KINDS)[number];
+/** The books' files the ledger's own statements build (the reconciliation report is libs/reconciliation's). */
+export type LedgerFileKind = Exclude<BooksFileKind, 'reconciliation'>;
 export type ExportKind = ReconFileKind | BooksFileKind;
 
 export const isBooksFileKind = (kind: string): kind is BooksFileKind =>
   (BOOKS_FILE_KINDS as readonly string[]).includes(kind);
+
+/**
+ * The state of a Jakarta day's reconciliation ($1, YYYY-MM-DD) digested: every run of the day (when
+ * it last ran) and every break of those runs (its status, owner, resolution, when last found). A
+ * re-run, an assign or a resolve gives another digest; a file built from the day is stale once the
+ * day's digest is not its own. Built from the file's snapshot and from the day now alike.
+ */
+export const RECON_DAY_DIGEST_SQL = `
+  SELECT md5(coalesce(string_agg(t, E'\\n' ORDER BY t), '')) AS digest FROM (
+    SELECT concat_ws('|', 'run', r.id, extract(epoch FROM r.ran_at)) AS t FROM recon_runs r WHERE r.date = $1::date
+    UNION ALL
+    SELECT concat_ws('|', 'break', b.id, b.status, quote_nullable(b.owner), quote_nullable(b.resolution),
+                     extract(epoch FROM b.last_seen_at))
+      FROM recon_breaks b JOIN recon_runs r ON r.id = b.run_id WHERE r.date = $1::date
+  ) AS day_state`;
 
 /**
  * How many times a new export is tried against the day's export in progress finishing under it:
@@ -111,10 +129,15 @@ export class ReconExportRepository {
    * it was built; for movements, the day holds another number of ledger events (they are only ever
    * added, so a count is exact where a time would miss an event committed late); for the books'
    * files, another number of journal entries of the day (the journal) or up to its close (the trial
-   * balance), for the same reason.
+   * balance), for the same reason; for the reconciliation report, the day's runs or breaks changed
+   * (RECON_DAY_DIGEST_SQL).
    */
   async isStale(e: ReconExport, from: Date, to: Date): Promise<boolean> {
     if (!e.dataAsOf) return true;
+    if (e.kind === 'reconciliation') {
+      const [now] = await this.prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, dayText(e.date));
+      return now.digest !== e.dataDigest;
+    }
     if (isBooksFileKind(e.kind)) {
       // [from, to) is the Jakarta day: the journal reads it; the trial balance everything before its close.
       const occurredAt = e.kind === 'journal' ? { gte: from, lt: to } : { lt: to };
@@ -173,6 +196,7 @@ export class ReconExportRepository {
 function dayOf(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
+const dayText = (d: Date) => d.toISOString().slice(0, 10);
 
 function newExport(merchantId: number | null, date: string, kind: ExportKind) {
   return { id: randomUUID(), merchantId, date: dayOf(date), kind, status: 'queued' };
@@ -208,11 +232,17 @@ export interface ReconTotals {
   net: bigint | null;
 }
 
-/** What a finished export records: a day file's totals, and for the books' files their entries and debit and credit totals. */
+/**
+ * What a finished export records: a day file's totals, and for the books' files their entries and
+ * debit and credit totals; for the reconciliation report, its runs (entryCount), open breaks and the
+ * digest of the day it shows (RECON_DAY_DIGEST_SQL).
+ */
 export type ExportTotals = ReconTotals & {
   entryCount?: number | null;
   totalDebit?: bigint | null;
   totalCredit?: bigint | null;
+  openBreaks?: number | null;
+  dataDigest?: string | null;
 };
 
 /**

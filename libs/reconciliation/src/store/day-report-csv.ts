@@ -33,12 +33,9 @@ export const DAY_REPORT_CSV_HEADER = [
   'detail',
 ];
 
-/**
- * A day's reconciliation report as CSV (docs/operations/reconciliation.md): `summary` rows (a side's
- * count and exact sum in Rupiah), then one `break` row per break.
- */
-export function dayReportCsv(r: DayReport): string {
-  const rows: string[][] = [DAY_REPORT_CSV_HEADER];
+/** The report's rows in the DAY_REPORT_CSV_HEADER layout: its summary rows, then one row per break. */
+function dayReportRows(r: DayReport): string[][] {
+  const rows: string[][] = [];
   const blank = Array<string>(DAY_REPORT_CSV_HEADER.length - 4).fill('');
   for (const [name, value] of Object.entries(r.summary)) {
     if (typeof value === 'object' && value !== null) {
@@ -76,5 +73,28 @@ export function dayReportCsv(r: DayReport): string {
       b.resolution ?? '',
       b.detail,
     ]);
-  return rows.map((row) => row.map(cell).join(',')).join('\n') + '\n';
+  return rows;
+}
+
+const csvText = (rows: string[][]) => rows.map((row) => row.map(cell).join(',')).join('\n') + '\n';
+
+/**
+ * A day's reconciliation report as CSV (docs/operations/reconciliation.md): `summary` rows (a side's
+ * count and exact sum in Rupiah), then one `break` row per break.
+ */
+export function dayReportCsv(r: DayReport): string {
+  return csvText([DAY_REPORT_CSV_HEADER, ...dayReportRows(r)]);
+}
+
+/** The day's file of every run (the finance export): the day report's layout after `acquirer` and `rail`. */
+export const DAY_REPORTS_CSV_HEADER = ['acquirer', 'rail', ...DAY_REPORT_CSV_HEADER];
+
+/**
+ * Every run of a day as one CSV (the `reconciliation` finance export): run after run (by acquirer,
+ * then rail), each its summary rows then its break rows, each row naming its acquirer and rail. A day
+ * with no run: the header alone. `rows` counts the rows under the header.
+ */
+export function dayReportsCsv(reports: readonly DayReport[]): { csv: string; rows: number } {
+  const rows = reports.flatMap((r) => dayReportRows(r).map((row) => [r.acquirer, r.rail, ...row]));
+  return { csv: csvText([DAY_REPORTS_CSV_HEADER, ...rows]), rows: rows.length };
 }

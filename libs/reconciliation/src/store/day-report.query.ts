@@ -1,4 +1,4 @@
-import { sql, sqlClient } from '@pay/persistence';
+import { sql, sqlClient, type SqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
 import type { BreakCode, BreakSide, BreakSubject } from '../matching/recon-types';
 
@@ -36,11 +36,26 @@ export interface DayReport {
 
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
-export async function readDayReport(
+export function readDayReport(
   pool: Pool,
   k: { date: string; acquirer: string; rail: string },
 ): Promise<DayReport | null> {
-  const db = sqlClient(pool);
+  return dayReportOn(sqlClient(pool), k);
+}
+
+/** Every run of the Jakarta day (each acquirer and rail), by acquirer then rail, on `db` (a snapshot's, for the export). */
+export async function readDayReports(db: SqlClient, date: string): Promise<DayReport[]> {
+  const runs = await db.query<{ acquirer: string; rail: string }>(sql`
+    SELECT acquirer, rail FROM recon_runs WHERE date = ${date}::date ORDER BY acquirer, rail`);
+  const reports: DayReport[] = [];
+  for (const r of runs) reports.push((await dayReportOn(db, { date, ...r })) as DayReport);
+  return reports;
+}
+
+async function dayReportOn(
+  db: SqlClient,
+  k: { date: string; acquirer: string; rail: string },
+): Promise<DayReport | null> {
   const runs = await db.query<{ id: string; summary: Record<string, unknown>; ran_at: Date; ran_by: string }>(sql`
     SELECT id::text, summary, ran_at, ran_by FROM recon_runs
      WHERE date = ${k.date}::date AND acquirer = ${k.acquirer} AND rail = ${k.rail}`);
