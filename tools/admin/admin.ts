@@ -62,6 +62,7 @@ const BACKOFFICE_EXIT_CODE: Record<BackofficeErrorCode, ExitCode> = {
   [BackofficeErrorCode.CallbackUrlRefused]: ExitCode.Usage,
   [BackofficeErrorCode.Conflict]: ExitCode.Usage,
   [BackofficeErrorCode.ExportNotFound]: ExitCode.Usage,
+  [BackofficeErrorCode.ReconNotFound]: ExitCode.Usage,
 };
 
 export interface AdminIo {

@@ -20,6 +20,16 @@ export {
 export { Reconciliation, type ReconSettings } from './reconciliation';
 export { type BreakView, type DayReport, readDayReports } from './store/day-report.query';
 export {
+  RECON_DEFAULT_LAG_DAYS,
+  RECON_NOTE_MAX,
+  RECON_OWNER_MAX,
+  type ReconBreak,
+  type ReconDayReport,
+  ReconciliationDesk,
+  type ReconRunSummary,
+  type ReconSource,
+} from './desk/reconciliation-desk';
+export {
   parseReportCsv,
   parseSnapReport,
   parseSnapStatement,

@@ -11,6 +11,7 @@ import {
 } from '@pay/backoffice';
 import { type PgListener, type PrismaClient, ReconExportRepository } from '@pay/persistence';
 import type { Logger, ObjectStore, ReconExportProducer } from '@pay/platform';
+import { ReconciliationDesk } from '@pay/reconciliation';
 import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../gateway.config';
@@ -91,6 +92,7 @@ const BACKOFFICE: Provider[] = [
   { provide: WebhookActions, useFactory: (pool: Pool) => new WebhookActions(pool), inject: [PG_POOL] },
   { provide: PayoutReversals, useFactory: (pool: Pool) => new PayoutReversals(pool), inject: [PG_POOL] },
   { provide: BookAdjustments, useFactory: (pool: Pool) => new BookAdjustments(pool), inject: [PG_POOL] },
+  { provide: ReconciliationDesk, useFactory: (pool: Pool) => new ReconciliationDesk(pool), inject: [PG_POOL] },
 ];
 
 /**

@@ -27,6 +27,8 @@ export enum BackofficeErrorCode {
   Conflict = 'CONFLICT',
   /** No finance export of that id */
   ExportNotFound = 'EXPORT_NOT_FOUND',
+  /** No reconciliation run or break of that id */
+  ReconNotFound = 'RECON_NOT_FOUND',
 }
 
 /** An operator use case's refusal: its code, a message for people, and the field it is about (input only). */

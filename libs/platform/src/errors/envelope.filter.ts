@@ -47,6 +47,7 @@ const BACKOFFICE_ERROR_CODE: Record<BackofficeErrorCode, ErrorCode> = {
   [BackofficeErrorCode.CallbackUrlRefused]: ErrorCode.NotifyUrlNotAllowed,
   [BackofficeErrorCode.Conflict]: ErrorCode.Conflict,
   [BackofficeErrorCode.ExportNotFound]: ErrorCode.NotFound,
+  [BackofficeErrorCode.ReconNotFound]: ErrorCode.NotFound,
 };
 
 /** Seconds a client should wait before retrying when a dependency (database, Redis) is away: failovers take seconds, not milliseconds. */

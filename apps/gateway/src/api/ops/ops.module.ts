@@ -13,6 +13,7 @@ import { DisbursementOpsController } from './disbursement-ops.controller';
 import { LedgerOpsController } from './ledger-ops.controller';
 import { MerchantOpsController } from './merchant-ops.controller';
 import { MerchantSettingsOpsController } from './merchant-settings-ops.controller';
+import { ReconOpsController } from './recon-ops.controller';
 import { TokenOpsController } from './token-ops.controller';
 import { WebhookOpsController } from './webhook-ops.controller';
 
@@ -29,7 +30,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
  *
  * The same controllers serve the console's routes that do exactly what an /ops route does
  * (merchant create, settlement run, dead-letter list and replay, webhook resend, payout reversal,
- * users list, disable and enable, adjustments): on /console/api, OperatorGuard wants an operator's session, and the
+ * users list, disable and enable, adjustments, reconciliation): on /console/api, OperatorGuard wants an operator's session, and the
  * console's pipeline applies (see console.module.ts).
  */
 @Module({
@@ -46,6 +47,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
     BooksExportOpsController,
     DashboardUserOpsController,
     AdjustmentOpsController,
+    ReconOpsController,
   ],
 })
 export class OpsModule {}

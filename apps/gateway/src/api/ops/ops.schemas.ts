@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { BREAK_CODES } from '@pay/reconciliation';
 
 /**
  * The `data` of each ops answer, for the operations document (docs/ops-openapi.json) only: the
@@ -459,4 +460,128 @@ export class AdjustmentSchema {
     description: 'What the ledger made of it once approved; null before (or never, if rejected or expired)',
   })
   ledger!: AdjustmentLedgerOutcomeSchema | null;
+}
+
+/** One side of a reconciled day: how many lines or entries and their exact sum. */
+@ApiSchema({ name: 'ReconSide' })
+export class ReconSideSchema {
+  @ApiProperty({ example: 3 }) count!: number;
+  @ApiProperty({ example: 176234.56, description: 'Rupiah' }) amount!: number;
+}
+
+@ApiSchema({ name: 'ReconReportSide' })
+export class ReconReportSideSchema extends ReconSideSchema {
+  @ApiProperty({ example: 1233.64, description: "Rupiah: the acquirer's MDR of the lines" }) mdr!: number;
+  @ApiProperty({ example: 175000.92, description: 'Rupiah: gross − MDR' }) net!: number;
+}
+
+/** A day's counts and exact sums per side (docs/operations/reconciliation.md). */
+@ApiSchema({ name: 'ReconSides' })
+export class ReconSidesSchema {
+  @ApiProperty({ type: ReconSideSchema, description: "The ledger's pay-ins of the day through the acquirer" })
+  ledgerPayins!: ReconSideSchema;
+  @ApiProperty({ type: ReconReportSideSchema, description: "The acquirer's report lines (gross)" })
+  reportLines!: ReconReportSideSchema;
+  @ApiProperty({ type: ReconSideSchema, description: 'Pay-ins matched one to one by RRN' })
+  matchedPayins!: ReconSideSchema;
+  @ApiProperty({ type: ReconSideSchema }) statementCredits!: ReconSideSchema;
+  @ApiProperty({ type: ReconSideSchema }) statementDebits!: ReconSideSchema;
+  @ApiProperty({ type: ReconSideSchema, description: 'Payouts the books confirmed paid from the bank' })
+  ledgerPayouts!: ReconSideSchema;
+  @ApiProperty({ type: ReconSideSchema, description: "The rail's fees in the books" })
+  ledgerRailFees!: ReconSideSchema;
+}
+
+@ApiSchema({ name: 'ReconBreakCounts' })
+export class ReconBreakCountsSchema {
+  @ApiProperty({ example: 1 }) open!: number;
+  @ApiProperty({ example: 0 }) resolved!: number;
+  @ApiProperty({ example: 0, description: 'No longer found by the last run' }) cleared!: number;
+}
+
+/** A day's run (one per Jakarta day, acquirer and rail), as its last run left it. */
+@ApiSchema({ name: 'ReconRun' })
+export class ReconRunSchema {
+  @ApiProperty({ format: 'uuid', example: '3c1f0e5b-7a4a-43d1-9e3f-0b8c2a9e11d7' }) id!: string;
+  @ApiProperty({ example: '2026-12-03', description: 'The Jakarta day' }) date!: string;
+  @ApiProperty({ example: 'qris', description: "The acquirer's account in the books (sandbox: the simulator's)" })
+  acquirer!: string;
+  @ApiProperty({ example: 'snap' }) rail!: string;
+  @ApiProperty(TIME) ranAt!: string;
+  @ApiProperty({
+    example: 'operator:12',
+    description: '`operator:<user id>` (the console), `ops-api` or `cli:<user>@<host>`',
+  })
+  ranBy!: string;
+  @ApiProperty({ example: 'ayu@example.com', description: "The operator's email, else ranBy" }) ranByName!: string;
+  @ApiProperty({ example: true }) reportIngested!: boolean;
+  @ApiProperty({ example: true }) statementIngested!: boolean;
+  @ApiProperty({ type: ReconSidesSchema }) sides!: ReconSidesSchema;
+  @ApiProperty({
+    example: 5000,
+    description:
+      "Rupiah the day's batches left in suspense (positive: a debit, owed to the platform, e.g. a short settlement)",
+  })
+  suspense!: number;
+  @ApiProperty({ type: ReconBreakCountsSchema }) breaks!: ReconBreakCountsSchema;
+}
+
+/** A break: what one side says and the other does not, both values kept, its owner and resolution. */
+@ApiSchema({ name: 'ReconBreak' })
+export class ReconBreakSchema {
+  @ApiProperty({ format: 'uuid', example: '9a0b4c1e-2d3f-4e5a-8b6c-7d8e9f0a1b2c' }) id!: string;
+  @ApiProperty({ enum: BREAK_CODES, example: 'amount_differs', description: 'docs/operations/reconciliation.md' })
+  code!: string;
+  @ApiProperty({ enum: ['report', 'statement'], example: 'statement' }) side!: string;
+  @ApiProperty({
+    enum: ['payin', 'report_line', 'batch', 'statement_line', 'payout', 'fee'],
+    example: 'batch',
+  })
+  subject!: string;
+  @ApiProperty({ example: 'STL20261204001', description: 'The RRN, batch id, disbursement id or transaction id' })
+  reference!: string;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'STL20261204001' }) batchId!: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 175000.92,
+    description: "Rupiah: the ledger's (or the report's against the bank)",
+  })
+  expectedAmount!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 170000.92, description: "Rupiah: the other side's" })
+  actualAmount!: number | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) expectedDate!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) actualDate!: string | null;
+  @ApiProperty({
+    example: 5000,
+    description: "Rupiah: the break's share of the suspense booked (positive: owed to the platform)",
+  })
+  suspense!: number;
+  @ApiProperty({ example: 'batch STL20261204001 credited 170000.92, 175000.92 owed' }) detail!: string;
+  @ApiProperty({ enum: ['open', 'resolved', 'cleared'], example: 'open' }) status!: string;
+  @ApiProperty({ ...NULLABLE_TEXT, example: 'finance@example.id' }) owner!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) resolution!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null }) resolvedBy!: string | null;
+  @ApiProperty({ ...NULLABLE_TEXT, example: null, description: "The operator's email, else resolvedBy" })
+  resolvedByName!: string | null;
+  @ApiProperty(NULLABLE_TIME) resolvedAt!: string | null;
+}
+
+/** A report or statement ingested for a day. */
+@ApiSchema({ name: 'ReconSource' })
+export class ReconSourceSchema {
+  @ApiProperty({ enum: ['report', 'statement'], example: 'report' }) kind!: string;
+  @ApiProperty({ example: 'qris', description: 'The acquirer (report) or the rail (statement)' }) name!: string;
+  @ApiProperty({ enum: ['csv', 'snap'], example: 'csv' }) origin!: string;
+  @ApiProperty({ example: 3, description: 'Lines stored (a statement: only the lines of the day)' }) lines!: number;
+  @ApiProperty(TIME) ingestedAt!: string;
+  @ApiProperty({ example: 'operator:12' }) ingestedBy!: string;
+}
+
+/** A day's report: the run, its sources, every break (cleared ones last). */
+@ApiSchema({ name: 'ReconDayReport' })
+export class ReconDayReportSchema {
+  @ApiProperty({ type: ReconRunSchema }) run!: ReconRunSchema;
+  @ApiProperty({ type: [ReconSourceSchema] }) sources!: ReconSourceSchema[];
+  @ApiProperty({ type: [ReconBreakSchema] }) breaks!: ReconBreakSchema[];
 }

@@ -33,6 +33,8 @@ interface AuditSpec {
   merchantUsersOnly: boolean;
   /** The route changes the merchant of its `:merchantId`: the row's details carry `changes`, old and new of every field that moved */
   merchantChanges: boolean;
+  /** The row's details instead of the body (a body too big to keep whole: an uploaded file) */
+  details?: (subject: AuditSubject) => Record<string, unknown>;
 }
 
 const AUDIT = Symbol('dashboardAudit');
@@ -129,9 +131,10 @@ export class AuditInterceptor implements NestInterceptor {
                   isRecord(answer) && isRecord((answer as { data?: unknown }).data)
                     ? (answer as { data: Record<string, unknown> }).data
                     : {};
-                const target = spec.target({ params, body: bodyOf(req), data, principal });
+                const subject = { params, body: bodyOf(req), data, principal };
+                const target = spec.target(subject);
                 const after = before && (await this.merchantState(merchantId));
-                const details = withoutSecrets(bodyOf(req));
+                const details = withoutSecrets(spec.details ? spec.details(subject) : bodyOf(req));
                 if (before && after) details.changes = changesBetween(before, after);
                 await this.audit.record(auditEntry(req, spec.action, target, details));
                 return answer;
@@ -160,11 +163,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * audit row, an operator's or the ops API's (the console's audit log) or a merchant user's (its
  * merchant's activity log). `merchantUsersOnly`: on a route both audiences share, an operator's
  * request writes nothing. `merchantChanges`: the row also says what changed (old and new).
+ * `details`: what the row keeps instead of the body (an uploaded file: its size and digest).
  */
 export const Audited = (
   action: string,
   target: (subject: AuditSubject) => string,
-  options: { merchantUsersOnly?: boolean; merchantChanges?: boolean } = {},
+  options: {
+    merchantUsersOnly?: boolean;
+    merchantChanges?: boolean;
+    details?: (subject: AuditSubject) => Record<string, unknown>;
+  } = {},
 ) =>
   applyDecorators(
     SetMetadata(AUDIT, {
@@ -172,6 +180,7 @@ export const Audited = (
       target,
       merchantUsersOnly: options.merchantUsersOnly ?? false,
       merchantChanges: options.merchantChanges ?? false,
+      details: options.details,
     } satisfies AuditSpec),
     UseInterceptors(AuditInterceptor),
   );
