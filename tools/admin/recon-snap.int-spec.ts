@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { BookAdjustments } from '@pay/backoffice';
 import { acquirerEnvShape, acquirerSection, createQrisAcquirer, snapEnvShape } from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
-import { SnapSimulator } from '@pay/devstack';
-import type { Minor } from '@pay/domain';
-import { createPgPool, createPrismaClient, PayinRepository, type PrismaClient } from '@pay/persistence';
+import { payinsPaidAtSimulator, SnapSimulator } from '@pay/devstack';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createDashboardUser, createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
 import type { Pool } from 'pg';
 import { z } from 'zod';
@@ -47,43 +46,11 @@ describe('admin recon run --snap and the suspense check of ledger verify (own da
       await dropDatabase(url);
     });
     const ledger = ledgerFor(prisma);
-    const merchantId = (await createMerchant(prisma)).merchant.id;
-    for (const amount of [150_000_00n, 25_000_00n, 1_234_56n]) {
-      const platformTrxId = `QR${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-      const payin = await new PayinRepository(prisma).create({
-        merchantId,
-        merchantTrxId: `CLI-${platformTrxId.slice(2, 10)}`,
-        platformTrxId,
-        amount: amount as Minor,
-        fee: 0n as Minor,
-        feePctMilli: 0,
-        feeFixed: 0n as Minor,
-        nmid: 'ID1234567890123',
-        qrisPayload: null,
-        expiresAt: new Date(Date.now() + 600_000),
-      });
-      await acquirer.generate({ platformTrxId, amount, expiresAt: payin.expiresAt as Date, merchantName: 'TOKO CLI' });
-      await sim.control('qris/pay', { partnerReferenceNo: platformTrxId, mode: 'never' });
-      const paid = await acquirer.query(platformTrxId);
-      if (paid.state !== 'paid') throw new Error(`not paid at the acquirer: ${JSON.stringify(paid)}`);
-      // The simulator's payments are sandbox money: the books' acquirer is `sandbox`.
-      await new PayinRepository(prisma).applyNotice(
-        {
-          acquirerReference: paid.referenceNo,
-          platformTrxId,
-          amount: paid.amount as Minor,
-          status: 'success',
-          rrn: paid.rrn,
-          issuer: paid.issuer,
-          paidAt: paid.paidAt ?? new Date(),
-          failureReason: null,
-          sandbox: true,
-        },
-        '{"source":"test"}',
-        new Date(),
-        300_000,
-      );
-    }
+    await payinsPaidAtSimulator(prisma, sim, acquirer, (await createMerchant(prisma)).merchant.id, [
+      150_000_00n,
+      25_000_00n,
+      1_234_56n,
+    ]);
     /** What the outbox holds for the ledger, applied (again: an applied command is a no-op). */
     const applyOutbox = async () => {
       for (const row of await prisma.outbox.findMany({
@@ -92,7 +59,6 @@ describe('admin recon run --snap and the suspense check of ledger verify (own da
       }))
         await ledger.apply(parseLedgerCommand(row.payload));
     };
-    await applyOutbox();
     const admin = async (extra: Record<string, string>, ...argv: string[]) => {
       const out: string[] = [];
       const err: string[] = [];

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   acquirerEnvShape,
   acquirerSection,
@@ -11,9 +10,8 @@ import {
   type SnapQrisAcquirer,
 } from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
-import { SnapSimulator } from '@pay/devstack';
-import type { Minor } from '@pay/domain';
-import { createPgPool, createPrismaClient, PayinRepository, type PrismaClient, verifyLedger } from '@pay/persistence';
+import { payinsPaidAtSimulator, SnapSimulator } from '@pay/devstack';
+import { createPgPool, createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
 import type { Pool } from 'pg';
 import { z } from 'zod';
@@ -55,57 +53,9 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
     ) as SnapQrisAcquirer;
     const rail = createBankRail(railSection(z.object(railEnvShape).parse(env)), pool) as SnapBankRail;
     days.push({ url, prisma, pool, sim, acquirer });
-    const payins = new PayinRepository(prisma);
     const merchantId = (await createMerchant(prisma)).merchant.id;
     const ledger = ledgerFor(prisma);
-    const paid: { payinId: string; rrn: string; amount: bigint }[] = [];
-    for (const amount of [150_000_00n, 25_000_00n, 1_234_56n]) {
-      const platformTrxId = `QR${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-      const payin = await payins.create({
-        merchantId,
-        merchantTrxId: `RCN-${randomUUID().slice(0, 8)}`,
-        platformTrxId,
-        amount: amount as Minor,
-        fee: 0n as Minor,
-        feePctMilli: 0,
-        feeFixed: 0n as Minor,
-        nmid: 'ID1234567890123',
-        qrisPayload: null,
-        expiresAt: new Date(Date.now() + 600_000),
-      });
-      const code = await acquirer.generate({
-        platformTrxId,
-        amount,
-        expiresAt: payin.expiresAt as Date,
-        merchantName: 'TOKO RECON',
-      });
-      expect(code.kind).toBe('created');
-      await sim.control('qris/pay', { partnerReferenceNo: platformTrxId, mode: 'never' });
-      const state = await acquirer.query(platformTrxId);
-      if (state.state !== 'paid') throw new Error(`not paid at the acquirer: ${JSON.stringify(state)}`);
-      const applied = await payins.applyNotice(
-        {
-          acquirerReference: state.referenceNo,
-          platformTrxId,
-          amount: state.amount as Minor,
-          status: 'success',
-          rrn: state.rrn,
-          issuer: state.issuer,
-          paidAt: state.paidAt ?? new Date(),
-          failureReason: null,
-          sandbox: true,
-        },
-        JSON.stringify({ source: 'test' }),
-        new Date(),
-        300_000,
-      );
-      expect(applied.outcome).toBe('accepted');
-      const written = await prisma.outbox.findFirstOrThrow({
-        where: { topic: Topic.LedgerCommands, payload: { path: ['payinId'], equals: payin.id } },
-      });
-      expect((await ledger.apply(parseLedgerCommand(written.payload))).outcome).toBe('applied');
-      paid.push({ payinId: payin.id, rrn: state.rrn as string, amount });
-    }
+    const paid = await payinsPaidAtSimulator(prisma, sim, acquirer, merchantId, [150_000_00n, 25_000_00n, 1_234_56n]);
     const recon = new Reconciliation(pool, { acquirer: 'sandbox', rail: 'snap', settlementLagDays: 0 });
 
     /** The report and the statement fetched over SNAP, ingested, the day run, what it booked applied by the ledger. */
