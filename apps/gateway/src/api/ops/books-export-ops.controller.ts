@@ -14,15 +14,15 @@ class BooksExportDto {
   @IsString()
   date!: string;
 
-  @ApiProperty({ enum: ['journal', 'trial-balance'], example: 'journal' })
-  @IsIn(['journal', 'trial-balance'])
+  @ApiProperty({ enum: ['journal', 'trial-balance', 'reconciliation'], example: 'journal' })
+  @IsIn(['journal', 'trial-balance', 'reconciliation'])
   kind!: string;
 }
 
 const message = (status: string) => (status === 'ready' ? 'Export ready' : `Export ${status}`);
 
 /**
- * The finance exports (docs/books.md): a day's journal or trial balance as CSV, built by the
+ * The finance exports (docs/books.md): a day's journal, trial balance or reconciliation report as CSV, built by the
  * workers like a merchant's recon file and downloaded through a presigned URL; the console serves
  * the same routes under /console/api (an operator's session), the CLI is `admin books export`.
  */
@@ -37,9 +37,9 @@ export class BooksExportOpsController {
   @Audited('books.export', ({ data }) => `books-export:${String(data.id)}`)
   @ApiOperation({
     operationId: 'requestBooksExport',
-    summary: "Export a day's journal or trial balance as CSV",
+    summary: "Export a day's journal, trial balance or reconciliation report as CSV",
     description:
-      "journal: every posting of the entries of the Jakarta day; trial-balance: every account's debit or credit at the day's close. First request: queued. The same request while it is built: the same export; once built: ready with a presigned URL (a new one each time), until the day's entries change. A failed export is answered once (status failed, error); the next request starts a new one.",
+      "journal: every posting of the entries of the Jakarta day; trial-balance: every account's debit or credit at the day's close; reconciliation: every reconciliation run of the day (each acquirer and rail), its counts and exact sums then its breaks (a day with no run: the header alone, rows 0, entries 0). First request: queued. The same request while it is built: the same export; once built: ready with a presigned URL (a new one each time), until the day's entries change (reconciliation: until the day is run again or a break is assigned or resolved), then stale. A failed export is answered once (status failed, error); the next request starts a new one.",
   })
   @ApiEnvelope(BooksExportSchema, {
     message: 'Export queued',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RECON_DAY_DIGEST_SQL } from '@pay/persistence';
 import { createMerchant, signedInMerchantUser, signedInOperator } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
@@ -70,6 +71,56 @@ describe('finance exports on /ops/books/exports and /console/api/books/exports (
     expect(ready.body.data.url).toContain('X-Amz-Signature=');
     const again = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'journal' });
     expect(again.body.data).toMatchObject({ id, status: 'ready' });
+  });
+
+  it("the reconciliation kind: the day's report of every run, queued; once built, its runs and open breaks, no debit or credit", async () => {
+    const date = past(403);
+    const first = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'reconciliation' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      message: 'Export queued',
+      data: { date, kind: 'reconciliation', status: 'queued', rows: null, entries: null, openBreaks: null, url: null },
+    });
+    const id = first.body.data.id as string;
+    const journal = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'journal' });
+    expect(journal.body.data.id).not.toBe(id);
+
+    // The workers' part (apps/workers' reconciliation-file.int-spec.ts builds it for real): a day with no run.
+    const [{ digest }] = await gateway.prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, date);
+    await gateway.prisma.reconExport.update({
+      where: { id },
+      data: {
+        status: 'ready',
+        objectKey: `books/${date}/reconciliation-${id}.csv`,
+        dataAsOf: new Date(),
+        rowCount: 0,
+        entryCount: 0,
+        openBreaks: 0,
+        dataDigest: digest,
+        finishedAt: new Date(),
+      },
+    });
+    const ready = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'reconciliation' });
+    expect(ready.body).toMatchObject({
+      message: 'Export ready',
+      data: {
+        id,
+        kind: 'reconciliation',
+        status: 'ready',
+        rows: 0,
+        entries: 0,
+        openBreaks: 0,
+        totalDebit: null,
+        totalCredit: null,
+        balanced: null,
+      },
+    });
+    expect(ready.body.data.url).toContain(`books/${date}/reconciliation-${id}.csv`);
+    // A file of another state of the day than now (a run or a break changed since): stale, still served.
+    await gateway.prisma.reconExport.update({ where: { id }, data: { dataDigest: 'another day' } });
+    const stale = await request(internal).get(`/ops/books/exports/${id}`).set(auth);
+    expect(stale.body).toMatchObject({ message: 'Export stale', data: { id, status: 'stale' } });
+    expect(stale.body.data.url).toContain('X-Amz-Signature=');
   });
 
   it('bad input is a 400 envelope: a future or unreal day, another kind, no kind; an unknown export 404', async () => {

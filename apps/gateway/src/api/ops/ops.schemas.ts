@@ -270,32 +270,55 @@ export class TrialBalanceSchema {
   @ApiProperty({ example: true, description: 'Total debits equal total credits, to the sen' }) balanced!: boolean;
 }
 
-/** A finance export: the day's journal or trial balance as a CSV built by the workers (`admin books export`). */
+/** A finance export: the day's journal, trial balance or reconciliation report as a CSV built by the workers (`admin books export`). */
 @ApiSchema({ name: 'BooksExport' })
 export class BooksExportSchema {
   @ApiProperty({ format: 'uuid', example: '5f0c7a52-2a55-4d8e-9a4e-6d1f3f0c2b11' }) id!: string;
   @ApiProperty({ example: '2026-11-28', description: 'The Jakarta day' }) date!: string;
   @ApiProperty({
-    enum: ['journal', 'trial-balance'],
+    enum: ['journal', 'trial-balance', 'reconciliation'],
     example: 'journal',
-    description: "journal: every posting of the day's entries; trial-balance: every account at the day's close",
+    description:
+      "journal: every posting of the day's entries; trial-balance: every account at the day's close; reconciliation: every reconciliation run of the day, its summary then its breaks",
   })
   kind!: string;
   @ApiProperty({
     enum: ['queued', 'running', 'ready', 'failed', 'stale'],
     example: 'ready',
     description:
-      "stale: built, but the day's journal entries changed since (the file, as of then, still has its URL); request the day again for a current one",
+      "stale: built, but the day's journal entries (reconciliation: its runs or breaks) changed since (the file, as of then, still has its URL); request the day again for a current one",
   })
   status!: string;
-  @ApiProperty({ type: Number, nullable: true, example: 1320, description: 'CSV rows: postings, or accounts' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 1320,
+    description: 'CSV rows under the header: postings, accounts, or summary and break rows',
+  })
   rows!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: 480, description: 'Journal entries the file covers' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 480,
+    description: "Journal entries the file covers (reconciliation: the day's runs, each acquirer and rail)",
+  })
   entries!: number | null;
   @ApiProperty({ type: Number, nullable: true, example: 1000000, description: 'Rupiah' }) totalDebit!: number | null;
   @ApiProperty({ type: Number, nullable: true, example: 1000000, description: 'Rupiah' }) totalCredit!: number | null;
-  @ApiProperty({ type: Boolean, nullable: true, example: true, description: 'Debits = credits, to the sen' })
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    example: true,
+    description: 'Debits = credits, to the sen (null for reconciliation, which has no debit or credit)',
+  })
   balanced!: boolean | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'Reconciliation only: the open breaks the file shows (null for journal and trial-balance)',
+  })
+  openBreaks!: number | null;
   @ApiProperty({
     type: String,
     nullable: true,
