@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { S3Proxy } from '@pay/devstack';
-import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { createPrismaClient, type PrismaClient, RECON_DAY_DIGEST_SQL } from '@pay/persistence';
 import { ExitCode, runAdmin } from './admin';
 
 /**
@@ -71,6 +71,34 @@ describe('admin books export (real Postgres, Redis, S3)', () => {
     expect(url).toMatch(new RegExp(`^http.*/books/${date}/journal-${e.id}\\.csv\\?.*X-Amz-Signature=`));
   }, 20_000);
 
+  it("--kind reconciliation: the day's reconciliation report, its runs and open breaks once built", async () => {
+    const date = past(501);
+    const queued = await admin('--json', 'books', 'export', '--date', date, '--kind', 'reconciliation');
+    expect(queued.code).toBe(ExitCode.Ok);
+    const e = JSON.parse(queued.out);
+    expect(e).toMatchObject({ date, kind: 'reconciliation', status: 'queued', openBreaks: null, url: null });
+    // The workers' part, by hand (apps/workers' reconciliation-file.int-spec.ts builds it): a day with no run.
+    const [{ digest }] = await prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, date);
+    await prisma.reconExport.update({
+      where: { id: e.id },
+      data: {
+        status: 'ready',
+        objectKey: `books/${date}/reconciliation-${e.id}.csv`,
+        dataAsOf: new Date(),
+        rowCount: 0,
+        entryCount: 0,
+        openBreaks: 0,
+        dataDigest: digest,
+        finishedAt: new Date(),
+      },
+    });
+    const ready = await admin('books', 'export', '--date', date, '--kind', 'reconciliation', '--wait');
+    expect(ready.code).toBe(ExitCode.Ok);
+    const [head, url] = ready.out.split('\n');
+    expect(head).toBe(`reconciliation of ${date}: export ${e.id} ready: 0 runs, 0 rows, 0 open breaks`);
+    expect(url).toMatch(new RegExp(`^http.*/books/${date}/reconciliation-${e.id}\\.csv\\?.*X-Amz-Signature=`));
+  }, 20_000);
+
   it('refuses a future day and another kind with exit code 2', async () => {
     const tomorrow = new Date(Date.now() + 31 * 3_600_000).toISOString().slice(0, 10);
     const future = await admin('books', 'export', '--date', tomorrow, '--kind', 'journal');
@@ -78,6 +106,6 @@ describe('admin books export (real Postgres, Redis, S3)', () => {
     expect(future.err).toContain('is in the future');
     const kind = await admin('books', 'export', '--date', past(1), '--kind', 'payins');
     expect(kind.code).toBe(ExitCode.Usage);
-    expect(kind.err).toContain('journal, trial-balance');
+    expect(kind.err).toContain('journal, trial-balance, reconciliation');
   });
 });

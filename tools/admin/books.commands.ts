@@ -48,7 +48,8 @@ const WAIT_MS = 10 * 60_000;
 const POLL_MS = 1_000;
 
 /**
- * `books export --date --kind [--wait]`: the finance export of a day (BooksExports, as the ops API's
+ * `books export --date --kind [--wait]`: the finance export of a day (journal, trial-balance or
+ * reconciliation; BooksExports, as the ops API's
  * POST /ops/books/exports), queued for the workers; asked again, the same export. With --wait, until
  * it is built: the presigned URL.
  */
@@ -58,10 +59,10 @@ export function registerBooksExportCommand(program: Command, ctx: BooksExportCom
     .description("the platform's books as files")
     .command('export')
     .description(
-      "the day's journal (every posting of its entries) or the trial balance at its close, as CSV built by the workers; prints the download URL once ready",
+      "the day's journal (every posting of its entries), the trial balance at its close, or the day's reconciliation report (every run: counts, exact sums, breaks), as CSV built by the workers; prints the download URL once ready",
     )
     .requiredOption('--date <YYYY-MM-DD>', 'the day in Asia/Jakarta')
-    .requiredOption('--kind <kind>', 'journal or trial-balance')
+    .requiredOption('--kind <kind>', 'journal, trial-balance or reconciliation')
     .option('--wait', 'wait until the file is built (up to 10 minutes) and print its URL')
     .action(async (o: { date: string; kind: string; wait?: boolean }) => {
       const redis = createRedis(ctx.config.redis.url, { maxRetriesPerRequest: 1 });
@@ -103,6 +104,8 @@ export function registerBooksExportCommand(program: Command, ctx: BooksExportCom
 function describeExport(e: BooksExportView): string {
   const head = `${e.kind} of ${e.date}: export ${e.id} ${e.status}`;
   if (e.status !== 'ready') return `${head}; run the command again (or with --wait) for the URL`;
+  if (e.kind === 'reconciliation')
+    return `${head}: ${e.entries} runs, ${e.rows} rows, ${e.openBreaks} open breaks\n${e.url}`;
   const totals = `${e.rows} rows, ${e.entries} journal entries, debits ${e.totalDebit} = credits ${e.totalCredit}${e.balanced ? '' : ' NOT BALANCED'}`;
   return `${head}: ${totals}\n${e.url}`;
 }
