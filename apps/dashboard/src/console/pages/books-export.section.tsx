@@ -6,7 +6,7 @@ import { formatRupiah } from '../../shared/format/format';
 import { useApi } from '../../shared/session/session.context';
 import { FormError } from '../../shared/ui/states';
 
-/** The finance exports (`admin books export`): a day's journal or trial balance as CSV, built by the workers, downloaded when ready. */
+/** The finance exports (`admin books export`): a day's journal, trial balance or reconciliation report as CSV, built by the workers, downloaded when ready. */
 export function BooksExportSection() {
   const { t } = useTranslation();
   const api = useApi();
@@ -48,7 +48,7 @@ export function BooksExportSection() {
           label={t('ledger.exports.kind')}
           value={kind}
           onChange={(e) => setKind(e.currentTarget.value as BooksExportKind)}
-          data={(['journal', 'trial-balance'] as const).map((k) => ({
+          data={(['journal', 'trial-balance', 'reconciliation'] as const).map((k) => ({
             value: k,
             label: t(`ledger.exports.kinds.${k}`),
           }))}
@@ -65,13 +65,20 @@ export function BooksExportSection() {
       <FormError error={error} />
       {job && inProgress && <Alert role="status">{t('ledger.exports.queued', { ...what, status: job.status })}</Alert>}
       {job?.status === 'ready' && (
-        <Alert color={job.balanced ? 'teal' : 'red'} role="status">
-          {t('ledger.exports.ready', {
-            ...what,
-            rows: job.rows,
-            debit: formatRupiah(job.totalDebit ?? 0),
-            credit: formatRupiah(job.totalCredit ?? 0),
-          })}{' '}
+        <Alert color={readyColor(job)} role="status">
+          {job.kind === 'reconciliation'
+            ? t(job.entries === 0 ? 'ledger.exports.noRun' : 'ledger.exports.readyReconciliation', {
+                ...what,
+                runs: job.entries,
+                rows: job.rows,
+                openBreaks: job.openBreaks,
+              })
+            : t('ledger.exports.ready', {
+                ...what,
+                rows: job.rows,
+                debit: formatRupiah(job.totalDebit ?? 0),
+                credit: formatRupiah(job.totalCredit ?? 0),
+              })}{' '}
           {job.url && (
             <Anchor href={job.url} download>
               {t('ledger.exports.download')}
@@ -96,4 +103,10 @@ export function BooksExportSection() {
       )}
     </Stack>
   );
+}
+
+/** The ledger's files: balanced or not; the reconciliation report: open breaks or none. */
+function readyColor(job: BooksExportView): string {
+  if (job.kind === 'reconciliation') return job.openBreaks ? 'yellow' : 'teal';
+  return job.balanced ? 'teal' : 'red';
 }

@@ -551,17 +551,20 @@ export const en = {
     exports: {
       title: 'Export the books',
       intro:
-        "A day's journal (every posting of its entries) or its trial balance at the close, as a CSV file built in the background (admin books export).",
+        "A day's journal (every posting of its entries), its trial balance at the close, or its reconciliation report (every run: counts, exact sums, breaks), as a CSV file built in the background (admin books export).",
       date: 'Day',
       kind: 'File',
-      kinds: { journal: 'Journal', 'trial-balance': 'Trial balance' },
+      kinds: { journal: 'Journal', 'trial-balance': 'Trial balance', reconciliation: 'Reconciliation report' },
       request: 'Export',
       check: 'Check again',
       queued: 'The {{kind}} of {{date}} is being prepared ({{status}}).',
       ready: 'The {{kind}} of {{date}} is ready: {{rows}} rows, debits {{debit}}, credits {{credit}}.',
+      readyReconciliation:
+        'The {{kind}} of {{date}} is ready: {{runs}} runs, {{rows}} rows, {{openBreaks}} open breaks.',
+      noRun: 'No reconciliation ran on {{date}} (0 runs): the file has its header only.',
       failed: 'The export failed: {{error}}. Export again to start a new one.',
       stale:
-        "The day's entries changed since this file was built: export again for a current one, or download it as it was then.",
+        "The day's entries (or its reconciliation) changed since this file was built: export again for a current one, or download it as it was then.",
       download: 'Download CSV',
     },
   },

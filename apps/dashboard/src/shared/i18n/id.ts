@@ -557,17 +557,20 @@ export const id: Resources = {
     exports: {
       title: 'Ekspor pembukuan',
       intro:
-        'Jurnal satu hari (setiap posting dari entrinya) atau neraca saldo pada penutupannya, sebagai file CSV yang disiapkan di latar belakang (admin books export).',
+        'Jurnal satu hari (setiap posting dari entrinya), neraca saldo pada penutupannya, atau laporan rekonsiliasinya (setiap run: jumlah, total tepat, selisih), sebagai file CSV yang disiapkan di latar belakang (admin books export).',
       date: 'Hari',
       kind: 'File',
-      kinds: { journal: 'Jurnal', 'trial-balance': 'Neraca saldo' },
+      kinds: { journal: 'Jurnal', 'trial-balance': 'Neraca saldo', reconciliation: 'Laporan rekonsiliasi' },
       request: 'Ekspor',
       check: 'Periksa lagi',
       queued: '{{kind}} tanggal {{date}} sedang disiapkan ({{status}}).',
       ready: '{{kind}} tanggal {{date}} siap: {{rows}} baris, debit {{debit}}, kredit {{credit}}.',
+      readyReconciliation:
+        '{{kind}} tanggal {{date}} siap: {{runs}} run, {{rows}} baris, {{openBreaks}} selisih terbuka.',
+      noRun: 'Tidak ada rekonsiliasi yang dijalankan pada {{date}} (0 run): file hanya berisi header.',
       failed: 'Ekspor gagal: {{error}}. Ekspor lagi untuk memulai yang baru.',
       stale:
-        'Entri hari itu berubah sejak file ini dibuat: ekspor lagi untuk versi terkini, atau unduh file seperti saat dibuat.',
+        'Entri hari itu (atau rekonsiliasinya) berubah sejak file ini dibuat: ekspor lagi untuk versi terkini, atau unduh file seperti saat dibuat.',
       download: 'Unduh CSV',
     },
   },
