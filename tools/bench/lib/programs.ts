@@ -75,6 +75,11 @@ export const SUITES: readonly BenchProgram[] = [
     '[transfers per round=300] [concurrency=8] [rounds=2] [client calls=2000]',
   ),
   suite(
+    'batch',
+    'a batch of payouts from submission to every row final, rows accepted/s; against as many single inquiry + transfer pairs in the same run',
+    '[rows=1000] [concurrency=8] [rounds=2]',
+  ),
+  suite(
     'signin',
     "a merchant user's, an unknown and an operator's email at dashboard sign-in: median time difference (target < 0.5 ms)",
     '[rounds=400] [warm-up rounds=30]',
