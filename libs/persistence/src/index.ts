@@ -142,20 +142,20 @@ export {
   RECON_FILE_KINDS,
   BOOKS_FILE_KINDS,
   isBooksFileKind,
+  RECON_DAY_DIGEST_SQL,
   payoutsCsvCopy,
   movementsCsvCopy,
   type ReconFileKind,
   type BooksFileKind,
+  type LedgerFileKind,
+  type ExportTotals,
   type ExportKind,
   type ReconExport,
   type ReconTotals,
-  RECON_DAY_DIGEST_SQL,
 } from './recon/recon-export.repository';
 export { neutraliseFormulaText } from './recon/formula-neutraliser';
 export { decodeCursor, encodeCursor, type ListKind } from './history/list-cursor';
 export {
-  type LedgerFileKind,
-  type ExportTotals,
   HistoryRepository,
   type BalanceMovement,
   type DisbursementListStatus,
