@@ -118,6 +118,10 @@ export const gatewayConfigSchema = z
       .max(7 * 86_400)
       .default(86_400)
       .meta({ description: 'The longest validity a request may ask for' }),
+    QRIS_REFUND_WINDOW_DAYS: positiveInt().max(365).default(30).meta({
+      description:
+        "The acquirer's refund window: a QRIS pay-in paid longer ago than this many days is not refundable (POST /api/v1/payin/refund answers REFUND_WINDOW_CLOSED)",
+    }),
     ACQUIRER_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
       description:
         "Shared secret of the QRIS acquirer's signed notifications (32+ characters; openssl rand -hex 32). Required, and never a value published in this repository, in production or when the gateway listens beyond loopback",
@@ -258,6 +262,8 @@ export const gatewayConfigSchema = z
       minAmount: env.PAYIN_MIN_AMOUNT,
       maxAmount: env.PAYIN_MAX_AMOUNT,
       qrisExpiry: { defaultSeconds: env.QRIS_EXPIRY_DEFAULT_SECONDS, maxSeconds: env.QRIS_EXPIRY_MAX_SECONDS },
+      /** A pay-in is refundable this long after it was paid */
+      refundWindowSeconds: env.QRIS_REFUND_WINDOW_DAYS * 86_400,
       /** The sandbox payer (POST /api/v1/payin/qris/sandbox/pay) is served */
       sandbox: sandboxPayerOn(env),
     },

@@ -512,7 +512,7 @@ describe('ledger audit (verifyLedger, real Postgres)', () => {
           id: unknown,
           merchantId,
           expected:
-            'payin.recorded, settlement.credited, payout.debited, payout.refunded, payout.reversed or balance.adjusted',
+            'payin.recorded, settlement.credited, payout.debited, payout.refunded, payout.reversed, balance.adjusted, payin.refunded or payin.refund_returned',
           found: 'type balance.fudged',
         },
       ]);

@@ -7,6 +7,8 @@ export {
   CreditSettlementCommand,
   DebitPayoutCommand,
   RefundPayoutCommand,
+  RefundPayinCommand,
+  ReturnPayinRefundCommand,
   SendPayoutCommand,
   ConfirmPayoutCommand,
   ReversePayoutCommand,

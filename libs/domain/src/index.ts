@@ -39,6 +39,15 @@ export {
   normalisedAccountName,
 } from './webhooks/batch-callback';
 export {
+  PAYIN_REFUNDED_CALLBACK,
+  type RefundFacts,
+  type RefundStatus,
+  refundCallbackBody,
+  refundCallbackEventId,
+  refundStatus,
+  refundView,
+} from './webhooks/refund-callback';
+export {
   PayinCallbackType,
   type PayinCallbackFacts,
   type PayinFinalStatus,
@@ -68,6 +77,8 @@ export {
   UnbalancedEntryError,
   entry,
   payinRecordedPostings,
+  payinRefundedPostings,
+  payinRefundReturnedPostings,
   settlementCreditedPostings,
   payoutDebitedPostings,
   payoutRefundedPostings,

@@ -128,6 +128,13 @@ export {
   type NoticeOutcome,
 } from './payins/payin.repository';
 export { type DuePayin, PayinExpiryRepository, type ExpiryRound } from './payins/payin-expiry.repository';
+export {
+  type PayinRefund,
+  PayinRefundRepository,
+  type RefundRequest,
+  type RefundVerdict,
+  type RefundView,
+} from './payins/payin-refund.repository';
 export { webhookDeliveryChannel, WEBHOOK_DELIVERY_CHANNEL } from './webhooks/webhook-delivery-channel';
 export { SettlementListRepository, type Settlement } from './settlements/settlement-list.repository';
 export { SETTLEMENT_SCAN_STATEMENT, SettlementPlanner, type PlannedSettlement } from './settlements/settlement-planner';

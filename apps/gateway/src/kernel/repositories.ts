@@ -12,6 +12,7 @@ import {
   HistoryRepository,
   MerchantAuthRepository,
   OverviewRepository,
+  PayinRefundRepository,
   PayinRepository,
   type PrismaClient,
   ReconExportRepository,
@@ -49,6 +50,7 @@ export const REPOSITORIES: Provider[] = [
   onPool(DashboardUserRepository),
   onPool(DashboardSessionRepository),
   onPool(DashboardPasswordLinkRepository),
+  onPool(PayinRefundRepository),
   onPrisma(PayinRepository),
   onPrisma(ReconExportRepository),
 ];

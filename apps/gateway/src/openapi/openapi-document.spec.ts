@@ -41,6 +41,8 @@ describe('the committed OpenAPI documents', () => {
       'listDisbursements',
       'listPayins',
       'payinInquiry',
+      'refundInquiry',
+      'refundPayin',
       'sandboxPay',
       'sandboxSettle',
       'submitDisbursementBatch',

@@ -31,6 +31,7 @@ import { BatchPayoutService } from './disbursement/batch-payout.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
 import { TransferService } from './disbursement/transfer.service';
 import { AcquirerService } from './payin/acquirer.service';
+import { PayinRefundService } from './payin/payin-refund.service';
 import { QrisService } from './payin/qris.service';
 import { SandboxPayService } from './payin/sandbox-pay.service';
 import { SnapNotificationService } from './payin/snap-notification.service';
@@ -45,6 +46,7 @@ const PROVIDERS: Provider[] = [
   SandboxPayService,
   AcquirerService,
   SnapNotificationService,
+  PayinRefundService,
   AccountInquiryService,
   TransferService,
   BatchPayoutService,

@@ -37,6 +37,19 @@ export enum ErrorCode {
   BankUnavailable = 'BANK_UNAVAILABLE',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalError = 'INTERNAL_ERROR',
+  // QRIS refunds (issue 44)
+  /** The refundId was used before with another body (pay-in, amount or reason) */
+  RefundIdConflict = 'REFUND_ID_CONFLICT',
+  /** Only a successful pay-in can be refunded */
+  PayinNotRefundable = 'PAYIN_NOT_REFUNDABLE',
+  /** The pay-in was paid longer ago than the acquirer's refund window */
+  RefundWindowClosed = 'REFUND_WINDOW_CLOSED',
+  /** The amount is more than what is left of the pay-in (its amount minus every refund not failed) */
+  RefundAmountExceeded = 'REFUND_AMOUNT_EXCEEDED',
+  /** No refund of the merchant with this refundId */
+  RefundNotFound = 'REFUND_NOT_FOUND',
+  /** The ledger has not decided the refund's debit yet: the same request again gets its result */
+  RefundProcessing = 'REFUND_PROCESSING',
   // The dashboard and the operator console (decision 0023)
   SignInFailed = 'SIGN_IN_FAILED',
   TotpRequired = 'TOTP_REQUIRED',
@@ -96,6 +109,12 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.BankUnavailable]: 503,
   [ErrorCode.ServiceUnavailable]: 503,
   [ErrorCode.InternalError]: 500,
+  [ErrorCode.RefundIdConflict]: 409,
+  [ErrorCode.PayinNotRefundable]: 409,
+  [ErrorCode.RefundWindowClosed]: 422,
+  [ErrorCode.RefundAmountExceeded]: 422,
+  [ErrorCode.RefundNotFound]: 404,
+  [ErrorCode.RefundProcessing]: 503,
   [ErrorCode.SignInFailed]: 401,
   [ErrorCode.TotpRequired]: 401,
   [ErrorCode.AccountLocked]: 423,
@@ -140,6 +159,12 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.SetupLinkInvalid]: 'This set-password link is not valid or has expired; ask an operator for a new one',
   [ErrorCode.SignatureInvalid]: 'Signature not valid',
   [ErrorCode.TransferProcessing]: 'Transfer is being processed; send the same request again to get its result',
+  [ErrorCode.RefundIdConflict]: 'refundId has already been used for another refund',
+  [ErrorCode.PayinNotRefundable]: 'Only a successful QRIS payment can be refunded',
+  [ErrorCode.RefundWindowClosed]: "The QRIS payment is older than the acquirer's refund window",
+  [ErrorCode.RefundAmountExceeded]: 'The refund amount is more than what is left of the QRIS payment',
+  [ErrorCode.RefundNotFound]: 'Refund not found',
+  [ErrorCode.RefundProcessing]: 'Refund is being processed; send the same request again to get its result',
   [ErrorCode.RateLimited]: 'Too many requests; retry after the number of seconds in the Retry-After header',
   [ErrorCode.BankUnavailable]: 'The bank did not answer in time; please retry',
   [ErrorCode.InternalError]: 'Internal server error',

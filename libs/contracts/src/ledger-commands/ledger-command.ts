@@ -30,6 +30,8 @@ export const LEDGER_COMMAND_TYPES = [
   'acquirer.settle',
   'rail.fee',
   'books.adjust',
+  'payin.refund',
+  'payin.refund_return',
 ] as const;
 
 /** Commands about the platform's own books, not one merchant's: merchantId 0 (books.adjust may name a merchant). */
@@ -230,6 +232,37 @@ export class RailFeeCommand extends LedgerCommandBase {
   description!: string;
 }
 
+/**
+ * A merchant's refund of one of its pay-ins (issue 44): the amount leaves the merchant's pending
+ * while the pay-in is unsettled (up to what is left of its net there, the rest from available),
+ * its available once settled; refused when that does not cover it. The refund's row says the rest.
+ */
+export class RefundPayinCommand extends LedgerCommandBase {
+  override type = 'payin.refund' as const;
+
+  /** Our refund's id (payin_refunds.id), not the merchant's refundId */
+  @IsUUID()
+  refundId!: string;
+
+  @IsUUID()
+  payinId!: string;
+
+  @Matches(MINOR_UNITS)
+  amount!: string;
+}
+
+/** The acquirer refused a debited refund: the money goes back where the debit took it from, once. */
+export class ReturnPayinRefundCommand extends LedgerCommandBase {
+  override type = 'payin.refund_return' as const;
+
+  @IsUUID()
+  refundId!: string;
+
+  @IsString()
+  @MaxLength(500)
+  reason!: string;
+}
+
 export interface PostingLine {
   account: string;
   /** Signed minor units: debit positive, credit negative */
@@ -298,7 +331,9 @@ export type LedgerCommand =
   | RefundPayoutCommand
   | SendPayoutCommand
   | ConfirmPayoutCommand
-  | ReversePayoutCommand;
+  | ReversePayoutCommand
+  | RefundPayinCommand
+  | ReturnPayinRefundCommand;
 
 const CLASSES: Record<LedgerCommandType, new () => LedgerCommand> = {
   'payin.record': RecordPayinCommand,
@@ -311,6 +346,8 @@ const CLASSES: Record<LedgerCommandType, new () => LedgerCommand> = {
   'acquirer.settle': SettleAcquirerCommand,
   'rail.fee': RailFeeCommand,
   'books.adjust': AdjustBooksCommand,
+  'payin.refund': RefundPayinCommand,
+  'payin.refund_return': ReturnPayinRefundCommand,
 };
 
 /** A message that can never be processed: the bus dead-letters it at once (see classifyFault in @pay/platform). */
@@ -355,4 +392,6 @@ export const ledgerCommandId = {
   acquirerSettle: (acquirer: string, settlementRef: string) => `acquirer.settle:${acquirer}:${settlementRef}`,
   railFee: (rail: string, feeRef: string) => `rail.fee:${rail}:${feeRef}`,
   booksAdjust: (adjustmentId: string) => `books.adjust:${adjustmentId}`,
+  payinRefund: (refundId: string) => `payin.refund:${refundId}`,
+  payinRefundReturn: (refundId: string) => `payin.refund_return:${refundId}`,
 };

@@ -10,6 +10,10 @@ export enum LedgerEventType {
   PayoutReversed = 'payout.reversed',
   /** A manual adjustment of the merchant's available, approved by two operators */
   BalanceAdjusted = 'balance.adjusted',
+  /** A merchant's refund of a pay-in debited (from pending, available or both) */
+  PayinRefunded = 'payin.refunded',
+  /** A debited refund the acquirer refused: its money back */
+  PayinRefundReturned = 'payin.refund_returned',
 }
 
 /**

@@ -57,6 +57,40 @@ export function settlementCreditedPostings(p: { merchantId: number; net: Minor }
   ]);
 }
 
+/**
+ * A merchant's refund of a pay-in (issue 44): the acquirer pays the payer back and nets it from
+ * what it owes us (its receivable, or the sandbox payer's), and the merchant's liability is
+ * debited by as much: from pending (an unsettled pay-in), available, or both. The fee is kept.
+ */
+export function payinRefundedPostings(p: {
+  merchantId: number;
+  fromPending: Minor;
+  fromAvailable: Minor;
+  sandbox: boolean;
+}): Posting[] {
+  const acquirer = p.sandbox ? SANDBOX_ACQUIRER_ACCOUNT : QRIS_ACQUIRER_ACCOUNT;
+  return entry([
+    debit(Account.merchantPending(p.merchantId), p.fromPending),
+    debit(Account.merchantAvailable(p.merchantId), p.fromAvailable),
+    credit(Account.acquirerReceivable(acquirer), p.fromPending + p.fromAvailable),
+  ]);
+}
+
+/** A refund the acquirer refused: the refund's entry undone, to the merchant's pending and available as given. */
+export function payinRefundReturnedPostings(p: {
+  merchantId: number;
+  toPending: Minor;
+  toAvailable: Minor;
+  sandbox: boolean;
+}): Posting[] {
+  const acquirer = p.sandbox ? SANDBOX_ACQUIRER_ACCOUNT : QRIS_ACQUIRER_ACCOUNT;
+  return entry([
+    debit(Account.acquirerReceivable(acquirer), p.toPending + p.toAvailable),
+    credit(Account.merchantPending(p.merchantId), p.toPending),
+    credit(Account.merchantAvailable(p.merchantId), p.toAvailable),
+  ]);
+}
+
 /** A payout debited: amount + fee leave the merchant's available; the amount is owed to the beneficiary, the fee earned. */
 export function payoutDebitedPostings(p: { merchantId: number; amount: Minor; fee: Minor }): Posting[] {
   return entry([

@@ -57,6 +57,8 @@ export enum RejectionReason {
   PayoutClosed = 'PAYOUT_CLOSED',
   /** An entry that cannot be booked as asked (unbalanced, outside the chart, totals that do not add up) */
   EntryInvalid = 'ENTRY_INVALID',
+  /** A pay-in refund command its row does not match (not debiting, another amount), or a return of a refund not failed */
+  RefundInvalid = 'REFUND_INVALID',
 }
 
 export interface HandlerContext {

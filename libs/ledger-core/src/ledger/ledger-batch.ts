@@ -8,6 +8,7 @@ import { recordPayin } from '../handlers/record-payin.handler';
 import { confirmPayout, reversePayout, sendPayout } from '../handlers/payout-books.handler';
 import { adjustBooks, railFee, settleAcquirer } from '../handlers/platform-books.handler';
 import { refundPayout } from '../handlers/refund-payout.handler';
+import { refundPayin, returnPayinRefund } from '../handlers/refund-payin.handler';
 import { ledgerHeaders, ledgerMessage, type LedgerMessageBody, referenceOf } from './ledger-messages';
 import { type BalanceRow, LedgerWrites } from './ledger-writes';
 
@@ -32,6 +33,8 @@ const COMMANDS: Record<LedgerCommand['type'], { handler: Handler; eventType: Led
     'rail.fee': { handler: railFee, eventType: null, reads: true },
     // A merchant's adjustment is its event; the platform's (merchant 0) an entry the handler checks for a repeat.
     'books.adjust': { handler: adjustBooks, eventType: LedgerEventType.BalanceAdjusted, reads: true },
+    'payin.refund': { handler: refundPayin, eventType: LedgerEventType.PayinRefunded, reads: true },
+    'payin.refund_return': { handler: returnPayinRefund, eventType: LedgerEventType.PayinRefundReturned, reads: true },
   };
 
 /** Commands that may be the platform's own (merchant 0): no balance to lock or move. */

@@ -42,5 +42,8 @@ export function referenceOf(command: LedgerCommand): string {
       return `${command.rail}:${command.feeRef}`;
     case 'books.adjust':
       return command.adjustmentId;
+    case 'payin.refund':
+    case 'payin.refund_return':
+      return command.refundId;
   }
 }

@@ -77,6 +77,8 @@ export class SettlementPlanner {
         SELECT id::text FROM payins
          WHERE merchant_id = ${merchantId} AND status = 'success' AND settlement_id IS NULL
            AND ledger_event_id IS NOT NULL AND success_at < ${cutoffAt}
+           -- a pay-in whose net refunds took all of from pending has nothing to settle
+           AND amount - fee > refunded_pending
          ORDER BY success_at, id`;
       if (seen.n > 0n) return { merchantId, settlementId: id, cutoffAt, payinCount: payins.length, requested: false };
       if (payins.length === 0) return null;

@@ -19,6 +19,7 @@ import { BalanceMovementsController, DisbursementListController, PayinListContro
 import { registerApiReference } from './openapi/api-reference';
 import { buildMerchantDocument } from './openapi/merchant-document';
 import { PayinController } from './payin.controller';
+import { PayinRefundController } from './payin-refund.controller';
 import { ReconController } from './recon.controller';
 
 /**
@@ -40,6 +41,7 @@ import { ReconController } from './recon.controller';
     BalanceController,
     BanksController,
     PayinController,
+    PayinRefundController,
     ReconController,
     DisbursementController,
     DisbursementBatchController,

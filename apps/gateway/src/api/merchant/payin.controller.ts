@@ -2,14 +2,14 @@ import { Body, Controller, HttpCode, Inject, NotFoundException, Post, Req, UseGu
 import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { SettlementRequests } from '@pay/backoffice';
 import { ErrorCode } from '@pay/contracts';
-import { PayinRepository } from '@pay/persistence';
+import { PayinRefundRepository, PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
-import { GeneratedQrisSchema, PayinSchema, SandboxSettlementSchema } from './openapi/schemas';
+import { GeneratedQrisSchema, PayinInquirySchema, PayinSchema, SandboxSettlementSchema } from './openapi/schemas';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
 import {
@@ -19,7 +19,7 @@ import {
   SandboxPayDto,
   sandboxPayCommand,
 } from './dto/payin.dto';
-import { presentGenerated, presentPayin } from '../../kernel/presenters/payin.presenter';
+import { presentGenerated, presentPayin, presentPayinWithRefunds } from '../../kernel/presenters/payin.presenter';
 import { QrisService } from '../../services/payin/qris.service';
 
 @ApiMerchant('Pay-in')
@@ -29,6 +29,7 @@ export class PayinController {
   constructor(
     private readonly qris: QrisService,
     private readonly payins: PayinRepository,
+    private readonly refunds: PayinRefundRepository,
     private readonly sandbox: SandboxPayService,
     private readonly settlements: SettlementRequests,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -62,15 +63,16 @@ export class PayinController {
   @RateLimit('read')
   @ApiOperation({
     operationId: 'payinInquiry',
-    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId",
+    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId, with its refunds",
   })
   @ApiBody({ type: QrisInquiryDto })
-  @ApiEnvelope(PayinSchema, { message: 'Query success' })
+  @ApiEnvelope(PayinInquirySchema, { message: 'Query success' })
   @ApiErrors(ErrorCode.TransactionNotFound)
   async inquiry(@Req() req: AuthenticatedRequest, @Body() dto: QrisInquiryDto) {
     const payin = await this.payins.find(req.merchant.id, dto.merchantTrxId);
     if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
-    return new Reply('Query success', presentPayin(payin, req.merchant, new Date()));
+    const refunds = await this.refunds.ofPayin(payin.id);
+    return new Reply('Query success', presentPayinWithRefunds(payin, req.merchant, new Date(), refunds));
   }
 
   @Post('sandbox/pay')

@@ -168,6 +168,10 @@ describe('QRIS pay-in endpoints, gateway side (real Postgres)', () => {
         status: 'success',
         success_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
         additionalInfo: { rrn: '123456789012', nmid: merchant.nmid },
+        // Its refunds (issue 44): none yet, all of it refundable
+        refundedAmount: 0,
+        refundableAmount: 50000,
+        refunds: [],
       },
     });
     // A second, different payment of the same code is refused and recorded.

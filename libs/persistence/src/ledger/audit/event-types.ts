@@ -6,6 +6,8 @@ export const MERCHANT_EVENT_TYPES = [
   'payout.refunded',
   'payout.reversed',
   'balance.adjusted',
+  'payin.refunded',
+  'payin.refund_returned',
 ];
 
 /** Merchant event types as the audit's breach text lists them. */

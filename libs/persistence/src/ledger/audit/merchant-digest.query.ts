@@ -11,7 +11,7 @@ export interface DigestResult {
   disbursements: number;
   decisions: number;
   balanceBreaches: Breach[];
-  suspects: { payins: number[]; settlements: number[]; payouts: number[]; events: number[] };
+  suspects: { payins: number[]; settlements: number[]; payouts: number[]; events: number[]; refunds: number[] };
   /** Merchants with successful pay-ins still in flight (within the grace period) */
   payinsInFlight: number[];
 }
@@ -27,6 +27,7 @@ interface DigestRow {
   payin_suspects: number[];
   payin_young: number[];
   settlement_suspects: number[];
+  refund_suspects: number[];
   payout_suspects: number[];
   event_suspects: number[];
 }
@@ -67,6 +68,11 @@ export async function merchantDigests(
              sum(hashtextextended(reference, available_delta)) FILTER (WHERE type = 'payout.refunded' AND pending_delta = 0) AS pf_h,
              count(*) FILTER (WHERE type = 'payout.reversed') AS rv_n,
              sum(hashtextextended(reference, available_delta)) FILTER (WHERE type = 'payout.reversed' AND pending_delta = 0) AS rv_h,
+             -- Refunds (issue 44): each debit and each return against the refund's row (reference: the refund's id)
+             count(*) FILTER (WHERE type = 'payin.refunded') AS rf_n,
+             sum(hashtextextended(reference, hashint8extended(-pending_delta, -available_delta))) FILTER (WHERE type = 'payin.refunded') AS rf_h,
+             count(*) FILTER (WHERE type = 'payin.refund_returned') AS rr_n,
+             sum(hashtextextended(reference, pending_delta + available_delta)) FILTER (WHERE type = 'payin.refund_returned') AS rr_h,
              sum(hashtextextended(command_id, id)) AS cmd_h
         FROM ledger_events WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), ps AS (
@@ -78,10 +84,11 @@ export async function merchantDigests(
              sum(amount - fee) FILTER (WHERE status = 'success' AND NOT young) AS ok_net,
              count(*) FILTER (WHERE status = 'success' AND young) AS young_n,
              sum(hashtextextended(id::text, hashint8extended(amount - fee, ledger_event_id) # sandbox::int::bigint)) FILTER (WHERE status = 'success') AS ok_h,
-             sum(amount - fee) FILTER (WHERE status = 'success' AND ledger_event_id IS NOT NULL) AS booked_net,
+             sum(amount - fee - refunded_pending) FILTER (WHERE status = 'success' AND ledger_event_id IS NOT NULL) AS booked_net,
+             sum(refunded_pending) AS refunds,
              count(*) FILTER (WHERE status <> 'success' AND ledger_event_id IS NOT NULL) AS linked_unsuccessful,
              count(*) FILTER (WHERE fee <> LEAST(amount, div(amount::numeric * fee_pct_milli * 2 + 100000, 200000)::bigint + fee_fixed)) AS fee_off,
-             sum(amount) AS gross, sum(fee) AS fees, sum(amount - fee)::bigint AS net,
+             sum(amount) AS gross, sum(fee) AS fees, sum(amount - fee - refunded_pending)::bigint AS net,
              count(*) FILTER (WHERE status <> 'success' OR ledger_event_id IS NULL) AS unbooked
         FROM (SELECT *, ledger_event_id IS NULL AND updated_at > now() - make_interval(secs => ${graceSeconds}) AS young FROM payins) p
        WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id, settlement_id
@@ -93,9 +100,22 @@ export async function merchantDigests(
     ), st AS (
       SELECT s.merchant_id, count(*) AS n, sum(hashtextextended(s.id::text, COALESCE(ps.net, 0))) AS h,
              count(*) FILTER (WHERE ps.settlement_id IS NULL OR ps.merchant_id <> s.merchant_id OR ps.n <> s.payin_count OR ps.net <> s.amount
-                                 OR ps.gross <> s.gross OR ps.fees <> s.fees OR ps.unbooked > 0) AS off
+                                 OR ps.gross <> s.gross OR ps.fees <> s.fees OR ps.refunds <> s.refunds OR ps.unbooked > 0) AS off
         FROM settlements s LEFT JOIN ps ON ps.settlement_id = s.id
        WHERE ${inScope('s.merchant_id', merchantIds)} GROUP BY s.merchant_id
+    ), rf AS (
+      SELECT merchant_id,
+             count(*) FILTER (WHERE ledger_event_id IS NOT NULL) AS rf_n,
+             sum(hashtextextended(id::text, hashint8extended(from_pending, from_available))) FILTER (WHERE ledger_event_id IS NOT NULL) AS rf_h,
+             count(*) FILTER (WHERE return_event_id IS NOT NULL) AS rr_n,
+             sum(hashtextextended(id::text, amount)) FILTER (WHERE return_event_id IS NOT NULL) AS rr_h,
+             -- debited without its event (or the reverse), returned though not failed, failed without its money back
+             -- or still undecided by the ledger past the grace period
+             count(*) FILTER (WHERE (status IN ('pending', 'success', 'failed')) <> (ledger_event_id IS NOT NULL)
+                                 OR status <> 'failed' AND return_event_id IS NOT NULL
+                                 OR status IN ('failed', 'debiting') AND return_event_id IS NULL
+                                    AND updated_at <= now() - make_interval(secs => ${graceSeconds})) AS off
+        FROM payin_refunds WHERE ${inScope('merchant_id', merchantIds)} GROUP BY merchant_id
     ), ds AS (
       SELECT merchant_id, count(*) AS n,
              count(*) FILTER (WHERE status IN ('pending', 'success', 'failed', 'reversed')) AS pd_n,
@@ -123,6 +143,8 @@ export async function merchantDigests(
              (COALESCE(ev.pr_n, 0), COALESCE(ev.pr_net, 0), ev.pr_h) IS DISTINCT FROM (COALESCE(pm.ok_n, 0), COALESCE(pm.ok_net, 0), pm.ok_h)
                OR pm.linked_unsuccessful > 0 OR pm.fee_off > 0 AS payins_off,
              (COALESCE(ev.sc_n, 0), ev.sc_h) IS DISTINCT FROM (COALESCE(st.n, 0), st.h) OR st.off > 0 AS settlements_off,
+             (COALESCE(ev.rf_n, 0), ev.rf_h, COALESCE(ev.rr_n, 0), ev.rr_h) IS DISTINCT FROM (COALESCE(rf.rf_n, 0), rf.rf_h, COALESCE(rf.rr_n, 0), rf.rr_h)
+               OR rf.off > 0 AS refunds_off,
              (COALESCE(ev.pd_n, 0), ev.pd_h, COALESCE(ev.pf_n, 0), ev.pf_h, COALESCE(ev.rv_n, 0), ev.rv_h)
                IS DISTINCT FROM (COALESCE(ds.pd_n, 0), ds.pd_h, COALESCE(ds.pf_n, 0), ds.pf_h, COALESCE(ds.rv_n, 0), ds.rv_h)
                OR ds.undecided > 0 AS payouts_off,
@@ -134,6 +156,7 @@ export async function merchantDigests(
         LEFT JOIN st ON st.merchant_id = m.id
         LEFT JOIN ds ON ds.merchant_id = m.id
         LEFT JOIN cm ON cm.merchant_id = m.id
+        LEFT JOIN rf ON rf.merchant_id = m.id
        WHERE ${inScope('m.id', merchantIds)}
     )
     SELECT count(*)::int AS merchants, COALESCE(sum(ev_n), 0)::bigint AS events, COALESCE(sum(payins), 0)::bigint AS payins,
@@ -142,6 +165,7 @@ export async function merchantDigests(
            COALESCE(array_agg(merchant_id ORDER BY merchant_id) FILTER (WHERE payins_off), '{}') AS payin_suspects,
            COALESCE(array_agg(merchant_id ORDER BY merchant_id) FILTER (WHERE payins_young), '{}') AS payin_young,
            COALESCE(array_agg(merchant_id ORDER BY merchant_id) FILTER (WHERE settlements_off), '{}') AS settlement_suspects,
+           COALESCE(array_agg(merchant_id ORDER BY merchant_id) FILTER (WHERE refunds_off), '{}') AS refund_suspects,
            COALESCE(array_agg(merchant_id ORDER BY merchant_id) FILTER (WHERE payouts_off), '{}') AS payout_suspects,
            COALESCE(array_agg(merchant_id ORDER BY merchant_id) FILTER (WHERE events_off), '{}') AS event_suspects,
            (SELECT COALESCE(json_agg(json_build_object('check', c.rule, 'tbl', 'balances', 'id', p.merchant_id::text, 'merchant_id', p.merchant_id,
@@ -176,6 +200,7 @@ export async function merchantDigests(
     suspects: {
       payins: row.payin_suspects,
       settlements: row.settlement_suspects,
+      refunds: row.refund_suspects,
       payouts: row.payout_suspects,
       events: row.event_suspects,
     },

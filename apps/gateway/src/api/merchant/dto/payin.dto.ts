@@ -99,3 +99,36 @@ export const sandboxPayCommand = (dto: SandboxPayDto): SandboxPayCommand => ({
   status: dto.status,
   issuer: dto.issuer,
 });
+
+/** POST /api/v1/payin/refund (issue 44) */
+export class PayinRefundDto {
+  @MerchantTrxId()
+  merchantTrxId!: string;
+
+  @ApiProperty({
+    example: 'RFD-2026-0001',
+    maxLength: 64,
+    description:
+      "The merchant's id of the refund, its idempotency key: the same body again answers the same refund; another body is 409 REFUND_ID_CONFLICT",
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(/^[\x21-\x7E]+$/, { message: '$property must be 1 to 64 printable characters without spaces' })
+  refundId!: string;
+
+  @ApiProperty({
+    example: 25000,
+    multipleOf: 0.01,
+    description:
+      'Rupiah, at most two decimals, more than 0: the whole pay-in or part of it; all refunds of a pay-in (but failed ones) together at most its amount',
+  })
+  @IsAmount()
+  amount!: number;
+
+  @ApiPropertyOptional({ example: 'Customer returned the goods', maxLength: 256 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  reason?: string;
+}

@@ -242,6 +242,59 @@ export class PayinSchema {
   @ApiProperty({ type: PayinAdditionalInfoSchema }) additionalInfo!: PayinAdditionalInfoSchema;
 }
 
+/** A refund of a QRIS pay-in (issue 44): POST and GET /api/v1/payin/refund, the pay-in inquiry, the payin.refunded callback */
+@ApiSchema({ name: 'PayinRefund' })
+export class PayinRefundSchema {
+  @ApiProperty({ example: 'RFD-2026-0001', description: "The merchant's id of the refund" }) refundId!: string;
+  @ApiProperty({ example: 'ORDER-2026-0001', description: 'The refunded pay-in' }) merchantTrxId!: string;
+  @ApiProperty({ example: 'QR20261122H8Q3ZK2M9T4B' }) platformTrxId!: string;
+  @ApiProperty({ example: 25000, description: AMOUNT }) amount!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'Customer returned the goods' }) reason!: string | null;
+  @ApiProperty({
+    enum: ['pending', 'success', 'failed'],
+    example: 'pending',
+    description:
+      'pending: debited from the balance, sent to the acquirer; success: the acquirer paid the payer back; failed: the acquirer refused it, the amount is back in the balance',
+  })
+  status!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'RFD20261122000001',
+    description: "The acquirer's refund number, on success",
+  })
+  refundNo!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T19:40:00+07:00',
+    description: "The acquirer's refund time (as it sent it), on success",
+  })
+  refundTime!: string | null;
+  @ApiProperty({ example: '2026-11-22 19:39:58', description: 'YYYY-MM-DD HH:MM:SS, Asia/Jakarta' }) createdAt!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22 19:40:01',
+    description: 'When it became success or failed (YYYY-MM-DD HH:MM:SS, Asia/Jakarta)',
+  })
+  completedAt!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Invalid Amount', description: 'On failed only' })
+  failureReason?: string | null;
+}
+
+/** The pay-in inquiry: spec 2.7 plus the pay-in's refunds (issue 44). */
+@ApiSchema({ name: 'PayinInquiry' })
+export class PayinInquirySchema extends PayinSchema {
+  @ApiProperty({ example: 25000, description: 'What successful refunds paid back. ' + AMOUNT }) refundedAmount!: number;
+  @ApiProperty({
+    example: 25000,
+    description: 'What may still be refunded: the amount minus every refund not failed (0 unless success). ' + AMOUNT,
+  })
+  refundableAmount!: number;
+  @ApiProperty({ type: [PayinRefundSchema], description: 'Its refunds, oldest first' }) refunds!: PayinRefundSchema[];
+}
+
 /** The pay-in callback's data: spec 2.7 plus expiredAt, issuer and paidAt, and failureReason on failure. */
 @ApiSchema({ name: 'PayinCallbackData' })
 export class PayinCallbackDataSchema extends PayinSchema {
