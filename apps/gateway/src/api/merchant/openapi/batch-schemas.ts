@@ -91,3 +91,47 @@ export class BatchSchema {
   @ApiProperty({ type: BatchPageSchema }) page!: BatchPageSchema;
   @ApiProperty({ type: [BatchRowSchema] }) rows!: BatchRowSchema[];
 }
+
+@ApiSchema({ name: 'BatchCompletedCounts' })
+export class BatchCompletedCountsSchema {
+  @ApiProperty({ example: 990 }) success!: number;
+  @ApiProperty({ example: 0 }) failed!: number;
+  @ApiProperty({ example: 10, description: 'At submission, at the name check, or INSUFFICIENT_BALANCE' })
+  refused!: number;
+  @ApiProperty({ example: 0 }) reversed!: number;
+}
+
+@ApiSchema({ name: 'BatchCompletedTotals' })
+export class BatchCompletedTotalsSchema {
+  @ApiProperty({ example: 9900000, description: 'Sum of the successful rows. ' + AMOUNT }) amount!: number;
+  @ApiProperty({ example: 2475000, description: 'Their fees. ' + AMOUNT }) fee!: number;
+  @ApiProperty({ example: 12375000, description: 'amount + fee: what the batch took from the balance' })
+  totalAmount!: number;
+}
+
+@ApiSchema({ name: 'BatchCompletedCallbackData' })
+export class BatchCompletedCallbackDataSchema {
+  @ApiProperty({ example: 12 }) idMerchant!: number;
+  @ApiProperty({ example: 'Toko Sejahtera' }) merchantName!: string;
+  @ApiProperty({ example: 'PAYROLL-2026-11' }) batchId!: string;
+  @ApiProperty({ enum: ['completed'] }) status!: string;
+  @ApiProperty({ example: 1000 }) rowCount!: number;
+  @ApiProperty({ example: 996, description: 'Rows accepted at submission' }) acceptedCount!: number;
+  @ApiProperty({ type: BatchCompletedCountsSchema }) counts!: BatchCompletedCountsSchema;
+  @ApiProperty({ type: BatchCompletedTotalsSchema }) totals!: BatchCompletedTotalsSchema;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) completedAt!: string;
+}
+
+/** What is POSTed to the batch's notifyUrl once every row is final (issue 44). */
+@ApiSchema({ name: 'BatchCompletedCallback' })
+export class BatchCompletedCallbackSchema {
+  @ApiProperty({
+    example: 'disbursement.batch.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.completed',
+    description: 'One per batch, stable across retries and resends: de-duplicate on it',
+  })
+  id!: string;
+  @ApiProperty({ enum: ['disbursement.batch.completed'] }) type!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: BatchCompletedCallbackDataSchema }) data!: BatchCompletedCallbackDataSchema;
+}

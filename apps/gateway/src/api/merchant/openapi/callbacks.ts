@@ -1,5 +1,6 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import type { CallbacksObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { BatchCompletedCallbackSchema } from './batch-schemas';
 import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
 
 /** The headers the workers send with every callback (apps/workers/src/webhooks/webhook-delivery.service.ts). */
@@ -103,3 +104,25 @@ export const PAYIN_CALLBACKS: CallbacksObject = callback(
   ['payin.succeeded', 'payin.failed', 'payin.expired'],
   'payin.5b0d3c9a.success',
 );
+
+/** A batch's callbacks to its notifyUrl (when it has one): each row's final status, then the batch once every row is final. */
+export const BATCH_CALLBACKS: CallbacksObject = {
+  ...callback(
+    'batchRowFinal',
+    'batchRowCallback',
+    "Final status of one of the batch's rows, sent to the batch's notifyUrl",
+    "One POST per accepted row that became a transfer, once it is success or failed: the same body as a single transfer's callback.",
+    getSchemaPath(DisbursementCallbackSchema),
+    ['disbursement.succeeded', 'disbursement.failed'],
+    'disbursement.7f0c2a1e.success',
+  ),
+  ...callback(
+    'batchCompleted',
+    'batchCompletedCallback',
+    "The batch is complete, sent to the batch's notifyUrl",
+    'One POST per batch once every row is final (success, failed or refused): its counts and the money that left.',
+    getSchemaPath(BatchCompletedCallbackSchema),
+    ['disbursement.batch.completed'],
+    'disbursement.batch.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.completed',
+  ),
+};

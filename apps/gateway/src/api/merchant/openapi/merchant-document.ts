@@ -2,11 +2,13 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TOKEN_HEADER } from '../../../kernel/auth/merchant/merchant-auth.guard';
 import { TOKEN_SECURITY } from '../../../kernel/openapi/api-envelope.decorator';
-import { DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
+import { BATCH_CALLBACKS, DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
+import { BatchCompletedCallbackSchema } from './batch-schemas';
 import { keepPaths } from '../../../kernel/openapi/document-paths';
 import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
 
 const TRANSFER_PATH = '/api/v1/disbursement/transfer';
+const BATCH_PATH = '/api/v1/disbursement/batch';
 const GENERATE_PATH = '/api/v1/payin/qris/generate';
 /** The paths of this document; everything else is the internal port's. */
 export const MERCHANT_PATHS = ['/api/'] as const;
@@ -57,11 +59,14 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
     .addTag('Reconciliation', 'The daily reconciliation CSV')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
-    extraModels: [DisbursementCallbackSchema, PayinCallbackSchema],
+    extraModels: [DisbursementCallbackSchema, PayinCallbackSchema, BatchCompletedCallbackSchema],
   });
   const transfer = document.paths[TRANSFER_PATH]?.post;
   if (!transfer) throw new Error(`OpenAPI: ${TRANSFER_PATH} is missing; the notifyUrl callback has nowhere to go`);
   transfer.callbacks = DISBURSEMENT_CALLBACKS;
+  const batch = document.paths[BATCH_PATH]?.post;
+  if (!batch) throw new Error(`OpenAPI: ${BATCH_PATH} is missing; the batch callbacks have nowhere to go`);
+  batch.callbacks = BATCH_CALLBACKS;
   const generate = document.paths[GENERATE_PATH]?.post;
   if (!generate) throw new Error(`OpenAPI: ${GENERATE_PATH} is missing; the pay-in callback has nowhere to go`);
   generate.callbacks = PAYIN_CALLBACKS;
