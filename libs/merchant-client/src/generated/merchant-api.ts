@@ -73,7 +73,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Status of one of the merchant's QRIS pay-ins by merchantTrxId */
+        /** Status of one of the merchant's QRIS pay-ins by merchantTrxId, with its refunds */
         post: operations["payinInquiry"];
         delete?: never;
         options?: never;
@@ -115,6 +115,43 @@ export interface paths {
          * @description Absent (404 NOT_FOUND) when SANDBOX_MODE is off. So a sandbox payout can be tried at once after a sandbox payment: the ledger moves the net of every paid, recorded pay-in from pending to available within a moment (poll the balance). A pay-in paid a moment ago may not be recorded yet: ask again.
          */
         post: operations["sandboxSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payin/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a successful QRIS pay-in, in full or in part (issue 44)
+         * @description The amount is debited from the balance at once (pending while the pay-in is unsettled, up to what is left of its net there, the rest from available; available once settled): 422 INSUFFICIENT_BALANCE when that does not cover it, and nothing stays. Then the acquirer pays the payer back (status pending -> success or failed, the callback payin.refunded; failed gives the amount back). All refunds of a pay-in but failed ones together are at most its amount (422 REFUND_AMOUNT_EXCEEDED), within the acquirer's refund window (QRIS_REFUND_WINDOW_DAYS, 422 REFUND_WINDOW_CLOSED). The same request again (same refundId and body) answers the same refund; another body under the refundId is 409 REFUND_ID_CONFLICT. No ledger decision in time: 503 REFUND_PROCESSING, send the same request again.
+         */
+        post: operations["refundPayin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payin/refund/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the merchant's pay-in refunds by refundId */
+        get: operations["refundInquiry"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -300,7 +337,7 @@ export interface components {
          * @description Stable: branch on it (messages may change)
          * @enum {string}
          */
-        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH";
+        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFUND_ID_CONFLICT" | "PAYIN_NOT_REFUNDABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_AMOUNT_EXCEEDED" | "REFUND_NOT_FOUND" | "REFUND_PROCESSING" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH";
         FieldError: {
             /** @example merchantTrxId */
             field: string;
@@ -456,6 +493,113 @@ export interface components {
              */
             nmid: string | null;
         };
+        PayinRefund: {
+            /**
+             * @description The merchant's id of the refund
+             * @example RFD-2026-0001
+             */
+            refundId: string;
+            /**
+             * @description The refunded pay-in
+             * @example ORDER-2026-0001
+             */
+            merchantTrxId: string;
+            /** @example QR20261122H8Q3ZK2M9T4B */
+            platformTrxId: string;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 25000
+             */
+            amount: number;
+            /** @example Customer returned the goods */
+            reason: string | null;
+            /**
+             * @description pending: debited from the balance, sent to the acquirer; success: the acquirer paid the payer back; failed: the acquirer refused it, the amount is back in the balance
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed";
+            /**
+             * @description The acquirer's refund number, on success
+             * @example RFD20261122000001
+             */
+            refundNo: string | null;
+            /**
+             * @description The acquirer's refund time (as it sent it), on success
+             * @example 2026-11-22T19:40:00+07:00
+             */
+            refundTime: string | null;
+            /**
+             * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta
+             * @example 2026-11-22 19:39:58
+             */
+            createdAt: string;
+            /**
+             * @description When it became success or failed (YYYY-MM-DD HH:MM:SS, Asia/Jakarta)
+             * @example 2026-11-22 19:40:01
+             */
+            completedAt: string | null;
+            /**
+             * @description On failed only
+             * @example Invalid Amount
+             */
+            failureReason?: string | null;
+        };
+        PayinInquiry: {
+            /** @example 7 */
+            idMerchant: number;
+            /** @example Toko Sinar Jaya */
+            merchantName: string;
+            /** @example ORDER-2026-0001 */
+            merchantTrxId: string;
+            /** @example QR20261122H8Q3ZK2M9T4B */
+            platformTrxId: string;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 50000
+             */
+            amount: number;
+            /**
+             * @example {
+             *       "amount": 500,
+             *       "percentage": 0.7,
+             *       "fixed": 150
+             *     }
+             */
+            fee: components["schemas"]["Fee"];
+            /**
+             * @description amount - fee.amount
+             * @example 49500
+             */
+            netAmount: number;
+            /**
+             * @example success
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed" | "expired";
+            /**
+             * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success
+             * @example 2026-11-22 19:31:05
+             */
+            success_at: string | null;
+            additionalInfo: components["schemas"]["PayinAdditionalInfo"];
+            /**
+             * @description What successful refunds paid back. Rupiah, at most two decimals
+             * @example 25000
+             */
+            refundedAmount: number;
+            /**
+             * @description What may still be refunded: the amount minus every refund not failed (0 unless success). Rupiah, at most two decimals
+             * @example 25000
+             */
+            refundableAmount: number;
+            /** @description Its refunds, oldest first */
+            refunds: components["schemas"]["PayinRefund"][];
+        };
+        QrisInquiryDto: {
+            /** @example ORDER-2026-0001 */
+            merchantTrxId: string;
+        };
         Payin: {
             /** @example 7 */
             idMerchant: number;
@@ -495,10 +639,6 @@ export interface components {
             success_at: string | null;
             additionalInfo: components["schemas"]["PayinAdditionalInfo"];
         };
-        QrisInquiryDto: {
-            /** @example ORDER-2026-0001 */
-            merchantTrxId: string;
-        };
         SandboxPayDto: {
             /** @example ORDER-2026-0001 */
             merchantTrxId: string;
@@ -532,6 +672,22 @@ export interface components {
              * @example true
              */
             requested: boolean;
+        };
+        PayinRefundDto: {
+            /** @example ORDER-2026-0001 */
+            merchantTrxId: string;
+            /**
+             * @description The merchant's id of the refund, its idempotency key: the same body again answers the same refund; another body is 409 REFUND_ID_CONFLICT
+             * @example RFD-2026-0001
+             */
+            refundId: string;
+            /**
+             * @description Rupiah, at most two decimals, more than 0: the whole pay-in or part of it; all refunds of a pay-in (but failed ones) together at most its amount
+             * @example 25000
+             */
+            amount: number;
+            /** @example Customer returned the goods */
+            reason?: string;
         };
         ReconExportJob: {
             /**
@@ -1859,7 +2015,7 @@ export interface operations {
                          * @enum {string}
                          */
                         message: "Query success";
-                        data: components["schemas"]["Payin"];
+                        data: components["schemas"]["PayinInquiry"];
                     };
                 };
             };
@@ -2396,6 +2552,438 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    refundPayin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayinRefundDto"];
+            };
+        };
+        responses: {
+            /** @description Refund accepted */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Refund accepted
+                         * @enum {string}
+                         */
+                        message: "Refund accepted";
+                        data: components["schemas"]["PayinRefund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description TRANSACTION_NOT_FOUND: Transaction not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TRANSACTION_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TRANSACTION_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description PAYIN_NOT_REFUNDABLE: Only a successful QRIS payment can be refunded | REFUND_ID_CONFLICT: refundId has already been used for another refund */
+            409: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYIN_NOT_REFUNDABLE
+                         * @enum {string}
+                         */
+                        code?: "PAYIN_NOT_REFUNDABLE" | "REFUND_ID_CONFLICT";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description REFUND_WINDOW_CLOSED: The QRIS payment is older than the acquirer's refund window | REFUND_AMOUNT_EXCEEDED: The refund amount is more than what is left of the QRIS payment | INSUFFICIENT_BALANCE */
+            422: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example REFUND_WINDOW_CLOSED
+                         * @enum {string}
+                         */
+                        code?: "REFUND_WINDOW_CLOSED" | "REFUND_AMOUNT_EXCEEDED" | "INSUFFICIENT_BALANCE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry | REFUND_PROCESSING: Refund is being processed; send the same request again to get its result */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE" | "REFUND_PROCESSING";
+                    };
+                };
+            };
+        };
+    };
+    refundInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Query success */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Query success
+                         * @enum {string}
+                         */
+                        message: "Query success";
+                        data: components["schemas"]["PayinRefund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description REFUND_NOT_FOUND: Refund not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example REFUND_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "REFUND_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
             429: {
                 headers: {
                     /** @description Requests allowed per window in this endpoint's class */
