@@ -77,7 +77,7 @@ describe('admin books export (real Postgres, Redis, S3)', () => {
     expect(queued.code).toBe(ExitCode.Ok);
     const e = JSON.parse(queued.out);
     expect(e).toMatchObject({ date, kind: 'reconciliation', status: 'queued', openBreaks: null, url: null });
-    // The workers' part, by hand (apps/workers' reconciliation-file.int-spec.ts builds it): a day with no run.
+    // The workers' part, by hand (apps/workers' books-files.int-spec.ts builds it): a day with no run.
     const [{ digest }] = await prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, date);
     await prisma.reconExport.update({
       where: { id: e.id },

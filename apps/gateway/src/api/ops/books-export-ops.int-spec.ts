@@ -85,7 +85,7 @@ describe('finance exports on /ops/books/exports and /console/api/books/exports (
     const journal = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'journal' });
     expect(journal.body.data.id).not.toBe(id);
 
-    // The workers' part (apps/workers' reconciliation-file.int-spec.ts builds it for real): a day with no run.
+    // The workers' part (apps/workers' books-files.int-spec.ts builds it for real): a day with no run.
     const [{ digest }] = await gateway.prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, date);
     await gateway.prisma.reconExport.update({
       where: { id },
