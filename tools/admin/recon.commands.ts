@@ -11,13 +11,14 @@ import {
   type DayReport,
   dayReportCsv,
   parseReportCsv,
-  parseSnapReport,
-  parseSnapStatement,
   parseStatementCsv,
   type ReportLine,
   Reconciliation,
+  reportOverSnap,
   SourceFormatError,
+  SourceUnavailableError,
   type StatementLine,
+  statementOverSnap,
 } from '@pay/reconciliation';
 import type { Pool } from 'pg';
 
@@ -30,9 +31,6 @@ export interface ReconCommandContext {
   /** The SNAP provider (the bank's statement) and the acquirer (its settlement report) of `run --snap` */
   config: { snap: SnapRailConfig | null; acquirer: AcquirerConfig };
 }
-
-/** The bank or the acquirer did not give the day (no answer, a refusal, an answer that cannot be read): nothing was stored. */
-export class SourceUnavailableError extends Error {}
 
 /** What `run` ingests: each source read from its file or fetched over SNAP, all of it before anything is stored. */
 interface Sources {
@@ -84,24 +82,21 @@ export function describeDayReport(r: DayReport): string {
 }
 
 /** The acquirer's settlement report of the day over SNAP (QRIS_ACQUIRER=snap), read. */
-async function reportOverSnap(ctx: ReconCommandContext, date: string): Promise<ReportLine[]> {
+async function reportOf(ctx: ReconCommandContext, date: string): Promise<ReportLine[]> {
   const acquirer = createQrisAcquirer(ctx.config.acquirer);
   if (!acquirer)
     throw ctx.usage(
       "the acquirer's report over SNAP needs QRIS_ACQUIRER=snap, SNAP_ACQUIRER_MERCHANT_ID and the acquirer's SNAP settings (SNAP_* or SNAP_ACQUIRER_*)",
     );
   try {
-    const answer = await acquirer.settlementReport(date);
-    if (answer.kind !== 'report')
-      throw new SourceUnavailableError(`the acquirer's settlement report of ${date} over SNAP: ${answer.reason}`);
-    return readAnswer("the acquirer's settlement report", () => parseSnapReport(answer.body));
+    return await reportOverSnap(acquirer, date);
   } finally {
     acquirer.close();
   }
 }
 
 /** The bank's statement of the day over SNAP 14, every page, read (only the day's lines kept). */
-async function statementOverSnap(ctx: ReconCommandContext, date: string): Promise<Sources['statement']> {
+async function statementOf(ctx: ReconCommandContext, date: string): Promise<Sources['statement']> {
   const snap = ctx.config.snap;
   if (!snap?.sourceAccountNo)
     throw ctx.usage(
@@ -116,23 +111,9 @@ async function statementOverSnap(ctx: ReconCommandContext, date: string): Promis
   // Not live: a statement moves no money, and no transfer is ever sent from here.
   const rail = new SnapBankRail(ctx.pg(), snap, credentials, false);
   try {
-    const answer = await rail.statement(date);
-    if (answer.kind !== 'statement')
-      throw new SourceUnavailableError(`the bank's statement of ${date} over SNAP: ${answer.reason}`);
-    const lines = readAnswer("the bank's statement", () => parseSnapStatement(answer.body, date));
-    return { lines, origin: 'snap', pages: answer.pages };
+    return { ...(await statementOverSnap(rail, date)), origin: 'snap' };
   } finally {
     rail.close();
-  }
-}
-
-/** An answer that does not read as a report or statement is the provider's failure, not the operator's. */
-function readAnswer<T>(what: string, read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    if (err instanceof SourceFormatError) throw new SourceUnavailableError(`${what} over SNAP ${err.message}`);
-    throw err;
   }
 }
 
@@ -196,9 +177,9 @@ export function registerReconCommands(program: Command, ctx: ReconCommandContext
       // Everything fetched and read before anything is stored: a bank that fails leaves the day as it was.
       const sources: Sources = {};
       try {
-        if (overSnap(o.report)) sources.report = { lines: await reportOverSnap(ctx, o.date), origin: 'snap' };
+        if (overSnap(o.report)) sources.report = { lines: await reportOf(ctx, o.date), origin: 'snap' };
         else if (o.report) sources.report = { lines: parseReportCsv(read(o.report)), origin: 'csv' };
-        if (overSnap(o.statement)) sources.statement = await statementOverSnap(ctx, o.date);
+        if (overSnap(o.statement)) sources.statement = await statementOf(ctx, o.date);
         else if (o.statement)
           sources.statement = { lines: parseStatementCsv(read(o.statement), o.date), origin: 'csv' };
       } catch (err) {

@@ -1,4 +1,4 @@
-import { createQrisAcquirer } from '@pay/bank-rail';
+import { createQrisAcquirer, readSnapCredentials, SnapBankRail } from '@pay/bank-rail';
 import { deadLetterTopic } from '@pay/bus';
 import { startBusService } from '@pay/bus-service';
 import { Topic } from '@pay/contracts';
@@ -26,6 +26,7 @@ import {
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
 import { PayinAcquirerCheck } from './payins/payin-acquirer.check';
 import { PayinExpiryLoop } from './payins/payin-expiry.loop';
+import { ReconDailyQueue } from './recon/recon-daily.queue';
 import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
@@ -120,6 +121,18 @@ export function startWorkers(config: WorkersConfig) {
         undefined,
         config.recon.stallMs,
       );
+      // RECON_DAILY_AT: yesterday's report and statement fetched over SNAP and reconciled, daily (the bank read, never paid through: not live).
+      const dailyBank =
+        config.reconDaily && acquirer
+          ? new SnapBankRail(pool, config.reconDaily.snap, readSnapCredentials(config.reconDaily.snap.files), false)
+          : null;
+      const daily =
+        config.reconDaily && acquirer && dailyBank
+          ? new ReconDailyQueue(pool, { acquirer, bank: dailyBank }, logger, config.reconDaily, {
+              connection: redis,
+              prefix: config.queues.prefix,
+            })
+          : null;
       const archiver = new DeadLetterArchiver(transport, new DeadLetterRepository(pool), logger);
       archiver.registerMetrics(registry);
 
@@ -128,13 +141,17 @@ export function startWorkers(config: WorkersConfig) {
       expiry.start();
       await settlements.start();
       await recon.start();
+      await daily?.start();
       // A Redis that restarted without its data has lost the repeatable jobs: schedule them again
       // whenever the connection is ready again (idempotent when they survived).
       const reschedule = throttledWarn(
         logger,
         'could not re-create the repeatable jobs after Redis came back; next reconnect retries',
       );
-      redis.on('ready', () => void Promise.all([settlements.schedule(), recon.schedule()]).catch(reschedule));
+      redis.on(
+        'ready',
+        () => void Promise.all([settlements.schedule(), recon.schedule(), daily?.schedule()]).catch(reschedule),
+      );
       await archiver.start();
       let archiveStopped: Promise<unknown> = Promise.resolve(null);
       return {
@@ -154,6 +171,13 @@ export function startWorkers(config: WorkersConfig) {
           ['settlements', () => settlements.stop()],
           ['recon exports (the file in hand finishes)', () => recon.stop()],
           ['recon streaming pool', () => streamingPool.end()],
+          [
+            'daily reconciliation (the day in hand finishes)',
+            async () => {
+              await daily?.stop();
+              dailyBank?.close();
+            },
+          ],
           [
             'dead-letter archive',
             async () => {

@@ -18,6 +18,7 @@ import {
   webhookEnvShape,
 } from '@pay/platform';
 import { z } from 'zod';
+import { reconDailyEnvShape, reconDailySection, refineReconDailyEnv } from './recon/recon-daily.config';
 
 /**
  * Every setting of the workers service (docs/operations/configuration.md), validated once at
@@ -79,10 +80,12 @@ export const workersConfigSchema = z
     ...busEnvShape,
     ...snapEnvShape,
     ...acquirerEnvShape,
+    ...reconDailyEnvShape,
   })
   .superRefine((c, ctx) => {
     refineBusEnv(c, ctx);
     refineAcquirerEnv(c, ctx);
+    refineReconDailyEnv(c, ctx);
     refuseLoopbackInProduction(c, ctx);
     refusePublishedStorageCredentials(c, { OPS_HOST: c.OPS_HOST }, ctx);
   })
@@ -114,6 +117,8 @@ export const workersConfigSchema = z
       clockSkewMs: env.ACQUIRER_CLOCK_SKEW_SECONDS * 1000,
     },
     recon: { stallMs: env.RECON_STALL_MS },
+    /** The daily reconciliation over SNAP; null: off */
+    reconDaily: reconDailySection(env),
   }));
 
 export type WorkersConfig = z.output<typeof workersConfigSchema>;

@@ -38,5 +38,12 @@ export {
   SourceFormatError,
   STATEMENT_CSV_COLUMNS,
 } from './sources/parse-sources';
+export {
+  reportOverSnap,
+  type SnapReportSource,
+  type SnapStatementSource,
+  SourceUnavailableError,
+  statementOverSnap,
+} from './sources/snap-sources';
 export { DAY_REPORT_CSV_HEADER, DAY_REPORTS_CSV_HEADER, dayReportCsv, dayReportsCsv } from './store/day-report-csv';
 export { type ReconciliationFile, reconciliationFile } from './store/day-report-export';
