@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { S3Proxy } from '@pay/devstack';
-import { createPrismaClient, type PrismaClient, RECON_DAY_DIGEST_SQL } from '@pay/persistence';
+import { createPrismaClient, type PrismaClient } from '@pay/persistence';
+import { finishBooksExportByHand } from '@pay/testing';
 import { ExitCode, runAdmin } from './admin';
 
 /**
@@ -46,23 +47,9 @@ describe('admin books export (real Postgres, Redis, S3)', () => {
       `journal of ${date}: export ${e.id} queued; run the command again (or with --wait) for the URL`,
     );
 
-    // The workers' part, by hand: the file built a moment later (a Prisma query runs once awaited or caught).
+    // The workers' part, by hand: the file built a moment later.
     setTimeout(() => {
-      prisma.reconExport
-        .update({
-          where: { id: e.id },
-          data: {
-            status: 'ready',
-            objectKey: `books/${date}/journal-${e.id}.csv`,
-            dataAsOf: new Date(),
-            rowCount: 0,
-            entryCount: 0,
-            totalDebit: 0n,
-            totalCredit: 0n,
-            finishedAt: new Date(),
-          },
-        })
-        .catch((err: unknown) => console.error('UPDATE FAILED', err));
+      finishBooksExportByHand(prisma, e.id).catch((err: unknown) => console.error('UPDATE FAILED', err));
     }, 1_500);
     const waited = await admin('books', 'export', '--date', date, '--kind', 'journal', '--wait');
     expect(waited.code).toBe(ExitCode.Ok);
@@ -77,21 +64,7 @@ describe('admin books export (real Postgres, Redis, S3)', () => {
     expect(queued.code).toBe(ExitCode.Ok);
     const e = JSON.parse(queued.out);
     expect(e).toMatchObject({ date, kind: 'reconciliation', status: 'queued', openBreaks: null, url: null });
-    // The workers' part, by hand (apps/workers' books-files.int-spec.ts builds it): a day with no run.
-    const [{ digest }] = await prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, date);
-    await prisma.reconExport.update({
-      where: { id: e.id },
-      data: {
-        status: 'ready',
-        objectKey: `books/${date}/reconciliation-${e.id}.csv`,
-        dataAsOf: new Date(),
-        rowCount: 0,
-        entryCount: 0,
-        openBreaks: 0,
-        dataDigest: digest,
-        finishedAt: new Date(),
-      },
-    });
+    await finishBooksExportByHand(prisma, e.id); // the workers' part, by hand: a day with no run
     const ready = await admin('books', 'export', '--date', date, '--kind', 'reconciliation', '--wait');
     expect(ready.code).toBe(ExitCode.Ok);
     const [head, url] = ready.out.split('\n');

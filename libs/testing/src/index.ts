@@ -18,6 +18,7 @@ export { committedValues, deploymentFiles, valuesGivenTo } from './deploy/commit
 export { ledgerCommand, publishLedgerCommands } from './seed/ledger-commands';
 export { seedDemoMerchant, waitFor, DEMO_MERCHANT_NAME } from './seed/demo-merchant';
 export { merchantAuditOnceSettled } from './ledger/payouts-audit';
+export { finishBooksExportByHand } from './books/books-export-by-hand';
 export {
   seedDemoDashboardUsers,
   DEMO_MERCHANT_USER_EMAIL,

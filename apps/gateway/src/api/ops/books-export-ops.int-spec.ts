@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RECON_DAY_DIGEST_SQL } from '@pay/persistence';
-import { createMerchant, signedInMerchantUser, signedInOperator } from '@pay/testing';
+import { createMerchant, finishBooksExportByHand, signedInMerchantUser, signedInOperator } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { type GatewayApp, startTestGateway } from '../../testing/test-gateway';
@@ -49,19 +48,7 @@ describe('finance exports on /ops/books/exports and /console/api/books/exports (
     const date = past(401);
     const { body } = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'journal' });
     const id = body.data.id as string;
-    await gateway.prisma.reconExport.update({
-      where: { id },
-      data: {
-        status: 'ready',
-        objectKey: `books/${date}/journal-${id}.csv`,
-        dataAsOf: new Date(),
-        rowCount: 0,
-        entryCount: 0,
-        totalDebit: 0n,
-        totalCredit: 0n,
-        finishedAt: new Date(),
-      },
-    });
+    await finishBooksExportByHand(gateway.prisma, id);
     const ready = await request(internal).get(`/ops/books/exports/${id}`).set(auth);
     expect(ready.body).toMatchObject({
       message: 'Export ready',
@@ -85,21 +72,7 @@ describe('finance exports on /ops/books/exports and /console/api/books/exports (
     const journal = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'journal' });
     expect(journal.body.data.id).not.toBe(id);
 
-    // The workers' part (apps/workers' books-files.int-spec.ts builds it for real): a day with no run.
-    const [{ digest }] = await gateway.prisma.$queryRawUnsafe<{ digest: string }[]>(RECON_DAY_DIGEST_SQL, date);
-    await gateway.prisma.reconExport.update({
-      where: { id },
-      data: {
-        status: 'ready',
-        objectKey: `books/${date}/reconciliation-${id}.csv`,
-        dataAsOf: new Date(),
-        rowCount: 0,
-        entryCount: 0,
-        openBreaks: 0,
-        dataDigest: digest,
-        finishedAt: new Date(),
-      },
-    });
+    await finishBooksExportByHand(gateway.prisma, id); // a day with no run
     const ready = await request(internal).post('/ops/books/exports').set(auth).send({ date, kind: 'reconciliation' });
     expect(ready.body).toMatchObject({
       message: 'Export ready',
