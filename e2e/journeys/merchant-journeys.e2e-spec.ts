@@ -328,6 +328,47 @@ describe('merchant journeys over HTTP', () => {
     });
   }
 
+  it('a batch of payouts: each row answered on its own, the good ones paid, the batch completed', async () => {
+    const before = (await balance()).available;
+    const batchId = `E2E-BATCH-${randomUUID()}`;
+    const rows = [
+      { merchantTrxId: `BT-${randomUUID().slice(0, 12)}`, bankCode: 'BCA', accountNo: '1234567891', amount: 10000 },
+      { merchantTrxId: `BT-${randomUUID().slice(0, 12)}`, bankCode: 'NOPE', accountNo: '1234567892', amount: 10000 },
+      { merchantTrxId: `BT-${randomUUID().slice(0, 12)}`, bankCode: 'BNI', accountNo: '0000000404', amount: 10000 },
+      { merchantTrxId: `BT-${randomUUID().slice(0, 12)}`, bankCode: 'bri', accountNo: '1234567893', amount: 12500.5 },
+    ];
+    const submitted = await client.POST('/api/v1/disbursement/batch', { body: { batchId, rows } });
+    expect(submitted.response.status).toBe(200);
+    expect(unwrap(submitted)).toMatchObject({ rowCount: 4, accepted: 3, refused: 1 });
+    expect(unwrap(submitted).rows[1]).toMatchObject({ result: 'refused', code: 'UNKNOWN_BANK_CODE' });
+    const again = await client.POST('/api/v1/disbursement/batch', { body: { batchId, rows } });
+    expect(unwrap(again)).toEqual(unwrap(submitted));
+    const done = await eventually(
+      'the batch completed',
+      async () => unwrap(await client.GET('/api/v1/disbursement/batch/{batchId}', { params: { path: { batchId } } })),
+      (b) => b.status === 'completed',
+    );
+    expect(done.counts).toMatchObject({ success: 2, refused: 2, checking: 0, pending: 0 });
+    expect(done.rows.map((r) => [r.status, r.failureCode])).toEqual([
+      ['success', null],
+      ['refused', 'UNKNOWN_BANK_CODE'],
+      ['refused', 'ACCOUNT_NOT_FOUND'],
+      ['success', null],
+    ]);
+    const fees = done.rows.reduce((sum, r) => sum + (r.status === 'success' ? (r.fee ?? 0) : 0), 0);
+    expect(done.totals).toMatchObject({ successAmount: 22500.5, successFee: fees });
+    await eventually(
+      'the batch debited',
+      balance,
+      (b) => Math.round((before - b.available) * 100) === Math.round((22500.5 + fees) * 100),
+    );
+    const other = await client.GET('/api/v1/disbursement/batch/{batchId}', {
+      params: { path: { batchId: 'NOT-MINE' } },
+    });
+    expect(other.response.status).toBe(404);
+    expect(other.error).toMatchObject({ code: 'BATCH_NOT_FOUND' });
+  });
+
   // Last: against a shared deployment a run leaves no active test merchant behind.
   it('the merchant the suite created is deactivated at its end: its token no longer works', async () => {
     expect((await operator('POST', `merchants/${merchant.merchantId}/deactivate`)).body.data.active).toBe(false);
