@@ -30,6 +30,12 @@ import type {
   AdjustmentDecisionBody,
   AdjustmentRequestBody,
   AdjustmentView,
+  ReconBreakView,
+  ReconDayReportView,
+  ReconRunBody,
+  ReconRunView,
+  ReconSourceBody,
+  ReconSourceView,
 } from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
 import type { ApiToken } from '../shared/credentials/tokens.section';
@@ -318,6 +324,29 @@ export function consoleApi(api: ApiClient) {
       } satisfies AdjustmentDecisionBody),
     rejectAdjustment: (id: string, note: string) =>
       api.post<AdjustmentView>(`/adjustments/${enc(id)}/reject`, { note } satisfies AdjustmentDecisionBody),
+    reconRuns: async (filter: { from: string; to: string; openOnly: boolean }) =>
+      onePage(
+        await api.get<ReconRunView[]>('/recon/runs', {
+          limit: LIMIT,
+          from: filter.from || undefined,
+          to: filter.to || undefined,
+          open: filter.openOnly ? 'true' : undefined,
+        }),
+        (r) => r,
+      ),
+    reconReport: (runId: string) => api.get<ReconDayReportView>(`/recon/runs/${enc(runId)}`),
+    runRecon: (date: string) => api.post<ReconDayReportView>('/recon/runs', { date } satisfies ReconRunBody),
+    /** A CSV file's text as its lines (no string of the API holds a line break) */
+    uploadRecon: (date: string, kind: ReconSourceBody['kind'], text: string) =>
+      api.post<ReconSourceView>('/recon/sources', {
+        date,
+        kind,
+        lines: text.split(/\r?\n/).filter((line, i, all) => line !== '' || i < all.length - 1),
+      } satisfies ReconSourceBody),
+    assignReconBreak: (id: string, owner: string) =>
+      api.post<ReconBreakView>(`/recon/breaks/${enc(id)}/assign`, { owner: owner.trim() }),
+    resolveReconBreak: (id: string, note: string) =>
+      api.post<ReconBreakView>(`/recon/breaks/${enc(id)}/resolve`, { note: note.trim() }),
     auditLog: async (before: string | null) => {
       const r = await api.get<AuditLogPageView>('/audit-log', { before, limit: LIMIT });
       return { items: r.entries.map(toAudit), nextCursor: r.nextBefore };

@@ -11,6 +11,7 @@ const DeliveriesPage = lazy(() => import('./pages/deliveries.page'));
 const AuditLogPage = lazy(() => import('./pages/audit-log.page'));
 const LedgerPage = lazy(() => import('./pages/ledger.page'));
 const AdjustmentsPage = lazy(() => import('./pages/adjustments.page'));
+const ReconciliationPage = lazy(() => import('./pages/reconciliation.page'));
 
 mountApp({
   apiBase: '/console/api',
@@ -23,6 +24,7 @@ mountApp({
     { to: '/webhook-deliveries', labelKey: 'nav.webhookDeliveries' },
     { to: '/ledger', labelKey: 'nav.ledger' },
     { to: '/adjustments', labelKey: 'nav.adjustments' },
+    { to: '/reconciliation', labelKey: 'nav.reconciliation' },
     { to: '/audit-log', labelKey: 'nav.auditLog' },
   ],
   pages: [
@@ -35,6 +37,7 @@ mountApp({
     { path: 'webhook-deliveries', element: <DeliveriesPage /> },
     { path: 'ledger', element: <LedgerPage /> },
     { path: 'adjustments', element: <AdjustmentsPage /> },
+    { path: 'reconciliation', element: <ReconciliationPage /> },
     { path: 'audit-log', element: <AuditLogPage /> },
   ],
 });

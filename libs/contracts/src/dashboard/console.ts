@@ -363,3 +363,108 @@ export interface AdjustmentRequestBody {
 export interface AdjustmentDecisionBody {
   note?: string;
 }
+
+/** One side of a reconciled day: how many lines or entries and their exact sum in Rupiah */
+export interface ReconSideView {
+  count: number;
+  amount: number;
+}
+
+/** `GET /recon/runs` (newest day first; from, to, open=true): a day's run as its last run left it (docs/operations/reconciliation.md) */
+export interface ReconRunView {
+  id: string;
+  /** The Jakarta day, YYYY-MM-DD */
+  date: string;
+  /** The acquirer's account in the books (qris; sandbox: the simulator's sandbox money) */
+  acquirer: string;
+  rail: string;
+  ranAt: string;
+  /** `operator:<user id>` (the console), `ops-api` or `cli:<user>@<host>` */
+  ranBy: string;
+  /** The operator's email, else ranBy */
+  ranByName: string;
+  reportIngested: boolean;
+  statementIngested: boolean;
+  sides: {
+    ledgerPayins: ReconSideView;
+    reportLines: ReconSideView & { mdr: number; net: number };
+    matchedPayins: ReconSideView;
+    statementCredits: ReconSideView;
+    statementDebits: ReconSideView;
+    ledgerPayouts: ReconSideView;
+    ledgerRailFees: ReconSideView;
+  };
+  /** Rupiah the day's batches left in suspense (positive: owed to the platform) */
+  suspense: number;
+  breaks: { open: number; resolved: number; cleared: number };
+}
+
+export type ReconBreakCode =
+  | 'missing_in_report'
+  | 'missing_in_statement'
+  | 'missing_in_ledger'
+  | 'unexpected'
+  | 'amount_differs'
+  | 'date_differs'
+  | 'duplicate';
+
+/** A break of a day: both sides' values (Rupiah), its suspense share, owner and resolution; the answer of assign and resolve */
+export interface ReconBreakView {
+  id: string;
+  code: ReconBreakCode;
+  side: 'report' | 'statement';
+  subject: 'payin' | 'report_line' | 'batch' | 'statement_line' | 'payout' | 'fee';
+  /** The RRN, batch id, disbursement id or bank transaction id */
+  reference: string;
+  batchId: string | null;
+  /** The ledger's (or the report's against the bank) */
+  expectedAmount: number | null;
+  /** The other side's */
+  actualAmount: number | null;
+  expectedDate: string | null;
+  actualDate: string | null;
+  suspense: number;
+  detail: string;
+  /** cleared: the last run no longer found it */
+  status: 'open' | 'resolved' | 'cleared';
+  owner: string | null;
+  resolution: string | null;
+  resolvedBy: string | null;
+  resolvedByName: string | null;
+  resolvedAt: string | null;
+}
+
+/** A report or statement ingested for a day; the answer of `POST /recon/sources` */
+export interface ReconSourceView {
+  kind: 'report' | 'statement';
+  /** The acquirer (report) or the rail (statement) */
+  name: string;
+  origin: 'csv' | 'snap' | string;
+  lines: number;
+  ingestedAt: string;
+  ingestedBy: string;
+}
+
+/** `GET /recon/runs/:id` and `POST /recon/runs` (run a day again): the run, its sources, every break (cleared ones last) */
+export interface ReconDayReportView {
+  run: ReconRunView;
+  sources: ReconSourceView[];
+  breaks: ReconBreakView[];
+}
+
+/** `POST /recon/runs` */
+export interface ReconRunBody {
+  date: string;
+  acquirer?: string;
+  rail?: string;
+  settlementLagDays?: number;
+}
+
+/** `POST /recon/sources`: a CSV as its lines (no string of the API holds a line break), header first */
+export interface ReconSourceBody {
+  date: string;
+  kind: 'report' | 'statement';
+  lines: string[];
+  acquirer?: string;
+  rail?: string;
+}
