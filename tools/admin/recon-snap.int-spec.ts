@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BookAdjustments } from '@pay/backoffice';
-import { acquirerEnvShape, acquirerSection, createQrisAcquirer, snapEnvShape } from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
-import { payinsPaidAtSimulator, SnapSimulator } from '@pay/devstack';
+import { payinsPaidAtSimulator, simulatorAcquirerAndBank, SnapSimulator } from '@pay/devstack';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createDashboardUser, createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
 import type { Pool } from 'pg';
-import { z } from 'zod';
 import { ExitCode, runAdmin } from './admin';
 
 /**
@@ -36,10 +34,10 @@ describe('admin recon run --snap and the suspense check of ledger verify (own da
       notifyUrl: 'http://127.0.0.1:9/snap/v1.0/qr/qr-mpm-notify',
     });
     const env: Record<string, string> = { DATABASE_URL: url, ...sim.env(), ...sim.acquirerEnv() };
-    const acquirer = createQrisAcquirer(acquirerSection(z.object({ ...snapEnvShape, ...acquirerEnvShape }).parse(env)));
-    if (!acquirer) throw new Error('no acquirer');
+    const { acquirer, bank } = simulatorAcquirerAndBank(sim, pool);
     cleanups.push(async () => {
       acquirer.close();
+      bank.close();
       await sim.stop();
       await prisma.$disconnect();
       await pool.end();

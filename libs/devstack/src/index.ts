@@ -30,4 +30,4 @@ export { startChaosEnv, type ChaosEnv, type ChaosEnvOptions } from './chaos/chao
 export { NO_FAULTS, type ChaosInfra, type FaultPlan, type FaultEvent } from './chaos/fault-injector';
 export { BusProbe, CONSUMPTIONS, type Consumption } from './chaos/bus-probe';
 export { SnapSimulator, startSnapSimulator, type SnapSimulatorOptions } from './snap/snap-simulator';
-export { payinsPaidAtSimulator, type SimulatorPayin } from './snap/simulator-payins';
+export { payinsPaidAtSimulator, type SimulatorPayin, simulatorAcquirerAndBank } from './snap/simulator-payins';

@@ -1,20 +1,9 @@
-import {
-  acquirerEnvShape,
-  acquirerSection,
-  createBankRail,
-  createQrisAcquirer,
-  railEnvShape,
-  railSection,
-  type SnapBankRail,
-  snapEnvShape,
-  type SnapQrisAcquirer,
-} from '@pay/bank-rail';
+import type { SnapBankRail, SnapQrisAcquirer } from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
-import { payinsPaidAtSimulator, SnapSimulator } from '@pay/devstack';
+import { payinsPaidAtSimulator, simulatorAcquirerAndBank, SnapSimulator } from '@pay/devstack';
 import { createPgPool, createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
 import { createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
 import type { Pool } from 'pg';
-import { z } from 'zod';
 import { parseSnapReport, parseSnapStatement } from './sources/parse-sources';
 import { Reconciliation } from './reconciliation';
 
@@ -26,11 +15,19 @@ import { Reconciliation } from './reconciliation';
  */
 describe('reconciliation of a day against the simulator acquirer and bank (real Postgres, simulator process)', () => {
   const today = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
-  const days: { url: string; prisma: PrismaClient; pool: Pool; sim: SnapSimulator; acquirer: SnapQrisAcquirer }[] = [];
+  const days: {
+    url: string;
+    prisma: PrismaClient;
+    pool: Pool;
+    sim: SnapSimulator;
+    acquirer: SnapQrisAcquirer;
+    rail: SnapBankRail;
+  }[] = [];
 
   afterAll(async () => {
     for (const d of days) {
       d.acquirer.close();
+      d.rail.close();
       await d.sim.stop();
       await d.prisma.$disconnect();
       await d.pool.end();
@@ -47,12 +44,8 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
       databaseUrl: url,
       notifyUrl: 'http://127.0.0.1:9/snap/v1.0/qr/qr-mpm-notify',
     });
-    const env = { ...sim.env(), ...sim.acquirerEnv(), RAIL_PROVIDER: 'snap' };
-    const acquirer = createQrisAcquirer(
-      acquirerSection(z.object({ ...snapEnvShape, ...acquirerEnvShape }).parse(env)),
-    ) as SnapQrisAcquirer;
-    const rail = createBankRail(railSection(z.object(railEnvShape).parse(env)), pool) as SnapBankRail;
-    days.push({ url, prisma, pool, sim, acquirer });
+    const { acquirer, bank: rail } = simulatorAcquirerAndBank(sim, pool);
+    days.push({ url, prisma, pool, sim, acquirer, rail });
     const merchantId = (await createMerchant(prisma)).merchant.id;
     const ledger = ledgerFor(prisma);
     const paid = await payinsPaidAtSimulator(prisma, sim, acquirer, merchantId, [150_000_00n, 25_000_00n, 1_234_56n]);

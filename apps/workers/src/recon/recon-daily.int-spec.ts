@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  acquirerEnvShape,
-  acquirerSection,
-  createBankRail,
-  createQrisAcquirer,
-  railEnvShape,
-  railSection,
-  type SnapBankRail,
-  snapEnvShape,
-} from '@pay/bank-rail';
-import { payinsPaidAtSimulator, SnapSimulator } from '@pay/devstack';
+import { payinsPaidAtSimulator, simulatorAcquirerAndBank, SnapSimulator } from '@pay/devstack';
 import { createPgPool, createPrismaClient } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
 import { createMerchant, createTestDatabase, dropDatabase, waitFor } from '@pay/testing';
 import { Job, Queue } from 'bullmq';
-import { z } from 'zod';
 import { RECON_DAILY_ACTOR, RECON_DAILY_QUEUE, type ReconDailyJob, ReconDailyQueue } from './recon-daily.queue';
 
 /**
@@ -40,11 +29,7 @@ describe('ReconDailyQueue (real Redis and Postgres, the SNAP simulator process)'
       databaseUrl: url,
       notifyUrl: 'http://127.0.0.1:9/snap/v1.0/qr/qr-mpm-notify',
     });
-    const env = { ...sim.env(), ...sim.acquirerEnv(), RAIL_PROVIDER: 'snap' };
-    const acquirer = createQrisAcquirer(acquirerSection(z.object({ ...snapEnvShape, ...acquirerEnvShape }).parse(env)));
-    const railConfig = railSection(z.object(railEnvShape).parse(env));
-    const bank = createBankRail(railConfig, pool) as SnapBankRail;
-    if (!acquirer || !railConfig.snap) throw new Error('the simulator as acquirer and bank');
+    const { acquirer, bank, snap } = simulatorAcquirerAndBank(sim, pool);
     const jobs = new Queue<ReconDailyJob>(RECON_DAILY_QUEUE, { connection, prefix });
     // The scheduled job's clock: 06:00 Jakarta the day after today, so its yesterday is today.
     const tomorrowMorning = new Date(Date.parse(`${today}T06:00:00+07:00`) + 86_400_000);
@@ -52,7 +37,7 @@ describe('ReconDailyQueue (real Redis and Postgres, the SNAP simulator process)'
       pool,
       { acquirer, bank },
       createLogger('recon-daily-test', 'fatal'),
-      { at: '06:00', acquirer: 'sandbox', rail: 'snap', lagDays: 0, retryMs: 250, attempts: 30, snap: railConfig.snap },
+      { at: '06:00', acquirer: 'sandbox', rail: 'snap', lagDays: 0, retryMs: 250, attempts: 30, snap },
       { connection, prefix },
       () => tomorrowMorning,
     );

@@ -1,10 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import type { SnapQrisAcquirer } from '@pay/bank-rail';
+import {
+  acquirerEnvShape,
+  acquirerSection,
+  createBankRail,
+  createQrisAcquirer,
+  railEnvShape,
+  railSection,
+  type SnapBankRail,
+  type SnapQrisAcquirer,
+  type SnapRailConfig,
+} from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
 import type { Minor } from '@pay/domain';
 import { PayinRepository, type PrismaClient } from '@pay/persistence';
 import { ledgerFor } from '@pay/testing';
+import type { Pool } from 'pg';
+import { z } from 'zod';
 import type { SnapSimulator } from './snap-simulator';
+
+/**
+ * The simulator as our QRIS acquirer and our bank over SNAP, made from its settings as the services
+ * make them (QRIS_ACQUIRER=snap, RAIL_PROVIDER=snap); `pool` holds the rail's attempts.
+ */
+export function simulatorAcquirerAndBank(
+  sim: SnapSimulator,
+  pool: Pool,
+): { acquirer: SnapQrisAcquirer; bank: SnapBankRail; snap: SnapRailConfig } {
+  const env = { ...sim.env(), ...sim.acquirerEnv(), RAIL_PROVIDER: 'snap' };
+  const acquirer = createQrisAcquirer(acquirerSection(z.object({ ...railEnvShape, ...acquirerEnvShape }).parse(env)));
+  const rail = railSection(z.object(railEnvShape).parse(env));
+  if (!acquirer || !rail.snap)
+    throw new Error("the simulator's settings did not make an acquirer and a bank over SNAP");
+  return { acquirer, bank: createBankRail(rail, pool) as SnapBankRail, snap: rail.snap };
+}
 
 export interface SimulatorPayin {
   payinId: string;
