@@ -1,4 +1,11 @@
 import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
+import type {
+  ReconBreakView,
+  ReconDayReportView,
+  ReconRunView,
+  ReconSideView,
+  ReconSourceView,
+} from '@pay/contracts/dashboard';
 import { formatAmount, parseReconDate } from '@pay/domain';
 import { sql, type SqlClient, sqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
@@ -29,78 +36,12 @@ export const RECON_DEFAULT_LAG_DAYS = 1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
-/** The counts and exact sums of one side of a day, Rupiah. */
-export interface ReconSide {
-  count: number;
-  amount: number;
-}
-
-/** A day's run as the faces show it (ops API, console): its counts and sums per side, the suspense booked, its breaks by status. */
-export interface ReconRunSummary {
-  id: string;
-  date: string;
-  acquirer: string;
-  rail: string;
-  ranAt: string;
-  /** `operator:<id>` (the console), `ops-api` or `cli:<user>@<host>` */
-  ranBy: string;
-  /** The operator's email, else ranBy */
-  ranByName: string;
-  reportIngested: boolean;
-  statementIngested: boolean;
-  sides: {
-    ledgerPayins: ReconSide;
-    reportLines: ReconSide & { mdr: number; net: number };
-    matchedPayins: ReconSide;
-    statementCredits: ReconSide;
-    statementDebits: ReconSide;
-    ledgerPayouts: ReconSide;
-    ledgerRailFees: ReconSide;
-  };
-  /** What the run's batches moved into suspense, Rupiah (positive: owed to the platform) */
-  suspense: number;
-  breaks: { open: number; resolved: number; cleared: number };
-}
-
-/** One break as the faces show it: amounts in Rupiah. */
-export interface ReconBreak {
-  id: string;
-  code: BreakView['code'];
-  side: BreakView['side'];
-  subject: BreakView['subject'];
-  reference: string;
-  batchId: string | null;
-  expectedAmount: number | null;
-  actualAmount: number | null;
-  expectedDate: string | null;
-  actualDate: string | null;
-  suspense: number;
-  detail: string;
-  status: BreakView['status'];
-  owner: string | null;
-  resolution: string | null;
-  resolvedBy: string | null;
-  resolvedByName: string | null;
-  resolvedAt: string | null;
-}
-
-/** What was ingested for the day, whether run since or not. */
-export interface ReconSource {
-  kind: 'report' | 'statement';
-  /** The acquirer (report) or the rail (statement) */
-  name: string;
-  origin: string;
-  lines: number;
-  ingestedAt: string;
-  ingestedBy: string;
-}
-
-/** A day's report: the run's summary, its sources and every break (open and resolved first, cleared last). */
-export interface ReconDayReport {
-  run: ReconRunSummary;
-  sources: ReconSource[];
-  breaks: ReconBreak[];
-}
+/** A day's run, a break, a source and a day's report as every face shows them (the console's views: amounts in Rupiah). */
+export type ReconRunSummary = ReconRunView;
+export type ReconBreak = ReconBreakView;
+export type ReconSource = ReconSourceView;
+export type ReconDayReport = ReconDayReportView;
+type ReconSide = ReconSideView;
 
 /** Which day: a Jakarta day (today or before), an acquirer and a rail as the books name them. */
 export interface ReconDayInput {
