@@ -153,6 +153,22 @@ describe('admin recon run --snap and the suspense check of ledger verify (own da
     expect(quiet.out).not.toContain('warning');
   });
 
+  it('a break resolved without moving its money: verify warns that suspense holds what no open break explains', async () => {
+    const d = await day();
+    await d.settle({ mode: 'short', shortBy: '12345' });
+    const ran = await d.admin({}, '--json', ...run, '--snap');
+    expect(ran.code).toBe(ExitCode.Ok);
+    const [shortBatch] = JSON.parse(ran.out).breaks as { id: string }[];
+    await d.applyOutbox();
+    expect((await d.admin({}, 'recon', 'resolve', shortBatch.id, '--note', 'written off')).code).toBe(ExitCode.Ok);
+    const verified = await d.admin({}, 'ledger', 'verify');
+    expect(verified.code).toBe(ExitCode.Ok);
+    expect(verified.out).not.toContain('books.suspense_open_break');
+    expect(verified.out).toContain(
+      "warning: accounts suspense books.suspense_unexplained: expected balance 0 (open breaks' shares 0 + 0 adjustment(s) tied to no resolved break 0); found balance 12345",
+    );
+  });
+
   it('a bank that refuses our signature, or does not answer: exit code 3 saying so, nothing stored; asked again later, reconciled', async () => {
     const d = await day();
     await d.settle({ mode: 'normal' });
