@@ -100,7 +100,9 @@ describe('ledger: pay-in refunds (real Postgres)', () => {
 
   /** The acquirer refused the refund: the sender's path (failed + the return command), then the command applied. */
   async function acquirerRefuses(id: string) {
-    expect(await refunds.finish(id, { status: 'failed', reason: 'Invalid Amount' }, async () => undefined)).toBe(true);
+    expect(await refunds.finish(id, { status: 'failed', reason: 'Invalid Amount' })).toMatchObject({
+      refund: { status: 'failed' },
+    });
     const [row] = await prisma.$queryRaw<{ payload: unknown }[]>`
       SELECT payload FROM outbox WHERE headers->>'message-id' = ${`payin.refund_return:${id}`}`;
     return ledger.apply(parseLedgerCommand(row.payload));

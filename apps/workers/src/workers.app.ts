@@ -5,7 +5,9 @@ import { Topic } from '@pay/contracts';
 import {
   createPgPool,
   DeadLetterRepository,
+  DISBURSEMENT_DECIDED_CHANNEL,
   PayinExpiryRepository,
+  PayinRefundRepository,
   PayinRepository,
   ReconExportRepository,
   SettlementPlanner,
@@ -26,12 +28,16 @@ import {
 import { DeadLetterArchiver } from './dead-letters/dead-letter.archiver';
 import { PayinAcquirerCheck } from './payins/payin-acquirer.check';
 import { PayinExpiryLoop } from './payins/payin-expiry.loop';
+import { PayinRefundSender } from './payins/payin-refund.sender';
 import { ReconDailyQueue } from './recon/recon-daily.queue';
 import { ReconExportQueue } from './recon/recon-export.queue';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import type { WorkersConfig } from './workers.config';
+
+/** Debited refunds are sent when the ledger's notice wakes the sender; this round catches a missed one. */
+const REFUND_SAFETY_INTERVAL_MS = 2_000;
 
 /**
  * The workers process (no public HTTP API): delivers each final disbursement status (written by
@@ -100,6 +106,21 @@ export function startWorkers(config: WorkersConfig) {
             sandbox: qris.kind === 'snap' && qris.simulatorUrl !== null,
           }),
       );
+      // Debited refunds go to the acquirer (simulated without one); the ledger's notice of a debit wakes the sender.
+      const refundSender = new PayinRefundSender(
+        new PayinRefundRepository(pool),
+        acquirer,
+        () => dispatcher.wake(),
+        logger,
+        REFUND_SAFETY_INTERVAL_MS,
+      );
+      listener.listen({
+        channel: DISBURSEMENT_DECIDED_CHANNEL,
+        onNotify: (payload) => {
+          if (payload.endsWith(':pending')) refundSender.loop.wake();
+        },
+        onReconnect: () => refundSender.loop.wake(),
+      });
       const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
         connection: redis,
         prefix: config.queues.prefix,
@@ -139,6 +160,7 @@ export function startWorkers(config: WorkersConfig) {
       dispatcher.start();
       await startListening();
       expiry.start();
+      refundSender.loop.start();
       await settlements.start();
       await recon.start();
       await daily?.start();
@@ -166,6 +188,7 @@ export function startWorkers(config: WorkersConfig) {
               )),
           ], // not an unhandled rejection meanwhile
           ['callback expiry', () => expiry.stop()],
+          ['pay-in refunds (the calls in flight finish)', () => refundSender.loop.stop()],
           ['LISTEN connection', () => listener.stop()],
           ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
           ['settlements', () => settlements.stop()],

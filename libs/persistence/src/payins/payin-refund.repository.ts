@@ -1,5 +1,11 @@
 import { ledgerCommandId, type RefundPayinCommand, type ReturnPayinRefundCommand } from '@pay/contracts';
-import type { Minor } from '@pay/domain';
+import {
+  type Minor,
+  PAYIN_REFUNDED_CALLBACK,
+  refundCallbackBody,
+  refundCallbackEventId,
+  refundStatus,
+} from '@pay/domain';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
 import { inTransaction, sql, type SqlClient, sqlClient } from '../client/sql';
@@ -155,11 +161,13 @@ export class PayinRefundRepository {
   /**
    * Debited refunds due for the acquirer, leased for `leaseMs` (next_attempt_at moved on), so
    * two senders never send the same refund at once and one that died is picked up again.
+   * `merchantIds`: only theirs (tests sharing a database); null: all.
    */
-  async leaseDue(limit: number, leaseMs: number): Promise<RefundView[]> {
+  async leaseDue(limit: number, leaseMs: number, merchantIds: number[] | null = null): Promise<RefundView[]> {
     const rows = await this.db.query<Record<string, unknown>>(sql`
       WITH due AS (
         SELECT id FROM payin_refunds WHERE status = 'pending' AND next_attempt_at <= now()
+           AND (${merchantIds}::int[] IS NULL OR merchant_id = ANY(${merchantIds}::int[]))
          ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       )
       UPDATE payin_refunds r SET next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}),
@@ -178,39 +186,50 @@ export class PayinRefundRepository {
 
   /**
    * The acquirer's final answer, once: success (its refundNo and refundTime kept) or failed (the
-   * ledger's return command in the outbox, in the same transaction), with the merchant's
-   * `payin.refunded` callback written by `callback` (given the row as it now is). False when the
-   * refund was no longer pending (another sender finished it).
+   * ledger's return command in the outbox), with the merchant's `payin.refunded` callback (to the
+   * pay-in's notifyUrl, else the merchant's pay-in callback URL; none without either), all in one
+   * transaction. Null when the refund was no longer pending (another sender finished it).
    */
   async finish(
     id: string,
     outcome: { status: 'success'; refundNo: string; refundTime: string } | { status: 'failed'; reason: string },
-    callback: (tx: SqlClient, refund: RefundView) => Promise<void>,
-  ): Promise<boolean> {
+    now: Date = new Date(),
+  ): Promise<{ refund: RefundView; callback: boolean } | null> {
     return inTransaction(this.pool, async (tx) => {
       const success = outcome.status === 'success';
-      const [row] = await tx.query<Record<string, unknown>>(sql`
+      const [row] = await tx.query<
+        Record<string, unknown> & { merchant_name: string; callback_url: string | null }
+      >(sql`
         UPDATE payin_refunds r SET status = ${outcome.status},
                refund_no = ${success ? outcome.refundNo : null}, refund_time = ${success ? outcome.refundTime : null},
-               failure_reason = ${success ? null : outcome.reason}, next_attempt_at = NULL, completed_at = now(), updated_at = now()
-          FROM payins p WHERE r.id = ${id}::uuid AND r.status = 'pending' AND p.id = r.payin_id
-        RETURNING r.*, p.merchant_trx_id, p.platform_trx_id`);
-      if (!row) return false;
-      const refund = fromRow<RefundView>(row);
+               failure_reason = ${success ? null : outcome.reason}, next_attempt_at = NULL, completed_at = ${now}, updated_at = ${now}
+          FROM payins p, merchants m WHERE r.id = ${id}::uuid AND r.status = 'pending' AND p.id = r.payin_id AND m.id = r.merchant_id
+        RETURNING r.*, p.merchant_trx_id, p.platform_trx_id, m.name AS merchant_name, COALESCE(p.notify_url, m.payin_callback_url) AS callback_url`);
+      if (!row) return null;
+      const { merchant_name, callback_url, ...rest } = row;
+      const refund = fromRow<RefundView>(rest);
       if (outcome.status === 'failed') {
         const command: ReturnPayinRefundCommand = {
           type: 'payin.refund_return',
           commandId: ledgerCommandId.payinRefundReturn(id),
           merchantId: refund.merchantId,
           logId: refund.logId ?? undefined,
-          issuedAt: new Date().toISOString(),
+          issuedAt: now.toISOString(),
           refundId: id,
           reason: outcome.reason.slice(0, 500) || 'refused by the acquirer',
         };
         await enqueueLedgerCommandSql(tx, command);
       }
-      await callback(tx, refund);
-      return true;
+      if (callback_url) {
+        const status = refundStatus(refund.status);
+        await tx.execute(sql`
+          INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, payin_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
+          VALUES (gen_random_uuid(), ${refundCallbackEventId(refund.id, status)}, ${PAYIN_REFUNDED_CALLBACK}, ${refund.merchantId},
+                  ${refund.payinId}::uuid, ${callback_url}, ${refundCallbackBody(refund, { id: refund.merchantId, name: merchant_name }, now)},
+                  'pending', ${now}, ${refund.logId}, ${now}, ${now})
+          ON CONFLICT (event_id) DO NOTHING`);
+      }
+      return { refund, callback: callback_url !== null };
     });
   }
 }
