@@ -216,7 +216,17 @@ export class LedgerBreachSchema {
   @ApiProperty({ example: 'balance.available', description: 'The fact that does not hold (stable names)' })
   check!: string;
   @ApiProperty({
-    enum: ['balances', 'payins', 'settlements', 'disbursements', 'ledger_events', 'ledger_commands'],
+    enum: [
+      'balances',
+      'payins',
+      'settlements',
+      'disbursements',
+      'ledger_events',
+      'ledger_commands',
+      'journal_entries',
+      'accounts',
+      'recon_breaks',
+    ],
     example: 'balances',
   })
   table!: string;
@@ -344,6 +354,12 @@ export class LedgerReportSchema {
   @ApiProperty({ type: [LedgerBreachSchema] }) breaches!: LedgerBreachSchema[];
   @ApiProperty({ type: [LedgerBreachSchema], description: 'Younger than the grace period: not breaches' })
   inFlight!: LedgerBreachSchema[];
+  @ApiProperty({
+    type: [LedgerBreachSchema],
+    description:
+      'Not breaches: money in suspense held by open reconciliation breaks (books.suspense_open_break) or not explained by them (books.suspense_unexplained); unscoped audits only (docs/books.md)',
+  })
+  warnings!: LedgerBreachSchema[];
   @ApiProperty({ example: 300 }) graceSeconds!: number;
 }
 
