@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { text as readText } from 'node:stream/consumers';
 import { type LedgerCommand, type LedgerOutcome, parseLedgerCommand } from '@pay/contracts';
 import type { LedgerService } from '@pay/ledger-core';
 import {
@@ -6,6 +7,7 @@ import {
   createPrismaClient,
   PayinRefundRepository,
   type PrismaClient,
+  streamReconCsv,
   trialBalance,
   verifyLedger,
 } from '@pay/persistence';
@@ -17,6 +19,7 @@ import {
   ledgerFor,
   sandboxPaidPayin,
 } from '@pay/testing';
+import { parse } from 'csv-parse/sync';
 import type { Pool } from 'pg';
 
 /**
@@ -252,6 +255,29 @@ describe('ledger: pay-in refunds (real Postgres)', () => {
       [`merchant:${m}:pending`]: 1_000_00n,
     });
     await audit();
+  });
+
+  it("the movements day file lists a refund's debit and its return, naming the refunded pay-in", async () => {
+    const { merchant } = await createMerchant(prisma);
+    const m = merchant.id;
+    const payin = await recordedPayin(m, 60_000_00n, 420_00n);
+    const row = await prisma.payin.findUniqueOrThrow({ where: { id: payin } });
+    const { id } = await refund(m, payin, 10_000_50n);
+    await acquirerRefuses(id);
+    const { csv, done } = await streamReconCsv(
+      pool,
+      m,
+      new Date(Date.now() - 3_600_000),
+      new Date(Date.now() + 3_600_000),
+      'movements',
+    );
+    const rows = parse(await readText(csv), { columns: true }) as Record<string, string>[];
+    await done();
+    expect(rows.map((r) => [r.type, r.merchantTrxId, r.platformTrxId, r.pendingChange, r.pendingAfter])).toEqual([
+      ['payin.recorded', row.merchantTrxId, row.platformTrxId, '59580', '59580'],
+      ['payin.refunded', row.merchantTrxId, row.platformTrxId, '-10000.5', '49579.5'],
+      ['payin.refund_returned', row.merchantTrxId, row.platformTrxId, '10000.5', '59580'],
+    ]);
   });
 
   it('the audit names a refund debited without its event and an event whose refund says otherwise', async () => {

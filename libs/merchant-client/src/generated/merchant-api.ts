@@ -1057,11 +1057,11 @@ export interface components {
              */
             id: string;
             /**
-             * @description balance.adjusted: a correction of the available balance, approved by two operators
+             * @description balance.adjusted: a correction of the available balance, approved by two operators; payin.refunded: a refund of a pay-in debited (from pending, available or both); payin.refund_returned: a refund the acquirer refused, given back
              * @example payin.recorded
              * @enum {string}
              */
-            type: "payin.recorded" | "settlement.credited" | "payout.debited" | "payout.refunded" | "payout.reversed" | "balance.adjusted";
+            type: "payin.recorded" | "settlement.credited" | "payout.debited" | "payout.refunded" | "payout.reversed" | "balance.adjusted" | "payin.refunded" | "payin.refund_returned";
             /**
              * @description Signed change of available, Rupiah
              * @example 0
@@ -1083,7 +1083,7 @@ export interface components {
              */
             pendingAfter: number;
             /**
-             * @description Of the pay-in or disbursement; null for a settlement
+             * @description Of the pay-in (also for its refunds) or disbursement; null for a settlement
              * @example ORDER-2026-0001
              */
             merchantTrxId: string | null;

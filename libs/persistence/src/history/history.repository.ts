@@ -118,8 +118,11 @@ export class HistoryRepository {
       text: `WITH page AS (${events.text})
         SELECT page.*, coalesce(p.merchant_trx_id, d.merchant_trx_id) AS merchant_trx_id, coalesce(p.platform_trx_id, d.platform_trx_id) AS platform_trx_id
           FROM page
-          LEFT JOIN payins p ON p.merchant_id = $1 AND page.type = 'payin.recorded'
-                            AND p.id = CASE WHEN page.reference ~ ${UUID} THEN page.reference::uuid END
+          -- a refund's movements name the refunded pay-in
+          LEFT JOIN payin_refunds r ON r.merchant_id = $1 AND page.type IN ('payin.refunded', 'payin.refund_returned')
+                            AND r.id = CASE WHEN page.reference ~ ${UUID} THEN page.reference::uuid END
+          LEFT JOIN payins p ON p.merchant_id = $1 AND page.type IN ('payin.recorded', 'payin.refunded', 'payin.refund_returned')
+                            AND p.id = coalesce(r.payin_id, CASE WHEN page.type = 'payin.recorded' AND page.reference ~ ${UUID} THEN page.reference::uuid END)
           LEFT JOIN disbursements d ON d.merchant_id = $1 AND page.type IN ('payout.debited', 'payout.refunded', 'payout.reversed')
                             AND d.id = CASE WHEN page.reference ~ ${UUID} THEN page.reference::uuid END
          ORDER BY page.occurred_at DESC, page.id DESC`,

@@ -364,7 +364,10 @@ export function movementsCsvCopy(merchantId: number, from: Date, to: Date): stri
            ${rupiah('e.available_delta')} AS "availableChange", ${rupiah('e.pending_delta')} AS "pendingChange",
            ${rupiah('e.available_after')} AS "availableAfter", ${rupiah('e.pending_after')} AS "pendingAfter"
       FROM ledger_events e
-      LEFT JOIN payins p ON p.merchant_id = ${m} AND e.type = 'payin.recorded' AND p.id = ${ref}
+      -- a refund's movements name the refunded pay-in
+      LEFT JOIN payin_refunds r ON r.merchant_id = ${m} AND e.type IN ('payin.refunded', 'payin.refund_returned') AND r.id = ${ref}
+      LEFT JOIN payins p ON p.merchant_id = ${m} AND e.type IN ('payin.recorded', 'payin.refunded', 'payin.refund_returned')
+                        AND p.id = coalesce(r.payin_id, CASE WHEN e.type = 'payin.recorded' THEN ${ref} END)
       LEFT JOIN disbursements d ON d.merchant_id = ${m} AND e.type IN ('payout.debited', 'payout.refunded', 'payout.reversed') AND d.id = ${ref}
      WHERE e.merchant_id = ${m} AND ${dayRange('e.occurred_at', from, to)}
      ORDER BY e.occurred_at, e.id

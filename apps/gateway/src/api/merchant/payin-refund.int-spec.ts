@@ -113,6 +113,16 @@ describe('pay-in refunds, gateway side (real Postgres)', () => {
     });
     expect(await balance(merchant.id)).toEqual({ available: 0n, pending: 99_300_00n - 25_000_50n });
     expect((await get(token, 'RF-1')).body).toMatchObject({ status: true, data: res.body.data });
+    // The balance movements name the refunded pay-in.
+    const movements = await request(http).get('/api/v1/balance/movements').set('token', token);
+    expect(movements.body.data.items[0]).toMatchObject({
+      type: 'payin.refunded',
+      merchantTrxId: payin.merchantTrxId,
+      platformTrxId: payin.platformTrxId,
+      availableChange: 0,
+      pendingChange: -25000.5,
+      pendingAfter: 74299.5,
+    });
     const inq = await inquiry(token, payin.merchantTrxId);
     expect(inq.body.data).toMatchObject({
       status: 'success',

@@ -19,8 +19,11 @@ export class BalanceMovementItem {
       'payout.refunded',
       'payout.reversed',
       'balance.adjusted',
+      'payin.refunded',
+      'payin.refund_returned',
     ],
-    description: 'balance.adjusted: a correction of the available balance, approved by two operators',
+    description:
+      'balance.adjusted: a correction of the available balance, approved by two operators; payin.refunded: a refund of a pay-in debited (from pending, available or both); payin.refund_returned: a refund the acquirer refused, given back',
     example: 'payin.recorded',
   })
   type!: string;
@@ -32,7 +35,7 @@ export class BalanceMovementItem {
     type: String,
     nullable: true,
     example: 'ORDER-2026-0001',
-    description: 'Of the pay-in or disbursement; null for a settlement',
+    description: 'Of the pay-in (also for its refunds) or disbursement; null for a settlement',
   })
   merchantTrxId!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'QR20261126ABCDEF' }) platformTrxId!: string | null;
