@@ -1173,6 +1173,27 @@ interface AxeFinding {
             code: 'missing_in_ledger',
           },
         ]);
+
+        // The same day through the ops API, its answers checked against docs/ops-openapi.json.
+        const ops = (path: string, body?: object) =>
+          fetch(`${stack.internalUrl}/ops/recon${path}`, {
+            method: body ? 'POST' : 'GET',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+            body: body && JSON.stringify(body),
+          });
+        const listed = (await (await ops(`/runs?from=${date}&to=${date}`)).json()) as { data: { id: string }[] };
+        const shown = (await (await ops(`/runs/${listed.data[0].id}`)).json()) as {
+          data: { breaks: { id: string; status: string }[] };
+        };
+        expect(shown.data.breaks).toEqual([expect.objectContaining({ status: 'resolved' })]);
+        const again = await ops(`/breaks/${shown.data.breaks[0].id}/resolve`, { note: 'again' });
+        expect(again.status).toBe(409);
+        const bad = await ops('/sources', {
+          date,
+          kind: 'statement',
+          lines: ['transaction_date,transaction_id,type,amount', 'x,y,SIDEWAYS,-1'],
+        });
+        expect(bad.status).toBe(400);
       } finally {
         await context.close();
       }
