@@ -369,6 +369,56 @@ describe('merchant journeys over HTTP', () => {
     expect(other.error).toMatchObject({ code: 'BATCH_NOT_FOUND' });
   });
 
+  it('a QRIS refund: part of a paid pay-in given back, debited from pending, refunded by the acquirer, its callback signed', async () => {
+    const merchantTrxId = `E2E-REFUND-${randomUUID().slice(0, 8)}`;
+    const generated = unwrap(
+      await client.POST('/api/v1/payin/qris/generate', { body: { merchantTrxId, amount: 100000, notifyUrl } }),
+    );
+    expect((await client.POST('/api/v1/payin/qris/sandbox/pay', { body: { merchantTrxId } })).response.status).toBe(
+      200,
+    );
+    const before = await eventually('the pay-in recorded', balance, (b) => b.pending >= generated.netAmount);
+    const refundId = `E2E-RF-${randomUUID().slice(0, 8)}`;
+    const body = { merchantTrxId, refundId, amount: 40000, reason: 'QA journey' };
+    const accepted = await client.POST('/api/v1/payin/refund', { body });
+    expect(accepted.response.status).toBe(200);
+    expect(unwrap(accepted)).toMatchObject({ refundId, merchantTrxId, amount: 40000, status: 'pending' });
+    // The same request again: the same refund; another amount under its refundId: a conflict.
+    expect(unwrap(await client.POST('/api/v1/payin/refund', { body }))).toMatchObject({ refundId, amount: 40000 });
+    const conflict = await client.POST('/api/v1/payin/refund', { body: { ...body, amount: 1000 } });
+    expect(conflict.error).toMatchObject({ code: 'REFUND_ID_CONFLICT' });
+    const done = await eventually(
+      'the refund final',
+      async () => unwrap(await client.GET('/api/v1/payin/refund/{refundId}', { params: { path: { refundId } } })),
+      (r) => r.status !== 'pending',
+    );
+    expect(done).toMatchObject({ status: 'success', refundNo: expect.any(String) });
+    expect((await balance()).pending).toBe(Math.round((before.pending - 40000) * 100) / 100);
+    expect(unwrap(await client.POST('/api/v1/payin/qris/inquiry', { body: { merchantTrxId } }))).toMatchObject({
+      refundedAmount: 40000,
+      refundableAmount: 60000,
+      refunds: [{ refundId, status: 'success' }],
+    });
+    if (receiver) {
+      const got = receiver;
+      const refunded = await eventually(
+        'the payin.refunded callback',
+        async () =>
+          got.requests
+            .map((r) =>
+              constructCallbackEvent<{ type: string; data: Record<string, unknown> }>(
+                r.rawBody,
+                r.headers['x-callback-signature'] as string,
+                merchant.webhookSecret,
+              ),
+            )
+            .filter((e) => e.type === 'payin.refunded'),
+        (events) => events.length > 0,
+      );
+      expect(refunded[0].data).toMatchObject({ refundId, merchantTrxId, amount: 40000, status: 'success' });
+    }
+  });
+
   // Last: against a shared deployment a run leaves no active test merchant behind.
   it('the merchant the suite created is deactivated at its end: its token no longer works', async () => {
     expect((await operator('POST', `merchants/${merchant.merchantId}/deactivate`)).body.data.active).toBe(false);
