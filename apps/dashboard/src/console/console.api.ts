@@ -335,11 +335,12 @@ export function consoleApi(api: ApiClient) {
         (r) => r,
       ),
     reconReport: (runId: string) => api.get<ReconDayReportView>(`/recon/runs/${enc(runId)}`),
-    runRecon: (date: string) => api.post<ReconDayReportView>('/recon/runs', { date } satisfies ReconRunBody),
+    runRecon: (day: { date: string; acquirer?: string; rail?: string }) =>
+      api.post<ReconDayReportView>('/recon/runs', day satisfies ReconRunBody),
     /** A CSV file's text as its lines (no string of the API holds a line break) */
-    uploadRecon: (date: string, kind: ReconSourceBody['kind'], text: string) =>
+    uploadRecon: (day: { date: string; acquirer: string }, kind: ReconSourceBody['kind'], text: string) =>
       api.post<ReconSourceView>('/recon/sources', {
-        date,
+        ...day,
         kind,
         lines: text.split(/\r?\n/).filter((line, i, all) => line !== '' || i < all.length - 1),
       } satisfies ReconSourceBody),

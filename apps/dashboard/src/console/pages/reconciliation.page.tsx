@@ -159,6 +159,7 @@ function UploadSection({ onRun }: { onRun(report: ReconDayReportView): void }) {
   const { t } = useTranslation();
   const api = useConsoleApi();
   const [date, setDate] = useState('');
+  const [acquirer, setAcquirer] = useState('qris');
   const [kind, setKind] = useState<SourceKind>('report');
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
@@ -180,11 +181,11 @@ function UploadSection({ onRun }: { onRun(report: ReconDayReportView): void }) {
     if (!file) return;
     void act(async () => {
       setStored(null);
-      setStored(await api.uploadRecon(date, kind, await file.text()));
+      setStored(await api.uploadRecon({ date, acquirer }, kind, await file.text()));
       setFile(null);
     });
   };
-  const run = () => act(async () => onRun(await api.runRecon(date)));
+  const run = () => act(async () => onRun(await api.runRecon({ date, acquirer })));
   return (
     <Section title={t('reconciliation.uploadTitle')}>
       <form onSubmit={upload} aria-label={t('reconciliation.uploadTitle')}>
@@ -197,6 +198,13 @@ function UploadSection({ onRun }: { onRun(report: ReconDayReportView): void }) {
               required
               value={date}
               onChange={(e) => setDate(e.currentTarget.value)}
+            />
+            <NativeSelect
+              label={t('reconciliation.acquirer')}
+              description={t('reconciliation.acquirerHint')}
+              value={acquirer}
+              onChange={(e) => setAcquirer(e.currentTarget.value)}
+              data={['qris', 'sandbox']}
             />
             <NativeSelect
               label={t('reconciliation.kind')}
@@ -414,7 +422,7 @@ function DayReport({ report, onChange }: { report: ReconDayReportView; onChange(
         confirmLabel={t('reconciliation.rerun')}
         onClose={() => setRerunning(false)}
         onConfirm={async () => {
-          onChange(await api.runRecon(run.date));
+          onChange(await api.runRecon({ date: run.date, acquirer: run.acquirer, rail: run.rail }));
           setDone(t('reconciliation.rerunDone', what));
         }}
       />

@@ -632,6 +632,8 @@ export const en = {
     uploadIntro:
       'A CSV as the layouts in docs/operations/reconciliation.md. A file with a line that cannot be read is refused whole; a day uploaded again replaces what it had. Then run the day (again): its breaks keep their owner and resolution.',
     day: 'Day (Asia/Jakarta)',
+    acquirer: 'Acquirer',
+    acquirerHint: "Its account in the books (sandbox: the simulator's)",
     kind: 'File',
     kinds: { report: "Acquirer's settlement report", statement: 'Bank statement' },
     file: 'CSV file',

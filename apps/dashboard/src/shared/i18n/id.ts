@@ -638,6 +638,8 @@ export const id: Resources = {
     uploadIntro:
       'CSV sesuai format di docs/operations/reconciliation.md. Berkas dengan baris yang tidak terbaca ditolak seluruhnya; hari yang diunggah ulang menggantikan isinya. Lalu jalankan (ulang) hari itu: break-nya tetap dengan penanggung jawab dan penyelesaiannya.',
     day: 'Hari (Asia/Jakarta)',
+    acquirer: 'Acquirer',
+    acquirerHint: 'Akunnya di pembukuan (sandbox: milik simulator)',
     kind: 'Berkas',
     kinds: { report: 'Laporan penyelesaian acquirer', statement: 'Rekening koran bank' },
     file: 'Berkas CSV',
