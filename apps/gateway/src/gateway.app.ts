@@ -36,9 +36,13 @@ import { registerRefusalDelay } from './kernel/rate-limit/refusal-delay';
 import { refuseClimbingOutOfStaticRoots } from './kernel/static/static-paths';
 
 const JSON_BODY_LIMIT = 64 * 1024;
-/** A batch of payouts carries up to 1,000 rows (about 300 bytes each at their longest): its route alone takes more. */
+/** A batch of payouts carries up to 1,000 rows (about 300 bytes each at their longest): its routes (API, dashboard) alone take more. */
 const BATCH_BODY_LIMIT = 512 * 1024;
-const BATCH_ROUTE = '/api/v1/disbursement/batch';
+const BATCH_ROUTES = new Set([
+  '/api/v1/disbursement/batch',
+  '/dashboard/api/payouts/batch',
+  '/dashboard/api/payouts/batch/preview',
+]);
 
 /**
  * The API's JSON bodies, parsed by Fastify's parser (which refuses __proto__ keys): an empty body
@@ -156,7 +160,7 @@ export async function createGatewayApp(
   for (const face of faces) face.hooks?.(context);
   // The route's limit wins over the parser's (registered before Nest adds its routes at init).
   fastify.addHook('onRoute', (route) => {
-    if (route.url === BATCH_ROUTE && route.method === 'POST') route.bodyLimit = BATCH_BODY_LIMIT;
+    if (BATCH_ROUTES.has(route.url) && route.method === 'POST') route.bodyLimit = BATCH_BODY_LIMIT;
   });
   // A flooder that ignores Retry-After is slowed to one refusal per connection per delay.
   registerRefusalDelay(fastify, config.rateLimits.refusalDelayMs);

@@ -2,6 +2,10 @@
 // the contract the gateway answers with (@pay/contracts/dashboard), and each answer's view for the pages.
 import type {
   ActivityEntryView,
+  BatchPreviewView,
+  BatchRowBody,
+  BatchSubmissionView,
+  BatchView,
   ActivityPageView,
   AllowlistBody,
   AllowlistView,
@@ -17,6 +21,8 @@ import type {
   OverviewView,
   PayinDetailView,
   PayinGeneratedView,
+  PayinRefundView,
+  RefundPayinBody,
   PayinListItemView,
   PayoutDetailView,
   PayoutListItemView,
@@ -60,6 +66,10 @@ export interface Payin {
   nmid: string | null;
   /** Every attempt of its callbacks, oldest first (detail only) */
   attempts: CallbackAttempt[];
+  /** Its refunds, oldest first, what they paid back and what is left to refund (detail only) */
+  refunds: PayinRefundView[];
+  refundedAmount: number | null;
+  refundableAmount: number | null;
 }
 
 export interface CallbackAttempt {
@@ -163,6 +173,9 @@ function toPayin(r: PayinListItemView | PayinDetailView): Payin {
             .sort((a, b) => a.at.localeCompare(b.at))
             .map(toAttempt)
         : [],
+    refunds: 'refunds' in r ? r.refunds : [],
+    refundedAmount: 'refundedAmount' in r ? r.refundedAmount : null,
+    refundableAmount: 'refundableAmount' in r ? r.refundableAmount : null,
   };
 }
 
@@ -182,6 +195,9 @@ function toGenerated(r: PayinGeneratedView): Payin {
     rrn: null,
     nmid: null,
     attempts: [],
+    refunds: [],
+    refundedAmount: null,
+    refundableAmount: null,
   };
 }
 
@@ -289,6 +305,8 @@ export function merchantApi(api: ApiClient) {
     /** Without merchantTrxId the server makes one (DASH- and 16 hex digits). */
     createPayin: async (body: CreatePayinBody) => toGenerated(await api.post<PayinGeneratedView>('/payins', body)),
     simulatePayin: (id: string) => api.post<PayinDetailView>(`/payins/${enc(id)}/simulate`),
+    /** A refund of a paid pay-in (the merchant API's rules); its refundId is made up when none is given */
+    refundPayin: (id: string, body: RefundPayinBody) => api.post<PayinRefundView>(`/payins/${enc(id)}/refunds`, body),
     /** Sandbox only: paid pay-ins settled now (pending to available) */
     settleNow: () => api.post<{ payinCount: number; requested: boolean }>('/sandbox/settle'),
 
@@ -302,6 +320,12 @@ export function merchantApi(api: ApiClient) {
     csvUrl: (list: 'payins' | 'payouts', f: ListFilters) => api.url(`/${list}.csv`, listQuery(f)),
     resendPayoutCallback: (id: string) => api.post<CallbackResendView>(`/payouts/${enc(id)}/callback/resend`),
     resendPayinCallback: (id: string) => api.post<CallbackResendView>(`/payins/${enc(id)}/callback/resend`),
+
+    /** Each row's answer as a submission would give it now; nothing is recorded */
+    previewBatch: (rows: BatchRowBody[]) => api.post<BatchPreviewView>('/payouts/batch/preview', { rows }),
+    submitBatch: (batchId: string, rows: BatchRowBody[]) =>
+      api.post<BatchSubmissionView>('/payouts/batch', { batchId, rows }),
+    batch: (batchId: string) => api.get<BatchView>(`/payouts/batch/${enc(batchId)}`),
 
     exportRecon: async (date: string, type: ReconFileType) =>
       toReconJob(await api.post<ReconJobView>('/recon', { date, type } satisfies ReconBody)),

@@ -6,6 +6,7 @@ const PayinsPage = lazy(() => import('./pages/payins.page'));
 const PayinDetailPage = lazy(() => import('./pages/payin-detail.page'));
 const PayoutsPage = lazy(() => import('./pages/payouts.page'));
 const PayoutDetailPage = lazy(() => import('./pages/payout-detail.page'));
+const BatchUploadPage = lazy(() => import('./pages/batch-upload.page'));
 const ReconPage = lazy(() => import('./pages/recon.page'));
 const DevelopersPage = lazy(() => import('./pages/developers.page'));
 const ActivityPage = lazy(() => import('./pages/activity.page'));
@@ -26,6 +27,7 @@ mountApp({
     { path: 'payins', element: <PayinsPage /> },
     { path: 'payins/:merchantTrxId', element: <PayinDetailPage /> },
     { path: 'payouts', element: <PayoutsPage /> },
+    { path: 'payouts/batch', element: <BatchUploadPage /> },
     { path: 'payouts/:merchantTrxId', element: <PayoutDetailPage /> },
     { path: 'reconciliation', element: <ReconPage /> },
     { path: 'developers', element: <DevelopersPage /> },

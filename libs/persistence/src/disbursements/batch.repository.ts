@@ -131,23 +131,12 @@ export class BatchRepository {
           if (found.requestHash !== batch.requestHash) return { kind: 'conflict' };
           return { kind: 'existing', batch: found, rows: await this.rowsOf(tx, found.id) };
         }
-        const candidates = rows.filter((r) => !r.refusal).map((r) => r.merchantTrxId);
-        const taken = new Set(
-          (
-            await tx.query<{ merchant_trx_id: string }>(sql`
-              SELECT merchant_trx_id FROM disbursements
-               WHERE merchant_id = ${batch.merchantId} AND merchant_trx_id = ANY(${candidates}::text[]) AND status <> 'refused'
-              UNION
-              SELECT merchant_trx_id FROM disbursement_batch_rows
-               WHERE merchant_id = ${batch.merchantId} AND merchant_trx_id = ANY(${candidates}::text[]) AND status = 'checking'`)
-          ).map((r) => r.merchant_trx_id),
+        const taken = await takenTrxIds(
+          tx,
+          batch.merchantId,
+          rows.filter((r) => !r.refusal).map((r) => r.merchantTrxId),
         );
-        const decided = rows.map((r) => {
-          if (r.refusal) return r;
-          if (taken.has(r.merchantTrxId)) return { ...r, refusal: duplicate };
-          taken.add(r.merchantTrxId);
-          return r;
-        });
+        const decided = refuseTaken(rows, taken, duplicate);
         const accepted = decided.filter((r) => !r.refusal).length;
         const [created] = await tx.query<Record<string, unknown>>(sql`
           INSERT INTO disbursement_batches (id, merchant_id, batch_id, request_hash, notify_url, row_count, accepted_count, log_id)
@@ -169,6 +158,23 @@ export class BatchRepository {
       },
       { advisoryLock: [SUBMIT_LOCK_CLASS, batch.merchantId] },
     );
+  }
+
+  /**
+   * What a submission of these rows would answer now, recording nothing (the dashboard's preview):
+   * the rows refused already, and a merchantTrxId taken (as `submit` decides it) refused `duplicate`.
+   */
+  async preview(
+    merchantId: number,
+    rows: NewBatchRow[],
+    duplicate: { code: string; message: string },
+  ): Promise<NewBatchRow[]> {
+    const taken = await takenTrxIds(
+      this.db,
+      merchantId,
+      rows.filter((r) => !r.refusal).map((r) => r.merchantTrxId),
+    );
+    return refuseTaken(rows, taken, duplicate);
   }
 
   /** The merchant's batch by its batchId, with its summary (null: none of this merchant). */
@@ -329,6 +335,28 @@ export class BatchRepository {
       return batches;
     });
   }
+}
+
+/** The merchantTrxIds among `ids` a live disbursement of the merchant, or an accepted row of one of its batches still being checked, holds. */
+async function takenTrxIds(db: SqlClient, merchantId: number, ids: string[]): Promise<Set<string>> {
+  const rows = await db.query<{ merchant_trx_id: string }>(sql`
+    SELECT merchant_trx_id FROM disbursements
+     WHERE merchant_id = ${merchantId} AND merchant_trx_id = ANY(${ids}::text[]) AND status <> 'refused'
+    UNION
+    SELECT merchant_trx_id FROM disbursement_batch_rows
+     WHERE merchant_id = ${merchantId} AND merchant_trx_id = ANY(${ids}::text[]) AND status = 'checking'`);
+  return new Set(rows.map((r) => r.merchant_trx_id));
+}
+
+/** Rows not refused yet whose merchantTrxId is taken, or taken by an earlier row, refused `duplicate`. */
+function refuseTaken(rows: NewBatchRow[], taken: Set<string>, duplicate: { code: string; message: string }) {
+  const held = new Set(taken);
+  return rows.map((r) => {
+    if (r.refusal) return r;
+    if (held.has(r.merchantTrxId)) return { ...r, refusal: duplicate };
+    held.add(r.merchantTrxId);
+    return r;
+  });
 }
 
 /** A batch's rows counted by status (a submitted row by its disbursement's), and the money of the successful ones. */

@@ -1,4 +1,4 @@
-import { Anchor, Group } from '@mantine/core';
+import { Anchor, Button, Group } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -21,7 +21,12 @@ export default function PayoutsPage() {
     <>
       <Group justify="space-between" align="flex-start">
         <PageTitle>{t('payouts.title')}</PageTitle>
-        <DownloadCsv href={api.csvUrl('payouts', filters)} />
+        <Group>
+          <Button component={Link} to="/payouts/batch" variant="default">
+            {t('batches.open')}
+          </Button>
+          <DownloadCsv href={api.csvUrl('payouts', filters)} />
+        </Group>
       </Group>
       <ListFilters
         statuses={['pending', 'success', 'failed', 'reversed']}

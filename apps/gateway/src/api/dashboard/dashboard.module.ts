@@ -8,6 +8,7 @@ import { DashboardActivityController } from './activity.controller';
 import { DashboardDevelopersController } from './developers.controller';
 import { DashboardOverviewController } from './overview.controller';
 import { DashboardPayinsController } from './payins.controller';
+import { DashboardPayoutBatchesController } from './payout-batches.controller';
 import { DashboardPayoutsController } from './payouts.controller';
 import { DashboardReconController } from './recon.controller';
 
@@ -27,6 +28,7 @@ import { DashboardReconController } from './recon.controller';
   controllers: [
     DashboardOverviewController,
     DashboardPayinsController,
+    DashboardPayoutBatchesController,
     DashboardPayoutsController,
     DashboardReconController,
     DashboardDevelopersController,

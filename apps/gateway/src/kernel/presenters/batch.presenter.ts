@@ -1,8 +1,9 @@
 import { formatAmount } from '@pay/domain';
+import type { BatchSubmissionView, BatchView } from '@pay/contracts/dashboard';
 import type { BatchRowView, BatchSummary, DisbursementBatch, DisbursementBatchRow } from '@pay/persistence';
 
 /** The submission's answer: per row accepted, or refused with the code and message (the same again for the same batch). */
-export function presentBatchSubmission(batch: DisbursementBatch, rows: DisbursementBatchRow[]) {
+export function presentBatchSubmission(batch: DisbursementBatch, rows: DisbursementBatchRow[]): BatchSubmissionView {
   return {
     batchId: batch.batchId,
     rowCount: batch.rowCount,
@@ -18,7 +19,7 @@ export function presentBatchSubmission(batch: DisbursementBatch, rows: Disbursem
 }
 
 /** A row now: its status (checking: the name check; then its disbursement's), its disbursement, why it did not go. */
-function presentRow(r: BatchRowView) {
+function presentRow(r: BatchRowView): BatchView['rows'][number] {
   const failure =
     r.currentStatus === 'refused' && r.disbursementId
       ? {
@@ -50,7 +51,7 @@ export function presentBatch(
   batch: DisbursementBatch & { summary: BatchSummary },
   rows: BatchRowView[],
   page: { page: number; pageSize: number },
-) {
+): BatchView {
   const s = batch.summary;
   return {
     batchId: batch.batchId,

@@ -2,13 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ERROR_MESSAGE, ErrorCode } from '@pay/contracts';
 import type { Minor } from '@pay/domain';
-import {
-  BatchRepository,
-  type AuthenticatedMerchant,
-  type DisbursementBatch,
-  type DisbursementBatchRow,
-  type NewBatchRow,
-} from '@pay/persistence';
+import { BatchRepository, type DisbursementBatch, type DisbursementBatchRow, type NewBatchRow } from '@pay/persistence';
 import { ApiError, currentLogId, validationError } from '@pay/platform';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -50,13 +44,14 @@ export class BatchPayoutService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
+  /** The merchant's (API token or dashboard user's) batch: recorded, or the one recorded under its batchId. */
   async submit(
-    merchant: AuthenticatedMerchant,
+    merchant: { id: number },
     command: BatchCommand,
     rowClass: BatchRowClass,
   ): Promise<{ batch: DisbursementBatch; rows: DisbursementBatchRow[]; replayed: boolean }> {
     if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.webhooks);
-    const rows = command.rows.map((raw, i) => this.row(raw, i + 1, rowClass));
+    const rows = this.rows(command.rows, rowClass);
     const verdict = await this.batches.submit(
       {
         id: randomUUID(),
@@ -71,6 +66,15 @@ export class BatchPayoutService {
     );
     if (verdict.kind === 'conflict') throw new ApiError(ErrorCode.BatchIdConflict);
     return { batch: verdict.batch, rows: verdict.rows, replayed: verdict.kind === 'existing' };
+  }
+
+  /** What submitting these rows would answer now, per row, recording nothing (the dashboard's preview of a CSV). */
+  preview(merchant: { id: number }, rows: RawBatchRow[], rowClass: BatchRowClass): Promise<NewBatchRow[]> {
+    return this.batches.preview(merchant.id, this.rows(rows, rowClass), DUPLICATE);
+  }
+
+  private rows(rows: RawBatchRow[], rowClass: BatchRowClass): NewBatchRow[] {
+    return rows.map((raw, i) => this.row(raw, i + 1, rowClass));
   }
 
   /** One row checked alone: refused with the code and message a single transfer would get, or to check with the bank. */
