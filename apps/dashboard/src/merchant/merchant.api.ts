@@ -21,6 +21,8 @@ import type {
   OverviewView,
   PayinDetailView,
   PayinGeneratedView,
+  PayinRefundView,
+  RefundPayinBody,
   PayinListItemView,
   PayoutDetailView,
   PayoutListItemView,
@@ -64,6 +66,10 @@ export interface Payin {
   nmid: string | null;
   /** Every attempt of its callbacks, oldest first (detail only) */
   attempts: CallbackAttempt[];
+  /** Its refunds, oldest first, what they paid back and what is left to refund (detail only) */
+  refunds: PayinRefundView[];
+  refundedAmount: number | null;
+  refundableAmount: number | null;
 }
 
 export interface CallbackAttempt {
@@ -167,6 +173,9 @@ function toPayin(r: PayinListItemView | PayinDetailView): Payin {
             .sort((a, b) => a.at.localeCompare(b.at))
             .map(toAttempt)
         : [],
+    refunds: 'refunds' in r ? r.refunds : [],
+    refundedAmount: 'refundedAmount' in r ? r.refundedAmount : null,
+    refundableAmount: 'refundableAmount' in r ? r.refundableAmount : null,
   };
 }
 
@@ -186,6 +195,9 @@ function toGenerated(r: PayinGeneratedView): Payin {
     rrn: null,
     nmid: null,
     attempts: [],
+    refunds: [],
+    refundedAmount: null,
+    refundableAmount: null,
   };
 }
 
@@ -293,6 +305,8 @@ export function merchantApi(api: ApiClient) {
     /** Without merchantTrxId the server makes one (DASH- and 16 hex digits). */
     createPayin: async (body: CreatePayinBody) => toGenerated(await api.post<PayinGeneratedView>('/payins', body)),
     simulatePayin: (id: string) => api.post<PayinDetailView>(`/payins/${enc(id)}/simulate`),
+    /** A refund of a paid pay-in (the merchant API's rules); its refundId is made up when none is given */
+    refundPayin: (id: string, body: RefundPayinBody) => api.post<PayinRefundView>(`/payins/${enc(id)}/refunds`, body),
     /** Sandbox only: paid pay-ins settled now (pending to available) */
     settleNow: () => api.post<{ payinCount: number; requested: boolean }>('/sandbox/settle'),
 

@@ -115,6 +115,34 @@ export interface PayinDetailView extends PayinListItemView {
   failureReason: string | null;
   notifyUrl: string | null;
   callbacks: CallbackDeliveryView[];
+  /** Its refunds, oldest first, as GET /api/v1/payin/refund/{refundId} shows each (issue 44) */
+  refunds: PayinRefundView[];
+  /** What successful refunds paid back, Rupiah */
+  refundedAmount: number;
+  /** What may still be refunded (0 unless success), Rupiah */
+  refundableAmount: number;
+}
+
+/** A refund of a pay-in (issue 44) */
+export interface PayinRefundView {
+  refundId: string;
+  merchantTrxId: string;
+  platformTrxId: string;
+  amount: number;
+  reason: string | null;
+  status: 'pending' | 'success' | 'failed';
+  refundNo: string | null;
+  refundTime: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  failureReason?: string | null;
+}
+
+/** `POST /payins/:merchantTrxId/refunds`: without a refundId, one is made up (DASH-RF-...) */
+export interface RefundPayinBody {
+  refundId?: string;
+  amount: number;
+  reason?: string;
 }
 
 /** `POST /payins`: the API's generate answer, with the image */

@@ -10,6 +10,7 @@ import { StatusBadge } from '../../shared/ui/status-badge';
 import { useAsync } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
 import { CallbackAttempts } from './callback-attempts';
+import { PayinRefunds } from './payin-refunds.section';
 
 export default function PayinDetailPage() {
   const { t, i18n } = useTranslation();
@@ -109,6 +110,7 @@ export default function PayinDetailPage() {
           </Paper>
         </SimpleGrid>
       )}
+      {p && <PayinRefunds payin={p} onRefunded={reload} />}
       {p && (
         <CallbackAttempts
           attempts={p.attempts}

@@ -18,6 +18,7 @@ import type {
   CallbackResendView,
   HistoryPage,
   PayinDetailView,
+  PayinRefundView,
   PayinGeneratedView,
   PayinListItemView,
 } from '@pay/contracts/dashboard';
@@ -25,6 +26,7 @@ import {
   DeliveryHistoryRepository,
   HistoryRepository,
   type Payin,
+  PayinRefundRepository,
   PayinRepository,
   RECON_COLUMNS,
   WebhookDeliveryRepository,
@@ -36,14 +38,20 @@ import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { presentPayinItem, toPage } from '../../kernel/presenters/history.presenter';
 import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
-import { payinStatus, presentGenerated } from '../../kernel/presenters/payin.presenter';
+import {
+  payinStatus,
+  presentGenerated,
+  presentPayinWithRefunds,
+  presentRefund,
+} from '../../kernel/presenters/payin.presenter';
+import { PayinRefundService } from '../../services/payin/payin-refund.service';
 import { qrImageOf, QrisService } from '../../services/payin/qris.service';
 import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { DashboardPayinListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
-import { CreateDashboardPayinDto, SimulatePayinDto } from './payins.dto';
+import { CreateDashboardPayinDto, RefundDashboardPayinDto, SimulatePayinDto } from './payins.dto';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { csvName, everyRow, payinCsvRow, sendCsv } from './list-csv';
@@ -56,6 +64,8 @@ export class DashboardPayinsController {
   constructor(
     private readonly history: HistoryRepository,
     private readonly payins: PayinRepository,
+    private readonly refunds: PayinRefundRepository,
+    private readonly refunder: PayinRefundService,
     private readonly deliveries: DeliveryHistoryRepository,
     private readonly webhookDeliveries: WebhookDeliveryRepository,
     private readonly qris: QrisService,
@@ -151,6 +161,25 @@ export class DashboardPayinsController {
     return new Reply('Sandbox payment sent', await this.detail(paid, await this.merchant(merchantId)));
   }
 
+  /** A refund of a paid pay-in, in full or in part: the merchant API's rules and answers (POST /api/v1/payin/refund). */
+  @RateLimit('write')
+  @Post('payins/:merchantTrxId/refunds')
+  @Audited('payin.refund', ({ data }) => `refund:${String(data.refundId)}`)
+  @HttpCode(200)
+  async refund(
+    @SessionMerchantId() merchantId: number,
+    @Param('merchantTrxId') merchantTrxId: string,
+    @Body() dto: RefundDashboardPayinDto,
+  ): Promise<Reply<PayinRefundView>> {
+    const refund = await this.refunder.refund(merchantId, {
+      merchantTrxId,
+      refundId: dto.refundId ?? `DASH-RF-${randomBytes(8).toString('hex').toUpperCase()}`,
+      amount: dto.amount,
+      reason: dto.reason,
+    });
+    return new Reply('Refund accepted', presentRefund(refund));
+  }
+
   /** Its latest callback again (same event id and body), from the start of the retry schedule. */
   @RateLimit('write')
   @Post('payins/:merchantTrxId/callback/resend')
@@ -206,12 +235,21 @@ export class DashboardPayinsController {
   private async detail(payin: Payin, merchant: { id: number; name: string }): Promise<PayinDetailView> {
     const now = new Date();
     const payable = payinStatus(payin, now) === 'pending' && payin.qrisPayload !== null;
-    const [qrImage, callbacks] = await Promise.all([
+    const [qrImage, callbacks, refunds] = await Promise.all([
       payable ? qrImageOf(payin.qrisPayload ?? '') : null,
       this.deliveries.ofTransaction(merchant.id, { payinId: payin.id }),
+      this.refunds.ofPayin(payin.id),
     ]);
+    const {
+      refunds: refundViews,
+      refundedAmount,
+      refundableAmount,
+    } = presentPayinWithRefunds(payin, merchant, now, refunds);
     return {
       ...presentPayinItem(payin, merchant, now),
+      refunds: refundViews,
+      refundedAmount,
+      refundableAmount,
       qrString: payin.qrisPayload,
       qrImage,
       expiredAt: jakartaOrNull(payin.expiresAt),

@@ -20,3 +20,21 @@ export class SimulatePayinDto {
   @IsIn(['success', 'failed'])
   status?: 'success' | 'failed';
 }
+
+/** A refund of a paid pay-in from the dashboard (issue 44); without a refundId, one is made up (DASH-RF-...). */
+export class RefundDashboardPayinDto {
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(/^[\x21-\x7E]+$/, { message: '$property must be 1 to 64 printable characters without spaces' })
+  refundId?: string;
+
+  @IsAmount()
+  amount!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  reason?: string;
+}

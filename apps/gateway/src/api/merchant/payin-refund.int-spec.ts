@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { parseLedgerCommand } from '@pay/contracts';
 import type { PrismaClient } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant, fundMerchant, insertPayin, insertSuccessfulPayin, ledgerFor } from '@pay/testing';
+import type { Server } from 'node:http';
+import {
+  createMerchant,
+  fundMerchant,
+  insertPayin,
+  insertSuccessfulPayin,
+  ledgerFor,
+  signedInMerchantUser,
+} from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
@@ -249,5 +257,41 @@ describe('pay-in refunds, gateway side (real Postgres)', () => {
     const seen = await get(other.token, 'RF-T');
     expect([seen.status, seen.body.code]).toEqual([404, 'REFUND_NOT_FOUND']);
     expect((await get('not-a-token', 'RF-T')).status).toBe(401);
+  });
+
+  it('the dashboard refunds through the same rules: the pay-in page shows its refunds, the activity log the refund', async () => {
+    const { merchant, payin } = await merchantWithPayin();
+    const session = await signedInMerchantUser(prisma, http as Server, merchant.id);
+    const post = (body: object) =>
+      request(http)
+        .post(`/dashboard/api/payins/${payin.merchantTrxId}/refunds`)
+        .set('Cookie', session.cookie)
+        .set('X-CSRF-Token', session.csrfToken)
+        .send(body);
+    const res = await post({ amount: 12000, reason: 'damaged' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      refundId: expect.stringMatching(/^DASH-RF-[0-9A-F]{16}$/),
+      amount: 12000,
+      status: 'pending',
+    });
+    const tooMuch = await post({ amount: 90000 });
+    expect([tooMuch.status, tooMuch.body.code]).toEqual([422, 'REFUND_AMOUNT_EXCEEDED']);
+    const page = await request(http).get(`/dashboard/api/payins/${payin.merchantTrxId}`).set('Cookie', session.cookie);
+    expect(page.body.data).toMatchObject({
+      refundedAmount: 0,
+      refundableAmount: 88000,
+      refunds: [{ refundId: res.body.data.refundId, amount: 12000, status: 'pending' }],
+    });
+    const [logged] = await prisma.$queryRaw<{ action: string; target: string }[]>`
+      SELECT action, target FROM operator_audit_log WHERE merchant_id = ${merchant.id} AND action = 'payin.refund'`;
+    expect(logged).toEqual({ action: 'payin.refund', target: `refund:${res.body.data.refundId}` });
+    // Without the CSRF token: refused, nothing recorded.
+    const forged = await request(http)
+      .post(`/dashboard/api/payins/${payin.merchantTrxId}/refunds`)
+      .set('Cookie', session.cookie)
+      .send({ amount: 1000 });
+    expect(forged.status).toBe(403);
+    expect(await prisma.payinRefund.count({ where: { merchantId: merchant.id } })).toBe(1);
   });
 });
