@@ -82,7 +82,7 @@ export function PayinRefunds({ payin, onRefunded }: { payin: Payin; onRefunded()
                   <Table.Td>{r.refundId}</Table.Td>
                   <Table.Td>{formatRupiah(r.amount)}</Table.Td>
                   <Table.Td>
-                    <StatusBadge status={r.status} />
+                    <StatusBadge status={r.status} testId={`refund-status-${r.refundId}`} />
                   </Table.Td>
                   <Table.Td>{r.refundNo ?? r.failureReason ?? '–'}</Table.Td>
                 </Table.Tr>
