@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createDashboardUser, createMerchant, fundMerchant, repoRoot } from '@pay/testing';
-import { freePort, LocalStack, testStackBus, testS3 } from '@pay/devstack';
-import { type Browser, chromium } from 'playwright-core';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+import { createDashboardUser, createMerchant, fundMerchant } from '@pay/testing';
+import {
+  type DashboardBrowser,
+  seriousViolations,
+  signInToDashboard,
+  startDashboardBrowser,
+} from './dashboard-browser';
 
 /**
  * The merchant dashboard's batch payout from a CSV (issue 44) in a real browser against the real
@@ -17,35 +15,18 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 (process.env.E2E_BUS_TRANSPORT === 'kafka' ? describe.skip : describe)(
   'dashboard batch payout from a CSV (processes, Chromium)',
   () => {
-    let stack: LocalStack;
-    let prisma: PrismaClient;
-    let browser: Browser;
-    let dashboardUrl: string;
+    let d: DashboardBrowser;
 
     beforeAll(async () => {
-      const gatewayPort = await freePort();
-      dashboardUrl = `http://127.0.0.1:${gatewayPort}/dashboard/`;
-      stack = await LocalStack.start({
-        databaseUrl: process.env.DATABASE_URL as string,
-        redisUrl: process.env.TEST_REDIS_URL as string,
-        busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}dbat:`,
-        bus: testStackBus(),
-        s3: testS3(),
-        ports: { gateway: gatewayPort },
-        logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}dbat`),
+      d = await startDashboardBrowser('dbat', {
         snapSimulator: { delayMs: 200 },
-        env: { BUS_LEASE_TTL_MS: '2000', PAYOUT_POLL_INTERVAL_MS: '200', DASHBOARD_PUBLIC_URL: dashboardUrl },
+        env: { PAYOUT_POLL_INTERVAL_MS: '200' },
       });
-      prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     }, 120_000);
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await prisma?.$disconnect();
-    });
+    afterAll(() => d?.stop());
 
     it("shows each row's problem, sends the good rows and follows them until final", async () => {
+      const { prisma, browser, dashboardUrl } = d;
       const { merchant } = await createMerchant(prisma);
       await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
       const user = await createDashboardUser(prisma, { merchantId: merchant.id });
@@ -55,10 +36,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
 
-      await page.goto(dashboardUrl);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signInToDashboard(page, dashboardUrl, user);
       await page.getByRole('link', { name: 'Payouts', exact: true }).click();
       await page.getByRole('link', { name: 'Upload a batch (CSV)' }).click();
 
@@ -87,10 +65,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
       await expect(preview.locator('tbody tr').nth(1).textContent()).resolves.toContain('UNKNOWN_BANK_CODE');
       await expect(preview.locator('tbody tr').nth(3).textContent()).resolves.toContain('amount: must be between');
       expect(await prisma.disbursementBatch.count({ where: { merchantId: merchant.id } })).toBe(0);
-      const axe = await new AxeBuilder({ page }).analyze();
-      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
-        [],
-      );
+      expect(await seriousViolations(page)).toEqual([]);
 
       await page.getByRole('button', { name: 'Send 3 payouts' }).click();
       const progress = page.getByTestId('batch-progress');

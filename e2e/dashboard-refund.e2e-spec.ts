@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { createPrismaClient, type PrismaClient } from '@pay/persistence';
-import { createDashboardUser, createMerchant, repoRoot, waitFor } from '@pay/testing';
-import { freePort, LocalStack, testStackBus, testS3 } from '@pay/devstack';
-import { type Browser, chromium } from 'playwright-core';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+import { createDashboardUser, createMerchant, waitFor } from '@pay/testing';
+import {
+  type DashboardBrowser,
+  seriousViolations,
+  signInToDashboard,
+  startDashboardBrowser,
+} from './dashboard-browser';
 
 /**
  * The merchant dashboard's QRIS refund (issue 44) in a real browser against the real processes:
@@ -17,34 +15,15 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 (process.env.E2E_BUS_TRANSPORT === 'kafka' ? describe.skip : describe)(
   'dashboard QRIS refund (processes, Chromium)',
   () => {
-    let stack: LocalStack;
-    let prisma: PrismaClient;
-    let browser: Browser;
-    let dashboardUrl: string;
+    let d: DashboardBrowser;
 
     beforeAll(async () => {
-      const gatewayPort = await freePort();
-      dashboardUrl = `http://127.0.0.1:${gatewayPort}/dashboard/`;
-      stack = await LocalStack.start({
-        databaseUrl: process.env.DATABASE_URL as string,
-        redisUrl: process.env.TEST_REDIS_URL as string,
-        busKeyPrefix: `${process.env.TEST_REDIS_PREFIX}drf:`,
-        bus: testStackBus(),
-        s3: testS3(),
-        ports: { gateway: gatewayPort },
-        logDir: join(repoRoot(), 'tmp', 'e2e-logs', `${process.env.TEST_REDIS_PREFIX}drf`),
-        env: { BUS_LEASE_TTL_MS: '2000', DASHBOARD_PUBLIC_URL: dashboardUrl },
-      });
-      prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      d = await startDashboardBrowser('drf');
     }, 120_000);
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
-      await prisma?.$disconnect();
-    });
+    afterAll(() => d?.stop());
 
     it("refunds part of a paid pay-in from its page and shows the refund's outcome", async () => {
+      const { prisma, stack } = d;
       const { merchant, token } = await createMerchant(prisma);
       const merchantTrxId = `DRF-${randomUUID().slice(0, 8)}`;
       const api = (path: string, body: object) =>
@@ -55,26 +34,23 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
         });
       expect((await api('qris/generate', { merchantTrxId, amount: 100000 })).status).toBe(200);
       expect((await api('qris/sandbox/pay', { merchantTrxId })).status).toBe(200);
-      const user = await createDashboardUser(prisma, { merchantId: merchant.id });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-      context.setDefaultTimeout(15_000);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (err) => errors.push(err.message));
-
-      await page.goto(dashboardUrl);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('link', { name: 'Pay-ins', exact: true }).click();
-      await page.getByRole('link', { name: merchantTrxId }).click();
-      await page.getByTestId('payin-status').filter({ hasText: 'success' }).waitFor();
       // Recorded by the ledger before the refund can come out of pending.
       await waitFor(
         async () => (await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).pending > 0n,
         15_000,
         'the pay-in recorded',
       );
+      const user = await createDashboardUser(prisma, { merchantId: merchant.id });
+      const context = await d.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+
+      await signInToDashboard(page, d.dashboardUrl, user);
+      await page.getByRole('link', { name: 'Pay-ins', exact: true }).click();
+      await page.getByRole('link', { name: merchantTrxId }).click();
+      await page.getByTestId('payin-status').filter({ hasText: 'success' }).waitFor();
 
       await page.getByLabel('Amount to refund').fill('25000');
       await page.getByLabel('Reason (optional)').fill('returned');
@@ -96,10 +72,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
       const section = await page.getByRole('table', { name: 'The refunds of this pay-in' }).textContent();
       expect(section).toContain(refund.refundId);
       expect(await page.getByText('Can still be refunded').textContent()).toMatch(/75[.,]000/);
-      const axe = await new AxeBuilder({ page }).analyze();
-      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
-        [],
-      );
+      expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     }, 120_000);
