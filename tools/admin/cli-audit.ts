@@ -56,6 +56,8 @@ const AUDITED: Record<string, CliAuditSpec> = {
   'dlq replay': { action: 'dead-letter.replay', target: ({ args }) => `dead-letter:${args.join(',')}` },
   'dlq resolve': { action: 'dead-letter.resolve', target: ({ args }) => `dead-letter:${args[0]}` },
   'payout reverse': { action: 'disbursement.reverse', target: ({ args }) => `disbursement:${args[0]}` },
+  'recon assign': { action: 'recon.assign', target: ({ args }) => `recon-break:${args[0]}` },
+  'recon resolve': { action: 'recon.resolve', target: ({ args }) => `recon-break:${args[0]}` },
 };
 
 /** Options never written to the audit log. */

@@ -160,7 +160,17 @@ describe('admin recon run --snap and the suspense check of ledger verify (own da
     expect(ran.code).toBe(ExitCode.Ok);
     const [shortBatch] = JSON.parse(ran.out).breaks as { id: string }[];
     await d.applyOutbox();
-    expect((await d.admin({}, 'recon', 'resolve', shortBatch.id, '--note', 'written off')).code).toBe(ExitCode.Ok);
+    expect((await d.admin({}, 'recon', 'resolve', shortBatch.id, '--note', ' written off ')).code).toBe(ExitCode.Ok);
+    // The console's rules (the same use case): resolved once, the note trimmed; again, a conflict; audited like the console's.
+    const again = await d.admin({}, 'recon', 'resolve', shortBatch.id, '--note', 'twice');
+    expect(again.code).not.toBe(ExitCode.Ok);
+    expect(again.err).toContain('resolved already');
+    const { rows: audit } = await d.pool.query<{ action: string; resolution: string }>(
+      `SELECT a.action, b.resolution FROM operator_audit_log a JOIN recon_breaks b ON a.target = 'recon-break:' || b.id
+        WHERE b.id = $1`,
+      [shortBatch.id],
+    );
+    expect(audit).toEqual([{ action: 'recon.resolve', resolution: 'written off' }]);
     const verified = await d.admin({}, 'ledger', 'verify');
     expect(verified.code).toBe(ExitCode.Ok);
     expect(verified.out).not.toContain('books.suspense_open_break');

@@ -14,6 +14,7 @@ import {
   parseStatementCsv,
   type ReportLine,
   Reconciliation,
+  ReconciliationDesk,
   reportOverSnap,
   SourceFormatError,
   SourceUnavailableError,
@@ -220,20 +221,21 @@ export function registerReconCommands(program: Command, ctx: ReconCommandContext
     ctx.print(describeDayReport(report), report);
   });
 
-  const settingsFree = () => new Reconciliation(ctx.pg(), { acquirer: 'qris', rail: 'snap', settlementLagDays: 1 });
+  // The same use case as the ops API and the console: the same bounds on owner and note, 404 and 409 alike.
+  const desk = () => new ReconciliationDesk(ctx.pg());
   recon
     .command('assign <breakId> <owner>')
     .description('give a break an owner')
     .action(async (breakId: string, owner: string) => {
-      if (!(await settingsFree().assign(breakId, owner))) throw ctx.usage(`no break ${breakId}`);
-      ctx.print(`break ${breakId}: owner ${owner}`, { breakId, owner });
+      const b = await desk().assign(breakId, owner);
+      ctx.print(`break ${breakId}: owner ${b.owner}`, { breakId, owner: b.owner });
     });
   recon
     .command('resolve <breakId>')
-    .description('resolve a break with a note of what was done')
+    .description('resolve an open break with a note of what was done')
     .requiredOption('--note <text>', 'the resolution')
     .action(async (breakId: string, o: { note: string }) => {
-      if (!(await settingsFree().resolve(breakId, o.note, ctx.actor()))) throw ctx.usage(`no open break ${breakId}`);
-      ctx.print(`break ${breakId}: resolved`, { breakId, resolution: o.note });
+      const b = await desk().resolve(breakId, o.note, ctx.actor());
+      ctx.print(`break ${breakId}: resolved`, { breakId, resolution: b.resolution });
     });
 }

@@ -5,6 +5,7 @@ import { createPgPool, createPrismaClient, type PrismaClient, verifyLedger } fro
 import { createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
 import type { Pool } from 'pg';
 import { parseSnapReport, parseSnapStatement } from './sources/parse-sources';
+import { ReconciliationDesk } from './desk/reconciliation-desk';
 import { Reconciliation } from './reconciliation';
 
 /**
@@ -72,7 +73,7 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
       (await prisma.$queryRaw<{ balance: bigint }[]>`SELECT balance FROM account_balances WHERE code = ${code}`)[0]
         ?.balance ?? 0n;
     const settle = (body: object) => sim.control('qris/settle', { date: today, settlementDate: today, ...body });
-    return { prisma, paid, reconcile, balance, settle, recon, sim };
+    return { prisma, pool, paid, reconcile, balance, settle, recon, sim };
   }
 
   const breaksOf = (r: { breaks: { code: string; subject: string; reference: string; status: string }[] }) =>
@@ -157,8 +158,11 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
     const { result } = await d.reconcile();
     expect(breaksOf(result)).toEqual(['missing_in_ledger:report_line']);
     const id = result.breaks[0].id;
-    expect(await d.recon.assign(id, 'finance@example.id')).toBe(true);
-    expect(await d.recon.resolve(id, 'the acquirer will claw it back in the next batch', 'operator:7')).toBe(true);
+    const desk = new ReconciliationDesk(d.pool);
+    expect((await desk.assign(id, ' finance@example.id ')).owner).toBe('finance@example.id');
+    expect((await desk.resolve(id, 'the acquirer will claw it back in the next batch', 'operator:7')).status).toBe(
+      'resolved',
+    );
     const again = await d.reconcile();
     expect(again.result.breaks.map((b) => [b.id, b.status, b.owner])).toEqual([[id, 'resolved', 'finance@example.id']]);
   });

@@ -6,7 +6,7 @@ import {
   type SettleAcquirerCommand,
 } from '@pay/contracts';
 import { Account, nameBasedUuid, SANDBOX_ACQUIRER_ACCOUNT } from '@pay/domain';
-import { enqueueLedgerCommandSql, inTransaction, sql, type SqlClient } from '@pay/persistence';
+import { enqueueLedgerCommandSql, inTransaction, type SqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
 import { reconcileDay } from './matching/reconcile-day';
 import type { BatchBooking, ReportLine, StatementLine } from './matching/recon-types';
@@ -164,25 +164,6 @@ export class Reconciliation {
   ): Promise<void> {
     if (await recordBooking(tx, { commandId: command.commandId, runId, kind, reference, command }))
       await enqueueLedgerCommandSql(tx, command);
-  }
-
-  /** Gives a break an owner. */
-  async assign(breakId: string, owner: string): Promise<boolean> {
-    return inTransaction(this.pool, async (tx) => {
-      const n = await tx.execute(sql`UPDATE recon_breaks SET owner = ${owner} WHERE id = ${breakId}::uuid`);
-      return n === 1;
-    });
-  }
-
-  /** Resolves a break with a note (what was done: an adjustment asked for, the acquirer's correction, ...). */
-  async resolve(breakId: string, resolution: string, by: string): Promise<boolean> {
-    return inTransaction(this.pool, async (tx) => {
-      const n = await tx.execute(sql`
-        UPDATE recon_breaks SET status = 'resolved', resolution = ${resolution}, resolved_by = ${by}, resolved_at = now(),
-               owner = coalesce(owner, ${by})
-         WHERE id = ${breakId}::uuid AND status <> 'resolved'`);
-      return n === 1;
-    });
   }
 }
 

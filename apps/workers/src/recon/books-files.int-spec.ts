@@ -12,7 +12,7 @@ import {
   trialBalance,
 } from '@pay/persistence';
 import { createLogger, ObjectStore, ReconExportProducer, storageConfigSchema } from '@pay/platform';
-import { DAY_REPORTS_CSV_HEADER, Reconciliation } from '@pay/reconciliation';
+import { DAY_REPORTS_CSV_HEADER, Reconciliation, ReconciliationDesk } from '@pay/reconciliation';
 import { S3Proxy } from '@pay/devstack';
 import {
   createDisbursement,
@@ -317,6 +317,7 @@ describe('the reconciliation export: the day report of every run through the exp
 
   it("a day of two runs: the file is every run's summary then breaks, exact to the sen; resolved, then run again, it goes stale", async () => {
     const { qris, report, rrn } = await plantDay();
+    const desk = new ReconciliationDesk(pool);
     const open = report.breaks.filter((b) => b.status === 'open');
     expect(open.map((b) => `${b.code}:${b.subject}:${b.reference}`)).toEqual(['missing_in_ledger:report_line:=1+2']);
 
@@ -405,7 +406,9 @@ describe('the reconciliation export: the day report of every run through the exp
     });
 
     // Resolved: the file is stale, still served as of its snapshot; asked again, a new one shows the resolution.
-    expect(await qris.resolve(open[0].id, '@SUM(1) the acquirer claws it back', 'operator:7')).toBe(true);
+    expect((await desk.resolve(open[0].id, '@SUM(1) the acquirer claws it back', 'operator:7')).status).toBe(
+      'resolved',
+    );
     const stale = await exports.get(e.id);
     expect(stale).toMatchObject({ status: 'stale', openBreaks: 2 });
     expect((await download(stale)).body).toBe(body);
@@ -425,7 +428,7 @@ describe('the reconciliation export: the day report of every run through the exp
     expect(third.e.status).toBe('ready');
 
     // A break given an owner: stale.
-    await qris.assign(open[0].id, 'finance@example.id');
+    await desk.assign(open[0].id, 'finance@example.id');
     expect((await exports.get(third.e.id)).status).toBe('stale');
   }, 60_000);
 
