@@ -6,6 +6,7 @@ import {
   type DisbursementCallback,
   type MerchantClient,
   type PayinCallback,
+  type PayinRefundCallback,
   unwrap,
 } from '@pay/merchant-client';
 import { WebhookReceiver } from '@pay/testing';
@@ -406,7 +407,7 @@ describe('merchant journeys over HTTP', () => {
         async () =>
           got.requests
             .map((r) =>
-              constructCallbackEvent<{ type: string; data: Record<string, unknown> }>(
+              constructCallbackEvent<PayinRefundCallback>(
                 r.rawBody,
                 r.headers['x-callback-signature'] as string,
                 merchant.webhookSecret,

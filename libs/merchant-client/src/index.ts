@@ -15,3 +15,5 @@ export type { components, operations, paths } from './generated/merchant-api';
 export type DisbursementCallback = components['schemas']['DisbursementCallback'];
 /** The body POSTed to a pay-in's notifyUrl (or the merchant's default) once it is final. */
 export type PayinCallback = components['schemas']['PayinCallback'];
+/** The body POSTed to a pay-in's notifyUrl (or the merchant's default) once a refund of it is final. */
+export type PayinRefundCallback = components['schemas']['PayinRefundCallback'];

@@ -57,6 +57,7 @@ describe('the committed OpenAPI documents', () => {
     }
     expect(document.paths['/api/v1/disbursement/transfer'].post?.callbacks).toHaveProperty('disbursementFinal');
     expect(document.paths['/api/v1/payin/qris/generate'].post?.callbacks).toHaveProperty('payinFinal');
+    expect(document.paths['/api/v1/payin/qris/generate'].post?.callbacks).toHaveProperty('payinRefunded');
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops') || p.startsWith('/internal'))).toBe(false);
   });
 

@@ -1346,6 +1346,80 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["PayinCallbackData"];
         };
+        PayinRefundCallbackData: {
+            /**
+             * @description The merchant's id of the refund
+             * @example RFD-2026-0001
+             */
+            refundId: string;
+            /**
+             * @description The refunded pay-in
+             * @example ORDER-2026-0001
+             */
+            merchantTrxId: string;
+            /** @example QR20261122H8Q3ZK2M9T4B */
+            platformTrxId: string;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 25000
+             */
+            amount: number;
+            /** @example Customer returned the goods */
+            reason: string | null;
+            /**
+             * @description pending: debited from the balance, sent to the acquirer; success: the acquirer paid the payer back; failed: the acquirer refused it, the amount is back in the balance
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed";
+            /**
+             * @description The acquirer's refund number, on success
+             * @example RFD20261122000001
+             */
+            refundNo: string | null;
+            /**
+             * @description The acquirer's refund time (as it sent it), on success
+             * @example 2026-11-22T19:40:00+07:00
+             */
+            refundTime: string | null;
+            /**
+             * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta
+             * @example 2026-11-22 19:39:58
+             */
+            createdAt: string;
+            /**
+             * @description When it became success or failed (YYYY-MM-DD HH:MM:SS, Asia/Jakarta)
+             * @example 2026-11-22 19:40:01
+             */
+            completedAt: string | null;
+            /**
+             * @description On failed only
+             * @example Invalid Amount
+             */
+            failureReason?: string | null;
+            /** @example 7 */
+            idMerchant: number;
+            /** @example Toko Sinar Jaya */
+            merchantName: string;
+        };
+        PayinRefundCallback: {
+            /**
+             * @description Stable across retries and resends: de-duplicate on it
+             * @example payin.refund.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.success
+             */
+            id: string;
+            /**
+             * @example payin.refunded
+             * @enum {string}
+             */
+            type: "payin.refunded";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:40:01.100Z
+             */
+            createdAt: string;
+            data: components["schemas"]["PayinRefundCallbackData"];
+        };
         BatchCompletedCounts: {
             /** @example 990 */
             success: number;

@@ -1,7 +1,7 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import type { CallbacksObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { BatchCompletedCallbackSchema } from './batch-schemas';
-import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
+import { DisbursementCallbackSchema, PayinCallbackSchema, PayinRefundCallbackSchema } from './schemas';
 
 /** The headers the workers send with every callback (apps/workers/src/webhooks/webhook-delivery.service.ts). */
 function callbackHeaders(types: string[], exampleId: string): ParameterObject[] {
@@ -95,15 +95,26 @@ export const DISBURSEMENT_CALLBACKS: CallbacksObject = callback(
 );
 
 /** The final status of a QRIS pay-in, POSTed to its notifyUrl or the merchant's default pay-in callback URL (README "Pay-in callbacks"). */
-export const PAYIN_CALLBACKS: CallbacksObject = callback(
-  'payinFinal',
-  'payinCallback',
-  "Final status of a QRIS pay-in, sent to its notifyUrl (or the merchant's default pay-in callback URL)",
-  "One POST per final status of the pay-in: payin.succeeded, payin.failed, payin.expired (a paid-late code can send payin.succeeded after payin.expired). Without notifyUrl it goes to the merchant's default pay-in callback URL, set by operators; with neither, none is sent.",
-  getSchemaPath(PayinCallbackSchema),
-  ['payin.succeeded', 'payin.failed', 'payin.expired'],
-  'payin.5b0d3c9a.success',
-);
+export const PAYIN_CALLBACKS: CallbacksObject = {
+  ...callback(
+    'payinFinal',
+    'payinCallback',
+    "Final status of a QRIS pay-in, sent to its notifyUrl (or the merchant's default pay-in callback URL)",
+    "One POST per final status of the pay-in: payin.succeeded, payin.failed, payin.expired (a paid-late code can send payin.succeeded after payin.expired). Without notifyUrl it goes to the merchant's default pay-in callback URL, set by operators; with neither, none is sent.",
+    getSchemaPath(PayinCallbackSchema),
+    ['payin.succeeded', 'payin.failed', 'payin.expired'],
+    'payin.5b0d3c9a.success',
+  ),
+  ...callback(
+    'payinRefunded',
+    'payinRefundedCallback',
+    "Final status of a refund of the pay-in (POST /api/v1/payin/refund), sent to the pay-in's notifyUrl (or the merchant's default pay-in callback URL)",
+    'One POST per refund once it is success or failed (failed: its failureReason; the amount is back in the balance).',
+    getSchemaPath(PayinRefundCallbackSchema),
+    ['payin.refunded'],
+    'payin.refund.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.success',
+  ),
+};
 
 /** A batch's callbacks to its notifyUrl (when it has one): each row's final status, then the batch once every row is final. */
 export const BATCH_CALLBACKS: CallbacksObject = {

@@ -5,7 +5,7 @@ import { TOKEN_SECURITY } from '../../../kernel/openapi/api-envelope.decorator';
 import { BATCH_CALLBACKS, DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
 import { BatchCompletedCallbackSchema } from './batch-schemas';
 import { keepPaths } from '../../../kernel/openapi/document-paths';
-import { DisbursementCallbackSchema, PayinCallbackSchema } from './schemas';
+import { DisbursementCallbackSchema, PayinCallbackSchema, PayinRefundCallbackSchema } from './schemas';
 
 const TRANSFER_PATH = '/api/v1/disbursement/transfer';
 const BATCH_PATH = '/api/v1/disbursement/batch';
@@ -59,7 +59,12 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
     .addTag('Reconciliation', 'The daily reconciliation CSV')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
-    extraModels: [DisbursementCallbackSchema, PayinCallbackSchema, BatchCompletedCallbackSchema],
+    extraModels: [
+      DisbursementCallbackSchema,
+      PayinCallbackSchema,
+      PayinRefundCallbackSchema,
+      BatchCompletedCallbackSchema,
+    ],
   });
   const transfer = document.paths[TRANSFER_PATH]?.post;
   if (!transfer) throw new Error(`OpenAPI: ${TRANSFER_PATH} is missing; the notifyUrl callback has nowhere to go`);

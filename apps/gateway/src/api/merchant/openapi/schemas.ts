@@ -89,7 +89,7 @@ export class TransferResultSchema {
   @ApiProperty({ type: FeeSchema }) fee!: FeeSchema;
   @ApiProperty({ example: 102500, description: 'amount + fee.amount, debited from the balance' }) totalAmount!: number;
   @ApiProperty({
-    enum: ['pending', 'success', 'failed', 'reversed'],
+    enum: ['awaiting_approval', 'pending', 'success', 'failed', 'reversed'],
     example: 'pending',
     description: 'Usually pending; the final status goes to notifyUrl',
   })
@@ -110,7 +110,7 @@ export class DisbursementSchema {
   fee!: FeeSchema;
   @ApiProperty({ example: 102500, description: 'amount + fee.amount' }) totalAmount!: number;
   @ApiProperty({
-    enum: ['pending', 'success', 'failed', 'reversed'],
+    enum: ['awaiting_approval', 'pending', 'success', 'failed', 'reversed'],
     example: 'success',
     description:
       "reversed (our addition): a success the beneficiary's bank returned later; amount and fee are back in the balance",
@@ -281,6 +281,26 @@ export class PayinRefundSchema {
   completedAt!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Invalid Amount', description: 'On failed only' })
   failureReason?: string | null;
+}
+
+/** The payin.refunded callback's data: the refund as GET /api/v1/payin/refund/{refundId} shows it, and whose it is. */
+@ApiSchema({ name: 'PayinRefundCallbackData' })
+export class PayinRefundCallbackDataSchema extends PayinRefundSchema {
+  @ApiProperty({ example: 7 }) idMerchant!: number;
+  @ApiProperty({ example: 'Toko Sinar Jaya' }) merchantName!: string;
+}
+
+/** What is POSTed to the pay-in's callback URL once a refund of it is final (issue 44). */
+@ApiSchema({ name: 'PayinRefundCallback' })
+export class PayinRefundCallbackSchema {
+  @ApiProperty({
+    example: 'payin.refund.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.success',
+    description: 'Stable across retries and resends: de-duplicate on it',
+  })
+  id!: string;
+  @ApiProperty({ enum: ['payin.refunded'], example: 'payin.refunded' }) type!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T12:40:01.100Z' }) createdAt!: string;
+  @ApiProperty({ type: PayinRefundCallbackDataSchema }) data!: PayinRefundCallbackDataSchema;
 }
 
 /** The pay-in inquiry: spec 2.7 plus the pay-in's refunds (issue 44). */
