@@ -249,6 +249,8 @@ export interface LedgerReportView {
   booksChecked: { entries: number; postings: number; accounts: number };
   breaches: LedgerFindingView[];
   inFlight: LedgerFindingView[];
+  /** Not breaches: money in suspense that no open reconciliation break explains, or an open break's share not there */
+  warnings: LedgerFindingView[];
   graceSeconds: number;
 }
 

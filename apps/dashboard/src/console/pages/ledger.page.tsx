@@ -1,4 +1,4 @@
-import type { LedgerReportView } from '@pay/contracts/dashboard';
+import type { LedgerFindingView, LedgerReportView } from '@pay/contracts/dashboard';
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -49,23 +49,37 @@ export default function LedgerPage() {
             ` ${t('ledger.inFlight', { count: report.inFlight.length, seconds: report.graceSeconds })}`}
         </Alert>
       )}
-      {report && report.breaches.length > 0 && (
-        <DataTable
-          label={t('ledger.tableLabel')}
-          rows={report.breaches}
-          rowKey={(b) => `${b.table}:${b.id}:${b.check}`}
-          columns={[
-            { header: t('ledger.table'), cell: (b) => <Code>{b.table}</Code> },
-            { header: t('ledger.row'), cell: (b) => b.id },
-            { header: t('ledger.merchant'), cell: (b) => b.merchantId ?? '—' },
-            { header: t('ledger.check'), cell: (b) => <Code>{b.check}</Code> },
-            { header: t('ledger.expected'), cell: (b) => b.expected },
-            { header: t('ledger.found'), cell: (b) => b.found },
-          ]}
-        />
+      {report && report.breaches.length > 0 && <Findings label={t('ledger.tableLabel')} rows={report.breaches} />}
+      {report && report.warnings.length > 0 && (
+        <>
+          <Alert color="yellow" data-testid="ledger-warnings">
+            {t('ledger.warnings', { count: report.warnings.length })}
+          </Alert>
+          <Findings label={t('ledger.warningsLabel')} rows={report.warnings} />
+        </>
       )}
       <TrialBalanceSection />
       <BooksExportSection />
     </Stack>
+  );
+}
+
+/** Findings of the audit, one row each: where, which check, what was expected and what was found. */
+function Findings({ label, rows }: { label: string; rows: LedgerFindingView[] }) {
+  const { t } = useTranslation();
+  return (
+    <DataTable
+      label={label}
+      rows={rows}
+      rowKey={(b) => `${b.table}:${b.id}:${b.check}`}
+      columns={[
+        { header: t('ledger.table'), cell: (b) => <Code>{b.table}</Code> },
+        { header: t('ledger.row'), cell: (b) => b.id },
+        { header: t('ledger.merchant'), cell: (b) => b.merchantId ?? '—' },
+        { header: t('ledger.check'), cell: (b) => <Code>{b.check}</Code> },
+        { header: t('ledger.expected'), cell: (b) => b.expected },
+        { header: t('ledger.found'), cell: (b) => b.found },
+      ]}
+    />
   );
 }

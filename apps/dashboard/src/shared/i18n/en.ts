@@ -586,6 +586,9 @@ export const en = {
     breaches: '{{count}} breach(es) found: each is a row that disagrees with the events.',
     inFlight: '{{count}} change(s) younger than {{seconds}} s are still in flight (not breaches).',
     tableLabel: 'Ledger breaches',
+    warnings:
+      '{{count}} warning(s), not breaches: money in suspense that the open reconciliation breaks do not explain, or an open break whose share is not there (see Reconciliation).',
+    warningsLabel: 'Ledger warnings',
     table: 'Table',
     row: 'Row',
     merchant: 'Merchant',

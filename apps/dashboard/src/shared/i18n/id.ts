@@ -592,6 +592,9 @@ export const id: Resources = {
     breaches: '{{count}} pelanggaran ditemukan: masing-masing baris yang tidak sesuai dengan peristiwa.',
     inFlight: '{{count}} perubahan yang lebih muda dari {{seconds}} detik masih berjalan (bukan pelanggaran).',
     tableLabel: 'Pelanggaran buku besar',
+    warnings:
+      '{{count}} peringatan, bukan pelanggaran: dana di akun suspense yang tidak dijelaskan oleh selisih rekonsiliasi yang masih terbuka, atau selisih terbuka yang bagiannya tidak ada (lihat Rekonsiliasi).',
+    warningsLabel: 'Peringatan buku besar',
     table: 'Tabel',
     row: 'Baris',
     merchant: 'Merchant',
