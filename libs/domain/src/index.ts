@@ -89,3 +89,19 @@ export {
   acquirerSettledPostings,
   railFeePostings,
 } from './books/postings';
+export {
+  API_SCOPES,
+  type ApiScope,
+  DASHBOARD_PERMISSIONS,
+  type DashboardPermission,
+  type Permission,
+  PERMISSIONS,
+  MERCHANT_ROLES,
+  type MerchantRole,
+  ROLE_PERMISSIONS,
+  isApiScope,
+  isMerchantRole,
+  roleAllows,
+  scopesAllow,
+  normaliseScopes,
+} from './access/access';

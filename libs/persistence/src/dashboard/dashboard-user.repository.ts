@@ -1,3 +1,4 @@
+import type { MerchantRole } from '@pay/domain';
 import type { Pool } from 'pg';
 import { sql, type SqlClient, sqlClient } from '../client/sql';
 
@@ -8,6 +9,8 @@ export interface DashboardUser {
   email: string;
   role: DashboardRole;
   merchantId: number | null;
+  /** A merchant user's role (docs/access.md); null for operators */
+  merchantRole: MerchantRole | null;
   passwordHash: string | null;
   totpSecret: string | null;
   totpEnabledAt: Date | null;
@@ -24,6 +27,7 @@ interface UserRow {
   email: string;
   role: DashboardRole;
   merchant_id: number | null;
+  merchant_role: MerchantRole | null;
   password_hash: string | null;
   totp_secret: string | null;
   totp_enabled_at: Date | null;
@@ -39,6 +43,7 @@ const toUser = (r: UserRow): DashboardUser => ({
   email: r.email,
   role: r.role,
   merchantId: r.merchant_id,
+  merchantRole: r.merchant_role,
   passwordHash: r.password_hash,
   totpSecret: r.totp_secret,
   totpEnabledAt: r.totp_enabled_at,
@@ -71,10 +76,18 @@ export class DashboardUserRepository {
 
   async insert(
     tx: SqlClient,
-    user: { email: string; role: DashboardRole; merchantId: number | null; passwordHash?: string | null },
+    user: {
+      email: string;
+      role: DashboardRole;
+      merchantId: number | null;
+      /** A merchant user's role; owner when left out */
+      merchantRole?: MerchantRole | null;
+      passwordHash?: string | null;
+    },
   ): Promise<DashboardUser> {
+    const merchantRole = user.role === 'merchant' ? (user.merchantRole ?? 'owner') : null;
     const [row] = await tx.query<UserRow>(
-      sql`INSERT INTO dashboard_users (email, role, merchant_id, password_hash) VALUES (${normaliseEmail(user.email)}, ${user.role}, ${user.merchantId}, ${user.passwordHash ?? null}) RETURNING *, true AS merchant_active`,
+      sql`INSERT INTO dashboard_users (email, role, merchant_id, merchant_role, password_hash) VALUES (${normaliseEmail(user.email)}, ${user.role}, ${user.merchantId}, ${merchantRole}, ${user.passwordHash ?? null}) RETURNING *, true AS merchant_active`,
     );
     return toUser(row);
   }
@@ -208,6 +221,29 @@ export class DashboardUserRepository {
     return (
       (await tx.execute(
         sql`UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, ${now}) WHERE id = ${userId}`,
+      )) === 1
+    );
+  }
+
+  /**
+   * Locks the merchant's enabled owners (FOR UPDATE, in `tx`) and counts them: a change that would
+   * take away an owner checks the count under the lock, so two concurrent demotions cannot both
+   * leave the merchant without one.
+   */
+  async lockOwners(tx: SqlClient, merchantId: number): Promise<number[]> {
+    const rows = await tx.query<{ id: bigint }>(
+      sql`SELECT id FROM dashboard_users
+           WHERE merchant_id = ${merchantId} AND merchant_role = 'owner' AND disabled_at IS NULL
+           ORDER BY id FOR UPDATE`,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Sets a merchant user's role; false when there is no such merchant user. */
+  async setMerchantRole(tx: SqlClient, userId: number, role: MerchantRole): Promise<boolean> {
+    return (
+      (await tx.execute(
+        sql`UPDATE dashboard_users SET merchant_role = ${role} WHERE id = ${userId} AND role = 'merchant'`,
       )) === 1
     );
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import type { MerchantRole } from '@pay/domain';
 import { hashPassword, type PrismaClient } from '@pay/persistence';
 import request from 'supertest';
 
@@ -12,6 +13,8 @@ export interface TestDashboardUser {
   password: string;
   role: 'merchant' | 'operator';
   merchantId: number | null;
+  /** A merchant user's role (owner unless asked); null for operators */
+  merchantRole: MerchantRole | null;
 }
 
 /** What a signed-in browser sends: the session cookie and the CSRF token (X-CSRF-Token on POST/PUT/PATCH/DELETE). */
@@ -25,23 +28,25 @@ export interface DashboardSignIn {
 
 /**
  * A dashboard user with a known password, written directly (argon2id hash + insert, no
- * set-password link): a merchant user when `merchantId` is given, else an operator. Emails are
+ * set-password link): a merchant user when `merchantId` is given (an owner unless `merchantRole`
+ * says), else an operator. Emails are
  * unique per call so suites can share a database.
  */
 export async function createDashboardUser(
   prisma: PrismaClient,
-  options: { merchantId?: number; email?: string; password?: string; totpSecret?: string } = {},
+  options: { merchantId?: number; merchantRole?: MerchantRole; email?: string; password?: string; totpSecret?: string } = {},
 ): Promise<TestDashboardUser> {
   const role = options.merchantId === undefined ? 'operator' : 'merchant';
   const email = (options.email ?? `${role}-${randomUUID().slice(0, 8)}@test.example`).toLowerCase();
   const password = options.password ?? TEST_DASHBOARD_PASSWORD;
   const passwordHash = await hashPassword(password);
   const totpSecret = options.totpSecret ?? null;
+  const merchantRole = role === 'merchant' ? (options.merchantRole ?? 'owner') : null;
   const [row] = await prisma.$queryRaw<{ id: bigint }[]>`
-    INSERT INTO dashboard_users (email, role, merchant_id, password_hash, totp_secret, totp_enabled_at)
-    VALUES (${email}, ${role}, ${options.merchantId ?? null}::int, ${passwordHash}, ${totpSecret}, ${totpSecret ? new Date() : null}::timestamptz)
+    INSERT INTO dashboard_users (email, role, merchant_id, merchant_role, password_hash, totp_secret, totp_enabled_at)
+    VALUES (${email}, ${role}, ${options.merchantId ?? null}::int, ${merchantRole}, ${passwordHash}, ${totpSecret}, ${totpSecret ? new Date() : null}::timestamptz)
     RETURNING id`;
-  return { userId: Number(row.id), email, password, role, merchantId: options.merchantId ?? null };
+  return { userId: Number(row.id), email, password, role, merchantId: options.merchantId ?? null, merchantRole };
 }
 
 /**
