@@ -7,6 +7,7 @@ import {
   createPrismaClient,
   PayinRefundRepository,
   type PrismaClient,
+  SettlementPlanner,
   streamReconCsv,
   trialBalance,
   verifyLedger,
@@ -206,6 +207,25 @@ describe('ledger: pay-in refunds (real Postgres)', () => {
       fromPending: 99_300_00n,
       fromAvailable: 700_00n,
     });
+    await audit();
+  });
+
+  it('a pay-in whose whole net refunds took from pending is left out of the next settlement; the others settle', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const m = merchant.id;
+    const covering = await recordedPayin(m, 10_000_00n, 70_00n);
+    expect(await settle(m, [covering])).toMatchObject({ outcome: 'applied' });
+    const refunded = await recordedPayin(m, 30_000_00n, 210_00n);
+    const other = await recordedPayin(m, 20_000_00n, 140_00n);
+    await refund(m, refunded, 30_000_00n);
+    const planned = await new SettlementPlanner(prisma).plan(m, new Date(Date.now() + 1000));
+    expect(planned).toMatchObject({ requested: true, payinCount: 1 });
+    const [row] = await prisma.$queryRaw<{ payload: unknown }[]>`
+      SELECT payload FROM outbox WHERE headers->>'message-id' = ${`settlement.credit:${planned?.settlementId}`}`;
+    expect(row.payload).toMatchObject({ payinIds: [other] });
+    expect(await ledger.apply(parseLedgerCommand(row.payload))).toMatchObject({ outcome: 'applied' });
+    expect(await balance(m)).toEqual({ available: 9_930_00n - 210_00n + 19_860_00n, pending: 0n });
+    expect((await prisma.payin.findUniqueOrThrow({ where: { id: refunded } })).settlementId).toBeNull();
     await audit();
   });
 
