@@ -278,15 +278,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   token
     .command('issue <merchantId>')
     .option('--label <label>', 'what the token is for', '')
-    .option('--scopes <scopes>', 'comma-separated scopes (docs/access.md); default every scope')
-    .action(async (mid: string, o: { label: string; scopes?: string }) => {
-      const scopes = o.scopes?.split(',').map((s) => s.trim());
-      const t = await admin().issueToken(id(mid), o.label, scopes);
-      print(`token ${t.id} for merchant ${mid} (shown once, store it now), scopes ${t.scopes.join(',')}:\n${t.token}`, {
+    .action(async (mid: string, o: { label: string }) => {
+      const t = await admin().issueToken(id(mid), o.label);
+      print(`token ${t.id} for merchant ${mid} (shown once, store it now):\n${t.token}`, {
         id: t.id,
         merchantId: Number(mid),
         token: t.token,
-        scopes: t.scopes,
       });
     });
   token.command('list <merchantId>').action(async (mid: string) => {
@@ -295,7 +292,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       tokens
         .map(
           (t) =>
-            `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.scopes.join(',')}\t${t.label}`,
+            `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.label}`,
         )
         .join('\n') || '(no tokens)',
       tokens,

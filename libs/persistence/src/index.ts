@@ -85,6 +85,13 @@ export {
   type SubmitVerdict,
 } from './disbursements/batch.repository';
 export {
+  APPROVAL_TTL_BOUNDS,
+  PayoutApprovalRepository,
+  type ApprovalDecision,
+  type ApprovalVerdict,
+  type PayoutApprovalSettings,
+} from './disbursements/payout-approval.repository';
+export {
   PayoutRepository,
   type ClaimedBatch,
   type ClaimRail,

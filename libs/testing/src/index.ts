@@ -25,6 +25,7 @@ export {
   DEMO_OPERATOR_EMAIL,
   type DemoSignIn,
 } from './seed/demo-dashboard-users';
+export { debitedTransfer } from './payouts/held-payout';
 export { RecordingLiveRail } from './rail/recording-live-rail';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export { UnacceptingListener } from './http/unaccepting-listener';

@@ -14,6 +14,7 @@ import {
   OverviewRepository,
   PayinRefundRepository,
   PayinRepository,
+  PayoutApprovalRepository,
   type PrismaClient,
   ReconExportRepository,
   SettlementListRepository,
@@ -51,6 +52,7 @@ export const REPOSITORIES: Provider[] = [
   onPool(DashboardSessionRepository),
   onPool(DashboardPasswordLinkRepository),
   onPool(PayinRefundRepository),
+  onPool(PayoutApprovalRepository),
   onPrisma(PayinRepository),
   onPrisma(ReconExportRepository),
 ];

@@ -29,6 +29,7 @@ import { KernelModule } from '../kernel/kernel.module';
 import { AccountInquiryService } from './disbursement/account-inquiry.service';
 import { BatchPayoutService } from './disbursement/batch-payout.service';
 import { DecisionWaiter } from './disbursement/decision-waiter';
+import { PayoutApprovalService } from './disbursement/payout-approval.service';
 import { TransferService } from './disbursement/transfer.service';
 import { AcquirerService } from './payin/acquirer.service';
 import { PayinRefundService } from './payin/payin-refund.service';
@@ -50,6 +51,7 @@ const PROVIDERS: Provider[] = [
   AccountInquiryService,
   TransferService,
   BatchPayoutService,
+  PayoutApprovalService,
   { provide: DecisionWaiter, useFactory: (notices: PgListener) => new DecisionWaiter(notices), inject: [PG_LISTENER] },
   ReconExportService,
   {

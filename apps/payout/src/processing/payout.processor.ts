@@ -5,7 +5,7 @@ import {
   sendsSandboxMoney,
   type TransferStatus,
 } from '@pay/bank-rail';
-import { PayoutFailureCode } from '@pay/domain';
+import { PAYOUT_FAILURE_TEXT, PayoutFailureCode } from '@pay/domain';
 import type { ClaimedDisbursement, PayoutOutcome, PayoutRepository } from '@pay/persistence';
 import { type Logger, type RoundResult, runWithLogId } from '@pay/platform';
 
@@ -60,9 +60,13 @@ export class PayoutProcessor {
       ),
     );
     const unsent = claimed.filter((_d, i) => known[i] === null);
-    // Sandbox money never goes over a live rail: such a disbursement fails unsent and is refunded.
-    const held = new Set(
-      unsent.filter((d) => sendsSandboxMoney(this.rail, d.merchantSandboxReceived)).map((d) => d.id),
+    // Sandbox money never goes over a live rail, a payout rejected by the merchant's approver or
+    // whose approval expired is never sent: such a disbursement fails unsent and is refunded.
+    const held = new Map(
+      unsent.flatMap((d) => {
+        const code = unsentCode(d, this.rail);
+        return code ? [[d.id, code] as const] : [];
+      }),
     );
     const toSubmit = unsent.filter((d) => !held.has(d.id));
     const submitted = await Promise.all(
@@ -85,7 +89,7 @@ export class PayoutProcessor {
     const answers = new Map<string, Answer>(toSubmit.map((d, i) => [d.id, submitted[i] as Answer]));
     const outcomes = claimed.map((d, i) =>
       held.has(d.id)
-        ? this.heldBack(d)
+        ? this.heldBack(d, held.get(d.id) as PayoutFailureCode)
         : {
             ...this.outcome(d, answers.get(d.id) ?? (known[i] as Answer)),
             resubmitted: answers.has(d.id) && d.priorSubmittedAt !== null,
@@ -145,23 +149,29 @@ export class PayoutProcessor {
   }
 
   /**
-   * A disbursement of a merchant that has received sandbox money, over a live rail: failed without
-   * being sent, so the ledger refunds it and the merchant's callback says why (decision 0047).
+   * A disbursement failed without being sent, so the ledger refunds it and the merchant's callback
+   * says why: a merchant that has received sandbox money over a live rail (decision 0047), or a
+   * payout its approver rejected or whose approval expired (docs/payout-approvals.md).
    */
-  private heldBack(d: ClaimedDisbursement): PayoutOutcome {
+  private heldBack(d: ClaimedDisbursement, code: PayoutFailureCode): PayoutOutcome {
     runWithLogId(d.logId ?? d.id, () =>
-      this.logger.warn(
-        { disbursementId: d.id, merchantId: d.merchantId, sandboxReceived: d.merchantSandboxReceived.toString() },
-        'disbursement not sent: the merchant has received sandbox money and the rail is live',
-      ),
+      code === PayoutFailureCode.SandboxMoney
+        ? this.logger.warn(
+            { disbursementId: d.id, merchantId: d.merchantId, sandboxReceived: d.merchantSandboxReceived.toString() },
+            'disbursement not sent: the merchant has received sandbox money and the rail is live',
+          )
+        : this.logger.info(
+            { disbursementId: d.id, merchantId: d.merchantId, code },
+            'disbursement not sent: not approved',
+          ),
     );
     return {
       kind: 'failed',
       disbursement: d,
       at: new Date(),
       railReference: null,
-      reason: SANDBOX_MONEY_REFUSAL,
-      code: PayoutFailureCode.SandboxMoney,
+      reason: code === PayoutFailureCode.SandboxMoney ? SANDBOX_MONEY_REFUSAL : PAYOUT_FAILURE_TEXT[code],
+      code,
     };
   }
 
@@ -178,6 +188,13 @@ export class PayoutProcessor {
         );
     });
   }
+}
+
+/** Why a claimed disbursement not yet sent must fail unsent, if it must. */
+function unsentCode(d: ClaimedDisbursement, rail: BankRail): PayoutFailureCode | null {
+  if (d.approval === 'rejected') return PayoutFailureCode.ApprovalRejected;
+  if (d.approval === 'expired') return PayoutFailureCode.ApprovalExpired;
+  return sendsSandboxMoney(rail, d.merchantSandboxReceived) ? PayoutFailureCode.SandboxMoney : null;
 }
 
 /** The rail could not be asked this round (timeout, error): ask again after PAYOUT_TIMEOUT_RETRY_MS. */

@@ -7,10 +7,6 @@ export enum ErrorCode {
   TokenNotValid = 'TOKEN_NOT_VALID',
   MerchantNotActive = 'MERCHANT_NOT_ACTIVE',
   IpNotAllowed = 'IP_NOT_ALLOWED',
-  /** The token lacks the scope the route needs (docs/access.md); the message names it */
-  ScopeRequired = 'SCOPE_REQUIRED',
-  /** The dashboard user's role does not reach the route (docs/access.md); the message names what it needs */
-  RoleRequired = 'ROLE_REQUIRED',
   ValidationError = 'VALIDATION_ERROR',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
@@ -76,6 +72,11 @@ export enum ErrorCode {
   BatchNotFound = 'BATCH_NOT_FOUND',
   /** A batch row: the accountName given is not the name the bank holds for the account */
   AccountNameMismatch = 'ACCOUNT_NAME_MISMATCH',
+  // Approval before money leaves (issue 44 part 2)
+  /** The approver created the payout, or its role does not allow approving payouts */
+  ApprovalNotAllowed = 'APPROVAL_NOT_ALLOWED',
+  /** The payout is not awaiting approval: already approved, rejected or expired, or never held */
+  PayoutNotAwaitingApproval = 'PAYOUT_NOT_AWAITING_APPROVAL',
 }
 
 export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
@@ -83,8 +84,6 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.TokenNotValid]: 401,
   [ErrorCode.MerchantNotActive]: 401,
   [ErrorCode.IpNotAllowed]: 403,
-  [ErrorCode.ScopeRequired]: 403,
-  [ErrorCode.RoleRequired]: 403,
   [ErrorCode.ValidationError]: 400,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.MethodNotAllowed]: 405,
@@ -134,6 +133,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.BatchIdConflict]: 409,
   [ErrorCode.BatchNotFound]: 404,
   [ErrorCode.AccountNameMismatch]: 422,
+  [ErrorCode.ApprovalNotAllowed]: 403,
+  [ErrorCode.PayoutNotAwaitingApproval]: 409,
 };
 
 export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
@@ -141,8 +142,6 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.TokenNotValid]: 'Token not valid',
   [ErrorCode.MerchantNotActive]: 'Merchant not active',
   [ErrorCode.IpNotAllowed]: 'Access is not allowed from this IP address',
-  [ErrorCode.ScopeRequired]: 'This token does not have the scope this call needs',
-  [ErrorCode.RoleRequired]: 'Your role does not allow this',
   [ErrorCode.NotFound]: 'Route not found',
   [ErrorCode.AccountNotFound]: 'Account not found',
   [ErrorCode.AccountBlocked]: 'Account is closed or blocked',
@@ -179,6 +178,8 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.ServiceUnavailable]: 'Service temporarily unavailable, please retry',
   [ErrorCode.BatchIdConflict]: 'batchId has already been used for a batch with other rows',
   [ErrorCode.BatchNotFound]: 'Batch not found',
+  [ErrorCode.ApprovalNotAllowed]: 'You may not approve or reject this payout: another approver must',
+  [ErrorCode.PayoutNotAwaitingApproval]: 'The payout is not awaiting approval: already decided or expired',
   [ErrorCode.AccountNameMismatch]: 'accountName does not match the name the bank holds for the account',
 };
 

@@ -18,7 +18,7 @@ export interface FeeView {
 }
 
 export type PayinStatus = 'pending' | 'success' | 'failed' | 'expired';
-export type PayoutStatus = 'pending' | 'success' | 'failed' | 'reversed';
+export type PayoutStatus = 'awaiting_approval' | 'pending' | 'success' | 'failed' | 'reversed';
 
 // ---- overview
 
@@ -242,8 +242,6 @@ export interface ApiTokenView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
-  /** What the token may do (@pay/domain API_SCOPES; docs/access.md) */
-  scopes: string[];
 }
 
 export interface AllowlistView {
@@ -260,8 +258,6 @@ export interface DevelopersView {
 
 export interface IssueTokenBody {
   label?: string;
-  /** Left out: every scope */
-  scopes?: string[];
 }
 
 /** `POST /tokens`: the token is shown only here */
@@ -270,7 +266,6 @@ export interface TokenIssuedView {
   label: string;
   prefix: string;
   token: string;
-  scopes: string[];
 }
 
 /** `DELETE /tokens/:id` */

@@ -8,7 +8,14 @@ import type { Minor } from '../money/money';
  * Merchants see pending, success, failed and reversed; a refused attempt is not a transaction to them.
  */
 export type DisbursementStatus = 'funding' | 'refused' | 'pending' | 'success' | 'failed' | 'reversed';
-export type PublicDisbursementStatus = 'pending' | 'success' | 'failed' | 'reversed';
+export type PublicDisbursementStatus = 'awaiting_approval' | 'pending' | 'success' | 'failed' | 'reversed';
+
+/**
+ * A disbursement's approval (docs/payout-approvals.md): null when the merchant needs none;
+ * `awaiting` while it is held (debited, not sent); then `approved` (sent as any), `rejected` or
+ * `expired` (failed unsent and refunded).
+ */
+export type PayoutApproval = 'awaiting' | 'approved' | 'rejected' | 'expired';
 
 const TRANSITIONS: Record<DisbursementStatus, readonly DisbursementStatus[]> = {
   funding: ['pending', 'refused'],
@@ -23,8 +30,13 @@ export function canTransition(from: DisbursementStatus, to: DisbursementStatus):
   return TRANSITIONS[from].includes(to);
 }
 
-export function publicStatus(status: DisbursementStatus): PublicDisbursementStatus | null {
+/** `approval`: a debited payout held for its approval reads `awaiting_approval` until decided. */
+export function publicStatus(
+  status: DisbursementStatus,
+  approval: string | null = null,
+): PublicDisbursementStatus | null {
   if (status === 'refused') return null;
+  if (status === 'pending' && approval === 'awaiting') return 'awaiting_approval';
   return status === 'funding' ? 'pending' : status;
 }
 

@@ -20,6 +20,10 @@ export enum PayoutFailureCode {
   SourceInsufficientFunds = 'SOURCE_INSUFFICIENT_FUNDS',
   /** Sandbox money is never paid out over a live bank rail */
   SandboxMoney = 'SANDBOX_MONEY',
+  /** The merchant's approver rejected it before it was sent (docs/payout-approvals.md) */
+  ApprovalRejected = 'APPROVAL_REJECTED',
+  /** No approver decided within the merchant's approval time */
+  ApprovalExpired = 'APPROVAL_EXPIRED',
 }
 
 /** What each code means, for the merchant documentation and the dashboard. */
@@ -33,4 +37,6 @@ export const PAYOUT_FAILURE_TEXT: Record<PayoutFailureCode, string> = {
   [PayoutFailureCode.SourceInsufficientFunds]:
     "The platform's account at the bank could not cover it (our side, being fixed): send it again later",
   [PayoutFailureCode.SandboxMoney]: 'Sandbox money is never paid out over a live bank rail',
+  [PayoutFailureCode.ApprovalRejected]: "Rejected by the merchant's approver before it was sent",
+  [PayoutFailureCode.ApprovalExpired]: "Not approved within the merchant's approval time, so never sent",
 };

@@ -188,7 +188,9 @@ export class LedgerWrites {
         UPDATE disbursements d
            SET status = f.target,
                debited_at = CASE WHEN f.target = 'pending' THEN now() ELSE d.debited_at END,
-               next_check_at = CASE WHEN f.target = 'pending' THEN now() ELSE d.next_check_at END,
+               -- A payout awaiting its approval is due only when its approval expires (docs/payout-approvals.md).
+               next_check_at = CASE WHEN f.target <> 'pending' THEN d.next_check_at
+                                    WHEN d.approval = 'awaiting' THEN d.approval_expires_at ELSE now() END,
                refusal_reason = CASE WHEN f.target = 'refused' THEN 'INSUFFICIENT_BALANCE' ELSE d.refusal_reason END,
                updated_at = now()
           FROM unnest(${funding.map((f) => f.disbursementId)}::uuid[], ${funding.map((f) => f.to)}::text[]) AS f(id, target)

@@ -135,7 +135,9 @@ export class DisbursementRepository {
    * A new transfer in one statement (one round trip, one transaction): checks the merchantTrxId
    * is not live, the inquiry (the merchant's, unexpired, the same fields, not used by a live
    * transfer), and only then records the transfer as `funding` with its debit command in the
-   * outbox (amount and fee taken from the inquiry), or says which check refused it.
+   * outbox (amount and fee taken from the inquiry), or says which check refused it. Above the
+   * merchant's approval threshold it is recorded `awaiting` its approval (docs/payout-approvals.md):
+   * debited as any, sent only once approved; `created_by` names the token, which can never approve it.
    * A concurrent insert of the same merchantTrxId or inquiry is skipped (ON CONFLICT DO NOTHING:
    * the partial unique indexes are the arbiters), and then no command is written either.
    */
@@ -166,11 +168,16 @@ export class DisbursementRepository {
           WHEN EXISTS (SELECT 1 FROM used) THEN 'used'
           ELSE 'create' END AS kind
           FROM (SELECT 1) one LEFT JOIN inquiry i ON true
+      ), approvals AS (
+        SELECT payout_approval_threshold AS threshold, approval_ttl_seconds AS ttl FROM merchants WHERE id = ${t.merchantId}::int
       ), created AS (
-        INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id)
+        INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id,
+                                   created_by, approval, approval_expires_at)
         SELECT ${t.id}::uuid, ${t.merchantId}::int, ${t.merchantTrxId}::text, i.platform_trx_id, i.bank_code, i.account_no, i.account_name, i.amount, i.fee,
-               ${t.notifyUrl}::text, 'funding', ${t.logId ?? null}::text
-          FROM inquiry i, verdict v WHERE v.kind = 'create'
+               ${t.notifyUrl}::text, 'funding', ${t.logId ?? null}::text, ${tokenId === null ? null : `token:${tokenId}`}::text,
+               CASE WHEN i.amount > a.threshold THEN 'awaiting' END,
+               CASE WHEN i.amount > a.threshold THEN now() + make_interval(secs => a.ttl) END
+          FROM inquiry i CROSS JOIN verdict v LEFT JOIN approvals a ON true WHERE v.kind = 'create'
         ON CONFLICT DO NOTHING
         RETURNING *
       ), command AS (

@@ -1,7 +1,7 @@
 import { type LedgerCommand, ledgerCommandId, Topic } from '@pay/contracts';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
-import { sql, sqlClient, type SqlClient } from '../client/sql';
+import { sql, sqlClient, type SqlClient, sqlText } from '../client/sql';
 import { ledgerCommandMessage, type OutboxMessage } from '../outbox/outbox-writer';
 import type { Disbursement } from '../generated/prisma/client';
 import type { NewDelivery } from '../webhooks/webhook-delivery.repository';
@@ -26,7 +26,7 @@ export class PayoutRepository {
   async pendingSummary(): Promise<{ count: number; oldestAgeSeconds: number }> {
     const [row] = await this.db.query<{ n: bigint; age: number | null }>(sql`
       SELECT count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-        FROM disbursements WHERE status = 'pending'`);
+        FROM disbursements WHERE status = 'pending' AND approval IS DISTINCT FROM 'awaiting'`);
     return { count: Number(row.n), oldestAgeSeconds: Math.max(0, row.age ?? 0) };
   }
 
@@ -79,7 +79,12 @@ export class PayoutRepository {
          FOR UPDATE SKIP LOCKED),
       claimed AS (
         UPDATE disbursements d SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now(),
-               submitted_at = COALESCE(d.submitted_at, now()), submit_attempts = d.submit_attempts + (d.submitted_at IS NULL)::int
+               -- Held for an approval that is due: its approval expired (no decision came in time).
+               approval = CASE WHEN d.approval = 'awaiting' THEN 'expired' ELSE d.approval END,
+               approval_decided_at = CASE WHEN d.approval = 'awaiting' THEN now() ELSE d.approval_decided_at END,
+               -- A payout rejected or expired is never sent: no submission, no payout.send (it fails unsent).
+               submitted_at = CASE WHEN ${UNSENT_APPROVAL} THEN d.submitted_at ELSE COALESCE(d.submitted_at, now()) END,
+               submit_attempts = d.submit_attempts + (d.submitted_at IS NULL AND NOT ${UNSENT_APPROVAL})::int
           FROM due
          WHERE d.id = due.id
         RETURNING d.*, due.prior_submitted_at, (SELECT m.name FROM merchants m WHERE m.id = d.merchant_id) AS merchant_name,
@@ -94,6 +99,7 @@ export class PayoutRepository {
                jsonb_strip_nulls(jsonb_build_object('message-id', ${send.commandIdPrefix}::text || c.id::text, 'log-id', c.log_id))
           FROM claimed c
          WHERE c.prior_submitted_at IS NULL AND NOT (${rail.live}::boolean AND COALESCE(c.merchant_sandbox_received, 0) > 0)
+           AND c.approval IS DISTINCT FROM 'rejected' AND c.approval IS DISTINCT FROM 'expired'
          ORDER BY c.id
         RETURNING id),
       upcoming AS (SELECT min(next_check_at) AS at FROM disbursements WHERE status = 'pending' AND next_check_at > now())
@@ -200,6 +206,12 @@ export class PayoutRepository {
     return new Set(row?.finalised ?? []);
   }
 }
+
+/**
+ * A claimed row's approval (before this claim) that means it is never sent: rejected, awaiting
+ * (then due only at its expiry) or already expired. Its `approval` as returned says which.
+ */
+const UNSENT_APPROVAL = sqlText(`COALESCE(d.approval IN ('awaiting', 'rejected', 'expired'), false)`);
 
 /** A disbursement claimed for one round, with what the round needs beside the row. */
 export type ClaimedDisbursement = Disbursement & {

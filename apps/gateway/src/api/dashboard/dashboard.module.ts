@@ -8,6 +8,7 @@ import { DashboardActivityController } from './activity.controller';
 import { DashboardDevelopersController } from './developers.controller';
 import { DashboardOverviewController } from './overview.controller';
 import { DashboardPayinsController } from './payins.controller';
+import { DashboardPayoutApprovalsController } from './payout-approvals.controller';
 import { DashboardPayoutBatchesController } from './payout-batches.controller';
 import { DashboardPayoutsController } from './payouts.controller';
 import { DashboardReconController } from './recon.controller';
@@ -29,6 +30,7 @@ import { DashboardReconController } from './recon.controller';
     DashboardOverviewController,
     DashboardPayinsController,
     DashboardPayoutBatchesController,
+    DashboardPayoutApprovalsController,
     DashboardPayoutsController,
     DashboardReconController,
     DashboardDevelopersController,

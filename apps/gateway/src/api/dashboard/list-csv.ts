@@ -86,7 +86,7 @@ export function payoutCsvRow(d: Disbursement, merchantName: string): string[] {
     merchantTrxId: text(d.merchantTrxId),
     platformTrxId: d.platformTrxId,
     merchantName: text(merchantName),
-    status: publicStatus(status) ?? '',
+    status: publicStatus(status, d.approval) ?? '',
     bankCode: d.bankCode,
     accountNo: text(d.accountNo),
     accountName: text(d.accountName),

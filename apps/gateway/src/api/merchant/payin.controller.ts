@@ -6,7 +6,6 @@ import { PayinRefundRepository, PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
-import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
@@ -37,7 +36,6 @@ export class PayinController {
   ) {}
 
   @Post('generate')
-  @RequiresScope('payins:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({
@@ -61,7 +59,6 @@ export class PayinController {
   }
 
   @Post('inquiry')
-  @RequiresScope('payins:read')
   @HttpCode(200)
   @RateLimit('read')
   @ApiOperation({
@@ -79,7 +76,6 @@ export class PayinController {
   }
 
   @Post('sandbox/pay')
-  @RequiresScope('payins:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({
@@ -109,7 +105,6 @@ export class PayinController {
   }
 
   @Post('sandbox/settle')
-  @RequiresScope('payins:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({

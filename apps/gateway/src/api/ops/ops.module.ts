@@ -13,6 +13,7 @@ import { DisbursementOpsController } from './disbursement-ops.controller';
 import { LedgerOpsController } from './ledger-ops.controller';
 import { MerchantOpsController } from './merchant-ops.controller';
 import { MerchantSettingsOpsController } from './merchant-settings-ops.controller';
+import { PayoutApprovalOpsController } from './payout-approval-ops.controller';
 import { ReconOpsController } from './recon-ops.controller';
 import { TokenOpsController } from './token-ops.controller';
 import { WebhookOpsController } from './webhook-ops.controller';
@@ -48,6 +49,7 @@ import { WebhookOpsController } from './webhook-ops.controller';
     DashboardUserOpsController,
     AdjustmentOpsController,
     ReconOpsController,
+    PayoutApprovalOpsController,
   ],
 })
 export class OpsModule {}

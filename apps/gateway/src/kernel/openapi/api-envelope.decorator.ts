@@ -65,7 +65,6 @@ export const COMMON_ERRORS = [
   ErrorCode.TokenNotValid,
   ErrorCode.MerchantNotActive,
   ErrorCode.IpNotAllowed,
-  ErrorCode.ScopeRequired,
   ErrorCode.PayloadTooLarge,
   ErrorCode.UnsupportedMediaType,
   ErrorCode.InternalError,

@@ -30,7 +30,7 @@ export function presentTransfer(d: Disbursement) {
     amount: formatAmount(d.amount),
     fee: flatFee(fee, d.fee),
     totalAmount: formatAmount(d.amount + fee),
-    status: publicStatus(status),
+    status: publicStatus(status, d.approval),
   };
 }
 
@@ -51,7 +51,7 @@ export function presentDisbursement(d: Disbursement, merchant: { id: number; nam
     amount: formatAmount(d.amount),
     fee: flatFee(fee, d.fee),
     totalAmount: formatAmount(d.amount + fee),
-    status: publicStatus(status),
+    status: publicStatus(status, d.approval),
     success_at: d.successAt ? formatJakartaDateTime(d.successAt) : null,
     // Our addition (the spec's fields above are unchanged): why it failed, on failed only.
     ...(status === 'failed' ? { failureCode: d.failureCode, failureReason: d.failureReason } : {}),

@@ -70,7 +70,7 @@ export class DisbursementListItem extends TransactionItem {
   @ApiProperty({ example: '1234567890' }) accountNo!: string;
   @ApiProperty({ example: 'Budi' }) accountName!: string;
   @ApiProperty({ example: 52500 }) totalAmount!: number;
-  @ApiProperty({ enum: ['pending', 'success', 'failed', 'reversed'] }) status!: string;
+  @ApiProperty({ enum: ['awaiting_approval', 'pending', 'success', 'failed', 'reversed'] }) status!: string;
   @ApiPropertyOptional({
     type: String,
     enum: Object.values(PayoutFailureCode),
