@@ -278,12 +278,15 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
   token
     .command('issue <merchantId>')
     .option('--label <label>', 'what the token is for', '')
-    .action(async (mid: string, o: { label: string }) => {
-      const t = await admin().issueToken(id(mid), o.label);
-      print(`token ${t.id} for merchant ${mid} (shown once, store it now):\n${t.token}`, {
+    .option('--scopes <scopes>', 'comma-separated scopes (docs/access.md); default every scope')
+    .action(async (mid: string, o: { label: string; scopes?: string }) => {
+      const scopes = o.scopes?.split(',').map((s) => s.trim());
+      const t = await admin().issueToken(id(mid), o.label, scopes);
+      print(`token ${t.id} for merchant ${mid} (shown once, store it now), scopes ${t.scopes.join(',')}:\n${t.token}`, {
         id: t.id,
         merchantId: Number(mid),
         token: t.token,
+        scopes: t.scopes,
       });
     });
   token.command('list <merchantId>').action(async (mid: string) => {
@@ -292,7 +295,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<ExitCode> {
       tokens
         .map(
           (t) =>
-            `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.label}`,
+            `${t.id}\t${t.prefix}…\t${t.revokedAt ? 'revoked ' + t.revokedAt.toISOString() : 'active'}\t${t.scopes.join(',')}\t${t.label}`,
         )
         .join('\n') || '(no tokens)',
       tokens,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BackofficeError, BackofficeErrorCode } from '@pay/contracts';
-import { type Minor, normaliseAllowlistEntry } from '@pay/domain';
+import { API_SCOPES, type ApiScope, type Minor, normaliseAllowlistEntry, normaliseScopes } from '@pay/domain';
 import { generateToken, MerchantRepository, type MerchantView, type PrismaClient } from '@pay/persistence';
 import { checkWebhookTarget, isNotifyUrl, type WebhookTargetPolicy, WebhookTargetRefused } from '@pay/platform';
 import { type FeeInput, invalidInput as invalid, parseFeeInput } from './merchant-input';
@@ -72,12 +72,27 @@ export class MerchantAdmin {
     return this.merchants.list();
   }
 
-  /** Returns the token in clear text: the only time it is ever available. */
-  async issueToken(merchantId: number, label = ''): Promise<{ id: string; token: string; prefix: string }> {
+  /**
+   * Returns the token in clear text: the only time it is ever available. `scopes`: what it may do
+   * (docs/access.md), fixed for its life; left out, every scope. An unknown scope or none is refused.
+   */
+  async issueToken(
+    merchantId: number,
+    label = '',
+    scopes?: readonly string[],
+  ): Promise<{ id: string; token: string; prefix: string; scopes: ApiScope[] }> {
+    const chosen = normaliseScopes(scopes);
+    if ('invalid' in chosen)
+      throw invalid(
+        'scopes',
+        chosen.invalid
+          ? `unknown scope ${chosen.invalid}: one of ${API_SCOPES.join(', ')}`
+          : 'a token needs at least one scope',
+      );
     await this.get(merchantId);
     const { token, hash, prefix } = generateToken();
-    const id = await this.merchants.insertToken(merchantId, { tokenHash: hash, prefix, label });
-    return { id, token, prefix };
+    const id = await this.merchants.insertToken(merchantId, { tokenHash: hash, prefix, label, scopes: chosen.scopes });
+    return { id, token, prefix, scopes: chosen.scopes };
   }
 
   async listTokens(merchantId: number) {

@@ -7,6 +7,10 @@ export enum ErrorCode {
   TokenNotValid = 'TOKEN_NOT_VALID',
   MerchantNotActive = 'MERCHANT_NOT_ACTIVE',
   IpNotAllowed = 'IP_NOT_ALLOWED',
+  /** The token lacks the scope the route needs (docs/access.md); the message names it */
+  ScopeRequired = 'SCOPE_REQUIRED',
+  /** The dashboard user's role does not reach the route (docs/access.md); the message names what it needs */
+  RoleRequired = 'ROLE_REQUIRED',
   ValidationError = 'VALIDATION_ERROR',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
@@ -84,6 +88,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.TokenNotValid]: 401,
   [ErrorCode.MerchantNotActive]: 401,
   [ErrorCode.IpNotAllowed]: 403,
+  [ErrorCode.ScopeRequired]: 403,
+  [ErrorCode.RoleRequired]: 403,
   [ErrorCode.ValidationError]: 400,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.MethodNotAllowed]: 405,
@@ -142,6 +148,8 @@ export const ERROR_MESSAGE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.TokenNotValid]: 'Token not valid',
   [ErrorCode.MerchantNotActive]: 'Merchant not active',
   [ErrorCode.IpNotAllowed]: 'Access is not allowed from this IP address',
+  [ErrorCode.ScopeRequired]: 'This token does not have the scope this call needs',
+  [ErrorCode.RoleRequired]: 'Your role does not allow this',
   [ErrorCode.NotFound]: 'Route not found',
   [ErrorCode.AccountNotFound]: 'Account not found',
   [ErrorCode.AccountBlocked]: 'Account is closed or blocked',

@@ -242,6 +242,8 @@ export interface ApiTokenView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** What the token may do (@pay/domain API_SCOPES; docs/access.md) */
+  scopes: string[];
 }
 
 export interface AllowlistView {
@@ -258,6 +260,8 @@ export interface DevelopersView {
 
 export interface IssueTokenBody {
   label?: string;
+  /** Left out: every scope */
+  scopes?: string[];
 }
 
 /** `POST /tokens`: the token is shown only here */
@@ -266,6 +270,7 @@ export interface TokenIssuedView {
   label: string;
   prefix: string;
   token: string;
+  scopes: string[];
 }
 
 /** `DELETE /tokens/:id` */

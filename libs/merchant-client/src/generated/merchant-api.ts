@@ -337,7 +337,7 @@ export interface components {
          * @description Stable: branch on it (messages may change)
          * @enum {string}
          */
-        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFUND_ID_CONFLICT" | "PAYIN_NOT_REFUNDABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_AMOUNT_EXCEEDED" | "REFUND_NOT_FOUND" | "REFUND_PROCESSING" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH";
+        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "SCOPE_REQUIRED" | "ROLE_REQUIRED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFUND_ID_CONFLICT" | "PAYIN_NOT_REFUNDABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_AMOUNT_EXCEEDED" | "REFUND_NOT_FOUND" | "REFUND_PROCESSING" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH";
         FieldError: {
             /** @example merchantTrxId */
             field: string;
@@ -788,7 +788,7 @@ export interface components {
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "success" | "failed" | "reversed";
+            status: "awaiting_approval" | "pending" | "success" | "failed" | "reversed";
         };
         TransferDto: {
             /** @example INV-2026-0001 */
@@ -854,7 +854,7 @@ export interface components {
              * @example success
              * @enum {string}
              */
-            status: "pending" | "success" | "failed" | "reversed";
+            status: "awaiting_approval" | "pending" | "success" | "failed" | "reversed";
             /**
              * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success
              * @example 2026-11-22 19:31:05
@@ -1220,7 +1220,7 @@ export interface components {
              * @example success
              * @enum {string}
              */
-            status: "pending" | "success" | "failed" | "reversed";
+            status: "awaiting_approval" | "pending" | "success" | "failed" | "reversed";
             /**
              * @description YYYY-MM-DD HH:MM:SS, Asia/Jakarta; null unless success
              * @example 2026-11-22 19:31:05
@@ -1565,7 +1565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -1578,7 +1578,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -1744,7 +1744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -1757,7 +1757,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -1927,7 +1927,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -1940,7 +1940,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -2127,7 +2127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -2140,7 +2140,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -2327,7 +2327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -2340,7 +2340,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -2557,7 +2557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -2570,7 +2570,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -2757,7 +2757,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -2770,7 +2770,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -2989,7 +2989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -3002,7 +3002,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -3189,7 +3189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -3202,7 +3202,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -3372,7 +3372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -3385,7 +3385,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -3589,7 +3589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -3602,7 +3602,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -3823,7 +3823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -3836,7 +3836,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -4023,7 +4023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -4036,7 +4036,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -4227,7 +4227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -4240,7 +4240,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -4432,7 +4432,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -4445,7 +4445,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -4622,7 +4622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -4635,7 +4635,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };
@@ -4812,7 +4812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address */
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
             403: {
                 headers: {
                     /** @description The logId of the body */
@@ -4825,7 +4825,7 @@ export interface operations {
                          * @example IP_NOT_ALLOWED
                          * @enum {string}
                          */
-                        code?: "IP_NOT_ALLOWED";
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
                     };
                 };
             };

@@ -11,6 +11,8 @@ export interface AuthenticatedMerchant {
   /** Flat disbursement fee, minor units */
   payoutFeeFlat: bigint;
   tokenId: string;
+  /** What the token may do (@pay/domain API_SCOPES; docs/access.md); fixed when it is issued */
+  tokenScopes: string[];
   /** When the merchant was created: no recon export of an earlier day */
   createdAt: Date;
   /** The merchant's own rate limits per endpoint class; null: the gateway's default */
@@ -39,7 +41,7 @@ export type TokenLookup =
  */
 const TOKEN_AND_MERCHANT = `
   WITH t AS (
-    SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, m.id, m.name, m.is_active,
+    SELECT a.id AS token_id, a.revoked_at IS NOT NULL AS revoked, a.last_used_at, a.scopes AS token_scopes, m.id, m.name, m.is_active,
            m.ip_allowlist_enabled, m.ip_allowlist, m.payout_fee_flat, m.created_at, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
       FROM api_tokens a JOIN merchants m ON m.id = a.merchant_id
      WHERE a.token_hash = $1
@@ -48,7 +50,7 @@ const TOKEN_AND_MERCHANT = `
      WHERE id = (SELECT token_id FROM t WHERE NOT revoked)
        AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
   )
-  SELECT t.token_id, t.revoked, t.id, t.name, t.is_active, t.ip_allowlist_enabled, t.ip_allowlist, t.payout_fee_flat, t.created_at,
+  SELECT t.token_id, t.revoked, t.token_scopes, t.id, t.name, t.is_active, t.ip_allowlist_enabled, t.ip_allowlist, t.payout_fee_flat, t.created_at,
          t.rate_limit_read, t.rate_limit_write, t.rate_limit_export`;
 
 const BY_TOKEN = `${TOKEN_AND_MERCHANT} FROM t`;
@@ -83,6 +85,7 @@ export const TOKEN_STATEMENTS = {
 interface TokenRow {
   token_id: string;
   revoked: boolean;
+  token_scopes: string[];
   id: number;
   name: string;
   is_active: boolean;
@@ -133,6 +136,7 @@ export class MerchantAuthRepository {
       ipAllowlist: row.ip_allowlist ?? [],
       payoutFeeFlat: row.payout_fee_flat,
       tokenId: row.token_id,
+      tokenScopes: row.token_scopes,
       createdAt: row.created_at,
       rateLimits: { read: row.rate_limit_read, write: row.rate_limit_write, export: row.rate_limit_export },
     };

@@ -81,7 +81,10 @@ export class MerchantRepository {
   }
 
   /** A token row (only its hash is stored); returns its id. */
-  async insertToken(merchantId: number, token: { tokenHash: string; prefix: string; label: string }): Promise<string> {
+  async insertToken(
+    merchantId: number,
+    token: { tokenHash: string; prefix: string; label: string; scopes?: string[] },
+  ): Promise<string> {
     return (await this.prisma.apiToken.create({ data: { merchantId, ...token } })).id;
   }
 
@@ -89,7 +92,7 @@ export class MerchantRepository {
     return this.prisma.apiToken.findMany({
       where: { merchantId },
       orderBy: { createdAt: 'asc' },
-      select: { id: true, prefix: true, label: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+      select: { id: true, prefix: true, label: true, scopes: true, createdAt: true, lastUsedAt: true, revokedAt: true },
     });
   }
 

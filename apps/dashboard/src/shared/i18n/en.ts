@@ -94,6 +94,8 @@ export const en = {
     TOKEN_NOT_VALID: '{{message}}',
     MERCHANT_NOT_ACTIVE: '{{message}}',
     IP_NOT_ALLOWED: '{{message}}',
+    SCOPE_REQUIRED: '{{message}}',
+    ROLE_REQUIRED: 'Your role does not allow this. Ask an owner of your account.',
     NOT_FOUND: '{{message}}',
     METHOD_NOT_ALLOWED: '{{message}}',
     PAYLOAD_TOO_LARGE: '{{message}}',

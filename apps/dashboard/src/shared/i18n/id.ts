@@ -97,6 +97,8 @@ export const id: Resources = {
     TOKEN_NOT_VALID: 'Token API tidak valid atau sudah dicabut.',
     MERCHANT_NOT_ACTIVE: 'Merchant ini tidak aktif. Hubungi kami.',
     IP_NOT_ALLOWED: 'Akses dari alamat IP ini tidak diizinkan (daftar IP yang diizinkan).',
+    SCOPE_REQUIRED: 'Token ini tidak memiliki cakupan (scope) yang dibutuhkan.',
+    ROLE_REQUIRED: 'Peran Anda tidak mengizinkan tindakan ini. Minta pemilik akun.',
     NOT_FOUND: 'Tidak ditemukan.',
     METHOD_NOT_ALLOWED: 'Metode permintaan ini tidak didukung.',
     PAYLOAD_TOO_LARGE: 'Permintaan terlalu besar.',

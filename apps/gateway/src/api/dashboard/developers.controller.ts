@@ -73,6 +73,7 @@ export class DashboardDevelopersController {
         createdAt: t.createdAt.toISOString(),
         lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
         revokedAt: t.revokedAt?.toISOString() ?? null,
+        scopes: t.scopes,
       })),
       payinCallbackUrl: merchant.payinCallbackUrl,
       allowlist: { enabled: merchant.ipAllowlistEnabled, entries: merchant.ipAllowlist },
@@ -88,12 +89,13 @@ export class DashboardDevelopersController {
     @SessionMerchantId() merchantId: number,
     @Body() dto: IssueTokenDto,
   ): Promise<Reply<TokenIssuedView>> {
-    const t = await this.admin.issueToken(merchantId, dto.label ?? '');
+    const t = await this.admin.issueToken(merchantId, dto.label ?? '', dto.scopes);
     return new Reply('Token issued; it is shown only now', {
       id: t.id,
       label: dto.label ?? '',
       prefix: t.prefix,
       token: t.token,
+      scopes: t.scopes,
     });
   }
 

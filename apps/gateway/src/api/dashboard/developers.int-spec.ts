@@ -9,6 +9,7 @@ import {
   type DashboardSignIn,
   signedInMerchantUser,
 } from '@pay/testing';
+import { API_SCOPES } from '@pay/domain';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { type GatewayApp, startTestGateway } from '../../testing/test-gateway';
@@ -66,6 +67,7 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
           createdAt: expect.any(String),
           lastUsedAt: null,
           revokedAt: null,
+          scopes: [...API_SCOPES],
         },
       ],
       payinCallbackUrl: null,
@@ -79,6 +81,7 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
       label: 'checkout server',
       prefix: expect.any(String),
       token: expect.any(String),
+      scopes: [...API_SCOPES],
     });
     const { id, token } = issued.body.data;
     expect(token.startsWith(issued.body.data.prefix)).toBe(true);
@@ -101,6 +104,31 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
     expect((await api.delete('/tokens/not-a-token')).status).toBe(404);
     expect((await api.delete(`/tokens/${randomUUID()}`)).status).toBe(404);
     expect((await api.post('/tokens', { label: 'x'.repeat(101) })).body.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('issues a token with the scopes chosen, listed with them, refused outside them; unknown or no scopes refused', async () => {
+    const { api } = await merchantWithSession();
+    const issued = await api.post('/tokens', { label: 'reporting', scopes: ['reports:read', 'balance:read'] });
+    expect(issued.status).toBe(201);
+    expect(issued.body.data.scopes).toEqual(['balance:read', 'reports:read']);
+    const listed = (await api.get('/developers')).body.data.tokens.find(
+      (t: { id: string }) => t.id === issued.body.data.id,
+    );
+    expect(listed.scopes).toEqual(['balance:read', 'reports:read']);
+    const token = issued.body.data.token as string;
+    expect((await request(http).get('/api/v1/payin/balance').set('token', token)).status).toBe(200);
+    const list = await request(http).get('/api/v1/payin/list').set('token', token);
+    expect(list.status).toBe(403);
+    expect(list.body).toMatchObject({
+      code: 'SCOPE_REQUIRED',
+      message: 'This token does not have the scope payins:read',
+    });
+    for (const scopes of [['money:print'], []]) {
+      const refused = await api.post('/tokens', { label: 'bad', scopes });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(refused.body.message).toMatch(/^scopes/);
+    }
   });
 
   it('rotates the webhook secret: a new one, shown once, stored', async () => {

@@ -6,6 +6,7 @@ import { Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { BalanceWithToken } from '../../kernel/auth/merchant/balance-with-token';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { balanceReadWithToken } from '../../kernel/auth/merchant/merchant-token';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { BalanceDataSchema } from './openapi/schemas';
@@ -18,6 +19,7 @@ export class BalanceController {
   constructor(private readonly balances: BalanceRepository) {}
 
   @Get('balance')
+  @RequiresScope('balance:read')
   @RateLimit('read')
   @BalanceWithToken()
   @ApiOperation({

@@ -3,6 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import { BANKS } from '@pay/domain';
 import { Reply } from '@pay/platform';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { BankSchema } from './openapi/schemas';
@@ -13,6 +14,7 @@ import { BankSchema } from './openapi/schemas';
 @UseGuards(MerchantAuthGuard)
 export class BanksController {
   @Get()
+  @RequiresScope('payouts:read')
   @RateLimit('read')
   @ApiOperation({
     operationId: 'listBanks',

@@ -5,6 +5,7 @@ import { BatchRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { presentBatch, presentBatchSubmission } from '../../kernel/presenters/batch.presenter';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
@@ -25,6 +26,7 @@ export class DisbursementBatchController {
   ) {}
 
   @Post()
+  @RequiresScope('payouts:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({
@@ -46,6 +48,7 @@ export class DisbursementBatchController {
   }
 
   @Get(':batchId')
+  @RequiresScope('payouts:read')
   @RateLimit('read')
   @ApiOperation({
     operationId: 'getDisbursementBatch',

@@ -5,6 +5,7 @@ import { DisbursementRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { TokenCheckedByStatement } from '../../kernel/auth/merchant/token-checked-by-statement';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { AccountInquiryResultSchema, DisbursementSchema, TransferResultSchema } from './openapi/schemas';
@@ -31,6 +32,7 @@ export class DisbursementController {
   ) {}
 
   @Post('account-inquiry')
+  @RequiresScope('payouts:write')
   @HttpCode(200)
   @RateLimit('write')
   @TokenCheckedByStatement()
@@ -56,6 +58,7 @@ export class DisbursementController {
   }
 
   @Post('transfer')
+  @RequiresScope('payouts:write')
   @HttpCode(200)
   @RateLimit('write')
   @TokenCheckedByStatement()
@@ -85,6 +88,7 @@ export class DisbursementController {
   }
 
   @Post('inquiry')
+  @RequiresScope('payouts:read')
   @HttpCode(200)
   @RateLimit('read')
   @ApiOperation({

@@ -2,6 +2,7 @@ import { Controller, Query, Req } from '@nestjs/common';
 import { HistoryRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { BalanceMovementPage, DisbursementPage, PayinPage } from './openapi/history.openapi';
 import {
@@ -26,6 +27,7 @@ const MESSAGE = 'Query success';
 export class BalanceMovementsController {
   constructor(private readonly history: HistoryRepository) {}
 
+  @RequiresScope('balance:read')
   @ListRoute(
     'movements',
     'listBalanceMovements',
@@ -50,6 +52,7 @@ export class BalanceMovementsController {
 export class PayinListController {
   constructor(private readonly history: HistoryRepository) {}
 
+  @RequiresScope('payins:read')
   @ListRoute('list', 'listPayins', "The merchant's QRIS pay-ins, by status and creation time", PayinPage)
   async list(
     @Req() req: AuthenticatedRequest,
@@ -76,6 +79,7 @@ export class PayinListController {
 export class DisbursementListController {
   constructor(private readonly history: HistoryRepository) {}
 
+  @RequiresScope('payouts:read')
   @ListRoute(
     'list',
     'listDisbursements',

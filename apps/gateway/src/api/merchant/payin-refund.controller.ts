@@ -4,6 +4,7 @@ import { ErrorCode } from '@pay/contracts';
 import { Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { presentRefund } from '../../kernel/presenters/payin.presenter';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
@@ -18,6 +19,7 @@ export class PayinRefundController {
   constructor(private readonly refunds: PayinRefundService) {}
 
   @Post()
+  @RequiresScope('refunds:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({
@@ -48,6 +50,7 @@ export class PayinRefundController {
   }
 
   @Get(':refundId')
+  @RequiresScope('payins:read')
   @RateLimit('read')
   @ApiOperation({ operationId: 'refundInquiry', summary: "One of the merchant's pay-in refunds by refundId" })
   @ApiParam({ name: 'refundId', example: 'RFD-2026-0001' })

@@ -6,6 +6,7 @@ import { PayinRefundRepository, PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
@@ -36,6 +37,7 @@ export class PayinController {
   ) {}
 
   @Post('generate')
+  @RequiresScope('payins:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({
@@ -59,6 +61,7 @@ export class PayinController {
   }
 
   @Post('inquiry')
+  @RequiresScope('payins:read')
   @HttpCode(200)
   @RateLimit('read')
   @ApiOperation({
@@ -76,6 +79,7 @@ export class PayinController {
   }
 
   @Post('sandbox/pay')
+  @RequiresScope('payins:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({
@@ -105,6 +109,7 @@ export class PayinController {
   }
 
   @Post('sandbox/settle')
+  @RequiresScope('payins:write')
   @HttpCode(200)
   @RateLimit('write')
   @ApiOperation({

@@ -5,6 +5,7 @@ import { Reply } from '@pay/platform';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
+import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { ReconExportJobSchema } from './openapi/schemas';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
@@ -29,6 +30,7 @@ export class ReconController {
   ) {}
 
   @Post('reconFile')
+  @RequiresScope('reports:read')
   @HttpCode(200)
   @RateLimit('read')
   @ApiOperation({

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { API_SCOPES, type ApiScope } from '@pay/domain';
 import { BREAK_CODES } from '@pay/reconciliation';
 
 /**
@@ -134,6 +135,8 @@ export class TokenIssuedSchema {
   @ApiProperty({ example: 7 }) merchantId!: number;
   @ApiProperty({ example: 'mtk_3q9Z', description: 'Tells tokens apart in listings' }) prefix!: string;
   @ApiProperty({ example: 'mtk_3q9Zk2M4T7pA…', description: 'Shown only now (only a hash is stored)' }) token!: string;
+  @ApiProperty({ type: [String], enum: API_SCOPES, example: API_SCOPES, description: 'What the token may do' })
+  scopes!: ApiScope[];
 }
 
 @ApiSchema({ name: 'TokenListItem' })
@@ -141,6 +144,8 @@ export class TokenListItemSchema {
   @ApiProperty({ format: 'uuid', example: '3f0b8c2a-9e11-4a43-9d1e-7d3c1f0e5b7a' }) id!: string;
   @ApiProperty({ example: 'mtk_3q9Z' }) prefix!: string;
   @ApiProperty({ example: 'ops api' }) label!: string;
+  @ApiProperty({ type: [String], enum: API_SCOPES, example: API_SCOPES, description: 'What the token may do' })
+  scopes!: ApiScope[];
   @ApiProperty({ ...TIME, example: '2026-11-22T01:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ ...NULLABLE_TIME, example: '2026-11-22T02:00:00.000Z' }) lastUsedAt!: string | null;
   @ApiProperty({ ...NULLABLE_TIME, example: null }) revokedAt!: string | null;

@@ -34,8 +34,14 @@ export class TokenOpsController {
   @ApiMerchantIdParam()
   @ApiEnvelope(TokenIssuedSchema, { message: 'Token issued; it is shown only now', status: 201 })
   async issue(@MerchantId() merchantId: number, @Body() dto: IssueTokenDto) {
-    const t = await this.admin.issueToken(merchantId, dto.label ?? '');
-    return new Reply('Token issued; it is shown only now', { id: t.id, merchantId, prefix: t.prefix, token: t.token });
+    const t = await this.admin.issueToken(merchantId, dto.label ?? '', dto.scopes);
+    return new Reply('Token issued; it is shown only now', {
+      id: t.id,
+      merchantId,
+      prefix: t.prefix,
+      token: t.token,
+      scopes: t.scopes,
+    });
   }
 
   @Get(['ops/merchants/:merchantId/tokens', 'console/api/merchants/:merchantId/tokens'])

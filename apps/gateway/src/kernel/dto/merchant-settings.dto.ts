@@ -1,8 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { API_SCOPES, type ApiScope } from '@pay/domain';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsNumber,
   IsOptional,
@@ -147,6 +150,20 @@ export class IssueTokenDto {
   @IsString()
   @MaxLength(100)
   label?: string;
+
+  /** What the token may do (docs/access.md); left out: every scope */
+  @ApiPropertyOptional({
+    type: [String],
+    enum: API_SCOPES,
+    example: ['balance:read', 'payins:read', 'payins:write'],
+    description: 'What the token may do, fixed for its life (docs/access.md); left out: every scope',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(API_SCOPES.length)
+  @IsIn(API_SCOPES, { each: true })
+  scopes?: ApiScope[];
 }
 
 export class RotateWebhookSecretDto {

@@ -65,6 +65,7 @@ export const COMMON_ERRORS = [
   ErrorCode.TokenNotValid,
   ErrorCode.MerchantNotActive,
   ErrorCode.IpNotAllowed,
+  ErrorCode.ScopeRequired,
   ErrorCode.PayloadTooLarge,
   ErrorCode.UnsupportedMediaType,
   ErrorCode.InternalError,

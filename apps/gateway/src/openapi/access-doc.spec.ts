@@ -1,0 +1,61 @@
+import { API_SCOPES, MERCHANT_ROLES, PERMISSIONS, type Permission, roleAllows } from '@pay/domain';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCOPE_EXTENSION } from '../kernel/auth/merchant/requires-scope';
+import { generateDocuments } from './generate-document';
+
+const ACCESS_DOC = join(__dirname, '..', '..', '..', '..', 'docs', 'access.md');
+
+/** The rows of the markdown table under `## <heading>`, each split into its cells (backticks dropped). */
+export function tableUnder(markdown: string, heading: string): string[][] {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/access.md has no section "## ${heading}"`);
+  const rest = markdown.slice(start + heading.length + 5);
+  const section = rest.slice(0, rest.search(/\n## |$/));
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
+    .slice(1)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim().replace(/`/g, '')),
+    );
+}
+
+describe('docs/access.md, the reach of each scope and role, against the code', () => {
+  const doc = readFileSync(ACCESS_DOC, 'utf8');
+
+  it('gives the scope of every merchant API route, as the routes declare it (a route missing or wrong fails)', async () => {
+    const { merchant } = await generateDocuments();
+    const declared = Object.entries(merchant.paths)
+      .flatMap(([path, item]) =>
+        Object.entries(item as Record<string, Record<string, unknown>>).map(
+          ([method, op]) => `${method.toUpperCase()} ${path} ${String(op[SCOPE_EXTENSION])}`,
+        ),
+      )
+      .sort();
+    const documented = tableUnder(doc, 'API scopes by route')
+      .map(([route, scope]) => `${route} ${scope}`)
+      .sort();
+    expect(documented).toEqual(declared);
+  });
+
+  it("gives each role's permissions as roleAllows does, every permission once", () => {
+    const rows = tableUnder(doc, 'Dashboard roles').flatMap(([permissions, ...cells]) =>
+      [...permissions.matchAll(/[a-z]+:[a-z]+/g)].map((m) => ({ permission: m[0] as Permission, cells })),
+    );
+    expect(rows.map((r) => r.permission).sort()).toEqual([...PERMISSIONS].sort());
+    for (const { permission, cells } of rows)
+      expect({ permission, allowed: cells.map((c) => c === 'yes') }).toEqual({
+        permission,
+        allowed: MERCHANT_ROLES.map((role) => roleAllows(role, permission)),
+      });
+  });
+
+  it('names every scope and role', () => {
+    for (const scope of API_SCOPES) expect(doc).toContain(`\`${scope}\``);
+    for (const role of MERCHANT_ROLES) expect(doc).toContain(`\`${role}\``);
+  });
+});
