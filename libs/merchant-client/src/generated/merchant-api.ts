@@ -337,7 +337,7 @@ export interface components {
          * @description Stable: branch on it (messages may change)
          * @enum {string}
          */
-        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "SCOPE_REQUIRED" | "ROLE_REQUIRED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFUND_ID_CONFLICT" | "PAYIN_NOT_REFUNDABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_AMOUNT_EXCEEDED" | "REFUND_NOT_FOUND" | "REFUND_PROCESSING" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH";
+        ErrorCode: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE" | "IP_NOT_ALLOWED" | "SCOPE_REQUIRED" | "ROLE_REQUIRED" | "VALIDATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "UNKNOWN_BANK_CODE" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_BLOCKED" | "INQUIRY_NOT_FOUND" | "INQUIRY_EXPIRED" | "INQUIRY_MISMATCH" | "INQUIRY_ALREADY_USED" | "DUPLICATE_MERCHANT_TRX_ID" | "TRANSACTION_NOT_FOUND" | "NOTIFY_URL_NOT_ALLOWED" | "PAYIN_NOT_FOUND" | "AMOUNT_MISMATCH" | "QR_EXPIRED" | "PAYIN_ALREADY_FINAL" | "PAID_AT_INVALID" | "ACQUIRER_REFERENCE_CONFLICT" | "CONFLICT" | "SIGNATURE_INVALID" | "RECON_EXPORT_FAILED" | "TRANSFER_PROCESSING" | "RATE_LIMITED" | "BANK_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFUND_ID_CONFLICT" | "PAYIN_NOT_REFUNDABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_AMOUNT_EXCEEDED" | "REFUND_NOT_FOUND" | "REFUND_PROCESSING" | "SIGN_IN_FAILED" | "TOTP_REQUIRED" | "ACCOUNT_LOCKED" | "SESSION_REQUIRED" | "REAUTH_REQUIRED" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DISBURSEMENT_NOT_REVERSIBLE" | "OWN_ADJUSTMENT" | "ADJUSTMENT_NOT_REQUESTED" | "BATCH_ID_CONFLICT" | "BATCH_NOT_FOUND" | "ACCOUNT_NAME_MISMATCH" | "APPROVAL_NOT_ALLOWED" | "PAYOUT_NOT_AWAITING_APPROVAL";
         FieldError: {
             /** @example merchantTrxId */
             field: string;
@@ -861,11 +861,11 @@ export interface components {
              */
             success_at: string | null;
             /**
-             * @description Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ACCOUNT_NOT_FOUND: The beneficiary account does not exist at its bank: check the account number. ACCOUNT_INACTIVE: The beneficiary account is inactive, blocked or dormant. BANK_UNREACHABLE: The beneficiary bank could not be reached: try again later. AMOUNT_LIMIT: Above the bank's limit for one transfer: send smaller amounts. REJECTED_BY_BANK: The bank refused the transfer. BANK_FAILED: The bank accepted the transfer, then reported it failed. SOURCE_INSUFFICIENT_FUNDS: The platform's account at the bank could not cover it (our side, being fixed): send it again later. SANDBOX_MONEY: Sandbox money is never paid out over a live bank rail.
+             * @description Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ACCOUNT_NOT_FOUND: The beneficiary account does not exist at its bank: check the account number. ACCOUNT_INACTIVE: The beneficiary account is inactive, blocked or dormant. BANK_UNREACHABLE: The beneficiary bank could not be reached: try again later. AMOUNT_LIMIT: Above the bank's limit for one transfer: send smaller amounts. REJECTED_BY_BANK: The bank refused the transfer. BANK_FAILED: The bank accepted the transfer, then reported it failed. SOURCE_INSUFFICIENT_FUNDS: The platform's account at the bank could not cover it (our side, being fixed): send it again later. SANDBOX_MONEY: Sandbox money is never paid out over a live bank rail. APPROVAL_REJECTED: Rejected by the merchant's approver before it was sent. APPROVAL_EXPIRED: Not approved within the merchant's approval time, so never sent.
              * @example ACCOUNT_NOT_FOUND
              * @enum {string|null}
              */
-            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
+            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | "APPROVAL_REJECTED" | "APPROVAL_EXPIRED" | null;
             /**
              * @description Our addition, on failed only: why, in words, with the bank's own code where it gave one
              * @example Beneficiary account not found (4041811)
@@ -1170,12 +1170,12 @@ export interface components {
             /** @example 52500 */
             totalAmount: number;
             /** @enum {string} */
-            status: "pending" | "success" | "failed" | "reversed";
+            status: "awaiting_approval" | "pending" | "success" | "failed" | "reversed";
             /**
              * @description On failed only: why, as a stable code (see the disbursement inquiry)
              * @enum {string|null}
              */
-            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
+            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | "APPROVAL_REJECTED" | "APPROVAL_EXPIRED" | null;
             /** @description On failed only: why, in words */
             failureReason?: string | null;
             /** @description On reversed only: when, Asia/Jakarta */
@@ -1227,11 +1227,11 @@ export interface components {
              */
             success_at: string | null;
             /**
-             * @description Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ACCOUNT_NOT_FOUND: The beneficiary account does not exist at its bank: check the account number. ACCOUNT_INACTIVE: The beneficiary account is inactive, blocked or dormant. BANK_UNREACHABLE: The beneficiary bank could not be reached: try again later. AMOUNT_LIMIT: Above the bank's limit for one transfer: send smaller amounts. REJECTED_BY_BANK: The bank refused the transfer. BANK_FAILED: The bank accepted the transfer, then reported it failed. SOURCE_INSUFFICIENT_FUNDS: The platform's account at the bank could not cover it (our side, being fixed): send it again later. SANDBOX_MONEY: Sandbox money is never paid out over a live bank rail.
+             * @description Our addition, on failed only: why, as a stable code (null for payouts that failed before codes existed). ACCOUNT_NOT_FOUND: The beneficiary account does not exist at its bank: check the account number. ACCOUNT_INACTIVE: The beneficiary account is inactive, blocked or dormant. BANK_UNREACHABLE: The beneficiary bank could not be reached: try again later. AMOUNT_LIMIT: Above the bank's limit for one transfer: send smaller amounts. REJECTED_BY_BANK: The bank refused the transfer. BANK_FAILED: The bank accepted the transfer, then reported it failed. SOURCE_INSUFFICIENT_FUNDS: The platform's account at the bank could not cover it (our side, being fixed): send it again later. SANDBOX_MONEY: Sandbox money is never paid out over a live bank rail. APPROVAL_REJECTED: Rejected by the merchant's approver before it was sent. APPROVAL_EXPIRED: Not approved within the merchant's approval time, so never sent.
              * @example ACCOUNT_NOT_FOUND
              * @enum {string|null}
              */
-            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | null;
+            failureCode?: "ACCOUNT_NOT_FOUND" | "ACCOUNT_INACTIVE" | "BANK_UNREACHABLE" | "AMOUNT_LIMIT" | "REJECTED_BY_BANK" | "BANK_FAILED" | "SOURCE_INSUFFICIENT_FUNDS" | "SANDBOX_MONEY" | "APPROVAL_REJECTED" | "APPROVAL_EXPIRED" | null;
             /**
              * @description Our addition, on failed only: why, in words, with the bank's own code where it gave one
              * @example Beneficiary account not found (4041811)
