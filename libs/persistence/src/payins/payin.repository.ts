@@ -73,6 +73,18 @@ export class PayinRepository {
   }
 
   /**
+   * The merchant's pay-in with this RRN (the Reference Retrieval Number on the payer's receipt), by
+   * payins_merchant_id_rrn_idx. An acquirer may reuse an RRN after a long while: the newest pay-in
+   * with it is the one a receipt in hand means.
+   */
+  findByRrn(merchantId: number, rrn: string): Promise<Payin | null> {
+    return this.prisma.payin.findFirst({
+      where: { merchantId, rrn },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+  }
+
+  /**
    * Applies one acquirer notification in one transaction, recording it whatever the outcome.
    * A successful payment marks the pay-in success and puts the ledger's `payin.record` command
    * in the outbox; an applied notification also writes the merchant's callback (payin.succeeded

@@ -16,6 +16,7 @@ import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
 import {
   GenerateQrisDto,
   generateQrisCommand,
+  inquiryKey,
   QrisInquiryDto,
   SandboxPayDto,
   sandboxPayCommand,
@@ -66,13 +67,20 @@ export class PayinController {
   @RateLimit('read')
   @ApiOperation({
     operationId: 'payinInquiry',
-    summary: "Status of one of the merchant's QRIS pay-ins by merchantTrxId, with its refunds",
+    summary:
+      "Status of one of the merchant's QRIS pay-ins by merchantTrxId, or by the RRN on the payer's receipt, with its refunds",
+    description:
+      "Send `merchantTrxId` (spec 4.5) or `rrn` (the Reference Retrieval Number the payer's receipt shows; our addition), not both: either names one of your own pay-ins, else 404 TRANSACTION_NOT_FOUND (another merchant's RRN too). An RRN that is not 1 to 32 letters or digits, or both keys, is a 400 VALIDATION_ERROR naming `rrn`. An acquirer may reuse an RRN after a long while: the newest of your pay-ins with it is answered.",
   })
   @ApiBody({ type: QrisInquiryDto })
   @ApiEnvelope(PayinInquirySchema, { message: 'Query success' })
   @ApiErrors(ErrorCode.TransactionNotFound)
   async inquiry(@Req() req: AuthenticatedRequest, @Body() dto: QrisInquiryDto) {
-    const payin = await this.payins.find(req.merchant.id, dto.merchantTrxId);
+    const key = inquiryKey(dto);
+    const payin =
+      'rrn' in key
+        ? await this.payins.findByRrn(req.merchant.id, key.rrn)
+        : await this.payins.find(req.merchant.id, key.merchantTrxId);
     if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
     const refunds = await this.refunds.ofPayin(payin.id);
     return new Reply('Query success', presentPayinWithRefunds(payin, req.merchant, new Date(), refunds));

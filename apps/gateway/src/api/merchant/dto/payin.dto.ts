@@ -1,7 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsAmount, IsNotifyUrl } from '@pay/platform';
+import { ErrorCode } from '@pay/contracts';
+import { ApiError, IsAmount, IsNotifyUrl } from '@pay/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import type { GenerateQrisCommand } from '../../../services/payin/qris.service';
 import type { SandboxPayCommand } from '../../../services/payin/sandbox-pay.service';
 
@@ -57,9 +69,31 @@ export class GenerateQrisDto {
   notifyUrl?: string;
 }
 
+/** The pay-in inquiry: by the merchant's id of the pay-in (spec 4.5), or by the RRN on the payer's receipt. */
 export class QrisInquiryDto {
-  @MerchantTrxId()
-  merchantTrxId!: string;
+  @ApiPropertyOptional({
+    example: 'ORDER-2026-0001',
+    maxLength: 64,
+    description: 'The pay-in by your own id (spec 4.5). Required unless `rrn` is sent; never both',
+  })
+  @ValidateIf((o: QrisInquiryDto) => o.rrn === undefined || o.merchantTrxId !== undefined)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  @Matches(/^[\x21-\x7E]+$/, { message: '$property must be 1 to 64 printable characters without spaces' })
+  merchantTrxId?: string;
+
+  @ApiPropertyOptional({
+    example: '612345678901',
+    maxLength: 32,
+    pattern: '^[0-9A-Za-z]{1,32}$',
+    description:
+      "The pay-in by the Reference Retrieval Number on the payer's receipt (our addition), instead of merchantTrxId: one of your paid pay-ins (the newest, should the acquirer have reused it)",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9A-Za-z]{1,32}$/, { message: '$property must be 1 to 32 letters or digits, as the receipt shows it' })
+  rrn?: string;
 }
 
 export class SandboxPayDto {
@@ -131,4 +165,13 @@ export class PayinRefundDto {
   @IsString()
   @MaxLength(256)
   reason?: string;
+}
+
+/** Which pay-in an inquiry names: by merchantTrxId or by rrn; both at once is a 400 naming them. */
+export function inquiryKey(dto: QrisInquiryDto): { rrn: string } | { merchantTrxId: string } {
+  if (dto.rrn !== undefined && dto.merchantTrxId !== undefined) {
+    const message = 'send merchantTrxId or rrn, not both';
+    throw new ApiError(ErrorCode.ValidationError, `rrn: ${message}`, [{ field: 'rrn', message }]);
+  }
+  return dto.rrn !== undefined ? { rrn: dto.rrn } : { merchantTrxId: dto.merchantTrxId as string };
 }
