@@ -6,6 +6,10 @@ import type {
   BatchRowBody,
   BatchSubmissionView,
   BatchView,
+  PayoutApprovalDecisionBody,
+  PayoutApprovalDecisionView,
+  PayoutApprovalSettingsView,
+  PayoutAwaitingApprovalView,
   ActivityPageView,
   AllowlistBody,
   AllowlistView,
@@ -326,6 +330,15 @@ export function merchantApi(api: ApiClient) {
     submitBatch: (batchId: string, rows: BatchRowBody[]) =>
       api.post<BatchSubmissionView>('/payouts/batch', { batchId, rows }),
     batch: (batchId: string) => api.get<BatchView>(`/payouts/batch/${enc(batchId)}`),
+
+    /** Payouts held for approval, soonest expiry first */
+    awaitingApproval: () => api.get<PayoutAwaitingApprovalView[]>('/approvals/payouts'),
+    /** The password (and TOTP code) go with each decision */
+    decidePayout: (platformTrxId: string, verb: 'approve' | 'reject', body: PayoutApprovalDecisionBody) =>
+      api.post<PayoutApprovalDecisionView>(`/approvals/payouts/${enc(platformTrxId)}/${verb}`, body),
+    approvalSettings: () => api.get<PayoutApprovalSettingsView>('/approvals/settings'),
+    saveApprovalSettings: (body: PayoutApprovalSettingsView) =>
+      api.put<PayoutApprovalSettingsView>('/approvals/settings', body),
 
     exportRecon: async (date: string, type: ReconFileType) =>
       toReconJob(await api.post<ReconJobView>('/recon', { date, type } satisfies ReconBody)),

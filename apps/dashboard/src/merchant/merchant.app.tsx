@@ -7,6 +7,7 @@ const PayinDetailPage = lazy(() => import('./pages/payin-detail.page'));
 const PayoutsPage = lazy(() => import('./pages/payouts.page'));
 const PayoutDetailPage = lazy(() => import('./pages/payout-detail.page'));
 const BatchUploadPage = lazy(() => import('./pages/batch-upload.page'));
+const ApprovalsPage = lazy(() => import('./pages/approvals.page'));
 const ReconPage = lazy(() => import('./pages/recon.page'));
 const DevelopersPage = lazy(() => import('./pages/developers.page'));
 const ActivityPage = lazy(() => import('./pages/activity.page'));
@@ -18,6 +19,7 @@ mountApp({
     { to: '/', labelKey: 'nav.overview' },
     { to: '/payins', labelKey: 'nav.payins' },
     { to: '/payouts', labelKey: 'nav.payouts' },
+    { to: '/approvals', labelKey: 'nav.approvals' },
     { to: '/reconciliation', labelKey: 'nav.reconciliation' },
     { to: '/developers', labelKey: 'nav.developers' },
     { to: '/activity', labelKey: 'nav.activity' },
@@ -29,6 +31,7 @@ mountApp({
     { path: 'payouts', element: <PayoutsPage /> },
     { path: 'payouts/batch', element: <BatchUploadPage /> },
     { path: 'payouts/:merchantTrxId', element: <PayoutDetailPage /> },
+    { path: 'approvals', element: <ApprovalsPage /> },
     { path: 'reconciliation', element: <ReconPage /> },
     { path: 'developers', element: <DevelopersPage /> },
     { path: 'activity', element: <ActivityPage /> },

@@ -20,6 +20,8 @@ const COLORS: Record<string, string> = {
   rejected: 'red.9',
   requested: 'blue.9',
   pending: 'blue.9',
+  // Held for a second person's approval: the money held, nothing sent
+  awaiting_approval: 'yellow.9',
   processing: 'blue.9',
   running: 'blue.9',
   queued: 'blue.9',
