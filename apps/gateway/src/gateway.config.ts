@@ -134,7 +134,7 @@ export const gatewayConfigSchema = z
     }),
     SANDBOX_MODE: bool().optional().meta({
       description:
-        "Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer; its pay-ins are sandbox money in the ledger). Refused beside a live rail (RAIL_PROVIDER of a bank without RAIL_SIMULATOR=true) and beside a real acquirer (QRIS_ACQUIRER=snap without SNAP_ACQUIRER_SIMULATOR_URL); with QRIS_ACQUIRER=snap it pays through the simulator's controls",
+        "Serve POST /api/v1/payin/qris/sandbox/pay (a simulated payer; its pay-ins are sandbox money in the ledger), sandbox/settle and the merchants' sandbox clocks (/api/v1/sandbox/clock; the workers' SANDBOX_MODE walks them). Refused beside a live rail (RAIL_PROVIDER of a bank without RAIL_SIMULATOR=true) and beside a real acquirer (QRIS_ACQUIRER=snap without SNAP_ACQUIRER_SIMULATOR_URL); with QRIS_ACQUIRER=snap it pays through the simulator's controls",
       defaultText: '`true`, except `false` with NODE_ENV=production',
       production: 'refuses `true`',
     }),

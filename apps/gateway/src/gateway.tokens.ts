@@ -21,6 +21,11 @@ export const LOGGER = Symbol('LOGGER');
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 /** The Prometheus registry /metrics serves */
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
+/**
+ * The time a merchant's due times are computed from (MerchantClock): real time, but a merchant's
+ * sandbox clock in SANDBOX_MODE (POST /api/v1/sandbox/clock/advance)
+ */
+export const MERCHANT_CLOCK = Symbol('MERCHANT_CLOCK');
 /** The time the dashboard's and console's auth runs on (a provider, so tests can move it) */
 export const DASHBOARD_CLOCK = Symbol('DASHBOARD_CLOCK');
 /**

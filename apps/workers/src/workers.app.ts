@@ -9,7 +9,10 @@ import {
   PayinExpiryRepository,
   PayinRefundRepository,
   PayinRepository,
+  REAL_TIME,
   ReconExportRepository,
+  SANDBOX_CLOCK_CHANNEL,
+  SandboxClockRepository,
   SettlementPlanner,
   webhookDeliveryChannel,
   WebhookDeliveryRepository,
@@ -31,6 +34,7 @@ import { PayinExpiryLoop } from './payins/payin-expiry.loop';
 import { PayinRefundSender } from './payins/payin-refund.sender';
 import { ReconDailyQueue } from './recon/recon-daily.queue';
 import { ReconExportQueue } from './recon/recon-export.queue';
+import { SandboxClockRunner } from './sandbox/sandbox-clock.runner';
 import { SettlementQueue } from './settlement/settlement.queue';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
@@ -38,6 +42,8 @@ import type { WorkersConfig } from './workers.config';
 
 /** Debited refunds are sent when the ledger's notice wakes the sender; this round catches a missed one. */
 const REFUND_SAFETY_INTERVAL_MS = 2_000;
+/** Sandbox clocks: an advance's NOTIFY wakes the runner; this round catches a missed one. */
+const SANDBOX_CLOCK_SAFETY_INTERVAL_MS = 2_000;
 
 /**
  * The workers process (no public HTTP API): delivers each final disbursement status (written by
@@ -82,7 +88,16 @@ export function startWorkers(config: WorkersConfig) {
       );
 
       const deliveries = new WebhookDeliveryRepository(pool);
-      const service = new WebhookDeliveryService(deliveries, logger, config.webhooks);
+      // SANDBOX_MODE: a merchant's callbacks are recorded on its sandbox clock's time; never read in production.
+      const clocks = config.sandbox ? new SandboxClockRepository(pool) : null;
+      const service = new WebhookDeliveryService(
+        deliveries,
+        logger,
+        config.webhooks,
+        undefined,
+        undefined,
+        clocks ?? REAL_TIME,
+      );
       const dispatcher = new WebhookDispatcher(deliveries, service, logger, {
         concurrency: config.webhooks.concurrency,
         perMerchant: config.webhooks.merchantConcurrency,
@@ -121,7 +136,23 @@ export function startWorkers(config: WorkersConfig) {
         },
         onReconnect: () => refundSender.loop.wake(),
       });
-      const settlements = new SettlementQueue(new SettlementPlanner(prisma), logger, {
+      const planner = new SettlementPlanner(prisma);
+      const clockRunner =
+        clocks &&
+        new SandboxClockRunner(clocks, planner, expiryRepository, deliveries, service, logger, {
+          safetyIntervalMs: SANDBOX_CLOCK_SAFETY_INTERVAL_MS,
+          concurrency: config.webhooks.merchantConcurrency,
+        });
+      if (clockRunner) {
+        listener.listen({
+          channel: SANDBOX_CLOCK_CHANNEL,
+          onNotify: () => clockRunner.loop.wake(),
+          onReconnect: () => clockRunner.loop.wake(),
+        });
+        // A callback written for a merchant whose clock is ahead is due on the clock, not yet in real time.
+        listener.listen(webhookDeliveryChannel(() => clockRunner.loop.wake()));
+      }
+      const settlements = new SettlementQueue(planner, logger, {
         connection: redis,
         prefix: config.queues.prefix,
         scanIntervalMs: config.settlement.scanIntervalMs,
@@ -161,6 +192,7 @@ export function startWorkers(config: WorkersConfig) {
       await startListening();
       expiry.start();
       refundSender.loop.start();
+      clockRunner?.loop.start();
       await settlements.start();
       await recon.start();
       await daily?.start();
@@ -189,6 +221,7 @@ export function startWorkers(config: WorkersConfig) {
           ], // not an unhandled rejection meanwhile
           ['callback expiry', () => expiry.stop()],
           ['pay-in refunds (the calls in flight finish)', () => refundSender.loop.stop()],
+          ['sandbox clocks (the step in hand finishes)', async () => clockRunner?.loop.stop()],
           ['LISTEN connection', () => listener.stop()],
           ['webhook dispatcher (the attempts in flight finish)', () => dispatcher.stop()],
           ['settlements', () => settlements.stop()],

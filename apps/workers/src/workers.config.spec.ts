@@ -39,6 +39,21 @@ describe('workers configuration', () => {
     ).toThrow('WEBHOOK_ALLOW_LOOPBACK: must not be true when NODE_ENV=production');
   });
 
+  it('SANDBOX_MODE (the sandbox clocks): on outside production unless set; production refuses it', () => {
+    expect(loadConfig(workersConfigSchema, base).sandbox).toBe(true);
+    expect(loadConfig(workersConfigSchema, { ...base, SANDBOX_MODE: 'false' }).sandbox).toBe(false);
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      S3_ACCESS_KEY: 'recon-writer',
+      S3_SECRET_KEY: 'c2f1e9b7a4d84f0e9a3b6c5d7e8f9a0b',
+    };
+    expect(loadConfig(workersConfigSchema, production).sandbox).toBe(false);
+    expect(() => loadConfig(workersConfigSchema, { ...production, SANDBOX_MODE: 'true' })).toThrow(
+      'SANDBOX_MODE: must not be true when NODE_ENV=production (a sandbox clock moves settlements and callbacks ahead of time)',
+    );
+  });
+
   it('WEBHOOK_ALLOW_PRIVATE_HOSTS: host names, lower-cased; an IP or a wildcard is refused; production refuses any', () => {
     expect(
       loadConfig(workersConfigSchema, { ...base, WEBHOOK_ALLOW_PRIVATE_HOSTS: ' E2E , receiver.test ' }).webhooks,

@@ -2,6 +2,7 @@ import { acquirerEnvShape, acquirerSection, refineAcquirerEnv, snapEnvShape } fr
 import { busConfigFromEnv, busEnvShape, refineBusEnv } from '@pay/bus';
 import { databaseEnvShape, databaseSection } from '@pay/persistence';
 import {
+  bool,
   opsEnvShape,
   opsSection,
   positiveInt,
@@ -70,6 +71,12 @@ export const workersConfigSchema = z
       description:
         'How often pending QRIS codes past their expiry are moved to `expired` (and their payin.expired callbacks written); with QRIS_ACQUIRER=snap each is first asked about at the acquirer',
     }),
+    SANDBOX_MODE: bool().optional().meta({
+      description:
+        "Walk the merchants' sandbox clocks (POST /api/v1/sandbox/clock/advance on a gateway in SANDBOX_MODE): at each instant of an advance, that merchant's due settlements, QR expiries and callback retries fire at the clock's time. Off: clocks are never read, every due time is real time",
+      defaultText: '`true`, except `false` with NODE_ENV=production',
+      production: 'refuses `true`',
+    }),
     RECON_STALL_MS: positiveInt()
       .min(1000)
       .max(600_000)
@@ -87,6 +94,13 @@ export const workersConfigSchema = z
     refineAcquirerEnv(c, ctx);
     refineReconDailyEnv(c, ctx);
     refuseLoopbackInProduction(c, ctx);
+    if (c.NODE_ENV === 'production' && c.SANDBOX_MODE === true)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_MODE'],
+        message:
+          'must not be true when NODE_ENV=production (a sandbox clock moves settlements and callbacks ahead of time)',
+      });
     refusePublishedStorageCredentials(c, { OPS_HOST: c.OPS_HOST }, ctx);
   })
   .transform((env) => ({
@@ -117,6 +131,8 @@ export const workersConfigSchema = z
       clockSkewMs: env.ACQUIRER_CLOCK_SKEW_SECONDS * 1000,
     },
     recon: { stallMs: env.RECON_STALL_MS },
+    /** Sandbox clocks are walked (and read for callback times); never in production */
+    sandbox: env.SANDBOX_MODE ?? env.NODE_ENV !== 'production',
     /** The daily reconciliation over SNAP; null: off */
     reconDaily: reconDailySection(env),
   }));

@@ -58,7 +58,7 @@ export {
 export { crc16CcittFalse } from './qris/crc16';
 export { type QrisPayment, QRIS_GUID, encodeQris, decodeQris, hasValidCrc, fitField } from './qris/qris-payload';
 export { QrisFormatError } from './qris/tlv';
-export { dueSettlementCutoff, nameBasedUuid, settlementId } from './settlement/settlement-schedule';
+export { dueSettlementCutoff, nameBasedUuid, settlementDueAt, settlementId } from './settlement/settlement-schedule';
 export { platformTrxId } from './ids/platform-trx-id';
 export { parseReconDate, jakartaDay, type ReconDate } from './recon/recon-date';
 export { PAYOUT_FAILURE_TEXT, PayoutFailureCode } from './disbursement/payout-failure-code';

@@ -219,3 +219,11 @@ export {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from './dashboard/password';
+export {
+  type MerchantClock,
+  type NextDue,
+  REAL_TIME,
+  SANDBOX_CLOCK_CHANNEL,
+  type SandboxClock,
+  SandboxClockRepository,
+} from './sandbox/sandbox-clock.repository';

@@ -1,5 +1,6 @@
 import { Module, type Provider } from '@nestjs/common';
-import type { PrismaClient } from '@pay/persistence';
+import { type MerchantClock, type PrismaClient, REAL_TIME, SandboxClockRepository } from '@pay/persistence';
+import type { Pool } from 'pg';
 import { createMetricsRegistry, type Logger, type ReadinessCheck } from '@pay/platform';
 import type Redis from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -8,7 +9,9 @@ import {
   DASHBOARD_CLOCK,
   GATEWAY_CONFIG,
   LOGGER,
+  MERCHANT_CLOCK,
   METRICS_REGISTRY,
+  PG_POOL,
   PRISMA,
   READINESS_CHECKS,
   REDIS,
@@ -24,7 +27,7 @@ import { RateLimiter, type RateLimiterSettings } from './rate-limit/rate-limiter
 import { REPOSITORIES } from './repositories';
 
 /** The settings the kernel reads (a part of GatewayConfig). */
-type KernelSettings = RateLimiterSettings & { opsApi: AdminSettings };
+type KernelSettings = RateLimiterSettings & { opsApi: AdminSettings; payins: { sandbox: boolean } };
 
 const PROVIDERS: Provider[] = [
   ...REPOSITORIES,
@@ -50,6 +53,18 @@ const PROVIDERS: Provider[] = [
     inject: [GATEWAY_CONFIG],
   },
   { provide: DASHBOARD_CLOCK, useValue: () => new Date() },
+  // Sandbox clocks exist in SANDBOX_MODE only: elsewhere the repository is absent and every merchant is on real time, with no lookup.
+  {
+    provide: SandboxClockRepository,
+    useFactory: (settings: KernelSettings, pool: Pool) =>
+      settings.payins.sandbox ? new SandboxClockRepository(pool) : null,
+    inject: [GATEWAY_CONFIG, PG_POOL],
+  },
+  {
+    provide: MERCHANT_CLOCK,
+    useFactory: (clocks: SandboxClockRepository | null): MerchantClock => clocks ?? REAL_TIME,
+    inject: [SandboxClockRepository],
+  },
   SessionAuthenticator,
   MerchantAuthGuard,
   MerchantSessionGuard,

@@ -31,11 +31,13 @@ describe('the committed OpenAPI documents', () => {
     const operations = operationsOf(document);
     expect(operations.map((o) => o.op.operationId).sort()).toEqual([
       'accountInquiry',
+      'advanceSandboxClock',
       'disbursementInquiry',
       'exportRecon',
       'generateQris',
       'getBalance',
       'getDisbursementBatch',
+      'getSandboxClock',
       'listBalanceMovements',
       'listBanks',
       'listDisbursements',
@@ -43,6 +45,7 @@ describe('the committed OpenAPI documents', () => {
       'payinInquiry',
       'refundInquiry',
       'refundPayin',
+      'resetSandboxClock',
       'sandboxPay',
       'sandboxSettle',
       'submitDisbursementBatch',

@@ -6,7 +6,13 @@ import {
   signatureHeader,
   WEBHOOK_MAX_UNRECORDED_CLAIMS,
 } from '@pay/domain';
-import type { AttemptRecord, ClaimedDelivery, WebhookDeliveryRepository } from '@pay/persistence';
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type MerchantClock,
+  REAL_TIME,
+  type WebhookDeliveryRepository,
+} from '@pay/persistence';
 import type { Logger } from '@pay/platform';
 import { postWebhook, type SendOptions, type SendResult } from './webhook.sender';
 
@@ -29,6 +35,8 @@ export class WebhookDeliveryService {
     private readonly options: DeliveryOptions,
     private readonly clock: () => Date = () => new Date(),
     private readonly random: () => number = Math.random,
+    /** Whose time an attempt is recorded at and its retry scheduled from: real time but for a merchant's sandbox clock */
+    private readonly merchantClock: MerchantClock = REAL_TIME,
   ) {}
 
   /** One attempt if the delivery is due; returns the delivery's state after it, or null if not claimable. */
@@ -47,12 +55,20 @@ export class WebhookDeliveryService {
    * and recorded before it resolves. After WEBHOOK_MAX_UNRECORDED_CLAIMS claims in a row whose
    * outcome was never recorded, it is not sent: a failed attempt saying so is recorded instead, so
    * an outcome that cannot be recorded does not make the delivery go round for ever.
+   * The attempt is recorded at the merchant's time (`at`, a sandbox clock's step, or its
+   * MerchantClock: real time outside sandbox mode) and its retry scheduled from it; the signature's
+   * timestamp is always real time, as the receiver checks it against its own clock.
    */
-  async send(d: ClaimedDelivery): Promise<AttemptRecord['outcome']> {
-    const now = this.clock();
+  async send(d: ClaimedDelivery, at?: Date): Promise<AttemptRecord['outcome']> {
+    const realNow = this.clock();
+    const now = at ?? (await this.merchantClock.now(d.merchantId, realNow));
     const result =
-      d.unrecordedClaims > WEBHOOK_MAX_UNRECORDED_CLAIMS ? unrecorded(d.unrecordedClaims - 1) : await this.post(d, now);
-    return this.record(d, now, result);
+      d.unrecordedClaims > WEBHOOK_MAX_UNRECORDED_CLAIMS
+        ? unrecorded(d.unrecordedClaims - 1)
+        : await this.post(d, realNow);
+    // The retry counts from the attempt's end: on a clock held at a step, from the step itself.
+    const ended = at ?? new Date(now.getTime() + (this.clock().getTime() - realNow.getTime()));
+    return this.record(d, { now, ended, realNow }, result);
   }
 
   private post(d: ClaimedDelivery, now: Date): Promise<SendResult> {
@@ -73,16 +89,21 @@ export class WebhookDeliveryService {
     );
   }
 
-  private async record(d: ClaimedDelivery, now: Date, result: SendResult): Promise<AttemptRecord['outcome']> {
+  /** `now`: the attempt's time as recorded; `ended`: what its retry counts from; `realNow`: what a Retry-After date is read against. */
+  private async record(
+    d: ClaimedDelivery,
+    { now, ended, realNow }: { now: Date; ended: Date; realNow: Date },
+    result: SendResult,
+  ): Promise<AttemptRecord['outcome']> {
     const kind = result.targetRefused ? 'final' : classifyResponse(result.statusCode);
     let outcome: AttemptRecord['outcome'] = kind === 'delivered' ? 'delivered' : 'failed';
     let nextAttemptAt: Date | null = null;
     if (kind === 'retryable') {
-      const delay = nextAttemptDelayMs(d.cycleAttempts, this.random(), parseRetryAfter(result.retryAfter, now));
+      const delay = nextAttemptDelayMs(d.cycleAttempts, this.random(), parseRetryAfter(result.retryAfter, realNow));
       if (delay === null) outcome = 'dead';
       else {
         outcome = 'retry';
-        nextAttemptAt = new Date(this.clock().getTime() + delay);
+        nextAttemptAt = new Date(ended.getTime() + delay);
       }
     }
     await this.deliveries.recordAttempt(d, {

@@ -73,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Status of one of the merchant's QRIS pay-ins by merchantTrxId, with its refunds */
+        /**
+         * Status of one of the merchant's QRIS pay-ins by merchantTrxId, or by the RRN on the payer's receipt, with its refunds
+         * @description Send `merchantTrxId` (spec 4.5) or `rrn` (the Reference Retrieval Number the payer's receipt shows; our addition), not both: either names one of your own pay-ins, else 404 TRANSACTION_NOT_FOUND (another merchant's RRN too). An RRN that is not 1 to 32 letters or digits, or both keys, is a 400 VALIDATION_ERROR naming `rrn`. An acquirer may reuse an RRN after a long while: the newest of your pay-ins with it is answered.
+         */
         post: operations["payinInquiry"];
         delete?: never;
         options?: never;
@@ -323,6 +326,50 @@ export interface paths {
         get: operations["listDisbursements"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox only: the merchant's sandbox clock (its time, how far ahead, whether an advance is under way)
+         * @description Absent (404 NOT_FOUND) when SANDBOX_MODE is off. A merchant that never advanced it is on real time.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        /**
+         * Sandbox only: put the merchant back on real time (the clock's advances undone for what comes next)
+         * @description Absent (404 NOT_FOUND) when SANDBOX_MODE is off. What was scheduled ahead on the clock (a retry, an expiry) then waits for real time to reach it. Refused while an advance is under way (409 CONFLICT).
+         */
+        delete: operations["resetSandboxClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: move the merchant's clock ahead; its due settlements, QR expiries and callback retries fire
+         * @description Absent (404 NOT_FOUND) when SANDBOX_MODE is off. Accepted at once (status advancing); the workers walk the clock to the target, stopping at each instant something of yours falls due and firing it there: a pending code expires, a settlement is credited at its T+n Jakarta cut-off (pending to available, as every settlement), a callback is attempted (recorded at that time, its next retry scheduled from it). Poll GET /api/v1/sandbox/clock until ready. Other merchants and real time are untouched. Send `seconds` or `to` (after the clock's time, at most 30 days ahead), not both: else 400 VALIDATION_ERROR naming the field; an advance while one is under way is 409 CONFLICT.
+         */
+        post: operations["advanceSandboxClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -597,8 +644,16 @@ export interface components {
             refunds: components["schemas"]["PayinRefund"][];
         };
         QrisInquiryDto: {
-            /** @example ORDER-2026-0001 */
-            merchantTrxId: string;
+            /**
+             * @description The pay-in by your own id (spec 4.5). Required unless `rrn` is sent; never both
+             * @example ORDER-2026-0001
+             */
+            merchantTrxId?: string;
+            /**
+             * @description The pay-in by the Reference Retrieval Number on the payer's receipt (our addition), instead of merchantTrxId: one of your paid pay-ins (the newest, should the acquirer have reused it)
+             * @example 612345678901
+             */
+            rrn?: string;
         };
         Payin: {
             /** @example 7 */
@@ -1189,6 +1244,50 @@ export interface components {
             nextCursor: string | null;
             /** @example true */
             hasMore: boolean;
+        };
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The clock's time: what your sandbox objects' due times (QR expiry, settlement, callback retries) are read against
+             * @example 2026-11-25T03:00:00.000Z
+             */
+            now: string;
+            /**
+             * Format: date-time
+             * @description Real time, for comparison
+             * @example 2026-11-22T03:00:00.000Z
+             */
+            realTime: string;
+            /**
+             * @description How far the clock is ahead of real time, in whole seconds (0: on real time)
+             * @example 259200
+             */
+            aheadSeconds: number;
+            /**
+             * @description advancing: an advance is being walked (`now` moves step by step to `advancingTo`); ready: it is done
+             * @example ready
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
+            /**
+             * Format: date-time
+             * @description Where the advance under way ends; null when ready
+             * @example null
+             */
+            advancingTo: string | null;
+        };
+        AdvanceSandboxClockDto: {
+            /**
+             * @description How far to move the clock ahead, in seconds (3 days: 259200). Send this or `to`, not both
+             * @example 259200
+             */
+            seconds?: number;
+            /**
+             * Format: date-time
+             * @description Where to move the clock: after the clock's time, at most 30 days after it. Send this or `seconds`
+             * @example 2026-12-01T03:00:00.000Z
+             */
+            to?: string;
         };
         DisbursementCallbackData: {
             /** @example 7 */
@@ -4864,6 +4963,632 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Query success */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Query success
+                         * @enum {string}
+                         */
+                        message: "Query success";
+                        data: components["schemas"]["SandboxClock"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
+                    };
+                };
+            };
+            /** @description NOT_FOUND: Route not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    resetSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Clock reset */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Clock reset
+                         * @enum {string}
+                         */
+                        message: "Clock reset";
+                        data: components["schemas"]["SandboxClock"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
+                    };
+                };
+            };
+            /** @description NOT_FOUND: Route not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description CONFLICT: The request conflicts with an existing record */
+            409: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example CONFLICT
+                         * @enum {string}
+                         */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceSandboxClockDto"];
+            };
+        };
+        responses: {
+            /** @description Clock advancing */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Clock advancing
+                         * @enum {string}
+                         */
+                        message: "Clock advancing";
+                        data: components["schemas"]["SandboxClock"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
+                    };
+                };
+            };
+            /** @description NOT_FOUND: Route not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description CONFLICT: The request conflicts with an existing record */
+            409: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example CONFLICT
+                         * @enum {string}
+                         */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
             429: {
                 headers: {
                     /** @description Requests allowed per window in this endpoint's class */

@@ -1,7 +1,7 @@
 import type { Minor } from '@pay/domain';
 import type { Pool } from 'pg';
 import { fromRow } from '../client/rows';
-import { inTransaction, sql, type SqlClient, sqlClient } from '../client/sql';
+import { inTransaction, sql, type SqlClient, sqlClient, sqlText } from '../client/sql';
 import type { Payin } from '../generated/prisma/client';
 import type { NewDelivery } from '../webhooks/webhook-delivery.repository';
 import { payinCallbackDelivery } from './payin-callback';
@@ -48,15 +48,19 @@ export class PayinExpiryRepository {
     }));
   }
 
-  /** `except`: codes that stay pending this round (their acquirer did not answer). */
-  expireDue(now: Date, limit: number, except: readonly string[] = []): Promise<ExpiryRound> {
+  /**
+   * `except`: codes that stay pending this round (their acquirer did not answer). `merchantId`: that
+   * merchant's codes only, due by its sandbox clock's `now` (apps/workers sandbox-clock.runner).
+   */
+  expireDue(now: Date, limit: number, except: readonly string[] = [], merchantId?: number): Promise<ExpiryRound> {
+    const ofMerchant = merchantId === undefined ? sqlText('') : sql`AND merchant_id = ${merchantId}`;
     return inTransaction(this.pool, async (tx) => {
       const rows = await tx.query<
         Record<string, unknown> & { merchant_name: string; merchant_callback_url: string | null }
       >(sql`
         WITH due AS (
           SELECT id FROM payins WHERE status = 'pending' AND expires_at <= ${now}
-             AND NOT (id = ANY(${[...except]}::uuid[]))
+             AND NOT (id = ANY(${[...except]}::uuid[])) ${ofMerchant}
            ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE payins p SET status = 'expired'
           FROM due, merchants m

@@ -165,6 +165,20 @@ export class WebhookDeliveryRepository {
   }
 
   /**
+   * A sandbox clock's claim (apps/workers sandbox-clock.runner): the delivery if it is pending and
+   * due by the clock's time `dueBy`, leased in real time (`now` + leaseMs) as any attempt. Never
+   * one another worker is delivering (its lease is real time, whatever the clock reads).
+   */
+  async claimDueBy(id: string, dueBy: Date, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const rows = await this.db.query<ClaimedRow>(sql`
+      UPDATE webhook_deliveries d SET ${claiming(now, leaseMs)}
+        FROM merchants m
+       WHERE d.id = ${id}::uuid AND m.id = d.merchant_id AND d.status = 'pending' AND d.next_attempt_at <= ${dueBy}
+      RETURNING ${withSecrets(now)}`);
+    return rows.length > 0 ? claimedDelivery(rows[0]) : null;
+  }
+
+  /**
    * Takes up to `limit` deliveries for an attempt each, shared fairly between merchants: a
    * merchant never has more than `perMerchant` attempts leased at once (counted across every
    * workers process: the claims take an advisory lock in turn, so each sees the leases of the one

@@ -21,6 +21,7 @@ import { buildMerchantDocument } from './openapi/merchant-document';
 import { PayinController } from './payin.controller';
 import { PayinRefundController } from './payin-refund.controller';
 import { ReconController } from './recon.controller';
+import { SandboxClockController } from './sandbox-clock.controller';
 
 /**
  * The merchant API: /api/v1 on the public port (GATEWAY_PORT), documented in docs/openapi.json
@@ -48,6 +49,7 @@ import { ReconController } from './recon.controller';
     BalanceMovementsController,
     PayinListController,
     DisbursementListController,
+    SandboxClockController,
   ],
 })
 export class MerchantModule {}

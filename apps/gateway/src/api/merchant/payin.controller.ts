@@ -2,13 +2,13 @@ import { Body, Controller, HttpCode, Inject, NotFoundException, Post, Req, UseGu
 import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { SettlementRequests } from '@pay/backoffice';
 import { ErrorCode } from '@pay/contracts';
-import { PayinRefundRepository, PayinRepository } from '@pay/persistence';
+import { type MerchantClock, PayinRefundRepository, PayinRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
 import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, MERCHANT_CLOCK } from '../../gateway.tokens';
 import { ApiEnvelope, ApiErrors, ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
 import { GeneratedQrisSchema, PayinInquirySchema, PayinSchema, SandboxSettlementSchema } from './openapi/schemas';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
@@ -35,6 +35,7 @@ export class PayinController {
     private readonly sandbox: SandboxPayService,
     private readonly settlements: SettlementRequests,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(MERCHANT_CLOCK) private readonly clock: MerchantClock,
   ) {}
 
   @Post('generate')
@@ -130,7 +131,9 @@ export class PayinController {
   @ApiErrors(ErrorCode.NotFound)
   async sandboxSettle(@Req() req: AuthenticatedRequest) {
     if (!this.config.payins.sandbox) throw new NotFoundException();
-    const { cutoffAt, planned } = await this.settlements.request(req.merchant.id, undefined);
+    // Everything paid up to the merchant's time: a sandbox clock's, when one is ahead.
+    const now = await this.clock.now(req.merchant.id);
+    const { cutoffAt, planned } = await this.settlements.request(req.merchant.id, undefined, now);
     const requested = planned?.requested ?? false;
     return new Reply(requested ? 'Settlement requested' : 'Nothing to settle', {
       payinCount: requested ? (planned?.payinCount ?? 0) : 0,

@@ -10,11 +10,17 @@ import {
   platformTrxId as newPlatformTrxId,
   type QrisPayment,
 } from '@pay/domain';
-import { isUniqueViolation, type Payin, PayinRepository, type PrismaClient } from '@pay/persistence';
+import {
+  isUniqueViolation,
+  type MerchantClock,
+  type Payin,
+  PayinRepository,
+  type PrismaClient,
+} from '@pay/persistence';
 import { ApiError, currentLogId } from '@pay/platform';
 import { toDataURL } from 'qrcode';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG, PRISMA, QRIS_ACQUIRER } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, MERCHANT_CLOCK, PRISMA, QRIS_ACQUIRER } from '../../gateway.tokens';
 import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
 
 /** The QR code of a QRIS payload as a PNG data URL. */
@@ -49,6 +55,7 @@ export class QrisService {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(QRIS_ACQUIRER) private readonly acquirer: SnapQrisAcquirer | null,
+    @Inject(MERCHANT_CLOCK) private readonly clock: MerchantClock,
   ) {}
 
   async generate(merchantId: number, command: GenerateQrisCommand): Promise<{ payin: Payin; qrImage?: string }> {
@@ -61,6 +68,8 @@ export class QrisService {
     if (command.notifyUrl) await assertNotifyUrlAllowed(command.notifyUrl, this.config.webhooks);
     const merchant = await this.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     const now = new Date();
+    // The code expires on the merchant's time: a sandbox clock's, when one is ahead.
+    const clockNow = await this.clock.now(merchantId, now);
     const platformTrxId = newPlatformTrxId('QR', now, randomBytes(12));
     const fee = payinFee(amount, { pctMilli: merchant.payinFeePctMilli, fixed: merchant.payinFeeFixed });
     const qris: QrisPayment = {
@@ -85,7 +94,7 @@ export class QrisService {
         feeFixed: merchant.payinFeeFixed,
         nmid: merchant.nmid,
         qrisPayload: this.acquirer ? null : encodeQris(qris),
-        expiresAt: new Date(now.getTime() + expirySeconds * 1000),
+        expiresAt: new Date(clockNow.getTime() + expirySeconds * 1000),
         notifyUrl: command.notifyUrl ?? null,
         logId: currentLogId(),
       });

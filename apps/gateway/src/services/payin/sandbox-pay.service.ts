@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import { formatAmountString, parseAmount } from '@pay/domain';
-import { type Payin, PayinRepository } from '@pay/persistence';
+import { type MerchantClock, type Payin, PayinRepository } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 import type { GatewayConfig } from '../../gateway.config';
-import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { GATEWAY_CONFIG, MERCHANT_CLOCK } from '../../gateway.tokens';
 import { AcquirerService } from './acquirer.service';
 
 /** What the simulated payer does to one of the merchant's codes: pay its amount (or another, a mismatch), succeed or fail. */
@@ -33,6 +33,7 @@ export class SandboxPayService {
     private readonly payins: PayinRepository,
     private readonly acquirer: AcquirerService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(MERCHANT_CLOCK) private readonly clock: MerchantClock,
   ) {}
 
   async pay(merchantId: number, payment: SandboxPayCommand): Promise<Payin> {
@@ -40,6 +41,8 @@ export class SandboxPayService {
     if (!payin) throw new ApiError(ErrorCode.TransactionNotFound);
     const qris = this.config.acquirer.qris;
     if (qris.kind === 'snap') return this.payAtSimulator(merchantId, payin, payment, qris.simulatorUrl);
+    // Paid at the merchant's time (a sandbox clock's when one is ahead): its settlement counts T+n from there.
+    const now = await this.clock.now(merchantId);
     const rawBody = JSON.stringify({
       acquirerReference: `SBX-${randomUUID()}`,
       platformTrxId: payin.platformTrxId,
@@ -47,14 +50,13 @@ export class SandboxPayService {
       status: payment.status ?? 'success',
       rrn: [...randomBytes(12)].map((b) => String(b % 10)).join(''),
       issuer: payment.issuer ?? 'DANA',
-      paidAt: new Date().toISOString(),
+      paidAt: now.toISOString(),
       ...(payment.status === 'failed' ? { failureReason: 'Payer cancelled the payment' } : {}),
     });
-    const { payin: paid } = await this.acquirer.receive({
-      rawBody,
-      signature: this.acquirer.sign(rawBody),
-      sandbox: true,
-    });
+    const { payin: paid } = await this.acquirer.receive(
+      { rawBody, signature: this.acquirer.sign(rawBody, now), sandbox: true },
+      now,
+    );
     return paid;
   }
 

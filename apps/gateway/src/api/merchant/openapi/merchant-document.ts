@@ -57,6 +57,10 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
     )
     .addTag('Pay-in', 'QRIS pay-ins, and in the sandbox the payer and settle-now')
     .addTag('Reconciliation', 'The daily reconciliation CSV')
+    .addTag(
+      'Sandbox',
+      "Sandbox only: the merchant's sandbox clock, moved ahead to fire settlements, QR expiries and callback retries",
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: [
