@@ -12,7 +12,7 @@ import {
   dayReportCsv,
   parseReportCsv,
   parseStatementCsv,
-  type ReportLine,
+  type SettlementReport,
   Reconciliation,
   ReconciliationDesk,
   reportOverSnap,
@@ -35,7 +35,7 @@ export interface ReconCommandContext {
 
 /** What `run` ingests: each source read from its file or fetched over SNAP, all of it before anything is stored. */
 interface Sources {
-  report?: { lines: ReportLine[]; origin: 'csv' | 'snap' };
+  report?: { report: SettlementReport; origin: 'csv' | 'snap' };
   statement?: { lines: StatementLine[]; origin: 'csv' | 'snap'; pages?: number };
 }
 
@@ -83,7 +83,7 @@ export function describeDayReport(r: DayReport): string {
 }
 
 /** The acquirer's settlement report of the day over SNAP (QRIS_ACQUIRER=snap), read. */
-async function reportOf(ctx: ReconCommandContext, date: string): Promise<ReportLine[]> {
+async function reportOf(ctx: ReconCommandContext, date: string): Promise<SettlementReport> {
   const acquirer = createQrisAcquirer(ctx.config.acquirer);
   if (!acquirer)
     throw ctx.usage(
@@ -178,8 +178,8 @@ export function registerReconCommands(program: Command, ctx: ReconCommandContext
       // Everything fetched and read before anything is stored: a bank that fails leaves the day as it was.
       const sources: Sources = {};
       try {
-        if (overSnap(o.report)) sources.report = { lines: await reportOf(ctx, o.date), origin: 'snap' };
-        else if (o.report) sources.report = { lines: parseReportCsv(read(o.report)), origin: 'csv' };
+        if (overSnap(o.report)) sources.report = { report: await reportOf(ctx, o.date), origin: 'snap' };
+        else if (o.report) sources.report = { report: parseReportCsv(read(o.report)), origin: 'csv' };
         if (overSnap(o.statement)) sources.statement = await statementOf(ctx, o.date);
         else if (o.statement)
           sources.statement = { lines: parseStatementCsv(read(o.statement), o.date), origin: 'csv' };
@@ -190,13 +190,15 @@ export function registerReconCommands(program: Command, ctx: ReconCommandContext
         throw err;
       }
       const r = new Reconciliation(ctx.pg(), settingsOf(o));
-      if (sources.report) await r.ingestReport(o.date, sources.report.lines, sources.report.origin, ctx.actor());
+      if (sources.report) await r.ingestReport(o.date, sources.report.report, sources.report.origin, ctx.actor());
       if (sources.statement)
         await r.ingestStatement(o.date, sources.statement.lines, sources.statement.origin, ctx.actor());
       const report = await r.run(o.date, ctx.actor());
       if (o.csv) writeFileSync(o.csv, dayReportCsv(report));
       const fetched = [
-        sources.report?.origin === 'snap' ? `the report over SNAP: ${sources.report.lines.length} line(s)` : null,
+        sources.report?.origin === 'snap'
+          ? `the report over SNAP: ${sources.report.report.lines.length} line(s)${sources.report.report.refunds.length ? `, ${sources.report.report.refunds.length} refund line(s)` : ''}`
+          : null,
         sources.statement?.origin === 'snap'
           ? `the statement over SNAP: ${sources.statement.lines.length} line(s) of the day in ${sources.statement.pages} page(s)`
           : null,

@@ -460,6 +460,40 @@ describe('the books: balanced postings for every ledger event (real Postgres)', 
         reason: 'ENTRY_INVALID',
         detail: { problem: 'gross 100 is not mdr 1 + net 98' },
       });
+      // A batch that nets refunds: the receivable is credited gross less them (their refund entries took them out).
+      const netted = applied(
+        await platform({
+          type: 'acquirer.settle',
+          commandId: `as4:${ref}`,
+          settlementRef: `${ref}-r`,
+          acquirer: 'QRIS',
+          rail: 'BRI SNAP',
+          gross: '100000000',
+          mdr: '700000',
+          refunds: '25000000',
+          net: '74300000',
+          settledOn: '2026-11-28',
+        }),
+      );
+      expect(await postingsOf(netted.eventId)).toEqual({
+        'acquirer:qris:receivable': -75_000_000n,
+        'bank:bri-snap:cash': 74_300_000n,
+        'expense:mdr:qris': 700_000n,
+      });
+      expect(
+        await platform({
+          type: 'acquirer.settle',
+          commandId: `as5:${ref}`,
+          settlementRef: `${ref}-r2`,
+          acquirer: 'QRIS',
+          rail: 'BRI SNAP',
+          gross: '100',
+          mdr: '1',
+          refunds: '10',
+          net: '99',
+          settledOn: '2026-11-28',
+        }),
+      ).toMatchObject({ outcome: 'rejected', detail: { problem: 'gross 100 is not mdr 1 + net 99 + refunds 10' } });
 
       const fee = applied(
         await platform({

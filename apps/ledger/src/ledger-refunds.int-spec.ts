@@ -15,6 +15,7 @@ import {
 import {
   createMerchant,
   createTestDatabase,
+  debitedRefund,
   dropDatabase,
   insertSuccessfulPayin,
   ledgerFor,
@@ -82,25 +83,8 @@ describe('ledger: pay-in refunds (real Postgres)', () => {
   }
 
   /** The refund through the gateway's path (row + command in the outbox), then its command applied. */
-  async function refund(merchantId: number, payinId: string, amount: bigint) {
-    const payin = await prisma.payin.findUniqueOrThrow({ where: { id: payinId } });
-    const id = randomUUID();
-    const verdict = await refunds.recordRefund({
-      id,
-      merchantId,
-      merchantTrxId: payin.merchantTrxId,
-      refundId: `RF-${id.slice(0, 8)}`,
-      amount,
-      reason: null,
-      logId: null,
-      windowSeconds: 86_400,
-    });
-    expect(verdict.kind).toBe('created');
-    const [row] = await prisma.$queryRaw<{ payload: unknown }[]>`
-      SELECT payload FROM outbox WHERE headers->>'message-id' = ${`payin.refund:${id}`}`;
-    const outcome = await ledger.apply(parseLedgerCommand(row.payload));
-    return { id, outcome };
-  }
+  const refund = (merchantId: number, payinId: string, amount: bigint) =>
+    debitedRefund(prisma, merchantId, payinId, amount);
 
   /** The acquirer refused the refund: the sender's path (failed + the return command), then the command applied. */
   async function acquirerRefuses(id: string) {

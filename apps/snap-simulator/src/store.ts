@@ -47,6 +47,14 @@ CREATE TABLE IF NOT EXISTS settlement_lines (
   partner_reference_no text NOT NULL, transaction_date text NOT NULL, settlement_date text NOT NULL,
   gross bigint NOT NULL, mdr bigint NOT NULL, net bigint NOT NULL, omitted boolean NOT NULL DEFAULT false);
 CREATE INDEX IF NOT EXISTS settlement_lines_reference ON settlement_lines (reference_no);
+ALTER TABLE settlements ADD COLUMN IF NOT EXISTS refunds bigint NOT NULL DEFAULT 0;
+-- The refunds a batch netted (the acquirer pays the payer back and takes it from what it settles):
+-- each refund once (a planted line of no refund has planted = true and a partner_refund_no of its own).
+CREATE TABLE IF NOT EXISTS settlement_refunds (
+  partner_refund_no text PRIMARY KEY, batch_id text NOT NULL, line_no int NOT NULL, refund_no text NOT NULL,
+  rrn text NOT NULL, reference_no text NOT NULL, partner_reference_no text NOT NULL, amount bigint NOT NULL,
+  refund_date text NOT NULL, settlement_date text NOT NULL, planted boolean NOT NULL DEFAULT false);
+CREATE INDEX IF NOT EXISTS settlement_refunds_batch ON settlement_refunds (batch_id);
 `;
 
 export class Store {

@@ -1,20 +1,25 @@
 export { addDays, type DayInput, reconcileDay } from './matching/reconcile-day';
 export { batchesOf, isFeeLine, matchStatement } from './matching/match-statement';
 export { matchReport } from './matching/match-report';
+export { matchRefunds, pairRefunds } from './matching/match-refunds';
 export {
   type BatchBooking,
   type Break,
   BREAK_CODES,
   type BreakCode,
   type BreakSide,
+  BREAK_SUBJECTS,
   type BreakSubject,
   type LedgerPayin,
   type LedgerPayout,
   type LedgerRailFee,
+  type LedgerRefund,
   type ReconResult,
   type ReconSummary,
   type ReportBatch,
+  type RefundLine,
   type ReportLine,
+  type SettlementReport,
   type StatementLine,
 } from './matching/recon-types';
 export { Reconciliation, type ReconSettings } from './reconciliation';

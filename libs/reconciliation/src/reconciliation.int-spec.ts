@@ -1,10 +1,16 @@
 import type { SnapBankRail, SnapQrisAcquirer } from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
 import { payinsPaidAtSimulator, simulatorAcquirerAndBank, SnapSimulator } from '@pay/devstack';
-import { createPgPool, createPrismaClient, type PrismaClient, verifyLedger } from '@pay/persistence';
-import { createMerchant, createTestDatabase, dropDatabase, ledgerFor } from '@pay/testing';
+import {
+  createPgPool,
+  createPrismaClient,
+  PayinRefundRepository,
+  type PrismaClient,
+  verifyLedger,
+} from '@pay/persistence';
+import { createMerchant, createTestDatabase, debitedRefund, dropDatabase, ledgerFor } from '@pay/testing';
 import type { Pool } from 'pg';
-import { parseSnapReport, parseSnapStatement } from './sources/parse-sources';
+import { parseReportCsv, parseSnapReport, parseSnapStatement, REPORT_CSV_COLUMNS } from './sources/parse-sources';
 import { ReconciliationDesk } from './desk/reconciliation-desk';
 import { Reconciliation } from './reconciliation';
 
@@ -56,6 +62,7 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
     async function reconcile() {
       const report = await acquirer.settlementReport(today);
       if (report.kind !== 'report') throw new Error(report.reason);
+      reportBodies.push(report.body);
       await recon.ingestReport(today, parseSnapReport(report.body), 'snap', 'test');
       const statement = await rail.statement(today);
       if (statement.kind !== 'statement') throw new Error(statement.reason);
@@ -73,7 +80,24 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
       (await prisma.$queryRaw<{ balance: bigint }[]>`SELECT balance FROM account_balances WHERE code = ${code}`)[0]
         ?.balance ?? 0n;
     const settle = (body: object) => sim.control('qris/settle', { date: today, settlementDate: today, ...body });
-    return { prisma, pool, paid, reconcile, balance, settle, recon, sim };
+    const reportBodies: Record<string, unknown>[] = [];
+    const refunds = new PayinRefundRepository(pool);
+
+    /** A refund of a paid pay-in as the platform makes it: recorded, debited by the ledger, refunded at the acquirer (78), success. */
+    async function refund(p: (typeof paid)[number], amount: bigint) {
+      const { id, outcome, platformTrxId } = await debitedRefund(prisma, merchantId, p.payinId, amount);
+      expect(outcome.outcome).toBe('applied');
+      const atAcquirer = await acquirer.refund({ platformTrxId, refundId: id, amount, reason: 'test' });
+      if (atAcquirer.kind !== 'refunded') throw new Error(JSON.stringify(atAcquirer));
+      await refunds.finish(id, { status: 'success', refundNo: atAcquirer.refundNo, refundTime: atAcquirer.refundTime });
+      return { id, refundNo: atAcquirer.refundNo };
+    }
+    /** Every account's balance summed: zero when the books balance. */
+    const trialBalance = async () =>
+      (
+        await prisma.$queryRaw<{ sum: bigint }[]>`SELECT COALESCE(sum(balance), 0)::bigint AS sum FROM account_balances`
+      )[0].sum;
+    return { prisma, pool, paid, reconcile, balance, settle, recon, sim, refund, reportBodies, trialBalance };
   }
 
   const breaksOf = (r: { breaks: { code: string; subject: string; reference: string; status: string }[] }) =>
@@ -165,5 +189,84 @@ describe('reconciliation of a day against the simulator acquirer and bank (real 
     );
     const again = await d.reconcile();
     expect(again.result.breaks.map((b) => [b.id, b.status, b.owner])).toEqual([[id, 'resolved', 'finance@example.id']]);
+  });
+
+  it('a pay-in partly refunded, then settled: the acquirer nets the refund; no break, the receivable 0, the audit clean', async () => {
+    const d = await day();
+    const refunded = 40_000_00n;
+    const { id, refundNo } = await d.refund(d.paid[0], refunded);
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(gross(d.paid) - refunded);
+    const settled = await d.settle({ mode: 'normal' });
+    const fees = d.paid.reduce((s, p) => s + mdr(p.amount), 0n);
+    expect(settled.body).toMatchObject({
+      batches: [{ credited: String(gross(d.paid) - fees - refunded), refunds: String(refunded) }],
+      refunds: 1,
+    });
+    const first = await d.reconcile();
+    expect(d.reportBodies[0]).toMatchObject({
+      totalEntries: { numberOfRefunds: '1', refundAmount: { value: '40000.00' } },
+      refundData: [
+        { rrn: d.paid[0].rrn, partnerRefundNo: id, refundNo, refundAmount: { value: '40000.00' }, refundDate: today },
+      ],
+    });
+    // The CSV an acquirer without the API sends reads as the same report (its refund lines with `record` refund).
+    const csv = await (await fetch(`${d.sim.controlUrl}/qris/settlement-report.csv?date=${today}`)).text();
+    expect(csv.split('\n')[0]).toBe(REPORT_CSV_COLUMNS.join(','));
+    expect(parseReportCsv(csv)).toEqual(parseSnapReport(d.reportBodies[0]));
+    expect(breaksOf(first.result)).toEqual([]);
+    expect(first.booked).toEqual(['acquirer.settle']);
+    expect(first.outcomes.map((o) => o.outcome)).toEqual(['applied']);
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    expect(await d.balance('bank:snap:cash')).toBe(gross(d.paid) - fees - refunded);
+    expect(await d.balance('suspense')).toBe(0n);
+    expect(first.result.summary).toMatchObject({
+      ledgerRefunds: { count: 1, amount: String(refunded) },
+      reportRefunds: { count: 1, amount: String(refunded) },
+      matchedRefunds: { count: 1, amount: String(refunded) },
+      statementCredits: { count: 1, amount: String(gross(d.paid) - fees - refunded) },
+      breaks: 0,
+      suspense: '0',
+    });
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
+    expect(await d.trialBalance()).toBe(0n);
+    const again = await d.reconcile();
+    expect(breaksOf(again.result)).toEqual([]);
+    expect(again.booked).toEqual(['acquirer.settle']);
+  });
+
+  it('a refund line the ledger does not know, netted: missing_in_ledger on it, and nothing else; its amount in suspense', async () => {
+    const d = await day();
+    await d.refund(d.paid[1], 5_000_00n);
+    await d.settle({ mode: 'unknown-refund', rrn: d.paid[0].rrn, shortBy: '250000' });
+    const { result, booked } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['missing_in_ledger:refund_line']);
+    expect(result.breaks[0]).toMatchObject({
+      side: 'report',
+      reference: expect.stringMatching(/^UNKNOWN-/),
+      actualAmount: '250000',
+      suspense: '250000',
+    });
+    expect(booked).toEqual(['acquirer.settle', 'books.adjust']);
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    expect(await d.balance('suspense')).toBe(250_000n);
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
+    expect(await d.trialBalance()).toBe(0n);
+  });
+
+  it('a refund netted for more than was refunded: amount_differs on its line, and nothing else', async () => {
+    const d = await day();
+    const { id } = await d.refund(d.paid[1], 5_000_00n);
+    await d.settle({ mode: 'refund-differs', shortBy: '100000' });
+    const { result } = await d.reconcile();
+    expect(breaksOf(result)).toEqual(['amount_differs:refund_line']);
+    expect(result.breaks[0]).toMatchObject({
+      reference: id,
+      expectedAmount: '500000',
+      actualAmount: '600000',
+      suspense: '100000',
+    });
+    expect(await d.balance('acquirer:sandbox:receivable')).toBe(0n);
+    expect(await d.balance('suspense')).toBe(100_000n);
+    expect((await verifyLedger(d.prisma)).breaches).toEqual([]);
   });
 });

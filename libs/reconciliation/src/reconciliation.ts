@@ -9,15 +9,18 @@ import { Account, nameBasedUuid, SANDBOX_ACQUIRER_ACCOUNT } from '@pay/domain';
 import { enqueueLedgerCommandSql, inTransaction, type SqlClient } from '@pay/persistence';
 import type { Pool } from 'pg';
 import { reconcileDay } from './matching/reconcile-day';
-import type { BatchBooking, ReportLine, StatementLine } from './matching/recon-types';
+import type { BatchBooking, SettlementReport, StatementLine } from './matching/recon-types';
 import {
   ledgerPayins,
   ledgerPayouts,
   ledgerRailFees,
+  ledgerRefunds,
   recordBooking,
+  refundsReportedElsewhere,
   reportOf,
   saveBreaks,
   settlementLines,
+  settlementRefunds,
   type SourceOrigin,
   statementOf,
   storeReport,
@@ -50,9 +53,10 @@ export class Reconciliation {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  ingestReport(date: string, lines: readonly ReportLine[], origin: SourceOrigin, by: string): Promise<void> {
+  /** Stores the day's report, its payment and its refund lines (replacing one ingested before). */
+  ingestReport(date: string, report: SettlementReport, origin: SourceOrigin, by: string): Promise<void> {
     return inTransaction(this.pool, (tx) =>
-      storeReport(tx, { acquirer: this.settings.acquirer, date, origin, by }, lines),
+      storeReport(tx, { acquirer: this.settings.acquirer, date, origin, by }, report),
     );
   }
 
@@ -72,13 +76,30 @@ export class Reconciliation {
         const ids = (type: 'CREDIT' | 'DEBIT') =>
           (statement ?? []).filter((l) => l.type === type).map((l) => l.transactionId);
         const lines = await settlementLines(tx, acquirer, date, ids('CREDIT'));
+        const batchRefunds = await settlementRefunds(tx, acquirer, [...new Set(lines.map((l) => l.batchId))]);
+        const named = [...(report?.refunds ?? []), ...batchRefunds];
+        const refunds = await ledgerRefunds(tx, {
+          sandbox,
+          date,
+          ids: named.flatMap((l) => (l.partnerRefundNo ? [l.partnerRefundNo] : [])),
+          rrns: [...new Set(named.filter((l) => !l.partnerRefundNo).map((l) => l.rrn))],
+        });
         const result = reconcileDay({
           date,
           settlementLagDays,
           payins: await ledgerPayins(tx, { sandbox, date }),
-          report,
+          report: report?.lines ?? null,
+          reportRefunds: report?.refunds,
+          refunds,
+          refundsReportedElsewhere: await refundsReportedElsewhere(
+            tx,
+            acquirer,
+            date,
+            refunds.map((r) => r.refundId),
+          ),
           statement,
           settlementLines: lines,
+          settlementRefunds: batchRefunds,
           settlementPayins: await ledgerPayins(tx, { sandbox, rrns: [...new Set(lines.map((l) => l.rrn))] }),
           payouts: await ledgerPayouts(tx, rail, date, ids('DEBIT')),
           railFees: await ledgerRailFees(tx, rail, date, ids('DEBIT')),
@@ -115,11 +136,16 @@ export class Reconciliation {
     return readDayReport(this.pool, { ...this.settings, date });
   }
 
-  /** The batch's matched lines leave the receivable; what the bank credited beyond or short of their net goes to suspense. */
+  /**
+   * The batch's matched lines leave the receivable, less the refunds it netted that are ours (their
+   * refund entries took them out of it already); what the bank credited beyond or short of their
+   * net goes to suspense.
+   */
   private async book(tx: SqlClient, runId: string, date: string, b: BatchBooking): Promise<void> {
     const { acquirer, rail } = this.settings;
     const issuedAt = this.clock().toISOString();
-    if (b.gross > 0n) {
+    const settles = b.gross > 0n && b.net >= 0n;
+    if (settles) {
       const settle: SettleAcquirerCommand = {
         type: 'acquirer.settle',
         commandId: ledgerCommandId.acquirerSettle(acquirer, b.batchId),
@@ -131,11 +157,12 @@ export class Reconciliation {
         gross: b.gross.toString(),
         mdr: b.mdr.toString(),
         net: b.net.toString(),
+        ...(b.refunds > 0n ? { refunds: b.refunds.toString() } : {}),
         settledOn: b.settlementDate,
       };
       await this.write(tx, runId, 'acquirer.settle', b.batchId, settle);
     }
-    const moved = b.gross > 0n ? b.difference : b.credited;
+    const moved = settles ? b.difference : b.credited;
     if (moved === 0n) return;
     const adjustmentId = nameBasedUuid(`recon:suspense:${acquirer}:${b.batchId}`);
     const adjust: AdjustBooksCommand = {

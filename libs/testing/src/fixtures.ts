@@ -78,7 +78,7 @@ const pools = new WeakMap<PrismaClient, Pool>();
  * A plain pg pool on the same database as `prisma`. It lets the process exit when idle, so
  * tests need not close it.
  */
-function poolFor(prisma: PrismaClient): Pool {
+export function poolFor(prisma: PrismaClient): Pool {
   let pool = pools.get(prisma);
   if (!pool) {
     // Never ended: the global teardown drops the database WITH (FORCE) while its idle connections

@@ -26,6 +26,7 @@ export {
   type DemoSignIn,
 } from './seed/demo-dashboard-users';
 export { debitedTransfer } from './payouts/held-payout';
+export { debitedRefund } from './payins/debited-refund';
 export { RecordingLiveRail } from './rail/recording-live-rail';
 export { WebhookReceiver, type ReceivedWebhook, type ReceiverScript } from './http/webhook-receiver';
 export { UnacceptingListener } from './http/unaccepting-listener';

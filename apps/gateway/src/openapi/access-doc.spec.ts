@@ -1,7 +1,9 @@
 import { API_SCOPES, MERCHANT_ROLES, PERMISSIONS, type Permission, roleAllows } from '@pay/domain';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dashboardRoutes } from '../testing/dashboard-routes';
 import { SCOPE_EXTENSION } from '../kernel/auth/merchant/requires-scope';
+import { reaches } from '../kernel/auth/session/role-reach';
 import { generateDocuments } from './generate-document';
 
 const ACCESS_DOC = join(__dirname, '..', '..', '..', '..', 'docs', 'access.md');
@@ -52,6 +54,23 @@ describe('docs/access.md, the reach of each scope and role, against the code', (
         permission,
         allowed: MERCHANT_ROLES.map((role) => roleAllows(role, permission)),
       });
+  });
+
+  it('gives the roles reaching every /dashboard/api route, as the routes declare it (a route missing or wrong fails)', () => {
+    const mark = (yes: boolean) => (yes ? 'yes' : '');
+    const declared = dashboardRoutes()
+      .map((r) =>
+        [
+          `${r.method.toUpperCase()} ${r.path}`,
+          r.reach ?? 'owner only',
+          ...MERCHANT_ROLES.map((role) => mark(reaches(role, r.reach))),
+        ].join(' | '),
+      )
+      .sort();
+    const documented = tableUnder(doc, 'Dashboard routes by role')
+      .map((cells) => cells.join(' | '))
+      .sort();
+    expect(documented).toEqual(declared);
   });
 
   it('names every scope and role', () => {

@@ -295,11 +295,14 @@ describe('the reconciliation export: the day report of every run through the exp
     const line = { referenceNo: null, batchId: 'STL-1', transactionDate: today, settlementDate: today };
     await qris.ingestReport(
       today,
-      [
-        { ...line, lineNo: 1, rrn: payin.rrn as string, gross: 150_000_00n, mdr: 1_050_00n, net: 148_950_00n },
-        // An RRN nobody paid, shaped as a formula: its cell is neutralised.
-        { ...line, lineNo: 2, rrn: '=1+2', gross: 20_000_00n, mdr: 140_00n, net: 19_860_00n },
-      ],
+      {
+        lines: [
+          { ...line, lineNo: 1, rrn: payin.rrn as string, gross: 150_000_00n, mdr: 1_050_00n, net: 148_950_00n },
+          // An RRN nobody paid, shaped as a formula: its cell is neutralised.
+          { ...line, lineNo: 2, rrn: '=1+2', gross: 20_000_00n, mdr: 140_00n, net: 19_860_00n },
+        ],
+        refunds: [],
+      },
       'csv',
       'test',
     );
@@ -349,13 +352,16 @@ describe('the reconciliation export: the day report of every run through the exp
       ),
       'sandbox/snap/break',
     ]);
-    expect(rows.filter((r) => r.acquirer === 'qris' && r.record === 'summary')).toHaveLength(13);
+    expect(rows.filter((r) => r.acquirer === 'qris' && r.record === 'summary')).toHaveLength(16);
     expect(summary('qris')).toMatchObject({
       ledgerPayins: '1/150000.00',
       reportLines: '2/170000.00',
       'reportLines.mdr': '/1190.00',
       'reportLines.net': '/168810.00',
       matchedPayins: '1/150000.00',
+      ledgerRefunds: '0/0.00',
+      reportRefunds: '0/0.00',
+      matchedRefunds: '0/0.00',
       statementCredits: '1/168810.00',
       statementDebits: '0/0.00',
       breaks: '1/',

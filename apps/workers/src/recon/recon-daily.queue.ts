@@ -128,7 +128,14 @@ export class ReconDailyQueue {
     const day = await this.reconciliation.run(date, RECON_DAILY_ACTOR);
     const openBreaks = day.breaks.filter((b) => b.status === 'open').length;
     this.logger.info(
-      { date, reportLines: report.length, statementLines: statement.lines.length, pages: statement.pages, openBreaks },
+      {
+        date,
+        reportLines: report.lines.length,
+        refundLines: report.refunds.length,
+        statementLines: statement.lines.length,
+        pages: statement.pages,
+        openBreaks,
+      },
       'daily reconciliation run',
     );
     return { date, openBreaks };

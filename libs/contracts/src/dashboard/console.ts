@@ -415,7 +415,7 @@ export interface ReconBreakView {
   id: string;
   code: ReconBreakCode;
   side: 'report' | 'statement';
-  subject: 'payin' | 'report_line' | 'batch' | 'statement_line' | 'payout' | 'fee';
+  subject: 'payin' | 'report_line' | 'refund' | 'refund_line' | 'batch' | 'statement_line' | 'payout' | 'fee';
   /** The RRN, batch id, disbursement id or bank transaction id */
   reference: string;
   batchId: string | null;

@@ -5,7 +5,16 @@ export type DashboardRole = 'merchant' | 'operator';
 
 /** `POST .../session` and `GET .../session` */
 export interface SessionView {
-  user: { id: number; email: string; role: DashboardRole; totpEnabled: boolean };
+  user: {
+    id: number;
+    email: string;
+    role: DashboardRole;
+    totpEnabled: boolean;
+    /** A merchant user's role (owner, developer, finance, viewer; docs/access.md); null for an operator */
+    merchantRole: 'owner' | 'developer' | 'finance' | 'viewer' | null;
+    /** What the role allows (@pay/domain PERMISSIONS): the dashboard hides the rest; empty for an operator */
+    permissions: string[];
+  };
   /** null for an operator */
   merchant: { id: number; name: string } | null;
   /** Send it in `X-CSRF-Token` on every POST/PUT/PATCH/DELETE */

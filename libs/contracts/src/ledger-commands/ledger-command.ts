@@ -181,8 +181,9 @@ const SIGNED_MINOR_UNITS = /^-?(0|[1-9]\d{0,18})$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The acquirer settled a batch of pay-ins into the platform's bank account: gross leaves the
- * acquirer's receivable, the MDR it kept is an expense, the net is cash (a platform entry).
+ * The acquirer settled a batch of pay-ins into the platform's bank account: gross less the
+ * refunds it netted leaves the acquirer's receivable, the MDR it kept is an expense, the net
+ * (gross − MDR − refunds) is cash (a platform entry).
  */
 export class SettleAcquirerCommand extends LedgerCommandBase {
   override type = 'acquirer.settle' as const;
@@ -207,6 +208,11 @@ export class SettleAcquirerCommand extends LedgerCommandBase {
 
   @Matches(MINOR_UNITS)
   net!: string;
+
+  /** The refunds the acquirer netted from the batch (its refund lines matched to ours); absent: none */
+  @IsOptional()
+  @Matches(MINOR_UNITS)
+  refunds?: string;
 
   /** The day the acquirer settled (its report's settlement date) */
   @Matches(ISO_DATE)

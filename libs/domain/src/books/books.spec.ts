@@ -1,5 +1,6 @@
 import { Account, accountKind, accountName, naturalBalance } from './chart';
 import {
+  acquirerSettledPostings,
   entry,
   payinRecordedPostings,
   payoutDebitedPostings,
@@ -56,6 +57,27 @@ describe('journal entries', () => {
   it('are refused when they do not balance or name an account outside the chart', () => {
     expect(() => entry([{ account: 'suspense', amount: 1n }])).toThrow(UnbalancedEntryError);
     expect(() => entry([{ account: 'petty:cash', amount: 0n }])).toThrow('petty:cash is not an account of the chart');
+  });
+
+  it('settle an acquirer batch: the receivable credited gross less the refunds it netted, the net to cash', () => {
+    const p = { acquirer: 'qris', rail: 'snap', gross: 10_000n, mdr: 70n };
+    expect(acquirerSettledPostings({ ...p, net: 9_930n })).toEqual(
+      entry([
+        { account: 'bank:snap:cash', amount: 9_930n },
+        { account: 'expense:mdr:qris', amount: 70n },
+        { account: 'acquirer:qris:receivable', amount: -10_000n },
+      ]),
+    );
+    expect(acquirerSettledPostings({ ...p, net: 7_430n, refunds: 2_500n })).toEqual(
+      entry([
+        { account: 'bank:snap:cash', amount: 7_430n },
+        { account: 'expense:mdr:qris', amount: 70n },
+        { account: 'acquirer:qris:receivable', amount: -7_500n },
+      ]),
+    );
+    expect(() => acquirerSettledPostings({ ...p, net: 9_930n, refunds: 1n })).toThrow(
+      'gross 10000 is not mdr 70 + net 9930 + refunds 1',
+    );
   });
 
   it("undo a payout's debit from where it stands", () => {

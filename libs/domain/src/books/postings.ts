@@ -155,19 +155,27 @@ export function payoutReversedPostings(p: {
   ]);
 }
 
-/** The acquirer settled pay-ins: the gross leaves its receivable; its MDR is an expense; the net arrived in the bank. */
+/**
+ * The acquirer settled pay-ins: the gross leaves its receivable, less the refunds it netted from
+ * the batch (their refund entries already took them out of it); its MDR is an expense; the net
+ * (gross − MDR − refunds) arrived in the bank.
+ */
 export function acquirerSettledPostings(p: {
   acquirer: string;
   rail: string;
   gross: Minor;
   mdr: Minor;
   net: Minor;
+  /** The refunds the acquirer netted from the batch (default none) */
+  refunds?: Minor;
 }): Posting[] {
-  if (p.gross !== p.mdr + p.net) throw new RangeError(`gross ${p.gross} is not mdr ${p.mdr} + net ${p.net}`);
+  const refunds = p.refunds ?? 0n;
+  if (p.gross !== p.mdr + p.net + refunds)
+    throw new RangeError(`gross ${p.gross} is not mdr ${p.mdr} + net ${p.net} + refunds ${refunds}`);
   return entry([
     debit(Account.bankCash(p.rail), p.net),
     debit(Account.acquirerMdr(p.acquirer), p.mdr),
-    credit(Account.acquirerReceivable(p.acquirer), p.gross),
+    credit(Account.acquirerReceivable(p.acquirer), p.gross - refunds),
   ]);
 }
 

@@ -16,14 +16,20 @@ async function booked(tx: SqlClient, type: BooksEntryType, reference: string): P
   return rows.length > 0;
 }
 
-/** An acquirer's settlement arrived in the platform's bank (receivable -> cash, its MDR an expense). */
+/**
+ * An acquirer's settlement arrived in the platform's bank: its pay-ins' gross, less the refunds it
+ * netted (their refund entries already credited the receivable), leaves the receivable; its MDR is
+ * an expense; the net (gross − MDR − refunds) is cash.
+ */
 export async function settleAcquirer(ctx: HandlerContext, cmd: SettleAcquirerCommand): Promise<Decision> {
   const acquirer = accountName(cmd.acquirer);
   const rail = accountName(cmd.rail);
   const reference = `${acquirer}:${cmd.settlementRef}`;
-  const [gross, mdr, net] = [BigInt(cmd.gross), BigInt(cmd.mdr), BigInt(cmd.net)];
-  if (gross !== mdr + net)
-    return reject(RejectionReason.EntryInvalid, { problem: `gross ${gross} is not mdr ${mdr} + net ${net}` });
+  const [gross, mdr, net, refunds] = [BigInt(cmd.gross), BigInt(cmd.mdr), BigInt(cmd.net), BigInt(cmd.refunds ?? '0')];
+  if (gross !== mdr + net + refunds)
+    return reject(RejectionReason.EntryInvalid, {
+      problem: `gross ${gross} is not mdr ${mdr} + net ${net}${refunds > 0n ? ` + refunds ${refunds}` : ''}`,
+    });
   if (await booked(ctx.tx, BooksEntryType.AcquirerSettled, reference))
     return reject(RejectionReason.DuplicateReference, { reference });
   return {
@@ -38,8 +44,9 @@ export async function settleAcquirer(ctx: HandlerContext, cmd: SettleAcquirerCom
       gross: cmd.gross,
       mdr: cmd.mdr,
       net: cmd.net,
+      ...(refunds > 0n ? { refunds: cmd.refunds } : {}),
     },
-    postings: acquirerSettledPostings({ acquirer, rail, gross, mdr, net }),
+    postings: acquirerSettledPostings({ acquirer, rail, gross, mdr, net, refunds }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { MerchantRole } from '@pay/domain';
 import type { Pool } from 'pg';
 import { sql, type SqlClient, sqlClient } from '../client/sql';
 import type { MerchantRateLimits } from '../merchants/merchant-auth.repository';
@@ -18,6 +19,8 @@ export interface DashboardSession {
   email: string;
   role: DashboardRole;
   merchantId: number | null;
+  /** A merchant user's role, read live with the session (a change applies on the next request); null for operators */
+  merchantRole: MerchantRole | null;
   merchantName: string | null;
   /** False for an inactive merchant; true for operators */
   merchantActive: boolean;
@@ -35,6 +38,7 @@ interface SessionRow {
   email: string;
   role: DashboardRole;
   merchant_id: number | null;
+  merchant_role: MerchantRole | null;
   merchant_name: string | null;
   merchant_active: boolean | null;
   rate_limit_read: number | null;
@@ -73,7 +77,7 @@ export class DashboardSessionRepository {
   async find(token: string, now: Date): Promise<DashboardSession | undefined> {
     const idHash = hashToken(token);
     const [row] = await this.db.query<SessionRow>(
-      sql`SELECT s.user_id, s.csrf_token, s.last_seen_at, s.authenticated_at, u.email, u.role, u.merchant_id, u.disabled_at, u.totp_enabled_at,
+      sql`SELECT s.user_id, s.csrf_token, s.last_seen_at, s.authenticated_at, u.email, u.role, u.merchant_id, u.merchant_role, u.disabled_at, u.totp_enabled_at,
                  m.name AS merchant_name, m.is_active AS merchant_active, m.rate_limit_read, m.rate_limit_write, m.rate_limit_export
             FROM dashboard_sessions s
             JOIN dashboard_users u ON u.id = s.user_id
@@ -91,6 +95,7 @@ export class DashboardSessionRepository {
       email: row.email,
       role: row.role,
       merchantId: row.merchant_id,
+      merchantRole: row.merchant_role,
       merchantName: row.merchant_name,
       merchantActive: row.role === 'operator' || row.merchant_active === true,
       merchantRateLimits:

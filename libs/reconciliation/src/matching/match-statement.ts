@@ -1,10 +1,13 @@
+import { pairRefunds } from './match-refunds';
 import type {
   BatchBooking,
   Break,
   LedgerPayin,
+  LedgerRefund,
   LedgerPayout,
   LedgerRailFee,
   ReportBatch,
+  RefundLine,
   ReportLine,
   StatementLine,
 } from './recon-types';
@@ -15,11 +18,11 @@ export function isFeeLine(line: StatementLine): boolean {
 }
 
 /**
- * The batches of settlement lines: each batch's net is the sum of its lines' nets as reported
- * (duplicates included: it is what the acquirer says it pays), its settlement date the one most
- * of its lines give (the earliest on a tie), so one moved line does not move its batch.
+ * The batches of settlement lines: each batch's net is the sum of its lines' nets less the refunds
+ * it nets, as reported (duplicates included: it is what the acquirer says it pays), its settlement
+ * date the one most of its lines give (the earliest on a tie), so one moved line does not move its batch.
  */
-export function batchesOf(lines: readonly ReportLine[]): ReportBatch[] {
+export function batchesOf(lines: readonly ReportLine[], refundLines: readonly RefundLine[] = []): ReportBatch[] {
   const groups = new Map<string, ReportLine[]>();
   for (const l of lines) groups.set(l.batchId, [...(groups.get(l.batchId) ?? []), l]);
   return [...groups.entries()]
@@ -27,7 +30,8 @@ export function batchesOf(lines: readonly ReportLine[]): ReportBatch[] {
       const counts = new Map<string, number>();
       for (const l of ls) counts.set(l.settlementDate, (counts.get(l.settlementDate) ?? 0) + 1);
       const settlementDate = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
-      return { batchId, settlementDate, net: ls.reduce((s, l) => s + l.net, 0n) };
+      const refunds = refundLines.filter((f) => f.batchId === batchId).reduce((s, f) => s + f.amount, 0n);
+      return { batchId, settlementDate, net: ls.reduce((s, l) => s + l.net, 0n) - refunds, refunds };
     })
     .sort((a, b) => a.batchId.localeCompare(b.batchId));
 }
@@ -67,6 +71,9 @@ export function matchStatement(input: {
   settlementLines: readonly ReportLine[];
   /** The ledger's pay-ins of those lines' RRNs, whatever their day */
   payins: readonly LedgerPayin[];
+  /** The refund lines of those batches (every stored report), and the ledger's refunds they may name */
+  settlementRefunds?: readonly RefundLine[];
+  refunds?: readonly LedgerRefund[];
   /** Payouts confirmed on `date`, and any whose reference the statement names */
   payouts: readonly LedgerPayout[];
   /** Rail fees booked on `date`, and any whose reference the statement names */
@@ -76,7 +83,9 @@ export function matchStatement(input: {
   const bookings: BatchBooking[] = [];
   const feesToBook: StatementLine[] = [];
   const lines = [...input.lines].sort((a, b) => a.lineNo - b.lineNo);
-  const batches = new Map(batchesOf(input.settlementLines).map((b) => [b.batchId, b]));
+  const refundLines = input.settlementRefunds ?? [];
+  const batches = new Map(batchesOf(input.settlementLines, refundLines).map((b) => [b.batchId, b]));
+  const refundPairs = pairRefunds(refundLines, input.refunds ?? []).matched;
   const payinByRrn = new Map(input.payins.map((p) => [p.rrn, p]));
   const debitIds = new Set(lines.filter((l) => l.type === 'DEBIT' && !isFeeLine(l)).map((l) => l.transactionId));
   const returned = new Set<string>();
@@ -156,7 +165,8 @@ export function matchStatement(input: {
               : `settled over by ${credit.amount - batch.net}`,
         }),
       );
-    bookings.push(bookingOf(batch, credit, input.settlementLines, payinByRrn));
+    const refunds = refundPairs.filter((m) => m.line.batchId === batch.batchId).map((m) => m.refund);
+    bookings.push(bookingOf(batch, credit, input.settlementLines, payinByRrn, refunds));
   }
 
   const payoutByRef = new Map(input.payouts.map((p) => [p.reference, p]));
@@ -255,12 +265,16 @@ export function matchStatement(input: {
   return { breaks, bookings, feesToBook };
 }
 
-/** The matched lines of a credited batch at the ledger's gross (first line of each RRN naming a pay-in). */
+/**
+ * The matched lines of a credited batch at the ledger's gross (first line of each RRN naming a
+ * pay-in), less the refunds it nets that are ours at the ledger's amounts.
+ */
 function bookingOf(
   batch: ReportBatch,
   credit: StatementLine,
   lines: readonly ReportLine[],
   payinByRrn: Map<string, LedgerPayin>,
+  refunds: readonly LedgerRefund[],
 ): BatchBooking {
   let gross = 0n;
   let mdr = 0n;
@@ -275,15 +289,18 @@ function bookingOf(
     mdr += l.mdr;
     payinIds.push(payin.payinId);
   }
-  const net = gross - mdr;
+  const refunded = refunds.reduce((s, r) => s + r.amount, 0n);
+  const net = gross - mdr - refunded;
   return {
     batchId: batch.batchId,
     settlementDate: batch.settlementDate,
     gross,
     mdr,
+    refunds: refunded,
     net,
     credited: credit.amount,
     difference: credit.amount - net,
     payinIds,
+    refundIds: refunds.map((r) => r.refundId),
   };
 }

@@ -15,6 +15,31 @@ export interface ReportLine {
   settlementDate: string;
 }
 
+/**
+ * A refund line of the report: a refund the acquirer made (it paid the payer back) and netted
+ * from a settlement batch.
+ */
+export interface RefundLine {
+  /** 1-based position among the report's refund lines */
+  lineNo: number;
+  /** The refunded pay-in's RRN */
+  rrn: string;
+  /** The acquirer's refund number (SNAP 78's refundNo) */
+  refundNo: string | null;
+  /** Ours (SNAP 78's partnerRefundNo = payin_refunds.id), when the acquirer gives it back */
+  partnerRefundNo: string | null;
+  batchId: string;
+  amount: bigint;
+  /** The Jakarta day the acquirer refunded */
+  refundDate: string | null;
+}
+
+/** An acquirer's settlement report as read: its payment lines and its refund lines. */
+export interface SettlementReport {
+  lines: ReportLine[];
+  refunds: RefundLine[];
+}
+
 export type StatementLineType = 'CREDIT' | 'DEBIT';
 
 /** A line of the bank statement of the platform's account behind a rail. */
@@ -36,6 +61,18 @@ export interface LedgerPayin {
   paidOn: string;
 }
 
+/** A refund the acquirer made (status success) of a pay-in it acquired, as the ledger holds it. */
+export interface LedgerRefund {
+  /** payin_refunds.id: the partnerRefundNo we sent */
+  refundId: string;
+  payinId: string;
+  /** The refunded pay-in's RRN */
+  rrn: string;
+  amount: bigint;
+  /** The Jakarta day the acquirer refunded (its refundTime; else when we learned it) */
+  refundedOn: string;
+}
+
 /** A payout the books confirmed paid from the rail's bank account (a payout.confirmed entry). */
 export interface LedgerPayout {
   reference: string;
@@ -53,8 +90,10 @@ export interface LedgerRailFee {
 export interface ReportBatch {
   batchId: string;
   settlementDate: string;
-  /** What the report says the acquirer pays for the batch: the sum of its lines' nets, as reported */
+  /** What the report says the acquirer pays for the batch: its lines' nets less its refunds, as reported */
   net: bigint;
+  /** The refunds the report nets from the batch, as reported */
+  refunds: bigint;
 }
 
 /**
@@ -76,7 +115,17 @@ export type BreakCode = (typeof BREAK_CODES)[number];
 export type BreakSide = 'report' | 'statement';
 
 /** What a break is about. */
-export type BreakSubject = 'payin' | 'report_line' | 'batch' | 'payout' | 'fee' | 'statement_line';
+export const BREAK_SUBJECTS = [
+  'payin',
+  'report_line',
+  'refund',
+  'refund_line',
+  'batch',
+  'payout',
+  'fee',
+  'statement_line',
+] as const;
+export type BreakSubject = (typeof BREAK_SUBJECTS)[number];
 
 export interface Break {
   /** The same break found again has the same key (a re-run updates it, never adds another) */
@@ -84,7 +133,7 @@ export interface Break {
   code: BreakCode;
   side: BreakSide;
   subject: BreakSubject;
-  /** RRN, batch id, payout reference or the statement's transaction id */
+  /** RRN, refund id (partnerRefundNo, else the acquirer's refundNo), batch id, payout reference or the statement's transaction id */
   reference: string;
   batchId: string | null;
   /** The ledger's (or, between report and statement, the report's) value, and the other side's */
@@ -97,7 +146,7 @@ export interface Break {
   detail: string;
 }
 
-/** One acquirer settlement to book: the matched lines at the ledger's gross, and what the bank credited. */
+/** One acquirer settlement to book: the matched lines at the ledger's gross, its matched refunds at the ledger's amounts, and what the bank credited. */
 export interface BatchBooking {
   batchId: string;
   settlementDate: string;
@@ -105,13 +154,16 @@ export interface BatchBooking {
   gross: bigint;
   /** The MDR the report withheld on those lines */
   mdr: bigint;
-  /** gross - mdr: what the acquirer owed for them */
+  /** The ledger's amounts of the refunds the batch netted that match ours (they already left the receivable) */
+  refunds: bigint;
+  /** gross - mdr - refunds: what the acquirer owed for them */
   net: bigint;
   /** What the bank credited for the batch */
   credited: bigint;
   /** credited - net: into suspense (negative: a shortfall the acquirer still owes) */
   difference: bigint;
   payinIds: string[];
+  refundIds: string[];
 }
 
 export interface SideTotals {
@@ -123,6 +175,11 @@ export interface ReconSummary {
   ledgerPayins: SideTotals;
   reportLines: SideTotals & { mdr: bigint; net: bigint };
   matchedPayins: SideTotals;
+  /** The ledger's refunds made at the acquirer on the day */
+  ledgerRefunds: SideTotals;
+  /** The report's refund lines */
+  reportRefunds: SideTotals;
+  matchedRefunds: SideTotals;
   statementCredits: SideTotals;
   statementDebits: SideTotals;
   ledgerPayouts: SideTotals;

@@ -1,6 +1,6 @@
 import { addDays, type DayInput, reconcileDay } from './reconcile-day';
 import { batchesOf, isFeeLine } from './match-statement';
-import type { LedgerPayin, ReportLine, StatementLine } from './recon-types';
+import type { LedgerPayin, LedgerRefund, RefundLine, ReportLine, StatementLine } from './recon-types';
 
 const D = '2026-12-03';
 const S = '2026-12-04';
@@ -90,10 +90,12 @@ describe('reconcileDay', () => {
         settlementDate: S,
         gross,
         mdr,
+        refunds: 0n,
         net: gross - mdr,
         credited: gross - mdr,
         difference: 0n,
         payinIds: ['p1', 'p2', 'p3'],
+        refundIds: [],
       },
     ]);
     expect(r.feesToBook).toEqual([]);
@@ -294,7 +296,7 @@ describe('batchesOf / isFeeLine', () => {
   it('a batch settles on the day most of its lines say; its net is every lines net, as reported', () => {
     const lines = [line(1), line(2, { settlementDate: '2026-12-09' }), line(3), { ...line(1), lineNo: 4 }];
     expect(batchesOf(lines)).toEqual([
-      { batchId: 'B1', settlementDate: S, net: lines.reduce((s, l) => s + l.net, 0n) },
+      { batchId: 'B1', settlementDate: S, net: lines.reduce((s, l) => s + l.net, 0n), refunds: 0n },
     ]);
   });
 
@@ -303,5 +305,120 @@ describe('batchesOf / isFeeLine', () => {
     expect(isFeeLine(debit(1, 'X1', 1n, 'FEE interbank'))).toBe(true);
     expect(isFeeLine(debit(1, 'FEED1', 1n, 'TRF'))).toBe(false);
     expect(isFeeLine({ ...credit(1, 'FEE-1', 1n) })).toBe(false);
+  });
+});
+
+describe('reconcileDay: refunds the acquirer netted', () => {
+  const R1 = '0b6f3c2e-1d4a-4f5b-8c6d-7e8f9a0b1c2d';
+  const R2 = '1c7a4d3f-2e5b-4a6c-9d7e-8f9a0b1c2d3e';
+  /** Our refunds made on D: 20,000 of pay-in 1 and 5,000 of pay-in 2. */
+  const refunds: LedgerRefund[] = [
+    { refundId: R1, payinId: 'p1', rrn: 'RRN1', amount: 20_000_00n, refundedOn: D },
+    { refundId: R2, payinId: 'p2', rrn: 'RRN2', amount: 5_000_00n, refundedOn: D },
+  ];
+  const refundLine = (n: number, r: LedgerRefund, over: Partial<RefundLine> = {}): RefundLine => ({
+    lineNo: n,
+    rrn: r.rrn,
+    refundNo: `RFD${n}`,
+    partnerRefundNo: r.refundId,
+    batchId: 'B1',
+    amount: r.amount,
+    refundDate: r.refundedOn,
+    ...over,
+  });
+  /** The clean day with these refund lines in its report and batch B1, credited what the report says (or `credited`). */
+  function withRefunds(lines: RefundLine[], credited?: bigint): DayInput {
+    const day = cleanDay();
+    const net = day.report.reduce((s, l) => s + l.net, 0n) - lines.reduce((s, l) => s + l.amount, 0n);
+    return {
+      ...day,
+      reportRefunds: lines,
+      settlementRefunds: lines,
+      refunds,
+      statement: [credit(1, 'B1', credited ?? net), ...day.statement.slice(1)],
+    };
+  }
+  const gross = 100_000_00n + 250_000_00n + 12_345_67n;
+  const mdr = MDR(100_000_00n) + MDR(250_000_00n) + MDR(12_345_67n);
+
+  it('refunds netted as we made them: no break; the booking nets them at our amounts, nothing in suspense', () => {
+    const r = reconcileDay(withRefunds([refundLine(1, refunds[0]), refundLine(2, refunds[1])]));
+    expect(codes(r)).toEqual([]);
+    expect(r.bookings).toEqual([
+      expect.objectContaining({
+        gross,
+        mdr,
+        refunds: 25_000_00n,
+        net: gross - mdr - 25_000_00n,
+        credited: gross - mdr - 25_000_00n,
+        difference: 0n,
+        refundIds: [R1, R2],
+      }),
+    ]);
+    expect(r.summary).toMatchObject({
+      ledgerRefunds: { count: 2, amount: 25_000_00n },
+      reportRefunds: { count: 2, amount: 25_000_00n },
+      matchedRefunds: { count: 2, amount: 25_000_00n },
+      suspense: 0n,
+    });
+  });
+
+  it('a line without our id matches by the pay-in RRN and the amount', () => {
+    const r = reconcileDay(
+      withRefunds([refundLine(1, refunds[0], { partnerRefundNo: null }), refundLine(2, refunds[1])]),
+    );
+    expect(codes(r)).toEqual([]);
+    expect(r.bookings[0].refundIds).toEqual([R2, R1]);
+  });
+
+  it('a refund line nobody asked for: missing_in_ledger, its amount owed to us in suspense, nothing else', () => {
+    const unknown = refundLine(3, { ...refunds[0], refundId: 'UNKNOWN-1', amount: 1_000_00n });
+    const r = reconcileDay(withRefunds([refundLine(1, refunds[0]), refundLine(2, refunds[1]), unknown]));
+    expect(codes(r)).toEqual(['missing_in_ledger:refund_line:UNKNOWN-1']);
+    expect(r.breaks[0]).toMatchObject({ side: 'report', batchId: 'B1', actualAmount: 1_000_00n, suspense: 1_000_00n });
+    expect(r.bookings[0]).toMatchObject({ refunds: 25_000_00n, difference: -1_000_00n });
+    expect(r.summary.suspense).toBe(1_000_00n);
+  });
+
+  it('a line without our id and of no refund of that pay-in and amount: missing_in_ledger', () => {
+    const r = reconcileDay(
+      withRefunds([refundLine(1, refunds[0], { partnerRefundNo: null, amount: 7_00n }), refundLine(2, refunds[1])]),
+    );
+    expect(codes(r)).toEqual(['missing_in_ledger:refund_line:RFD1', 'missing_in_report:refund:' + R1]);
+  });
+
+  it('a refund netted for another amount: amount_differs, the difference in suspense', () => {
+    const r = reconcileDay(withRefunds([refundLine(1, refunds[0], { amount: 21_000_00n }), refundLine(2, refunds[1])]));
+    expect(codes(r)).toEqual([`amount_differs:refund_line:${R1}`]);
+    expect(r.breaks[0]).toMatchObject({ expectedAmount: 20_000_00n, actualAmount: 21_000_00n, suspense: 1_000_00n });
+    expect(r.bookings[0]).toMatchObject({ refunds: 25_000_00n, difference: -1_000_00n });
+  });
+
+  it('a refund netted twice: duplicate, the second owed back to us', () => {
+    const r = reconcileDay(
+      withRefunds([refundLine(1, refunds[0]), refundLine(2, refunds[1]), refundLine(3, refunds[1])]),
+    );
+    expect(codes(r)).toEqual([`duplicate:refund_line:${R2}`]);
+    expect(r.breaks[0].suspense).toBe(5_000_00n);
+    expect(r.bookings[0]).toMatchObject({ refunds: 25_000_00n, difference: -5_000_00n });
+  });
+
+  it('a refund of the day the report does not net: missing_in_report, nothing moves; not when another report nets it', () => {
+    const r = reconcileDay(withRefunds([refundLine(1, refunds[0])]));
+    expect(codes(r)).toEqual([`missing_in_report:refund:${R2}`]);
+    expect(r.breaks[0]).toMatchObject({ expectedAmount: 5_000_00n, suspense: 0n });
+    expect(r.bookings[0]).toMatchObject({ refunds: 20_000_00n, difference: 0n });
+    const elsewhere = reconcileDay({
+      ...withRefunds([refundLine(1, refunds[0])]),
+      refundsReportedElsewhere: new Set([R2]),
+    });
+    expect(codes(elsewhere)).toEqual([]);
+  });
+
+  it('a batch whose net is less its refunds: credited the payments net alone is settled over by the refunds', () => {
+    const lines = [refundLine(1, refunds[0]), refundLine(2, refunds[1])];
+    const r = reconcileDay(withRefunds(lines, gross - mdr));
+    expect(codes(r)).toEqual(['amount_differs:batch:B1']);
+    expect(r.breaks[0]).toMatchObject({ expectedAmount: gross - mdr - 25_000_00n, suspense: -25_000_00n });
   });
 });

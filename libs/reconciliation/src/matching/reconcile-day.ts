@@ -1,10 +1,13 @@
+import { matchRefunds } from './match-refunds';
 import { matchReport } from './match-report';
 import { matchStatement } from './match-statement';
 import type {
   LedgerPayin,
   LedgerPayout,
   LedgerRailFee,
+  LedgerRefund,
   ReconResult,
+  RefundLine,
   ReportLine,
   SideTotals,
   StatementLine,
@@ -25,11 +28,22 @@ export interface DayInput {
   payins: readonly LedgerPayin[];
   /** The acquirer's report of `date`'s pay-ins; null when none was ingested (that half is not reconciled) */
   report: readonly ReportLine[] | null;
+  /** The refund lines of that report (default none) */
+  reportRefunds?: readonly RefundLine[];
+  /**
+   * The ledger's refunds made at the acquirer on `date`, and those the report's or the settled
+   * batches' refund lines name (by id or the pay-in's RRN), whatever their day
+   */
+  refunds?: readonly LedgerRefund[];
+  /** Our refund ids that a stored report of another day nets (not missing from this one) */
+  refundsReportedElsewhere?: ReadonlySet<string>;
   /** The statement of `date`; null when none was ingested */
   statement: readonly StatementLine[] | null;
   /** See matchStatement */
   settlementLines: readonly ReportLine[];
   settlementPayins: readonly LedgerPayin[];
+  /** The refund lines of those batches (default none) */
+  settlementRefunds?: readonly RefundLine[];
   payouts: readonly LedgerPayout[];
   railFees: readonly LedgerRailFee[];
 }
@@ -48,17 +62,27 @@ export function reconcileDay(input: DayInput): ReconResult {
         expectedSettlementDate: addDays(input.date, input.settlementLagDays),
       })
     : { breaks: [], matched: [] };
+  const refunds = input.report
+    ? matchRefunds({
+        date: input.date,
+        lines: input.reportRefunds ?? [],
+        refunds: input.refunds ?? [],
+        reportedElsewhere: input.refundsReportedElsewhere,
+      })
+    : { breaks: [], matched: [] };
   const statement = input.statement
     ? matchStatement({
         date: input.date,
         lines: input.statement,
         settlementLines: input.settlementLines,
         payins: input.settlementPayins,
+        settlementRefunds: input.settlementRefunds,
+        refunds: input.refunds,
         payouts: input.payouts,
         railFees: input.railFees,
       })
     : { breaks: [], bookings: [], feesToBook: [] };
-  const breaks = [...report.breaks, ...statement.breaks];
+  const breaks = [...report.breaks, ...refunds.breaks, ...statement.breaks];
   const lines = input.statement ?? [];
   const reportLines = input.report ?? [];
   return {
@@ -73,6 +97,12 @@ export function reconcileDay(input: DayInput): ReconResult {
         net: reportLines.reduce((s, l) => s + l.net, 0n),
       },
       matchedPayins: totals(report.matched, (m) => m.payin.amount),
+      ledgerRefunds: totals(
+        (input.refunds ?? []).filter((r) => r.refundedOn === input.date),
+        (r) => r.amount,
+      ),
+      reportRefunds: totals(input.reportRefunds ?? [], (l) => l.amount),
+      matchedRefunds: totals(refunds.matched, (m) => m.refund.amount),
       statementCredits: totals(
         lines.filter((l) => l.type === 'CREDIT'),
         (l) => l.amount,

@@ -1,4 +1,10 @@
-import { parseReportCsv, parseSnapStatement, parseStatementCsv, SourceFormatError } from './parse-sources';
+import {
+  parseReportCsv,
+  parseSnapReport,
+  parseSnapStatement,
+  parseStatementCsv,
+  SourceFormatError,
+} from './parse-sources';
 
 describe('parsing reports and statements', () => {
   it('reads the report CSV (Rupiah to sen, quoted fields, CRLF)', () => {
@@ -6,7 +12,8 @@ describe('parsing reports and statements', () => {
       'rrn,reference_no,transaction_date,settlement_date,batch_id,gross,mdr,net\r\n' +
       '123456789012,QR1,2026-12-03,2026-12-04,"B,1",150000.00,1050.00,148950.00\r\n' +
       '123456789013,,2026-12-03,2026-12-04,B2,12345.6,86.42,12259.18\r\n';
-    expect(parseReportCsv(csv)).toEqual([
+    expect(parseReportCsv(csv).refunds).toEqual([]);
+    expect(parseReportCsv(csv).lines).toEqual([
       {
         lineNo: 1,
         rrn: '123456789012',
@@ -20,6 +27,67 @@ describe('parsing reports and statements', () => {
       },
       expect.objectContaining({ lineNo: 2, referenceNo: null, gross: 1_234_560n, net: 1_225_918n }),
     ]);
+  });
+
+  it('reads the record column: payment lines and refund lines (numbered apart), every bad line named', () => {
+    const csv =
+      'record,rrn,reference_no,transaction_date,settlement_date,batch_id,gross,mdr,net,refund_no,partner_refund_no,refund_date,refund_amount\n' +
+      'payment,123456789012,QR1,2026-12-03,2026-12-04,B1,150000.00,1050.00,148950.00,,,,\n' +
+      'refund,123456789012,QR1,,2026-12-04,B1,,,,RFD1,0b6f3c2e-1d4a-4f5b-8c6d-7e8f9a0b1c2d,2026-12-03,25000.00\n' +
+      ',123456789013,QR2,2026-12-03,2026-12-04,B1,10.00,0.07,9.93,,,,\n';
+    const report = parseReportCsv(csv);
+    expect(report.lines.map((l) => [l.lineNo, l.rrn, l.net])).toEqual([
+      [1, '123456789012', 14_895_000n],
+      [2, '123456789013', 993n],
+    ]);
+    expect(report.refunds).toEqual([
+      {
+        lineNo: 1,
+        rrn: '123456789012',
+        refundNo: 'RFD1',
+        partnerRefundNo: '0b6f3c2e-1d4a-4f5b-8c6d-7e8f9a0b1c2d',
+        batchId: 'B1',
+        amount: 2_500_000n,
+        refundDate: '2026-12-03',
+      },
+    ]);
+    expect(() =>
+      parseReportCsv('record,rrn,batch_id,refund_amount\nrefund,R1,B1,0\nreversal,R2,B1,1.00\npayment,R3,B1,\n'),
+    ).toThrow(
+      'line 2: refund_amount; line 3: record (payment or refund); line 4: a payment line, and the header lacks',
+    );
+  });
+
+  it('reads the refunds of the SNAP report (refundData; absent: none)', () => {
+    const detail = { rrn: 'R1', batchId: 'B1', settlementDate: '2026-12-04', grossAmount: { value: '10.00' } };
+    const body = {
+      detailData: [{ ...detail, mdrAmount: { value: '0.07' }, netAmount: { value: '9.93' } }],
+      refundData: [
+        {
+          rrn: 'R1',
+          batchId: 'B1',
+          refundNo: 'RFD1',
+          partnerRefundNo: 'X',
+          refundAmount: { value: '1.00' },
+          refundDate: '2026-12-03',
+        },
+      ],
+    };
+    expect(parseSnapReport(body).refunds).toEqual([
+      {
+        lineNo: 1,
+        rrn: 'R1',
+        refundNo: 'RFD1',
+        partnerRefundNo: 'X',
+        batchId: 'B1',
+        amount: 100n,
+        refundDate: '2026-12-03',
+      },
+    ]);
+    expect(parseSnapReport({ detailData: body.detailData }).refunds).toEqual([]);
+    expect(() => parseSnapReport({ ...body, refundData: [{ rrn: 'R1' }] })).toThrow(
+      'refund 1: batch_id, refund_amount',
+    );
   });
 
   it('refuses a report naming every bad line, and a header without a column', () => {

@@ -1,4 +1,4 @@
-import type { ReportLine, StatementLine } from '../matching/recon-types';
+import type { RefundLine, ReportLine, SettlementReport, StatementLine } from '../matching/recon-types';
 
 /** A report or statement that cannot be read: which line and why (nothing of it is stored). */
 export class SourceFormatError extends Error {
@@ -70,6 +70,7 @@ function columns(header: string[], required: string[]): Map<string, number> {
 }
 
 export const REPORT_CSV_COLUMNS = [
+  'record',
   'rrn',
   'reference_no',
   'transaction_date',
@@ -78,41 +79,89 @@ export const REPORT_CSV_COLUMNS = [
   'gross',
   'mdr',
   'net',
+  'refund_no',
+  'partner_refund_no',
+  'refund_date',
+  'refund_amount',
 ] as const;
 export const STATEMENT_CSV_COLUMNS = ['transaction_date', 'transaction_id', 'type', 'amount', 'remark'] as const;
 
-/** The acquirer's settlement report as CSV (docs/operations/reconciliation.md): Rupiah amounts, days YYYY-MM-DD. */
-export function parseReportCsv(text: string): ReportLine[] {
+/**
+ * The acquirer's settlement report as CSV (docs/operations/reconciliation.md): Rupiah amounts, days
+ * YYYY-MM-DD. A `record` column tells `payment` lines (the default: a file without the column is
+ * all payments) from `refund` lines (the refund columns); a file without refund lines needs no
+ * refund column.
+ */
+export function parseReportCsv(text: string): SettlementReport {
   const [header, ...rows] = csvRows(text);
   if (!header) throw new SourceFormatError(['the file is empty']);
-  const at = columns(header, ['rrn', 'settlement_date', 'batch_id', 'gross', 'mdr', 'net']);
+  // Without `record` every line is a payment: the payment columns are wanted as they always were.
+  const typed = header.some((h) => h.trim().toLowerCase() === 'record');
+  const at = columns(
+    header,
+    typed ? ['rrn', 'batch_id'] : ['rrn', 'settlement_date', 'batch_id', 'gross', 'mdr', 'net'],
+  );
   const problems: string[] = [];
-  const lines = rows.map((r, i) => {
+  const report: SettlementReport = { lines: [], refunds: [] };
+  const payments = ['settlement_date', 'gross', 'mdr', 'net'].filter((c) => !at.has(c));
+  const refunds = ['refund_amount'].filter((c) => !at.has(c));
+  rows.forEach((r, i) => {
     const get = (c: string) => (at.has(c) ? (r[at.get(c) as number] ?? '').trim() : '');
-    return readReportLine(
-      i + 1,
-      i + 2,
-      {
-        rrn: get('rrn'),
-        referenceNo: get('reference_no') || null,
-        transactionDate: get('transaction_date') || null,
-        settlementDate: get('settlement_date'),
-        batchId: get('batch_id'),
-        gross: get('gross'),
-        mdr: get('mdr'),
-        net: get('net'),
-      },
-      problems,
+    const record = get('record').toLowerCase() || 'payment';
+    if (record === 'refund') {
+      if (refunds.length)
+        return problems.push(`line ${i + 2}: a refund line, and the header lacks ${refunds.join(', ')}`);
+      report.refunds.push(
+        readRefundLine(
+          report.refunds.length + 1,
+          i + 2,
+          {
+            rrn: get('rrn'),
+            refundNo: get('refund_no') || null,
+            partnerRefundNo: get('partner_refund_no') || null,
+            batchId: get('batch_id'),
+            amount: get('refund_amount'),
+            refundDate: get('refund_date') || null,
+          },
+          problems,
+        ),
+      );
+      return;
+    }
+    if (record !== 'payment') return problems.push(`line ${i + 2}: record (payment or refund)`);
+    if (payments.length)
+      return problems.push(`line ${i + 2}: a payment line, and the header lacks ${payments.join(', ')}`);
+    report.lines.push(
+      readReportLine(
+        report.lines.length + 1,
+        i + 2,
+        {
+          rrn: get('rrn'),
+          referenceNo: get('reference_no') || null,
+          transactionDate: get('transaction_date') || null,
+          settlementDate: get('settlement_date'),
+          batchId: get('batch_id'),
+          gross: get('gross'),
+          mdr: get('mdr'),
+          net: get('net'),
+        },
+        problems,
+      ),
     );
   });
   if (problems.length) throw new SourceFormatError(problems);
-  return lines;
+  return report;
 }
 
-/** The simulator acquirer's report over SNAP (`detailData[]`, amounts as SNAP amount objects). */
-export function parseSnapReport(body: Record<string, unknown>): ReportLine[] {
+/**
+ * The simulator acquirer's report over SNAP: `detailData[]` the payment lines, `refundData[]` (absent:
+ * none) the refunds it netted, amounts as SNAP amount objects.
+ */
+export function parseSnapReport(body: Record<string, unknown>): SettlementReport {
   const detail = body.detailData;
   if (!Array.isArray(detail)) throw new SourceFormatError(['detailData is not a list']);
+  const refundData = body.refundData ?? [];
+  if (!Array.isArray(refundData)) throw new SourceFormatError(['refundData is not a list']);
   const problems: string[] = [];
   const lines = detail.map((d: Record<string, unknown>, i) =>
     readReportLine(
@@ -131,8 +180,49 @@ export function parseSnapReport(body: Record<string, unknown>): ReportLine[] {
       problems,
     ),
   );
+  const refunds = refundData.map((d: Record<string, unknown>, i) =>
+    readRefundLine(
+      i + 1,
+      `refund ${i + 1}`,
+      {
+        rrn: d.rrn,
+        refundNo: typeof d.refundNo === 'string' && d.refundNo ? d.refundNo : null,
+        partnerRefundNo: typeof d.partnerRefundNo === 'string' && d.partnerRefundNo ? d.partnerRefundNo : null,
+        batchId: d.batchId,
+        amount: d.refundAmount,
+        refundDate: d.refundDate ?? null,
+      },
+      problems,
+    ),
+  );
   if (problems.length) throw new SourceFormatError(problems);
-  return lines;
+  return { lines, refunds };
+}
+
+function readRefundLine(
+  lineNo: number,
+  where: number | string,
+  f: Record<'rrn' | 'refundNo' | 'partnerRefundNo' | 'batchId' | 'amount' | 'refundDate', unknown>,
+  problems: string[],
+): RefundLine {
+  const amount = sen(f.amount);
+  const refundDate = f.refundDate === null ? null : jakartaDayOf(f.refundDate);
+  const bad = [
+    typeof f.rrn !== 'string' || f.rrn === '' ? 'rrn' : null,
+    typeof f.batchId !== 'string' || f.batchId === '' ? 'batch_id' : null,
+    amount === null || amount === 0n ? 'refund_amount' : null,
+    f.refundDate !== null && refundDate === null ? 'refund_date' : null,
+  ].filter(Boolean);
+  if (bad.length) problems.push(`${typeof where === 'number' ? `line ${where}` : where}: ${bad.join(', ')}`);
+  return {
+    lineNo,
+    rrn: String(f.rrn ?? ''),
+    refundNo: (f.refundNo as string | null) ?? null,
+    partnerRefundNo: (f.partnerRefundNo as string | null) ?? null,
+    batchId: String(f.batchId ?? ''),
+    amount: amount ?? 0n,
+    refundDate,
+  };
 }
 
 function readReportLine(

@@ -1,4 +1,4 @@
-import type { ReportLine, StatementLine } from '../matching/recon-types';
+import type { SettlementReport, StatementLine } from '../matching/recon-types';
 import { parseSnapReport, parseSnapStatement, SourceFormatError } from './parse-sources';
 
 /** The acquirer's settlement report over SNAP (SnapQrisAcquirer of @pay/bank-rail). */
@@ -29,8 +29,8 @@ export class SourceUnavailableError extends Error {
   }
 }
 
-/** The acquirer's settlement report of a Jakarta day's pay-ins, fetched and read. */
-export async function reportOverSnap(acquirer: SnapReportSource, date: string): Promise<ReportLine[]> {
+/** The acquirer's settlement report of a Jakarta day's pay-ins (and the refunds it netted), fetched and read. */
+export async function reportOverSnap(acquirer: SnapReportSource, date: string): Promise<SettlementReport> {
   const answer = await acquirer.settlementReport(date);
   if (answer.kind !== 'report')
     throw new SourceUnavailableError(`the acquirer's settlement report of ${date} over SNAP: ${answer.reason}`);

@@ -6,7 +6,10 @@ import type {
   LedgerPayin,
   LedgerPayout,
   LedgerRailFee,
+  LedgerRefund,
+  RefundLine,
   ReportLine,
+  SettlementReport,
   StatementLine,
 } from '../matching/recon-types';
 
@@ -34,9 +37,21 @@ async function replaceSource(
 export async function storeReport(
   tx: SqlClient,
   s: { acquirer: string; date: string; origin: SourceOrigin; by: string },
-  lines: readonly ReportLine[],
+  { lines, refunds }: SettlementReport,
 ): Promise<void> {
-  const id = await replaceSource(tx, { ...s, kind: 'report', name: s.acquirer, lineCount: lines.length });
+  const id = await replaceSource(tx, {
+    ...s,
+    kind: 'report',
+    name: s.acquirer,
+    lineCount: lines.length + refunds.length,
+  });
+  if (refunds.length > 0)
+    await tx.execute(sql`
+      INSERT INTO recon_report_refunds (source_id, line_no, rrn, refund_no, partner_refund_no, batch_id, amount, refund_date)
+      SELECT ${id}::uuid, * FROM unnest(${refunds.map((l) => l.lineNo)}::int[], ${refunds.map((l) => l.rrn)}::text[],
+        ${refunds.map((l) => l.refundNo)}::text[], ${refunds.map((l) => l.partnerRefundNo)}::text[],
+        ${refunds.map((l) => l.batchId)}::text[], ${refunds.map((l) => l.amount.toString())}::bigint[],
+        ${refunds.map((l) => l.refundDate)}::date[])`);
   if (lines.length === 0) return;
   await tx.execute(sql`
     INSERT INTO recon_report_lines (source_id, line_no, rrn, reference_no, batch_id, gross, mdr, net, transaction_date, settlement_date)
@@ -84,8 +99,27 @@ const reportLine = (r: ReportRow): ReportLine => ({
   settlementDate: day(r.settlement_date) as string,
 });
 
-/** The day's report, or null when none was ingested. */
-export async function reportOf(tx: SqlClient, acquirer: string, date: string): Promise<ReportLine[] | null> {
+interface RefundRow {
+  line_no: number;
+  rrn: string;
+  refund_no: string | null;
+  partner_refund_no: string | null;
+  batch_id: string;
+  amount: bigint;
+  refund_date: Date | null;
+}
+const refundLine = (r: RefundRow): RefundLine => ({
+  lineNo: r.line_no,
+  rrn: r.rrn,
+  refundNo: r.refund_no,
+  partnerRefundNo: r.partner_refund_no,
+  batchId: r.batch_id,
+  amount: r.amount,
+  refundDate: day(r.refund_date),
+});
+
+/** The day's report (its payment and refund lines), or null when none was ingested. */
+export async function reportOf(tx: SqlClient, acquirer: string, date: string): Promise<SettlementReport | null> {
   const sources = await tx.query<{ id: string }>(
     sql`SELECT id FROM recon_sources WHERE kind = 'report' AND name = ${acquirer} AND date = ${date}::date`,
   );
@@ -93,7 +127,10 @@ export async function reportOf(tx: SqlClient, acquirer: string, date: string): P
   const rows = await tx.query<ReportRow>(
     sql`SELECT * FROM recon_report_lines WHERE source_id = ${sources[0].id}::uuid ORDER BY line_no`,
   );
-  return rows.map(reportLine);
+  const refunds = await tx.query<RefundRow>(
+    sql`SELECT * FROM recon_report_refunds WHERE source_id = ${sources[0].id}::uuid ORDER BY line_no`,
+  );
+  return { lines: rows.map(reportLine), refunds: refunds.map(refundLine) };
 }
 
 export async function statementOf(tx: SqlClient, rail: string, date: string): Promise<StatementLine[] | null> {
@@ -137,6 +174,69 @@ export async function settlementLines(
                              AND (l2.settlement_date = ${date}::date OR l2.batch_id = ANY(${[...batchIds]}::text[])))
      ORDER BY s.date, l.line_no`);
   return rows.map(reportLine);
+}
+
+/** The refund lines, in every stored report of the acquirer, of these batches (each numbered as in its own report). */
+export async function settlementRefunds(
+  tx: SqlClient,
+  acquirer: string,
+  batchIds: readonly string[],
+): Promise<RefundLine[]> {
+  const rows = await tx.query<RefundRow>(sql`
+    SELECT l.* FROM recon_report_refunds l JOIN recon_sources s ON s.id = l.source_id
+     WHERE s.kind = 'report' AND s.name = ${acquirer} AND l.batch_id = ANY(${[...batchIds]}::text[])
+     ORDER BY s.date, l.line_no`);
+  return rows.map(refundLine);
+}
+
+/** Of these refund ids, those a stored report of the acquirer for another day than `date` nets. */
+export async function refundsReportedElsewhere(
+  tx: SqlClient,
+  acquirer: string,
+  date: string,
+  refundIds: readonly string[],
+): Promise<Set<string>> {
+  const rows = await tx.query<{ id: string }>(sql`
+    SELECT DISTINCT l.partner_refund_no AS id FROM recon_report_refunds l JOIN recon_sources s ON s.id = l.source_id
+     WHERE s.kind = 'report' AND s.name = ${acquirer} AND s.date <> ${date}::date
+       AND l.partner_refund_no = ANY(${[...refundIds]}::text[])`);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A refund's acquirer time (SNAP's refundTime, ISO-8601 with its offset), else when we learned it. */
+const REFUNDED_AT = sql`CASE WHEN r.refund_time ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'
+  THEN r.refund_time::timestamptz ELSE r.completed_at END`;
+
+/**
+ * The refunds the acquirer made (success) of the pay-ins it acquired (as ledgerPayins, sandbox money
+ * exactly when the acquirer's account is the sandbox's): those refunded on `date`, those of `ids`
+ * (our refund ids) and those of the pay-ins of `rrns`.
+ */
+export async function ledgerRefunds(
+  tx: SqlClient,
+  o: { sandbox: boolean; date: string; ids: readonly string[]; rrns: readonly string[] },
+): Promise<LedgerRefund[]> {
+  const range = jakartaDay(o.date);
+  const uuids = o.ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  const rows = await tx.query<{ id: string; payin_id: string; rrn: string; amount: bigint; refunded_on: string }>(sql`
+    SELECT id, payin_id, rrn, amount, refunded_on FROM (
+      SELECT r.id::text AS id, r.payin_id::text AS payin_id, p.rrn, r.amount, ${REFUNDED_AT} AS refunded_at,
+             to_char(${REFUNDED_AT} AT TIME ZONE 'Asia/Jakarta', 'YYYY-MM-DD') AS refunded_on
+        FROM payin_refunds r JOIN payins p ON p.id = r.payin_id
+       WHERE r.status = 'success' AND p.rrn IS NOT NULL AND p.sandbox = ${o.sandbox}
+         AND p.acquirer_reference IS NOT NULL AND p.acquirer_reference NOT LIKE 'SBX-%'
+         AND (r.id = ANY(${uuids}::uuid[]) OR p.rrn = ANY(${[...o.rrns]}::text[])
+              OR r.completed_at >= ${range.from}::timestamptz - interval '1 day')
+    ) x
+     WHERE refunded_on = ${o.date} OR id = ANY(${uuids}::text[]) OR rrn = ANY(${[...o.rrns]}::text[])
+     ORDER BY refunded_at, id`);
+  return rows.map((r) => ({
+    refundId: r.id,
+    payinId: r.payin_id,
+    rrn: r.rrn,
+    amount: r.amount,
+    refundedOn: r.refunded_on,
+  }));
 }
 
 /**

@@ -5,6 +5,7 @@ import { AuditLogRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { AuditPageQuery } from '../../kernel/audit/audit-page.query';
 
@@ -17,6 +18,7 @@ export class DashboardActivityController {
 
   @RateLimit('read')
   @Get('activity')
+  @RoleReach('any')
   async list(@SessionMerchantId() merchantId: number, @Query() q: AuditPageQuery): Promise<Reply<ActivityPageView>> {
     const page = await this.audit.listForMerchant(merchantId, {
       before: q.before === undefined ? undefined : BigInt(q.before),

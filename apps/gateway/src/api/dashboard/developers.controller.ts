@@ -21,6 +21,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AllowlistDto, IssueTokenDto, RotateWebhookSecretDto } from '../../kernel/dto/merchant-settings.dto';
 import { PayinCallbackUrlDto } from '../../kernel/dto/payin-callback-url.dto';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentRecentDelivery } from './dashboard.presenter';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
@@ -63,6 +64,7 @@ export class DashboardDevelopersController {
 
   @RateLimit('read')
   @Get('developers')
+  @RoleReach('any')
   async show(@SessionMerchantId() merchantId: number): Promise<Reply<DevelopersView>> {
     const [merchant, tokens] = await Promise.all([this.admin.get(merchantId), this.admin.listTokens(merchantId)]);
     return new Reply('Developer settings', {
@@ -83,6 +85,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Post('tokens')
+  @RoleReach('tokens:manage')
   @Audited('token.create', ({ data }) => `token:${String(data.id)}`)
   @HttpCode(201)
   async issueToken(
@@ -103,6 +106,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Delete('tokens/:id')
+  @RoleReach('tokens:manage')
   @Audited('token.revoke', ({ params }) => `token:${params.id}`)
   @HttpCode(200)
   async revokeToken(
@@ -120,6 +124,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Post('webhook-secret/reveal')
+  @RoleReach('webhooks:manage')
   @Audited('webhook-secret.reveal', () => 'webhook-secret')
   @HttpCode(200)
   async revealWebhookSecret(@SessionMerchantId() merchantId: number): Promise<Reply<WebhookSecretView>> {
@@ -135,6 +140,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Post('webhook-secret/rotate')
+  @RoleReach('webhooks:manage')
   @Audited('webhook-secret.rotate', () => 'webhook-secret')
   @HttpCode(200)
   async rotateWebhookSecret(
@@ -151,6 +157,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Put('callback-url')
+  @RoleReach('webhooks:manage')
   @Audited('callback-url.set', () => 'callback-url')
   @HttpCode(200)
   async setCallbackUrl(
@@ -167,6 +174,7 @@ export class DashboardDevelopersController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Put('allowlist')
+  @RoleReach('settings:manage')
   @Audited('allowlist.set', () => 'allowlist')
   @HttpCode(200)
   async setAllowlist(
@@ -188,6 +196,7 @@ export class DashboardDevelopersController {
    */
   @RateLimit('write')
   @Post('callback-test')
+  @RoleReach('webhooks:manage')
   @Audited('callback.test', ({ data }) => `webhook-delivery:${String(data.deliveryId)}`)
   @HttpCode(200)
   async sendTestCallback(@SessionMerchantId() merchantId: number): Promise<Reply<TestCallbackView>> {
@@ -227,6 +236,7 @@ export class DashboardDevelopersController {
 
   @RateLimit('read')
   @Get('deliveries')
+  @RoleReach('any')
   async recentDeliveries(
     @SessionMerchantId() merchantId: number,
     @Query() q: DeliveriesQuery,

@@ -5,6 +5,7 @@ import { formatAmount } from '@pay/domain';
 import { BalanceRepository, OverviewRepository } from '@pay/persistence';
 import { Reply } from '@pay/platform';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentDay } from './dashboard.presenter';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
@@ -24,6 +25,7 @@ export class DashboardOverviewController {
 
   @RateLimit('read')
   @Get('overview')
+  @RoleReach('balance:read')
   async show(@SessionMerchantId() merchantId: number): Promise<Reply<OverviewView>> {
     const [balance, days] = await Promise.all([
       this.balances.get(merchantId),

@@ -48,6 +48,7 @@ import { PayinRefundService } from '../../services/payin/payin-refund.service';
 import { qrImageOf, QrisService } from '../../services/payin/qris.service';
 import { SandboxPayService } from '../../services/payin/sandbox-pay.service';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { DashboardPayinListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
@@ -77,6 +78,7 @@ export class DashboardPayinsController {
 
   @RateLimit('read')
   @Get('payins')
+  @RoleReach('payins:read')
   async list(
     @SessionMerchantId() merchantId: number,
     @Query() q: DashboardPayinListQuery,
@@ -102,6 +104,7 @@ export class DashboardPayinsController {
   /** Every pay-in the list's filters match, as the recon CSV writes them (list-csv). */
   @RateLimit('export')
   @Get('payins.csv')
+  @RoleReach('reports:read')
   async csv(
     @SessionMerchantId() merchantId: number,
     @Query() q: DashboardPayinListQuery,
@@ -122,6 +125,7 @@ export class DashboardPayinsController {
 
   @RateLimit('read')
   @Get('payins/:merchantTrxId')
+  @RoleReach('payins:read')
   async show(
     @SessionMerchantId() merchantId: number,
     @Param('merchantTrxId') merchantTrxId: string,
@@ -132,6 +136,7 @@ export class DashboardPayinsController {
 
   @RateLimit('write')
   @Post('payins')
+  @RoleReach('payins:write')
   @Audited('payin.create', ({ data }) => `payin:${String(data.merchantTrxId)}`)
   @HttpCode(201)
   async create(
@@ -149,6 +154,7 @@ export class DashboardPayinsController {
 
   @RateLimit('write')
   @Post('payins/:merchantTrxId/simulate')
+  @RoleReach('payins:write')
   @Audited('payin.simulate', ({ params }) => `payin:${params.merchantTrxId}`)
   @HttpCode(200)
   async simulate(
@@ -164,6 +170,7 @@ export class DashboardPayinsController {
   /** A refund of a paid pay-in, in full or in part: the merchant API's rules and answers (POST /api/v1/payin/refund). */
   @RateLimit('write')
   @Post('payins/:merchantTrxId/refunds')
+  @RoleReach('refunds:write')
   @Audited('payin.refund', ({ data }) => `refund:${String(data.refundId)}`)
   @HttpCode(200)
   async refund(
@@ -183,6 +190,7 @@ export class DashboardPayinsController {
   /** Its latest callback again (same event id and body), from the start of the retry schedule. */
   @RateLimit('write')
   @Post('payins/:merchantTrxId/callback/resend')
+  @RoleReach('webhooks:manage')
   @Audited('payin.callback-resend', ({ params }) => `payin:${params.merchantTrxId}`)
   @HttpCode(200)
   async resend(
@@ -209,6 +217,7 @@ export class DashboardPayinsController {
   /** Sandbox only: the merchant's paid pay-ins settled now (pending to available), so a payout can be tried at once. */
   @RateLimit('write')
   @Post('sandbox/settle')
+  @RoleReach('payins:write')
   @Audited('payin.settle-now', ({ data }) => `settlement:${String(data.payinCount)} pay-ins`)
   @HttpCode(200)
   async settleNow(@SessionMerchantId() merchantId: number): Promise<Reply<{ payinCount: number; requested: boolean }>> {

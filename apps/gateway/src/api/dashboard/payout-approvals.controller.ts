@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { type DashboardPrincipal, Principal, SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MERCHANT_AUDIENCE, sessionCookieOf } from '../../kernel/auth/session/session-cookies';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { PayoutApprovalDecisionDto, PayoutApprovalSettingsDto } from '../../kernel/dto/payout-approval.dto';
@@ -45,6 +46,7 @@ export class DashboardPayoutApprovalsController {
 
   @RateLimit('read')
   @Get('payouts')
+  @RoleReach('payouts:read')
   async awaiting(@SessionMerchantId() merchantId: number): Promise<Reply<PayoutAwaitingApprovalView[]>> {
     return new Reply('Query success', await this.approvals.awaiting(merchantId));
   }
@@ -52,6 +54,7 @@ export class DashboardPayoutApprovalsController {
   /** `decision`: approve (released to the payout service) or reject (failed unsent, refunded). */
   @RateLimit('write')
   @Post('payouts/:platformTrxId/:decision')
+  @RoleReach('payouts:approve')
   @Audited('payout.approval', payoutTarget, { details: decisionDetails })
   @HttpCode(200)
   async decide(
@@ -79,6 +82,7 @@ export class DashboardPayoutApprovalsController {
 
   @RateLimit('read')
   @Get('settings')
+  @RoleReach('payouts:read')
   async settings(@SessionMerchantId() merchantId: number): Promise<Reply<PayoutApprovalSettingsView>> {
     return new Reply('Query success', await this.approvals.settings(merchantId));
   }
@@ -86,6 +90,7 @@ export class DashboardPayoutApprovalsController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Put('settings')
+  @RoleReach('settings:manage')
   @Audited('merchant.payout-approvals', ({ principal }) => `merchant:${principal?.merchantId}`)
   @HttpCode(200)
   async setSettings(

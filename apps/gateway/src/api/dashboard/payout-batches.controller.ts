@@ -7,6 +7,7 @@ import { BatchRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { presentBatch, presentBatchSubmission } from '../../kernel/presenters/batch.presenter';
@@ -30,6 +31,7 @@ export class DashboardPayoutBatchesController {
 
   @RateLimit('read')
   @Post('preview')
+  @RoleReach('payouts:write')
   @HttpCode(200)
   async preview(@SessionMerchantId() merchantId: number, @Body() dto: BatchRowsDto): Promise<Reply<BatchPreviewView>> {
     const rows = await this.batchPayouts.preview({ id: merchantId }, dto.rows, BatchRowDto);
@@ -51,6 +53,7 @@ export class DashboardPayoutBatchesController {
   @RateLimit('write')
   @RequiresRecentAuth()
   @Post()
+  @RoleReach('payouts:write')
   // The row keeps the counts, not the rows (up to 1,000): the batch itself has them.
   @Audited('payout.batch', ({ data }) => `batch:${String(data.batchId)}`, {
     details: ({ data }) => ({ rowCount: data.rowCount, accepted: data.accepted, refused: data.refused }),
@@ -70,6 +73,7 @@ export class DashboardPayoutBatchesController {
 
   @RateLimit('read')
   @Get(':batchId')
+  @RoleReach('payouts:read')
   async show(
     @SessionMerchantId() merchantId: number,
     @Param('batchId') batchId: string,

@@ -16,6 +16,7 @@ import { ApiError, Reply } from '@pay/platform';
 import { presentDisbursementItem, toPage } from '../../kernel/presenters/history.presenter';
 import { DEFAULT_LIMIT } from '../../kernel/dto/list-query.dto';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { DashboardPayoutListQuery } from './dashboard-list-query.dto';
 import { jakartaOrNull, presentDeliveryWithAttempts } from './dashboard.presenter';
@@ -38,6 +39,7 @@ export class DashboardPayoutsController {
 
   @RateLimit('read')
   @Get('payouts')
+  @RoleReach('payouts:read')
   async list(
     @SessionMerchantId() merchantId: number,
     @Query() q: DashboardPayoutListQuery,
@@ -62,6 +64,7 @@ export class DashboardPayoutsController {
   /** Every payout the list's filters match, as the payouts day file writes them (list-csv). */
   @RateLimit('export')
   @Get('payouts.csv')
+  @RoleReach('reports:read')
   async csv(
     @SessionMerchantId() merchantId: number,
     @Query() q: DashboardPayoutListQuery,
@@ -81,6 +84,7 @@ export class DashboardPayoutsController {
 
   @RateLimit('read')
   @Get('payouts/:merchantTrxId')
+  @RoleReach('payouts:read')
   async show(
     @SessionMerchantId() merchantId: number,
     @Param('merchantTrxId') merchantTrxId: string,
@@ -103,6 +107,7 @@ export class DashboardPayoutsController {
   /** Its latest callback again (same event id and body), from the start of the retry schedule. */
   @RateLimit('write')
   @Post('payouts/:merchantTrxId/callback/resend')
+  @RoleReach('webhooks:manage')
   @Audited('payout.callback-resend', ({ params }) => `payout:${params.merchantTrxId}`)
   @HttpCode(200)
   async resend(

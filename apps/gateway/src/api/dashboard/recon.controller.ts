@@ -9,6 +9,7 @@ import { PRISMA } from '../../gateway.tokens';
 import { reconDateOf, ReconExportService } from '../../services/recon/recon-export.service';
 import { ReconFileDto } from '../../kernel/dto/recon-file.dto';
 import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { RateLimiter } from '../../kernel/rate-limit/rate-limiter';
@@ -28,6 +29,7 @@ export class DashboardReconController {
 
   @RateLimit('read')
   @Post('recon')
+  @RoleReach('reports:read')
   // The pay-ins file keeps its target (recon:<date>); the other files name their type.
   @Audited('recon.export', ({ data }) =>
     data.type === 'payins' ? `recon:${String(data.date)}` : `recon:${String(data.date)}:${String(data.type)}`,
@@ -62,6 +64,7 @@ export class DashboardReconController {
 
   @RateLimit('read')
   @Get('recon/:jobId')
+  @RoleReach('reports:read')
   async status(@SessionMerchantId() merchantId: number, @Param('jobId') jobId: string): Promise<Reply<ReconJobView>> {
     const job = await this.recon.job(merchantId, jobId);
     if (!job) throw new ApiError(ErrorCode.NotFound, 'Export job not found');

@@ -37,6 +37,8 @@ import {
 } from '../../kernel/auth/session/session-cookies';
 import { MerchantSessionGuard, OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
+import { RoleReach } from '../../kernel/auth/session/role-reach';
+import { type MerchantRole, PERMISSIONS, roleAllows } from '@pay/domain';
 import { ConfirmPasswordDto, SetPasswordDto, SignInDto, TotpCodeDto } from './session.dto';
 import { Audited, type AuditSubject } from '../../kernel/audit/audit.interceptor';
 
@@ -50,6 +52,8 @@ import { Audited, type AuditSubject } from '../../kernel/audit/audit.interceptor
  * operators have none.
  */
 function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
+  // Every merchant role has its own session, password and second factor.
+  @RoleReach('any')
   class SessionEndpoints {
     constructor(
       readonly auth: SignInService,
@@ -246,7 +250,15 @@ function sessionEndpoints(audience: Audience, SessionGuard: Type<CanActivate>) {
 
     view(s: DashboardSession): SessionView {
       return {
-        user: { id: s.userId, email: s.email, role: s.role, totpEnabled: s.totpEnabled },
+        user: {
+          id: s.userId,
+          email: s.email,
+          role: s.role,
+          totpEnabled: s.totpEnabled,
+          merchantRole: s.merchantRole,
+          permissions:
+            s.merchantRole === null ? [] : PERMISSIONS.filter((p) => roleAllows(s.merchantRole as MerchantRole, p)),
+        },
         merchant: s.merchantId !== null ? { id: s.merchantId, name: s.merchantName ?? '' } : null,
         csrfToken: s.csrfToken,
         sandbox: this.config.payins.sandbox,

@@ -9,6 +9,7 @@ import {
   TEST_DASHBOARD_PASSWORD,
 } from '@pay/testing';
 import { Secret, TOTP } from 'otpauth';
+import { PERMISSIONS } from '@pay/domain';
 import request from 'supertest';
 import { type GatewayApp, startTestGateway } from '../../testing/test-gateway';
 
@@ -207,7 +208,15 @@ describe('dashboard and console sign-in, sessions, CSRF, TOTP and lockout (real 
       const me = await request(pub).get('/dashboard/api/session').set('cookie', cookie.split(';')[0]);
       expect(me.status).toBe(200);
       expect(me.body.data).toEqual({
-        user: { id: user.userId, email: user.email, role: 'merchant', totpEnabled: false },
+        // An owner (a merchant user created without a role): every permission of docs/access.md.
+        user: {
+          id: user.userId,
+          email: user.email,
+          role: 'merchant',
+          totpEnabled: false,
+          merchantRole: 'owner',
+          permissions: [...PERMISSIONS],
+        },
         merchant: { id: merchant.id, name: merchant.name },
         csrfToken: res.body.data.csrfToken,
         sandbox: true,

@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { MerchantRole } from '@pay/domain';
 import type { MerchantRateLimits } from '@pay/persistence';
 import type { FastifyRequest } from 'fastify';
 
@@ -9,6 +10,8 @@ export interface DashboardPrincipal {
   role: 'merchant' | 'operator';
   /** The merchant a merchant user belongs to; null for operators */
   merchantId: number | null;
+  /** A merchant user's role (docs/access.md); null for operators */
+  merchantRole: MerchantRole | null;
   /** The merchant's own rate limits (null: the default), read with the session; null for operators */
   rateLimits: MerchantRateLimits | null;
   /** The session's CSRF token (sent back on sign-in and GET session) */

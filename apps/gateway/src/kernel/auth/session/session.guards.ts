@@ -8,6 +8,7 @@ import { RateLimiter } from '../../rate-limit/rate-limiter';
 import { SessionAuthenticator } from './session-authenticator';
 import { dashboardMerchantOf, setPrincipal } from './dashboard-principal';
 import { REQUIRES_RECENT_AUTH } from './requires-recent-auth.decorator';
+import { type Reach, requireReach, ROLE_REACH } from './role-reach';
 import {
   type Audience,
   isForeignOrigin,
@@ -28,7 +29,8 @@ function sameToken(given: string, expected: string): boolean {
  * A session guard (decision 0023): the audience's cookie must name a live session of a user of
  * its role (not disabled; a merchant user's merchant active), else 401 SESSION_REQUIRED. A
  * foreign Origin, or a state-changing method without the session's X-CSRF-Token, is 403
- * CSRF_TOKEN_INVALID. A handler marked @RequiresRecentAuth() also wants the password proved within
+ * CSRF_TOKEN_INVALID. A merchant user whose role does not reach the route (@RoleReach,
+ * docs/access.md) is 403 ROLE_REQUIRED. A handler marked @RequiresRecentAuth() also wants the password proved within
  * the last 10 minutes, else 401 REAUTH_REQUIRED (checked last: a forged request learns nothing).
  * Sets the request's principal, and charges a merchant user's request to its merchant's rate limit
  * (the same budget as the merchant's API tokens; operators are not limited).
@@ -49,6 +51,11 @@ async function guard(
     if (typeof header !== 'string' || !sameToken(header, session.csrfToken))
       throw new ApiError(ErrorCode.CsrfTokenInvalid);
   }
+  if (audience.role === 'merchant')
+    requireReach(
+      session.merchantRole,
+      reflector.getAllAndOverride<Reach | undefined>(ROLE_REACH, [context.getHandler(), context.getClass()]),
+    );
   if (
     reflector.getAllAndOverride<boolean | undefined>(REQUIRES_RECENT_AUTH, [context.getHandler(), context.getClass()])
   )
@@ -58,6 +65,7 @@ async function guard(
     email: session.email,
     role: session.role,
     merchantId: session.merchantId,
+    merchantRole: session.merchantRole,
     rateLimits: session.merchantRateLimits,
     csrfToken: session.csrfToken,
   });
