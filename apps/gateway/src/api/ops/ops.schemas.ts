@@ -578,11 +578,15 @@ export class ReconBreakSchema {
   code!: string;
   @ApiProperty({ enum: ['report', 'statement'], example: 'statement' }) side!: string;
   @ApiProperty({
-    enum: ['payin', 'report_line', 'batch', 'statement_line', 'payout', 'fee'],
+    enum: ['payin', 'report_line', 'refund', 'refund_line', 'batch', 'statement_line', 'payout', 'fee'],
     example: 'batch',
   })
   subject!: string;
-  @ApiProperty({ example: 'STL20261204001', description: 'The RRN, batch id, disbursement id or transaction id' })
+  @ApiProperty({
+    example: 'STL20261204001',
+    description:
+      "The RRN, our refund's id (or the acquirer's refund number), batch id, disbursement id or transaction id",
+  })
   reference!: string;
   @ApiProperty({ ...NULLABLE_TEXT, example: 'STL20261204001' }) batchId!: string | null;
   @ApiProperty({
