@@ -11,6 +11,7 @@ import {
   ledgerFor,
 } from '@pay/testing';
 import { ExitCode, runAdmin } from './admin';
+import { adminRunner } from './admin-runner';
 
 describe('admin CLI (real Postgres)', () => {
   let prisma: PrismaClient;
@@ -19,16 +20,7 @@ describe('admin CLI (real Postgres)', () => {
   });
   afterAll(() => prisma.$disconnect());
 
-  async function admin(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runAdmin(argv, {
-      env: { DATABASE_URL: process.env.DATABASE_URL },
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const admin = adminRunner();
 
   it('creates a merchant with fees, issues a token printed once (only its hash stored), and revokes it', async () => {
     const created = await admin(
@@ -365,7 +357,7 @@ describe('admin CLI (real Postgres)', () => {
       );
       expect(created.code).toBe(ExitCode.Ok);
       expect(created.out).toMatch(
-        /^created merchant user \d+ owner@toko-dashboard\.example \(merchant \d+\); one-time set-password link/,
+        /^created merchant user \d+ owner@toko-dashboard\.example \(merchant \d+, owner\); one-time set-password link/,
       );
       expect(created.out.split('\n')[1]).toMatch(
         /^http:\/\/localhost:3000\/dashboard\/#\/set-password\/[A-Za-z0-9_-]{43}$/,

@@ -53,6 +53,7 @@ const AUDITED: Record<string, CliAuditSpec> = {
   'user unlock': { action: 'dashboard-user.unlock', target: printedUser },
   'user disable': { action: 'dashboard-user.disable', target: printedUser },
   'user enable': { action: 'dashboard-user.enable', target: printedUser },
+  'user set-role': { action: 'dashboard-user.role', target: printedUser },
   'dlq replay': { action: 'dead-letter.replay', target: ({ args }) => `dead-letter:${args.join(',')}` },
   'dlq resolve': { action: 'dead-letter.resolve', target: ({ args }) => `dead-letter:${args[0]}` },
   'payout reverse': { action: 'disbursement.reverse', target: ({ args }) => `disbursement:${args[0]}` },

@@ -11,13 +11,14 @@ export interface UserCommandContext {
 }
 
 const linkLines = (u: DashboardUserLink, verb: string): string =>
-  `${verb} ${u.role} user ${u.userId} ${u.email}${u.merchantId !== null ? ` (merchant ${u.merchantId})` : ''}; one-time set-password link (valid 72 h, shown once):\n${u.setPasswordUrl}`;
+  `${verb} ${u.role} user ${u.userId} ${u.email}${u.merchantId !== null ? ` (merchant ${u.merchantId}, ${u.merchantRole})` : ''}; one-time set-password link (valid 72 h, shown once):\n${u.setPasswordUrl}`;
 
 const line = (u: DashboardUserView): string =>
   [
     u.userId,
     u.role.padEnd(8),
     u.merchantId ?? '-',
+    u.merchantRole ?? '-',
     u.email,
     u.disabled
       ? 'disabled'
@@ -43,12 +44,15 @@ export function registerUserCommands(program: Command, ctx: UserCommandContext):
     .requiredOption('--email <email>', "the user's email (stored lower-cased)")
     .option('--merchant <merchantId>', 'the merchant the user belongs to')
     .option('--operator', 'an operator of the console')
-    .action(async (o: { email: string; merchant?: string; operator?: boolean }) => {
+    .option('--role <role>', "a merchant user's role: owner (default), developer, finance or viewer (docs/access.md)")
+    .action(async (o: { email: string; merchant?: string; operator?: boolean; role?: string }) => {
       if (Boolean(o.merchant) === Boolean(o.operator)) ctx.usage('give either --merchant <id> or --operator');
+      if (o.operator && o.role) ctx.usage('an operator has no role: --role goes with --merchant');
       const created = await ctx.users().create({
         email: o.email,
         role: o.operator ? 'operator' : 'merchant',
         merchantId: o.merchant ? ctx.merchantId(o.merchant) : null,
+        merchantRole: o.role ?? null,
       });
       ctx.print(linkLines(created, 'created'), created);
     });
@@ -79,6 +83,15 @@ export function registerUserCommands(program: Command, ctx: UserCommandContext):
     .action(async (o: { email: string }) => {
       const u = await ctx.users().disable(o.email);
       ctx.print(`user ${u.userId} ${u.email} disabled; its sessions are ended`, u);
+    });
+  user
+    .command('set-role')
+    .description("change a merchant user's role; refused when it would leave the merchant without an enabled owner")
+    .requiredOption('--email <email>', "the user's email")
+    .requiredOption('--role <role>', 'owner, developer, finance or viewer')
+    .action(async (o: { email: string; role: string }) => {
+      const u = await ctx.users().setMerchantRole(o.email, o.role);
+      ctx.print(`user ${u.userId} ${u.email} is now ${u.merchantRole ?? '-'}`, u);
     });
   user
     .command('enable')

@@ -108,8 +108,8 @@ describe('the committed OpenAPI documents', () => {
     expect(Object.keys(document.paths).some((p) => p.startsWith('/ops/queues'))).toBe(false);
     // 46: the adjustments (list, show, request, approve, reject) and the finance exports (request, show) since 39;
     // 52: the reconciliation (runs list, show and run, a CSV ingested, a break assigned, resolved);
-    // 54: a merchant's payout approval settings (show, set).
-    expect(operations).toHaveLength(54);
+    // 54: a merchant's payout approval settings (show, set); 55: a merchant user's role set.
+    expect(operations).toHaveLength(55);
     for (const { path, op } of operations) {
       // The SNAP acquirer's notification answers in SNAP's envelope, not ours.
       if (path.startsWith('/snap/')) {

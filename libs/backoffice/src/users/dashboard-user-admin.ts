@@ -7,7 +7,9 @@ import {
   DashboardUserRepository,
   inTransaction,
   normaliseEmail,
+  type SqlClient,
 } from '@pay/persistence';
+import { isMerchantRole, MERCHANT_ROLES, type MerchantRole } from '@pay/domain';
 import type { Pool } from 'pg';
 import { merchantNotFound } from '../merchants/merchant-admin';
 import { invalidInput } from '../merchants/merchant-input';
@@ -27,6 +29,8 @@ export function setPasswordUrl(urls: DashboardUrls, role: DashboardRole, token: 
   return `${(role === 'merchant' ? urls.dashboard : urls.console).replace(/\/+$/, '')}/#/set-password/${token}`;
 }
 
+const invalidRole = () => invalidInput('merchantRole', `merchantRole must be one of ${MERCHANT_ROLES.join(', ')}`);
+
 const userNotFound = (key: number | string) =>
   new BackofficeError(BackofficeErrorCode.DashboardUserNotFound, `dashboard user ${key} not found`);
 
@@ -36,6 +40,8 @@ export interface DashboardUserView {
   email: string;
   role: DashboardRole;
   merchantId: number | null;
+  /** A merchant user's role (docs/access.md); null for operators */
+  merchantRole: MerchantRole | null;
   passwordSet: boolean;
   totpEnabled: boolean;
   lockedUntil: Date | null;
@@ -49,6 +55,7 @@ export interface DashboardUserLink {
   email: string;
   role: DashboardRole;
   merchantId: number | null;
+  merchantRole: MerchantRole | null;
   setPasswordUrl: string;
 }
 
@@ -58,6 +65,7 @@ export function describeDashboardUser(u: DashboardUser, now: Date = new Date()):
     email: u.email,
     role: u.role,
     merchantId: u.merchantId,
+    merchantRole: u.merchantRole,
     passwordSet: u.passwordHash !== null,
     totpEnabled: u.totpEnabledAt !== null,
     lockedUntil: u.lockedUntil && u.lockedUntil > now ? u.lockedUntil : null,
@@ -88,7 +96,13 @@ export class DashboardUserAdmin {
     this.sessions = new DashboardSessionRepository(pool);
   }
 
-  async create(input: { email: string; role: DashboardRole; merchantId?: number | null }): Promise<DashboardUserLink> {
+  /** `merchantRole`: a merchant user's role (owner when left out); an operator has none. */
+  async create(input: {
+    email: string;
+    role: DashboardRole;
+    merchantId?: number | null;
+    merchantRole?: string | null;
+  }): Promise<DashboardUserLink> {
     const email = normaliseEmail(input.email);
     if (email.length > 254 || !EMAIL.test(email)) throw invalidInput('email', 'email must be an email address');
     if (input.role !== 'merchant' && input.role !== 'operator')
@@ -98,11 +112,20 @@ export class DashboardUserAdmin {
       throw invalidInput('merchantId', 'a merchant user needs merchantId');
     if (input.role === 'operator' && merchantId !== null)
       throw invalidInput('merchantId', 'an operator belongs to no merchant: leave merchantId out');
+    const merchantRole = input.merchantRole ?? null;
+    if (input.role === 'operator' && merchantRole !== null)
+      throw invalidInput('merchantRole', 'an operator has no merchant role: leave merchantRole out');
+    if (merchantRole !== null && !isMerchantRole(merchantRole)) throw invalidRole();
     if (merchantId !== null && !(await this.merchantExists(merchantId))) throw merchantNotFound(merchantId);
     const now = this.clock();
     try {
       return await inTransaction(this.pool, async (tx) => {
-        const user = await this.users.insert(tx, { email, role: input.role, merchantId });
+        const user = await this.users.insert(tx, {
+          email,
+          role: input.role,
+          merchantId,
+          merchantRole: merchantRole as MerchantRole | null,
+        });
         const token = await this.links.create(tx, user.id, now);
         return this.linkOf(user, token);
       });
@@ -140,11 +163,38 @@ export class DashboardUserAdmin {
     const user = await this.get(key);
     const now = this.clock();
     await inTransaction(this.pool, async (tx) => {
+      if (user.disabledAt === null) await this.keepAnOwner(tx, user);
       await this.users.disable(tx, user.id, now);
       await this.sessions.revokeAllOf(user.id, now, tx);
       await this.links.expireAllOf(tx, user.id, now);
     });
     return describeDashboardUser(await this.get(user.id), now);
+  }
+
+  /**
+   * Changes a merchant user's role (docs/access.md); it applies on the user's next request. Refused
+   * for an operator, and (409) when it would leave the merchant without an enabled owner.
+   */
+  async setMerchantRole(key: number | string, role: string): Promise<DashboardUserView> {
+    if (!isMerchantRole(role)) throw invalidRole();
+    const user = await this.get(key);
+    if (user.role !== 'merchant') throw invalidInput('merchantRole', 'an operator has no merchant role');
+    await inTransaction(this.pool, async (tx) => {
+      if (role !== 'owner' && user.disabledAt === null) await this.keepAnOwner(tx, user);
+      await this.users.setMerchantRole(tx, user.id, role);
+    });
+    return describeDashboardUser(await this.get(user.id), this.clock());
+  }
+
+  /** 409 when `user` is its merchant's only enabled owner (the owners locked until the transaction ends). */
+  private async keepAnOwner(tx: SqlClient, user: DashboardUser): Promise<void> {
+    if (user.merchantId === null || user.merchantRole !== 'owner') return;
+    const owners = await this.users.lockOwners(tx, user.merchantId);
+    if (owners.length <= 1 && owners.includes(user.id))
+      throw new BackofficeError(
+        BackofficeErrorCode.Conflict,
+        `merchant ${user.merchantId} must keep at least one owner: make another user owner first`,
+      );
   }
 
   /** Lets a disabled user sign in again (with its password; its old sessions stay revoked). */
@@ -172,6 +222,7 @@ export class DashboardUserAdmin {
       email: user.email,
       role: user.role,
       merchantId: user.merchantId,
+      merchantRole: user.merchantRole,
       setPasswordUrl: setPasswordUrl(this.urls, user.role, token),
     };
   }

@@ -119,8 +119,13 @@ export interface MerchantUserCreatedView {
   email: string;
   role: 'merchant' | 'operator';
   merchantId: number | null;
+  /** A merchant user's role (docs/access.md); null for an operator */
+  merchantRole: MerchantRoleName | null;
   setPasswordUrl: string;
 }
+
+/** A merchant user's role (@pay/domain MERCHANT_ROLES) */
+export type MerchantRoleName = 'owner' | 'developer' | 'finance' | 'viewer';
 
 /** A row of `GET /settlements` */
 export interface ConsoleSettlementView {
@@ -317,6 +322,7 @@ export interface ConsoleUserView {
   email: string;
   role: 'merchant' | 'operator';
   merchantId: number | null;
+  merchantRole: MerchantRoleName | null;
   passwordSet: boolean;
   totpEnabled: boolean;
   /** ISO time while a lockout lasts; null otherwise */

@@ -3,7 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { MerchantUserCreatedView } from '@pay/contracts/dashboard';
 import { DashboardUserAdmin } from '@pay/backoffice';
 import { Reply } from '@pay/platform';
-import { IsString, MaxLength } from 'class-validator';
+import { MERCHANT_ROLES, type MerchantRole } from '@pay/domain';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MerchantId } from '../../kernel/http/path-params';
 import { OperatorSessionGuard } from '../../kernel/auth/session/session.guards';
 import { Audited } from '../../kernel/audit/audit.interceptor';
@@ -14,6 +15,11 @@ export class CreateMerchantUserDto {
   @IsString()
   @MaxLength(254)
   email!: string;
+
+  /** The user's role (docs/access.md); left out: owner */
+  @IsOptional()
+  @IsIn(MERCHANT_ROLES)
+  merchantRole?: MerchantRole;
 }
 
 /** Merchant dashboard users, created by operators only (decision 0023): DashboardUserAdmin, as the CLI and the ops API. */
@@ -34,7 +40,7 @@ export class ConsoleMerchantUsersController {
   ): Promise<Reply<MerchantUserCreatedView>> {
     return new Reply(
       'Merchant user created; the set-password link is shown only now',
-      await this.users.create({ email: dto.email, role: 'merchant', merchantId }),
+      await this.users.create({ email: dto.email, role: 'merchant', merchantId, merchantRole: dto.merchantRole }),
     );
   }
 }

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import { DashboardUserAdmin } from '@pay/backoffice';
+import { MERCHANT_ROLES, type MerchantRole } from '@pay/domain';
 import { Reply } from '@pay/platform';
 import { IsIn, IsInt, IsOptional, IsPositive, IsString, MaxLength } from 'class-validator';
 import { ApiEnvelope, errorResponses } from '../../kernel/openapi/api-envelope.decorator';
@@ -38,6 +39,21 @@ class CreateDashboardUserDto {
   @IsInt()
   @IsPositive()
   merchantId?: number;
+
+  @ApiPropertyOptional({
+    enum: MERCHANT_ROLES,
+    example: 'finance',
+    description: "A merchant user's role (docs/access.md); left out: owner. Absent for an operator",
+  })
+  @IsOptional()
+  @IsIn(MERCHANT_ROLES)
+  merchantRole?: MerchantRole;
+}
+
+class SetMerchantRoleDto {
+  @ApiProperty({ enum: MERCHANT_ROLES, example: 'viewer', description: 'The role from now on (docs/access.md)' })
+  @IsIn(MERCHANT_ROLES)
+  merchantRole!: MerchantRole;
 }
 
 @ApiSchema({ name: 'DashboardUserLink' })
@@ -46,6 +62,8 @@ class DashboardUserLinkSchema {
   @ApiProperty({ example: 'finance@tokosinarjaya.example' }) email!: string;
   @ApiProperty({ enum: ['merchant', 'operator'], example: 'merchant' }) role!: string;
   @ApiProperty({ type: Number, nullable: true, example: 7 }) merchantId!: number | null;
+  @ApiProperty({ enum: MERCHANT_ROLES, nullable: true, example: 'finance', description: 'null for an operator' })
+  merchantRole!: MerchantRole | null;
   @ApiProperty({
     example: 'https://dashboard.example/dashboard/#/set-password/q9Zk2M4T7pA3mXc8…',
     description:
@@ -60,6 +78,8 @@ class DashboardUserSchema {
   @ApiProperty({ example: 'finance@tokosinarjaya.example' }) email!: string;
   @ApiProperty({ enum: ['merchant', 'operator'], example: 'merchant' }) role!: string;
   @ApiProperty({ type: Number, nullable: true, example: 7 }) merchantId!: number | null;
+  @ApiProperty({ enum: MERCHANT_ROLES, nullable: true, example: 'finance', description: 'null for an operator' })
+  merchantRole!: MerchantRole | null;
   @ApiProperty({ example: true, description: 'Whether the user has set a password' }) passwordSet!: boolean;
   @ApiProperty({ example: false }) totpEnabled!: boolean;
   @ApiProperty({
@@ -157,6 +177,23 @@ export class DashboardUserOpsController {
   async disable(@SignedInOperator() operator: DashboardPrincipal | undefined, @UserId() userId: number) {
     const by = operator && { operatorUserId: operator.userId };
     return new Reply('Dashboard user disabled', await this.users.disable(userId, by));
+  }
+
+  @RequiresRecentAuth()
+  @Put(['ops/dashboard-users/:userId/role', 'console/api/users/:userId/role'])
+  @HttpCode(200)
+  @Audited('dashboard-user.role', ({ params }) => `dashboard-user:${params.userId}`)
+  @ApiOperation({
+    operationId: 'setDashboardUserRole',
+    summary: "Change a merchant user's role (owner, developer, finance, viewer); it applies on the user's next request",
+    description:
+      'An operator has no merchant role (400). A change that would leave the merchant without an enabled owner is 409 CONFLICT: make another user owner first.',
+  })
+  @ApiUserIdParam()
+  @ApiEnvelope(DashboardUserSchema, { message: 'Dashboard user role set' })
+  @errorResponses(OPS_COMMON_ERRORS, [ErrorCode.Conflict])
+  async setRole(@UserId() userId: number, @Body() dto: SetMerchantRoleDto) {
+    return new Reply('Dashboard user role set', await this.users.setMerchantRole(userId, dto.merchantRole));
   }
 
   @RequiresRecentAuth()
