@@ -227,3 +227,9 @@ export {
   type SandboxClock,
   SandboxClockRepository,
 } from './sandbox/sandbox-clock.repository';
+export {
+  type MerchantDelivery,
+  type MerchantEvent,
+  type MerchantEventPage,
+  MerchantEventRepository,
+} from './events/merchant-event.repository';

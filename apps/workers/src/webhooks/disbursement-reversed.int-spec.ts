@@ -67,6 +67,8 @@ describe('the disbursement.reversed callback (real Postgres, real HTTP receiver)
       id: `disbursement.${d.id}.reversed`,
       type: 'disbursement.reversed',
       createdAt: expect.any(String),
+      // Its number in the merchant's event log (GET /api/v1/events)
+      sequence: expect.any(Number),
       data: {
         idMerchant: merchant.id,
         merchantName: 'Toko Balik',

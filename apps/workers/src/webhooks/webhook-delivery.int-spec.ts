@@ -136,6 +136,8 @@ describe('webhook delivery (real Postgres, real HTTP receiver, injected time)', 
       id: e.eventId,
       type: 'disbursement.succeeded',
       createdAt: '2026-11-22T12:31:05.100Z',
+      // Its number in the merchant's event log (GET /api/v1/events)
+      sequence: expect.any(Number),
       data: {
         idMerchant: merchantId,
         merchantName: 'Toko "Kopi", Jaya',

@@ -332,6 +332,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's event log: every callback event, numbered 1, 2, 3... with no gap
+         * @description Oldest first, the events after `after` (the last sequence you processed). Follow nextAfter while hasMore; when hasMore is false you have every event up to nextAfter, whether or not its callback reached you. Each event is the callback body exactly as sent (with its sequence), and a signature made now over it: verify it as a callback. Events are logged even when no callback URL is set. A bad after or limit is a 400 VALIDATION_ERROR naming it.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's callback deliveries, newest first (status=failed: those that gave up)
+         * @description Follow with before=<the last id> while hasMore. A bad status, before or limit is a 400 VALIDATION_ERROR naming it.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a callback again: the same event id and body, from the start of the retry schedule
+         * @description Idempotent: a delivery already waiting to be sent is left as it is and answered. Another merchant's delivery or an unknown id is 404 NOT_FOUND; one being attempted at this moment 409 CONFLICT.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/clock": {
         parameters: {
             query?: never;
@@ -1245,6 +1305,86 @@ export interface components {
             /** @example true */
             hasMore: boolean;
         };
+        EventLogItem: {
+            /**
+             * @description The event's number in the merchant's log: 1, 2, 3... with no gap
+             * @example 42
+             */
+            sequence: string;
+            /**
+             * @description The x-callback-event-id of its callback
+             * @example payin.succeeded:3f0c...
+             */
+            eventId: string;
+            /**
+             * @description The x-callback-event-type of its callback
+             * @example payin.succeeded
+             */
+            eventType: string;
+            /** @example 2026-11-01T03:00:00.000Z */
+            createdAt: string;
+            /**
+             * @description The callback's body exactly as delivered (a JSON document as a string; its last field is sequence)
+             * @example {"status":"success","sequence":42}
+             */
+            body: string;
+            /**
+             * @description An x-callback-signature over body, made now with your webhook secret(s): verify it as a callback
+             * @example t=1762000000,v1=5d1c...
+             */
+            signature: string;
+        };
+        EventLogPage: {
+            events: components["schemas"]["EventLogItem"][];
+            /**
+             * @description More events follow: ask again with after=nextAfter
+             * @example false
+             */
+            hasMore: boolean;
+            /**
+             * @description The sequence of the last event of the page (after itself when the page is empty)
+             * @example 42
+             */
+            nextAfter: string;
+        };
+        DeliveryItem: {
+            /** Format: uuid */
+            id: string;
+            /** @example payin.3f0c....success */
+            eventId: string;
+            /** @example payin.succeeded */
+            eventType: string;
+            /**
+             * @description Its event in the log (null: sent before the log began)
+             * @example 42
+             */
+            sequence: string | null;
+            /** @example https://merchant.example/callbacks */
+            url: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "delivered" | "failed" | "dead";
+            /** @example 9 */
+            attemptCount: number;
+            /** @example 0 */
+            resendCount: number;
+            /** @example 500 */
+            lastStatusCode: number | null;
+            /** @example null */
+            lastError: string | null;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DeliveryPage: {
+            deliveries: components["schemas"]["DeliveryItem"][];
+            /** @example false */
+            hasMore: boolean;
+        };
         SandboxClock: {
             /**
              * Format: date-time
@@ -1365,6 +1505,11 @@ export interface components {
              * @example 2026-11-22T12:31:05.100Z
              */
             createdAt: string;
+            /**
+             * @description The event's number in your event log (GET /api/v1/events): 1, 2, 3... per merchant with no gap; the same on every retry and resend
+             * @example 42
+             */
+            sequence: number;
             data: components["schemas"]["DisbursementCallbackData"];
         };
         PayinCallbackData: {
@@ -1443,6 +1588,11 @@ export interface components {
              * @example 2026-11-22T12:31:05.100Z
              */
             createdAt: string;
+            /**
+             * @description The event's number in your event log (GET /api/v1/events): 1, 2, 3... per merchant with no gap; the same on every retry and resend
+             * @example 42
+             */
+            sequence: number;
             data: components["schemas"]["PayinCallbackData"];
         };
         PayinRefundCallbackData: {
@@ -1517,6 +1667,11 @@ export interface components {
              * @example 2026-11-22T12:40:01.100Z
              */
             createdAt: string;
+            /**
+             * @description The event's number in your event log (GET /api/v1/events): 1, 2, 3... per merchant with no gap; the same on every retry and resend
+             * @example 42
+             */
+            sequence: number;
             data: components["schemas"]["PayinRefundCallbackData"];
         };
         BatchCompletedCounts: {
@@ -1582,6 +1737,11 @@ export interface components {
             type: "disbursement.batch.completed";
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description The event's number in your event log (GET /api/v1/events): 1, 2, 3... per merchant with no gap; the same on every retry and resend
+             * @example 42
+             */
+            sequence: number;
             data: components["schemas"]["BatchCompletedCallbackData"];
         };
     };
@@ -4963,6 +5123,590 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The last sequence you have processed (0 or absent: from the first event); the page starts after it */
+                after?: string;
+                /** @description Events per page, 1 to 500; more is refused, not reduced */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Query success */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Query success
+                         * @enum {string}
+                         */
+                        message: "Query success";
+                        data: components["schemas"]["EventLogPage"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description failed: given up (a final answer, or the retry schedule ran out: dead is listed with it); absent: every status */
+                status?: "pending" | "delivering" | "delivered" | "failed" | "dead";
+                /** @description The id of the last delivery of the previous page */
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Query success */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Query success
+                         * @enum {string}
+                         */
+                        message: "Query success";
+                        data: components["schemas"]["DeliveryPage"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's read limit; wait Retry-After seconds, then send the same request again */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window in this endpoint's class */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The limit and its window in seconds, e.g. 100;w=1 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal server error */
+            500: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example INTERNAL_ERROR
+                         * @enum {string}
+                         */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable, please retry */
+            503: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    /** @description Seconds to wait before sending the same request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example SERVICE_UNAVAILABLE
+                         * @enum {string}
+                         */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Callback queued for resend | Callback already queued */
+            200: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 7d3c1f0e-5b7a-4a43-9d1e-3f0b8c2a9e11
+                         */
+                        logId: string;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        status: true;
+                        /**
+                         * @example Callback queued for resend
+                         * @enum {string}
+                         */
+                        message: "Callback queued for resend" | "Callback already queued";
+                        data: components["schemas"]["DeliveryItem"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example VALIDATION_ERROR
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description TOKEN_NOT_FOUND: Token not found | TOKEN_NOT_VALID: Token not valid | MERCHANT_NOT_ACTIVE: Merchant not active */
+            401: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example TOKEN_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "TOKEN_NOT_FOUND" | "TOKEN_NOT_VALID" | "MERCHANT_NOT_ACTIVE";
+                    };
+                };
+            };
+            /** @description IP_NOT_ALLOWED: Access is not allowed from this IP address | SCOPE_REQUIRED: This token does not have the scope this call needs */
+            403: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example IP_NOT_ALLOWED
+                         * @enum {string}
+                         */
+                        code?: "IP_NOT_ALLOWED" | "SCOPE_REQUIRED";
+                    };
+                };
+            };
+            /** @description NOT_FOUND: Route not found */
+            404: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example NOT_FOUND
+                         * @enum {string}
+                         */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description CONFLICT: The request conflicts with an existing record */
+            409: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example CONFLICT
+                         * @enum {string}
+                         */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The logId of the body */
+                    "X-Log-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /**
+                         * @example UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's write limit; wait Retry-After seconds, then send the same request again */
             429: {
                 headers: {
                     /** @description Requests allowed per window in this endpoint's class */

@@ -14,6 +14,7 @@ import { ServicesModule } from '../../services/services.module';
 import { BalanceController } from './balance.controller';
 import { DisbursementBatchController } from './disbursement-batch.controller';
 import { DisbursementController } from './disbursement.controller';
+import { EventLogController, MerchantDeliveriesController } from './events.controller';
 import { BanksController } from './banks.controller';
 import { BalanceMovementsController, DisbursementListController, PayinListController } from './history.controllers';
 import { registerApiReference } from './openapi/api-reference';
@@ -49,6 +50,8 @@ import { SandboxClockController } from './sandbox-clock.controller';
     BalanceMovementsController,
     PayinListController,
     DisbursementListController,
+    EventLogController,
+    MerchantDeliveriesController,
     SandboxClockController,
   ],
 })

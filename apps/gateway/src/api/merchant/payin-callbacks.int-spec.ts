@@ -123,6 +123,8 @@ describe('pay-in callbacks, gateway side: written with the status change (real P
       id: `payin.${payin.id}.success`,
       type: 'payin.succeeded',
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      // Its number in the merchant's event log (GET /api/v1/events)
+      sequence: expect.any(Number),
       data: {
         idMerchant: merchant.id,
         merchantName: merchant.name,

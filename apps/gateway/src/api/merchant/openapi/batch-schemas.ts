@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { EventSequence } from './schemas';
 
 /** Batch payouts (issue 44): the `data` of the batch answers, for the OpenAPI document only (batch.presenter builds them). */
 
@@ -133,5 +134,6 @@ export class BatchCompletedCallbackSchema {
   id!: string;
   @ApiProperty({ enum: ['disbursement.batch.completed'] }) type!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @EventSequence() sequence!: number;
   @ApiProperty({ type: BatchCompletedCallbackDataSchema }) data!: BatchCompletedCallbackDataSchema;
 }

@@ -55,6 +55,7 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
       'Disbursement',
       'Payouts to bank and e-wallet accounts (the codes: GET /api/v1/banks); the final status goes to notifyUrl',
     )
+    .addTag('Events', "The merchant's event log: every callback event, numbered with no gap, to fetch what was missed")
     .addTag('Pay-in', 'QRIS pay-ins, and in the sandbox the payer and settle-now')
     .addTag('Reconciliation', 'The daily reconciliation CSV')
     .addTag(

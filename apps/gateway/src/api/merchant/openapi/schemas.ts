@@ -8,6 +8,16 @@ import { PAYOUT_FAILURE_TEXT, PayoutFailureCode } from '@pay/domain';
 
 const AMOUNT = 'Rupiah, at most two decimals';
 
+/** Every callback's place in the merchant's event log (GET /api/v1/events): 1, 2, 3... per merchant, no gap. */
+export const EventSequence = () =>
+  ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    example: 42,
+    description:
+      "The event's number in your event log (GET /api/v1/events): 1, 2, 3... per merchant with no gap; the same on every retry and resend",
+  });
+
 /** Spec 2.2 */
 @ApiSchema({ name: 'Fee' })
 export class FeeSchema {
@@ -175,6 +185,7 @@ export class DisbursementCallbackSchema {
   })
   type!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.100Z' }) createdAt!: string;
+  @EventSequence() sequence!: number;
   @ApiProperty({ type: DisbursementCallbackDataSchema }) data!: DisbursementCallbackDataSchema;
 }
 
@@ -300,6 +311,7 @@ export class PayinRefundCallbackSchema {
   id!: string;
   @ApiProperty({ enum: ['payin.refunded'], example: 'payin.refunded' }) type!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T12:40:01.100Z' }) createdAt!: string;
+  @EventSequence() sequence!: number;
   @ApiProperty({ type: PayinRefundCallbackDataSchema }) data!: PayinRefundCallbackDataSchema;
 }
 
@@ -360,6 +372,7 @@ export class PayinCallbackSchema {
   @ApiProperty({ enum: ['payin.succeeded', 'payin.failed', 'payin.expired'], example: 'payin.succeeded' })
   type!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T12:31:05.100Z' }) createdAt!: string;
+  @EventSequence() sequence!: number;
   @ApiProperty({ type: PayinCallbackDataSchema }) data!: PayinCallbackDataSchema;
 }
 
