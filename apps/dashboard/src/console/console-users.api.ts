@@ -1,7 +1,12 @@
 // The console's users (GET /console/api/users, POST /console/api/users/:userId/disable|enable|unlock|reset-link;
 // decision 0023, "Disabling users"): DashboardUserAdmin's view, never a hash or a secret. Its own
 // file, beside console.api.ts, typed by the same contract.
-import type { ConsoleUserView, DashboardUserLinkView } from '@pay/contracts/dashboard';
+import type {
+  ConsoleUserView,
+  DashboardUserLinkView,
+  MerchantRoleName,
+  SetMerchantRoleBody,
+} from '@pay/contracts/dashboard';
 import type { ApiClient } from '../shared/api/api-client';
 import { onePage } from './console.api';
 
@@ -10,6 +15,8 @@ export interface ConsoleUser {
   email: string;
   role: 'merchant' | 'operator';
   merchantId: string | null;
+  /** A merchant user's role (docs/access.md); null for an operator */
+  merchantRole: MerchantRoleName | null;
   totpEnabled: boolean;
   lockedUntil: string | null;
   disabled: boolean;
@@ -21,6 +28,7 @@ function toUser(u: ConsoleUserView): ConsoleUser {
     email: u.email,
     role: u.role,
     merchantId: u.merchantId === null ? null : String(u.merchantId),
+    merchantRole: u.merchantRole,
     totpEnabled: u.totpEnabled,
     lockedUntil: u.lockedUntil,
     disabled: u.disabled,
@@ -35,6 +43,13 @@ export function consoleUsersApi(api: ApiClient) {
     /** A new one-time set-password link for the user (shown only now) */
     newLink: async (id: string) =>
       (await api.post<DashboardUserLinkView>(`/users/${encodeURIComponent(id)}/reset-link`)).setPasswordUrl,
+    /** 409 CONFLICT when it would leave the merchant without an enabled owner */
+    setRole: async (id: string, merchantRole: MerchantRoleName) =>
+      toUser(
+        await api.put<ConsoleUserView>(`/users/${encodeURIComponent(id)}/role`, {
+          merchantRole,
+        } satisfies SetMerchantRoleBody),
+      ),
     setDisabled: async (id: string, disabled: boolean) =>
       toUser(await api.post<ConsoleUserView>(`/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`)),
   };

@@ -21,6 +21,7 @@ import type {
   FeesBody,
   MerchantCreatedView,
   MerchantUserCreatedView,
+  MerchantRoleName,
   QrisIdentityBody,
   RateLimitsBody,
   SettlementRunView,
@@ -285,10 +286,11 @@ export function consoleApi(api: ApiClient) {
     saveRateLimits: (id: string, limits: RateLimits) =>
       api.put<ConsoleMerchantView>(`/merchants/${enc(id)}/rate-limits`, limits satisfies RateLimitsBody),
     settleNow: (id: string) => api.post<SettlementRunView>('/settlements/run', { merchantId: Number(id) }),
-    inviteUser: async (id: string, email: string) =>
+    inviteUser: async (id: string, email: string, merchantRole: MerchantRoleName = 'owner') =>
       (
         await api.post<MerchantUserCreatedView>(`/merchants/${enc(id)}/users`, {
           email,
+          merchantRole,
         } satisfies CreateMerchantUserBody)
       ).setPasswordUrl,
 

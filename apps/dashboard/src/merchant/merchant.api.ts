@@ -128,6 +128,7 @@ export interface Developers {
   tokens: ApiToken[];
   callbackUrl: string | null;
   allowlist: { enabled: boolean; entries: string[] };
+  availableScopes: string[];
 }
 
 /** One entry of the merchant's activity log: who did what, to what, when. */
@@ -245,6 +246,7 @@ function toToken(t: ApiTokenView): ApiToken {
     createdAt: t.createdAt,
     lastUsedAt: t.lastUsedAt,
     revokedAt: t.revokedAt,
+    scopes: t.scopes,
   };
 }
 
@@ -346,12 +348,25 @@ export function merchantApi(api: ApiClient) {
 
     developers: async (): Promise<Developers> => {
       const r = await api.get<DevelopersView>('/developers');
-      return { tokens: r.tokens.map(toToken), callbackUrl: r.payinCallbackUrl, allowlist: r.allowlist };
-    },
-    createToken: async (label: string) => {
-      const r = await api.post<TokenIssuedView>('/tokens', { label } satisfies IssueTokenBody);
       return {
-        token: { id: r.id, label: r.label, prefix: r.prefix, createdAt: null, lastUsedAt: null, revokedAt: null },
+        tokens: r.tokens.map(toToken),
+        callbackUrl: r.payinCallbackUrl,
+        allowlist: r.allowlist,
+        availableScopes: r.availableScopes,
+      };
+    },
+    createToken: async (label: string, scopes?: string[]) => {
+      const r = await api.post<TokenIssuedView>('/tokens', { label, scopes } satisfies IssueTokenBody);
+      return {
+        token: {
+          id: r.id,
+          label: r.label,
+          prefix: r.prefix,
+          createdAt: null,
+          lastUsedAt: null,
+          revokedAt: null,
+          scopes: r.scopes,
+        },
         secret: r.token,
       };
     },

@@ -20,7 +20,7 @@ mountApp({
     { to: '/payins', labelKey: 'nav.payins' },
     { to: '/payouts', labelKey: 'nav.payouts' },
     { to: '/approvals', labelKey: 'nav.approvals' },
-    { to: '/reconciliation', labelKey: 'nav.reconciliation' },
+    { to: '/reconciliation', labelKey: 'nav.reconciliation', permission: 'reports:read' },
     { to: '/developers', labelKey: 'nav.developers' },
     { to: '/activity', labelKey: 'nav.activity' },
   ],

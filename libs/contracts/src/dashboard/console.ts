@@ -111,6 +111,13 @@ export interface SettlementRunView {
 /** `POST /merchants/:id/users` */
 export interface CreateMerchantUserBody {
   email: string;
+  /** Left out: owner */
+  merchantRole?: MerchantRoleName;
+}
+
+/** `PUT /users/:userId/role` */
+export interface SetMerchantRoleBody {
+  merchantRole: MerchantRoleName;
 }
 
 /** `POST /merchants/:id/users`: the set-password link is shown only here (valid 72 h) */

@@ -256,6 +256,8 @@ export interface DevelopersView {
   tokens: ApiTokenView[];
   payinCallbackUrl: string | null;
   allowlist: AllowlistView;
+  /** Every scope a token may be issued with (docs/access.md), for the scope chooser */
+  availableScopes: string[];
 }
 
 export interface IssueTokenBody {

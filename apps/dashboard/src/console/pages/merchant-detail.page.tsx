@@ -1,4 +1,17 @@
-import { Alert, Anchor, Button, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import type { MerchantRoleName } from '@pay/contracts/dashboard';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -156,6 +169,7 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
   const [delayDays, setDelayDays] = useState<Num>(merchant.delayDays ?? parsed.delayDays ?? '');
   const [hour, setHour] = useState<Num>(merchant.hour ?? parsed.hour ?? '');
   const [email, setEmail] = useState('');
+  const [inviteRole, setInviteRole] = useState<MerchantRoleName>('owner');
   const [link, setLink] = useState<string | null>(null);
   const invite = useAction(api.inviteUser);
   const q = (k: keyof typeof qris) => (e: { currentTarget: { value: string } }) =>
@@ -253,7 +267,7 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
           onSubmit={async (e) => {
             e.preventDefault();
             setLink(null);
-            const r = await invite.run(id, email.trim());
+            const r = await invite.run(id, email.trim(), inviteRole);
             if (r) {
               setLink(r.value);
               setEmail('');
@@ -269,6 +283,15 @@ function MerchantSettings({ merchant, onSaved }: { merchant: Merchant; onSaved()
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={fieldError(invite.error, 'email')}
+            />
+            <NativeSelect
+              label={t('merchants.inviteRole')}
+              data={['owner', 'developer', 'finance', 'viewer'].map((r) => ({
+                value: r,
+                label: t(`users.merchantRoles.${r}`),
+              }))}
+              value={inviteRole}
+              onChange={(e) => setInviteRole(e.currentTarget.value as MerchantRoleName)}
             />
             <Group>
               <Button type="submit" loading={invite.busy}>

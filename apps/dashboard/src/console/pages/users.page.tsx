@@ -1,4 +1,5 @@
-import { Alert, Anchor, Badge, Button, Group, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, NativeSelect, TextInput } from '@mantine/core';
+import type { MerchantRoleName } from '@pay/contracts/dashboard';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,6 +12,8 @@ import { FormError } from '../../shared/ui/states';
 import { useCursorList } from '../../shared/ui/use-async';
 import { type ConsoleUser, consoleUsersApi } from '../console-users.api';
 import { useMerchantNames } from '../use-merchant-names';
+
+const MERCHANT_ROLES: MerchantRoleName[] = ['owner', 'developer', 'finance', 'viewer'];
 
 /** Dashboard and console users; disabling one signs it out everywhere (the API refuses an operator's own user). */
 export default function UsersPage() {
@@ -41,6 +44,37 @@ export default function UsersPage() {
         columns={[
           { header: t('users.email'), cell: (u) => u.email },
           { header: t('users.role'), cell: (u) => t(`users.roles.${u.role}`) },
+          {
+            header: t('users.merchantRole'),
+            // A merchant user's role, changed at once (audited; the last owner cannot be demoted).
+            cell: (u) =>
+              u.merchantRole ? (
+                <NativeSelect
+                  size="xs"
+                  aria-label={t('users.merchantRoleOf', { email: u.email })}
+                  data={MERCHANT_ROLES.map((r) => ({ value: r, label: t(`users.merchantRoles.${r}`) }))}
+                  value={u.merchantRole}
+                  onChange={async (e) => {
+                    setDone(null);
+                    setUnlockError(null);
+                    try {
+                      const user = await api.setRole(u.id, e.currentTarget.value as MerchantRoleName);
+                      setDone(
+                        t('users.roleChanged', {
+                          email: user.email,
+                          role: t(`users.merchantRoles.${user.merchantRole ?? 'owner'}`),
+                        }),
+                      );
+                    } catch (err) {
+                      setUnlockError(err);
+                    }
+                    list.reload();
+                  }}
+                />
+              ) : (
+                '—'
+              ),
+          },
           {
             header: t('users.merchant'),
             cell: (u) =>

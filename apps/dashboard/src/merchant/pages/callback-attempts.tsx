@@ -2,6 +2,7 @@ import { Alert, Button, Code, Paper, Stack, Table, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/format/format';
+import { useCan } from '../../shared/session/session.context';
 import { EmptyText, FormError } from '../../shared/ui/states';
 import type { CallbackAttempt } from '../merchant.api';
 
@@ -18,6 +19,7 @@ export function CallbackAttempts({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [resent, setResent] = useState(false);
+  const can = useCan();
   const resend = async () => {
     setBusy(true);
     setError(null);
@@ -60,9 +62,11 @@ export function CallbackAttempts({
       </Table.ScrollContainer>
       {attempts.length === 0 && <EmptyText>{t('payouts.noAttempts')}</EmptyText>}
       <Stack mt="md" align="flex-start">
-        <Button onClick={resend} loading={busy}>
-          {t('payouts.resend')}
-        </Button>
+        {can('webhooks:manage') && (
+          <Button onClick={resend} loading={busy}>
+            {t('payouts.resend')}
+          </Button>
+        )}
         {resent && (
           <Alert color="teal" role="status">
             {t('payouts.resent')}

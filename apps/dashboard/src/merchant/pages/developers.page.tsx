@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../shared/session/session.context';
+import { useCan, useSession } from '../../shared/session/session.context';
 import { PageTitle } from '../../shared/ui/page-title';
 import { ErrorState, LoadingState } from '../../shared/ui/states';
 import { useAsync } from '../../shared/ui/use-async';
@@ -15,6 +15,7 @@ export default function DevelopersPage() {
   const { t } = useTranslation();
   const api = useMerchantApi();
   const session = useSession();
+  const can = useCan();
   const { data, error, loading, reload } = useAsync(() => api.developers(), [api]);
 
   return (
@@ -24,10 +25,16 @@ export default function DevelopersPage() {
       {error !== null && <ErrorState error={error} onRetry={reload} />}
       {data && (
         <>
-          <TokensSection tokens={data.tokens} actions={api} onChanged={reload} />
-          <WebhookSection actions={api} />
-          <CallbackUrlSection initial={data.callbackUrl} actions={api} />
-          <AllowlistSection initial={data.allowlist} actions={api} />
+          <TokensSection
+            tokens={data.tokens}
+            actions={api}
+            onChanged={reload}
+            availableScopes={data.availableScopes}
+            canManage={can('tokens:manage')}
+          />
+          {can('webhooks:manage') && <WebhookSection actions={api} />}
+          {can('webhooks:manage') && <CallbackUrlSection initial={data.callbackUrl} actions={api} />}
+          {can('settings:manage') && <AllowlistSection initial={data.allowlist} actions={api} />}
         </>
       )}
       <DeliveriesSection />

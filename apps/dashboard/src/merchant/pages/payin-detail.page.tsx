@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
-import { useSession } from '../../shared/session/session.context';
+import { useCan, useSession } from '../../shared/session/session.context';
 import { PageTitle } from '../../shared/ui/page-title';
 import { ErrorState, FormError, LoadingState } from '../../shared/ui/states';
 import { StatusBadge } from '../../shared/ui/status-badge';
@@ -17,6 +17,7 @@ export default function PayinDetailPage() {
   const { merchantTrxId = '' } = useParams();
   const api = useMerchantApi();
   const session = useSession();
+  const can = useCan();
   const { data: p, error, loading, reload } = useAsync(() => api.payin(merchantTrxId), [api, merchantTrxId]);
   const [simulating, setSimulating] = useState(false);
   const [simError, setSimError] = useState<unknown>(null);
@@ -95,7 +96,7 @@ export default function PayinDetailPage() {
               ) : (
                 <Text>{t('payins.qrGone')}</Text>
               )}
-              {session.sandbox && p.status === 'pending' && (
+              {session.sandbox && p.status === 'pending' && can('payins:write') && (
                 <Button onClick={simulate} loading={simulating}>
                   {t('payins.simulate')}
                 </Button>

@@ -2,6 +2,7 @@ import { Alert, Button, Group, NumberInput, Paper, Stack, Table, Text, TextInput
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatRupiah } from '../../shared/format/format';
+import { useCan } from '../../shared/session/session.context';
 import { FormError, fieldError } from '../../shared/ui/states';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import type { Payin } from '../merchant.api';
@@ -23,6 +24,7 @@ export function PayinRefunds({ payin, onRefunded }: { payin: Payin; onRefunded()
   const [accepted, setAccepted] = useState<string | null>(null);
 
   const left = payin.refundableAmount ?? 0;
+  const can = useCan();
   const amountMissing = typeof amount !== 'number' || amount <= 0;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -95,7 +97,7 @@ export function PayinRefunds({ payin, onRefunded }: { payin: Payin; onRefunded()
             {t('payins.refundAccepted', { id: accepted })}
           </Alert>
         )}
-        {left > 0 && (
+        {left > 0 && can('refunds:write') && (
           <form onSubmit={submit} noValidate aria-label={t('payins.refundTitle')}>
             <Stack>
               <Text size="sm">{t('payins.refundIntro')}</Text>

@@ -10,12 +10,14 @@ import { DownloadCsv } from '../../shared/ui/download-csv';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
+import { useCan } from '../../shared/session/session.context';
 import { useMerchantApi } from '../use-merchant-api';
 import { CreateQrDialog } from './create-qr.dialog';
 
 export default function PayinsPage() {
   const { t, i18n } = useTranslation();
   const api = useMerchantApi();
+  const can = useCan();
   const navigate = useNavigate();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [creating, { open, close }] = useDisclosure();
@@ -26,8 +28,8 @@ export default function PayinsPage() {
       <Group justify="space-between" align="flex-start">
         <PageTitle>{t('payins.title')}</PageTitle>
         <Group>
-          <DownloadCsv href={api.csvUrl('payins', filters)} />
-          <Button onClick={open}>{t('payins.createQr')}</Button>
+          {can('reports:read') && <DownloadCsv href={api.csvUrl('payins', filters)} />}
+          {can('payins:write') && <Button onClick={open}>{t('payins.createQr')}</Button>}
         </Group>
       </Group>
       <CreateQrDialog

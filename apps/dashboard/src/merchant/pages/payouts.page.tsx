@@ -9,11 +9,13 @@ import { DownloadCsv } from '../../shared/ui/download-csv';
 import { DataTable, ListFooter } from '../../shared/ui/data-table';
 import { StatusBadge } from '../../shared/ui/status-badge';
 import { useCursorList } from '../../shared/ui/use-async';
+import { useCan } from '../../shared/session/session.context';
 import { useMerchantApi } from '../use-merchant-api';
 
 export default function PayoutsPage() {
   const { t, i18n } = useTranslation();
   const api = useMerchantApi();
+  const can = useCan();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const list = useCursorList((cursor) => api.payouts(filters, cursor), [api, filters]);
 
@@ -22,10 +24,12 @@ export default function PayoutsPage() {
       <Group justify="space-between" align="flex-start">
         <PageTitle>{t('payouts.title')}</PageTitle>
         <Group>
-          <Button component={Link} to="/payouts/batch" variant="default">
-            {t('batches.open')}
-          </Button>
-          <DownloadCsv href={api.csvUrl('payouts', filters)} />
+          {can('payouts:write') && (
+            <Button component={Link} to="/payouts/batch" variant="default">
+              {t('batches.open')}
+            </Button>
+          )}
+          {can('reports:read') && <DownloadCsv href={api.csvUrl('payouts', filters)} />}
         </Group>
       </Group>
       <ListFilters

@@ -106,6 +106,16 @@ export function useApi(): ApiClient {
   return useSessionContext().api;
 }
 
+/**
+ * Whether the signed-in merchant user's role allows a permission (docs/access.md: the session's
+ * permissions, as the gateway enforces them): what it does not allow is not shown.
+ */
+export function useCan(): (permission: string) => boolean {
+  const { state } = useSessionContext();
+  const permissions = state.status === 'signed-in' ? state.session.user.permissions : [];
+  return (permission) => permissions.includes(permission);
+}
+
 /** The signed-in session (only inside the signed-in layout). */
 export function useSession(): Session {
   const { state } = useSessionContext();

@@ -10,6 +10,8 @@ import { LoadingState } from './states';
 export interface NavItem {
   to: string;
   labelKey: string;
+  /** Shown only to a merchant user whose role allows it (docs/access.md) */
+  permission?: string;
 }
 
 /** The signed-in frame: header (title, user, language, sign out), navigation, main. Signed out: to sign-in. */
@@ -55,18 +57,20 @@ export function AppLayout({ titleKey, nav }: { titleKey: string; nav: NavItem[] 
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('app.mainNav')}>
-        {nav.map((item) => (
-          <NavLink
-            key={item.to}
-            variant="filled"
-            component={RouterNavLink}
-            to={item.to}
-            end={item.to === '/'}
-            label={t(item.labelKey)}
-            onClick={close}
-            active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
-          />
-        ))}
+        {nav
+          .filter((item) => !item.permission || session.user.permissions.includes(item.permission))
+          .map((item) => (
+            <NavLink
+              key={item.to}
+              variant="filled"
+              component={RouterNavLink}
+              to={item.to}
+              end={item.to === '/'}
+              label={t(item.labelKey)}
+              onClick={close}
+              active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
+            />
+          ))}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<LoadingState />}>

@@ -1,3 +1,4 @@
+import { API_SCOPES } from '@pay/domain';
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -79,6 +80,7 @@ export class DashboardDevelopersController {
       })),
       payinCallbackUrl: merchant.payinCallbackUrl,
       allowlist: { enabled: merchant.ipAllowlistEnabled, entries: merchant.ipAllowlist },
+      availableScopes: [...API_SCOPES],
     });
   }
 

@@ -72,6 +72,7 @@ describe('merchant dashboard API: developer settings (real Postgres)', () => {
       ],
       payinCallbackUrl: null,
       allowlist: { enabled: false, entries: [] },
+      availableScopes: [...API_SCOPES],
     });
 
     const issued = await api.post('/tokens', { label: 'checkout server' });
