@@ -1,7 +1,13 @@
 import type { Server } from 'node:http';
 import { MERCHANT_ROLES, type MerchantRole } from '@pay/domain';
 import type { PrismaClient } from '@pay/persistence';
-import { createDashboardUser, createMerchant, type DashboardSignIn, signInDashboard } from '@pay/testing';
+import {
+  createDashboardUser,
+  createMerchant,
+  type DashboardSignIn,
+  signedInOperator,
+  signInDashboard,
+} from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { dashboardRoutes, type Route } from '../../testing/dashboard-routes';
@@ -103,5 +109,39 @@ describe('dashboard roles: every /dashboard/api route, each role (real Postgres)
     await prisma.$executeRaw`UPDATE dashboard_users SET merchant_role = 'developer' WHERE id = ${user.userId}`;
     expect((await issue()).status).toBe(201);
     expect(await prisma.apiToken.count({ where: { merchantId: merchant.id } })).toBe(before + 1);
+  });
+
+  it('the console creates a merchant user with a role and changes roles (audited), keeping the last owner', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const operator = await signedInOperator(prisma, gateway.internalServer);
+    const console = (method: 'post' | 'put', path: string, body: object) =>
+      request(gateway.internalServer)
+        [method](`/console/api${path}`)
+        .set('Cookie', operator.cookie)
+        .set('X-CSRF-Token', operator.csrfToken)
+        .send(body);
+    const created = await console('post', `/merchants/${merchant.id}/users`, {
+      email: `finance-${merchant.id}@roles.example`,
+      merchantRole: 'finance',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ role: 'merchant', merchantRole: 'finance' });
+    const owner = await createDashboardUser(prisma, { merchantId: merchant.id });
+
+    const demoted = await console('put', `/users/${created.body.data.userId}/role`, { merchantRole: 'viewer' });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body.data).toMatchObject({ userId: created.body.data.userId, merchantRole: 'viewer' });
+    const audit = await prisma.$queryRaw<{ operator_user_id: bigint; details: { merchantRole?: string } }[]>`
+      SELECT operator_user_id, details FROM operator_audit_log
+       WHERE action = 'dashboard-user.role' AND target = ${`dashboard-user:${created.body.data.userId}`}`;
+    expect(audit.map((r) => [Number(r.operator_user_id), r.details.merchantRole])).toEqual([
+      [operator.userId, 'viewer'],
+    ]);
+
+    const lastOwner = await console('put', `/users/${owner.userId}/role`, { merchantRole: 'developer' });
+    expect(lastOwner.status).toBe(409);
+    expect(lastOwner.body).toMatchObject({ status: false, code: 'CONFLICT' });
+    expect(lastOwner.body.message).toMatch(/must keep at least one owner/);
+    expect((await console('put', `/users/${owner.userId}/role`, { merchantRole: 'admin' })).status).toBe(400);
   });
 });
