@@ -271,8 +271,9 @@ export function consoleApi(api: ApiClient) {
         schedule satisfies SettlementScheduleBody,
       ),
     tokens: async (id: string): Promise<ApiToken[]> => api.get<ApiTokenView[]>(`/merchants/${enc(id)}/tokens`),
-    issueToken: async (id: string, label: string) => {
-      const r = await api.post<ConsoleTokenIssuedView>(`/merchants/${enc(id)}/tokens`, { label });
+    /** `scopes`: left out, every scope */
+    issueToken: async (id: string, label: string, scopes?: string[]) => {
+      const r = await api.post<ConsoleTokenIssuedView>(`/merchants/${enc(id)}/tokens`, { label, scopes });
       return { id: r.id, secret: r.token };
     },
     revokeToken: (tokenId: string) => api.delete<ConsoleTokenRevokedView>(`/tokens/${enc(tokenId)}`),

@@ -1,4 +1,13 @@
-import { API_SCOPES, MERCHANT_ROLES, PERMISSIONS, type Permission, roleAllows } from '@pay/domain';
+import type { ApiScopeName, MerchantRoleName } from '@pay/contracts/dashboard';
+import {
+  API_SCOPES,
+  type ApiScope,
+  MERCHANT_ROLES,
+  type MerchantRole,
+  PERMISSIONS,
+  type Permission,
+  roleAllows,
+} from '@pay/domain';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dashboardRoutes } from '../testing/dashboard-routes';
@@ -71,6 +80,13 @@ describe('docs/access.md, the reach of each scope and role, against the code', (
       .map((cells) => cells.join(' | '))
       .sort();
     expect(documented).toEqual(declared);
+  });
+
+  it("keeps the web app's contract types to the access model (a type check)", () => {
+    type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+    const scopes: Same<ApiScope, ApiScopeName> = true;
+    const roles: Same<MerchantRole, MerchantRoleName> = true;
+    expect([scopes, roles]).toEqual([true, true]);
   });
 
   it('names every scope and role', () => {

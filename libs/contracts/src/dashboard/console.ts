@@ -131,6 +131,17 @@ export interface MerchantUserCreatedView {
   setPasswordUrl: string;
 }
 
+/** An API token's scope (@pay/domain API_SCOPES; access-doc.spec.ts holds the two equal) */
+export type ApiScopeName =
+  | 'balance:read'
+  | 'payins:read'
+  | 'payins:write'
+  | 'payouts:read'
+  | 'payouts:write'
+  | 'payouts:approve'
+  | 'refunds:write'
+  | 'reports:read';
+
 /** A merchant user's role (@pay/domain MERCHANT_ROLES) */
 export type MerchantRoleName = 'owner' | 'developer' | 'finance' | 'viewer';
 

@@ -1,5 +1,6 @@
 import { Alert, Button, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import type { ApiScopeName } from '@pay/contracts/dashboard';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRupiah } from '../../shared/format/format';
 import { AllowlistSection, CallbackUrlSection } from '../../shared/credentials/settings.section';
@@ -15,6 +16,19 @@ import { SettingsForm } from './settings-form';
 
 type Num = number | string;
 const RATE_FIELDS = ['read', 'write', 'export'] as const;
+
+/** Every scope a token may be issued with (the keys of a record of the contract's union: none can be missing). */
+const SCOPE_SET: Record<ApiScopeName, true> = {
+  'balance:read': true,
+  'payins:read': true,
+  'payins:write': true,
+  'payouts:read': true,
+  'payouts:write': true,
+  'payouts:approve': true,
+  'refunds:write': true,
+  'reports:read': true,
+};
+const TOKEN_SCOPES = Object.keys(SCOPE_SET);
 
 /** An empty field is the gateway's default (null); anything else is sent as typed, for the server to judge. */
 const limitOf = (v: Num): number | null => (typeof v === 'number' ? v : v.trim() === '' ? null : Number(v));
@@ -120,7 +134,7 @@ export function MerchantIntegration({ merchant, onChanged }: { merchant: Merchan
   const tokens = useAsync(() => api.tokens(id), [api, id]);
   const actions = useMemo(
     () => ({
-      createToken: (label: string) => api.issueToken(id, label),
+      createToken: (label: string, scopes?: string[]) => api.issueToken(id, label, scopes),
       revokeToken: (tokenId: string) => api.revokeToken(tokenId),
       revealWebhookSecret: () => api.webhookSecret(id),
       rotateWebhookSecret: () => api.rotateWebhookSecret(id),
@@ -133,7 +147,14 @@ export function MerchantIntegration({ merchant, onChanged }: { merchant: Merchan
     <Stack>
       {tokens.loading && !tokens.data && <LoadingState />}
       {tokens.error !== null && <ErrorState error={tokens.error} onRetry={tokens.reload} />}
-      {tokens.data && <TokensSection tokens={tokens.data} actions={actions} onChanged={tokens.reload} />}
+      {tokens.data && (
+        <TokensSection
+          tokens={tokens.data}
+          actions={actions}
+          onChanged={tokens.reload}
+          availableScopes={TOKEN_SCOPES}
+        />
+      )}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <WebhookSection actions={actions} intro={t('merchants.webhookIntro')} />
         <CallbackUrlSection initial={merchant.callbackUrl} actions={actions} onSaved={onChanged} />
