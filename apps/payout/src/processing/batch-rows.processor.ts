@@ -137,9 +137,12 @@ function refuse(row: ClaimedBatchRow, code: ErrorCode): NameCheckOutcome {
   return { kind: 'refuse', row, code, message: ERROR_MESSAGE[code] ?? code };
 }
 
-/** The batches' callbacks to their notifyUrl (none without one), in the transaction that completes them; the dispatcher signs and sends them. */
+/**
+ * The batches' callbacks to their notifyUrl, in the transaction that completes them; the dispatcher signs and sends them.
+ * Without a notifyUrl (url ''): the event only logged, no delivery (webhook_deliveries_record_event).
+ */
 async function announce(tx: SqlClient, batches: CompletedBatch[]): Promise<void> {
-  const called = batches.filter((b) => b.notifyUrl);
+  const called = batches;
   if (called.length === 0) return;
   const bodies = called.map((b) =>
     batchCompletedCallbackBody({
@@ -163,7 +166,8 @@ async function announce(tx: SqlClient, batches: CompletedBatch[]): Promise<void>
     INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
     SELECT gen_random_uuid(), t.event_id, ${BATCH_COMPLETED_CALLBACK}::text, t.merchant_id, t.url, t.body, 'pending', now(), t.log_id, now(), now()
       FROM unnest(${called.map((b) => batchCompletedEventId(b.id))}::text[], ${called.map((b) => b.merchantId)}::int[],
-                  ${called.map((b) => b.notifyUrl)}::text[], ${bodies}::text[], ${called.map((b) => b.logId)}::text[])
+                  ${called.map((b) => b.notifyUrl ?? '')}::text[], ${bodies}::text[], ${called.map((b) => b.logId)}::text[])
         AS t(event_id, merchant_id, url, body, log_id)
+     ORDER BY t.merchant_id -- each merchant's event counter locked in one order by every writer: no deadlock
     ON CONFLICT (event_id) DO NOTHING`);
 }

@@ -9,9 +9,9 @@ export interface CallbackMerchant {
 }
 
 /**
- * The webhook delivery a pay-in's final status makes, or null when there is nowhere to send it:
- * the pay-in's own notifyUrl wins over the merchant's default pay-in callback URL; neither, no
- * callback. Written in the transaction of the status change (the delivery row is the outbox:
+ * The webhook delivery a pay-in's final status makes: the pay-in's own notifyUrl wins over the
+ * merchant's default pay-in callback URL; neither, url '' (the event logged in the merchant's event
+ * log, no delivery: webhook_deliveries_record_event drops the row). Written in the transaction of the status change (the delivery row is the outbox:
  * the workers' dispatcher sends it), unique by event id.
  */
 export function payinCallbackDelivery(
@@ -19,9 +19,9 @@ export function payinCallbackDelivery(
   merchant: CallbackMerchant,
   occurredAt: Date,
   paidAt: Date | null = null,
-): NewDelivery | null {
-  const url = payin.notifyUrl ?? merchant.payinCallbackUrl;
-  if (!url) return null;
+): NewDelivery {
+  // No URL: the event is still written (the merchant's event log); the delivery row is not (the trigger drops it).
+  const url = payin.notifyUrl ?? merchant.payinCallbackUrl ?? '';
   const status = payin.status as PayinFinalStatus;
   return {
     eventId: payinCallbackEventId(payin.id, status),

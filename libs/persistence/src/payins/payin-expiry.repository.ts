@@ -66,14 +66,13 @@ export class PayinExpiryRepository {
           FROM due, merchants m
          WHERE p.id = due.id AND p.status = 'pending' AND m.id = p.merchant_id
         RETURNING p.*, m.name AS merchant_name, m.payin_callback_url AS merchant_callback_url`);
-      const deliveries = rows.flatMap((row) => {
+      const deliveries = rows.map((row) => {
         const { merchant_name, merchant_callback_url, ...payin } = row;
-        const d = payinCallbackDelivery(
+        return payinCallbackDelivery(
           fromRow<Payin>(payin),
           { name: merchant_name, payinCallbackUrl: merchant_callback_url },
           now,
         );
-        return d ? [d] : [];
       });
       const callbacks = deliveries.length ? await insertDeliveries(tx, deliveries, now) : 0;
       return { expired: rows.length, callbacks };
@@ -90,5 +89,6 @@ async function insertDeliveries(tx: SqlClient, ds: NewDelivery[], now: Date): Pr
       FROM unnest(${col('eventId')}::text[], ${col('eventType')}::text[], ${col('merchantId')}::int[], ${col('payinId')}::uuid[],
                   ${col('url')}::text[], ${col('body')}::text[], ${col('logId')}::text[])
         AS t(event_id, event_type, merchant_id, payin_id, url, body, log_id)
+     ORDER BY t.merchant_id -- each merchant's event counter locked in one order by every writer: no deadlock
     ON CONFLICT (event_id) DO NOTHING`);
 }

@@ -220,15 +220,14 @@ export class PayinRefundRepository {
         };
         await enqueueLedgerCommandSql(tx, command);
       }
-      if (callback_url) {
-        const status = refundStatus(refund.status);
-        await tx.execute(sql`
-          INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, payin_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
-          VALUES (gen_random_uuid(), ${refundCallbackEventId(refund.id, status)}, ${PAYIN_REFUNDED_CALLBACK}, ${refund.merchantId},
-                  ${refund.payinId}::uuid, ${callback_url}, ${refundCallbackBody(refund, { id: refund.merchantId, name: merchant_name }, now)},
-                  'pending', ${now}, ${refund.logId}, ${now}, ${now})
-          ON CONFLICT (event_id) DO NOTHING`);
-      }
+      // Without a callback URL (url ''): the event only logged, no delivery (webhook_deliveries_record_event).
+      const status = refundStatus(refund.status);
+      await tx.execute(sql`
+        INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, payin_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
+        VALUES (gen_random_uuid(), ${refundCallbackEventId(refund.id, status)}, ${PAYIN_REFUNDED_CALLBACK}, ${refund.merchantId},
+                ${refund.payinId}::uuid, ${callback_url ?? ''}, ${refundCallbackBody(refund, { id: refund.merchantId, name: merchant_name }, now)},
+                'pending', ${now}, ${refund.logId}, ${now}, ${now})
+        ON CONFLICT (event_id) DO NOTHING`);
       return { refund, callback: callback_url !== null };
     });
   }

@@ -212,14 +212,15 @@ export class PayinRepository {
     return updated;
   }
 
-  /** The merchant's callback of this final status, if it has somewhere to go; once per event id. */
+  /** The merchant's callback of this final status (only logged when it has nowhere to go); once per event id. */
   private async callback(tx: TransactionClient, payin: Payin, now: Date, paidAt: Date): Promise<void> {
     const merchant = await tx.merchant.findUniqueOrThrow({
       where: { id: payin.merchantId },
       select: { name: true, payinCallbackUrl: true },
     });
+    // Without a URL (url ''): the event is only logged, no delivery row (webhook_deliveries_record_event).
     const delivery = payinCallbackDelivery(payin, merchant, now, paidAt);
-    if (delivery) await tx.webhookDelivery.createMany({ data: [deliveryRow(delivery, now)], skipDuplicates: true });
+    await tx.webhookDelivery.createMany({ data: [deliveryRow(delivery, now)], skipDuplicates: true });
   }
 }
 

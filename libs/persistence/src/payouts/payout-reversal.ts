@@ -49,9 +49,9 @@ export async function reverseDisbursement(
   await writeOutbox(tx, ledgerCommandMessage(reverseCommand(disbursement, input.reason, input.at)));
   await writeOutbox(tx, payoutEventMessage(announced, input.at));
   const c = payoutCallbackDelivery(announced, input.at);
-  // The delivery row is the callback's outbox (its insert wakes the workers' dispatcher); a batch row without notifyUrl has none.
-  if (c.url)
-    await tx.execute(sql`
+  // The delivery row is the callback's outbox (its insert wakes the workers' dispatcher); a batch row without
+  // notifyUrl (url '') has none, its event only logged (webhook_deliveries_record_event).
+  await tx.execute(sql`
     INSERT INTO webhook_deliveries (id, event_id, event_type, merchant_id, disbursement_id, url, body, status, next_attempt_at, log_id, created_at, updated_at)
     VALUES (gen_random_uuid(), ${c.eventId}, ${c.eventType}, ${c.merchantId}, ${c.disbursementId}::uuid, ${c.url}, ${c.body}, 'pending', now(), ${c.logId ?? null}, now(), now())
     ON CONFLICT (event_id) DO NOTHING`);

@@ -198,7 +198,9 @@ export class PayoutRepository {
                       ${callbacks.map((c) => c.delivery.merchantId)}::int[], ${callbacks.map((c) => c.delivery.url)}::text[], ${callbacks.map((c) => c.delivery.body)}::text[],
                       ${callbacks.map((c) => c.delivery.logId ?? null)}::text[])
             AS c(disbursement_id, event_id, event_type, merchant_id, url, body, log_id)
-         WHERE c.disbursement_id IN (SELECT id FROM finalised) AND c.url <> '' -- a batch row without notifyUrl: no callback
+         -- a batch row without notifyUrl (url ''): its event logged, no delivery (webhook_deliveries_record_event)
+         WHERE c.disbursement_id IN (SELECT id FROM finalised)
+         ORDER BY c.merchant_id -- each merchant's event counter locked in one order by every writer: no deadlock
         ON CONFLICT (event_id) DO NOTHING
         RETURNING id)
       SELECT (SELECT array_agg(id::text) FROM finalised) AS finalised, (SELECT count(*) FROM rechecked) AS rechecked,

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { MerchantEventRepository, type PrismaClient, WebhookDeliveryRepository } from '@pay/persistence';
+import {
+  createPgPool,
+  MerchantEventRepository,
+  PayinExpiryRepository,
+  type PrismaClient,
+  WebhookDeliveryRepository,
+} from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
 import { createMerchant, repoRoot } from '@pay/testing';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
@@ -25,7 +31,7 @@ describe('The merchant event log (real Postgres)', () => {
     gateway = await createGatewayApp(loadConfig(gatewayConfigSchema, env));
     http = gateway.app.getHttpServer();
     prisma = gateway.prisma;
-    pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 24 });
+    pool = createPgPool(process.env.DATABASE_URL as string, 24);
     deliveries = new WebhookDeliveryRepository(pool);
   });
   afterAll(async () => {
@@ -96,6 +102,48 @@ describe('The merchant event log (real Postgres)', () => {
     await expect(pool.query('DELETE FROM merchant_events WHERE merchant_id = $1', [merchant.id])).rejects.toThrow(
       /append-only/,
     );
+  });
+
+  it('logs an event that has no callback URL, numbered with the others, and delivers none for it', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const payin = async (notifyUrl: string | null) => {
+      const id = randomUUID();
+      await prisma.payin.create({
+        data: {
+          id,
+          merchantId: merchant.id,
+          merchantTrxId: `EXP-${id.slice(0, 8)}`,
+          platformTrxId: `QR${id.replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+          amount: 1000000n,
+          fee: 10000n,
+          feePctMilli: 0,
+          feeFixed: 10000n,
+          status: 'pending',
+          expiresAt: new Date(Date.now() - 60_000),
+          notifyUrl,
+        },
+      });
+      return id;
+    };
+    const withUrl = await payin('http://127.0.0.1:9/callback');
+    const withoutUrl = await payin(null);
+    const round = await new PayinExpiryRepository(pool).expireDue(new Date(), 10, [], merchant.id);
+    expect(round).toEqual({ expired: 2, callbacks: 1 });
+    const logged = await pool.query<{ event_id: string; sequence: string; body: string }>(
+      'SELECT event_id, sequence::text, body FROM merchant_events WHERE merchant_id = $1 ORDER BY merchant_events.sequence',
+      [merchant.id],
+    );
+    expect(logged.rows.map((r) => r.sequence)).toEqual(['1', '2']);
+    expect(logged.rows.map((r) => r.event_id).sort()).toEqual(
+      [`payin.${withUrl}.expired`, `payin.${withoutUrl}.expired`].sort(),
+    );
+    const delivered = await pool.query<{ payin_id: string }>(
+      'SELECT payin_id::text FROM webhook_deliveries WHERE merchant_id = $1',
+      [merchant.id],
+    );
+    expect(delivered.rows).toEqual([{ payin_id: withUrl }]);
+    const unsent = logged.rows.find((r) => r.event_id === `payin.${withoutUrl}.expired`);
+    expect(JSON.parse(unsent?.body ?? '{}')).toMatchObject({ type: 'payin.expired', data: { status: 'expired' } });
   });
 
   it("GET /api/v1/events: in order after N, paged, signed as callbacks, only the merchant's own", async () => {
