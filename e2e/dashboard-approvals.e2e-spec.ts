@@ -1,4 +1,5 @@
-import { createPgPool, PayoutApprovalRepository, verifyLedger } from '@pay/persistence';
+import { randomUUID } from 'node:crypto';
+import { BatchRepository, createPgPool, PayoutApprovalRepository, verifyLedger } from '@pay/persistence';
 import { createDashboardUser, createMerchant, debitedTransfer, fundMerchant, waitFor } from '@pay/testing';
 import {
   type DashboardBrowser,
@@ -27,7 +28,7 @@ import {
     }, 120_000);
     afterAll(() => d?.stop());
 
-    it('approve -> paid, reject -> the money back, expiry -> the money back; no serious accessibility violation', async () => {
+    it('a held batch approved -> its rows paid; a payout approved -> paid, rejected -> the money back, expired -> the money back; no serious accessibility violation', async () => {
       const { prisma, browser, dashboardUrl } = d;
       const { merchant, tokenId } = await createMerchant(prisma);
       const FUNDED = 5_000_000_00n;
@@ -35,15 +36,45 @@ import {
       const FEE = 2_500_00n;
       await fundMerchant(prisma, merchant.id, [FUNDED]);
       const pool = createPgPool(process.env.DATABASE_URL as string, 1);
-      await new PayoutApprovalRepository(pool).setSettings(merchant.id, { threshold: 500_000_00n, ttlSeconds: 3600 });
+      await new PayoutApprovalRepository(pool).setSettings(merchant.id, {
+        threshold: 500_000_00n,
+        ttlSeconds: 3600,
+        batches: true,
+      });
+      // A batch of two small rows, submitted by the API token: held as a whole.
+      const batchId = `HELD-${randomUUID().slice(0, 8)}`;
+      const submitted = await new BatchRepository(pool).submit(
+        {
+          id: randomUUID(),
+          merchantId: merchant.id,
+          batchId,
+          requestHash: 'h',
+          notifyUrl: null,
+          logId: null,
+          createdBy: `token:${tokenId}`,
+        },
+        [1, 2].map((n) => ({
+          rowNo: n,
+          merchantTrxId: `${batchId}-${n}`,
+          bankCode: 'BCA',
+          accountNo: '1234567890',
+          accountName: null,
+          amount: 100_000_00n,
+          refusal: null,
+        })),
+        { code: 'DUPLICATE_MERCHANT_TRX_ID', message: 'taken' },
+      );
       await pool.end();
+      expect(submitted.kind).toBe('created');
       const held = async () => debitedTransfer(prisma, merchant.id, tokenId, { amount: AMOUNT, fee: FEE });
       const toApprove = await held();
       const toReject = await held();
       const toExpire = await held();
       const available = async () =>
         (await prisma.balance.findUniqueOrThrow({ where: { merchantId: merchant.id } })).available;
-      expect(await available()).toBe(FUNDED - 3n * (AMOUNT + FEE));
+      const BATCH = 2n * (100_000_00n + FEE);
+      // The payout service checks and debits the batch's rows, and holds them.
+      await waitFor(async () => (await available()) === FUNDED - 3n * (AMOUNT + FEE) - BATCH, 30_000);
 
       const finance = await createDashboardUser(prisma, { merchantId: merchant.id, merchantRole: 'finance' });
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -77,9 +108,27 @@ import {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       expect((await prisma.disbursement.findUniqueOrThrow({ where: { id: toApprove.id } })).approval).toBe('awaiting');
 
+      // The batch: one decision for both rows, then paid.
+      await decide('Approve', batchId);
+      await waitFor(
+        async () =>
+          (
+            await prisma.disbursementBatch.findUniqueOrThrow({
+              where: { merchantId_batchId: { merchantId: merchant.id, batchId } },
+            })
+          ).completedAt !== null,
+        30_000,
+      );
+      expect(
+        (await prisma.disbursement.findMany({ where: { merchantTrxId: { startsWith: batchId } } })).map(
+          (p) => p.status,
+        ),
+      ).toEqual(['success', 'success']);
+
       await decide('Approve', toApprove.merchantTrxId);
       await decide('Reject', toReject.merchantTrxId);
-      expect(await table.locator('tbody tr').count()).toBe(1);
+      // The list is read again after each decision: only the payout left to expire remains.
+      await waitFor(async () => (await table.locator('tbody tr').count()) === 1, 10_000, 'the list read again');
 
       // Approved: sent by the payout service over the simulator's bank, paid.
       await waitFor(
@@ -87,7 +136,7 @@ import {
         30_000,
       );
       // Rejected: failed unsent, the ledger's refund applied by the ledger process.
-      await waitFor(async () => (await available()) === FUNDED - 2n * (AMOUNT + FEE), 30_000);
+      await waitFor(async () => (await available()) === FUNDED - 2n * (AMOUNT + FEE) - BATCH, 30_000);
       expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: toReject.id } })).toMatchObject({
         status: 'failed',
         failureCode: 'APPROVAL_REJECTED',
@@ -96,7 +145,7 @@ import {
 
       // Expiry: its time runs out; the payout service (no timer of its own) finds it due and fails it.
       await prisma.$executeRaw`UPDATE disbursements SET approval_expires_at = now(), next_check_at = now() WHERE id = ${toExpire.id}::uuid`;
-      await waitFor(async () => (await available()) === FUNDED - (AMOUNT + FEE), 30_000);
+      await waitFor(async () => (await available()) === FUNDED - (AMOUNT + FEE) - BATCH, 30_000);
       expect(await prisma.disbursement.findUniqueOrThrow({ where: { id: toExpire.id } })).toMatchObject({
         status: 'failed',
         approval: 'expired',
@@ -105,13 +154,18 @@ import {
 
       await page.reload();
       await page.getByText('No payout is awaiting approval.').waitFor();
+      await page.getByText('No batch is awaiting approval.').waitFor();
       await waitFor(async () => {
         const report = await verifyLedger(prisma, { merchantIds: [merchant.id] });
         return report.breaches.length === 0 && report.inFlight.length === 0;
       }, 30_000);
-      const audit = await prisma.$queryRaw<{ details: { approval: string } }[]>`
-        SELECT details FROM operator_audit_log WHERE merchant_id = ${merchant.id} AND action = 'payout.approval' ORDER BY id`;
-      expect(audit.map((r) => r.details.approval)).toEqual(['approved', 'rejected']);
+      const audit = await prisma.$queryRaw<{ action: string; details: { approval: string } }[]>`
+        SELECT action, details FROM operator_audit_log WHERE merchant_id = ${merchant.id} AND action LIKE '%.approval' ORDER BY id`;
+      expect(audit.map((r) => `${r.action} ${r.details.approval}`)).toEqual([
+        'batch.approval approved',
+        'payout.approval approved',
+        'payout.approval rejected',
+      ]);
       expect(errors).toEqual([]);
       await context.close();
     }, 180_000);

@@ -89,6 +89,8 @@ export {
   PayoutApprovalRepository,
   type ApprovalDecision,
   type ApprovalVerdict,
+  type BatchApprovalVerdict,
+  type BatchAwaitingApproval,
   type PayoutApprovalSettings,
 } from './disbursements/payout-approval.repository';
 export {

@@ -6,6 +6,8 @@ import type {
   BatchRowBody,
   BatchSubmissionView,
   BatchView,
+  BatchApprovalDecisionView,
+  BatchAwaitingApprovalView,
   PayoutApprovalDecisionBody,
   PayoutApprovalDecisionView,
   PayoutApprovalSettingsView,
@@ -338,6 +340,10 @@ export function merchantApi(api: ApiClient) {
     /** The password (and TOTP code) go with each decision */
     decidePayout: (platformTrxId: string, verb: 'approve' | 'reject', body: PayoutApprovalDecisionBody) =>
       api.post<PayoutApprovalDecisionView>(`/approvals/payouts/${enc(platformTrxId)}/${verb}`, body),
+    batchesAwaitingApproval: () => api.get<BatchAwaitingApprovalView[]>('/approvals/batches'),
+    /** One decision for every row of the batch */
+    decideBatch: (batchId: string, verb: 'approve' | 'reject', body: PayoutApprovalDecisionBody) =>
+      api.post<BatchApprovalDecisionView>(`/approvals/batches/${enc(batchId)}/${verb}`, body),
     approvalSettings: () => api.get<PayoutApprovalSettingsView>('/approvals/settings'),
     saveApprovalSettings: (body: PayoutApprovalSettingsView) =>
       api.put<PayoutApprovalSettingsView>('/approvals/settings', body),

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { SandboxBankRail } from '@pay/bank-rail';
 import { parseLedgerCommand, Topic } from '@pay/contracts';
 import { publicStatus } from '@pay/domain';
 import {
+  BatchRepository,
   createPgPool,
   createPrismaClient,
   type Disbursement,
@@ -12,8 +14,16 @@ import {
   verifyLedger,
 } from '@pay/persistence';
 import { createLogger } from '@pay/platform';
-import { createMerchant, debitedTransfer, fundMerchant, ledgerFor } from '@pay/testing';
+import {
+  createMerchant,
+  createTestDatabase,
+  debitedTransfer,
+  dropDatabase,
+  fundMerchant,
+  ledgerFor,
+} from '@pay/testing';
 import type { Pool } from 'pg';
+import { BatchRowsProcessor } from './batch-rows.processor';
 import { PayoutProcessor } from './payout.processor';
 
 /**
@@ -56,7 +66,7 @@ describe('payout approvals (real Postgres, the ledger, the payout processor)', (
   async function merchantWithApprovals(threshold: bigint | null = 500_000_00n) {
     const { merchant, tokenId } = await createMerchant(prisma);
     await fundMerchant(prisma, merchant.id, [5_000_000_00n]);
-    await approvals.setSettings(merchant.id, { threshold, ttlSeconds: 3600 });
+    await approvals.setSettings(merchant.id, { threshold, ttlSeconds: 3600, batches: false });
     return { merchantId: merchant.id, tokenId, funded: await available(merchant.id) };
   }
 
@@ -222,5 +232,164 @@ describe('payout approvals (real Postgres, the ledger, the payout processor)', (
         expect(await available(merchantId)).toBe(funded);
       }
     }
+  });
+});
+
+/**
+ * Batches held for approval, on a database of their own (the batch loop claims every due row): each
+ * row checked and debited as usual but held; one decision on the batch decides every row, also the
+ * rows not yet recorded when it is taken.
+ */
+describe('batch approvals (real Postgres, the batch loop, the ledger, the payout processor)', () => {
+  let url: string;
+  let prisma: PrismaClient;
+  let pool: Pool;
+  let batches: BatchRepository;
+  let approvals: PayoutApprovalRepository;
+  let rowsLoop: BatchRowsProcessor;
+  let payouts: PayoutProcessor;
+
+  beforeAll(async () => {
+    url = await createTestDatabase('pay_batch_approvals');
+    prisma = createPrismaClient(url, 2);
+    pool = createPgPool(url, 4);
+    batches = new BatchRepository(pool);
+    approvals = new PayoutApprovalRepository(pool);
+    const rail = new SandboxBankRail(pool, { latencyMs: 0, delayMs: 0 });
+    const logger = createLogger('test', 'fatal');
+    const options = { batchSize: 50, leaseMs: 30_000, timeoutRetryMs: 1, safetyIntervalMs: 60_000 };
+    rowsLoop = new BatchRowsProcessor(batches, rail, logger, options);
+    payouts = new PayoutProcessor(new PayoutRepository(pool), rail, logger, options);
+  });
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await pool.end();
+    await dropDatabase(url);
+  });
+
+  const AMOUNT = 100_000_00n;
+  const FEE = 2_500_00n;
+  /** The ledger decides every command the outbox holds (as its consumer would), once. */
+  async function ledgerDecides() {
+    const rows = await prisma.outbox.findMany({ where: { topic: Topic.LedgerCommands }, orderBy: { id: 'asc' } });
+    for (const r of rows) await ledgerFor(prisma).apply(parseLedgerCommand(r.payload));
+    await prisma.outbox.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  }
+  const available = async (merchantId: number) =>
+    (await prisma.balance.findUniqueOrThrow({ where: { merchantId } })).available;
+  const payoutsOf = (batchUuid: string) =>
+    prisma.disbursement.findMany({
+      where: { batchRow: { some: { batchId: batchUuid } } },
+      orderBy: { merchantTrxId: 'asc' },
+    });
+
+  async function heldBatch(rowCount = 3) {
+    const { merchant, tokenId } = await createMerchant(prisma);
+    await fundMerchant(prisma, merchant.id, [1_000_000_00n]);
+    await approvals.setSettings(merchant.id, { threshold: null, ttlSeconds: 3600, batches: true });
+    const funded = await available(merchant.id);
+    const verdict = await batches.submit(
+      {
+        id: randomUUID(),
+        merchantId: merchant.id,
+        batchId: `B-${randomUUID()}`,
+        requestHash: 'h',
+        notifyUrl: null,
+        logId: null,
+        createdBy: `token:${tokenId}`,
+      },
+      Array.from({ length: rowCount }, (_v, i) => ({
+        rowNo: i + 1,
+        merchantTrxId: `R-${randomUUID()}`,
+        bankCode: 'BCA',
+        accountNo: `11122${String(i + 1).padStart(5, '0')}`,
+        accountName: null,
+        amount: AMOUNT,
+        refusal: null,
+      })),
+      { code: 'DUPLICATE_MERCHANT_TRX_ID', message: 'taken' },
+    );
+    if (verdict.kind === 'conflict') throw new Error('conflict');
+    expect(verdict.batch).toMatchObject({ approval: 'awaiting', createdBy: `token:${tokenId}` });
+    return { merchantId: merchant.id, tokenId, funded, batch: verdict.batch };
+  }
+
+  it('holds every row (checked, debited, not sent); the submitting token cannot approve; another user approves: all sent and paid, the batch completed', async () => {
+    const { merchantId, tokenId, funded, batch } = await heldBatch();
+    await rowsLoop.processDue();
+    await ledgerDecides();
+    const held = await payoutsOf(batch.id);
+    expect(held.map((d) => [d.status, d.approval])).toEqual([
+      ['pending', 'awaiting'],
+      ['pending', 'awaiting'],
+      ['pending', 'awaiting'],
+    ]);
+    expect(await available(merchantId)).toBe(funded - 3n * (AMOUNT + FEE));
+    expect((await payouts.processDue()).claimed).toBe(0);
+    expect(await approvals.awaitingBatches(merchantId)).toEqual([
+      expect.objectContaining({ batchId: batch.batchId, acceptedAmount: 3n * AMOUNT }),
+    ]);
+
+    // A batch's rows are decided with the batch, never one by one (nor listed alone).
+    expect((await approvals.decide(merchantId, held[0].platformTrxId, 'approved', 'user:1', null)).kind).toBe(
+      'notAwaiting',
+    );
+    expect(await approvals.awaiting(merchantId)).toEqual([]);
+    expect((await approvals.decideBatch(merchantId, batch.batchId, 'approved', `token:${tokenId}`, null)).kind).toBe(
+      'ownPayout',
+    );
+    const decided = await approvals.decideBatch(merchantId, batch.batchId, 'approved', 'user:1', null);
+    expect(decided).toMatchObject({ kind: 'decided', payouts: 3 });
+    await payouts.processDue();
+    await payouts.processDue();
+    expect((await payoutsOf(batch.id)).map((d) => d.status)).toEqual(['success', 'success', 'success']);
+    await ledgerDecides();
+    await rowsLoop.processDue();
+    expect((await prisma.disbursementBatch.findUniqueOrThrow({ where: { id: batch.id } })).completedAt).not.toBeNull();
+    expect(await available(merchantId)).toBe(funded - 3n * (AMOUNT + FEE));
+    expect((await approvals.decideBatch(merchantId, batch.batchId, 'rejected', 'user:2', null)).kind).toBe(
+      'notAwaiting',
+    );
+  });
+
+  it('a rejection fails every row unsent and refunded, also a row recorded after it; the balance whole again, the batch completed', async () => {
+    const { merchantId, funded, batch } = await heldBatch(2);
+    // Row 1 is recorded and debited before the decision; row 2 is still being checked.
+    await prisma.$executeRaw`UPDATE disbursement_batch_rows SET next_check_at = now() + interval '1 hour' WHERE batch_id = ${batch.id}::uuid AND row_no = 2`;
+    await rowsLoop.processDue();
+    await ledgerDecides();
+    expect((await approvals.decideBatch(merchantId, batch.batchId, 'rejected', 'user:1', 'wrong file')).kind).toBe(
+      'decided',
+    );
+    await prisma.$executeRaw`UPDATE disbursement_batch_rows SET next_check_at = now() WHERE batch_id = ${batch.id}::uuid AND row_no = 2`;
+    await rowsLoop.processDue();
+    await ledgerDecides();
+    await payouts.processDue();
+    await ledgerDecides();
+    const rows = await payoutsOf(batch.id);
+    expect(rows.map((d) => [d.status, d.approval, d.failureCode, d.submittedAt])).toEqual([
+      ['failed', 'rejected', 'APPROVAL_REJECTED', null],
+      ['failed', 'rejected', 'APPROVAL_REJECTED', null],
+    ]);
+    expect(await available(merchantId)).toBe(funded);
+    await rowsLoop.processDue();
+    expect((await prisma.disbursementBatch.findUniqueOrThrow({ where: { id: batch.id } })).completedAt).not.toBeNull();
+    expect(await verifyLedger(prisma, { merchantIds: [merchantId] })).toMatchObject({ breaches: [], inFlight: [] });
+  });
+
+  it('an approval never given: every row expires, refunded', async () => {
+    const { merchantId, funded, batch } = await heldBatch(2);
+    await rowsLoop.processDue();
+    await ledgerDecides();
+    await prisma.$executeRaw`UPDATE disbursement_batches SET approval_expires_at = now() WHERE id = ${batch.id}::uuid`;
+    await prisma.$executeRaw`UPDATE disbursements SET approval_expires_at = now(), next_check_at = now()
+      WHERE id IN (SELECT disbursement_id FROM disbursement_batch_rows WHERE batch_id = ${batch.id}::uuid)`;
+    expect((await approvals.decideBatch(merchantId, batch.batchId, 'approved', 'user:1', null)).kind).toBe(
+      'notAwaiting',
+    );
+    await payouts.processDue();
+    await ledgerDecides();
+    expect((await payoutsOf(batch.id)).map((d) => d.failureCode)).toEqual(['APPROVAL_EXPIRED', 'APPROVAL_EXPIRED']);
+    expect(await available(merchantId)).toBe(funded);
   });
 });

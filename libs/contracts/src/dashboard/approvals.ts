@@ -40,4 +40,28 @@ export interface PayoutApprovalSettingsView {
   threshold: number | null;
   /** How long a payout waits for a decision before it expires, in seconds (600 to 604,800) */
   ttlSeconds: number;
+  /** Every batch waits for approval (one decision for all its rows) */
+  batches: boolean;
+}
+
+/** A batch held for approval: its accepted rows are checked and debited, none sent until it is approved. */
+export interface BatchAwaitingApprovalView {
+  batchId: string;
+  rowCount: number;
+  acceptedCount: number;
+  /** Rupiah: the accepted rows' amounts (fees aside) */
+  acceptedAmount: number;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** What a decision on a batch answers: the batch's approval and how many of its payouts it released or rejected now. */
+export interface BatchApprovalDecisionView {
+  batchId: string;
+  approval: 'approved' | 'rejected';
+  decidedBy: string;
+  decidedAt: string;
+  /** Its rows' payouts already recorded (the others take the decision when they are) */
+  payouts: number;
 }

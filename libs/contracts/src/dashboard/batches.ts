@@ -59,6 +59,8 @@ export interface BatchView {
   completedAt: string | null;
   rowCount: number;
   acceptedCount: number;
+  /** Held for approval (docs/payout-approvals.md): null when the merchant does not require it */
+  approval: { status: 'awaiting' | 'approved' | 'rejected' | 'expired'; expiresAt: string } | null;
   counts: Record<BatchRowStatus, number>;
   totals: { acceptedAmount: number; successAmount: number; successFee: number; successTotal: number };
   page: { page: number; pageSize: number; totalRows: number };

@@ -20,6 +20,8 @@ export interface NewBatch {
   requestHash: string;
   notifyUrl: string | null;
   logId: string | null;
+  /** Who submits it: token:<id> (merchant API) or user:<id> (dashboard); never its approver */
+  createdBy?: string | null;
 }
 
 /** A row as the merchant sent it, already validated alone: refused (code, message) or to check. */
@@ -138,9 +140,15 @@ export class BatchRepository {
         );
         const decided = refuseTaken(rows, taken, duplicate);
         const accepted = decided.filter((r) => !r.refusal).length;
+        // A merchant that wants every batch approved: held (awaiting) unless nothing was accepted (docs/payout-approvals.md).
         const [created] = await tx.query<Record<string, unknown>>(sql`
-          INSERT INTO disbursement_batches (id, merchant_id, batch_id, request_hash, notify_url, row_count, accepted_count, log_id)
-          VALUES (${batch.id}::uuid, ${batch.merchantId}, ${batch.batchId}, ${batch.requestHash}, ${batch.notifyUrl}, ${rows.length}, ${accepted}, ${batch.logId})
+          INSERT INTO disbursement_batches (id, merchant_id, batch_id, request_hash, notify_url, row_count, accepted_count, log_id,
+                                            created_by, approval, approval_expires_at)
+          SELECT ${batch.id}::uuid, ${batch.merchantId}::int, ${batch.batchId}::text, ${batch.requestHash}::text, ${batch.notifyUrl}::text,
+                 ${rows.length}::int, ${accepted}::int, ${batch.logId}::text, ${batch.createdBy ?? null}::text,
+                 CASE WHEN m.batch_approval_required AND ${accepted}::int > 0 THEN 'awaiting' END,
+                 CASE WHEN m.batch_approval_required AND ${accepted}::int > 0 THEN now() + make_interval(secs => m.approval_ttl_seconds) END
+            FROM merchants m WHERE m.id = ${batch.merchantId}::int
           RETURNING *`);
         const col = <T>(f: (r: NewBatchRow) => T) => decided.map(f);
         await tx.execute(sql`
@@ -259,21 +267,26 @@ export class BatchRepository {
                              ${o.map((x) => (x.kind === 'retry' ? x.at : null))}::timestamptz[])
           WITH ORDINALITY AS i(batch_id, row_no, kind, disbursement_id, platform_trx_id, account_name, code, message, retry_at, ord)),
       live AS (
-        SELECT i.*, r.merchant_id, r.merchant_trx_id, r.bank_code, r.account_no, r.amount, b.notify_url, b.log_id, m.payout_fee_flat AS fee
+        SELECT i.*, r.merchant_id, r.merchant_trx_id, r.bank_code, r.account_no, r.amount, b.notify_url, b.log_id, m.payout_fee_flat AS fee,
+               b.approval AS batch_approval, b.approval_expires_at AS batch_expires_at, b.created_by AS batch_created_by
           FROM input i
           JOIN disbursement_batch_rows r ON r.batch_id = i.batch_id AND r.row_no = i.row_no AND r.status = 'checking'
           JOIN disbursement_batches b ON b.id = r.batch_id
           JOIN merchants m ON m.id = r.merchant_id
-         FOR UPDATE OF r),
+         -- The batch shared-locked: a decision on it (which locks it for update) waits for these rows, and
+         -- a decision made first is read here, so every row's disbursement takes the batch's approval as it stands.
+         FOR UPDATE OF r FOR SHARE OF b),
       inquiry AS (
         INSERT INTO disbursement_inquiries (platform_trx_id, merchant_id, merchant_trx_id, bank_code, account_no, account_name, amount, fee, expires_at)
         SELECT l.platform_trx_id, l.merchant_id, l.merchant_trx_id, l.bank_code, l.account_no, l.account_name, l.amount, l.fee, now()
           FROM live l WHERE l.kind = 'fund'
         RETURNING platform_trx_id),
       created AS (
-        INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id)
+        INSERT INTO disbursements (id, merchant_id, merchant_trx_id, platform_trx_id, bank_code, account_no, account_name, amount, fee, notify_url, status, log_id,
+                                   created_by, approval, approval_expires_at)
         SELECT l.disbursement_id, l.merchant_id, l.merchant_trx_id, q.platform_trx_id, l.bank_code, l.account_no, l.account_name, l.amount, l.fee,
-               COALESCE(l.notify_url, ''), 'funding', l.log_id
+               COALESCE(l.notify_url, ''), 'funding', l.log_id, l.batch_created_by, l.batch_approval,
+               CASE WHEN l.batch_approval = 'awaiting' THEN l.batch_expires_at END
           FROM live l JOIN inquiry q ON q.platform_trx_id = l.platform_trx_id
          ORDER BY l.ord
         ON CONFLICT DO NOTHING

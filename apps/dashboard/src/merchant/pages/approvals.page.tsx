@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import type { PayoutApprovalSettingsView, PayoutAwaitingApprovalView } from '@pay/contracts/dashboard';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,13 @@ import { useAsync } from '../../shared/ui/use-async';
 import { useMerchantApi } from '../use-merchant-api';
 
 type Verb = 'approve' | 'reject';
+/** What a decision is on: a payout (by its platformTrxId) or a whole batch (by its batchId). */
+interface Subject {
+  kind: 'payout' | 'batch';
+  id: string;
+  label: string;
+  amount: number;
+}
 
 /**
  * Approval before money leaves (issue 44 part 2): the payouts held for approval, each approved or
@@ -22,30 +29,56 @@ export default function ApprovalsPage() {
   const { t } = useTranslation();
   const api = useMerchantApi();
   const awaiting = useAsync(() => api.awaitingApproval(), [api]);
-  const [deciding, setDeciding] = useState<{ payout: PayoutAwaitingApprovalView; verb: Verb } | null>(null);
+  const batches = useAsync(() => api.batchesAwaitingApproval(), [api]);
+  const [deciding, setDeciding] = useState<{ subject: Subject; verb: Verb } | null>(null);
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
   const [note, setNote] = useState('');
   const [done, setDone] = useState<string | null>(null);
 
-  const open = (payout: PayoutAwaitingApprovalView, verb: Verb) => {
+  const open = (subject: Subject, verb: Verb) => {
     setPassword('');
     setTotp('');
     setNote('');
     setDone(null);
-    setDeciding({ payout, verb });
+    setDeciding({ subject, verb });
   };
+  const payout = (p: PayoutAwaitingApprovalView): Subject => ({
+    kind: 'payout',
+    id: p.platformTrxId,
+    label: p.merchantTrxId,
+    amount: p.amount,
+  });
   const decide = async () => {
     if (!deciding) return;
-    const { payout, verb } = deciding;
-    await api.decidePayout(payout.platformTrxId, verb, {
-      password,
-      ...(totp ? { totp } : {}),
-      ...(note ? { note } : {}),
-    });
-    setDone(t(verb === 'approve' ? 'approvals.approved' : 'approvals.rejected', { id: payout.merchantTrxId }));
+    const { subject, verb } = deciding;
+    const body = { password, ...(totp ? { totp } : {}), ...(note ? { note } : {}) };
+    if (subject.kind === 'batch') await api.decideBatch(subject.id, verb, body);
+    else await api.decidePayout(subject.id, verb, body);
+    setDone(t(verb === 'approve' ? 'approvals.approved' : 'approvals.rejected', { id: subject.label }));
     awaiting.reload();
+    batches.reload();
   };
+  const actions = (subject: Subject) => (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        size="xs"
+        onClick={() => open(subject, 'approve')}
+        aria-label={t('approvals.approveOne', { id: subject.label })}
+      >
+        {t('approvals.approve')}
+      </Button>
+      <Button
+        size="xs"
+        color="red.9"
+        variant="outline"
+        onClick={() => open(subject, 'reject')}
+        aria-label={t('approvals.rejectOne', { id: subject.label })}
+      >
+        {t('approvals.reject')}
+      </Button>
+    </Group>
+  );
 
   return (
     <Stack>
@@ -76,28 +109,33 @@ export default function ApprovalsPage() {
               { header: t('approvals.total'), cell: (p) => formatRupiah(p.totalAmount) },
               { header: t('approvals.createdBy'), cell: (p) => p.createdBy ?? '' },
               { header: t('approvals.expiresAt'), cell: (p) => new Date(p.expiresAt).toLocaleString() },
+              { header: t('common.actions'), cell: (p) => actions(payout(p)) },
+            ]}
+          />
+        )}
+      </Section>
+      <Section title={t('approvals.batches')}>
+        {batches.loading && !batches.data ? (
+          <LoadingState />
+        ) : batches.error ? (
+          <ErrorState error={batches.error} onRetry={batches.reload} />
+        ) : batches.data && batches.data.length === 0 ? (
+          <EmptyText>{t('approvals.noBatches')}</EmptyText>
+        ) : (
+          <DataTable
+            label={t('approvals.batches')}
+            minWidth={900}
+            rows={batches.data ?? []}
+            rowKey={(b) => b.batchId}
+            columns={[
+              { header: t('batches.batchId'), cell: (b) => b.batchId },
+              { header: t('approvals.rows'), cell: (b) => `${b.acceptedCount} / ${b.rowCount}` },
+              { header: t('common.amount'), cell: (b) => formatRupiah(b.acceptedAmount) },
+              { header: t('approvals.createdBy'), cell: (b) => b.createdBy ?? '' },
+              { header: t('approvals.expiresAt'), cell: (b) => new Date(b.expiresAt).toLocaleString() },
               {
                 header: t('common.actions'),
-                cell: (p) => (
-                  <Group gap="xs" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      onClick={() => open(p, 'approve')}
-                      aria-label={t('approvals.approveOne', { id: p.merchantTrxId })}
-                    >
-                      {t('approvals.approve')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      color="red.9"
-                      variant="outline"
-                      onClick={() => open(p, 'reject')}
-                      aria-label={t('approvals.rejectOne', { id: p.merchantTrxId })}
-                    >
-                      {t('approvals.reject')}
-                    </Button>
-                  </Group>
-                ),
+                cell: (b) => actions({ kind: 'batch', id: b.batchId, label: b.batchId, amount: b.acceptedAmount }),
               },
             ]}
           />
@@ -107,15 +145,19 @@ export default function ApprovalsPage() {
         opened={deciding !== null}
         title={
           deciding
-            ? t(deciding.verb === 'approve' ? 'approvals.approveTitle' : 'approvals.rejectTitle', {
-                id: deciding.payout.merchantTrxId,
-                amount: formatRupiah(deciding.payout.amount),
+            ? t(`approvals.${deciding.verb}${deciding.subject.kind === 'batch' ? 'Batch' : ''}Title` as const, {
+                id: deciding.subject.label,
+                amount: formatRupiah(deciding.subject.amount),
               })
             : ''
         }
         body={
           <Stack gap="sm">
-            <Text>{t(deciding?.verb === 'reject' ? 'approvals.rejectBody' : 'approvals.approveBody')}</Text>
+            <Text>
+              {t(
+                `approvals.${deciding?.verb ?? 'approve'}${deciding?.subject.kind === 'batch' ? 'Batch' : ''}Body` as const,
+              )}
+            </Text>
             <TextInput
               type="password"
               label={t('approvals.password')}
@@ -164,6 +206,7 @@ function SettingsForm({ initial }: { initial: PayoutApprovalSettingsView }) {
   const api = useMerchantApi();
   const [threshold, setThreshold] = useState<string | number>(initial.threshold ?? '');
   const [hours, setHours] = useState<string | number>(initial.ttlSeconds / 3600);
+  const [everyBatch, setEveryBatch] = useState(initial.batches);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
@@ -176,6 +219,7 @@ function SettingsForm({ initial }: { initial: PayoutApprovalSettingsView }) {
       await api.saveApprovalSettings({
         threshold: threshold === '' ? null : Number(threshold),
         ttlSeconds: Math.round(Number(hours) * 3600),
+        batches: everyBatch,
       });
       setSaved(true);
     } catch (err) {
@@ -197,6 +241,11 @@ function SettingsForm({ initial }: { initial: PayoutApprovalSettingsView }) {
             thousandSeparator=","
             value={threshold}
             onChange={setThreshold}
+          />
+          <Checkbox
+            label={t('approvals.everyBatch')}
+            checked={everyBatch}
+            onChange={(e) => setEveryBatch(e.currentTarget.checked)}
           />
           <NumberInput
             label={t('approvals.expiryHours')}

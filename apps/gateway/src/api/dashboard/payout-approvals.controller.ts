@@ -2,6 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, Res, UseGuards 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ErrorCode } from '@pay/contracts';
 import type {
+  BatchApprovalDecisionView,
+  BatchAwaitingApprovalView,
   PayoutApprovalDecisionView,
   PayoutApprovalSettingsView,
   PayoutAwaitingApprovalView,
@@ -15,7 +17,8 @@ import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-au
 import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { MERCHANT_AUDIENCE, sessionCookieOf } from '../../kernel/auth/session/session-cookies';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
-import { PayoutApprovalDecisionDto, PayoutApprovalSettingsDto } from '../../kernel/dto/payout-approval.dto';
+import { PayoutApprovalSettingsDto } from '../../kernel/dto/payout-approval.dto';
+import { PayoutApprovalDecisionDto } from './payout-approvals.dto';
 import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { type Approver, PayoutApprovalService } from '../../services/disbursement/payout-approval.service';
 import { RetryLaterError } from '../../services/session/retry-later.error';
@@ -44,17 +47,17 @@ export class DashboardPayoutApprovalsController {
     private readonly signIn: SignInService,
   ) {}
 
+  @RoleReach('payouts:read')
   @RateLimit('read')
   @Get('payouts')
-  @RoleReach('payouts:read')
   async awaiting(@SessionMerchantId() merchantId: number): Promise<Reply<PayoutAwaitingApprovalView[]>> {
     return new Reply('Query success', await this.approvals.awaiting(merchantId));
   }
 
   /** `decision`: approve (released to the payout service) or reject (failed unsent, refunded). */
+  @RoleReach('payouts:approve')
   @RateLimit('write')
   @Post('payouts/:platformTrxId/:decision')
-  @RoleReach('payouts:approve')
   @Audited('payout.approval', payoutTarget, { details: decisionDetails })
   @HttpCode(200)
   async decide(
@@ -65,6 +68,47 @@ export class DashboardPayoutApprovalsController {
     @Param('decision') verb: 'approve' | 'reject',
     @Body() dto: PayoutApprovalDecisionDto,
   ): Promise<Reply<PayoutApprovalDecisionView>> {
+    const decision = await this.confirmed(req, reply, principal, verb, dto);
+    const view = await this.approvals.decide(approverOf(principal), platformTrxId, decision, dto.note ?? null);
+    return new Reply(decision === 'approved' ? 'Payout approved' : 'Payout rejected', view);
+  }
+
+  @RoleReach('payouts:read')
+  @RateLimit('read')
+  @Get('batches')
+  async awaitingBatches(@SessionMerchantId() merchantId: number): Promise<Reply<BatchAwaitingApprovalView[]>> {
+    return new Reply('Query success', await this.approvals.awaitingBatches(merchantId));
+  }
+
+  /** One decision for every row of the batch: approve (sent) or reject (failed unsent, refunded). */
+  @RoleReach('payouts:approve')
+  @RateLimit('write')
+  @Post('batches/:batchId/:decision')
+  @Audited('batch.approval', ({ params }) => `batch:${params.batchId}`, {
+    details: ({ data, body }) => ({ approval: data.approval, payouts: data.payouts, note: body.note ?? null }),
+  })
+  @HttpCode(200)
+  async decideBatch(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Principal() principal: DashboardPrincipal,
+    @Param('batchId') batchId: string,
+    @Param('decision') verb: 'approve' | 'reject',
+    @Body() dto: PayoutApprovalDecisionDto,
+  ): Promise<Reply<BatchApprovalDecisionView>> {
+    const decision = await this.confirmed(req, reply, principal, verb, dto);
+    const view = await this.approvals.decideBatch(approverOf(principal), batchId, decision, dto.note ?? null);
+    return new Reply(decision === 'approved' ? 'Batch approved' : 'Batch rejected', view);
+  }
+
+  /** The decision the path names, once the password (and TOTP code) in the body are proved for it. */
+  private async confirmed(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    principal: DashboardPrincipal,
+    verb: string,
+    dto: PayoutApprovalDecisionDto,
+  ): Promise<ApprovalDecision> {
     if (verb !== 'approve' && verb !== 'reject') throw new ApiError(ErrorCode.NotFound);
     try {
       await this.signIn.confirm(MERCHANT_AUDIENCE, principal, sessionCookieOf(req, MERCHANT_AUDIENCE) as string, {
@@ -75,22 +119,20 @@ export class DashboardPayoutApprovalsController {
       if (err instanceof RetryLaterError) void reply.header('Retry-After', String(err.retryAfterSeconds));
       throw err;
     }
-    const decision: ApprovalDecision = verb === 'approve' ? 'approved' : 'rejected';
-    const view = await this.approvals.decide(approverOf(principal), platformTrxId, decision, dto.note ?? null);
-    return new Reply(decision === 'approved' ? 'Payout approved' : 'Payout rejected', view);
+    return verb === 'approve' ? 'approved' : 'rejected';
   }
 
+  @RoleReach('payouts:read')
   @RateLimit('read')
   @Get('settings')
-  @RoleReach('payouts:read')
   async settings(@SessionMerchantId() merchantId: number): Promise<Reply<PayoutApprovalSettingsView>> {
     return new Reply('Query success', await this.approvals.settings(merchantId));
   }
 
+  @RoleReach('settings:manage')
   @RateLimit('write')
   @RequiresRecentAuth()
   @Put('settings')
-  @RoleReach('settings:manage')
   @Audited('merchant.payout-approvals', ({ principal }) => `merchant:${principal?.merchantId}`)
   @HttpCode(200)
   async setSettings(

@@ -34,6 +34,9 @@ describe('merchant dashboard API: payout approvals (real Postgres)', () => {
         request(http).post(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
       put: (p: string, body: object) =>
         request(http).put(path(p)).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
+      getAt: (url: string) => request(http).get(url).set('Cookie', s.cookie),
+      postAt: (url: string, body: object) =>
+        request(http).post(url).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrfToken).send(body),
     };
   }
 
@@ -41,9 +44,9 @@ describe('merchant dashboard API: payout approvals (real Postgres)', () => {
     const m = await createMerchant(prisma);
     await fundMerchant(prisma, m.merchant.id, [5_000_000_00n]);
     const owner = await userOf(m.merchant.id, 'owner');
-    const set = await owner.put('/settings', { threshold: 500000, ttlSeconds: 7200 });
+    const set = await owner.put('/settings', { threshold: 500000, ttlSeconds: 7200, batches: false });
     expect(set.status).toBe(200);
-    expect(set.body.data).toEqual({ threshold: 500000, ttlSeconds: 7200 });
+    expect(set.body.data).toEqual({ threshold: 500000, ttlSeconds: 7200, batches: false });
     const payout = await debitedTransfer(prisma, m.merchant.id, m.tokenId, { amount: 1_000_000_00n, fee: 2_500_00n });
     expect(payout.approval).toBe('awaiting');
     return { ...m, owner, payout };
@@ -105,10 +108,10 @@ describe('merchant dashboard API: payout approvals (real Postgres)', () => {
     const developer = await userOf(merchant.id, 'developer');
     const refused = await developer.post(`/payouts/${payout.platformTrxId}/approve`, { password: developer.password });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ status: false, code: 'APPROVAL_NOT_ALLOWED' });
+    expect(refused.body).toMatchObject({ status: false, code: 'ROLE_REQUIRED' });
     // Only the owner sets the settings.
-    expect((await developer.put('/settings', { threshold: null, ttlSeconds: 600 })).body.code).toBe(
-      'APPROVAL_NOT_ALLOWED',
+    expect((await developer.put('/settings', { threshold: null, ttlSeconds: 600, batches: false })).body.code).toBe(
+      'ROLE_REQUIRED',
     );
 
     const wrong = await owner.post(`/payouts/${payout.platformTrxId}/reject`, { password: 'not-the-password' });
@@ -132,27 +135,68 @@ describe('merchant dashboard API: payout approvals (real Postgres)', () => {
     );
   });
 
+  it('a batch held for approval: the dashboard user who uploaded it cannot approve it; finance approves the whole batch (audited), which the batch then shows', async () => {
+    const m = await createMerchant(prisma);
+    const owner = await userOf(m.merchant.id, 'owner');
+    expect((await owner.put('/settings', { threshold: null, ttlSeconds: 3600, batches: true })).status).toBe(200);
+    const batchId = `HELD-${m.merchant.id}-${Date.now()}`;
+    const uploaded = await owner.postAt('/dashboard/api/payouts/batch', {
+      batchId,
+      rows: [{ merchantTrxId: `${batchId}-1`, bankCode: 'BCA', accountNo: '1234567890', amount: 100000 }],
+    });
+    expect(uploaded.status).toBe(200);
+    const finance = await userOf(m.merchant.id, 'finance');
+    expect((await finance.get('/batches')).body.data).toEqual([
+      expect.objectContaining({
+        batchId,
+        rowCount: 1,
+        acceptedCount: 1,
+        acceptedAmount: 100000,
+        createdBy: `user:${owner.userId}`,
+      }),
+    ]);
+    const own = await owner.post(`/batches/${batchId}/approve`, { password: owner.password });
+    expect(own.status).toBe(403);
+    expect(own.body.code).toBe('APPROVAL_NOT_ALLOWED');
+    const approved = await finance.post(`/batches/${batchId}/approve`, { password: finance.password });
+    expect(approved.status).toBe(200);
+    // No payout service here: the row is still being checked, and takes the decision when it is recorded.
+    expect(approved.body.data).toMatchObject({ batchId, approval: 'approved', payouts: 0 });
+    expect((await finance.get('/batches')).body.data).toEqual([]);
+    const shown = await owner.getAt(`/dashboard/api/payouts/batch/${batchId}`);
+    expect(shown.body.data.approval).toMatchObject({ status: 'approved' });
+    expect(await auditOf(m.merchant.id, 'batch.approval')).toEqual([
+      { target: `batch:${batchId}`, details: { approval: 'approved', payouts: 0, note: null } },
+    ]);
+    const unknown = await finance.post(`/batches/NO-SUCH-BATCH/approve`, { password: finance.password });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('BATCH_NOT_FOUND');
+  });
+
   it('settings: bounded expiry, a threshold with at most two decimals, null turns approvals off', async () => {
     const m = await createMerchant(prisma);
     const owner = await userOf(m.merchant.id, 'owner');
-    expect((await owner.get('/settings')).body.data).toEqual({ threshold: null, ttlSeconds: 86400 });
+    expect((await owner.get('/settings')).body.data).toEqual({ threshold: null, ttlSeconds: 86400, batches: false });
     for (const body of [
-      { threshold: 100, ttlSeconds: 599 },
-      { threshold: 100, ttlSeconds: 604801 },
-      { threshold: 100.001, ttlSeconds: 3600 },
-      { threshold: -1, ttlSeconds: 3600 },
+      { threshold: 100, ttlSeconds: 599, batches: false },
+      { threshold: 100, ttlSeconds: 604801, batches: false },
+      { threshold: 100.001, ttlSeconds: 3600, batches: false },
+      { threshold: -1, ttlSeconds: 3600, batches: false },
+      { threshold: 100, ttlSeconds: 3600 },
     ]) {
       const r = await owner.put('/settings', body);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('VALIDATION_ERROR');
     }
-    expect((await owner.put('/settings', { threshold: 250000.5, ttlSeconds: 600 })).body.data).toEqual({
+    expect((await owner.put('/settings', { threshold: 250000.5, ttlSeconds: 600, batches: true })).body.data).toEqual({
       threshold: 250000.5,
       ttlSeconds: 600,
+      batches: true,
     });
-    expect((await owner.put('/settings', { threshold: null, ttlSeconds: 600 })).body.data).toEqual({
+    expect((await owner.put('/settings', { threshold: null, ttlSeconds: 600, batches: false })).body.data).toEqual({
       threshold: null,
       ttlSeconds: 600,
+      batches: false,
     });
   });
 });

@@ -6,7 +6,7 @@ import { formatAmount } from '@pay/domain';
 import { BatchRepository } from '@pay/persistence';
 import { ApiError, Reply } from '@pay/platform';
 import { Audited } from '../../kernel/audit/audit.interceptor';
-import { SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
+import { type DashboardPrincipal, Principal, SessionMerchantId } from '../../kernel/auth/session/dashboard-principal';
 import { RoleReach } from '../../kernel/auth/session/role-reach';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { MerchantSessionGuard } from '../../kernel/auth/session/session.guards';
@@ -60,11 +60,11 @@ export class DashboardPayoutBatchesController {
   })
   @HttpCode(200)
   async submit(
-    @SessionMerchantId() merchantId: number,
+    @Principal() principal: DashboardPrincipal,
     @Body() dto: DisbursementBatchDto,
   ): Promise<Reply<BatchSubmissionView>> {
     const { batch, rows } = await this.batchPayouts.submit(
-      { id: merchantId },
+      { id: principal.merchantId as number, userId: principal.userId },
       { batchId: dto.batchId, notifyUrl: dto.notifyUrl ?? null, rows: dto.rows },
       BatchRowDto,
     );

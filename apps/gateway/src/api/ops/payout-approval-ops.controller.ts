@@ -23,6 +23,8 @@ class PayoutApprovalSettingsSchema {
     description: 'How long a payout waits for approval before it expires (and is refunded), seconds',
   })
   ttlSeconds!: number;
+  @ApiProperty({ example: false, description: 'Every batch waits for approval' })
+  batches!: boolean;
 }
 
 /**
@@ -50,7 +52,8 @@ export class PayoutApprovalOpsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'setMerchantPayoutApprovals',
-    summary: 'Set the payout approval settings: the threshold above which payouts wait (null: none) and their expiry',
+    summary:
+      'Set the payout approval settings: the threshold above which payouts wait (null: none), whether every batch waits, and their expiry',
   })
   @ApiEnvelope(PayoutApprovalSettingsSchema, { message: 'Approval settings set' })
   async set(@MerchantId() merchantId: number, @Body() dto: PayoutApprovalSettingsDto) {

@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { ConfirmPasswordDto } from '../../api/session/session.dto';
+import { IsBoolean, IsInt, IsNumber, Max, Min, ValidateIf } from 'class-validator';
 
 /** The bounds of an approval's expiry (docs/payout-approvals.md); the database holds them too. */
 const TTL_MIN = 600;
@@ -30,12 +29,8 @@ export class PayoutApprovalSettingsDto {
   @Min(TTL_MIN)
   @Max(TTL_MAX)
   ttlSeconds!: number;
-}
 
-/** A decision on a payout awaiting approval: the password (and TOTP code when on) proved each time, as a step-up's. */
-export class PayoutApprovalDecisionDto extends ConfirmPasswordDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  note?: string;
+  @ApiProperty({ example: true, description: 'Every batch waits for approval (one decision for all its rows)' })
+  @IsBoolean()
+  batches!: boolean;
 }

@@ -46,6 +46,16 @@ function presentRow(r: BatchRowView): BatchView['rows'][number] {
   };
 }
 
+/** A batch's approval as merchants read it: one awaiting past its expiry has expired (docs/payout-approvals.md). */
+export function batchApproval(batch: DisbursementBatch): BatchView['approval'] {
+  if (!batch.approval || !batch.approvalExpiresAt) return null;
+  const expired = batch.approval === 'awaiting' && batch.approvalExpiresAt.getTime() <= Date.now();
+  return {
+    status: expired ? 'expired' : (batch.approval as 'awaiting' | 'approved' | 'rejected'),
+    expiresAt: batch.approvalExpiresAt.toISOString(),
+  };
+}
+
 /** GET .../batch/{batchId}: the batch, its counts per status and totals, and one page of its rows. */
 export function presentBatch(
   batch: DisbursementBatch & { summary: BatchSummary },
@@ -61,6 +71,7 @@ export function presentBatch(
     completedAt: batch.completedAt?.toISOString() ?? null,
     rowCount: batch.rowCount,
     acceptedCount: batch.acceptedCount,
+    approval: batchApproval(batch),
     counts: {
       checking: s.checking,
       pending: s.pending,

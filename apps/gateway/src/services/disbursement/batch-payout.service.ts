@@ -44,9 +44,12 @@ export class BatchPayoutService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  /** The merchant's (API token or dashboard user's) batch: recorded, or the one recorded under its batchId. */
+  /**
+   * The merchant's (API token or dashboard user's) batch: recorded, or the one recorded under its
+   * batchId. `tokenId` or `userId` names who submits it (never its approver: docs/payout-approvals.md).
+   */
   async submit(
-    merchant: { id: number },
+    merchant: { id: number; tokenId?: string | null; userId?: number },
     command: BatchCommand,
     rowClass: BatchRowClass,
   ): Promise<{ batch: DisbursementBatch; rows: DisbursementBatchRow[]; replayed: boolean }> {
@@ -60,6 +63,7 @@ export class BatchPayoutService {
         requestHash: requestHash(command),
         notifyUrl: command.notifyUrl,
         logId: currentLogId() ?? null,
+        createdBy: merchant.tokenId ? `token:${merchant.tokenId}` : merchant.userId ? `user:${merchant.userId}` : null,
       },
       rows,
       DUPLICATE,

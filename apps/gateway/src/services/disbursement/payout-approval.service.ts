@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '@pay/contracts';
 import type {
+  BatchApprovalDecisionView,
+  BatchAwaitingApprovalView,
   PayoutApprovalDecisionView,
   PayoutApprovalSettingsView,
   PayoutAwaitingApprovalView,
@@ -11,6 +13,7 @@ import {
   DashboardUserRepository,
   type Disbursement,
   PayoutApprovalRepository,
+  type PayoutApprovalSettings,
 } from '@pay/persistence';
 import { ApiError } from '@pay/platform';
 
@@ -58,28 +61,55 @@ export class PayoutApprovalService {
     decision: ApprovalDecision,
     note: string | null,
   ): Promise<PayoutApprovalDecisionView> {
+    const decidedBy = await this.approverOf(approver);
+    const verdict = await this.approvals.decide(approver.merchantId, platformTrxId, decision, decidedBy, note);
+    if (verdict.kind !== 'decided') throw refusal(verdict.kind, ErrorCode.TransactionNotFound, 'payout');
+    const d = verdict.disbursement;
+    return {
+      platformTrxId: d.platformTrxId,
+      merchantTrxId: d.merchantTrxId,
+      approval: decision,
+      decidedBy,
+      decidedAt: (d.approvalDecidedAt as Date).toISOString(),
+    };
+  }
+
+  async awaitingBatches(merchantId: number): Promise<BatchAwaitingApprovalView[]> {
+    return (await this.approvals.awaitingBatches(merchantId)).map((b) => ({
+      batchId: b.batchId,
+      rowCount: b.rowCount,
+      acceptedCount: b.acceptedCount,
+      acceptedAmount: formatAmount(b.acceptedAmount),
+      createdBy: b.createdBy,
+      createdAt: b.createdAt.toISOString(),
+      expiresAt: (b.approvalExpiresAt as Date).toISOString(),
+    }));
+  }
+
+  /** Approves (its rows' payouts released to the payout service) or rejects (failed unsent, refunded) the merchant's batch. */
+  async decideBatch(
+    approver: Approver,
+    batchId: string,
+    decision: ApprovalDecision,
+    note: string | null,
+  ): Promise<BatchApprovalDecisionView> {
+    const decidedBy = await this.approverOf(approver);
+    const verdict = await this.approvals.decideBatch(approver.merchantId, batchId, decision, decidedBy, note);
+    if (verdict.kind !== 'decided') throw refusal(verdict.kind, ErrorCode.BatchNotFound, 'batch');
+    return {
+      batchId: verdict.batch.batchId,
+      approval: decision,
+      decidedBy,
+      decidedAt: (verdict.batch.approvalDecidedAt as Date).toISOString(),
+      payouts: verdict.payouts,
+    };
+  }
+
+  /** The approver's name in the decisions (user:<id>), once its role is found to allow approving payouts. */
+  private async approverOf(approver: Approver): Promise<string> {
     if (!(await this.allows(approver, 'payouts:approve')))
       throw new ApiError(ErrorCode.ApprovalNotAllowed, 'Your role may not approve payouts (owner or finance may)');
-    const decidedBy = `user:${approver.userId}`;
-    const verdict = await this.approvals.decide(approver.merchantId, platformTrxId, decision, decidedBy, note);
-    switch (verdict.kind) {
-      case 'notFound':
-        throw new ApiError(ErrorCode.TransactionNotFound);
-      case 'ownPayout':
-        throw new ApiError(ErrorCode.ApprovalNotAllowed, 'You created this payout: another approver must decide');
-      case 'notAwaiting':
-        throw new ApiError(ErrorCode.PayoutNotAwaitingApproval);
-      case 'decided': {
-        const d = verdict.disbursement;
-        return {
-          platformTrxId: d.platformTrxId,
-          merchantTrxId: d.merchantTrxId,
-          approval: decision,
-          decidedBy,
-          decidedAt: (d.approvalDecidedAt as Date).toISOString(),
-        };
-      }
-    }
+    return `user:${approver.userId}`;
   }
 
   async settings(merchantId: number): Promise<PayoutApprovalSettingsView> {
@@ -99,14 +129,41 @@ export class PayoutApprovalService {
         { field: 'threshold', message: 'must be an amount with at most two decimals' },
       ]);
     }
-    const s = await this.approvals.setSettings(merchantId, { threshold, ttlSeconds: input.ttlSeconds });
+    const s = await this.approvals.setSettings(merchantId, {
+      threshold,
+      ttlSeconds: input.ttlSeconds,
+      batches: input.batches,
+    });
     if (!s) throw new ApiError(ErrorCode.NotFound, 'Merchant not found');
     return presentSettings(s);
   }
 }
 
-function presentSettings(s: { threshold: bigint | null; ttlSeconds: number }): PayoutApprovalSettingsView {
-  return { threshold: s.threshold === null ? null : formatAmount(s.threshold), ttlSeconds: s.ttlSeconds };
+/** Why a decision was not taken, as the API says it. */
+function refusal(
+  kind: 'notFound' | 'ownPayout' | 'notAwaiting',
+  notFound: ErrorCode,
+  what: 'payout' | 'batch',
+): ApiError {
+  switch (kind) {
+    case 'notFound':
+      return new ApiError(notFound);
+    case 'ownPayout':
+      return new ApiError(ErrorCode.ApprovalNotAllowed, `You created this ${what}: another approver must decide`);
+    case 'notAwaiting':
+      return new ApiError(
+        ErrorCode.PayoutNotAwaitingApproval,
+        `The ${what} is not awaiting approval: already decided or expired`,
+      );
+  }
+}
+
+function presentSettings(s: PayoutApprovalSettings): PayoutApprovalSettingsView {
+  return {
+    threshold: s.threshold === null ? null : formatAmount(s.threshold),
+    ttlSeconds: s.ttlSeconds,
+    batches: s.batches,
+  };
 }
 
 function presentAwaiting(d: Disbursement): PayoutAwaitingApprovalView {

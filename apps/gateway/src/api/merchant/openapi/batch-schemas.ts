@@ -78,6 +78,17 @@ export class BatchPageSchema {
   @ApiProperty({ example: 1000 }) totalRows!: number;
 }
 
+@ApiSchema({ name: 'BatchApproval' })
+export class BatchApprovalSchema {
+  @ApiProperty({
+    enum: ['awaiting', 'approved', 'rejected', 'expired'],
+    description:
+      'awaiting: no row is sent until another user of your dashboard approves the batch; rejected or expired: its rows fail (APPROVAL_REJECTED / APPROVAL_EXPIRED) and are refunded',
+  })
+  status!: string;
+  @ApiProperty({ format: 'date-time', description: 'When an approval never given expires' }) expiresAt!: string;
+}
+
 @ApiSchema({ name: 'Batch' })
 export class BatchSchema {
   @ApiProperty({ example: 'PAYROLL-2026-11' }) batchId!: string;
@@ -87,6 +98,12 @@ export class BatchSchema {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) completedAt!: string | null;
   @ApiProperty({ example: 1000 }) rowCount!: number;
   @ApiProperty({ example: 990 }) acceptedCount!: number;
+  @ApiProperty({
+    type: BatchApprovalSchema,
+    nullable: true,
+    description: 'Only when you require every batch to be approved (docs/payout-approvals.md); null otherwise',
+  })
+  approval!: BatchApprovalSchema | null;
   @ApiProperty({ type: BatchCountsSchema }) counts!: BatchCountsSchema;
   @ApiProperty({ type: BatchTotalsSchema }) totals!: BatchTotalsSchema;
   @ApiProperty({ type: BatchPageSchema }) page!: BatchPageSchema;
