@@ -48,6 +48,12 @@ export {
   refundView,
 } from './webhooks/refund-callback';
 export {
+  SETTLEMENT_CREDITED_CALLBACK,
+  type SettlementCreditedFacts,
+  settlementCreditedCallbackBody,
+  settlementCreditedEventId,
+} from './webhooks/settlement-callback';
+export {
   PayinCallbackType,
   type PayinCallbackFacts,
   type PayinFinalStatus,

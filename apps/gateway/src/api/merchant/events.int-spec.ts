@@ -8,7 +8,7 @@ import {
   WebhookDeliveryRepository,
 } from '@pay/persistence';
 import { loadConfig } from '@pay/platform';
-import { createMerchant, repoRoot } from '@pay/testing';
+import { createMerchant, insertSuccessfulPayin, ledgerFor, repoRoot } from '@pay/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types';
@@ -144,6 +144,91 @@ describe('The merchant event log (real Postgres)', () => {
     expect(delivered.rows).toEqual([{ payin_id: withUrl }]);
     const unsent = logged.rows.find((r) => r.event_id === `payin.${withoutUrl}.expired`);
     expect(JSON.parse(unsent?.body ?? '{}')).toMatchObject({ type: 'payin.expired', data: { status: 'expired' } });
+  });
+
+  it('logs settlement.credited when the ledger credits a settlement, with its pay-ins and amounts, and calls the default URL', async () => {
+    const { merchant } = await createMerchant(prisma);
+    const quiet = await createMerchant(prisma);
+    await prisma.merchant.update({
+      where: { id: merchant.id },
+      data: { payinCallbackUrl: 'http://127.0.0.1:9/settled' },
+    });
+    const ledger = ledgerFor(prisma);
+    const issuedAt = new Date().toISOString();
+    const settle = async (merchantId: number) => {
+      const payinIds: string[] = [];
+      for (const [amount, fee] of [
+        [5000000n, 50000n],
+        [2000000n, 20000n],
+      ]) {
+        const payinId = await insertSuccessfulPayin(prisma, merchantId, amount, fee);
+        payinIds.push(payinId);
+        await ledger.apply({
+          type: 'payin.record',
+          commandId: `payin:${payinId}`,
+          merchantId,
+          issuedAt,
+          payinId,
+          amount: amount.toString(),
+          fee: fee.toString(),
+        });
+      }
+      const settlementId = randomUUID();
+      await ledger.apply({
+        type: 'settlement.credit',
+        commandId: `s:${settlementId}`,
+        merchantId,
+        issuedAt,
+        settlementId,
+        payinIds,
+      });
+      return { settlementId, payinIds };
+    };
+    const { settlementId, payinIds } = await settle(merchant.id);
+    await settle(quiet.merchant.id);
+
+    const [event] = (await new MerchantEventRepository(pool).after(merchant.id, 0n, 10)).events;
+    expect(event).toMatchObject({
+      sequence: 1n,
+      eventId: `settlement.${settlementId}.credited`,
+      eventType: 'settlement.credited',
+    });
+    const payins = await prisma.payin.findMany({ where: { id: { in: payinIds } } });
+    const body = JSON.parse(event?.body ?? '{}');
+    expect(body).toMatchObject({
+      id: `settlement.${settlementId}.credited`,
+      type: 'settlement.credited',
+      sequence: 1,
+      data: {
+        idMerchant: merchant.id,
+        settlementId,
+        amount: 69300,
+        gross: 70000,
+        fees: 700,
+        refunds: 0,
+        payinCount: 2,
+      },
+    });
+    expect(body.data.payins).toEqual(
+      expect.arrayContaining(
+        payins.map((p) => ({
+          merchantTrxId: p.merchantTrxId,
+          platformTrxId: p.platformTrxId,
+          amount: Number(p.amount) / 100,
+          fee: Number(p.fee) / 100,
+          net: Number(p.amount - p.fee) / 100,
+        })),
+      ),
+    );
+    const deliveries = await pool.query('SELECT url, body FROM webhook_deliveries WHERE merchant_id = $1', [
+      merchant.id,
+    ]);
+    expect(deliveries.rows).toEqual([{ url: 'http://127.0.0.1:9/settled', body: event?.body }]);
+    // Without a default callback URL: in the log, no delivery.
+    const theirs = (await new MerchantEventRepository(pool).after(quiet.merchant.id, 0n, 10)).events;
+    expect(theirs.map((e) => e.eventType)).toEqual(['settlement.credited']);
+    const none = await pool.query('SELECT 1 FROM webhook_deliveries WHERE merchant_id = $1', [quiet.merchant.id]);
+    expect(none.rows).toEqual([]);
   });
 
   it("GET /api/v1/events: in order after N, paged, signed as callbacks, only the merchant's own", async () => {
