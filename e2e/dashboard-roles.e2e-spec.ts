@@ -37,6 +37,9 @@ import {
 
   it('shows a viewer what it may read and no button it may not press', async () => {
     const { page, errors, close } = await signedIn('viewer');
+    // The overview's balance, but no sandbox "settle now" (a pay-in write).
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Settle pending now' }).count()).toBe(0);
     await expect(nav(page, 'Reconciliation').count()).resolves.toBe(0);
 
     await nav(page, 'Developers').click();

@@ -3,7 +3,7 @@ import '@mantine/charts/styles.css';
 import { Alert, Button, Card, Group, Paper, SimpleGrid, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionContext } from '../../shared/session/session.context';
+import { useCan, useSessionContext } from '../../shared/session/session.context';
 import { formatRupiah, formatShortDay } from '../../shared/format/format';
 import { PageTitle } from '../../shared/ui/page-title';
 import { ErrorState, FormError, LoadingState } from '../../shared/ui/states';
@@ -43,7 +43,9 @@ export default function OverviewPage() {
   const api = useMerchantApi();
   const { data, error, loading, reload } = useAsync(() => api.overview(), [api]);
   const { state } = useSessionContext();
-  const sandbox = state.status === 'signed-in' && state.session.sandbox;
+  const can = useCan();
+  // Settling now is a pay-in write: a role without it is not offered the button.
+  const canSettle = state.status === 'signed-in' && state.session.sandbox && can('payins:write');
   // Sandbox only: pending settled now, then the figures read again while the ledger moves it.
   const settle = useAction(() => api.settleNow());
   const [settled, setSettled] = useState<{ payinCount: number; requested: boolean } | null>(null);
@@ -78,7 +80,7 @@ export default function OverviewPage() {
               detail={t('overview.count', { count: data.todayPayouts.count })}
             />
           </SimpleGrid>
-          {sandbox && (
+          {canSettle && (
             <Group mb="lg" gap="sm">
               <Button
                 variant="outline"
