@@ -380,6 +380,7 @@ export function merchantApi(api: ApiClient) {
     rotateWebhookSecret: () => api.post<WebhookSecretRotatedView>('/webhook-secret/rotate'),
     revealWebhookSecret: () => api.post<WebhookSecretView>('/webhook-secret/reveal'),
     sendTestCallback: () => api.post<TestCallbackView>('/callback-test'),
+    resendDelivery: (id: string) => api.post<CallbackResendView>(`/deliveries/${enc(id)}/resend`),
     saveCallbackUrl: (url: string | null) =>
       api.put<CallbackUrlView>('/callback-url', { url } satisfies CallbackUrlBody),
     saveAllowlist: (enabled: boolean, entries: string[]) =>

@@ -437,6 +437,11 @@ export const en = {
     attempts: 'Attempts',
     lastStatus: 'Last HTTP status',
     noDeliveries: 'No callbacks sent yet.',
+    resendDelivery: 'Resend',
+    resendDeliveryLabel: 'Resend the callback {{eventId}}',
+    deliveryResent: 'Callback queued again: same event id and body, from the start of the retry schedule.',
+    deliveriesIntro:
+      'Every callback is also in your event log (GET /api/v1/events), numbered with no gap: a callback that failed can be resent here or through the API.',
     kinds: { payout: 'Payout', payin: 'Pay-in', test: 'Test' },
     sendTest: 'Send a test callback',
     testSent:
@@ -629,6 +634,7 @@ export const en = {
       payout_callback_resend: 'Resent a payout callback',
       payin_callback_resend: 'Resent a pay-in callback',
       callback_test: 'Sent a test callback',
+      webhook_delivery_resend: 'Resent a callback delivery',
       recon_export: 'Exported a reconciliation file',
       session_sign_in: 'Signed in',
       session_sign_in_failed: 'Sign-in refused',

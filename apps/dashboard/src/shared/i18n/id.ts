@@ -442,6 +442,11 @@ export const id: Resources = {
     attempts: 'Percobaan',
     lastStatus: 'Status HTTP terakhir',
     noDeliveries: 'Belum ada callback terkirim.',
+    resendDelivery: 'Kirim ulang',
+    resendDeliveryLabel: 'Kirim ulang callback {{eventId}}',
+    deliveryResent: 'Callback diantrekan lagi: event id dan isi yang sama, dari awal jadwal percobaan ulang.',
+    deliveriesIntro:
+      'Setiap callback juga tercatat di log event Anda (GET /api/v1/events), bernomor tanpa celah: callback yang gagal dapat dikirim ulang di sini atau melalui API.',
     kinds: { payout: 'Pencairan', payin: 'Pembayaran masuk', test: 'Uji' },
     sendTest: 'Kirim callback uji',
     testSent:
@@ -635,6 +640,7 @@ export const id: Resources = {
       payout_callback_resend: 'Mengirim ulang callback pencairan',
       payin_callback_resend: 'Mengirim ulang callback pembayaran masuk',
       callback_test: 'Mengirim callback uji',
+      webhook_delivery_resend: 'Mengirim ulang pengiriman callback',
       recon_export: 'Mengekspor file rekonsiliasi',
       session_sign_in: 'Masuk',
       session_sign_in_failed: 'Gagal masuk',

@@ -4,6 +4,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { ApiExcludeController } from '@nestjs/swagger';
 import type {
   AllowlistView,
+  CallbackResendView,
   CallbackUrlView,
   DevelopersView,
   RecentDeliveriesView,
@@ -13,7 +14,7 @@ import type {
   TestCallbackView,
   WebhookSecretView,
 } from '@pay/contracts/dashboard';
-import { DeliveryHistoryRepository, WebhookDeliveryRepository } from '@pay/persistence';
+import { DeliveryHistoryRepository, MerchantEventRepository, WebhookDeliveryRepository } from '@pay/persistence';
 import { MerchantAdmin } from '@pay/backoffice';
 import { ApiError, currentLogId, Reply } from '@pay/platform';
 import { ErrorCode } from '@pay/contracts';
@@ -29,6 +30,7 @@ import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import { RequiresRecentAuth } from '../../kernel/auth/session/requires-recent-auth.decorator';
 import { Audited } from '../../kernel/audit/audit.interceptor';
 import { assertNotifyUrlAllowed } from '../../kernel/http/notify-url.check';
+import { resendOwnDelivery } from '../../services/webhooks/resend-own-delivery';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
 
@@ -60,6 +62,7 @@ export class DashboardDevelopersController {
     private readonly admin: MerchantAdmin,
     private readonly deliveries: DeliveryHistoryRepository,
     private readonly webhookDeliveries: WebhookDeliveryRepository,
+    private readonly events: MerchantEventRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -245,5 +248,19 @@ export class DashboardDevelopersController {
   ): Promise<Reply<RecentDeliveriesView>> {
     const rows = await this.deliveries.recent(merchantId, q.limit ?? 50);
     return new Reply('Query success', { items: rows.map(presentRecentDelivery) });
+  }
+
+  /** One of its deliveries sent again (same event id and body): as POST /api/v1/webhooks/deliveries/{id}/resend. */
+  @RateLimit('write')
+  @Post('deliveries/:deliveryId/resend')
+  @RoleReach('webhooks:manage')
+  @Audited('webhook-delivery.resend', ({ params }) => `webhook-delivery:${params.deliveryId}`)
+  @HttpCode(200)
+  async resendDelivery(
+    @SessionMerchantId() merchantId: number,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<Reply<CallbackResendView>> {
+    const { message, delivery } = await resendOwnDelivery(this.events, this.webhookDeliveries, merchantId, deliveryId);
+    return new Reply(message, { deliveryId: delivery.id, eventId: delivery.eventId, status: delivery.status });
   }
 }

@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional } from '@nestj
 import { ErrorCode } from '@pay/contracts';
 import { signatureHeader } from '@pay/domain';
 import { type MerchantDelivery, MerchantEventRepository, WebhookDeliveryRepository } from '@pay/persistence';
-import { ApiError, Reply } from '@pay/platform';
+import { Reply } from '@pay/platform';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { MerchantAuthGuard } from '../../kernel/auth/merchant/merchant-auth.guard';
@@ -12,6 +12,7 @@ import { RateLimit } from '../../kernel/rate-limit/rate-limit.decorator';
 import type { AuthenticatedRequest } from '../../kernel/auth/merchant/authenticated-request';
 import { RequiresScope } from '../../kernel/auth/merchant/requires-scope';
 import { ApiMerchant } from '../../kernel/openapi/api-envelope.decorator';
+import { resendOwnDelivery } from '../../services/webhooks/resend-own-delivery';
 
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 500;
@@ -221,13 +222,7 @@ export class MerchantDeliveriesController {
   @ApiEnvelope(DeliveryItem, { message: ['Callback queued for resend', 'Callback already queued'] })
   @ApiErrors(ErrorCode.NotFound, ErrorCode.Conflict)
   async resend(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<Reply<DeliveryItem>> {
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
-    const own = uuid ? await this.events.delivery(req.merchant.id, id) : null;
-    if (!own) throw new ApiError(ErrorCode.NotFound, 'No callback delivery of yours has this id');
-    if (own.status === 'pending') return new Reply('Callback already queued', presentDelivery(own));
-    const resent = await this.deliveries.resend(own.id, new Date());
-    const now = resent ? await this.events.delivery(req.merchant.id, id) : null;
-    if (!now) throw new ApiError(ErrorCode.Conflict, 'A callback attempt is in progress; try again in a moment');
-    return new Reply('Callback queued for resend', presentDelivery(now));
+    const { message, delivery } = await resendOwnDelivery(this.events, this.deliveries, req.merchant.id, id);
+    return new Reply(message, presentDelivery(delivery));
   }
 }
