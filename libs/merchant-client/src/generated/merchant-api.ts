@@ -1758,6 +1758,86 @@ export interface components {
             sequence: number;
             data: components["schemas"]["BatchCompletedCallbackData"];
         };
+        SettlementCreditedPayin: {
+            /** @example ORDER-2026-0001 */
+            merchantTrxId: string;
+            /** @example QRA1B2C3D4E5F6A7B8 */
+            platformTrxId: string;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 50000
+             */
+            amount: number;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 365
+             */
+            fee: number;
+            /**
+             * @description amount - fee - what refunds took from pending: its share of the settlement. Rupiah, at most two decimals
+             * @example 49635
+             */
+            net: number;
+        };
+        SettlementCreditedCallbackData: {
+            /** @example 7 */
+            idMerchant: number;
+            /** @example Toko Sinar Jaya */
+            merchantName: string;
+            /** Format: uuid */
+            settlementId: string;
+            /**
+             * @description What became available (moved from pending). Rupiah, at most two decimals
+             * @example 49635
+             */
+            amount: number;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 50000
+             */
+            gross: number;
+            /**
+             * @description Rupiah, at most two decimals
+             * @example 365
+             */
+            fees: number;
+            /**
+             * @description What refunds had taken from pending of these pay-ins. Rupiah, at most two decimals
+             * @example 0
+             */
+            refunds: number;
+            /**
+             * Format: date-time
+             * @description Pay-ins paid before it are in it
+             */
+            cutoffAt: string | null;
+            /** @example 1 */
+            payinCount: number;
+            payins: components["schemas"]["SettlementCreditedPayin"][];
+        };
+        SettlementCreditedCallback: {
+            /**
+             * @description One per settlement
+             * @example settlement.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.credited
+             */
+            id: string;
+            /**
+             * @example settlement.credited
+             * @enum {string}
+             */
+            type: "settlement.credited";
+            /**
+             * Format: date-time
+             * @example 2026-11-23T03:00:00.100Z
+             */
+            createdAt: string;
+            data: components["schemas"]["SettlementCreditedCallbackData"];
+            /**
+             * @description The event's number in your event log (GET /api/v1/events): 1, 2, 3... per merchant with no gap; the same on every retry and resend
+             * @example 42
+             */
+            sequence: number;
+        };
     };
     responses: never;
     parameters: never;

@@ -1,7 +1,12 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import type { CallbacksObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { BatchCompletedCallbackSchema } from './batch-schemas';
-import { DisbursementCallbackSchema, PayinCallbackSchema, PayinRefundCallbackSchema } from './schemas';
+import {
+  DisbursementCallbackSchema,
+  PayinCallbackSchema,
+  PayinRefundCallbackSchema,
+  SettlementCreditedCallbackSchema,
+} from './schemas';
 
 /** The headers the workers send with every callback (apps/workers/src/webhooks/webhook-delivery.service.ts). */
 function callbackHeaders(types: string[], exampleId: string): ParameterObject[] {
@@ -113,6 +118,15 @@ export const PAYIN_CALLBACKS: CallbacksObject = {
     getSchemaPath(PayinRefundCallbackSchema),
     ['payin.refunded'],
     'payin.refund.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.success',
+  ),
+  ...callback(
+    'settlementCredited',
+    'settlementCreditedCallback',
+    "A settlement credited (pending became available), sent to the merchant's default callback URL",
+    "One POST per settlement, to the merchant's default pay-in callback URL (not a pay-in's notifyUrl); without one, none is sent. Every event is also in GET /api/v1/events.",
+    getSchemaPath(SettlementCreditedCallbackSchema),
+    ['settlement.credited'],
+    'settlement.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.credited',
   ),
 };
 

@@ -5,7 +5,12 @@ import { TOKEN_SECURITY } from '../../../kernel/openapi/api-envelope.decorator';
 import { BATCH_CALLBACKS, DISBURSEMENT_CALLBACKS, PAYIN_CALLBACKS } from './callbacks';
 import { BatchCompletedCallbackSchema } from './batch-schemas';
 import { keepPaths } from '../../../kernel/openapi/document-paths';
-import { DisbursementCallbackSchema, PayinCallbackSchema, PayinRefundCallbackSchema } from './schemas';
+import {
+  DisbursementCallbackSchema,
+  PayinCallbackSchema,
+  PayinRefundCallbackSchema,
+  SettlementCreditedCallbackSchema,
+} from './schemas';
 
 const TRANSFER_PATH = '/api/v1/disbursement/transfer';
 const BATCH_PATH = '/api/v1/disbursement/batch';
@@ -69,6 +74,7 @@ export function buildMerchantDocument(app: INestApplication): OpenAPIObject {
       PayinCallbackSchema,
       PayinRefundCallbackSchema,
       BatchCompletedCallbackSchema,
+      SettlementCreditedCallbackSchema,
     ],
   });
   const transfer = document.paths[TRANSFER_PATH]?.post;

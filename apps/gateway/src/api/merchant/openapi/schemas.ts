@@ -301,6 +301,50 @@ export class PayinRefundCallbackDataSchema extends PayinRefundSchema {
   @ApiProperty({ example: 'Toko Sinar Jaya' }) merchantName!: string;
 }
 
+@ApiSchema({ name: 'SettlementCreditedPayin' })
+export class SettlementCreditedPayinSchema {
+  @ApiProperty({ example: 'ORDER-2026-0001' }) merchantTrxId!: string;
+  @ApiProperty({ example: 'QRA1B2C3D4E5F6A7B8' }) platformTrxId!: string;
+  @ApiProperty({ example: 50000, description: AMOUNT }) amount!: number;
+  @ApiProperty({ example: 365, description: AMOUNT }) fee!: number;
+  @ApiProperty({
+    example: 49635,
+    description: 'amount - fee - what refunds took from pending: its share of the settlement. ' + AMOUNT,
+  })
+  net!: number;
+}
+
+@ApiSchema({ name: 'SettlementCreditedCallbackData' })
+export class SettlementCreditedCallbackDataSchema {
+  @ApiProperty({ example: 7 }) idMerchant!: number;
+  @ApiProperty({ example: 'Toko Sinar Jaya' }) merchantName!: string;
+  @ApiProperty({ format: 'uuid' }) settlementId!: string;
+  @ApiProperty({ example: 49635, description: 'What became available (moved from pending). ' + AMOUNT })
+  amount!: number;
+  @ApiProperty({ example: 50000, description: AMOUNT }) gross!: number;
+  @ApiProperty({ example: 365, description: AMOUNT }) fees!: number;
+  @ApiProperty({ example: 0, description: 'What refunds had taken from pending of these pay-ins. ' + AMOUNT })
+  refunds!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Pay-ins paid before it are in it' })
+  cutoffAt!: string | null;
+  @ApiProperty({ example: 1 }) payinCount!: number;
+  @ApiProperty({ type: [SettlementCreditedPayinSchema] }) payins!: SettlementCreditedPayinSchema[];
+}
+
+/** What is POSTed to the merchant's default callback URL when a settlement is credited (issue 45). */
+@ApiSchema({ name: 'SettlementCreditedCallback' })
+export class SettlementCreditedCallbackSchema {
+  @ApiProperty({
+    example: 'settlement.3f1b6c2e-8d7a-4b1e-9f2a-0c5d6e7f8a9b.credited',
+    description: 'One per settlement',
+  })
+  id!: string;
+  @ApiProperty({ enum: ['settlement.credited'], example: 'settlement.credited' }) type!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T03:00:00.100Z' }) createdAt!: string;
+  @ApiProperty({ type: SettlementCreditedCallbackDataSchema }) data!: SettlementCreditedCallbackDataSchema;
+  @EventSequence() sequence!: number;
+}
+
 /** What is POSTed to the pay-in's callback URL once a refund of it is final (issue 44). */
 @ApiSchema({ name: 'PayinRefundCallback' })
 export class PayinRefundCallbackSchema {
