@@ -34,7 +34,13 @@ export interface DashboardSignIn {
  */
 export async function createDashboardUser(
   prisma: PrismaClient,
-  options: { merchantId?: number; merchantRole?: MerchantRole; email?: string; password?: string; totpSecret?: string } = {},
+  options: {
+    merchantId?: number;
+    merchantRole?: MerchantRole;
+    email?: string;
+    password?: string;
+    totpSecret?: string;
+  } = {},
 ): Promise<TestDashboardUser> {
   const role = options.merchantId === undefined ? 'operator' : 'merchant';
   const email = (options.email ?? `${role}-${randomUUID().slice(0, 8)}@test.example`).toLowerCase();
