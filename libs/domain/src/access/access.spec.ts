@@ -23,8 +23,20 @@ describe('the access model', () => {
 
   it('gives developers tokens and webhooks, finance reports and approvals, everyone the reads', () => {
     const allowed = (role: (typeof MERCHANT_ROLES)[number]) => PERMISSIONS.filter((p) => roleAllows(role, p));
-    expect(allowed('developer')).toEqual(['balance:read', 'payins:read', 'payouts:read', 'tokens:manage', 'webhooks:manage']);
-    expect(allowed('finance')).toEqual(['balance:read', 'payins:read', 'payouts:read', 'payouts:approve', 'reports:read']);
+    expect(allowed('developer')).toEqual([
+      'balance:read',
+      'payins:read',
+      'payouts:read',
+      'tokens:manage',
+      'webhooks:manage',
+    ]);
+    expect(allowed('finance')).toEqual([
+      'balance:read',
+      'payins:read',
+      'payouts:read',
+      'payouts:approve',
+      'reports:read',
+    ]);
     expect(allowed('viewer')).toEqual(['balance:read', 'payins:read', 'payouts:read']);
   });
 
