@@ -5,9 +5,9 @@ import { loadConfig } from '@pay/platform';
 import { createMerchant } from '@pay/testing';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { SCOPE_EXTENSION } from '../../kernel/auth/merchant/requires-scope';
-import { generateDocuments } from '../../openapi/generate-document';
-import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../../testing/test-gateway';
+import { SCOPE_EXTENSION } from '../kernel/auth/merchant/requires-scope';
+import { generateDocuments } from './generate-document';
+import { createGatewayApp, type GatewayApp, gatewayConfigSchema } from '../testing/test-gateway';
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
