@@ -1071,18 +1071,6 @@ export interface components {
             /** @description Up to 1,000 rows. Each is checked on its own: a bad row is refused in the answer (code and message, as a single transfer would be) and never fails the others */
             rows: components["schemas"]["BatchRowDto"][];
         };
-        BatchApproval: {
-            /**
-             * @description awaiting: no row is sent until another user of your dashboard approves the batch; rejected or expired: its rows fail (APPROVAL_REJECTED / APPROVAL_EXPIRED) and are refunded
-             * @enum {string}
-             */
-            status: "awaiting" | "approved" | "rejected" | "expired";
-            /**
-             * Format: date-time
-             * @description When an approval never given expires
-             */
-            expiresAt: string;
-        };
         BatchCounts: {
             /** @description Waiting for the name check (the bank away: retried) */
             checking: number;
@@ -1173,7 +1161,18 @@ export interface components {
             /** @example 990 */
             acceptedCount: number;
             /** @description Only when you require every batch to be approved (docs/payout-approvals.md); null otherwise */
-            approval: components["schemas"]["BatchApproval"] | null;
+            approval?: {
+                /**
+                 * @description awaiting: no row is sent until another user of your dashboard approves the batch; rejected or expired: its rows fail (APPROVAL_REJECTED / APPROVAL_EXPIRED) and are refunded
+                 * @enum {string}
+                 */
+                status: "awaiting" | "approved" | "rejected" | "expired";
+                /**
+                 * Format: date-time
+                 * @description When an approval never given expires
+                 */
+                expiresAt: string;
+            } | null;
             counts: components["schemas"]["BatchCounts"];
             totals: components["schemas"]["BatchTotals"];
             page: components["schemas"]["BatchPage"];

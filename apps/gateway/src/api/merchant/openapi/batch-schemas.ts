@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { EventSequence } from './schemas';
 
 /** Batch payouts (issue 44): the `data` of the batch answers, for the OpenAPI document only (batch.presenter builds them). */
@@ -78,16 +78,22 @@ export class BatchPageSchema {
   @ApiProperty({ example: 1000 }) totalRows!: number;
 }
 
-@ApiSchema({ name: 'BatchApproval' })
-export class BatchApprovalSchema {
-  @ApiProperty({
-    enum: ['awaiting', 'approved', 'rejected', 'expired'],
-    description:
-      'awaiting: no row is sent until another user of your dashboard approves the batch; rejected or expired: its rows fail (APPROVAL_REJECTED / APPROVAL_EXPIRED) and are refunded',
-  })
-  status!: string;
-  @ApiProperty({ format: 'date-time', description: 'When an approval never given expires' }) expiresAt!: string;
-}
+/** The batch's approval: inline, not a named schema, so that `nullable` holds (OpenAPI 3.0 ignores it beside a $ref). */
+const BATCH_APPROVAL: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  required: ['status', 'expiresAt'],
+  properties: {
+    status: {
+      type: 'string',
+      enum: ['awaiting', 'approved', 'rejected', 'expired'],
+      description:
+        'awaiting: no row is sent until another user of your dashboard approves the batch; rejected or expired: its rows fail (APPROVAL_REJECTED / APPROVAL_EXPIRED) and are refunded',
+    },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When an approval never given expires' },
+  },
+  description: 'Only when you require every batch to be approved (docs/payout-approvals.md); null otherwise',
+};
 
 @ApiSchema({ name: 'Batch' })
 export class BatchSchema {
@@ -98,12 +104,8 @@ export class BatchSchema {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) completedAt!: string | null;
   @ApiProperty({ example: 1000 }) rowCount!: number;
   @ApiProperty({ example: 990 }) acceptedCount!: number;
-  @ApiProperty({
-    type: BatchApprovalSchema,
-    nullable: true,
-    description: 'Only when you require every batch to be approved (docs/payout-approvals.md); null otherwise',
-  })
-  approval!: BatchApprovalSchema | null;
+  @ApiProperty(BATCH_APPROVAL)
+  approval!: { status: string; expiresAt: string } | null;
   @ApiProperty({ type: BatchCountsSchema }) counts!: BatchCountsSchema;
   @ApiProperty({ type: BatchTotalsSchema }) totals!: BatchTotalsSchema;
   @ApiProperty({ type: BatchPageSchema }) page!: BatchPageSchema;
