@@ -280,6 +280,8 @@ describe('dashboard and console hardening (real Postgres and Redis)', () => {
   describe('disabling users', () => {
     it('ops API: disable ends the sessions at once and sign-in fails; enable lets the user sign in again (old sessions stay ended)', async () => {
       const { merchant } = await createMerchant(prisma);
+      // Another owner stays: a merchant's last enabled owner cannot be disabled (docs/access.md).
+      await createDashboardUser(prisma, { merchantId: merchant.id });
       const user = await signedInMerchantUser(prisma, pub, merchant.id);
       const link = await request(internal).post(`/ops/dashboard-users/${user.userId}/reset-link`).set(admin);
       expect(link.status).toBe(200);
@@ -329,6 +331,7 @@ describe('dashboard and console hardening (real Postgres and Redis)', () => {
       const { merchant } = await createMerchant(prisma);
       const operator = await signedInOperator(prisma, internal);
       const colleague = await signedInOperator(prisma, internal);
+      await createDashboardUser(prisma, { merchantId: merchant.id }); // the owner who stays
       const merchantUser = await signedInMerchantUser(prisma, pub, merchant.id);
       const consolePost = (path: string) =>
         request(internal).post(`/console/api${path}`).set(operator.headers).send({});

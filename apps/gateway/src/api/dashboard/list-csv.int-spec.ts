@@ -59,6 +59,11 @@ describe('dashboard list downloads as CSV (real Postgres and Redis)', () => {
     const m = await merchantWithSession('=Toko "Formula"');
     for (let i = 0; i < 120; i++) await insertPayin(prisma, m.merchant.id, 1_000_00n + BigInt(i), 1_00n, `CSV-${i}`);
     await insertPayin(prisma, m.merchant.id, 50_000_50n, 3_50n, '@SUM(A1)');
+    // Each a second apart, in the order written: rows inserted within one millisecond would tie on
+    // createdAt, and the list breaks a tie by id (random), not by the order of the inserts.
+    await prisma.$executeRaw`
+      UPDATE payins SET created_at = now() - (121 - coalesce(substring(merchant_trx_id from '^CSV-([0-9]+)$')::int, 121)) * interval '1 second'
+       WHERE merchant_id = ${m.merchant.id}`;
 
     const res = await m.get('/payins.csv');
     expect(res.status).toBe(200);
