@@ -165,6 +165,8 @@ import {
         'batch.approval approved',
         'payout.approval approved',
         'payout.approval rejected',
+        // The expiry, which no user took: written where the payout service expired it.
+        'payout.approval expired',
       ]);
       expect(errors).toEqual([]);
       await context.close();

@@ -32,6 +32,17 @@ import { PayoutProcessor } from './payout.processor';
  * debit, the payout service's claim and outcomes, the approvers' decisions. The ledger applies
  * what the payout service wrote, as it would from the bus.
  */
+/** A merchant's activity log (the dashboard's), oldest first: who did what to what. */
+async function activityOf(pool: Pool, merchantId: number) {
+  const { rows } = await pool.query<{
+    actor: string;
+    action: string;
+    target: string;
+    details: Record<string, unknown>;
+  }>(`SELECT actor, action, target, details FROM operator_audit_log WHERE merchant_id = $1 ORDER BY id`, [merchantId]);
+  return rows;
+}
+
 describe('payout approvals (real Postgres, the ledger, the payout processor)', () => {
   let prisma: PrismaClient;
   let pool: Pool;
@@ -103,6 +114,15 @@ describe('payout approvals (real Postgres, the ledger, the payout processor)', (
     expect((await processor.processDue([held.id])).claimed).toBe(0);
     expect(await railTransfers(held.id)).toBe(0);
     expect(await approvals.awaiting(merchantId)).toEqual([expect.objectContaining({ id: held.id })]);
+    // The hold is in the merchant's activity log, by the token that made it (no user took it).
+    expect(await activityOf(pool, merchantId)).toEqual([
+      {
+        actor: `token:${tokenId}`,
+        action: 'payout.held',
+        target: `payout:${held.platformTrxId}`,
+        details: expect.objectContaining({ merchantTrxId: held.merchantTrxId, amount: Number(AMOUNT) }),
+      },
+    ]);
 
     const small = await transfer(merchantId, tokenId, 500_000_00n);
     expect(small.approval).toBeNull();
@@ -196,6 +216,11 @@ describe('payout approvals (real Postgres, the ledger, the payout processor)', (
     expect(await available(merchantId)).toBe(funded);
     expect(await callbacks(d.id)).toHaveLength(1);
     expect(await verifyLedger(prisma, { merchantIds: [merchantId] })).toMatchObject({ breaches: [], inFlight: [] });
+    // Held, then expired: both in the activity log, the expiry once, by the payout service.
+    expect((await activityOf(pool, merchantId)).map((a) => [a.actor, a.action, a.details.approval ?? null])).toEqual([
+      [`token:${tokenId}`, 'payout.held', null],
+      ['payout-service', 'payout.approval', 'expired'],
+    ]);
   });
 
   it('the API token that created it can never decide it; another merchant cannot see it', async () => {
@@ -391,5 +416,10 @@ describe('batch approvals (real Postgres, the batch loop, the ledger, the payout
     await ledgerDecides();
     expect((await payoutsOf(batch.id)).map((d) => d.failureCode)).toEqual(['APPROVAL_EXPIRED', 'APPROVAL_EXPIRED']);
     expect(await available(merchantId)).toBe(funded);
+    // The batch held and expired, once each (its rows are not logged one by one).
+    expect((await activityOf(pool, merchantId)).map((a) => [a.action, a.target, a.details.approval ?? null])).toEqual([
+      ['batch.held', `batch:${batch.batchId}`, null],
+      ['batch.approval', `batch:${batch.batchId}`, 'expired'],
+    ]);
   });
 });

@@ -639,6 +639,13 @@ export const en = {
       session_sign_in: 'Signed in',
       session_sign_in_failed: 'Sign-in refused',
       session_sign_out: 'Signed out',
+      payout_held: 'A payout held for approval',
+      batch_held: 'A batch held for approval',
+      payout_approval: 'A held payout approved, rejected or expired',
+      batch_approval: 'A held batch approved, rejected or expired',
+      merchant_payout_approvals: 'Changed the approval settings',
+      payout_batch: 'Sent a batch of payouts',
+      payin_refund: 'Refunded a pay-in',
     },
   },
   ledger: {

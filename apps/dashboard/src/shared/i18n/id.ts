@@ -645,6 +645,13 @@ export const id: Resources = {
       session_sign_in: 'Masuk',
       session_sign_in_failed: 'Gagal masuk',
       session_sign_out: 'Keluar',
+      payout_held: 'Pencairan ditahan untuk persetujuan',
+      batch_held: 'Batch ditahan untuk persetujuan',
+      payout_approval: 'Pencairan yang ditahan disetujui, ditolak atau kedaluwarsa',
+      batch_approval: 'Batch yang ditahan disetujui, ditolak atau kedaluwarsa',
+      merchant_payout_approvals: 'Mengubah pengaturan persetujuan',
+      payout_batch: 'Mengirim batch pencairan',
+      payin_refund: 'Mengembalikan dana pembayaran masuk',
     },
   },
   ledger: {
