@@ -9,7 +9,7 @@ import {
   type PayinRefundCallback,
   unwrap,
 } from '@pay/merchant-client';
-import { WebhookReceiver } from '@pay/testing';
+import { signInDashboard, WebhookReceiver } from '@pay/testing';
 import { resolveTarget, type Target } from './target';
 
 /**
@@ -417,6 +417,73 @@ describe('merchant journeys over HTTP', () => {
         (events) => events.length > 0,
       );
       expect(refunded[0].data).toMatchObject({ refundId, merchantTrxId, amount: 40000, status: 'success' });
+    }
+  });
+
+  it('approval before money leaves: a payout above the threshold waits (debited, not sent), nothing decides it without a dashboard session, a finance user approves it once and it is paid', async () => {
+    // The operator turns approvals on for this merchant: payouts above Rp 100,000 wait (an hour at most).
+    const settings = { threshold: 100000, ttlSeconds: 3600, batches: false };
+    const set = await operator('PUT', `merchants/${merchant.merchantId}/payout-approvals`, settings);
+    expect(set.status).toBe(200);
+    try {
+      // A finance user of the merchant: created by the operator, its password set from its link, signed in.
+      const email = `finance-${randomUUID().slice(0, 8)}@journeys.example`;
+      const created = await ops('dashboard-users', {
+        email,
+        role: 'merchant',
+        merchantId: merchant.merchantId,
+        merchantRole: 'finance',
+      });
+      expect(created.status).toBe(201);
+      const link = String(created.body.data.setPasswordUrl).split('/set-password/')[1];
+      const password = `journeys ${randomUUID()}`;
+      expect((await call('POST', '/dashboard/api/password', { token: link, password })).status).toBe(200);
+      const finance = await signInDashboard(target.baseUrl, { email, password, role: 'merchant' });
+
+      const before = (await balance()).available;
+      const inquiry = unwrap(
+        await client.POST('/api/v1/disbursement/account-inquiry', {
+          body: {
+            merchantTrxId: `PO-${randomUUID().slice(0, 12)}`,
+            accountNo: '1234567890',
+            bankCode: 'BCA',
+            amount: 150000,
+          },
+        }),
+      );
+      const { fee: _fee, totalAmount, ...fields } = inquiry;
+      const held = await client.POST('/api/v1/disbursement/transfer', { body: { ...fields, notifyUrl } });
+      expect(held.response.status).toBe(200);
+      expect(unwrap(held)).toMatchObject({ status: 'awaiting_approval' });
+      // The money is held: debited, nothing sent.
+      expect(
+        unwrap(await client.POST('/api/v1/disbursement/inquiry', { body: { merchantTrxId: fields.merchantTrxId } })),
+      ).toMatchObject({ status: 'awaiting_approval' });
+      await eventually(
+        'the hold',
+        balance,
+        (b) => Math.round((before - b.available) * 100) === Math.round(totalAmount * 100),
+      );
+
+      const approve = (headers: Record<string, string>) =>
+        call(
+          'POST',
+          `/dashboard/api/approvals/payouts/${fields.platformTrxId}/approve`,
+          { password, note: 'journey' },
+          headers,
+        );
+      // Not without a session; then the finance user approves, once.
+      expect((await approve({})).status).toBe(401);
+      const approved = await approve(finance.headers);
+      // Through the container stage's faults an approval sent again may find its first attempt taken: 409, released all the same.
+      expect(approved.status === 409 ? approved.body.code : approved.body.data?.approval).toBe(
+        approved.status === 409 ? 'PAYOUT_NOT_AWAITING_APPROVAL' : 'approved',
+      );
+      expect((await approve(finance.headers)).body).toMatchObject({ code: 'PAYOUT_NOT_AWAITING_APPROVAL' });
+      expect(await finalStatus(fields.merchantTrxId)).toMatchObject({ status: 'success', amount: 150000 });
+      expect(Math.round((before - (await balance()).available) * 100)).toBe(Math.round(totalAmount * 100));
+    } finally {
+      await operator('PUT', `merchants/${merchant.merchantId}/payout-approvals`, { ...settings, threshold: null });
     }
   });
 
