@@ -133,6 +133,7 @@ describe('batch payouts end to end (processes, real Postgres, bus and SNAP simul
 
     const done = await completed(token, body.batchId);
     const good = rows.filter((_r, i) => !expectedCode.has(i + 1));
+    // In sen, summed as integers; the API answers Rupiah.
     const paid = good.reduce((sum: number, r) => sum + Math.round((r.amount as number) * 100), 0);
     expect(done.counts).toEqual({ checking: 0, pending: 0, success: 990, failed: 0, refused: 10, reversed: 0 });
     expect(done.totals).toEqual({

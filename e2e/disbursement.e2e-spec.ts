@@ -5,6 +5,7 @@ import { PayoutEventType, Topic } from '@pay/contracts';
 import { createPrismaClient, type PrismaClient } from '@pay/persistence';
 import { createMerchant, fundMerchant, repoRoot, waitFor, merchantAuditOnceSettled } from '@pay/testing';
 import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
+import { merchantApi } from './merchant-api';
 
 /**
  * Disbursement through the real processes: gateway (HTTP), ledger (debit/refund), payout
@@ -37,15 +38,7 @@ describe('disbursement end to end (processes, real Postgres and Redis)', () => {
     await prisma?.$disconnect();
   });
 
-  const api = async (path: string, token: string, body?: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/${path}`, {
-      method: body ? 'POST' : 'GET',
-      headers: { token, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const api = merchantApi(() => stack.gatewayUrl);
   /** How many times the bank executed this disbursement, by its own record */
   const executions = async (disbursementId: string) =>
     ((await stack.snap?.executions()) ?? [])

@@ -12,6 +12,7 @@ import {
   waitFor,
   WebhookReceiver,
 } from '@pay/testing';
+import { merchantApi } from './merchant-api';
 
 /**
  * Approval before money leaves (issue 44 part 2) through the real processes, over HTTP as a
@@ -46,15 +47,7 @@ describe('payout approvals end to end (processes, real Postgres, bus and SNAP si
     await prisma?.$disconnect();
   });
 
-  const api = async (path: string, token: string, body?: object) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/${path}`, {
-      method: body ? 'POST' : 'GET',
-      headers: { token, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const api = merchantApi(() => stack.gatewayUrl);
   const available = async (token: string) => (await api('payin/balance', token)).body.data.balance.available as number;
   const statusOf = async (token: string, merchantTrxId: string) =>
     (await api('disbursement/inquiry', token, { merchantTrxId })).body.data;

@@ -11,6 +11,7 @@ import { createPrismaClient, type PrismaClient, SettlementPlanner, trialBalance,
 import { createMerchant, repoRoot, waitFor } from '@pay/testing';
 import { LocalStack, testStackBus, testS3 } from '@pay/devstack';
 import { z } from 'zod';
+import { merchantApi } from './merchant-api';
 
 /**
  * QRIS refunds (issue 44) through the real processes: the gateway records the refund and waits
@@ -51,15 +52,7 @@ describe('QRIS refunds end to end (processes, real Postgres, the SNAP simulator)
     await prisma?.$disconnect();
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
-  const api = async (path: string, token: string, body?: object): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${stack.gatewayUrl}/api/v1/${path}`, {
-      method: body ? 'POST' : 'GET',
-      headers: { token, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = merchantApi(() => stack.gatewayUrl);
   const balance = async (token: string) =>
     (await api('payin/balance', token)).body.data.balance as { available: number; pending: number };
   /** A pay-in paid through the simulator, recorded by the ledger: its merchantTrxId, platformTrxId and net. */

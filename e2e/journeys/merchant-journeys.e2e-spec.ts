@@ -40,6 +40,9 @@ async function patientFetch(input: Request | string | URL, init?: RequestInit): 
   }
 }
 
+/** The API's Rupiah (a number with at most two decimals) as integer sen, before any arithmetic. */
+const sen = (rupiah: number) => Math.round(rupiah * 100);
+
 describe('merchant journeys over HTTP', () => {
   let target: Target;
   let merchant: { merchantId: number; token: string; webhookSecret: string; nmid: string };
@@ -358,11 +361,7 @@ describe('merchant journeys over HTTP', () => {
     ]);
     const fees = done.rows.reduce((sum, r) => sum + (r.status === 'success' ? (r.fee ?? 0) : 0), 0);
     expect(done.totals).toMatchObject({ successAmount: 22500.5, successFee: fees });
-    await eventually(
-      'the batch debited',
-      balance,
-      (b) => Math.round((before - b.available) * 100) === Math.round((22500.5 + fees) * 100),
-    );
+    await eventually('the batch debited', balance, (b) => sen(before) - sen(b.available) === sen(22500.5) + sen(fees));
     const other = await client.GET('/api/v1/disbursement/batch/{batchId}', {
       params: { path: { batchId: 'NOT-MINE' } },
     });
@@ -394,7 +393,7 @@ describe('merchant journeys over HTTP', () => {
       (r) => r.status !== 'pending',
     );
     expect(done).toMatchObject({ status: 'success', refundNo: expect.any(String) });
-    expect((await balance()).pending).toBe(Math.round((before.pending - 40000) * 100) / 100);
+    expect(sen((await balance()).pending)).toBe(sen(before.pending) - sen(40000));
     expect(unwrap(await client.POST('/api/v1/payin/qris/inquiry', { body: { merchantTrxId } }))).toMatchObject({
       refundedAmount: 40000,
       refundableAmount: 60000,
@@ -459,11 +458,7 @@ describe('merchant journeys over HTTP', () => {
       expect(
         unwrap(await client.POST('/api/v1/disbursement/inquiry', { body: { merchantTrxId: fields.merchantTrxId } })),
       ).toMatchObject({ status: 'awaiting_approval' });
-      await eventually(
-        'the hold',
-        balance,
-        (b) => Math.round((before - b.available) * 100) === Math.round(totalAmount * 100),
-      );
+      await eventually('the hold', balance, (b) => sen(before) - sen(b.available) === sen(totalAmount));
 
       const approve = (headers: Record<string, string>) =>
         call(
@@ -481,7 +476,7 @@ describe('merchant journeys over HTTP', () => {
       );
       expect((await approve(finance.headers)).body).toMatchObject({ code: 'PAYOUT_NOT_AWAITING_APPROVAL' });
       expect(await finalStatus(fields.merchantTrxId)).toMatchObject({ status: 'success', amount: 150000 });
-      expect(Math.round((before - (await balance()).available) * 100)).toBe(Math.round(totalAmount * 100));
+      expect(sen(before) - sen((await balance()).available)).toBe(sen(totalAmount));
     } finally {
       await operator('PUT', `merchants/${merchant.merchantId}/payout-approvals`, { ...settings, threshold: null });
     }
